@@ -1,0 +1,149 @@
+// Package players holds the rules of membership (seed 002 Players; seed 000
+// Inactivity) as pure functions: joining and leaving (RULINGS P1), actions and
+// inactivity (P2, P3), and reputability (P4).
+package players
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"croupier/internal/rules"
+)
+
+// Card is one individual copy of a card a player owns (RULINGS C2).
+type Card struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Holo bool   `json:"holo,omitempty"`
+}
+
+// Pack is an unopened pack in an inventory (RULINGS C5).
+type Pack struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+}
+
+// Inventory is everything a player possesses. Cards are their deck.
+type Inventory struct {
+	Vertebrae int    `json:"vertebrae"`
+	Chips     int    `json:"chips"`
+	Cards     []Card `json:"cards"`
+	Packs     []Pack `json:"packs"`
+}
+
+// Empty reports whether the inventory holds nothing.
+func (inv Inventory) Empty() bool {
+	return inv.Vertebrae == 0 && inv.Chips == 0 && len(inv.Cards) == 0 && len(inv.Packs) == 0
+}
+
+// Player is one person's membership record in one game. The record outlives
+// a departure so the 7-day rejoin rule can be applied.
+type Player struct {
+	ID     string `json:"id"`
+	Name   string `json:"name,omitempty"`
+	Member bool   `json:"member"`
+	// JoinedAt starts the current (or last) continuous stint; LeftAt ends the
+	// last stint and is zero while Member.
+	JoinedAt time.Time `json:"joined_at"`
+	LeftAt   time.Time `json:"left_at,omitzero"`
+	// JoinPeriod is the period of the current stint's join: everyone is
+	// active in the period they join (P3).
+	JoinPeriod string `json:"join_period"`
+	// ActionPeriods lists the last two distinct periods in which the player
+	// performed an action (P2), oldest first: enough to answer P3.
+	ActionPeriods []string  `json:"action_periods,omitempty"`
+	Inventory     Inventory `json:"inventory"`
+}
+
+// Join makes id a player at now (RULINGS P1). prev is their earlier record, or
+// nil if they never played in this game. Refused while they are a player, or
+// if they were one at any time in the past rejoinWait (the error carries the
+// moment joining becomes possible). A rejoining player starts empty.
+func Join(prev *Player, id, name string, now time.Time, period string, rejoinWait time.Duration) (*Player, error) {
+	if prev != nil && prev.Member {
+		return nil, rules.Refuse("already_a_player", "You are already a player in this game (since %s).", prev.JoinedAt.UTC().Format(time.RFC1123))
+	}
+	if prev != nil && !prev.LeftAt.IsZero() {
+		possible := prev.LeftAt.Add(rejoinWait)
+		if now.Before(possible) {
+			return nil, rules.Refuse("rejoin_too_soon",
+				"You left this game on %s; a person who was a player in the past %s cannot join again until %s.",
+				prev.LeftAt.UTC().Format(time.RFC1123), humanDuration(rejoinWait), possible.UTC().Format(time.RFC1123)).
+				With("possible_at", possible.UTC())
+		}
+	}
+	if name == "" && prev != nil {
+		name = prev.Name
+	}
+	return &Player{
+		ID:            id,
+		Name:          name,
+		Member:        true,
+		JoinedAt:      now,
+		JoinPeriod:    period,
+		ActionPeriods: []string{period}, // joining is an action (P2)
+	}, nil
+}
+
+// Leave ends p's membership at now (RULINGS P1): every item they hold is
+// destroyed (seed 002 Items: an item owned by a non-player is destroyed) and
+// returned so the log can keep what it was.
+func Leave(p *Player, now time.Time) (destroyed Inventory, err error) {
+	if p == nil || !p.Member {
+		return Inventory{}, NotAPlayer()
+	}
+	destroyed = p.Inventory
+	p.Inventory = Inventory{}
+	p.Member = false
+	p.LeftAt = now
+	return destroyed, nil
+}
+
+// NotAPlayer is the refusal for commands that need a current player.
+func NotAPlayer() *rules.Error {
+	return rules.Refuse("not_a_player", "You are not a player in this game; join it first.")
+}
+
+// RecordAction notes that p performed an action in period (RULINGS P2).
+func RecordAction(p *Player, period string) {
+	n := len(p.ActionPeriods)
+	if n > 0 && p.ActionPeriods[n-1] == period {
+		return
+	}
+	p.ActionPeriods = append(p.ActionPeriods, period)
+	if len(p.ActionPeriods) > 2 {
+		p.ActionPeriods = slices.Clone(p.ActionPeriods[len(p.ActionPeriods)-2:])
+	}
+}
+
+// Inactive reports whether p is inactive in period current, whose previous
+// period is previous (RULINGS P3): no action in the previous period, unless
+// they joined in the current one.
+func Inactive(p *Player, current, previous string) bool {
+	if !p.Member || p.JoinPeriod == current {
+		return false
+	}
+	return !slices.Contains(p.ActionPeriods, previous)
+}
+
+// Reputable reports whether p is reputable at now (RULINGS P4): a player
+// continuously for the previous tenure, or continuously since a moment within
+// grace of the game starting.
+func Reputable(p *Player, now, gameStart time.Time, tenure, grace time.Duration) bool {
+	if !p.Member {
+		return false
+	}
+	return !p.JoinedAt.After(now.Add(-tenure)) || !p.JoinedAt.After(gameStart.Add(grace))
+}
+
+func humanDuration(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		days := int(d / (24 * time.Hour))
+		if days == 1 {
+			return "1 day"
+		}
+		return strconv.Itoa(days) + " days"
+	}
+	return d.String()
+}
