@@ -1,7 +1,9 @@
 package fair
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -64,6 +66,8 @@ func TestN2_AlteredRecordIsReportedExactly(t *testing.T) {
 		want := []Mismatch{{Record: tampered[i], Want: orig, Reason: ReasonValueDiffers}}
 		if rep.Checked != 30 || !reflect.DeepEqual(rep.Mismatches, want) {
 			t.Errorf("tampered record %d: got %+v, want exactly %+v", i, rep.Mismatches, want)
+		} else if s, w := rep.Mismatches[0].String(), fmt.Sprintf("index %d purpose %q (n=%d): value differs: logged %d, recomputed %d", tampered[i].Index, tampered[i].Purpose, tampered[i].N, tampered[i].Value, orig); !strings.Contains(s, w) {
+			t.Errorf("description %q lacks %q", s, w)
 		}
 	}
 }
