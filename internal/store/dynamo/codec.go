@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"croupier/internal/store"
@@ -188,8 +189,10 @@ func encodeCursor(lek map[string]av) (string, error) {
 }
 
 // decodeCursor is the inverse of encodeCursor, checked against the query:
-// exactly the key attributes of the index walked, and the same partition.
-func decodeCursor(c string, pk string, want ...string) (map[string]av, error) {
+// exactly the key attributes (want) of the index walked, the same partition,
+// and a sort key (attribute sortAttr) inside the prefix, so a cursor of
+// another query is ErrBadCursor rather than DynamoDB's ValidationException.
+func decodeCursor(c, pk, sortAttr, prefix string, want ...string) (map[string]av, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
 		return nil, fmt.Errorf("%w: not base64url: %v", store.ErrBadCursor, err)
@@ -211,6 +214,9 @@ func decodeCursor(c string, pk string, want ...string) (map[string]av, error) {
 	}
 	if flat[attrPK] != pk {
 		return nil, fmt.Errorf("%w: cursor belongs to partition %q, not %q", store.ErrBadCursor, flat[attrPK], pk)
+	}
+	if !strings.HasPrefix(flat[sortAttr], prefix) {
+		return nil, fmt.Errorf("%w: cursor position %q is outside prefix %q", store.ErrBadCursor, flat[sortAttr], prefix)
 	}
 	return m, nil
 }

@@ -12,8 +12,12 @@ import (
 
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
+	"croupier/internal/store/storetest"
 	"croupier/internal/testenv"
 )
+
+// TestConformance runs the port's conformance suite on DynamoDB Local.
+func TestConformance(t *testing.T) { storetest.Run(t, open) }
 
 // open returns a Store on a fresh table of DynamoDB Local.
 func open(t *testing.T) store.Store {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"croupier/internal/store"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 )
 
 // Store is the store port on one DynamoDB table.
@@ -234,13 +236,19 @@ func (st *Store) Query(ctx context.Context, q store.Query) (store.Page, error) {
 		in.ExpressionAttributeValues[":p"] = s(q.Prefix)
 	}
 	if q.Cursor != "" {
-		start, err := decodeCursor(q.Cursor, q.PK, cursorAttrs...)
+		start, err := decodeCursor(q.Cursor, q.PK, sortAttr, q.Prefix, cursorAttrs...)
 		if err != nil {
 			return store.Page{}, err
 		}
 		in.ExclusiveStartKey = start
 	}
 	out, err := st.client.Query(ctx, in)
+	var apiErr smithy.APIError
+	if err != nil && q.Cursor != "" && errors.As(err, &apiErr) && apiErr.ErrorCode() == "ValidationException" &&
+		strings.Contains(apiErr.ErrorMessage(), "starting key") {
+		// A cursor that passed our checks but not DynamoDB's (another query's).
+		return store.Page{}, fmt.Errorf("%w: %s", store.ErrBadCursor, apiErr.ErrorMessage())
+	}
 	if err != nil {
 		return store.Page{}, st.wrap("Query "+q.PK, err)
 	}
