@@ -41,7 +41,11 @@ func testDueIndex(t *testing.T, s store.Store) {
 			var got []store.Key
 			for _, it := range items {
 				got = append(got, it.Key)
-				if d, ok := dueAt[it.Key]; !ok || !it.Due.Equal(d) || it.Version < 1 || string(it.Data) != "d:"+it.Key.String() {
+				d, ok := dueAt[it.Key]
+				if !ok {
+					return fmt.Errorf("query due until %v returned %s (due %v), which is not in the due index", until, it.Key, it.Due)
+				}
+				if !it.Due.Equal(d) || it.Version < 1 || string(it.Data) != "d:"+it.Key.String() {
 					return fmt.Errorf("due item %s: due %v version %d data %q, want due %v and its data", it.Key, it.Due, it.Version, it.Data, d)
 				}
 			}
