@@ -264,3 +264,21 @@ func TestT2_WeekEnds(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: no id makes Parse panic, and whatever it accepts is canonical.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"2026-W49-I", "2026-W53-II", "2026-11-30T22:00-0600.3-interim", "2026-07-06T22:00-0500.1-first-half", "x.y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		for _, s := range []Schedule{Phases{}, Turns{}} {
+			p, err := s.Parse(id)
+			if err != nil {
+				continue
+			}
+			if p.ID != id || s.PeriodAt(p.Start) != p {
+				t.Fatalf("%s: Parse(%q) = %+v, which is not the period with that id", s.Name(), id, p)
+			}
+		}
+	})
+}
