@@ -235,10 +235,8 @@ func (e *DuplicateError) Error() string { return ErrDuplicate.Error() + ": " + e
 // Is makes errors.Is(err, ErrDuplicate) true.
 func (e *DuplicateError) Is(target error) bool { return target == ErrDuplicate }
 
-// Usage accumulates what store calls cost, for benchmarks and logs. Attach
-// one to a context with WithUsage; adapters add to it. Safe for concurrent use.
-type Usage struct {
-	mu sync.Mutex
+// Cost is what store calls cost: requests, items, and capacity units.
+type Cost struct {
 	// Requests is the number of round trips to the store.
 	Requests int
 	// ItemsRead and ItemsWritten count items (a Check counts as read).
@@ -251,27 +249,35 @@ type Usage struct {
 	ReportedUnits float64
 }
 
-// Add records one request.
-func (u *Usage) Add(d Usage) {
+// Plus returns the sum of two costs.
+func (c Cost) Plus(d Cost) Cost {
+	return Cost{Requests: c.Requests + d.Requests, ItemsRead: c.ItemsRead + d.ItemsRead,
+		ItemsWritten: c.ItemsWritten + d.ItemsWritten, ReadUnits: c.ReadUnits + d.ReadUnits,
+		WriteUnits: c.WriteUnits + d.WriteUnits, ReportedUnits: c.ReportedUnits + d.ReportedUnits}
+}
+
+// Usage accumulates Costs, for benchmarks and logs. Attach one to a context
+// with WithUsage; adapters add to it. Safe for concurrent use.
+type Usage struct {
+	mu sync.Mutex
+	c  Cost
+}
+
+// Add records the cost of one request. A nil Usage ignores it.
+func (u *Usage) Add(d Cost) {
 	if u == nil {
 		return
 	}
 	u.mu.Lock()
-	u.Requests += d.Requests
-	u.ItemsRead += d.ItemsRead
-	u.ItemsWritten += d.ItemsWritten
-	u.ReadUnits += d.ReadUnits
-	u.WriteUnits += d.WriteUnits
-	u.ReportedUnits += d.ReportedUnits
+	u.c = u.c.Plus(d)
 	u.mu.Unlock()
 }
 
-// Snapshot returns a copy of the counters.
-func (u *Usage) Snapshot() Usage {
+// Snapshot returns the total so far.
+func (u *Usage) Snapshot() Cost {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return Usage{Requests: u.Requests, ItemsRead: u.ItemsRead, ItemsWritten: u.ItemsWritten,
-		ReadUnits: u.ReadUnits, WriteUnits: u.WriteUnits, ReportedUnits: u.ReportedUnits}
+	return u.c
 }
 
 type usageKey struct{}

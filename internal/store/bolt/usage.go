@@ -16,7 +16,7 @@ type cost struct {
 
 // charge adds c to the Usage attached to ctx, if any.
 func (c cost) charge(ctx context.Context) {
-	store.UsageFrom(ctx).Add(store.Usage{
+	store.UsageFrom(ctx).Add(store.Cost{
 		Requests:     c.requests,
 		ItemsRead:    c.read,
 		ItemsWritten: c.written,

@@ -60,7 +60,7 @@ func addUsage(ctx context.Context, c cost) {
 	if u == nil {
 		return
 	}
-	u.Add(store.Usage{Requests: c.requests, ItemsRead: c.read, ItemsWritten: c.written,
+	u.Add(store.Cost{Requests: c.requests, ItemsRead: c.read, ItemsWritten: c.written,
 		ReadUnits: c.readUnits, WriteUnits: c.writeUnits, ReportedUnits: c.reported})
 }
 
