@@ -1,0 +1,294 @@
+package game
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/rules/players"
+	"croupier/internal/ruleset"
+	"croupier/internal/store"
+)
+
+// CreateGame is the payload of the create command.
+type CreateGame struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name,omitempty"`
+	Ruleset string   `json:"ruleset,omitempty"`
+	Admins  []string `json:"admins,omitempty"`
+	// Season is the season the game starts in (default Calm Spring).
+	Season string `json:"season,omitempty"`
+}
+
+// Create starts a new game. The actor becomes its admin unless admins are
+// named. The current period's seed is committed at once, so its commitment
+// is public before any draw uses it (RULINGS N2).
+func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Result, error) {
+	req.Game = c.ID
+	if c.Ruleset == "" {
+		c.Ruleset = ruleset.Default
+	}
+	if c.Name == "" {
+		c.Name = c.ID
+	}
+	if len(c.Name) > 100 {
+		return nil, rules.Refuse("invalid_request", "The game name is %d characters long; at most 100 are allowed.", len(c.Name))
+	}
+	if len(c.Admins) == 0 {
+		c.Admins = []string{req.Actor}
+	}
+	for _, a := range c.Admins {
+		if !ValidIdentity(a) {
+			return nil, rules.Refuse("invalid_request", "Admin %q is not a platform identity such as discord:1234.", a)
+		}
+	}
+	if c.Season == "" {
+		c.Season = calendar.Seasons[0]
+	} else if !slices.Contains(calendar.Seasons, c.Season) {
+		return nil, rules.Refuse("invalid_request", "Unknown season %q; the seasons are %s.", c.Season, strings.Join(calendar.Seasons, ", "))
+	}
+	rs, err := ruleset.Load(c.Ruleset)
+	if err != nil {
+		return nil, rules.Refuse("unknown_ruleset", "%v", err)
+	}
+	return s.run(ctx, spec{
+		req: req, command: "create", body: c,
+		apply: func(t *tx) (any, error) {
+			if t.loaded[metaKey(t.game)].Exists() {
+				return nil, rules.Refuse("game_exists", "A game with id %q already exists.", t.game)
+			}
+			m := &Meta{ID: c.ID, Name: c.Name, Ruleset: rs.ID, RulesetVersion: rs.Version, Admins: c.Admins,
+				CreatedAt: t.now, CreatedBy: req.Actor, Season: c.Season}
+			if err := t.setMeta(m, 0); err != nil {
+				return nil, err
+			}
+			m.Period = t.period.ID
+			t.entry.Period = t.period.ID
+			seed, err := s.newSeed(t.period.ID, t.now)
+			if err != nil {
+				return nil, err
+			}
+			if err := t.put(metaKey(t.game), m, t.period.End); err != nil {
+				return nil, err
+			}
+			if err := t.put(seedKey(t.game, t.period.ID), seed, time.Time{}); err != nil {
+				return nil, err
+			}
+			t.emit("game_created", "", map[string]any{"name": m.Name, "ruleset": m.Ruleset, "admins": m.Admins, "season": m.Season})
+			t.emit("seed_committed", "", map[string]string{"period": seed.Period, "commitment": seed.Commitment})
+			return t.gameView(), nil
+		},
+	})
+}
+
+// JoinGame is the payload of join.
+type JoinGame struct {
+	Name string `json:"name,omitempty"`
+}
+
+// Join makes the actor a player (RULINGS P1).
+func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, error) {
+	if len(j.Name) > 80 {
+		return nil, rules.Refuse("invalid_request", "The display name is %d characters long; at most 80 are allowed.", len(j.Name))
+	}
+	return s.run(ctx, spec{
+		req: req, command: "join", body: j,
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
+		apply: func(t *tx) (any, error) {
+			prev, err := t.player(req.Actor)
+			if err != nil {
+				return nil, err
+			}
+			p, err := players.Join(prev, req.Actor, j.Name, t.now, t.period.ID, t.rs.Durations.RejoinWait.Std())
+			if err != nil {
+				return nil, err
+			}
+			if err := t.put(playerKey(t.game, p.ID), p, time.Time{}); err != nil {
+				return nil, err
+			}
+			t.emit("player_joined", p.ID, map[string]string{"name": p.Name})
+			return t.playerView(p), nil
+		},
+	})
+}
+
+// LeaveResult is the response of leave.
+type LeaveResult struct {
+	Player           string            `json:"player"`
+	LeftAt           time.Time         `json:"left_at"`
+	Destroyed        players.Inventory `json:"destroyed"`
+	RejoinPossibleAt time.Time         `json:"rejoin_possible_at"`
+}
+
+// Leave ends the actor's membership; their items are destroyed (RULINGS P1).
+func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
+	return s.run(ctx, spec{
+		req: req, command: "leave", body: struct{}{}, allowEnded: true,
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
+		apply: func(t *tx) (any, error) {
+			p, err := t.player(req.Actor)
+			if err != nil {
+				return nil, err
+			}
+			destroyed, err := players.Leave(p, t.now)
+			if err != nil {
+				return nil, err
+			}
+			if err := t.put(playerKey(t.game, p.ID), p, time.Time{}); err != nil {
+				return nil, err
+			}
+			t.emit("player_left", p.ID, map[string]any{"destroyed": destroyed})
+			return LeaveResult{Player: p.ID, LeftAt: t.now, Destroyed: destroyed,
+				RejoinPossibleAt: t.now.Add(t.rs.Durations.RejoinWait.Std())}, nil
+		},
+	})
+}
+
+// RollDice is the payload of roll: NdK in seed 002's sense (the sum of N
+// rolls of a K-sided die).
+type RollDice struct {
+	Dice string `json:"dice"`
+	// Reason is shown in the log ("observe the Obelisk").
+	Reason string `json:"reason,omitempty"`
+}
+
+// RollResult is the response of roll.
+type RollResult struct {
+	Dice   string `json:"dice"`
+	Rolls  []int  `json:"rolls"`
+	Total  int    `json:"total"`
+	Reason string `json:"reason,omitempty"`
+	Period string `json:"period"`
+}
+
+var diceRe = regexp.MustCompile(`^(\d{1,3})d(\d{1,7})$`)
+
+// MaxDice and MaxSides bound one roll.
+const (
+	MaxDice  = 100
+	MaxSides = 1_000_000
+)
+
+// ParseDice reads "NdK" (seed 002 Dice Rolls: N >= 0, K >= 1).
+func ParseDice(s string) (n, k int, err error) {
+	m := diceRe.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
+	if m == nil {
+		return 0, 0, rules.Refuse("invalid_dice", "%q is not a dice roll; write NdK, e.g. 2d6 (N up to %d, K from 1 to %d).", s, MaxDice, MaxSides)
+	}
+	n, _ = strconv.Atoi(m[1])
+	k, _ = strconv.Atoi(m[2])
+	if n > MaxDice || k < 1 || k > MaxSides {
+		return 0, 0, rules.Refuse("invalid_dice", "%q is out of range: N up to %d dice, K from 1 to %d sides.", s, MaxDice, MaxSides)
+	}
+	return n, k, nil
+}
+
+// Roll makes a public, logged, verifiable dice roll for a player (seed 002
+// Dice Rolls; RULINGS N1: resolved by the engine, once).
+func (s *Service) Roll(ctx context.Context, req Request, r RollDice) (*Result, error) {
+	n, k, err := ParseDice(r.Dice)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Reason) > 200 {
+		return nil, rules.Refuse("invalid_request", "The reason is %d characters long; at most 200 are allowed.", len(r.Reason))
+	}
+	return s.run(ctx, spec{
+		req: req, command: "roll", body: r, random: true,
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
+		apply: func(t *tx) (any, error) {
+			p, err := t.player(req.Actor)
+			if err != nil {
+				return nil, err
+			}
+			if p == nil || !p.Member {
+				return nil, players.NotAPlayer()
+			}
+			res := RollResult{Dice: fmt.Sprintf("%dd%d", n, k), Rolls: make([]int, n), Reason: r.Reason, Period: t.period.ID}
+			for i := range res.Rolls {
+				res.Rolls[i] = t.drawer.Intn(fmt.Sprintf("d%d", k), k) + 1
+				res.Total += res.Rolls[i]
+			}
+			t.emit("dice_rolled", p.ID, res)
+			return res, nil
+		},
+	})
+}
+
+// Grant is the payload of an admin grant: Vertebrae and Chips to add to (or,
+// negative, take from) a player. It is how a moderator moves a game's state
+// from the wiki into Croupier, and corrects it after a Judge's ruling; every
+// grant is in the log with the admin who made it.
+type Grant struct {
+	Player    string `json:"player"`
+	Vertebrae int    `json:"vertebrae,omitempty"`
+	Chips     int    `json:"chips,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// GrantResult is the response of a grant.
+type GrantResult struct {
+	Player    string `json:"player"`
+	Vertebrae int    `json:"vertebrae"`
+	Chips     int    `json:"chips"`
+}
+
+// MaxGrant bounds one grant's amounts, to catch typos.
+const MaxGrant = 1_000_000
+
+// Grant adds to or takes from a player's Vertebrae and Chips (admins only).
+func (s *Service) Grant(ctx context.Context, req Request, g Grant) (*Result, error) {
+	if !ValidIdentity(g.Player) {
+		return nil, rules.Refuse("invalid_request", "player %q is not a platform identity such as discord:1234.", g.Player)
+	}
+	if g.Vertebrae == 0 && g.Chips == 0 {
+		return nil, rules.Refuse("invalid_request", "A grant needs a non-zero vertebrae or chips amount.")
+	}
+	if abs(g.Vertebrae) > MaxGrant || abs(g.Chips) > MaxGrant {
+		return nil, rules.Refuse("invalid_request", "A grant moves at most %d of each currency.", MaxGrant)
+	}
+	if len(g.Reason) > 200 {
+		return nil, rules.Refuse("invalid_request", "The reason is %d characters long; at most 200 are allowed.", len(g.Reason))
+	}
+	return s.run(ctx, spec{
+		req: req, command: "grant", body: g,
+		keys: func(game string) []store.Key { return []store.Key{playerKey(game, g.Player)} },
+		apply: func(t *tx) (any, error) {
+			if !slices.Contains(t.meta.Admins, req.Actor) {
+				return nil, rules.Refuse("forbidden", "Only the game's admins can grant Vertebrae or Chips.")
+			}
+			p, err := t.player(g.Player)
+			if err != nil {
+				return nil, err
+			}
+			if p == nil || !p.Member {
+				return nil, rules.Refuse("not_a_player", "%s is not a player in this game.", g.Player)
+			}
+			inv := &p.Inventory
+			if inv.Vertebrae+g.Vertebrae < 0 || inv.Chips+g.Chips < 0 {
+				return nil, rules.Refuse("insufficient_funds", "%s holds %d Vertebrae and %d Chips; a balance never goes negative.",
+					p.ID, inv.Vertebrae, inv.Chips)
+			}
+			inv.Vertebrae += g.Vertebrae
+			inv.Chips += g.Chips
+			if err := t.put(playerKey(t.game, p.ID), p, time.Time{}); err != nil {
+				return nil, err
+			}
+			t.emit("granted", p.ID, g)
+			return GrantResult{Player: p.ID, Vertebrae: inv.Vertebrae, Chips: inv.Chips}, nil
+		},
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -1,0 +1,118 @@
+package game
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"regexp"
+	"time"
+
+	"croupier/internal/fair"
+	"croupier/internal/rules/players"
+	"croupier/internal/store"
+)
+
+// Item keys inside a game's partition (DESIGN.md: State and storage).
+const (
+	metaSK       = "META"
+	playerPrefix = "PLAYER#"
+	logPrefix    = "LOG#"
+	seedPrefix   = "SEED#"
+)
+
+func gamePK(id string) string         { return "GAME#" + id }
+func metaKey(id string) store.Key     { return store.Key{PK: gamePK(id), SK: metaSK} }
+func playerKey(g, p string) store.Key { return store.Key{PK: gamePK(g), SK: playerPrefix + p} }
+func seedKey(g, period string) store.Key {
+	return store.Key{PK: gamePK(g), SK: seedPrefix + period}
+}
+
+// logKey is the key of the log entry that doubles as the idempotency record
+// of (actor, idempotency key): a repeat of the same command finds it.
+func logKey(g, commandID string) store.Key {
+	return store.Key{PK: gamePK(g), SK: logPrefix + commandID}
+}
+
+// CommandID is the stable id of a command: a hash of who sent it and its
+// idempotency key. It names the log entry and is the command field of every
+// random draw the command makes, so a retried command draws the same values.
+func CommandID(actor, key string) string {
+	h := sha256.Sum256([]byte(actor + "\x00" + key))
+	return hex.EncodeToString(h[:16])
+}
+
+// Meta is a game's own record.
+type Meta struct {
+	ID             string    `json:"id"`
+	Name           string    `json:"name"`
+	Ruleset        string    `json:"ruleset"`
+	RulesetVersion int       `json:"ruleset_version"`
+	Admins         []string  `json:"admins"`
+	CreatedAt      time.Time `json:"created_at"`
+	CreatedBy      string    `json:"created_by"`
+	// Period is the period the engine last opened; phase-end moves it on.
+	Period string `json:"period"`
+	// Season is the current season (RULINGS T2); it changes at week ends.
+	Season string `json:"season"`
+	Ended  bool   `json:"ended,omitempty"`
+	Winner string `json:"winner,omitempty"`
+}
+
+// SeedRecord is one period's secret seed and its public commitment (RULINGS N2).
+type SeedRecord struct {
+	Period      string    `json:"period"`
+	Commitment  string    `json:"commitment"`
+	Secret      string    `json:"secret"`
+	CommittedAt time.Time `json:"committed_at"`
+	RevealedAt  time.Time `json:"revealed_at,omitzero"`
+}
+
+// Revealed reports whether the seed has been published.
+func (s SeedRecord) Revealed() bool { return !s.RevealedAt.IsZero() }
+
+// Entry is one game log entry: every state change is one (who, what, when,
+// which random draws). It is also the command's idempotency record.
+type Entry struct {
+	ID          string          `json:"id"`
+	Command     string          `json:"command"`
+	CommandID   string          `json:"command_id"`
+	Actor       string          `json:"actor"`
+	Key         string          `json:"key,omitempty"`
+	At          time.Time       `json:"at"`
+	Period      string          `json:"period"`
+	Events      []Event         `json:"events"`
+	Draws       []fair.Record   `json:"draws,omitempty"`
+	RequestHash string          `json:"request_hash,omitempty"`
+	Response    json.RawMessage `json:"response,omitempty"`
+}
+
+// Event is one thing that happened, for the log and for announcements.
+type Event struct {
+	Type   string          `json:"type"`
+	Player string          `json:"player,omitempty"`
+	Data   json.RawMessage `json:"data,omitempty"`
+}
+
+func event(typ, player string, data any) Event {
+	e := Event{Type: typ, Player: player}
+	if data != nil {
+		e.Data, _ = json.Marshal(data) // our own types: cannot fail
+	}
+	return e
+}
+
+// Player is the stored membership record.
+type Player = players.Player
+
+var (
+	gameIDRe   = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+	identityRe = regexp.MustCompile(`^[a-z][a-z0-9-]{1,15}:[A-Za-z0-9._@-]{1,64}$`)
+)
+
+// ValidGameID reports whether id can name a game: 1-63 lower-case letters,
+// digits and dashes, starting with a letter or digit.
+func ValidGameID(id string) bool { return gameIDRe.MatchString(id) }
+
+// ValidIdentity reports whether id is a platform identity such as
+// "discord:80351110224678912" or "slack:U024BE7LH".
+func ValidIdentity(id string) bool { return identityRe.MatchString(id) }

@@ -1,0 +1,281 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"croupier/internal/fair"
+	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/rules/players"
+	"croupier/internal/store"
+)
+
+// PeriodView describes a period of the game's calendar.
+type PeriodView struct {
+	ID    string    `json:"id"`
+	Kind  string    `json:"kind"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+func periodView(p calendar.Period) PeriodView {
+	return PeriodView{ID: p.ID, Kind: p.Kind, Start: p.Start, End: p.End}
+}
+
+// GameView is the public description of a game.
+type GameView struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Ruleset   string     `json:"ruleset"`
+	Admins    []string   `json:"admins"`
+	CreatedAt time.Time  `json:"created_at"`
+	Period    PeriodView `json:"period"`
+	Season    string     `json:"season"`
+	Ended     bool       `json:"ended"`
+	Winner    string     `json:"winner,omitempty"`
+}
+
+func (t *tx) gameView() GameView {
+	m := t.meta
+	return GameView{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, Admins: m.Admins, CreatedAt: m.CreatedAt,
+		Period: periodView(t.period), Season: m.Season, Ended: m.Ended, Winner: m.Winner}
+}
+
+// PlayerView is a player's status and inventory.
+type PlayerView struct {
+	Game             string            `json:"game"`
+	ID               string            `json:"id"`
+	Name             string            `json:"name,omitempty"`
+	Member           bool              `json:"member"`
+	JoinedAt         time.Time         `json:"joined_at"`
+	LeftAt           *time.Time        `json:"left_at,omitempty"`
+	RejoinPossibleAt *time.Time        `json:"rejoin_possible_at,omitempty"`
+	Active           bool              `json:"active"`
+	Reputable        bool              `json:"reputable"`
+	Period           string            `json:"period"`
+	DeckSize         int               `json:"deck_size"`
+	Inventory        players.Inventory `json:"inventory"`
+}
+
+func (t *tx) playerView(p *Player) PlayerView {
+	v := PlayerView{Game: t.game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt,
+		Period: t.period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory}
+	if v.Inventory.Cards == nil {
+		v.Inventory.Cards = []players.Card{}
+	}
+	if v.Inventory.Packs == nil {
+		v.Inventory.Packs = []players.Pack{}
+	}
+	if p.Member {
+		prev := t.sched.Prev(t.period)
+		v.Active = !players.Inactive(p, t.period.ID, prev.ID)
+		d := t.rs.Durations
+		v.Reputable = players.Reputable(p, t.now, t.meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std())
+	} else {
+		left := p.LeftAt
+		again := left.Add(t.rs.Durations.RejoinWait.Std())
+		v.LeftAt = &left
+		if t.now.Before(again) {
+			v.RejoinPossibleAt = &again
+		}
+	}
+	return v
+}
+
+// view runs a read-only query with the game's META loaded.
+func (s *Service) view(ctx context.Context, game string, extra ...store.Key) (*tx, error) {
+	if !ValidGameID(game) {
+		return nil, rules.Refuse("invalid_game_id", "%q is not a valid game id.", game)
+	}
+	keys := append([]store.Key{metaKey(game)}, extra...)
+	items, err := s.store.GetMany(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("reading game %s: %w", game, err)
+	}
+	t := &tx{s: s, now: s.clock.Now(), game: game, loaded: map[store.Key]store.Item{}}
+	for _, it := range items {
+		t.loaded[it.Key] = it
+	}
+	if err := t.loadMeta(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Game describes a game.
+func (s *Service) Game(ctx context.Context, game string) (GameView, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return GameView{}, err
+	}
+	return t.gameView(), nil
+}
+
+// Player returns one player's status and inventory.
+func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, error) {
+	if !ValidIdentity(id) {
+		return PlayerView{}, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", id)
+	}
+	t, err := s.view(ctx, game, playerKey(game, id))
+	if err != nil {
+		return PlayerView{}, err
+	}
+	p, err := t.player(id)
+	if err != nil {
+		return PlayerView{}, err
+	}
+	if p == nil {
+		return PlayerView{}, rules.Refuse("player_not_found", "%s has never played in game %q.", id, game)
+	}
+	return t.playerView(p), nil
+}
+
+// Players lists the game's current players.
+func (s *Service) Players(ctx context.Context, game string) ([]PlayerView, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	out := []PlayerView{}
+	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
+		var p Player
+		if err := json.Unmarshal(it.Data, &p); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if p.Member {
+			out = append(out, t.playerView(&p))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// LogPage is one page of a game's log, oldest first.
+type LogPage struct {
+	Entries []Entry `json:"entries"`
+	Next    string  `json:"next,omitempty"`
+}
+
+// Log reads the game log in time order, a page at a time.
+func (s *Service) Log(ctx context.Context, game, cursor string, limit int) (LogPage, error) {
+	if _, err := s.view(ctx, game); err != nil {
+		return LogPage{}, err
+	}
+	if limit <= 0 || limit > 500 {
+		limit = 100
+	}
+	page, err := s.store.Query(ctx, store.Query{PK: gamePK(game), Prefix: logPrefix, Index: store.IndexOrder, Limit: limit, Cursor: cursor})
+	if err != nil {
+		if errors.Is(err, store.ErrBadCursor) {
+			return LogPage{}, rules.Refuse("invalid_cursor", "The cursor %q is not one this server gave out.", cursor)
+		}
+		return LogPage{}, err
+	}
+	out := LogPage{Entries: make([]Entry, 0, len(page.Items)), Next: page.Next}
+	for _, it := range page.Items {
+		var e Entry
+		if err := json.Unmarshal(it.Data, &e); err != nil {
+			return LogPage{}, fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	return out, nil
+}
+
+// SeedView is a period's public seed record: the commitment always, the
+// secret only once revealed.
+type SeedView struct {
+	Period      string     `json:"period"`
+	Commitment  string     `json:"commitment"`
+	CommittedAt time.Time  `json:"committed_at"`
+	Seed        string     `json:"seed,omitempty"`
+	RevealedAt  *time.Time `json:"revealed_at,omitempty"`
+}
+
+// Seeds lists every period's commitment, and the seeds already revealed.
+func (s *Service) Seeds(ctx context.Context, game string) ([]SeedView, error) {
+	if _, err := s.view(ctx, game); err != nil {
+		return nil, err
+	}
+	out := []SeedView{}
+	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: seedPrefix}, func(it store.Item) error {
+		var r SeedRecord
+		if err := json.Unmarshal(it.Data, &r); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		v := SeedView{Period: r.Period, Commitment: r.Commitment, CommittedAt: r.CommittedAt}
+		if r.Revealed() {
+			at := r.RevealedAt
+			v.Seed, v.RevealedAt = r.Secret, &at
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// Audit recomputes every logged draw of a game from the revealed seeds
+// (RULINGS N2): what `croupier verify` and the tracker show.
+func (s *Service) Audit(ctx context.Context, game string) (fair.Report, error) {
+	seeds, err := s.Seeds(ctx, game)
+	if err != nil {
+		return fair.Report{}, err
+	}
+	var recs []fair.Record
+	cursor := ""
+	for {
+		page, err := s.Log(ctx, game, cursor, 500)
+		if err != nil {
+			return fair.Report{}, err
+		}
+		for _, e := range page.Entries {
+			recs = append(recs, e.Draws...)
+		}
+		if page.Next == "" {
+			break
+		}
+		cursor = page.Next
+	}
+	return VerifyDraws(seeds, recs)
+}
+
+// VerifyDraws checks draws against published seeds; shared by Audit and by
+// `croupier verify --url`, which reads the same views over HTTP.
+func VerifyDraws(seeds []SeedView, recs []fair.Record) (fair.Report, error) {
+	revealed := map[string]fair.Seed{}
+	commits := map[string]string{}
+	for _, sv := range seeds {
+		commits[sv.Period] = sv.Commitment
+		if sv.Seed != "" {
+			seed, err := fair.ParseSeed(sv.Seed)
+			if err != nil {
+				return fair.Report{}, fmt.Errorf("seed of %s: %w", sv.Period, err)
+			}
+			revealed[sv.Period] = seed
+		}
+	}
+	return fair.Verify(revealed, commits, recs), nil
+}
+
+// scan walks every page of a query.
+func (s *Service) scan(ctx context.Context, q store.Query, fn func(store.Item) error) error {
+	for {
+		page, err := s.store.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			if err := fn(it); err != nil {
+				return err
+			}
+		}
+		if page.Next == "" {
+			return nil
+		}
+		q.Cursor = page.Next
+	}
+}

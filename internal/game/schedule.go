@@ -1,0 +1,208 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"croupier/internal/rules/calendar"
+	"croupier/internal/store"
+)
+
+// SchedulerActor is the actor of scheduled work in the log.
+const SchedulerActor = "croupier:scheduler"
+
+// DueReport says what one RunDue did.
+type DueReport struct {
+	// Transitions lists the periods ended, as "game/period".
+	Transitions []string `json:"transitions"`
+	// Failed lists items whose work failed, with the reason; they stay due
+	// and are tried again on the next run.
+	Failed []string `json:"failed,omitempty"`
+}
+
+// RunDue applies every piece of scheduled work due at the clock's now: the
+// ends of periods (phase ends, turn parts) of every game. It is what the
+// phase-end Lambda and the local scheduler call. Each piece is applied as of
+// its due moment and is idempotent, so late, repeated or concurrent runs are
+// harmless (RULINGS T4).
+func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
+	rep := DueReport{Transitions: []string{}}
+	now := s.clock.Now()
+	for round := 0; round < 1000; round++ {
+		items, err := s.store.QueryDue(ctx, now, 100)
+		if err != nil {
+			return rep, fmt.Errorf("reading due work: %w", err)
+		}
+		progressed := false
+		for _, it := range items {
+			if it.SK != metaSK || !strings.HasPrefix(it.PK, "GAME#") {
+				continue // other timers belong to later features
+			}
+			game := strings.TrimPrefix(it.PK, "GAME#")
+			ended, err := s.EndPeriods(ctx, game)
+			rep.Transitions = append(rep.Transitions, ended...)
+			if err != nil {
+				s.log.Error("period end failed", "game", game, "err", err)
+				rep.Failed = append(rep.Failed, game+": "+err.Error())
+				continue
+			}
+			if len(ended) > 0 {
+				progressed = true
+			}
+		}
+		if len(items) < 100 || !progressed {
+			return rep, nil
+		}
+	}
+	return rep, nil
+}
+
+// EndPeriods ends every period of game that is over at the clock's now, one
+// at a time, each as of its end. It returns the periods it ended.
+func (s *Service) EndPeriods(ctx context.Context, game string) ([]string, error) {
+	var ended []string
+	for i := 0; i < 10000; i++ {
+		p, err := s.endOnePeriod(ctx, game)
+		if err != nil || p == "" {
+			return ended, err
+		}
+		ended = append(ended, game+"/"+p)
+	}
+	return ended, nil
+}
+
+// PeriodEnded is the response recorded for a period end.
+type PeriodEnded struct {
+	Ended     PeriodView `json:"ended"`
+	Started   PeriodView `json:"started"`
+	Revealed  string     `json:"revealed_seed,omitempty"`
+	Committed string     `json:"committed"`
+	Season    string     `json:"season"`
+}
+
+// endOnePeriod ends the game's open period if it is over. It returns the id
+// of the period ended, or "" when nothing was due.
+func (s *Service) endOnePeriod(ctx context.Context, game string) (string, error) {
+	for attempt := 1; ; attempt++ {
+		id, err := s.tryEndPeriod(ctx, game)
+		if errors.Is(err, store.ErrDuplicate) {
+			return "", nil // another run did it
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return id, err
+		}
+		if attempt >= s.MaxAttempts {
+			return "", ErrBusy
+		}
+		time.Sleep(s.Backoff * time.Duration(attempt))
+	}
+}
+
+func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error) {
+	now := s.clock.Now()
+	mk := metaKey(game)
+	mi, err := s.store.Get(ctx, mk)
+	if err != nil {
+		return "", err
+	}
+	if !mi.Exists() {
+		return "", gameNotFound(game)
+	}
+	if mi.Due.IsZero() || mi.Due.After(now) {
+		return "", nil
+	}
+	t := &tx{s: s, now: mi.Due, game: game, loaded: map[store.Key]store.Item{mk: mi}}
+	if err := t.loadMeta(); err != nil {
+		return "", err
+	}
+	ended, err := t.sched.Parse(t.meta.Period)
+	if err != nil {
+		return "", fmt.Errorf("game %s: stored period: %w", game, err)
+	}
+	next := t.sched.Next(ended)
+	// Applied as of the moment it was due (RULINGS T4).
+	t.now = ended.End
+	t.period = next
+
+	cmdID := CommandID(SchedulerActor, "period-end:"+ended.ID)
+	idem := logKey(game, cmdID)
+	endedSeed, nextSeed := seedKey(game, ended.ID), seedKey(game, next.ID)
+	items, err := s.store.GetMany(ctx, []store.Key{idem, endedSeed, nextSeed})
+	if err != nil {
+		return "", err
+	}
+	for _, it := range items {
+		t.loaded[it.Key] = it
+	}
+	if t.loaded[idem].Exists() {
+		return "", store.ErrDuplicate
+	}
+	t.entry = &Entry{ID: newULID(ended.End, s.entropy), Command: "period-end", CommandID: cmdID, Actor: SchedulerActor,
+		Key: "period-end:" + ended.ID, At: ended.End, Period: next.ID}
+	res := PeriodEnded{Ended: periodView(ended), Started: periodView(next), Season: t.meta.Season}
+
+	if it := t.loaded[endedSeed]; it.Exists() {
+		var rec SeedRecord
+		if err := json.Unmarshal(it.Data, &rec); err != nil {
+			return "", fmt.Errorf("decoding %s: %w", endedSeed, err)
+		}
+		if !rec.Revealed() {
+			rec.RevealedAt = ended.End
+			if err := t.put(endedSeed, rec, time.Time{}); err != nil {
+				return "", err
+			}
+			t.emit("seed_revealed", "", map[string]string{"period": rec.Period, "seed": rec.Secret, "commitment": rec.Commitment})
+			res.Revealed = rec.Secret
+		}
+	}
+	if it := t.loaded[nextSeed]; it.Exists() {
+		var rec SeedRecord
+		if err := json.Unmarshal(it.Data, &rec); err != nil {
+			return "", fmt.Errorf("decoding %s: %w", nextSeed, err)
+		}
+		res.Committed = rec.Commitment
+	} else {
+		rec, err := s.newSeed(next.ID, ended.End)
+		if err != nil {
+			return "", err
+		}
+		if err := t.put(nextSeed, rec, time.Time{}); err != nil {
+			return "", err
+		}
+		t.emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
+		res.Committed = rec.Commitment
+	}
+	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind})
+	if weekEnds(ended) {
+		// Seasons advance at the end of each week (RULINGS T2).
+		old := t.meta.Season
+		t.meta.Season = calendar.NextSeason(old)
+		res.Season = t.meta.Season
+		t.emit("season_changed", "", map[string]string{"from": old, "to": t.meta.Season})
+	}
+	t.meta.Period = next.ID
+	if err := t.put(mk, t.meta, next.End); err != nil {
+		return "", err
+	}
+	t.entry.Response, _ = json.Marshal(res)
+	data, err := json.Marshal(t.entry)
+	if err != nil {
+		return "", err
+	}
+	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
+	if err := s.store.Commit(ctx, store.Tx{Puts: t.puts, Idem: &idem}); err != nil {
+		return "", err
+	}
+	s.log.Info("period ended", "game", game, "ended", ended.ID, "started", next.ID, "late_by", now.Sub(ended.End).String())
+	return ended.ID, nil
+}
+
+// weekEnds reports whether a week ends with period p: the end of phase II,
+// or of a turn's interim.
+func weekEnds(p calendar.Period) bool {
+	return p.Kind == "phase-2" || p.Kind == "interim"
+}

@@ -1,0 +1,420 @@
+// Package game is the application service: the one place that composes the
+// rules with storage. A command authorises, loads the few items it needs in
+// one read, calls pure rules, and commits the changed items, the log entry and
+// the idempotency record (the same item) in one atomic write. Version
+// conflicts are retried from a fresh read; rule refusals are returned as they
+// are. Queries (read models) live here too.
+package game
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"croupier/internal/clock"
+	"croupier/internal/fair"
+	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/ruleset"
+	"croupier/internal/store"
+)
+
+// Service runs commands and queries against one store.
+type Service struct {
+	store   store.Store
+	clock   clock.Clock
+	entropy io.Reader
+	log     *slog.Logger
+	// MaxAttempts bounds how often a command is tried when its commit meets
+	// a concurrent write (version conflict).
+	MaxAttempts int
+	// Backoff is the base pause between attempts (jittered, doubling).
+	Backoff time.Duration
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithEntropy sets the source of new seeds and log ids (crypto/rand by default;
+// tests pass a deterministic reader).
+func WithEntropy(r io.Reader) Option { return func(s *Service) { s.entropy = r } }
+
+// WithLogger sets the structured logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// New returns a service over st that reads the time from clk.
+func New(st store.Store, clk clock.Clock, opts ...Option) *Service {
+	s := &Service{store: st, clock: clk, entropy: rand.Reader, log: slog.Default(), MaxAttempts: 12, Backoff: 5 * time.Millisecond}
+	for _, o := range opts {
+		o(s)
+	}
+	s.entropy = &lockedReader{r: s.entropy}
+	return s
+}
+
+// lockedReader serialises reads: commands run concurrently and a test's
+// deterministic entropy source need not be safe for that.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}
+
+// Store returns the service's store (for wiring and audits).
+func (s *Service) Store() store.Store { return s.store }
+
+// Clock returns the service's clock.
+func (s *Service) Clock() clock.Clock { return s.clock }
+
+// Errors of the service itself (rule refusals are *rules.Error too).
+var (
+	// ErrBusy: the command met a concurrent write on every attempt.
+	ErrBusy = &rules.Error{Code: "busy", Message: "The game is busy with other commands right now; nothing was changed. Please try again in a moment."}
+)
+
+func gameNotFound(id string) *rules.Error {
+	return rules.Refuse("game_not_found", "There is no game %q.", id)
+}
+
+func gameOver(m *Meta) *rules.Error {
+	return rules.Refuse("game_over", "The game %q has ended (won by %s); it accepts no more actions.", m.ID, m.Winner)
+}
+
+// Request identifies one command.
+type Request struct {
+	Game  string
+	Actor string
+	// Key is the idempotency key (chat interaction id or Idempotency-Key
+	// header). Empty means the caller wants no idempotency: a random key is used.
+	Key string
+}
+
+func (r *Request) validate() error {
+	if !ValidGameID(r.Game) {
+		return rules.Refuse("invalid_game_id", "%q is not a valid game id: use 1-63 lower-case letters, digits and dashes.", r.Game)
+	}
+	if !ValidIdentity(r.Actor) {
+		return rules.Refuse("invalid_actor", "%q is not a platform identity such as discord:1234 or slack:U024BE7LH.", r.Actor)
+	}
+	if len(r.Key) > 255 {
+		return rules.Refuse("invalid_idempotency_key", "The idempotency key is %d characters long; at most 255 are allowed.", len(r.Key))
+	}
+	if r.Key == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		r.Key = "auto-" + hex.EncodeToString(b[:])
+	}
+	return nil
+}
+
+// Result is what a command returns: the response body (JSON, identical for
+// every repeat of the same idempotency key) and whether this was a repeat.
+type Result struct {
+	Body     json.RawMessage
+	Replayed bool
+	Entry    *Entry
+}
+
+// tx is the working state of one attempt of one command.
+type tx struct {
+	s       *Service
+	now     time.Time
+	game    string
+	meta    *Meta
+	metaVer int64
+	rs      *ruleset.Ruleset
+	sched   calendar.Schedule
+	period  calendar.Period
+	loaded  map[store.Key]store.Item
+	puts    []store.Put
+	checks  []store.Check
+	entry   *Entry
+	drawer  *fair.Drawer
+}
+
+// spec describes one command for the executor.
+type spec struct {
+	req     Request
+	command string
+	body    any // the request payload, hashed to detect a reused key
+	// keys are the items apply needs besides META and the idempotency record.
+	keys func(game string) []store.Key
+	// random makes the current period's seed available to apply.
+	random bool
+	// allowEnded lets the command run after the game ended.
+	allowEnded bool
+	apply      func(t *tx) (any, error)
+}
+
+// run executes a command: one read, rules, one atomic commit, retried on
+// conflict. It is the only path by which commands change state.
+func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
+	if err := sp.req.validate(); err != nil {
+		return nil, err
+	}
+	reqHash := hashBody(sp.command, sp.body)
+	cmdID := CommandID(sp.req.Actor, sp.req.Key)
+	idem := logKey(sp.req.Game, cmdID)
+	log := s.log.With("game", sp.req.Game, "command", sp.command, "actor", sp.req.Actor, "command_id", cmdID)
+
+	backoff := s.Backoff
+	for attempt := 1; ; attempt++ {
+		res, err := s.attempt(ctx, sp, cmdID, idem, reqHash)
+		if err == nil {
+			if !res.Replayed {
+				log.Info("command applied", "attempt", attempt, "entry", res.Entry.ID)
+			}
+			return res, nil
+		}
+		var dup *store.DuplicateError
+		if errors.As(err, &dup) {
+			// A concurrent twin committed first: answer with its response.
+			return replay(dup.Item, reqHash)
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return nil, err
+		}
+		if attempt >= s.MaxAttempts {
+			log.Warn("command gave up after conflicts", "attempts", attempt)
+			return nil, ErrBusy
+		}
+		// Jitter keeps competing writers from retrying in lockstep.
+		pause := backoff/2 + mrand.N(backoff)
+		if backoff < 200*time.Millisecond {
+			backoff *= 2
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(pause):
+		}
+	}
+}
+
+func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store.Key, reqHash string) (*Result, error) {
+	now := s.clock.Now()
+	keys := []store.Key{metaKey(sp.req.Game), idem}
+	if sp.keys != nil {
+		keys = append(keys, sp.keys(sp.req.Game)...)
+	}
+	t := &tx{s: s, now: now, game: sp.req.Game, loaded: make(map[store.Key]store.Item, len(keys)+1)}
+
+	// The seed's key depends on the period, which depends on the ruleset in
+	// META; guess the common calendar so the seed comes in the same read.
+	var seedGuess store.Key
+	if sp.random {
+		if sch, err := calendar.For("utc-phases"); err == nil {
+			seedGuess = seedKey(sp.req.Game, sch.PeriodAt(now).ID)
+			keys = append(keys, seedGuess)
+		}
+	}
+	items, err := s.store.GetMany(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("reading game %s: %w", sp.req.Game, err)
+	}
+	for _, it := range items {
+		t.loaded[it.Key] = it
+	}
+	if it := t.loaded[idem]; it.Exists() {
+		return replay(it, reqHash)
+	}
+	if sp.command != "create" {
+		if err := t.loadMeta(); err != nil {
+			return nil, err
+		}
+		if t.meta.Ended && !sp.allowEnded {
+			return nil, gameOver(t.meta)
+		}
+	}
+	t.entry = &Entry{
+		ID:          newULID(now, s.entropy),
+		Command:     sp.command,
+		CommandID:   cmdID,
+		Actor:       sp.req.Actor,
+		Key:         sp.req.Key,
+		At:          now,
+		RequestHash: reqHash,
+	}
+	if t.sched != nil {
+		t.entry.Period = t.period.ID
+	}
+	if sp.random {
+		if err := t.openSeed(ctx, seedGuess); err != nil {
+			return nil, err
+		}
+	}
+	resp, err := sp.apply(t)
+	if err != nil {
+		return nil, err
+	}
+	if t.drawer != nil {
+		t.entry.Draws = t.drawer.Records()
+	}
+	t.entry.Response, err = json.Marshal(resp)
+	if err != nil {
+		return nil, fmt.Errorf("encoding response of %s: %w", sp.command, err)
+	}
+	data, err := json.Marshal(t.entry)
+	if err != nil {
+		return nil, fmt.Errorf("encoding log entry: %w", err)
+	}
+	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
+	if err := s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem}); err != nil {
+		return nil, err
+	}
+	return &Result{Body: t.entry.Response, Entry: t.entry}, nil
+}
+
+// replay answers a repeated command with the response stored by the first.
+func replay(it store.Item, reqHash string) (*Result, error) {
+	var e Entry
+	if err := json.Unmarshal(it.Data, &e); err != nil {
+		return nil, fmt.Errorf("decoding stored log entry %s: %w", it.Key, err)
+	}
+	if e.RequestHash != "" && reqHash != "" && e.RequestHash != reqHash {
+		return nil, rules.Refuse("idempotency_key_reused",
+			"This idempotency key was already used for a different request (%s); use a new key for a new command.", e.Command)
+	}
+	return &Result{Body: e.Response, Replayed: true, Entry: &e}, nil
+}
+
+func (t *tx) loadMeta() error {
+	it := t.loaded[metaKey(t.game)]
+	if !it.Exists() {
+		return gameNotFound(t.game)
+	}
+	var m Meta
+	if err := json.Unmarshal(it.Data, &m); err != nil {
+		return fmt.Errorf("decoding game %s: %w", t.game, err)
+	}
+	return t.setMeta(&m, it.Version)
+}
+
+func (t *tx) setMeta(m *Meta, version int64) error {
+	rs, err := ruleset.Load(m.Ruleset)
+	if err != nil {
+		return fmt.Errorf("game %s: %w", m.ID, err)
+	}
+	sch, err := calendar.For(rs.Calendar)
+	if err != nil {
+		return fmt.Errorf("game %s: %w", m.ID, err)
+	}
+	t.meta, t.metaVer, t.rs, t.sched = m, version, rs, sch
+	t.period = sch.PeriodAt(t.now)
+	return nil
+}
+
+// player returns the stored record of id, or nil if they never joined.
+func (t *tx) player(id string) (*Player, error) {
+	it, ok := t.loaded[playerKey(t.game, id)]
+	if !ok {
+		return nil, fmt.Errorf("internal: player %s was not loaded", id)
+	}
+	if !it.Exists() {
+		return nil, nil
+	}
+	var p Player
+	if err := json.Unmarshal(it.Data, &p); err != nil {
+		return nil, fmt.Errorf("decoding player %s: %w", id, err)
+	}
+	return &p, nil
+}
+
+// put stages a write of v at k, expecting the version read earlier.
+func (t *tx) put(k store.Key, v any, due time.Time) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", k, err)
+	}
+	t.puts = append(t.puts, store.Put{Item: store.Item{Key: k, Data: data, Due: due}, Expect: t.loaded[k].Version})
+	return nil
+}
+
+// emit adds an event to the command's log entry.
+func (t *tx) emit(typ, player string, data any) {
+	t.entry.Events = append(t.entry.Events, event(typ, player, data))
+}
+
+// openSeed makes the current period's seed ready for drawing: the stored one
+// (checked in the commit, so a draw can never use a seed revealed meanwhile),
+// or a new one committed in this same transaction when the scheduler has not
+// opened the period yet.
+func (t *tx) openSeed(ctx context.Context, guess store.Key) error {
+	k := seedKey(t.game, t.period.ID)
+	it, ok := t.loaded[k]
+	if !ok || k != guess {
+		got, err := t.s.store.Get(ctx, k)
+		if err != nil {
+			return fmt.Errorf("reading seed %s: %w", k, err)
+		}
+		it = got
+		t.loaded[k] = it
+	}
+	var rec SeedRecord
+	if it.Exists() {
+		if err := json.Unmarshal(it.Data, &rec); err != nil {
+			return fmt.Errorf("decoding seed %s: %w", k, err)
+		}
+		if rec.Revealed() {
+			// The period ended between our clock read and the reveal: retry
+			// in the next period.
+			return &store.ConflictError{Keys: []store.Key{k}}
+		}
+		t.checks = append(t.checks, store.Check{Key: k, Version: it.Version})
+	} else {
+		var err error
+		rec, err = t.s.newSeed(t.period.ID, t.now)
+		if err != nil {
+			return err
+		}
+		if err := t.put(k, rec, time.Time{}); err != nil {
+			return err
+		}
+		t.emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
+	}
+	seed, err := fair.ParseSeed(rec.Secret)
+	if err != nil {
+		return fmt.Errorf("seed %s: %w", k, err)
+	}
+	t.drawer, err = fair.NewDrawer(seed, t.game, t.period.ID, t.entry.CommandID)
+	return err
+}
+
+func (s *Service) newSeed(period string, now time.Time) (SeedRecord, error) {
+	seed, err := fair.NewSeed(s.entropy)
+	if err != nil {
+		return SeedRecord{}, fmt.Errorf("new seed: %w", err)
+	}
+	return SeedRecord{Period: period, Commitment: seed.Commitment(), Secret: seed.Hex(), CommittedAt: now}, nil
+}
+
+func newULID(t time.Time, entropy io.Reader) string {
+	id, err := ulid.New(ulid.Timestamp(t), entropy)
+	if err != nil {
+		// Only a failing entropy source gets here; fall back to crypto/rand.
+		id = ulid.MustNew(ulid.Timestamp(t), rand.Reader)
+	}
+	return id.String()
+}
+
+func hashBody(command string, body any) string {
+	b, _ := json.Marshal(body)
+	h := sha256.Sum256(append([]byte(command+"\x00"), b...))
+	return hex.EncodeToString(h[:8])
+}

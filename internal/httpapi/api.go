@@ -1,0 +1,394 @@
+// Package httpapi is Croupier's JSON API: the routes of every function, used
+// by the Lambdas (through an API Gateway adapter) and by the local server
+// alike. Callers are chat bridges authenticated with a bearer API key; the
+// acting player is named by the bridge in the X-Croupier-Actor header as a
+// platform identity (discord:1234). Errors are application/problem+json
+// with a stable code. The contract is openapi.yaml, served at /openapi.yaml.
+package httpapi
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/rules"
+)
+
+// OpenAPI is the API's contract.
+//
+//go:embed openapi.yaml
+var OpenAPI []byte
+
+// MaxBodyBytes bounds a request body.
+const MaxBodyBytes = 64 << 10
+
+// Header names of the bridge protocol.
+const (
+	HeaderActor       = "X-Croupier-Actor"
+	HeaderIdempotency = "Idempotency-Key"
+	HeaderReplayed    = "Idempotent-Replayed"
+)
+
+// Config configures the API.
+type Config struct {
+	// APIKeys are the bearer keys bridges authenticate with. Empty refuses
+	// every authenticated route (a deployment must configure keys).
+	APIKeys []string
+	// ManualClock, when set, enables POST /v1/dev/clock (local only).
+	ManualClock *clock.Manual
+	Logger      *slog.Logger
+	// Version is reported by /healthz.
+	Version string
+}
+
+// API serves the routes.
+type API struct {
+	svc     *game.Service
+	keys    [][32]byte
+	manual  *clock.Manual
+	log     *slog.Logger
+	version string
+	mux     *http.ServeMux
+}
+
+// New builds the API over a game service.
+func New(svc *game.Service, cfg Config) *API {
+	a := &API{svc: svc, manual: cfg.ManualClock, log: cfg.Logger, version: cfg.Version, mux: http.NewServeMux()}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	if a.version == "" {
+		a.version = "dev"
+	}
+	for _, k := range cfg.APIKeys {
+		if k = strings.TrimSpace(k); k != "" {
+			a.keys = append(a.keys, sha256.Sum256([]byte(k)))
+		}
+	}
+	a.routes()
+	return a
+}
+
+func (a *API) routes() {
+	m := a.mux
+	m.HandleFunc("GET /healthz", a.healthz)
+	m.HandleFunc("GET /openapi.yaml", a.openapi)
+	m.Handle("POST /v1/games", a.authed(a.createGame))
+	m.Handle("GET /v1/games/{game}", a.authed(a.getGame))
+	m.Handle("POST /v1/games/{game}/join", a.authed(a.join))
+	m.Handle("POST /v1/games/{game}/leave", a.authed(a.leave))
+	m.Handle("POST /v1/games/{game}/rolls", a.authed(a.roll))
+	m.Handle("POST /v1/games/{game}/grants", a.authed(a.grant))
+	m.Handle("GET /v1/games/{game}/players", a.authed(a.listPlayers))
+	m.Handle("GET /v1/games/{game}/players/{player}", a.authed(a.getPlayer))
+	m.Handle("GET /v1/games/{game}/me", a.authed(a.me))
+	m.Handle("GET /v1/games/{game}/log", a.authed(a.getLog))
+	m.Handle("GET /v1/games/{game}/seeds", a.authed(a.getSeeds))
+	m.Handle("GET /v1/games/{game}/audit", a.authed(a.audit))
+	if a.manual != nil {
+		m.Handle("POST /v1/dev/clock", a.authed(a.devClock))
+	}
+}
+
+// ServeHTTP routes a request; unknown routes and methods get problems, and a
+// panic anywhere is answered (and logged) instead of dropping the connection.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			a.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
+			problem(w, "internal", "The server hit an unexpected error; nothing was changed.")
+		}
+	}()
+	if _, pattern := a.mux.Handler(r); pattern == "" {
+		if allowed := a.allowedMethods(r); len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			problem(w, "method_not_allowed", fmt.Sprintf("%s is not allowed on %s; use %s.", r.Method, r.URL.Path, strings.Join(allowed, " or ")))
+			return
+		}
+		problem(w, "not_found", fmt.Sprintf("There is no route %s %s. The API is described at /openapi.yaml.", r.Method, r.URL.Path))
+		return
+	}
+	a.mux.ServeHTTP(w, r)
+}
+
+func (a *API) allowedMethods(r *http.Request) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, p := a.mux.Handler(probe); p != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// authed checks the bridge's bearer key before h runs.
+func (a *API) authed(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		if auth == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="croupier"`)
+			problem(w, "missing_api_key", "This route needs an API key: send Authorization: Bearer <key>.")
+			return
+		}
+		token, ok := strings.CutPrefix(auth, "Bearer ")
+		if !ok || !a.validKey(strings.TrimSpace(token)) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="croupier", error="invalid_token"`)
+			problem(w, "invalid_api_key", "The API key is not valid for this server.")
+			return
+		}
+		h(w, r)
+	})
+}
+
+func (a *API) validKey(token string) bool {
+	sum := sha256.Sum256([]byte(token))
+	ok := 0
+	for _, k := range a.keys {
+		ok |= subtle.ConstantTimeCompare(sum[:], k[:])
+	}
+	return ok == 1
+}
+
+// request builds the command identity from the headers.
+func request(r *http.Request, needActor bool) (game.Request, error) {
+	actor := strings.TrimSpace(r.Header.Get(HeaderActor))
+	if actor == "" && needActor {
+		return game.Request{}, refuse("missing_actor", "Say who is acting: send the player's platform identity in the %s header, e.g. discord:1234.", HeaderActor)
+	}
+	return game.Request{Game: r.PathValue("game"), Actor: actor, Key: r.Header.Get(HeaderIdempotency)}, nil
+}
+
+// decode reads a JSON body into v. An empty body leaves v as it is when
+// optional; otherwise it must be one JSON object of known fields.
+func decode(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return refuse("body_too_large", "The request body is larger than %d KiB.", MaxBodyBytes>>10)
+		}
+		return refuse("invalid_request", "The request body could not be read: %v.", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		if optional {
+			return nil
+		}
+		return refuse("invalid_json", "This route needs a JSON body.")
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return refuse("unsupported_media_type", "The body must be application/json, not %q.", ct)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return refuse("invalid_json", "The body is not valid JSON for this route: %s.", describeJSONError(err))
+	}
+	if dec.More() {
+		return refuse("invalid_json", "The body has data after its JSON object.")
+	}
+	return nil
+}
+
+func describeJSONError(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("syntax error at byte %d (%v)", syn.Offset, syn)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("field %q must be %s, not %s", typ.Field, typ.Type, typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "it ends too early"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func (a *API) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": a.version, "time": a.svc.Clock().Now()})
+}
+
+func (a *API) openapi(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	_, _ = w.Write(OpenAPI)
+}
+
+// command runs a state-changing handler and writes its (possibly replayed) result.
+func (a *API) command(w http.ResponseWriter, r *http.Request, status int, run func(game.Request) (*game.Result, error)) {
+	req, err := request(r, true)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	res, err := run(req)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if res.Replayed {
+		w.Header().Set(HeaderReplayed, "true")
+	}
+	writeRaw(w, status, res.Body)
+}
+
+func (a *API) createGame(w http.ResponseWriter, r *http.Request) {
+	var c game.CreateGame
+	if err := decode(w, r, &c, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.Create(r.Context(), req, c) })
+}
+
+func (a *API) join(w http.ResponseWriter, r *http.Request) {
+	var j game.JoinGame
+	if err := decode(w, r, &j, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Join(r.Context(), req, j) })
+}
+
+func (a *API) leave(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Leave(r.Context(), req) })
+}
+
+func (a *API) roll(w http.ResponseWriter, r *http.Request) {
+	var d game.RollDice
+	if err := decode(w, r, &d, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Roll(r.Context(), req, d) })
+}
+
+func (a *API) grant(w http.ResponseWriter, r *http.Request) {
+	var g game.Grant
+	if err := decode(w, r, &g, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Grant(r.Context(), req, g) })
+}
+
+func (a *API) getGame(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Game(r.Context(), r.PathValue("game"))
+	a.reply(w, r, v, err)
+}
+
+func (a *API) listPlayers(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Players(r.Context(), r.PathValue("game"))
+	a.reply(w, r, map[string]any{"players": v}, err)
+}
+
+func (a *API) getPlayer(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Player(r.Context(), r.PathValue("game"), r.PathValue("player"))
+	a.reply(w, r, v, err)
+}
+
+func (a *API) me(w http.ResponseWriter, r *http.Request) {
+	req, err := request(r, true)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.Player(r.Context(), req.Game, req.Actor)
+	a.reply(w, r, v, err)
+}
+
+func (a *API) getLog(w http.ResponseWriter, r *http.Request) {
+	limit := 0
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 500 {
+			problem(w, "invalid_request", fmt.Sprintf("limit must be a whole number from 1 to 500, not %q.", s))
+			return
+		}
+		limit = n
+	}
+	v, err := a.svc.Log(r.Context(), r.PathValue("game"), r.URL.Query().Get("cursor"), limit)
+	a.reply(w, r, v, err)
+}
+
+func (a *API) getSeeds(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Seeds(r.Context(), r.PathValue("game"))
+	a.reply(w, r, map[string]any{"seeds": v}, err)
+}
+
+func (a *API) audit(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Audit(r.Context(), r.PathValue("game"))
+	a.reply(w, r, v, err)
+}
+
+// ClockRequest moves the manual clock: set it to a moment, or advance it.
+type ClockRequest struct {
+	Set     *time.Time `json:"set,omitempty"`
+	Advance string     `json:"advance,omitempty"`
+}
+
+func (a *API) devClock(w http.ResponseWriter, r *http.Request) {
+	var c ClockRequest
+	if err := decode(w, r, &c, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	switch {
+	case c.Set != nil && c.Advance != "":
+		problem(w, "invalid_clock", "Give either set or advance, not both.")
+		return
+	case c.Set != nil:
+		a.manual.Set(*c.Set)
+	case c.Advance != "":
+		d, err := time.ParseDuration(c.Advance)
+		if err != nil || d < 0 {
+			problem(w, "invalid_clock", fmt.Sprintf("advance must be a positive Go duration such as 36h or 90m, not %q.", c.Advance))
+			return
+		}
+		a.manual.Advance(d)
+	default:
+		problem(w, "invalid_clock", "Give set (an RFC 3339 time) or advance (a duration such as 36h).")
+		return
+	}
+	// Due scheduled work runs before the answer, so a client sees its effect.
+	rep, err := a.svc.RunDue(r.Context())
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"now": a.manual.Now(), "ran": rep})
+}
+
+func (a *API) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func refuse(code, format string, args ...any) error { return rules.Refuse(code, format, args...) }

@@ -1,0 +1,126 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"croupier/internal/rules"
+)
+
+// Problem is an RFC 9457 problem details body with Croupier's stable code.
+type Problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+	Code   string `json:"code"`
+	// Extra carries the rule error's fields (e.g. possible_at) at top level.
+	Extra map[string]any `json:"-"`
+}
+
+// MarshalJSON flattens Extra into the object, as RFC 9457 extensions are.
+func (p Problem) MarshalJSON() ([]byte, error) {
+	m := map[string]any{"type": p.Type, "title": p.Title, "status": p.Status, "detail": p.Detail, "code": p.Code}
+	for k, v := range p.Extra {
+		if _, taken := m[k]; !taken {
+			m[k] = v
+		}
+	}
+	return json.Marshal(m)
+}
+
+// statusOf maps stable codes to HTTP statuses; codes not listed are 422
+// (a well-formed request the rules refuse).
+var statusOf = map[string]int{
+	"invalid_json":            http.StatusBadRequest,
+	"invalid_request":         http.StatusBadRequest,
+	"invalid_game_id":         http.StatusBadRequest,
+	"invalid_actor":           http.StatusBadRequest,
+	"invalid_player":          http.StatusBadRequest,
+	"invalid_dice":            http.StatusBadRequest,
+	"invalid_cursor":          http.StatusBadRequest,
+	"invalid_idempotency_key": http.StatusBadRequest,
+	"invalid_clock":           http.StatusBadRequest,
+	"missing_actor":           http.StatusBadRequest,
+	"missing_api_key":         http.StatusUnauthorized,
+	"invalid_api_key":         http.StatusUnauthorized,
+	"forbidden":               http.StatusForbidden,
+	"not_found":               http.StatusNotFound,
+	"game_not_found":          http.StatusNotFound,
+	"player_not_found":        http.StatusNotFound,
+	"method_not_allowed":      http.StatusMethodNotAllowed,
+	"body_too_large":          http.StatusRequestEntityTooLarge,
+	"unsupported_media_type":  http.StatusUnsupportedMediaType,
+	"game_exists":             http.StatusConflict,
+	"already_a_player":        http.StatusConflict,
+	"rejoin_too_soon":         http.StatusConflict,
+	"not_a_player":            http.StatusConflict,
+	"game_over":               http.StatusConflict,
+	"idempotency_key_reused":  http.StatusUnprocessableEntity,
+	"unknown_ruleset":         http.StatusBadRequest,
+	"busy":                    http.StatusServiceUnavailable,
+	"storage_unavailable":     http.StatusServiceUnavailable,
+	"internal":                http.StatusInternalServerError,
+}
+
+// Status returns the HTTP status of a stable error code.
+func Status(code string) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusUnprocessableEntity
+}
+
+// writeProblem sends a problem+json response.
+func writeProblem(w http.ResponseWriter, status int, code, detail string, extra map[string]any) {
+	p := Problem{Type: "https://croupier.dev/problems/" + code, Title: http.StatusText(status), Status: status,
+		Detail: detail, Code: code, Extra: extra}
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(p)
+}
+
+func problem(w http.ResponseWriter, code, detail string) {
+	writeProblem(w, Status(code), code, detail, nil)
+}
+
+// writeError turns any error from the service into a problem: rule refusals
+// keep their code; a cancelled request is 499-like 503; everything else is
+// logged and answered without internals.
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var re *rules.Error
+	switch {
+	case errors.As(err, &re):
+		writeProblem(w, Status(re.Code), re.Code, re.Message, re.Fields)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		problem(w, "busy", "The request was cancelled or timed out before it completed; nothing was changed.")
+	default:
+		a.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		problem(w, "storage_unavailable", "The game's storage could not complete the request; nothing was changed. Please try again.")
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		slog.Error("encoding response", "err", err)
+		problem(w, "internal", "The response could not be encoded.")
+		return
+	}
+	writeRaw(w, status, b)
+}
+
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)+1))
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
