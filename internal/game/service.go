@@ -219,7 +219,7 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 	// META; guess the common calendar so the seed comes in the same read.
 	var seedGuess store.Key
 	if sp.random {
-		if sch, err := calendar.For("utc-phases"); err == nil {
+		if sch, err := calendar.For(calendar.UTCPhases); err == nil {
 			seedGuess = seedKey(sp.req.Game, sch.PeriodAt(now).ID)
 			keys = append(keys, seedGuess)
 		}
