@@ -1,0 +1,278 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"croupier/internal/client"
+	"croupier/internal/fair"
+	"croupier/internal/game"
+)
+
+// The text forms of the API's answers: one sentence a player can read, or a
+// small table. --json prints the server's own JSON instead.
+
+// stamp formats a moment the way the whole CLI does: RFC 3339 in UTC.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// who is "Ada (discord:1)", or the bare id when the player has no other name.
+func who(id, name string) string {
+	if name == "" || name == id {
+		return id
+	}
+	return fmt.Sprintf("%s (%s)", name, id)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// holdings is "Vertebrae 0, Chips 0, deck 0 cards; active; not yet reputable."
+func holdings(v game.PlayerView) string {
+	inv := v.Inventory
+	s := fmt.Sprintf("Vertebrae %d, Chips %d, deck %s", inv.Vertebrae, inv.Chips, plural(v.DeckSize, "card", "cards"))
+	if len(inv.Packs) > 0 {
+		s += ", " + plural(len(inv.Packs), "pack", "packs")
+	}
+	if !v.Member {
+		return s + "; not a member."
+	}
+	if v.Active {
+		s += "; active"
+	} else {
+		s += "; inactive"
+	}
+	if v.Reputable {
+		s += "; reputable."
+	} else {
+		s += "; not yet reputable."
+	}
+	return s
+}
+
+func statusText(v game.PlayerView) string {
+	if !v.Member {
+		s := fmt.Sprintf("%s is not a player of %s", who(v.ID, v.Name), v.Game)
+		if v.LeftAt != nil {
+			s += "; left at " + stamp(*v.LeftAt)
+		}
+		if v.RejoinPossibleAt != nil {
+			s += "; may rejoin from " + stamp(*v.RejoinPossibleAt)
+		} else {
+			s += "; may rejoin now"
+		}
+		return s + "."
+	}
+	return fmt.Sprintf("%s in %s (period %s): %s Joined %s.", who(v.ID, v.Name), v.Game, v.Period, holdings(v), stamp(v.JoinedAt))
+}
+
+func playersText(g string, ps []game.PlayerView) string {
+	if len(ps) == 0 {
+		return fmt.Sprintf("%s has no players yet.", g)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s has %s:\n", g, plural(len(ps), "player", "players"))
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PLAYER\tVERTEBRAE\tCHIPS\tDECK\tSTANDING")
+	for _, p := range ps {
+		standing := "inactive"
+		if p.Active {
+			standing = "active"
+		}
+		if p.Reputable {
+			standing += ", reputable"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", who(p.ID, p.Name), p.Inventory.Vertebrae, p.Inventory.Chips, p.DeckSize, standing)
+	}
+	tw.Flush()
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func rollText(actor string, v game.RollResult) string {
+	parts := make([]string, len(v.Rolls))
+	for i, r := range v.Rolls {
+		parts[i] = strconv.Itoa(r)
+	}
+	s := fmt.Sprintf("%s rolled %s: ", actor, v.Dice)
+	switch len(v.Rolls) {
+	case 0:
+		s += "no dice, total 0"
+	case 1:
+		s += parts[0]
+	default:
+		s += strings.Join(parts, " + ") + " = " + strconv.Itoa(v.Total)
+	}
+	s += because(v.Reason)
+	return s + fmt.Sprintf(". Period %s; verifiable once its seed is revealed.", v.Period)
+}
+
+func gameText(v game.GameView) string {
+	s := fmt.Sprintf("game %s", v.ID)
+	if v.Name != "" && v.Name != v.ID {
+		s += fmt.Sprintf(" (%q)", v.Name)
+	}
+	s += fmt.Sprintf(", ruleset %s, admins %s. Period %s (%s) runs until %s; season %s.",
+		v.Ruleset, strings.Join(v.Admins, ", "), v.Period.ID, v.Period.Kind, stamp(v.Period.End), v.Season)
+	if v.Ended {
+		s += " The game has ended"
+		if v.Winner != "" {
+			s += "; won by " + v.Winner
+		}
+		s += "."
+	}
+	return s
+}
+
+func seedsText(g string, seeds []game.SeedView) string {
+	if len(seeds) == 0 {
+		return fmt.Sprintf("%s has no seed commitments yet.", g)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Seeds of %s (sha256 commitment published at the period's start, seed revealed at its end):\n", g)
+	for _, s := range seeds {
+		fmt.Fprintf(&b, "%s\n  committed %s  sha256 %s\n", s.Period, stamp(s.CommittedAt), s.Commitment)
+		if s.Seed != "" && s.RevealedAt != nil {
+			fmt.Fprintf(&b, "  revealed  %s  seed   %s\n", stamp(*s.RevealedAt), s.Seed)
+		} else {
+			b.WriteString("  not revealed yet (secret until the period ends)\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func logText(g string, entries []game.Entry, next string) string {
+	var b strings.Builder
+	if len(entries) == 0 {
+		fmt.Fprintf(&b, "The log of %s is empty.", g)
+	}
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s  %-10s %s", stamp(e.At), e.Command, e.Actor)
+		for _, ev := range e.Events {
+			b.WriteString("\n    " + eventText(ev))
+		}
+		if len(e.Draws) > 0 {
+			ds := make([]string, len(e.Draws))
+			for j, d := range e.Draws {
+				ds[j] = fmt.Sprintf("#%d %s=%d", d.Index, d.Purpose, d.Value)
+			}
+			fmt.Fprintf(&b, "\n    draws (period %s, command %s; raw values from 0): %s", e.Draws[0].Period, e.CommandID, strings.Join(ds, ", "))
+		}
+	}
+	if next != "" {
+		fmt.Fprintf(&b, "\n(more: croupier play log --cursor %s, or --all)", next)
+	}
+	return b.String()
+}
+
+// eventText describes the events the engine emits today in words; any
+// other event is shown as its type and data.
+func eventText(ev game.Event) string {
+	var d map[string]any
+	_ = json.Unmarshal(ev.Data, &d)
+	str := func(k string) string { s, _ := d[k].(string); return s }
+	num := func(k string) string {
+		if f, ok := d[k].(float64); ok {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		return "0"
+	}
+	switch ev.Type {
+	case "game_created":
+		return fmt.Sprintf("game created: %q, ruleset %s, season %s", str("name"), str("ruleset"), str("season"))
+	case "seed_committed":
+		return fmt.Sprintf("seed of %s committed: sha256 %s", str("period"), str("commitment"))
+	case "seed_revealed":
+		return fmt.Sprintf("seed of %s revealed: %s", str("period"), str("seed"))
+	case "player_joined":
+		return fmt.Sprintf("%s joined", who(ev.Player, str("name")))
+	case "player_left":
+		return fmt.Sprintf("%s left", ev.Player)
+	case "dice_rolled":
+		var r game.RollResult
+		_ = json.Unmarshal(ev.Data, &r)
+		return rollText(ev.Player, r)
+	case "granted":
+		return fmt.Sprintf("%s granted %s Vertebrae, %s Chips%s", ev.Player, num("vertebrae"), num("chips"), because(str("reason")))
+	case "period_ended":
+		return fmt.Sprintf("period %s ended; %s (%s) started", str("ended"), str("started"), str("kind"))
+	case "season_changed":
+		return fmt.Sprintf("season changed from %s to %s", str("from"), str("to"))
+	}
+	s := ev.Type
+	if ev.Player != "" {
+		s += " " + ev.Player
+	}
+	if len(ev.Data) > 0 {
+		s += " " + string(ev.Data)
+	}
+	return s
+}
+
+func clockText(v client.ClockResult) string {
+	s := fmt.Sprintf("The server's clock is now %s (%s).", stamp(v.Now), v.Now.UTC().Weekday())
+	if len(v.Ran.Transitions) == 0 {
+		s += " No scheduled work fell due."
+	} else {
+		s += " Ended: " + strings.Join(v.Ran.Transitions, ", ") + " (their seeds are now revealed)."
+	}
+	for _, f := range v.Ran.Failed {
+		s += "\nFailed (will be retried): " + f
+	}
+	return s
+}
+
+// reportText is the verdict of verify and audit: one summary line when all
+// is well, else every bad seed and every mismatching draw, exactly.
+func reportText(g string, r fair.Report) string {
+	var b strings.Builder
+	if r.OK() {
+		fmt.Fprintf(&b, "verified %s of game %s: all match", plural(r.Checked, "draw", "draws"), g)
+		if r.Pending > 0 {
+			fmt.Fprintf(&b, " (%d pending until their seeds are revealed: %s)", r.Pending, strings.Join(r.PendingPeriods, ", "))
+		} else {
+			b.WriteString(" (0 pending)")
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "game %s FAILS verification: %d of %d checked draws do not match", g, len(r.Mismatches), r.Checked)
+	if len(r.BadSeeds) > 0 {
+		fmt.Fprintf(&b, ", %s bad", plural(len(r.BadSeeds), "seed is", "seeds are"))
+	}
+	if r.Pending > 0 {
+		fmt.Fprintf(&b, " (%d more pending)", r.Pending)
+	}
+	b.WriteString(":")
+	for _, p := range r.BadSeeds {
+		fmt.Fprintf(&b, "\n  seed of period %s: the revealed seed does not match its published commitment", p)
+	}
+	for _, m := range r.Mismatches {
+		rec := m.Record
+		fmt.Fprintf(&b, "\n  period %s, command %s, index %d, purpose %s: ", rec.Period, rec.Command, rec.Index, rec.Purpose)
+		if m.Reason == fair.ReasonValueDiffers {
+			fmt.Fprintf(&b, "logged %d, recomputed %d", rec.Value, m.Want)
+		} else {
+			fmt.Fprintf(&b, "logged %d, cannot recompute: %s", rec.Value, m.Reason)
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,524 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"croupier/internal/client"
+	"croupier/internal/game"
+)
+
+const defaultURL = "http://localhost:8080"
+
+const playHelp = `Usage: croupier play [flags] <command> [args] [flags]
+
+Acts as one player (--as) against a running croupier server over its JSON API.
+Flags may come before or after the command.
+
+Commands:
+  create-game ID [--name N] [--ruleset R] [--admin ID ...] [--season S]
+                          create a game; you become its admin unless --admin names others
+  join [--name N]         join the game
+  leave                   leave the game (your items are destroyed)
+  status [PLAYER]         a player's status and inventory (you by default)
+  players                 the game's current players
+  roll DICE [--reason R]  a logged, verifiable roll, e.g. 2d6
+  grant PLAYER [--vertebrae N] [--chips N] [--reason R]
+                          give (negative: take) currency; admins only
+  log [--limit N] [--all] the game log, oldest first
+  seeds                   each period's seed commitment, and the seeds revealed
+  audit                   the server's own check of every draw (see also: croupier verify)
+  clock --advance D | --set T | --to-period-end
+                          move a server's manual clock (serve --clock manual) and
+                          run the work that falls due
+  game                    describe the game
+  help                    this text
+
+Common flags (environment variable in brackets):
+  --url URL      server (CROUPIER_URL, default ` + defaultURL + `)
+  --key KEY      API key (CROUPIER_KEY, default ` + devAPIKey + `)
+  --game ID      game (CROUPIER_GAME)
+  --as ID        who you are, a platform identity such as discord:1 (CROUPIER_AS)
+  --json         print the server's JSON instead of text
+  --key-id K     idempotency key of this command (default: random per invocation);
+                 repeating a command with the same --key-id changes nothing twice
+
+Exit status: 0 done, 1 refused by the server (the reason is printed), 2 usage error.
+`
+
+// playOpts are the flags every play command accepts.
+type playOpts struct {
+	url, key, game, as, keyID string
+	json                      bool
+	timeout                   time.Duration
+}
+
+func (o *playOpts) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.url, "url", o.url, "server `URL` (CROUPIER_URL)")
+	fs.StringVar(&o.key, "key", o.key, "API `key` (CROUPIER_KEY)")
+	fs.StringVar(&o.game, "game", o.game, "game `id` (CROUPIER_GAME)")
+	fs.StringVar(&o.as, "as", o.as, "your platform `identity`, e.g. discord:1 (CROUPIER_AS)")
+	fs.StringVar(&o.keyID, "key-id", o.keyID, "idempotency `key` of this command (default: random)")
+	fs.BoolVar(&o.json, "json", o.json, "print the server's JSON")
+	fs.DurationVar(&o.timeout, "timeout", o.timeout, "give up on the server after this `duration`")
+}
+
+// playCmd is one play command.
+type playCmd struct {
+	synopsis string
+	// needGame and needActor are checked before run.
+	needGame, needActor bool
+	// setup registers the command's own flags and returns its runner.
+	setup func(fs *flag.FlagSet) func(p *player, args []string) error
+}
+
+// player is the state of one play invocation.
+type player struct {
+	e    *env
+	opts playOpts
+	c    *client.Client
+	ctx  context.Context
+}
+
+// idem is the invocation's idempotency key.
+func (p *player) idem() string {
+	if p.opts.keyID == "" {
+		p.opts.keyID = client.NewIdempotencyKey()
+	}
+	return p.opts.keyID
+}
+
+func (e *env) play(args []string) error {
+	opts := playOpts{
+		url:     e.envOr("CROUPIER_URL", defaultURL),
+		key:     e.envOr("CROUPIER_KEY", devAPIKey),
+		game:    e.envOr("CROUPIER_GAME", ""),
+		as:      e.envOr("CROUPIER_AS", ""),
+		timeout: 30 * time.Second,
+	}
+	top := e.newFlagSet("play", playHelp)
+	top.Usage = func() { fmt.Fprint(top.Output(), playHelp) }
+	opts.register(top)
+	if err := top.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &silentError{code: exitUsage}
+	}
+	rest := top.Args()
+	if len(rest) == 0 {
+		fmt.Fprint(e.stderr, playHelp)
+		return usagef("play needs a command, e.g. croupier play join")
+	}
+	name, rest := rest[0], rest[1:]
+	if name == "help" {
+		if len(rest) > 0 {
+			if _, ok := playCommands[rest[0]]; ok {
+				e2 := *e
+				e2.stderr = e.stdout
+				return e2.play([]string{rest[0], "-h"})
+			}
+		}
+		fmt.Fprint(e.stdout, playHelp)
+		return nil
+	}
+	cmd, ok := playCommands[name]
+	if !ok {
+		return usagef("unknown play command %q; run croupier play help for the list", name)
+	}
+	fs := e.newFlagSet("play "+name, "Usage: croupier play "+cmd.synopsis+"\n")
+	opts.register(fs)
+	runCmd := cmd.setup(fs)
+	pos, err := parseInterspersed(fs, rest)
+	if err != nil {
+		return err
+	}
+	if cmd.needGame && opts.game == "" {
+		return usagef("say which game: --game ID or CROUPIER_GAME")
+	}
+	if cmd.needActor && opts.as == "" {
+		return usagef("say who you are: --as discord:1 or CROUPIER_AS (a platform identity)")
+	}
+	if opts.timeout <= 0 {
+		return usagef("--timeout must be positive")
+	}
+	c, err := client.New(opts.url, opts.key, opts.as)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, opts.timeout)
+	defer cancel()
+	p := &player{e: e, opts: opts, c: c, ctx: ctx}
+	return p.report(runCmd(p, pos))
+}
+
+// report prints a server refusal (as text, or as JSON with --json) and
+// turns it into exit status 1.
+func (p *player) report(err error) error {
+	var prob *client.Problem
+	if !errors.As(err, &prob) {
+		return err
+	}
+	if p.opts.json {
+		m := map[string]any{"type": prob.Type, "title": prob.Title, "status": prob.Status, "detail": prob.Detail, "code": prob.Code}
+		for k, v := range prob.Extra {
+			m[k] = v
+		}
+		b, _ := json.MarshalIndent(m, "", "  ")
+		fmt.Fprintln(p.e.stdout, string(b))
+	}
+	fmt.Fprintf(p.e.stderr, "croupier: refused: %s [%s]\n", prob.Detail, prob.Code)
+	for _, k := range sortedKeys(prob.Extra) {
+		fmt.Fprintf(p.e.stderr, "  %s: %v\n", k, prob.Extra[k])
+	}
+	return &silentError{code: exitRefused}
+}
+
+// out prints a command's result: the raw JSON with --json, else text.
+func (p *player) out(rep client.Reply, text func() string) error {
+	if p.opts.json {
+		var buf bytes.Buffer
+		if json.Indent(&buf, rep.Body, "", "  ") != nil {
+			buf.Reset()
+			buf.Write(rep.Body)
+		}
+		fmt.Fprintln(p.e.stdout, buf.String())
+		return nil
+	}
+	fmt.Fprintln(p.e.stdout, text())
+	if rep.Replayed {
+		fmt.Fprintln(p.e.stdout, "(a repeat: the server had already done this with idempotency key "+p.opts.keyID+"; nothing changed)")
+	}
+	return nil
+}
+
+func wantArgs(pos []string, n int, what string) error {
+	if len(pos) != n {
+		if n == 0 {
+			return usagef("this command takes no arguments, got %q", strings.Join(pos, " "))
+		}
+		return usagef("expected %s, got %d argument(s) %q", what, len(pos), strings.Join(pos, " "))
+	}
+	return nil
+}
+
+var playCommands map[string]playCmd
+
+func init() {
+	playCommands = map[string]playCmd{
+		"create-game": {
+			synopsis: "create-game ID [--name N] [--ruleset R] [--admin ID ...] [--season S]", needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var c game.CreateGame
+				var admins listFlag
+				fs.StringVar(&c.Name, "name", "", "display `name` of the game (default: its id)")
+				fs.StringVar(&c.Ruleset, "ruleset", "", "`ruleset` id (default: the server's default, gilded-hall)")
+				fs.Var(&admins, "admin", "admin `identity` (repeatable; default: you)")
+				fs.StringVar(&c.Season, "season", "", "starting `season` (default: Calm Spring)")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the new game's id, e.g. create-game hall"); err != nil {
+						return err
+					}
+					c.ID, c.Admins = pos[0], admins
+					v, rep, err := p.c.CreateGame(p.ctx, p.idem(), c)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return "Created " + gameText(v) })
+				}
+			},
+		},
+		"join": {
+			synopsis: "join [--name N]", needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var j game.JoinGame
+				fs.StringVar(&j.Name, "name", "", "your display `name` in the game")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Join(p.ctx, p.idem(), p.opts.game, j)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return fmt.Sprintf("%s joined %s. %s", who(v.ID, v.Name), v.Game, holdings(v)) })
+				}
+			},
+		},
+		"leave": {
+			synopsis: "leave", needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Leave(p.ctx, p.idem(), p.opts.game)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string {
+						d := v.Destroyed
+						return fmt.Sprintf("%s left %s at %s; destroyed: %d Vertebrae, %d Chips, %d cards, %d packs. May rejoin from %s.",
+							v.Player, p.opts.game, stamp(v.LeftAt), d.Vertebrae, d.Chips, len(d.Cards), len(d.Packs), stamp(v.RejoinPossibleAt))
+					})
+				}
+			},
+		},
+		"status": {
+			synopsis: "status [PLAYER]", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if len(pos) > 1 {
+						return usagef("status takes at most one player, got %q", strings.Join(pos, " "))
+					}
+					id := ""
+					if len(pos) == 1 {
+						id = pos[0]
+					} else if p.opts.as == "" {
+						return usagef("status of whom? name a PLAYER, or say who you are with --as or CROUPIER_AS")
+					}
+					v, rep, err := p.c.Player(p.ctx, p.opts.game, id)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return statusText(v) })
+				}
+			},
+		},
+		"players": {
+			synopsis: "players", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Players(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return playersText(p.opts.game, v) })
+				}
+			},
+		},
+		"roll": {
+			synopsis: "roll DICE [--reason R]   (DICE is NdK, e.g. 2d6)", needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var r game.RollDice
+				fs.StringVar(&r.Reason, "reason", "", "what the roll is for, shown in the log")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the dice, e.g. roll 2d6"); err != nil {
+						return err
+					}
+					r.Dice = pos[0]
+					v, rep, err := p.c.Roll(p.ctx, p.idem(), p.opts.game, r)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return rollText(p.opts.as, v) })
+				}
+			},
+		},
+		"grant": {
+			synopsis: "grant PLAYER [--vertebrae N] [--chips N] [--reason R]   (negative N takes)", needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var g game.Grant
+				fs.IntVar(&g.Vertebrae, "vertebrae", 0, "Vertebrae to give (negative: take)")
+				fs.IntVar(&g.Chips, "chips", 0, "Chips to give (negative: take)")
+				fs.StringVar(&g.Reason, "reason", "", "why, shown in the log")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the player, e.g. grant discord:2 --vertebrae 5"); err != nil {
+						return err
+					}
+					g.Player = pos[0]
+					if g.Vertebrae == 0 && g.Chips == 0 {
+						return usagef("a grant needs --vertebrae N or --chips N (non-zero)")
+					}
+					v, rep, err := p.c.Grant(p.ctx, p.idem(), p.opts.game, g)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string {
+						return fmt.Sprintf("Granted %s %s Vertebrae, %s Chips%s. %s now holds %d Vertebrae, %d Chips.",
+							v.Player, signed(g.Vertebrae), signed(g.Chips), because(g.Reason), v.Player, v.Vertebrae, v.Chips)
+					})
+				}
+			},
+		},
+		"log": {
+			synopsis: "log [--limit N] [--all] [--cursor C]", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				limit := fs.Int("limit", 50, "entries per page (1-500)")
+				all := fs.Bool("all", false, "read every page")
+				cursor := fs.String("cursor", "", "continue from this `cursor` (printed after a page)")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					if *limit < 1 || *limit > 500 {
+						return usagef("--limit must be from 1 to 500, not %d", *limit)
+					}
+					return p.log(*limit, *all, *cursor)
+				}
+			},
+		},
+		"seeds": {
+			synopsis: "seeds", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Seeds(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return seedsText(p.opts.game, v) })
+				}
+			},
+		},
+		"audit": {
+			synopsis: "audit   (the server's verdict; croupier verify recomputes on this machine)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Audit(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					if err := p.out(rep, func() string { return reportText(p.opts.game, v) }); err != nil {
+						return err
+					}
+					if !v.OK() {
+						return &silentError{code: exitRefused}
+					}
+					return nil
+				}
+			},
+		},
+		"clock": {
+			synopsis: "clock --advance DURATION | --set TIME | --to-period-end", needGame: false,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				advance := fs.String("advance", "", "move forward by this Go `duration`, e.g. 36h or 90m")
+				set := fs.String("set", "", "set to this RFC 3339 `time`")
+				toEnd := fs.Bool("to-period-end", false, "move to just after the end of the game's current period (needs --game)")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					return p.clock(*advance, *set, *toEnd)
+				}
+			},
+		},
+		"game": {
+			synopsis: "game", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Game(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return gameText(v) })
+				}
+			},
+		},
+	}
+}
+
+func (p *player) log(limit int, all bool, cursor string) error {
+	var entries []game.Entry
+	var raws []json.RawMessage
+	for {
+		page, rep, err := p.c.Log(p.ctx, p.opts.game, cursor, limit)
+		if err != nil {
+			return err
+		}
+		entries = append(entries, page.Entries...)
+		raws = append(raws, rep.Body)
+		if !all || page.Next == "" || page.Next == cursor {
+			cursor = page.Next
+			break
+		}
+		cursor = page.Next
+	}
+	if p.opts.json {
+		if !all {
+			return p.out(client.Reply{Body: raws[0]}, nil)
+		}
+		b, err := json.Marshal(game.LogPage{Entries: entries})
+		if err != nil {
+			return err
+		}
+		return p.out(client.Reply{Body: b}, nil)
+	}
+	return p.out(client.Reply{}, func() string { return logText(p.opts.game, entries, cursor) })
+}
+
+func (p *player) clock(advance, set string, toEnd bool) error {
+	n := 0
+	for _, given := range []bool{advance != "", set != "", toEnd} {
+		if given {
+			n++
+		}
+	}
+	if n != 1 {
+		return usagef("give exactly one of --advance DURATION, --set TIME or --to-period-end")
+	}
+	var req client.ClockRequest
+	switch {
+	case advance != "":
+		d, err := time.ParseDuration(advance)
+		if err != nil || d <= 0 {
+			return usagef("--advance %q is not a positive duration such as 36h or 90m", advance)
+		}
+		req.Advance = advance
+	case set != "":
+		t, err := time.Parse(time.RFC3339, set)
+		if err != nil {
+			return usagef("--set %q is not an RFC 3339 time such as 2026-03-06T00:00:00Z", set)
+		}
+		req.Set = &t
+	default:
+		if p.opts.game == "" {
+			return usagef("--to-period-end needs the game: --game ID or CROUPIER_GAME")
+		}
+		g, _, err := p.c.Game(p.ctx, p.opts.game)
+		if err != nil {
+			return err
+		}
+		// One second past the end: the moment itself belongs to the next
+		// period, and a second later there is no doubt it is over.
+		t := g.Period.End.Add(time.Second)
+		req.Set = &t
+	}
+	v, rep, err := p.c.Clock(p.ctx, req)
+	if err != nil {
+		return err
+	}
+	return p.out(rep, func() string { return clockText(v) })
+}
+
+func signed(n int) string {
+	if n >= 0 {
+		return "+" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+func because(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (%s)", reason)
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/httpapi"
+	"croupier/internal/sched"
+	"croupier/internal/store/bolt"
+)
+
+// Defaults of `croupier serve`.
+const (
+	defaultAddr = ":8080"
+	defaultData = ".croupier/croupier.db"
+	// devAPIKey is the key a local server accepts when none is configured,
+	// so the walkthrough needs no setup. It is logged loudly at startup.
+	devAPIKey       = "dev-key"
+	shutdownTimeout = 10 * time.Second
+)
+
+const serveHelp = `Usage: croupier serve [flags]
+
+Runs every function's routes on one port, the scheduler (period ends and seed
+reveals, checked every second) and the embedded bolt store. Stop it with
+Ctrl-C (SIGINT) or SIGTERM: it finishes requests in flight and closes the store.
+
+With --clock manual the server's time moves only when told to (POST
+/v1/dev/clock, or "croupier play clock --advance 36h"), so a week of play
+fits in five minutes. Never use a manual clock for a real game.
+
+Environment: CROUPIER_ADDR (--addr), CROUPIER_DATA (--data),
+CROUPIER_API_KEYS (--api-key, comma-separated).
+`
+
+// serveConfig is everything serve needs to build a server.
+type serveConfig struct {
+	addr      string
+	data      string
+	clockMode string // "real" or "manual"
+	start     time.Time
+	apiKeys   []string
+	interval  time.Duration
+}
+
+// server is the wired application: what serve runs and what tests drive
+// in-process through httptest.
+type server struct {
+	handler http.Handler
+	store   *bolt.Store
+	svc     *game.Service
+	runner  *sched.Runner
+	manual  *clock.Manual // nil with a real clock
+}
+
+// newServer opens the store and wires the service, API and scheduler.
+func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
+	st, err := bolt.Open(cfg.data)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the store: %w", err)
+	}
+	var clk clock.Clock = clock.Real{}
+	var manual *clock.Manual
+	if cfg.clockMode == "manual" {
+		manual = clock.NewManual(cfg.start)
+		clk = manual
+	}
+	svc := game.New(st, clk, game.WithLogger(logger))
+	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
+	return &server{handler: api, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), manual: manual}, nil
+}
+
+func (e *env) serveConfig(args []string) (serveConfig, error) {
+	cfg := serveConfig{interval: sched.DefaultInterval}
+	fs := e.newFlagSet("serve", serveHelp)
+	fs.StringVar(&cfg.addr, "addr", e.envOr("CROUPIER_ADDR", defaultAddr), "`address` to listen on, host:port")
+	fs.StringVar(&cfg.data, "data", e.envOr("CROUPIER_DATA", defaultData), "`path` of the embedded store file (created if missing)")
+	fs.StringVar(&cfg.clockMode, "clock", "real", "`mode`: real (wall clock) or manual (moves only via POST /v1/dev/clock)")
+	start := fs.String("start", "", "with --clock manual: the starting `time`, RFC 3339 (default: now)")
+	var keys listFlag
+	fs.Var(&keys, "api-key", "bearer API `key` accepted (repeatable or comma-separated; default: "+devAPIKey+")")
+	fs.DurationVar(&cfg.interval, "tick", sched.DefaultInterval, "how often the scheduler looks for due work")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return cfg, err
+	}
+	if len(rest) > 0 {
+		return cfg, usagef("serve takes no arguments, got %q (flags start with --)", strings.Join(rest, " "))
+	}
+	switch cfg.clockMode {
+	case "real":
+		if *start != "" {
+			return cfg, usagef("--start needs --clock manual: a real clock cannot start at another time")
+		}
+	case "manual":
+		cfg.start = time.Now().UTC().Truncate(time.Second)
+		if *start != "" {
+			t, err := time.Parse(time.RFC3339, *start)
+			if err != nil {
+				return cfg, usagef("--start %q is not an RFC 3339 time such as 2026-03-05T12:00:00Z", *start)
+			}
+			cfg.start = t.UTC()
+		}
+	default:
+		return cfg, usagef("--clock must be real or manual, not %q", cfg.clockMode)
+	}
+	if cfg.interval <= 0 {
+		return cfg, usagef("--tick must be positive, not %s", cfg.interval)
+	}
+	if cfg.data == "" {
+		return cfg, usagef("--data must name a file")
+	}
+	if len(keys) == 0 {
+		_ = keys.Set(e.getenv("CROUPIER_API_KEYS"))
+	}
+	cfg.apiKeys = keys
+	return cfg, nil
+}
+
+func (e *env) serve(args []string) error {
+	cfg, err := e.serveConfig(args)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	devKey := len(cfg.apiKeys) == 0
+	if devKey {
+		cfg.apiKeys = []string{devAPIKey}
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("cannot listen on %s: the port is already in use (another croupier serve?); choose another with --addr or CROUPIER_ADDR", cfg.addr)
+		}
+		return fmt.Errorf("cannot listen on %s: %w", cfg.addr, err)
+	}
+	defer ln.Close()
+
+	srv, err := newServer(cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := srv.store.Close(); err != nil {
+			logger.Error("closing the store", "err", err)
+		}
+	}()
+
+	dataPath, _ := filepath.Abs(cfg.data)
+	logger.Info("croupier listening", "url", displayURL(ln.Addr()), "addr", ln.Addr().String(), "version", version)
+	logger.Info("store", "data", dataPath, "kind", "embedded bolt")
+	if srv.manual != nil {
+		logger.Info("clock", "mode", "manual", "now", srv.manual.Now().Format(time.RFC3339),
+			"hint", "move it with POST /v1/dev/clock or: croupier play clock --advance 36h")
+	} else {
+		logger.Info("clock", "mode", "real")
+	}
+	if devKey {
+		logger.Warn("no API key configured: accepting the development key \""+devAPIKey+"\"; set --api-key or CROUPIER_API_KEYS for anything but local use",
+			"api_key", devAPIKey)
+	} else {
+		logger.Info("API keys configured", "count", len(cfg.apiKeys))
+	}
+	if e.onListen != nil {
+		e.onListen(ln.Addr().String())
+	}
+
+	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	hs := &http.Server{
+		Handler:           srv.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	var wg sync.WaitGroup
+	schedCtx, stopSched := context.WithCancel(context.Background())
+	wg.Go(func() { _ = srv.runner.Run(schedCtx) })
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down", "reason", context.Cause(ctx))
+	case err := <-serveErr:
+		runErr = fmt.Errorf("the HTTP server stopped: %w", err)
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(shutCtx); err != nil {
+		logger.Warn("requests still running at shutdown were cut off", "err", err)
+	}
+	stopSched()
+	wg.Wait()
+	if runErr == nil {
+		logger.Info("stopped")
+	}
+	return runErr
+}
+
+// displayURL turns a listener address into a URL a user can paste: an
+// unspecified host (":8080", "[::]:8080") becomes localhost.
+func displayURL(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String()
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
