@@ -1,0 +1,187 @@
+// Package benchmark measures Croupier as an operator sees it: latency of each
+// command through the real HTTP API (loopback), what each command costs in
+// store requests and AWS capacity units, the size of each Lambda bootstrap and
+// its Init Duration under the Lambda Runtime Interface Emulator. `croupier
+// bench` (run by `make bench`) prints the table.
+package benchmark
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"time"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/httpapi"
+	"croupier/internal/store"
+)
+
+// Row is one command's measurements on one backend.
+type Row struct {
+	Backend string
+	Command string
+	N       int
+	P50     time.Duration
+	P99     time.Duration
+	// Per command, averaged over N.
+	Requests      float64
+	ItemsRead     float64
+	ItemsWritten  float64
+	ReadUnits     float64
+	WriteUnits    float64
+	ReportedUnits float64
+}
+
+// Start is the benchmark game's (manual) clock start: a Monday, Phase I.
+var Start = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+
+const (
+	benchKey = "bench-key"
+	admin    = "discord:1"
+)
+
+// meter attaches a fresh store.Usage to every request and keeps the last one.
+type meter struct {
+	next http.Handler
+	mu   sync.Mutex
+	last store.Cost
+}
+
+func (m *meter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var u store.Usage
+	m.next.ServeHTTP(w, r.WithContext(store.WithUsage(r.Context(), &u)))
+	m.mu.Lock()
+	m.last = u.Snapshot()
+	m.mu.Unlock()
+}
+
+func (m *meter) take() store.Cost {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.last
+}
+
+// op is one benchmarked request.
+type op struct {
+	command string
+	method  string
+	path    string
+	actor   string
+	body    any
+	want    int
+}
+
+// MeasureAPI runs n players through every command over HTTP on st and
+// returns one row per command. Requests are sequential, so latencies are
+// those of an unloaded server.
+func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
+	clk := clock.NewManual(Start)
+	svc := game.New(st, clk)
+	m := &meter{next: httpapi.New(svc, httpapi.Config{APIKeys: []string{benchKey}, ManualClock: clk})}
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+	client := srv.Client()
+
+	samples := map[string][]time.Duration{}
+	costs := map[string]store.Cost{}
+	var order []string
+	do := func(o op, key string) error {
+		var body io.Reader
+		if o.body != nil {
+			b, _ := json.Marshal(o.body)
+			body = bytes.NewReader(b)
+		}
+		req, err := http.NewRequestWithContext(ctx, o.method, srv.URL+o.path, body)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", "Bearer "+benchKey)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(httpapi.HeaderActor, o.actor)
+		req.Header.Set(httpapi.HeaderIdempotency, key)
+		t0 := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.command, err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		elapsed := time.Since(t0)
+		if resp.StatusCode != o.want {
+			return fmt.Errorf("%s %s: status %d, want %d: %s", o.method, o.path, resp.StatusCode, o.want, got)
+		}
+		if _, seen := samples[o.command]; !seen {
+			order = append(order, o.command)
+		}
+		samples[o.command] = append(samples[o.command], elapsed)
+		costs[o.command] = costs[o.command].Plus(m.take())
+		return nil
+	}
+
+	games := max(1, n/20)
+	for g := 0; g < games; g++ {
+		if err := do(op{"create game", "POST", "/v1/games", admin, game.CreateGame{ID: fmt.Sprintf("bench-%d", g)}, 201}, fmt.Sprintf("c%d", g)); err != nil {
+			return nil, err
+		}
+	}
+	const hall = "/v1/games/bench-0"
+	for i := 0; i < n; i++ {
+		p := fmt.Sprintf("discord:%d", 1000+i)
+		k := func(s string) string { return fmt.Sprintf("%s-%d", s, i) }
+		for _, o := range []op{
+			{"join", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},
+			{"status (me)", "GET", hall + "/me", p, nil, 200},
+			{"grant", "POST", hall + "/grants", admin, game.Grant{Player: p, Vertebrae: 5}, 200},
+			{"roll 2d6", "POST", hall + "/rolls", p, game.RollDice{Dice: "2d6"}, 200},
+			{"log page (20)", "GET", hall + "/log?limit=20", p, nil, 200},
+			{"join (repeat)", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},
+		} {
+			key := k(o.command)
+			if o.command == "join (repeat)" {
+				key = k("join") // same idempotency key: the stored answer
+			}
+			if err := do(o, key); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		p := fmt.Sprintf("discord:%d", 1000+i)
+		if err := do(op{"leave", "POST", hall + "/leave", p, nil, 200}, fmt.Sprintf("leave-%d", i)); err != nil {
+			return nil, err
+		}
+	}
+	// Each clock step ends one period in every game: the phase-end work.
+	for i := 0; i < 4; i++ {
+		if err := do(op{fmt.Sprintf("period end (%d games)", games), "POST", "/v1/dev/clock", admin, httpapi.ClockRequest{Advance: "96h"}, 200}, fmt.Sprintf("clk-%d", i)); err != nil {
+			return nil, err
+		}
+	}
+
+	rows := make([]Row, 0, len(order))
+	for _, c := range order {
+		s := samples[c]
+		slices.Sort(s)
+		cost, k := costs[c], float64(len(s))
+		rows = append(rows, Row{Backend: backend, Command: c, N: len(s), P50: quantile(s, 0.50), P99: quantile(s, 0.99),
+			Requests: float64(cost.Requests) / k, ItemsRead: float64(cost.ItemsRead) / k, ItemsWritten: float64(cost.ItemsWritten) / k,
+			ReadUnits: cost.ReadUnits / k, WriteUnits: cost.WriteUnits / k, ReportedUnits: cost.ReportedUnits / k})
+	}
+	return rows, nil
+}
+
+// quantile reads the q-quantile of sorted samples (nearest rank).
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted))+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
