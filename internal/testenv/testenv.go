@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,12 +157,24 @@ func runDynamoLocal(java, dir string) (string, error) {
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	// Pdeathsig: the JVM dies with the test binary, even when it is killed.
+	// The kernel sends it when the forking *thread* exits, so the start
+	// happens on a goroutine locked to its thread that then waits for the JVM
+	// for as long as it runs: that thread lives exactly as long as needed.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	started := make(chan error, 1)
+	exited := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		exited <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
 		return "", fmt.Errorf("start %s: %w", cmd, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	endpoint := "http://127.0.0.1:" + strconv.Itoa(port)
 	if err := waitHTTP(endpoint, exited, 30*time.Second); err != nil {
 		_ = cmd.Process.Kill()
