@@ -272,15 +272,10 @@ func (st *Store) Query(ctx context.Context, q store.Query) (store.Page, error) {
 		if q.Index == store.IndexOrder {
 			lek[attrOrd] = s(last.Order)
 		}
-	} else if len(page.Items) == limit && lek != nil {
-		// The extra item was not there: DynamoDB stopped exactly at the end.
-		// (It also sets LastEvaluatedKey when a page hits the 1 MB cap, in
-		// which case fewer than limit+1 items came back and lek stays.)
-		lek = nil
-		if len(out.Items) < limit+1 {
-			lek = out.LastEvaluatedKey
-		}
 	}
+	// Otherwise a LastEvaluatedKey can only mean the 1 MB page cap cut the
+	// read short (limit+1 items were not reached): more may follow, so it
+	// stays the cursor.
 	if lek != nil {
 		if page.Next, err = encodeCursor(lek); err != nil {
 			return store.Page{}, err
