@@ -64,6 +64,7 @@ Commands:
   serve     run the API, the scheduler and the embedded store on one port
   play      act as a player against a running server (croupier play help)
   verify    recompute every random draw of a game from its revealed seeds
+  bench     measure each command's latency and AWS-priced cost (make bench)
   version   print the version
   help      this text; "croupier help <command>" for one command
 
@@ -86,12 +87,14 @@ func (e *env) run(args []string) int {
 		err = e.play(rest)
 	case "verify":
 		err = e.verify(rest)
+	case "bench":
+		err = e.bench(rest)
 	case "version", "-version", "--version":
 		fmt.Fprintln(e.stdout, versionString())
 	case "help", "-h", "-help", "--help":
 		err = e.help(rest)
 	default:
-		err = usagef("unknown command %q; the commands are serve, play, verify, version, help", cmd)
+		err = usagef("unknown command %q; the commands are serve, play, verify, bench, version, help", cmd)
 	}
 	return e.exit(err)
 }
@@ -125,12 +128,12 @@ func (e *env) help(args []string) error {
 		return nil
 	}
 	switch args[0] {
-	case "serve", "verify":
+	case "serve", "verify", "bench":
 		return e.run2(args[0], "-h")
 	case "play":
 		return e.play(append([]string{"help"}, args[1:]...))
 	}
-	return usagef("no help for %q; the commands are serve, play, verify, version", args[0])
+	return usagef("no help for %q; the commands are serve, play, verify, bench, version", args[0])
 }
 
 // run2 runs a subcommand with help output going to stdout (asked-for help
@@ -141,6 +144,8 @@ func (e *env) run2(cmd string, args ...string) error {
 	switch cmd {
 	case "serve":
 		return e2.serve(args)
+	case "bench":
+		return e2.bench(args)
 	default:
 		return e2.verify(args)
 	}

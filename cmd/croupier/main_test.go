@@ -448,3 +448,16 @@ func TestDisplayURL(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchOnBolt: `croupier bench` prints a row per command for the
+// embedded store; asking for the functions without a DynamoDB is a usage error.
+func TestBenchOnBolt(t *testing.T) {
+	r := runCLI(nil, "bench", "--n", "2")
+	if r.code != 0 {
+		t.Fatalf("bench: %s", r)
+	}
+	contains(t, "bench", r.stdout, "store", "bolt", "join", "roll 2d6", "WCU")
+	if r := runCLI(nil, "bench", "--functions"); r.code != 2 || !strings.Contains(r.stderr, "--functions needs a DynamoDB") {
+		t.Errorf("bench --functions without an endpoint: %s", r)
+	}
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"croupier/internal/benchmark"
+	"croupier/internal/store/bolt"
+	"croupier/internal/store/dynamo"
+)
+
+const benchHelp = `Usage: croupier bench [--n N] [--dynamodb-endpoint URL] [--functions --rie PATH]
+
+Measures what an operator pays for: each command's latency through the real
+HTTP API (loopback, sequential) and its cost in store requests, items and
+AWS-priced capacity units, on the embedded store and, given an endpoint, on
+DynamoDB (DynamoDB Local: make dynamodb-start prints the endpoint). With
+--functions it also builds every functions/<name> (size of the linux/arm64
+bootstrap) and cold-starts each under the Lambda Runtime Interface Emulator
+(Init Duration). "make bench" runs all of it.
+
+Environment: CROUPIER_DYNAMODB_ENDPOINT (--dynamodb-endpoint), CROUPIER_RIE (--rie).
+`
+
+func (e *env) bench(args []string) error {
+	fs := e.newFlagSet("bench", benchHelp)
+	n := fs.Int("n", 50, "players per command (samples)")
+	endpoint := fs.String("dynamodb-endpoint", e.envOr("CROUPIER_DYNAMODB_ENDPOINT", ""), "also measure on the DynamoDB at this `URL`")
+	functions := fs.Bool("functions", false, "also measure the Lambda functions (needs --dynamodb-endpoint and the emulator)")
+	rie := fs.String("rie", e.envOr("CROUPIER_RIE", ""), "aws-lambda-rie `path` (default .tools/bin/aws-lambda-rie)")
+	coldRuns := fs.Int("cold-runs", 5, "cold starts per function")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("bench takes no arguments, got %q", strings.Join(rest, " "))
+	}
+	if *n < 1 || *n > 10000 {
+		return usagef("--n must be from 1 to 10000, not %d", *n)
+	}
+	if *functions && *endpoint == "" {
+		return usagef("--functions needs a DynamoDB for the functions to use: --dynamodb-endpoint or CROUPIER_DYNAMODB_ENDPOINT")
+	}
+	ctx := e.ctx
+	// The benchmark's services log through the default logger; one line
+	// per command would bury the table.
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	defer slog.SetDefault(prev)
+
+	dir, err := os.MkdirTemp("", "croupier-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	st, err := bolt.Open(filepath.Join(dir, "bench.db"))
+	if err != nil {
+		return err
+	}
+	rows, err := benchmark.MeasureAPI(ctx, "bolt", st, *n)
+	st.Close()
+	if err != nil {
+		return fmt.Errorf("benchmark on bolt: %w", err)
+	}
+
+	var table string
+	if *endpoint != "" {
+		client, err := dynamo.NewClient(ctx, *endpoint)
+		if err != nil {
+			return fmt.Errorf("DynamoDB client for %s: %w", *endpoint, err)
+		}
+		table = fmt.Sprintf("croupier-bench-%d", time.Now().UnixNano())
+		if err := dynamo.CreateTable(ctx, client, table); err != nil {
+			return fmt.Errorf("creating table %s at %s: %w", table, *endpoint, err)
+		}
+		more, err := benchmark.MeasureAPI(ctx, "dynamodb", dynamo.New(client, table), *n)
+		if err != nil {
+			return fmt.Errorf("benchmark on DynamoDB at %s: %w", *endpoint, err)
+		}
+		rows = append(rows, more...)
+	}
+
+	var fns []benchmark.Function
+	if *functions {
+		root, err := moduleRoot()
+		if err != nil {
+			return err
+		}
+		if *rie == "" {
+			*rie = filepath.Join(root, ".tools", "bin", "aws-lambda-rie")
+		}
+		if _, err := os.Stat(*rie); err != nil {
+			return fmt.Errorf("the Lambda emulator is not at %s (make tools installs it): %w", *rie, err)
+		}
+		fns, err = benchmark.MeasureFunctions(ctx, benchmark.FunctionsConfig{
+			Root: root, RIE: *rie, ColdRuns: *coldRuns,
+			Env: []string{"TABLE_NAME=" + table, "DYNAMODB_ENDPOINT=" + *endpoint, "API_KEYS=bench-key",
+				"AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local"},
+			Event: func(name string) ([]byte, error) { return firstEvent(root, name) },
+		})
+		if err != nil {
+			return fmt.Errorf("measuring functions: %w", err)
+		}
+	}
+	benchmark.Print(e.stdout, rows, fns)
+	return nil
+}
+
+// firstEvent returns the first (by name) sample payload of a function.
+func firstEvent(root, name string) ([]byte, error) {
+	files, err := filepath.Glob(filepath.Join(root, "events", name, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no sample event in events/%s/", name)
+	}
+	sort.Strings(files)
+	return os.ReadFile(files[0])
+}
+
+// moduleRoot finds the directory holding go.mod, walking up from the
+// working directory: --functions builds the functions from source.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("--functions builds from source: run it inside the croupier repository (no go.mod found)")
+		}
+		dir = parent
+	}
+}
