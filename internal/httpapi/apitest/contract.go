@@ -59,18 +59,33 @@ func Load(spec []byte) (*Contract, error) {
 // Doc returns the parsed document.
 func (c *Contract) Doc() *openapi3.T { return c.doc }
 
-type badKey struct{}
+type markKey struct{}
+
+type mark int
+
+const (
+	markBad mark = iota + 1
+	markResponseOnly
+)
 
 // Bad marks a request as intentionally malformed: the contract then checks
-// only its response (which must be a documented error, not a success).
+// only its response, which must be a documented error, not a success.
 func Bad(r *http.Request) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), badKey{}, true))
+	return r.WithContext(context.WithValue(r.Context(), markKey{}, markBad))
+}
+
+// ResponseOnly marks a request of unknown validity (a fuzz input): the
+// contract checks only its response, whatever the status.
+func ResponseOnly(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), markKey{}, markResponseOnly))
 }
 
 // IsBad reports whether r was marked with Bad.
-func IsBad(r *http.Request) bool {
-	v, _ := r.Context().Value(badKey{}).(bool)
-	return v
+func IsBad(r *http.Request) bool { return markOf(r) == markBad }
+
+func markOf(r *http.Request) mark {
+	m, _ := r.Context().Value(markKey{}).(mark)
+	return m
 }
 
 // Exchange is one request and its response, with both bodies read.
@@ -131,13 +146,16 @@ func (c *Contract) checkRoute(ex Exchange, route *routers.Route, params map[stri
 			MultiError:         true,
 		},
 	}
-	bad := IsBad(ex.Request)
-	if !bad {
+	switch markOf(ex.Request) {
+	case markBad:
+		if ex.Status < 300 {
+			errs = append(errs, fmt.Errorf("an intentionally bad request was accepted with %d: %s", ex.Status, bytes.TrimSpace(ex.Body)))
+		}
+	case markResponseOnly:
+	default:
 		if err := openapi3filter.ValidateRequest(req.Context(), reqIn); err != nil {
 			errs = append(errs, fmt.Errorf("the request does not match the document (mark it apitest.Bad if that is intended): %w", err))
 		}
-	} else if ex.Status < 300 {
-		errs = append(errs, fmt.Errorf("an intentionally bad request was accepted with %d: %s", ex.Status, bytes.TrimSpace(ex.Body)))
 	}
 	respIn := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: reqIn,
