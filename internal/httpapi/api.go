@@ -204,7 +204,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any, optional bool) error 
 	if err := dec.Decode(v); err != nil {
 		return refuse("invalid_json", "The body is not valid JSON for this route: %s.", describeJSONError(err))
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF { // More() misses a stray } or ]
 		return refuse("invalid_json", "The body has data after its JSON object.")
 	}
 	return nil
