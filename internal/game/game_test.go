@@ -418,3 +418,24 @@ func TestT4_LateAndDuplicatePeriodEndsApplyOnceAsOfTheirDueMoment(t *testing.T) 
 		t.Fatalf("seeds: %d committed (want 5), %d revealed (want 4)", len(seeds), revealed)
 	}
 }
+
+// Entries made at the same instant (a manual clock makes many) read back in
+// the order they were made.
+func TestLogKeepsOrderWithinOneInstant(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newGame(t, newBolt(t))
+	for i := 0; i < 20; i++ {
+		if _, err := svc.Join(ctx, req(fmt.Sprintf("discord:%d", 100+i), "j"), game.JoinGame{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page, _ := svc.Log(ctx, "hall", "", 100)
+	if page.Entries[0].Command != "create" {
+		t.Fatalf("first entry is %q, want create", page.Entries[0].Command)
+	}
+	for i, e := range page.Entries[1:] {
+		if want := fmt.Sprintf("discord:%d", 100+i); e.Actor != want {
+			t.Fatalf("entry %d by %s, want %s", i+1, e.Actor, want)
+		}
+	}
+}

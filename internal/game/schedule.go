@@ -141,7 +141,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if t.loaded[idem].Exists() {
 		return "", store.ErrDuplicate
 	}
-	t.entry = &Entry{ID: newULID(ended.End, s.entropy), Command: "period-end", CommandID: cmdID, Actor: SchedulerActor,
+	t.entry = &Entry{ID: newULID(ended.End, s.ids), Command: "period-end", CommandID: cmdID, Actor: SchedulerActor,
 		Key: "period-end:" + ended.ID, At: ended.End, Period: next.ID}
 	res := PeriodEnded{Ended: periodView(ended), Started: periodView(next), Season: t.meta.Season}
 

@@ -35,7 +35,10 @@ type Service struct {
 	store   store.Store
 	clock   clock.Clock
 	entropy io.Reader
-	log     *slog.Logger
+	// ids feeds log ULIDs: monotonic, so entries made in the same
+	// millisecond (a manual clock makes many) keep the order they were made.
+	ids io.Reader
+	log *slog.Logger
 	// MaxAttempts bounds how often a command is tried when its commit meets
 	// a concurrent write (version conflict).
 	MaxAttempts int
@@ -60,6 +63,7 @@ func New(st store.Store, clk clock.Clock, opts ...Option) *Service {
 		o(s)
 	}
 	s.entropy = &lockedReader{r: s.entropy}
+	s.ids = &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(s.entropy, 0)}
 	return s
 }
 
@@ -243,7 +247,7 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 		}
 	}
 	t.entry = &Entry{
-		ID:          newULID(now, s.entropy),
+		ID:          newULID(now, s.ids),
 		Command:     sp.command,
 		CommandID:   cmdID,
 		Actor:       sp.req.Actor,
@@ -404,8 +408,8 @@ func (s *Service) newSeed(period string, now time.Time) (SeedRecord, error) {
 	return SeedRecord{Period: period, Commitment: seed.Commitment(), Secret: seed.Hex(), CommittedAt: now}, nil
 }
 
-func newULID(t time.Time, entropy io.Reader) string {
-	id, err := ulid.New(ulid.Timestamp(t), entropy)
+func newULID(t time.Time, ids io.Reader) string {
+	id, err := ulid.New(ulid.Timestamp(t), ids)
 	if err != nil {
 		// Only a failing entropy source gets here; fall back to crypto/rand.
 		id = ulid.MustNew(ulid.Timestamp(t), rand.Reader)
