@@ -63,13 +63,7 @@ type PlayerView struct {
 
 func (t *tx) playerView(p *Player) PlayerView {
 	v := PlayerView{Game: t.game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt,
-		Period: t.period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory}
-	if v.Inventory.Cards == nil {
-		v.Inventory.Cards = []players.Card{}
-	}
-	if v.Inventory.Packs == nil {
-		v.Inventory.Packs = []players.Pack{}
-	}
+		Period: t.period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized()}
 	if p.Member {
 		prev := t.sched.Prev(t.period)
 		v.Active = !players.Inactive(p, t.period.ID, prev.ID)

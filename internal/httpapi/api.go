@@ -148,8 +148,9 @@ func (a *API) authed(h http.HandlerFunc) http.Handler {
 			problem(w, "missing_api_key", "This route needs an API key: send Authorization: Bearer <key>.")
 			return
 		}
-		token, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || !a.validKey(strings.TrimSpace(token)) {
+		// The scheme is case-insensitive (RFC 9110 11.1).
+		scheme, token, ok := strings.Cut(auth, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || !a.validKey(strings.TrimSpace(token)) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="croupier", error="invalid_token"`)
 			problem(w, "invalid_api_key", "The API key is not valid for this server.")
 			return
@@ -317,6 +318,10 @@ func (a *API) me(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if !game.ValidIdentity(req.Actor) {
+		problem(w, "invalid_actor", fmt.Sprintf("%q is not a platform identity such as discord:1234.", req.Actor))
+		return
+	}
 	v, err := a.svc.Player(r.Context(), req.Game, req.Actor)
 	a.reply(w, r, v, err)
 }
@@ -345,6 +350,10 @@ func (a *API) audit(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, r, v, err)
 }
 
+// maxClockStep bounds one move of the dev clock: every period end in
+// between runs inside the request.
+const maxClockStep = 400 * 24 * time.Hour
+
 // ClockRequest moves the manual clock: set it to a moment, or advance it.
 type ClockRequest struct {
 	Set     *time.Time `json:"set,omitempty"`
@@ -357,16 +366,21 @@ func (a *API) devClock(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	now := a.manual.Now()
 	switch {
 	case c.Set != nil && c.Advance != "":
 		problem(w, "invalid_clock", "Give either set or advance, not both.")
 		return
 	case c.Set != nil:
+		if c.Set.Sub(now) > maxClockStep {
+			problem(w, "invalid_clock", fmt.Sprintf("The clock moves at most %d days ahead in one step.", maxClockStep/(24*time.Hour)))
+			return
+		}
 		a.manual.Set(*c.Set)
 	case c.Advance != "":
 		d, err := time.ParseDuration(c.Advance)
-		if err != nil || d < 0 {
-			problem(w, "invalid_clock", fmt.Sprintf("advance must be a positive Go duration such as 36h or 90m, not %q.", c.Advance))
+		if err != nil || d < 0 || d > maxClockStep {
+			problem(w, "invalid_clock", fmt.Sprintf("advance must be a positive Go duration such as 36h or 90m, at most %d days, not %q.", maxClockStep/(24*time.Hour), c.Advance))
 			return
 		}
 		a.manual.Advance(d)

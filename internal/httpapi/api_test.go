@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"testing"
@@ -256,6 +257,22 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, methods) {
 			t.Errorf("%s: the document has %v, the server %v", p, got, methods)
+		}
+	}
+}
+
+// The auth scheme is case-insensitive (RFC 9110 11.1); kin-openapi's
+// security check is not, so this exchange bypasses the contract harness.
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	svc, _ := newService(t)
+	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, Logger: quiet()})
+	for scheme, want := range map[string]int{"bearer": 404, "BEARER": 404, "Bearer": 404, "Basic": 401} {
+		r := httptest.NewRequest("GET", "/v1/games/nowhere", nil)
+		r.Header.Set("Authorization", scheme+" "+testKey)
+		w := httptest.NewRecorder()
+		api.ServeHTTP(w, r)
+		if w.Code != want {
+			t.Errorf("%s scheme: status %d, want %d (404: authenticated, the game does not exist)", scheme, w.Code, want)
 		}
 	}
 }

@@ -32,6 +32,18 @@ type Inventory struct {
 	Packs     []Pack `json:"packs"`
 }
 
+// Normalized returns inv with empty lists instead of nil ones, so every
+// view of an inventory has the same JSON shape.
+func (inv Inventory) Normalized() Inventory {
+	if inv.Cards == nil {
+		inv.Cards = []Card{}
+	}
+	if inv.Packs == nil {
+		inv.Packs = []Pack{}
+	}
+	return inv
+}
+
 // Empty reports whether the inventory holds nothing.
 func (inv Inventory) Empty() bool {
 	return inv.Vertebrae == 0 && inv.Chips == 0 && len(inv.Cards) == 0 && len(inv.Packs) == 0
@@ -93,7 +105,7 @@ func Leave(p *Player, now time.Time) (destroyed Inventory, err error) {
 	if p == nil || !p.Member {
 		return Inventory{}, NotAPlayer()
 	}
-	destroyed = p.Inventory
+	destroyed = p.Inventory.Normalized()
 	p.Inventory = Inventory{}
 	p.Member = false
 	p.LeftAt = now
