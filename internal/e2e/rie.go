@@ -1,0 +1,182 @@
+// Package e2e runs Croupier's Lambda functions the way AWS does, on this
+// machine: each function is built as a `bootstrap` for the host, started
+// under the Lambda Runtime Interface Emulator (aws-lambda-rie, what
+// `sam local invoke` runs inside Docker) against DynamoDB Local, and invoked
+// with the sample payloads in events/. The tests are in this package;
+// Function is shared with `make invoke` (cmd/invoke).
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// InvokePath is the emulator's (and Lambda's) Invoke API path.
+const InvokePath = "/2015-03-31/functions/function/invocations"
+
+// Build compiles ./functions/<name> of the repository at root for the host
+// into dir/<name>/bootstrap, with the tags the Lambda build uses, and
+// returns the binary's path.
+func Build(ctx context.Context, root, name, dir string) (string, error) {
+	out := filepath.Join(dir, name, "bootstrap")
+	cmd := exec.CommandContext(ctx, "go", "build", "-tags", "lambda.norpc", "-o", out, "./functions/"+name)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./functions/%s: %v\n%s", name, err, b)
+	}
+	return out, nil
+}
+
+// Function is a bootstrap running under the emulator.
+type Function struct {
+	// Addr is the emulator's host:port.
+	Addr string
+	cmd  *exec.Cmd
+	out  *syncBuffer
+	done chan struct{}
+	err  error // the process's exit, valid once done is closed
+}
+
+// Start runs bootstrap under the emulator rie on a free loopback port.
+// env is the function's environment (TABLE_NAME...), added to a minimal
+// base so nothing of the caller's environment leaks into the function.
+func Start(rie, bootstrap string, env []string) (*Function, error) {
+	// The emulator runs in the bootstrap's directory: resolve paths first.
+	var err error
+	if rie, err = filepath.Abs(rie); err != nil {
+		return nil, err
+	}
+	if bootstrap, err = filepath.Abs(bootstrap); err != nil {
+		return nil, err
+	}
+	var lastErr error
+	// A port free when asked may be taken before the emulator binds it.
+	for range 3 {
+		f, err := start(rie, bootstrap, env)
+		if err == nil {
+			return f, nil
+		}
+		lastErr = err
+	}
+	return nil, lastErr
+}
+
+func start(rie, bootstrap string, env []string) (*Function, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("e2e: find a free port: %w", err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(rie, "--runtime-interface-emulator-address", addr, bootstrap)
+	cmd.Dir = filepath.Dir(bootstrap)
+	cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + os.Getenv("HOME"),
+		"AWS_LAMBDA_FUNCTION_TIMEOUT=60",
+		"AWS_LAMBDA_FUNCTION_NAME=" + filepath.Base(filepath.Dir(bootstrap)),
+	}, env...)
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	// Own process group, so Stop also ends the bootstrap the emulator
+	// started; Pdeathsig, so the emulator dies with a killed test binary.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("e2e: start %s: %w", rie, err)
+	}
+	f := &Function{Addr: addr, cmd: cmd, out: out, done: make(chan struct{})}
+	go func() { f.err = cmd.Wait(); close(f.done) }()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-f.done:
+			return nil, fmt.Errorf("e2e: the emulator exited during start-up (%v); its output:\n%s", f.err, out.String())
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+			c.Close()
+			return f, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	f.Stop()
+	return nil, fmt.Errorf("e2e: the emulator did not listen on %s within 15s; its output:\n%s", addr, out.String())
+}
+
+// Invoke sends payload as one invocation and returns the function's result
+// (for a function error, the emulator's {"errorMessage", "errorType"} JSON).
+func (f *Function) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+f.Addr+InvokePath, bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("e2e: invoke: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("e2e: read the invocation result: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return body, fmt.Errorf("e2e: the emulator answered %s: %s", resp.Status, body)
+	}
+	return body, nil
+}
+
+// Output returns what the emulator and the function wrote so far (the
+// function's JSON logs included).
+func (f *Function) Output() string { return f.out.String() }
+
+// Stop kills the emulator and the bootstrap and waits for them.
+func (f *Function) Stop() {
+	select {
+	case <-f.done:
+		return
+	default:
+	}
+	_ = syscall.Kill(-f.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-f.done:
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// Env formats an environment entry.
+func Env(k, v string) string { return k + "=" + v }
+
+// syncBuffer collects a child's output, bounded, for error messages.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+const maxOutput = 1 << 20
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := maxOutput - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
