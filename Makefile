@@ -1,0 +1,106 @@
+# Croupier. `make` (= `make run`) serves everything locally on one port with
+# the embedded store; no AWS, no Docker.
+#
+#   run      go run ./cmd/croupier serve
+#   test     every test, against DynamoDB Local and the Lambda emulator
+#   bench    benchmarks (go test -bench)
+#   build    every Lambda for AWS (linux/arm64) into build/<fn>/bootstrap
+#   invoke   FN=actions EVENT=events/actions/join.json: one function under
+#            the Lambda Runtime Interface Emulator against DynamoDB Local
+#   clean    remove build output
+#   build-<LogicalId>  what `sam build` calls (template.yaml BuildMethod makefile)
+#
+# The tools (DynamoDB Local, aws-lambda-rie) come from Makefile.tools.
+
+.DEFAULT_GOAL := run
+include Makefile.tools
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.ONESHELL:
+
+FUNCTIONS := $(notdir $(wildcard functions/*))
+# AWS build: Graviton, static, no RPC shim (provided.al2023 speaks the
+# Runtime API only), reproducible paths, no symbol tables.
+LAMBDA_GOFLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
+LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
+# Packages whose -v output `make test` summarises (conformance suite, e2e).
+VERBOSE_PKGS := ./internal/store/... ./internal/e2e/...
+TEST_LOG := build/test-verbose.log
+# Called directly, not through $(MAKE), so `make -n` stays a dry run.
+DYNAMODB_LOCAL := TOOLS=$(TOOLS) $(CURDIR)/scripts/dynamodb-local.sh
+space := $(subst ,, )
+
+.PHONY: run test bench build invoke clean $(addprefix build-,$(FUNCTIONS))
+
+run:
+	go run ./cmd/croupier serve
+
+# test starts DynamoDB Local once for every package (tests start their own
+# when CROUPIER_DYNAMODB_ENDPOINT is unset), always stops it, and exits with
+# go test's status. The store and e2e packages run with -v; their full log is
+# $(TEST_LOG), and the summary printed shows each test that ran (the
+# conformance suite on bolt and dynamo, one line per event file invoked).
+test: tools
+	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
+	$(DYNAMODB_LOCAL) start >/dev/null
+	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
+	export CROUPIER_RIE=$(RIE)
+	echo "test: DynamoDB Local at $$CROUPIER_DYNAMODB_ENDPOINT, emulator $$CROUPIER_RIE"
+	status=0
+	others=$$(go list ./... | grep -v -e '/internal/store/' -e '/internal/e2e')
+	go test -count=1 $$others || status=1
+	mkdir -p $(dir $(TEST_LOG))
+	go test -count=1 -v $(VERBOSE_PKGS) >$(TEST_LOG) 2>&1 || status=1
+	grep -E '^(--- |ok |FAIL|panic:)|^ +[a-z_]+_test\.go:[0-9]+: (invoked|template|conformance)' $(TEST_LOG) || true
+	if [ $$status -ne 0 ]; then
+		echo "test: FAILED; failures from $(TEST_LOG):"
+		grep -v -E '^(=== (RUN|PAUSE|CONT|NAME)|    --- PASS)' $(TEST_LOG) | grep -B2 -A30 -E -- '--- FAIL|^FAIL|panic:' | head -400 || true
+	fi
+	exit $$status
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...
+
+build: $(addprefix build/,$(addsuffix /bootstrap,$(FUNCTIONS)))
+
+# Always rebuilt: go build is itself incremental.
+build/%/bootstrap: FORCE
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $@ ./functions/$*
+
+.PHONY: FORCE
+FORCE:
+
+# sam build: template.yaml sets ContextPath and ProjectRootDirectory to the
+# root, so these run in a copy of the whole module; ARTIFACTS_DIR is SAM's.
+build-ActionsFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/actions
+
+build-PhaseEndFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/phase-end
+
+# invoke builds FN for this machine and runs it under the emulator with the
+# event file(s) in EVENT, against DynamoDB Local and table $(INVOKE_TABLE),
+# with API key dev-key. A DynamoDB Local already running (make
+# dynamodb-start) is used and kept, so state carries over between invokes;
+# otherwise one is started and stopped, and every invoke begins empty:
+#   make invoke FN=actions EVENT="events/actions/create-game.json events/actions/join.json"
+INVOKE_TABLE := croupier-local
+invoke: tools
+	@if [ -z "$(FN)" ] || [ -z "$(EVENT)" ] || [ ! -d functions/$(FN) ]; then
+		echo "usage: make invoke FN=<$(subst $(space),|,$(FUNCTIONS))> EVENT=events/<fn>/<case>.json" >&2
+		exit 2
+	fi
+	if ! $(DYNAMODB_LOCAL) status >/dev/null 2>&1; then
+		trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
+		$(DYNAMODB_LOCAL) start >/dev/null
+	fi
+	endpoint=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
+	go run ./internal/e2e/cmd/mktable -endpoint $$endpoint -table $(INVOKE_TABLE)
+	CGO_ENABLED=0 go build -tags lambda.norpc -o build/host/$(FN)/bootstrap ./functions/$(FN)
+	go run ./internal/e2e/cmd/invoke -rie $(RIE) -bootstrap build/host/$(FN)/bootstrap \
+		-env TABLE_NAME=$(INVOKE_TABLE) -env DYNAMODB_ENDPOINT=$$endpoint \
+		-env API_KEYS=dev-key -env LOG_LEVEL=info $(EVENT)
+
+clean:
+	rm -rf build .aws-sam
