@@ -73,13 +73,17 @@ func Start(rie, bootstrap string, env []string) (*Function, error) {
 }
 
 func start(rie, bootstrap string, env []string) (*Function, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	// Two ports: the Invoke API we call, and the Runtime API the bootstrap
+	// polls (127.0.0.1:9001 by default, which two emulators cannot share).
+	addr, err := freeAddr()
 	if err != nil {
-		return nil, fmt.Errorf("e2e: find a free port: %w", err)
+		return nil, err
 	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(rie, "--runtime-interface-emulator-address", addr, bootstrap)
+	runtimeAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(rie, "--runtime-interface-emulator-address", addr, "--runtime-api-address", runtimeAddr, bootstrap)
 	cmd.Dir = filepath.Dir(bootstrap)
 	cmd.Env = append([]string{
 		"PATH=" + os.Getenv("PATH"),
@@ -112,6 +116,15 @@ func start(rie, bootstrap string, env []string) (*Function, error) {
 	}
 	f.Stop()
 	return nil, fmt.Errorf("e2e: the emulator did not listen on %s within 15s; its output:\n%s", addr, out.String())
+}
+
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("e2e: find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
 }
 
 // Invoke sends payload as one invocation and returns the function's result

@@ -1,0 +1,304 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
+)
+
+// APIKey is the bearer key every sample event in events/ sends; the
+// emulated functions run with API_KEYS=APIKey.
+const APIKey = "dev-key"
+
+// pastGame is created by the test, not by an event, with a clock 15 days
+// back, so its periods are overdue when phase-end runs.
+const pastGame = "e2e-past"
+
+// step invokes the function named by the event's directory with one event
+// file and checks the result.
+type step struct {
+	event string // under events/, e.g. "actions/join.json"
+	check func(t *testing.T, res []byte) string
+}
+
+// httpResp decodes an actions result: the API Gateway response and its
+// JSON body (nil when the body is not JSON).
+func httpResp(t *testing.T, res []byte) (events.APIGatewayV2HTTPResponse, map[string]any) {
+	t.Helper()
+	var r events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(res, &r); err != nil || r.StatusCode == 0 {
+		t.Fatalf("not an API Gateway response (%v): %s", err, res)
+	}
+	var body map[string]any
+	_ = json.Unmarshal([]byte(r.Body), &body)
+	return r, body
+}
+
+// ok expects status and the given top-level body fields.
+func ok(status int, fields map[string]any) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		r, body := httpResp(t, res)
+		if r.StatusCode != status {
+			t.Fatalf("status %d, want %d; body %s", r.StatusCode, status, r.Body)
+		}
+		if ct := r.Headers["Content-Type"]; ct != "application/json" || r.IsBase64Encoded {
+			t.Errorf("Content-Type %q base64 %v, want plain application/json", ct, r.IsBase64Encoded)
+		}
+		for k, want := range fields {
+			if got := fmt.Sprint(body[k]); got != fmt.Sprint(want) {
+				t.Errorf("body.%s = %s, want %v (body %s)", k, got, want, r.Body)
+			}
+		}
+		return fmt.Sprint(r.StatusCode)
+	}
+}
+
+// problem expects an application/problem+json answer with status and code.
+func problem(status int, code string) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		r, body := httpResp(t, res)
+		if r.StatusCode != status || body["code"] != code {
+			t.Fatalf("status %d code %v, want %d %s; body %s", r.StatusCode, body["code"], status, code, r.Body)
+		}
+		if ct := r.Headers["Content-Type"]; ct != "application/problem+json" {
+			t.Errorf("Content-Type %q, want application/problem+json", ct)
+		}
+		if d, _ := body["detail"].(string); d == "" {
+			t.Errorf("problem without a detail: %s", r.Body)
+		}
+		return fmt.Sprintf("%d %s", r.StatusCode, code)
+	}
+}
+
+// both runs checks in order.
+func both(fs ...func(*testing.T, []byte) string) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		var out string
+		for _, f := range fs {
+			out = f(t, res)
+		}
+		return out
+	}
+}
+
+// dueReport expects a phase-end result with exactly these transitions.
+func dueReport(want func() []string) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		var rep game.DueReport
+		if err := json.Unmarshal(res, &rep); err != nil || rep.Transitions == nil {
+			t.Fatalf("not a due report (%v): %s", err, res)
+		}
+		if len(rep.Failed) > 0 {
+			t.Errorf("failed work: %v", rep.Failed)
+		}
+		if w := want(); !slices.Equal(rep.Transitions, w) {
+			t.Errorf("transitions %v, want %v", rep.Transitions, w)
+		}
+		return fmt.Sprintf("%d transitions", len(rep.Transitions))
+	}
+}
+
+// TestEmulator builds every function, runs each under the Lambda Runtime
+// Interface Emulator against a fresh table on DynamoDB Local, and invokes it
+// with every events/*/*.json file in the order of steps. An event file with
+// no step fails the test, so a new sample cannot go untested.
+func TestEmulator(t *testing.T) {
+	root := repoRoot(t)
+	rie := testenv.RIE(t)
+	client, table := testenv.DynamoTable(t, "e2e")
+	endpoint := testenv.DynamoEndpoint(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	// A game whose periods ended while nobody ran phase-end: the first
+	// phase-end run ends them all, each as of its end; the second finds
+	// nothing (RULINGS T4).
+	st := dynamo.New(client, table)
+	created := time.Now().UTC().AddDate(0, 0, -15)
+	quiet := game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := game.New(st, clock.NewManual(created), quiet).Create(ctx,
+		game.Request{Actor: "discord:9", Key: "e2e-past-create"}, game.CreateGame{ID: pastGame}); err != nil {
+		t.Fatalf("creating %s: %v", pastGame, err)
+	}
+	overdue := func() []string {
+		sched, _ := calendar.For(calendar.UTCPhases)
+		var ids []string
+		now := time.Now()
+		for p := sched.PeriodAt(created); !p.End.After(now); p = sched.Next(p) {
+			ids = append(ids, pastGame+"/"+p.ID)
+		}
+		return ids
+	}
+	none := func() []string { return []string{} }
+
+	const g = "sample-hall"
+	steps := []step{
+		{"actions/healthz.json", ok(200, map[string]any{"status": "ok"})},
+		{"actions/openapi.json", func(t *testing.T, res []byte) string {
+			r, _ := httpResp(t, res)
+			if r.StatusCode != 200 || r.IsBase64Encoded || !strings.HasPrefix(r.Body, "openapi:") {
+				t.Errorf("status %d base64 %v body %.40q, want 200 and the YAML contract as text", r.StatusCode, r.IsBase64Encoded, r.Body)
+			}
+			return fmt.Sprint(r.StatusCode)
+		}},
+		{"actions/wrong-api-key.json", problem(401, "invalid_api_key")},
+		{"actions/unknown-route.json", problem(404, "not_found")},
+		{"actions/malformed-json.json", problem(400, "invalid_json")},
+		{"actions/create-game.json", ok(201, map[string]any{"id": g, "ruleset": "gilded-hall", "name": "Sample Gilded Hall"})},
+		// The same event again is a repeat of the same idempotency key.
+		{"actions/create-game.json", both(ok(201, map[string]any{"id": g}), func(t *testing.T, res []byte) string {
+			r, _ := httpResp(t, res)
+			if r.Headers["Idempotent-Replayed"] != "true" {
+				t.Errorf("repeat not marked Idempotent-Replayed: headers %v", r.Headers)
+			}
+			return "201 replayed"
+		})},
+		{"actions/join.json", ok(200, map[string]any{"id": "discord:1002", "name": "Ada", "member": true, "game": g})},
+		{"actions/join-base64-body.json", ok(200, map[string]any{"id": "discord:1003", "name": "Grace", "member": true})},
+		{"actions/status.json", ok(200, map[string]any{"id": g, "ended": false})},
+		{"actions/me.json", ok(200, map[string]any{"id": "discord:1002", "member": true})},
+		{"actions/players.json", both(ok(200, nil), func(t *testing.T, res []byte) string {
+			r, _ := httpResp(t, res)
+			var body struct{ Players []struct{ ID string } }
+			_ = json.Unmarshal([]byte(r.Body), &body)
+			var ids []string
+			for _, p := range body.Players {
+				ids = append(ids, p.ID)
+			}
+			slices.Sort(ids)
+			if !slices.Equal(ids, []string{"discord:1002", "discord:1003"}) {
+				t.Errorf("players %v, want discord:1002 and discord:1003", ids)
+			}
+			return "200"
+		})},
+		// limit=2 in the raw query string: three entries exist, two come back.
+		{"actions/log-page.json", both(ok(200, nil), func(t *testing.T, res []byte) string {
+			r, _ := httpResp(t, res)
+			var page struct {
+				Entries []struct{ Command string }
+				Next    string
+			}
+			_ = json.Unmarshal([]byte(r.Body), &page)
+			var cmds []string
+			for _, e := range page.Entries {
+				cmds = append(cmds, e.Command)
+			}
+			if !slices.Equal(cmds, []string{"create", "join"}) || page.Next == "" {
+				t.Errorf("log page %v next %q, want [create join] and a cursor", cmds, page.Next)
+			}
+			return "200"
+		})},
+		{"actions/leave.json", ok(200, map[string]any{"player": "discord:1003"})},
+		{"phase-end/scheduler.json", dueReport(overdue)},
+		{"phase-end/scheduled-event.json", dueReport(none)},
+	}
+
+	// Every event file needs a step, every step an event file.
+	files, _ := filepath.Glob(filepath.Join(root, "events", "*", "*.json"))
+	covered := map[string]bool{}
+	for _, s := range steps {
+		covered[s.event] = true
+	}
+	fnNames := map[string]bool{}
+	for _, f := range files {
+		rel := filepath.ToSlash(strings.TrimPrefix(f, filepath.Join(root, "events")+string(filepath.Separator)))
+		fnNames[strings.Split(rel, "/")[0]] = true
+		if !covered[rel] {
+			t.Errorf("events/%s has no step in TestEmulator: add one with its expected result", rel)
+		}
+		delete(covered, rel)
+	}
+	for rel := range covered {
+		t.Errorf("TestEmulator has a step for events/%s, which does not exist", rel)
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	// Build every function with events (in parallel: each is a go build).
+	bin := t.TempDir()
+	boots := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for fn := range fnNames {
+		if _, err := os.Stat(filepath.Join(root, "functions", fn, "main.go")); err != nil {
+			t.Fatalf("events/%s/ names no function (functions/%s/main.go: %v)", fn, fn, err)
+		}
+		wg.Go(func() {
+			path, err := Build(ctx, root, fn, bin)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				t.Error(err)
+			}
+			boots[fn] = path
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	env := []string{Env("TABLE_NAME", table), Env("DYNAMODB_ENDPOINT", endpoint), Env("API_KEYS", APIKey), Env("LOG_LEVEL", "info")}
+	funcs := map[string]*Function{}
+	for fn, boot := range boots {
+		f, err := Start(rie, boot, env)
+		if err != nil {
+			t.Fatalf("%s: %v", fn, err)
+		}
+		t.Cleanup(f.Stop)
+		funcs[fn] = f
+	}
+
+	for i, s := range steps {
+		fn := strings.Split(s.event, "/")[0]
+		f := funcs[fn]
+		t.Run(fmt.Sprintf("%02d_%s", i+1, s.event), func(t *testing.T) {
+			payload, err := os.ReadFile(filepath.Join(root, "events", s.event))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mark := len(f.Output())
+			defer func() {
+				if t.Failed() {
+					t.Logf("emulator and %s output for this invocation:\n%s", fn, f.Output()[mark:])
+				}
+			}()
+			ictx, icancel := context.WithTimeout(ctx, time.Minute)
+			defer icancel()
+			res, err := f.Invoke(ictx, payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(res), `"errorType"`) {
+				t.Fatalf("the function failed: %s", res)
+			}
+			t.Logf("invoked %s with events/%s: %s", fn, s.event, s.check(t, res))
+		})
+	}
+
+	// phase-end's work is visible to a reader with the real clock.
+	v, err := game.New(st, clock.Real{}, quiet).Game(ctx, pastGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Period.End.After(time.Now()) {
+		t.Errorf("%s is still in period %s ending %s after phase-end ran", pastGame, v.Period.ID, v.Period.End)
+	}
+}
