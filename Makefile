@@ -1,9 +1,12 @@
 # Croupier. `make` (= `make run`) serves everything locally on one port with
 # the embedded store; no AWS, no Docker.
 #
-#   run      go run ./cmd/croupier serve
+#   run      go run ./cmd/croupier serve (CLOCK=manual: a clock you move
+#            with `croupier play clock`; ADDR=:9090 to move the port)
 #   test     every test, against DynamoDB Local and the Lambda emulator
-#   bench    benchmarks (go test -bench)
+#   bench    go test -bench, then the `croupier bench` table: per-command
+#            latency and AWS-priced cost on bolt and DynamoDB Local,
+#            bootstrap sizes and Init Durations under the emulator
 #   build    every Lambda for AWS (linux/arm64) into build/<fn>/bootstrap
 #   invoke   FN=actions EVENT=events/actions/join.json: one function under
 #            the Lambda Runtime Interface Emulator against DynamoDB Local
@@ -33,8 +36,12 @@ space := $(subst ,, )
 
 .PHONY: run test bench build invoke clean $(addprefix build-,$(FUNCTIONS))
 
+CLOCK ?= real
+ADDR ?= :8080
+BENCH_N ?= 200
+
 run:
-	go run ./cmd/croupier serve
+	go run ./cmd/croupier serve --clock $(CLOCK) --addr $(ADDR)
 
 # test starts DynamoDB Local once for every package (tests start their own
 # when CROUPIER_DYNAMODB_ENDPOINT is unset), always stops it, and exits with
@@ -59,8 +66,13 @@ test: tools
 	fi
 	exit $$status
 
-bench:
+bench: tools
+	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
+	$(DYNAMODB_LOCAL) start >/dev/null
+	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
 	go test -run '^$$' -bench . -benchmem ./...
+	echo
+	go run ./cmd/croupier bench --n $(BENCH_N) --dynamodb-endpoint $$CROUPIER_DYNAMODB_ENDPOINT --functions --rie $(RIE)
 
 build: $(addprefix build/,$(addsuffix /bootstrap,$(FUNCTIONS)))
 

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -47,25 +48,41 @@ const (
 	admin    = "discord:1"
 )
 
-// meter attaches a fresh store.Usage to every request and keeps the last one.
+// meter attaches a fresh store.Usage to every request and hands its total
+// to whoever waits for that request's sequence number. (The client can read
+// the response before the handler has returned, so "the last request's cost"
+// would race.)
 type meter struct {
 	next http.Handler
 	mu   sync.Mutex
-	last store.Cost
+	cost map[string]chan store.Cost
 }
+
+const seqHeader = "X-Bench-Seq"
 
 func (m *meter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var u store.Usage
 	m.next.ServeHTTP(w, r.WithContext(store.WithUsage(r.Context(), &u)))
-	m.mu.Lock()
-	m.last = u.Snapshot()
-	m.mu.Unlock()
+	m.slot(r.Header.Get(seqHeader)) <- u.Snapshot()
 }
 
-func (m *meter) take() store.Cost {
+func (m *meter) slot(seq string) chan store.Cost {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.last
+	c, ok := m.cost[seq]
+	if !ok {
+		c = make(chan store.Cost, 1)
+		m.cost[seq] = c
+	}
+	return c
+}
+
+func (m *meter) take(seq string) store.Cost {
+	c := <-m.slot(seq)
+	m.mu.Lock()
+	delete(m.cost, seq)
+	m.mu.Unlock()
+	return c
 }
 
 // op is one benchmarked request.
@@ -84,7 +101,7 @@ type op struct {
 func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
 	clk := clock.NewManual(Start)
 	svc := game.New(st, clk)
-	m := &meter{next: httpapi.New(svc, httpapi.Config{APIKeys: []string{benchKey}, ManualClock: clk})}
+	m := &meter{cost: map[string]chan store.Cost{}, next: httpapi.New(svc, httpapi.Config{APIKeys: []string{benchKey}, ManualClock: clk})}
 	srv := httptest.NewServer(m)
 	defer srv.Close()
 	client := srv.Client()
@@ -92,7 +109,9 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 	samples := map[string][]time.Duration{}
 	costs := map[string]store.Cost{}
 	var order []string
+	seq := 0
 	do := func(o op, key string) error {
+		seq++
 		var body io.Reader
 		if o.body != nil {
 			b, _ := json.Marshal(o.body)
@@ -106,6 +125,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set(httpapi.HeaderActor, o.actor)
 		req.Header.Set(httpapi.HeaderIdempotency, key)
+		req.Header.Set(seqHeader, strconv.Itoa(seq))
 		t0 := time.Now()
 		resp, err := client.Do(req)
 		if err != nil {
@@ -121,7 +141,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 			order = append(order, o.command)
 		}
 		samples[o.command] = append(samples[o.command], elapsed)
-		costs[o.command] = costs[o.command].Plus(m.take())
+		costs[o.command] = costs[o.command].Plus(m.take(strconv.Itoa(seq)))
 		return nil
 	}
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -57,7 +56,7 @@ func MeasureFunctions(ctx context.Context, cfg FunctionsConfig) ([]Function, err
 		f := Function{Name: e.Name()}
 		out = append(out, f)
 		fp := &out[len(out)-1]
-		arm, err := lambdarun.Build(ctx, cfg.Root, f.Name, filepath.Join(dir, "arm64"), "linux", "arm64")
+		arm, err := lambdarun.BuildFor(ctx, cfg.Root, f.Name, filepath.Join(dir, "arm64"), "linux", "arm64")
 		if err != nil {
 			fp.Err = err
 			continue
@@ -65,7 +64,7 @@ func MeasureFunctions(ctx context.Context, cfg FunctionsConfig) ([]Function, err
 		if fi, err := os.Stat(arm); err == nil {
 			fp.BootstrapBytes = fi.Size()
 		}
-		host, err := lambdarun.Build(ctx, cfg.Root, f.Name, filepath.Join(dir, "host"), "linux", hostArch())
+		host, err := lambdarun.Build(ctx, cfg.Root, f.Name, filepath.Join(dir, "host"))
 		if err != nil {
 			fp.Err = err
 			continue
@@ -88,7 +87,7 @@ func MeasureFunctions(ctx context.Context, cfg FunctionsConfig) ([]Function, err
 }
 
 func coldStart(ctx context.Context, rie, bootstrap string, env []string, event []byte) (time.Duration, error) {
-	em, err := lambdarun.Start(ctx, rie, bootstrap, env)
+	em, err := lambdarun.Start(rie, bootstrap, env)
 	if err != nil {
 		return 0, err
 	}
@@ -149,5 +148,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
-func hostArch() string { return runtime.GOARCH }

@@ -18,6 +18,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/lambdarun"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
@@ -242,7 +243,7 @@ func TestEmulator(t *testing.T) {
 			t.Fatalf("events/%s/ names no function (functions/%s/main.go: %v)", fn, fn, err)
 		}
 		wg.Go(func() {
-			path, err := Build(ctx, root, fn, bin)
+			path, err := lambdarun.Build(ctx, root, fn, bin)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -255,10 +256,10 @@ func TestEmulator(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	env := []string{Env("TABLE_NAME", table), Env("DYNAMODB_ENDPOINT", endpoint), Env("API_KEYS", APIKey), Env("LOG_LEVEL", "info")}
-	funcs := map[string]*Function{}
+	env := []string{lambdarun.Env("TABLE_NAME", table), lambdarun.Env("DYNAMODB_ENDPOINT", endpoint), lambdarun.Env("API_KEYS", APIKey), lambdarun.Env("LOG_LEVEL", "info")}
+	funcs := map[string]*lambdarun.Function{}
 	for fn, boot := range boots {
-		f, err := Start(rie, boot, env)
+		f, err := lambdarun.Start(rie, boot, env)
 		if err != nil {
 			t.Fatalf("%s: %v", fn, err)
 		}

@@ -1,6 +1,8 @@
-// Package lambdarun builds Lambda bootstraps and runs them under the Lambda
-// Runtime Interface Emulator (aws-lambda-rie, what `sam local invoke` runs
-// inside Docker), for the end-to-end tests and the benchmarks.
+// Package lambdarun runs Croupier's Lambda functions the way AWS does, on
+// this machine: each function is built as a `bootstrap`, started under the
+// Lambda Runtime Interface Emulator (aws-lambda-rie, what `sam local invoke`
+// runs inside Docker) and invoked with event payloads. The end-to-end tests
+// (internal/e2e), `make invoke` and the benchmarks share it.
 package lambdarun
 
 import (
@@ -14,106 +16,179 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
+
+// InvokePath is the emulator's (and Lambda's) Invoke API path.
+const InvokePath = "/2015-03-31/functions/function/invocations"
 
 // BuildFlags are the production build flags of every function (Makefile `build`).
 var BuildFlags = []string{"-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w"}
 
-// Build compiles ./functions/<name> of the module at root into
-// dir/<name>/bootstrap for goos/goarch and returns its path.
-func Build(ctx context.Context, root, name, dir, goos, goarch string) (string, error) {
+// Build compiles ./functions/<name> of the repository at root for the host
+// into dir/<name>/bootstrap, with the flags the Lambda build uses, and
+// returns the binary's path.
+func Build(ctx context.Context, root, name, dir string) (string, error) {
+	return BuildFor(ctx, root, name, dir, runtime.GOOS, runtime.GOARCH)
+}
+
+// BuildFor is Build for another platform (linux/arm64 is what AWS runs).
+func BuildFor(ctx context.Context, root, name, dir, goos, goarch string) (string, error) {
 	out := filepath.Join(dir, name, "bootstrap")
-	args := append([]string{"build"}, BuildFlags...)
-	args = append(args, "-o", out, "./functions/"+name)
+	args := append(append([]string{"build"}, BuildFlags...), "-o", out, "./functions/"+name)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building %s for %s/%s: %v\n%s", name, goos, goarch, err, msg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./functions/%s for %s/%s: %v\n%s", name, goos, goarch, err, b)
 	}
 	return out, nil
 }
 
-// Emulator is one bootstrap running under aws-lambda-rie.
-type Emulator struct {
-	URL  string
+// Function is a bootstrap running under the emulator.
+type Function struct {
+	// Addr is the emulator's host:port.
+	Addr string
 	cmd  *exec.Cmd
 	out  *syncBuffer
-	done chan error
+	done chan struct{}
+	err  error // the process's exit, valid once done is closed
 }
 
-// Start runs bootstrap under the emulator at rie on a free loopback port,
-// with env added to the environment, and waits until it accepts invocations.
-func Start(ctx context.Context, rie, bootstrap string, env []string) (*Emulator, error) {
-	port, err := freePort()
-	if err != nil {
+// Start runs bootstrap under the emulator rie on a free loopback port.
+// env is the function's environment (TABLE_NAME...), added to a minimal
+// base so nothing of the caller's environment leaks into the function.
+func Start(rie, bootstrap string, env []string) (*Function, error) {
+	// The emulator runs in the bootstrap's directory: resolve paths first.
+	var err error
+	if rie, err = filepath.Abs(rie); err != nil {
 		return nil, err
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	cmd := exec.Command(rie, "--runtime-interface-emulator-address", addr, bootstrap)
-	cmd.Env = append(os.Environ(), env...)
-	buf := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = buf, buf
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", rie, err)
+	if bootstrap, err = filepath.Abs(bootstrap); err != nil {
+		return nil, err
 	}
-	e := &Emulator{URL: "http://" + addr + "/2015-03-31/functions/function/invocations", cmd: cmd, out: buf, done: make(chan error, 1)}
-	go func() { e.done <- cmd.Wait() }()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+	var lastErr error
+	// A port free when asked may be taken before the emulator binds it.
+	for range 3 {
+		f, err := start(rie, bootstrap, env)
 		if err == nil {
-			c.Close()
-			return e, nil
+			return f, nil
 		}
-		select {
-		case err := <-e.done:
-			return nil, fmt.Errorf("the emulator exited before listening (%v):\n%s", err, buf.String())
-		case <-ctx.Done():
-			e.Stop()
-			return nil, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			e.Stop()
-			return nil, fmt.Errorf("the emulator did not listen on %s within 15s:\n%s", addr, buf.String())
-		}
+		lastErr = err
 	}
+	return nil, lastErr
 }
 
-// Invoke sends one event and returns the function's response payload.
-func (e *Emulator) Invoke(ctx context.Context, event []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL, bytes.NewReader(event))
+func start(rie, bootstrap string, env []string) (*Function, error) {
+	// Two ports: the Invoke API we call, and the Runtime API the bootstrap
+	// polls (127.0.0.1:9001 by default, which two emulators cannot share).
+	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
+	runtimeAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(rie, "--runtime-interface-emulator-address", addr, "--runtime-api-address", runtimeAddr, bootstrap)
+	cmd.Dir = filepath.Dir(bootstrap)
+	cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + os.Getenv("HOME"),
+		"AWS_LAMBDA_FUNCTION_TIMEOUT=60",
+		"AWS_LAMBDA_FUNCTION_NAME=" + filepath.Base(filepath.Dir(bootstrap)),
+	}, env...)
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	// Own process group, so Stop also ends the bootstrap the emulator
+	// started; Pdeathsig, so the emulator dies with a killed test binary.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("lambdarun: start %s: %w", rie, err)
+	}
+	f := &Function{Addr: addr, cmd: cmd, out: out, done: make(chan struct{})}
+	go func() { f.err = cmd.Wait(); close(f.done) }()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-f.done:
+			return nil, fmt.Errorf("lambdarun: the emulator exited during start-up (%v); its output:\n%s", f.err, out.String())
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+			c.Close()
+			return f, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	f.Stop()
+	return nil, fmt.Errorf("lambdarun: the emulator did not listen on %s within 15s; its output:\n%s", addr, out.String())
+}
+
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("lambdarun: find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// Invoke sends payload as one invocation and returns the function's result
+// (for a function error, the emulator's {"errorMessage", "errorType"} JSON).
+func (f *Function) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+f.Addr+InvokePath, bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("invoking: %w\n%s", err, e.Output())
+		return nil, fmt.Errorf("lambdarun: invoke: %w", err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lambdarun: read the invocation result: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return body, fmt.Errorf("emulator answered %d: %s\n%s", resp.StatusCode, body, e.Output())
+		return body, fmt.Errorf("lambdarun: the emulator answered %s: %s", resp.Status, body)
 	}
 	return body, nil
 }
 
-// Output is everything the emulator and the function printed so far.
-func (e *Emulator) Output() string { return e.out.String() }
+// Output returns what the emulator and the function wrote so far (the
+// function's JSON logs included).
+func (f *Function) Output() string { return f.out.String() }
 
-var initRe = regexp.MustCompile(`Init Duration: ([0-9.]+) ms`)
+// Stop kills the emulator and the bootstrap and waits for them.
+func (f *Function) Stop() {
+	select {
+	case <-f.done:
+		return
+	default:
+	}
+	_ = syscall.Kill(-f.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-f.done:
+	case <-time.After(10 * time.Second):
+	}
+}
 
-// InitDuration is the Init Duration the emulator reported for the first
-// invocation (false before it).
-func (e *Emulator) InitDuration() (time.Duration, bool) {
-	m := initRe.FindStringSubmatch(e.Output())
+// initRe reads the emulator's report of the init phase (process start to the
+// runtime's first /next), which is what Lambda bills as Init Duration. The
+// emulator's REPORT line also has an "Init Duration", but it times only the
+// hand-over to its asynchronous init and reads ~0.02 ms.
+var initRe = regexp.MustCompile(`INIT REPORT\(durationMs: ([0-9.]+)\)`)
+
+// InitDuration is the duration of the function's first init phase as the
+// emulator reported it (false before it has).
+func (f *Function) InitDuration() (time.Duration, bool) {
+	m := initRe.FindStringSubmatch(f.Output())
 	if m == nil {
 		return 0, false
 	}
@@ -124,39 +199,28 @@ func (e *Emulator) InitDuration() (time.Duration, bool) {
 	return time.Duration(ms * float64(time.Millisecond)), true
 }
 
-// Stop ends the emulator and its function.
-func (e *Emulator) Stop() {
-	if e.cmd.Process != nil {
-		_ = e.cmd.Process.Kill()
-		select {
-		case <-e.done:
-		case <-time.After(5 * time.Second):
-		}
-	}
-}
+// Env formats an environment entry.
+func Env(k, v string) string { return k + "=" + v }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
+// syncBuffer collects a child's output, bounded, for error messages.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
+const maxOutput = 1 << 20
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := maxOutput - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }
 
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"croupier/internal/e2e"
+	"croupier/internal/lambdarun"
 )
 
 type envFlag []string
@@ -49,7 +49,7 @@ func main() {
 }
 
 func run(rie, bootstrap string, env, events []string, verbose bool) error {
-	f, err := e2e.Start(rie, bootstrap, env)
+	f, err := lambdarun.Start(rie, bootstrap, env)
 	if err != nil {
 		return err
 	}
