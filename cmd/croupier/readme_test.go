@@ -58,7 +58,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 				}
 				got.WriteString(r.stdout)
 				ran++
-			case words[0] == "alias", words[0] == "go":
+			case words[0] == "alias", words[0] == "go", words[0] == "make":
 				// setting up the croupier command, or starting the server
 			default:
 				t.Fatalf("README walkthrough line %q is neither croupier, export, alias nor go", line)
