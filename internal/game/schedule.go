@@ -46,7 +46,7 @@ func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 			ended, err := s.EndPeriods(ctx, game)
 			rep.Transitions = append(rep.Transitions, ended...)
 			if err != nil {
-				s.log.Error("period end failed", "game", game, "err", err)
+				s.log.ErrorContext(ctx, "period end failed", "game", game, "err", err)
 				rep.Failed = append(rep.Failed, game+": "+err.Error())
 				continue
 			}
@@ -197,7 +197,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if err := s.store.Commit(ctx, store.Tx{Puts: t.puts, Idem: &idem}); err != nil {
 		return "", err
 	}
-	s.log.Info("period ended", "game", game, "ended", ended.ID, "started", next.ID, "late_by", now.Sub(ended.End).String())
+	s.log.InfoContext(ctx, "period ended", "game", game, "ended", ended.ID, "started", next.ID, "late_by", now.Sub(ended.End).String())
 	return ended.ID, nil
 }
 

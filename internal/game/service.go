@@ -182,7 +182,7 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 		res, err := s.attempt(ctx, sp, cmdID, idem, reqHash)
 		if err == nil {
 			if !res.Replayed {
-				log.Info("command applied", "attempt", attempt, "entry", res.Entry.ID)
+				log.InfoContext(ctx, "command applied", "attempt", attempt, "entry", res.Entry.ID)
 			}
 			return res, nil
 		}
@@ -195,7 +195,7 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 			return nil, err
 		}
 		if attempt >= s.MaxAttempts {
-			log.Warn("command gave up after conflicts", "attempts", attempt)
+			log.WarnContext(ctx, "command gave up after conflicts", "attempts", attempt)
 			return nil, ErrBusy
 		}
 		// Jitter keeps competing writers from retrying in lockstep.
