@@ -11,6 +11,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -20,6 +21,13 @@ import (
 // Run runs every conformance case as a subtest. open must return a fresh,
 // empty store that no other subtest sees, and arrange its cleanup (t.Cleanup).
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
+	t.Helper() // the summary line names the adapter's test file
+	var adapter string
+	opened := func(t *testing.T) store.Store {
+		st := open(t)
+		adapter = fmt.Sprintf("%T", st)
+		return st
+	}
 	cases := []struct {
 		name string
 		fn   func(*testing.T, store.Store)
@@ -38,11 +46,14 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Usage", testUsage},
 		{"Validation", testValidation},
 	}
+	passed := 0
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			c.fn(t, open(t))
-		})
+		if t.Run(c.name, func(t *testing.T) { c.fn(t, opened(t)) }) {
+			passed++
+		}
 	}
+	// `make test` prints this line: proof the suite ran on each adapter.
+	t.Logf("conformance: %d of %d storetest cases passed on %s", passed, len(cases), adapter)
 }
 
 // base is the suite's reference moment (millisecond precision on purpose).
