@@ -174,9 +174,17 @@ func TestN2_VerifyFindsTamperedDraw(t *testing.T) {
 	h.must("play", "create-game", "hall")
 	h.must("play", "join")
 	h.must("play", "roll", "3d6")
+	for i := 0; i < 10; i++ {
+		h.must("play", "roll", "100d6") // 1,000 more draws
+	}
 	h.must("play", "clock", "--advance", "36h")
+	r := h.cli("verify", "--game", "hall")
+	if r.code != 0 {
+		t.Fatalf("verify of an honest log: %s; want exit 0", r)
+	}
+	contains(t, "verify of 1,003 honest draws", r.stdout, "verified 1003 draws of game hall: all match")
 
-	// Find the roll's log entry and change its second draw.
+	// Find the 3d6 roll's log entry and change its second draw.
 	ctx := context.Background()
 	st := h.srv.store
 	page, err := st.Query(ctx, store.Query{PK: "GAME#hall", Prefix: "LOG#"})
@@ -190,7 +198,7 @@ func TestN2_VerifyFindsTamperedDraw(t *testing.T) {
 		if err := json.Unmarshal(it.Data, &e); err != nil {
 			t.Fatal(err)
 		}
-		if e.Command == "roll" {
+		if e.Command == "roll" && len(e.Draws) == 3 {
 			target, entry = it, e
 		}
 	}
@@ -211,11 +219,11 @@ func TestN2_VerifyFindsTamperedDraw(t *testing.T) {
 	want := fmt.Sprintf("period 2026-W10-I, command %s, index 1, purpose d6: logged %d, recomputed %d",
 		entry.CommandID, (honest+1)%6, honest)
 
-	r := h.cli("verify", "--game", "hall")
+	r = h.cli("verify", "--game", "hall")
 	if r.code != 1 {
 		t.Fatalf("verify of a tampered log: %s; want exit 1", r)
 	}
-	contains(t, "verify over HTTP", r.stdout, "game hall FAILS verification: 1 of 3 checked draws do not match:", want)
+	contains(t, "verify over HTTP", r.stdout, "game hall FAILS verification: 1 of 1003 checked draws do not match:", want)
 
 	r = h.cli("play", "audit")
 	if r.code != 1 || !strings.Contains(r.stdout, want) {
