@@ -271,21 +271,37 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
+	attempts := make(chan int, writers)
 	for i := 0; i < writers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := svc.Grant(ctx, req(admin, fmt.Sprintf("grant-%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1})
+			res, err := svc.Grant(ctx, req(admin, fmt.Sprintf("grant-%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1})
 			errs <- err
+			if err == nil {
+				attempts <- res.Attempts
+			}
 		}()
 	}
 	wg.Wait()
 	close(errs)
+	close(attempts)
 	for err := range errs {
 		if err != nil {
 			t.Fatalf("a writer failed: %v", err)
 		}
 	}
+	retried, total := 0, 0
+	for a := range attempts {
+		total += a
+		if a > 1 {
+			retried++
+		}
+	}
+	if retried == 0 {
+		t.Errorf("%d writers on one item and none retried: the conflict path was not exercised", writers)
+	}
+	t.Logf("%d writers: %d retried after conflicts, %d attempts in all", writers, retried, total)
 	v, err := svc.Player(ctx, "hall", "discord:2")
 	if err != nil {
 		t.Fatal(err)

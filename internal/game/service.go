@@ -133,6 +133,9 @@ type Result struct {
 	Body     json.RawMessage
 	Replayed bool
 	Entry    *Entry
+	// Attempts is how many times the command ran before it committed (more
+	// than one when concurrent writes made it retry).
+	Attempts int
 }
 
 // tx is the working state of one attempt of one command.
@@ -181,6 +184,7 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	for attempt := 1; ; attempt++ {
 		res, err := s.attempt(ctx, sp, cmdID, idem, reqHash)
 		if err == nil {
+			res.Attempts = attempt
 			if !res.Replayed {
 				log.InfoContext(ctx, "command applied", "attempt", attempt, "entry", res.Entry.ID)
 			}
