@@ -291,9 +291,10 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 			t.Fatalf("a writer failed: %v", err)
 		}
 	}
-	retried, total := 0, 0
+	retried, total, most := 0, 0, 0
 	for a := range attempts {
 		total += a
+		most = max(most, a)
 		if a > 1 {
 			retried++
 		}
@@ -301,7 +302,7 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 	if retried == 0 {
 		t.Errorf("%d writers on one item and none retried: the conflict path was not exercised", writers)
 	}
-	t.Logf("%d writers: %d retried after conflicts, %d attempts in all", writers, retried, total)
+	t.Logf("%d writers: %d retried after conflicts, %d attempts in all, at most %d for one (limit %d)", writers, retried, total, most, svc.MaxAttempts)
 	v, err := svc.Player(ctx, "hall", "discord:2")
 	if err != nil {
 		t.Fatal(err)

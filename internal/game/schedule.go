@@ -98,7 +98,7 @@ func (s *Service) endOnePeriod(ctx context.Context, game string) (string, error)
 		if attempt >= s.MaxAttempts {
 			return "", ErrBusy
 		}
-		time.Sleep(s.Backoff * time.Duration(attempt))
+		time.Sleep(s.pause(attempt))
 	}
 }
 

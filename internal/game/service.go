@@ -42,7 +42,7 @@ type Service struct {
 	// MaxAttempts bounds how often a command is tried when its commit meets
 	// a concurrent write (version conflict).
 	MaxAttempts int
-	// Backoff is the base pause between attempts (jittered, doubling).
+	// Backoff is the base pause between attempts; see pause.
 	Backoff time.Duration
 }
 
@@ -58,7 +58,7 @@ func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
 // New returns a service over st that reads the time from clk.
 func New(st store.Store, clk clock.Clock, opts ...Option) *Service {
-	s := &Service{store: st, clock: clk, entropy: rand.Reader, log: slog.Default(), MaxAttempts: 12, Backoff: 5 * time.Millisecond}
+	s := &Service{store: st, clock: clk, entropy: rand.Reader, log: slog.Default(), MaxAttempts: 25, Backoff: 5 * time.Millisecond}
 	for _, o := range opts {
 		o(s)
 	}
@@ -180,7 +180,6 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	idem := logKey(sp.req.Game, cmdID)
 	log := s.log.With("game", sp.req.Game, "command", sp.command, "actor", sp.req.Actor, "command_id", cmdID)
 
-	backoff := s.Backoff
 	for attempt := 1; ; attempt++ {
 		res, err := s.attempt(ctx, sp, cmdID, idem, reqHash)
 		if err == nil {
@@ -202,15 +201,10 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 			log.WarnContext(ctx, "command gave up after conflicts", "attempts", attempt)
 			return nil, ErrBusy
 		}
-		// Jitter keeps competing writers from retrying in lockstep.
-		pause := backoff/2 + mrand.N(backoff)
-		if backoff < 200*time.Millisecond {
-			backoff *= 2
-		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(pause):
+		case <-time.After(s.pause(attempt)):
 		}
 	}
 }
@@ -287,6 +281,21 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 		return nil, err
 	}
 	return &Result{Body: t.entry.Response, Entry: t.entry}, nil
+}
+
+// maxPause caps one pause between attempts.
+const maxPause = time.Second
+
+// pause is "full jitter" exponential backoff: a uniform pause up to
+// Backoff*2^attempt (capped). Spreading retries over a growing window lets
+// many writers of one hot item (50 concurrent grants to one player) all get
+// through within MaxAttempts instead of colliding again in lockstep.
+func (s *Service) pause(attempt int) time.Duration {
+	window := s.Backoff << min(attempt, 16)
+	if window <= 0 || window > maxPause {
+		window = maxPause
+	}
+	return s.Backoff/2 + mrand.N(window)
 }
 
 // replay answers a repeated command with the response stored by the first.
