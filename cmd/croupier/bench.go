@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"croupier/internal/benchmark"
+	"croupier/internal/lambdarun"
 	"croupier/internal/store/bolt"
 	"croupier/internal/store/dynamo"
 )
@@ -89,7 +89,7 @@ func (e *env) bench(args []string) error {
 
 	var fns []benchmark.Function
 	if *functions {
-		root, err := moduleRoot()
+		root, err := lambdarun.ModuleRoot()
 		if err != nil {
 			return err
 		}
@@ -126,21 +126,3 @@ func firstEvent(root, name string) ([]byte, error) {
 	return os.ReadFile(files[0])
 }
 
-// moduleRoot finds the directory holding go.mod, walking up from the
-// working directory: --functions builds the functions from source.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("--functions builds from source: run it inside the croupier repository (no go.mod found)")
-		}
-		dir = parent
-	}
-}

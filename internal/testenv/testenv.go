@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -27,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"croupier/internal/lambdarun"
 	"croupier/internal/store/dynamo"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -44,22 +44,7 @@ const installHint = "run `make tools` (or `make -f Makefile.tools tools`) in the
 
 // RepoRoot returns the directory holding go.mod, found by walking up from the
 // working directory (a test's working directory is its package directory).
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("testenv: no go.mod in the working directory or any parent")
-		}
-		dir = parent
-	}
-}
+func RepoRoot() (string, error) { return lambdarun.ModuleRoot() }
 
 var dynamoLocal struct {
 	once     sync.Once
