@@ -125,4 +125,3 @@ func firstEvent(root, name string) ([]byte, error) {
 	sort.Strings(files)
 	return os.ReadFile(files[0])
 }
-
