@@ -188,13 +188,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if err := t.put(mk, t.meta, next.End); err != nil {
 		return "", err
 	}
-	t.entry.Response, _ = json.Marshal(res)
-	data, err := json.Marshal(t.entry)
-	if err != nil {
-		return "", err
-	}
-	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
-	if err := s.store.Commit(ctx, store.Tx{Puts: t.puts, Idem: &idem}); err != nil {
+	if err := t.commit(ctx, idem, res); err != nil {
 		return "", err
 	}
 	s.log.InfoContext(ctx, "period ended", "game", game, "ended", ended.ID, "started", next.ID, "late_by", now.Sub(ended.End).String())

@@ -265,22 +265,29 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 	if err != nil {
 		return nil, err
 	}
-	if t.drawer != nil {
-		t.entry.Draws = t.drawer.Records()
-	}
-	t.entry.Response, err = json.Marshal(resp)
-	if err != nil {
-		return nil, fmt.Errorf("encoding response of %s: %w", sp.command, err)
-	}
-	data, err := json.Marshal(t.entry)
-	if err != nil {
-		return nil, fmt.Errorf("encoding log entry: %w", err)
-	}
-	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
-	if err := s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem}); err != nil {
+	if err := t.commit(ctx, idem, resp); err != nil {
 		return nil, err
 	}
 	return &Result{Body: t.entry.Response, Entry: t.entry}, nil
+}
+
+// commit writes the staged items and the log entry (holding resp and the
+// draws made) in one transaction; the entry is also the idempotency record
+// at idem. Every state change, command or scheduled work, ends here.
+func (t *tx) commit(ctx context.Context, idem store.Key, resp any) error {
+	if t.drawer != nil {
+		t.entry.Draws = t.drawer.Records()
+	}
+	var err error
+	if t.entry.Response, err = json.Marshal(resp); err != nil {
+		return fmt.Errorf("encoding response of %s: %w", t.entry.Command, err)
+	}
+	data, err := json.Marshal(t.entry)
+	if err != nil {
+		return fmt.Errorf("encoding log entry: %w", err)
+	}
+	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
+	return t.s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem})
 }
 
 // maxPause caps one pause between attempts.
