@@ -9,6 +9,8 @@
 package main
 
 import (
+	"croupier/internal/config"
+
 	"context"
 	"errors"
 	"flag"
@@ -161,24 +163,10 @@ func (e *env) envOr(name, def string) string {
 
 func versionString() string {
 	s := "croupier " + version
+	if rev := config.Version(); rev != "dev" {
+		s += " (" + rev + ")"
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, kv := range bi.Settings {
-			switch kv.Key {
-			case "vcs.revision":
-				rev = kv.Value
-			case "vcs.modified":
-				if kv.Value == "true" {
-					dirty = "+dirty"
-				}
-			}
-		}
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		if rev != "" {
-			s += " (" + rev + dirty + ")"
-		}
 		s += " " + bi.GoVersion
 	}
 	return s
