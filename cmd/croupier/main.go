@@ -9,8 +9,6 @@
 package main
 
 import (
-	"croupier/internal/config"
-
 	"context"
 	"errors"
 	"flag"
@@ -19,6 +17,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"croupier/internal/config"
 )
 
 // version is set at build time: -ldflags "-X main.version=v1.2.3".
