@@ -158,7 +158,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		for _, o := range []op{
 			{"join", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},
 			{"status (me)", "GET", hall + "/me", p, nil, 200},
-			{"grant", "POST", hall + "/grants", admin, game.Grant{Player: p, Vertebrae: 5}, 200},
+			{"grant", "POST", hall + "/grants", admin, game.Grant{Player: p, Vertebrae: 5, Reason: "test"}, 200},
 			{"roll 2d6", "POST", hall + "/rolls", p, game.RollDice{Dice: "2d6"}, 200},
 			{"log page (20)", "GET", hall + "/log?limit=20", p, nil, 200},
 			{"join (repeat)", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},

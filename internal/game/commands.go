@@ -109,9 +109,7 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			if err != nil {
 				return nil, err
 			}
-			if err := t.put(playerKey(t.game, p.ID), p, time.Time{}); err != nil {
-				return nil, err
-			}
+			t.save(p)
 			t.emit("player_joined", p.ID, map[string]string{"name": p.Name})
 			return t.playerView(p), nil
 		},
@@ -124,6 +122,7 @@ type LeaveResult struct {
 	LeftAt           time.Time         `json:"left_at"`
 	Destroyed        players.Inventory `json:"destroyed"`
 	RejoinPossibleAt time.Time         `json:"rejoin_possible_at"`
+	WithdrawnTrades  []string          `json:"withdrawn_trades"`
 }
 
 // Leave ends the actor's membership; their items are destroyed (RULINGS P1).
@@ -140,11 +139,13 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := t.put(playerKey(t.game, p.ID), p, time.Time{}); err != nil {
+			t.save(p)
+			withdrawn, err := t.withdrawTradesOf(p.ID)
+			if err != nil {
 				return nil, err
 			}
-			t.emit("player_left", p.ID, map[string]any{"destroyed": destroyed})
-			return LeaveResult{Player: p.ID, LeftAt: t.now, Destroyed: destroyed,
+			t.emit("player_left", p.ID, map[string]any{"destroyed": destroyed, "withdrawn_trades": withdrawn})
+			return LeaveResult{Player: p.ID, LeftAt: t.now, Destroyed: destroyed, WithdrawnTrades: withdrawn,
 				RejoinPossibleAt: t.now.Add(t.rs.Durations.RejoinWait.Std())}, nil
 		},
 	})
@@ -219,76 +220,4 @@ func (s *Service) Roll(ctx context.Context, req Request, r RollDice) (*Result, e
 			return res, nil
 		},
 	})
-}
-
-// Grant is the payload of an admin grant: Vertebrae and Chips to add to (or,
-// negative, take from) a player. It is how a moderator moves a game's state
-// from the wiki into Croupier, and corrects it after a Judge's ruling; every
-// grant is in the log with the admin who made it.
-type Grant struct {
-	Player    string `json:"player"`
-	Vertebrae int    `json:"vertebrae,omitempty"`
-	Chips     int    `json:"chips,omitempty"`
-	Reason    string `json:"reason,omitempty"`
-}
-
-// GrantResult is the response of a grant.
-type GrantResult struct {
-	Player    string `json:"player"`
-	Vertebrae int    `json:"vertebrae"`
-	Chips     int    `json:"chips"`
-}
-
-// MaxGrant bounds one grant's amounts, to catch typos.
-const MaxGrant = 1_000_000
-
-// Grant adds to or takes from a player's Vertebrae and Chips (admins only).
-func (s *Service) Grant(ctx context.Context, req Request, g Grant) (*Result, error) {
-	if !ValidIdentity(g.Player) {
-		return nil, rules.Refuse("invalid_request", "player %q is not a platform identity such as discord:1234.", g.Player)
-	}
-	if g.Vertebrae == 0 && g.Chips == 0 {
-		return nil, rules.Refuse("invalid_request", "A grant needs a non-zero vertebrae or chips amount.")
-	}
-	if abs(g.Vertebrae) > MaxGrant || abs(g.Chips) > MaxGrant {
-		return nil, rules.Refuse("invalid_request", "A grant moves at most %d of each currency.", MaxGrant)
-	}
-	if len(g.Reason) > 200 {
-		return nil, rules.Refuse("invalid_request", "The reason is %d characters long; at most 200 are allowed.", len(g.Reason))
-	}
-	return s.run(ctx, spec{
-		req: req, command: "grant", body: g,
-		keys: func(game string) []store.Key { return []store.Key{playerKey(game, g.Player)} },
-		apply: func(t *tx) (any, error) {
-			if !slices.Contains(t.meta.Admins, req.Actor) {
-				return nil, rules.Refuse("forbidden", "Only the game's admins can grant Vertebrae or Chips.")
-			}
-			p, err := t.player(g.Player)
-			if err != nil {
-				return nil, err
-			}
-			if p == nil || !p.Member {
-				return nil, rules.Refuse("not_a_player", "%s is not a player in this game.", g.Player)
-			}
-			inv := &p.Inventory
-			if inv.Vertebrae+g.Vertebrae < 0 || inv.Chips+g.Chips < 0 {
-				return nil, rules.Refuse("insufficient_funds", "%s holds %d Vertebrae and %d Chips; a balance never goes negative.",
-					p.ID, inv.Vertebrae, inv.Chips)
-			}
-			inv.Vertebrae += g.Vertebrae
-			inv.Chips += g.Chips
-			if err := t.put(playerKey(t.game, p.ID), p, time.Time{}); err != nil {
-				return nil, err
-			}
-			t.emit("granted", p.ID, g)
-			return GrantResult{Player: p.ID, Vertebrae: inv.Vertebrae, Chips: inv.Chips}, nil
-		},
-	})
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }

@@ -44,7 +44,7 @@ func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := svc.Grant(ctx, req(admin, fmt.Sprintf("g%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1})
+			_, err := svc.Grant(ctx, req(admin, fmt.Sprintf("g%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

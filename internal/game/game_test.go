@@ -75,7 +75,7 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if _, err := svc.Join(ctx, req("discord:2", "j1"), game.JoinGame{Name: "Ada"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Grant(ctx, req(admin, "g1"), game.Grant{Player: "discord:2", Vertebrae: 12}); err != nil {
+	if _, err := svc.Grant(ctx, req(admin, "g1"), game.Grant{Player: "discord:2", Vertebrae: 12, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := svc.Leave(ctx, req("discord:2", "l1"))
@@ -156,7 +156,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 
 	var bodies []string
 	for i := 0; i < 3; i++ {
-		res, err := svc.Grant(ctx, req(admin, "same-key"), game.Grant{Player: "discord:2", Vertebrae: 5})
+		res, err := svc.Grant(ctx, req(admin, "same-key"), game.Grant{Player: "discord:2", Vertebrae: 5, Reason: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := svc.Grant(ctx, req(admin, "other-key"), game.Grant{Player: "discord:2", Vertebrae: 7})
+			res, err := svc.Grant(ctx, req(admin, "other-key"), game.Grant{Player: "discord:2", Vertebrae: 7, Reason: "test"})
 			if err != nil {
 				t.Error(err)
 				return
@@ -197,7 +197,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 	if v.Inventory.Vertebrae != 12 {
 		t.Fatalf("each key applied once: want 5+7=12 Vertebrae, got %d", v.Inventory.Vertebrae)
 	}
-	_, err := svc.Grant(ctx, req(admin, "same-key"), game.Grant{Player: "discord:2", Vertebrae: 6})
+	_, err := svc.Grant(ctx, req(admin, "same-key"), game.Grant{Player: "discord:2", Vertebrae: 6, Reason: "test"})
 	if ruleCode(err) != "idempotency_key_reused" {
 		t.Fatalf("same key, different request: %v", err)
 	}
@@ -214,7 +214,7 @@ func TestRuleRefusalsLeaveStateUntouched(t *testing.T) {
 	}{
 		{"leave before joining", func() error { _, err := svc.Leave(ctx, req("discord:9", "a")); return err }, "not_a_player"},
 		{"grant by non-admin", func() error {
-			_, err := svc.Grant(ctx, req("discord:9", "b"), game.Grant{Player: "discord:9", Vertebrae: 1})
+			_, err := svc.Grant(ctx, req("discord:9", "b"), game.Grant{Player: "discord:9", Vertebrae: 1, Reason: "test"})
 			return err
 		}, "forbidden"},
 		{"roll by non-player", func() error { _, err := svc.Roll(ctx, req("discord:9", "c"), game.RollDice{Dice: "1d6"}); return err }, "not_a_player"},
@@ -276,7 +276,7 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := svc.Grant(ctx, req(admin, fmt.Sprintf("grant-%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1})
+			res, err := svc.Grant(ctx, req(admin, fmt.Sprintf("grant-%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
 			errs <- err
 			if err == nil {
 				attempts <- res.Attempts

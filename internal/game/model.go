@@ -53,9 +53,25 @@ type Meta struct {
 	// Period is the period the engine last opened; phase-end moves it on.
 	Period string `json:"period"`
 	// Season is the current season (RULINGS T2); it changes at week ends.
-	Season string `json:"season"`
-	Ended  bool   `json:"ended,omitempty"`
-	Winner string `json:"winner,omitempty"`
+	Season  string    `json:"season"`
+	Ended   bool      `json:"ended,omitempty"`
+	Winner  string    `json:"winner,omitempty"`
+	EndedAt time.Time `json:"ended_at,omitzero"`
+	// Amendments are the operator corrections and adopted proposals that
+	// changed this game's ruleset numbers, oldest first (RULINGS R1, G3).
+	Amendments []Amendment `json:"amendments,omitempty"`
+}
+
+// Amendment is one versioned change to a game's ruleset data: an RFC 7396
+// merge patch over the ruleset as amended so far.
+type Amendment struct {
+	Version int             `json:"version"`
+	Patch   json.RawMessage `json:"patch"`
+	Reason  string          `json:"reason"`
+	By      string          `json:"by"`
+	At      time.Time       `json:"at"`
+	// Source is "admin" or what adopted it ("proposal:<id>").
+	Source string `json:"source"`
 }
 
 // SeedRecord is one period's secret seed and its public commitment (RULINGS N2).

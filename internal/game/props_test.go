@@ -114,7 +114,7 @@ func TestGameStateMachine(t *testing.T) {
 				c := rapid.IntRange(-3, 3).Draw(rt, "chips")
 				keys++
 				key := fmt.Sprintf("k%d", keys)
-				res, err := svc.Grant(ctx, req(admin, key), game.Grant{Player: p, Vertebrae: v, Chips: c})
+				res, err := svc.Grant(ctx, req(admin, key), game.Grant{Player: p, Vertebrae: v, Chips: c, Reason: "test"})
 				mp := m[p]
 				switch {
 				case v == 0 && c == 0:

@@ -10,7 +10,9 @@ import (
 	"croupier/internal/fair"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
+	"croupier/internal/rules/cards"
 	"croupier/internal/rules/players"
+	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
 
@@ -37,12 +39,20 @@ type GameView struct {
 	Season    string     `json:"season"`
 	Ended     bool       `json:"ended"`
 	Winner    string     `json:"winner,omitempty"`
+	EndedAt   *time.Time `json:"ended_at,omitempty"`
+	// RulesetVersion counts the ruleset's amendments (RULINGS R1).
+	RulesetVersion int `json:"ruleset_version"`
 }
 
 func (t *tx) gameView() GameView {
 	m := t.meta
-	return GameView{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, Admins: m.Admins, CreatedAt: m.CreatedAt,
-		Period: periodView(t.period), Season: m.Season, Ended: m.Ended, Winner: m.Winner}
+	v := GameView{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, Admins: m.Admins, CreatedAt: m.CreatedAt,
+		Period: periodView(t.period), Season: m.Season, Ended: m.Ended, Winner: m.Winner, RulesetVersion: t.rs.Version}
+	if m.Ended {
+		at := m.EndedAt
+		v.EndedAt = &at
+	}
+	return v
 }
 
 // PlayerView is a player's status and inventory.
@@ -59,11 +69,47 @@ type PlayerView struct {
 	Period           string            `json:"period"`
 	DeckSize         int               `json:"deck_size"`
 	Inventory        players.Inventory `json:"inventory"`
+	// Deck is the deck grouped by card, in card-table order, with counts
+	// and holographic copies (RULINGS C2); Packs groups unopened packs.
+	Deck  []cards.Entry `json:"deck"`
+	Packs []PackEntry   `json:"packs"`
+	// CanGift: the player has not gifted in this period (RULINGS C4).
+	CanGift bool `json:"can_gift"`
+}
+
+// PackEntry is the unopened packs of one kind.
+type PackEntry struct {
+	Pack  string   `json:"pack"`
+	Name  string   `json:"name"`
+	Count int      `json:"count"`
+	IDs   []string `json:"ids"`
+}
+
+func groupPacks(t *tx, ps []players.Pack) []PackEntry {
+	out := []PackEntry{}
+	idx := map[string]int{}
+	for _, p := range ps {
+		i, ok := idx[p.Kind]
+		if !ok {
+			name := p.Kind
+			if k, known := t.rs.Pack(p.Kind); known {
+				name = k.Name
+			}
+			i = len(out)
+			idx[p.Kind] = i
+			out = append(out, PackEntry{Pack: p.Kind, Name: name})
+		}
+		out[i].Count++
+		out[i].IDs = append(out[i].IDs, p.ID)
+	}
+	return out
 }
 
 func (t *tx) playerView(p *Player) PlayerView {
 	v := PlayerView{Game: t.game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt,
-		Period: t.period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized()}
+		Period: t.period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized(),
+		Deck: cards.Group(t.rs, p.Inventory.Cards), Packs: groupPacks(t, p.Inventory.Packs),
+		CanGift: p.Member && p.GiftPeriod != t.period.ID}
 	if p.Member {
 		prev := t.sched.Prev(t.period)
 		v.Active = !players.Inactive(p, t.period.ID, prev.ID)
@@ -98,6 +144,37 @@ func (s *Service) view(ctx context.Context, game string, extra ...store.Key) (*t
 		return nil, err
 	}
 	return t, nil
+}
+
+// ShopItemView is one item the Croupier sells, priced for this game.
+type ShopItemView struct {
+	ruleset.ShopItem
+	// Cards is how many cards the item brings (a pack's size, or Count random cards).
+	Cards int `json:"cards,omitempty"`
+	// HoloChance is each card's holographic percentage.
+	HoloChance int `json:"holo_chance,omitempty"`
+}
+
+// Shop lists what the Croupier sells in this game, at the game's prices.
+func (s *Service) Shop(ctx context.Context, game string) ([]ShopItemView, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ShopItemView, 0, len(t.rs.Shop))
+	for _, it := range t.rs.Shop {
+		v := ShopItemView{ShopItem: it}
+		switch it.Kind {
+		case ruleset.ItemRandomCard:
+			v.Cards, v.HoloChance = it.Count, t.rs.Chances.HoloCroupierCard
+		case ruleset.ItemPack:
+			if p, ok := t.rs.Pack(it.Pack); ok {
+				v.Cards, v.HoloChance = p.Size(), t.rs.Chances.HoloPack
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // Game describes a game.

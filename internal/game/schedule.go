@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,8 @@ const SchedulerActor = "croupier:scheduler"
 type DueReport struct {
 	// Transitions lists the periods ended, as "game/period".
 	Transitions []string `json:"transitions"`
+	// Expired lists the trades closed by their timer, as "game/trade".
+	Expired []string `json:"expired,omitempty"`
 	// Failed lists items whose work failed, with the reason; they stay due
 	// and are tried again on the next run.
 	Failed []string `json:"failed,omitempty"`
@@ -39,10 +42,26 @@ func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 		}
 		progressed := false
 		for _, it := range items {
-			if it.SK != metaSK || !strings.HasPrefix(it.PK, "GAME#") {
-				continue // other timers belong to later features
+			if !strings.HasPrefix(it.PK, "GAME#") {
+				continue
 			}
 			game := strings.TrimPrefix(it.PK, "GAME#")
+			if id, ok := strings.CutPrefix(it.SK, tradePrefix); ok {
+				closed, err := s.ExpireTrade(ctx, game, id)
+				if err != nil {
+					s.log.ErrorContext(ctx, "trade expiry failed", "game", game, "trade", id, "err", err)
+					rep.Failed = append(rep.Failed, game+"/"+tradePrefix+id+": "+err.Error())
+					continue
+				}
+				if closed {
+					rep.Expired = append(rep.Expired, game+"/"+id)
+					progressed = true
+				}
+				continue
+			}
+			if it.SK != metaSK {
+				continue // other timers belong to later features
+			}
 			ended, err := s.EndPeriods(ctx, game)
 			rep.Transitions = append(rep.Transitions, ended...)
 			if err != nil {
@@ -82,6 +101,11 @@ type PeriodEnded struct {
 	Revealed  string     `json:"revealed_seed,omitempty"`
 	Committed string     `json:"committed"`
 	Season    string     `json:"season"`
+	// Active lists the players who performed an action in the ended
+	// period; Inactive those who did not and so are inactive in the period
+	// starting (RULINGS P3). Gift allowances reset with the period.
+	Active   []string `json:"active"`
+	Inactive []string `json:"inactive"`
 }
 
 // endOnePeriod ends the game's open period if it is over. It returns the id
@@ -176,7 +200,11 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		t.emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
 		res.Committed = rec.Commitment
 	}
-	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind})
+	if res.Active, res.Inactive, err = s.activity(ctx, game, ended); err != nil {
+		return "", err
+	}
+	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
+		"active": res.Active, "inactive": res.Inactive})
 	if weekEnds(ended) {
 		// Seasons advance at the end of each week (RULINGS T2).
 		old := t.meta.Season
@@ -199,4 +227,88 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 // or of a turn's interim.
 func weekEnds(p calendar.Period) bool {
 	return p.Kind == "phase-2" || p.Kind == "interim"
+}
+
+// ExpireTrade closes an open trade whose window has passed, as of its expiry
+// (RULINGS T4). It reports whether it closed it; a trade already closed, by
+// its parties or by an earlier run, is left alone.
+func (s *Service) ExpireTrade(ctx context.Context, game, id string) (bool, error) {
+	for attempt := 1; ; attempt++ {
+		closed, err := s.tryExpireTrade(ctx, game, id)
+		if errors.Is(err, store.ErrDuplicate) {
+			return false, nil
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return closed, err
+		}
+		if attempt >= s.MaxAttempts {
+			return false, ErrBusy
+		}
+		time.Sleep(s.pause(attempt))
+	}
+}
+
+func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, error) {
+	now := s.clock.Now()
+	tk := tradeKey(game, id)
+	cmdID := CommandID(SchedulerActor, "trade-expire:"+id)
+	idem := logKey(game, cmdID)
+	items, err := s.store.GetMany(ctx, []store.Key{metaKey(game), tk, idem})
+	if err != nil {
+		return false, err
+	}
+	t := &tx{s: s, ctx: ctx, now: now, game: game, loaded: map[store.Key]store.Item{}}
+	for _, it := range items {
+		t.loaded[it.Key] = it
+	}
+	if t.loaded[idem].Exists() {
+		return false, store.ErrDuplicate
+	}
+	if err := t.loadMeta(); err != nil {
+		return false, err
+	}
+	tr, err := t.trade(id)
+	if err != nil {
+		return false, err
+	}
+	if tr.Status != TradeOpen || tr.ExpiresAt.After(now) {
+		return false, nil
+	}
+	// Applied as of the moment it was due (RULINGS T4).
+	t.now = tr.ExpiresAt
+	t.period = t.sched.PeriodAt(t.now)
+	t.entry = &Entry{ID: newULID(t.now, s.ids), Command: "trade-expire", CommandID: cmdID, Actor: SchedulerActor,
+		Key: "trade-expire:" + id, At: t.now, Period: t.period.ID}
+	tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, SchedulerActor
+	if err := t.put(tk, tr, time.Time{}); err != nil {
+		return false, err
+	}
+	t.emit("trade_expired", "", tr)
+	if err := t.commit(ctx, idem, tr); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// activity records who acted in the ended period (RULINGS P2, P3), for the
+// period-end log entry and its announcement. Players who joined after the
+// period ended (a late run) are not counted either way.
+func (s *Service) activity(ctx context.Context, game string, ended calendar.Period) (active, inactive []string, err error) {
+	active, inactive = []string{}, []string{}
+	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
+		var p Player
+		if err := json.Unmarshal(it.Data, &p); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if !p.Member || !p.JoinedAt.Before(ended.End) {
+			return nil
+		}
+		if slices.Contains(p.ActionPeriods, ended.ID) {
+			active = append(active, p.ID)
+		} else {
+			inactive = append(inactive, p.ID)
+		}
+		return nil
+	})
+	return active, inactive, err
 }

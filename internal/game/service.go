@@ -17,6 +17,7 @@ import (
 	"io"
 	"log/slog"
 	mrand "math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,6 +27,8 @@ import (
 	"croupier/internal/fair"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
+	"croupier/internal/rules/cards"
+	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
@@ -141,6 +144,7 @@ type Result struct {
 // tx is the working state of one attempt of one command.
 type tx struct {
 	s       *Service
+	ctx     context.Context
 	now     time.Time
 	game    string
 	meta    *Meta
@@ -153,6 +157,15 @@ type tx struct {
 	checks  []store.Check
 	entry   *Entry
 	drawer  *fair.Drawer
+	// ps caches decoded players, so a command that touches one player twice
+	// (a gift back to one's own giver) sees and writes one record; dirty
+	// lists the ones to write, in the order first saved.
+	ps    map[string]*Player
+	dirty []string
+	// metaDirty: META is written at commit (a victory, an amendment).
+	metaDirty bool
+	// ids names new card copies and packs after the command id.
+	ids func() string
 }
 
 // spec describes one command for the executor.
@@ -215,7 +228,7 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 	if sp.keys != nil {
 		keys = append(keys, sp.keys(sp.req.Game)...)
 	}
-	t := &tx{s: s, now: now, game: sp.req.Game, loaded: make(map[store.Key]store.Item, len(keys)+1)}
+	t := &tx{s: s, ctx: ctx, now: now, game: sp.req.Game, loaded: make(map[store.Key]store.Item, len(keys)+1)}
 
 	// The seed's key depends on the period, which depends on the ruleset in
 	// META; guess the common calendar so the seed comes in the same read.
@@ -275,6 +288,9 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 // draws made) in one transaction; the entry is also the idempotency record
 // at idem. Every state change, command or scheduled work, ends here.
 func (t *tx) commit(ctx context.Context, idem store.Key, resp any) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
 	if t.drawer != nil {
 		t.entry.Draws = t.drawer.Records()
 	}
@@ -331,7 +347,7 @@ func (t *tx) loadMeta() error {
 }
 
 func (t *tx) setMeta(m *Meta, version int64) error {
-	rs, err := ruleset.Load(m.Ruleset)
+	rs, err := effectiveRuleset(m)
 	if err != nil {
 		return fmt.Errorf("game %s: %w", m.ID, err)
 	}
@@ -344,11 +360,19 @@ func (t *tx) setMeta(m *Meta, version int64) error {
 	return nil
 }
 
-// player returns the stored record of id, or nil if they never joined.
+// player returns the record of id, or nil if they never joined. Players
+// not in the command's first read are read now (a gift's giver owed a card).
 func (t *tx) player(id string) (*Player, error) {
-	it, ok := t.loaded[playerKey(t.game, id)]
+	if p, ok := t.ps[id]; ok {
+		return p, nil
+	}
+	k := playerKey(t.game, id)
+	it, ok := t.loaded[k]
 	if !ok {
-		return nil, fmt.Errorf("internal: player %s was not loaded", id)
+		if err := t.load(k); err != nil {
+			return nil, err
+		}
+		it = t.loaded[k]
 	}
 	if !it.Exists() {
 		return nil, nil
@@ -357,7 +381,71 @@ func (t *tx) player(id string) (*Player, error) {
 	if err := json.Unmarshal(it.Data, &p); err != nil {
 		return nil, fmt.Errorf("decoding player %s: %w", id, err)
 	}
+	if t.ps == nil {
+		t.ps = map[string]*Player{}
+	}
+	t.ps[id] = &p
 	return &p, nil
+}
+
+// member returns id's record if they are a current player, else nil.
+func (t *tx) member(id string) (*Player, error) {
+	p, err := t.player(id)
+	if err != nil || p == nil || !p.Member {
+		return nil, err
+	}
+	return p, nil
+}
+
+// load reads keys the command's first read did not include (one more read
+// request; only commands whose needs depend on what they read pay it).
+func (t *tx) load(keys ...store.Key) error {
+	if t.ctx == nil {
+		return fmt.Errorf("internal: no context to read %v", keys)
+	}
+	items, err := t.s.store.GetMany(t.ctx, keys)
+	if err != nil {
+		return fmt.Errorf("reading %v: %w", keys, err)
+	}
+	for _, it := range items {
+		t.loaded[it.Key] = it
+	}
+	return nil
+}
+
+// save marks p to be written at commit.
+func (t *tx) save(p *Player) {
+	if t.ps == nil {
+		t.ps = map[string]*Player{}
+	}
+	t.ps[p.ID] = p
+	if !slices.Contains(t.dirty, p.ID) {
+		t.dirty = append(t.dirty, p.ID)
+	}
+}
+
+// flush stages the saved players and, when a saved player now holds the
+// winning Chips, ends the game with them as winner (RULINGS C7: by any
+// route, checked in the same commit as the change that got them there).
+func (t *tx) flush() error {
+	for _, id := range t.dirty {
+		p := t.ps[id]
+		if t.meta != nil && !t.meta.Ended && economy.Won(t.rs, p) {
+			t.meta.Ended, t.meta.Winner, t.meta.EndedAt = true, p.ID, t.now
+			t.metaDirty = true
+			t.emit("game_won", p.ID, map[string]any{"chips": p.Inventory.Chips, "threshold": t.rs.Thresholds.WinChips})
+		}
+		if err := t.put(playerKey(t.game, id), p, time.Time{}); err != nil {
+			return err
+		}
+	}
+	t.dirty = nil
+	if t.metaDirty {
+		mk := metaKey(t.game)
+		t.metaDirty = false
+		return t.put(mk, t.meta, t.loaded[mk].Due)
+	}
+	return nil
 }
 
 // put stages a write of v at k, expecting the version read earlier.
@@ -418,6 +506,27 @@ func (t *tx) openSeed(ctx context.Context, guess store.Key) error {
 	}
 	t.drawer, err = fair.NewDrawer(seed, t.game, t.period.ID, t.entry.CommandID)
 	return err
+}
+
+// source returns the command's random source, opening the period's seed if
+// the command did not ask for it up front (a command that turns out to owe
+// a giver a card).
+func (t *tx) source() (fair.Source, error) {
+	if t.drawer == nil {
+		if err := t.openSeed(t.ctx, store.Key{}); err != nil {
+			return nil, err
+		}
+	}
+	return t.drawer, nil
+}
+
+// newID names a new card copy or pack: the command id's prefix and a
+// counter, the same on every retry of the command.
+func (t *tx) newID() string {
+	if t.ids == nil {
+		t.ids = cards.Sequence(t.entry.CommandID[:10])
+	}
+	return t.ids()
 }
 
 func (s *Service) newSeed(period string, now time.Time) (SeedRecord, error) {

@@ -65,7 +65,7 @@ func TestIdempotencySequential(t *testing.T) {
 	}
 
 	// The same key for a different request is refused, and changes nothing.
-	r := e.Post("/v1/games/"+gameID+"/grants", "grant-seq", game.Grant{Player: ada, Vertebrae: 70})
+	r := e.Post("/v1/games/"+gameID+"/grants", "grant-seq", game.Grant{Player: ada, Vertebrae: 70, Reason: "test"})
 	if p := r.Problem(t); r.Status != 422 || p.Code != "idempotency_key_reused" {
 		t.Errorf("reused key: %d %s, want 422 idempotency_key_reused", r.Status, p.Code)
 	}
@@ -84,7 +84,7 @@ func TestIdempotencySequential(t *testing.T) {
 
 func TestIdempotencyConcurrent(t *testing.T) {
 	e := withGame(t)
-	grant := game.Grant{Player: ada, Chips: 3}
+	grant := game.Grant{Player: ada, Chips: 3, Reason: "test"}
 	roll := game.RollDice{Dice: "4d20"}
 	var wg sync.WaitGroup
 	grants := make([]*apitest.Response, 3)

@@ -66,6 +66,20 @@ type Player struct {
 	// performed an action (P2), oldest first: enough to answer P3.
 	ActionPeriods []string  `json:"action_periods,omitempty"`
 	Inventory     Inventory `json:"inventory"`
+	// GiftPeriod is the period of the player's last gift and GiftedTo its
+	// receiver: one gift per period (RULINGS C4), reset by the period moving on.
+	GiftPeriod string `json:"gift_period,omitempty"`
+	GiftedTo   string `json:"gifted_to,omitempty"`
+	// Owed lists gifts this player received while inactive: if they act in
+	// the same period, each giver gets their card, once (RULINGS C4).
+	Owed []Owed `json:"owed,omitempty"`
+}
+
+// Owed is a giver's pending card from a gift to an inactive player.
+type Owed struct {
+	Giver  string `json:"giver"`
+	Period string `json:"period"`
+	Gift   string `json:"gift"` // the gift's log entry id
 }
 
 // Join makes id a player at now (RULINGS P1). prev is their earlier record, or

@@ -1,0 +1,167 @@
+package game
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"croupier/internal/rules"
+	"croupier/internal/ruleset"
+)
+
+// amended caches effective rulesets by base id and the hash of the
+// amendments applied, so a command does not re-apply and re-validate every
+// patch on each run. Rulesets are never modified once built.
+var amended sync.Map // string -> *ruleset.Ruleset
+
+// effectiveRuleset is the game's ruleset data: the base ruleset with every
+// amendment applied in order (RULINGS R1).
+func effectiveRuleset(m *Meta) (*ruleset.Ruleset, error) {
+	if len(m.Amendments) == 0 {
+		return ruleset.Load(m.Ruleset)
+	}
+	h := sha256.New()
+	for _, a := range m.Amendments {
+		h.Write(a.Patch)
+		h.Write([]byte{0})
+	}
+	key := m.Ruleset + "@" + hex.EncodeToString(h.Sum(nil))
+	if rs, ok := amended.Load(key); ok {
+		return rs.(*ruleset.Ruleset), nil
+	}
+	rs, err := ruleset.Load(m.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range m.Amendments {
+		if rs, err = ruleset.Amend(rs, a.Patch); err != nil {
+			return nil, fmt.Errorf("amendment v%d: %w", a.Version, err)
+		}
+	}
+	amended.Store(key, rs)
+	return rs, nil
+}
+
+// Amend is the payload of an operator's ruleset amendment: a JSON merge
+// patch (RFC 7396) over the game's ruleset data, e.g.
+// {"shop":[...]} or {"durations":{"tradeWindow":"72h"}}, and why.
+type Amend struct {
+	Patch  json.RawMessage `json:"patch"`
+	Reason string          `json:"reason"`
+}
+
+// AmendResult is the response of an amendment.
+type AmendResult struct {
+	Ruleset   string    `json:"ruleset"`
+	Version   int       `json:"version"`
+	Amendment Amendment `json:"amendment"`
+}
+
+// MaxPatch bounds one amendment's patch.
+const MaxPatch = 16 << 10
+
+// Amend changes the game's ruleset numbers (admins only): validated like a
+// ruleset file, versioned, logged with its reason. It is also how adopted
+// proposals carry out machine-readable amendments (RULINGS G3).
+func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, error) {
+	if err := needReason(a.Reason); err != nil {
+		return nil, err
+	}
+	a.Patch = bytes.TrimSpace(a.Patch)
+	if len(a.Patch) == 0 || string(a.Patch) == "null" {
+		return nil, rules.Refuse("invalid_amendment", "An amendment needs a patch: a JSON object such as {\"shop\": [...]}.")
+	}
+	if len(a.Patch) > MaxPatch {
+		return nil, rules.Refuse("invalid_amendment", "The patch is %d bytes; at most %d are allowed.", len(a.Patch), MaxPatch)
+	}
+	return s.run(ctx, spec{
+		req: req, command: "amend", body: a,
+		apply: func(t *tx) (any, error) {
+			if err := t.admin("amend the ruleset"); err != nil {
+				return nil, err
+			}
+			am, err := t.amend(a.Patch, a.Reason, "admin")
+			if err != nil {
+				return nil, err
+			}
+			return AmendResult{Ruleset: t.rs.ID, Version: t.rs.Version, Amendment: am}, nil
+		},
+	})
+}
+
+// amend applies a merge patch to the game's ruleset in this command's
+// commit: checked, recorded in META with its version, and logged.
+func (t *tx) amend(patch json.RawMessage, reason, source string) (Amendment, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(patch, &obj); err == nil {
+		if _, ok := obj["version"]; ok {
+			return Amendment{}, rules.Refuse("invalid_amendment", "An amendment cannot set the ruleset version; each amendment increments it.")
+		}
+	}
+	rs, err := ruleset.Amend(t.rs, patch)
+	if err != nil {
+		var inv *ruleset.InvalidError
+		if errors.As(err, &inv) {
+			return Amendment{}, rules.Refuse("invalid_amendment", "The amendment was refused: %s", problems(inv))
+		}
+		return Amendment{}, err
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, patch); err != nil {
+		return Amendment{}, rules.Refuse("invalid_amendment", "The patch is not valid JSON: %v", err)
+	}
+	am := Amendment{Version: rs.Version, Patch: slices.Clone(compact.Bytes()), Reason: reason, By: t.entry.Actor, At: t.now, Source: source}
+	t.meta.Amendments = append(t.meta.Amendments, am)
+	t.meta.RulesetVersion = rs.Version
+	t.rs = rs
+	t.metaDirty = true
+	t.emit("ruleset_amended", "", am)
+	return am, nil
+}
+
+func problems(e *ruleset.InvalidError) string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// admin refuses a non-admin actor; what says what they tried.
+func (t *tx) admin(what string) error {
+	if !slices.Contains(t.meta.Admins, t.entry.Actor) {
+		return rules.Refuse("forbidden", "Only the game's admins can %s.", what)
+	}
+	return nil
+}
+
+// MaxReason bounds an operator's stated reason.
+const MaxReason = 200
+
+// needReason refuses an operator correction without a reason: every
+// correction is in the log with why it was made.
+func needReason(r string) error {
+	if r == "" {
+		return rules.Refuse("reason_required", "An operator correction needs a reason (for the log), e.g. \"Judge's ruling 12\".")
+	}
+	if len(r) > MaxReason {
+		return rules.Refuse("invalid_request", "The reason is %d characters long; at most %d are allowed.", len(r), MaxReason)
+	}
+	return nil
+}
+
+// Ruleset returns the game's ruleset data as amended.
+func (s *Service) Ruleset(ctx context.Context, game string) (*ruleset.Ruleset, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	return t.rs, nil
+}

@@ -1,0 +1,291 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"croupier/internal/rules"
+	"croupier/internal/rules/economy"
+	"croupier/internal/store"
+)
+
+const tradePrefix = "TRADE#"
+
+func tradeKey(g, id string) store.Key { return store.Key{PK: gamePK(g), SK: tradePrefix + id} }
+
+// Trade statuses.
+const (
+	TradeOpen      = "open"
+	TradeExecuted  = "executed"
+	TradeWithdrawn = "withdrawn"
+	TradeExpired   = "expired"
+)
+
+// Trade is an offer between two players (seed 002 Trading): From gives Give
+// and receives Take. Making the offer is From's consent; it executes when To
+// consents within the trade window, if both still hold everything then.
+type Trade struct {
+	ID        string        `json:"id"`
+	From      string        `json:"from"`
+	To        string        `json:"to"`
+	Give      economy.Items `json:"give"`
+	Take      economy.Items `json:"take"`
+	Note      string        `json:"note,omitempty"`
+	Status    string        `json:"status"`
+	CreatedAt time.Time     `json:"created_at"`
+	ExpiresAt time.Time     `json:"expires_at"`
+	ClosedAt  time.Time     `json:"closed_at,omitzero"`
+	ClosedBy  string        `json:"closed_by,omitempty"`
+}
+
+// due is the trade's timer: its expiry while open, none once closed.
+func (tr *Trade) due() time.Time {
+	if tr.Status == TradeOpen {
+		return tr.ExpiresAt
+	}
+	return time.Time{}
+}
+
+// OfferTrade is the payload of a trade offer.
+type OfferTrade struct {
+	To   string        `json:"to"`
+	Give economy.Items `json:"give"`
+	Take economy.Items `json:"take"`
+	Note string        `json:"note,omitempty"`
+}
+
+// OfferTrade makes a trade offer to another player. Both sides are checked
+// now (a clear refusal beats an offer that can never execute) and again at
+// acceptance.
+func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*Result, error) {
+	o.To = strings.TrimSpace(o.To)
+	if !ValidIdentity(o.To) {
+		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", o.To)
+	}
+	if o.To == req.Actor {
+		return nil, rules.Refuse("self_trade", "You cannot trade with yourself.")
+	}
+	if err := o.Give.Check("give"); err != nil {
+		return nil, err
+	}
+	if err := o.Take.Check("take"); err != nil {
+		return nil, err
+	}
+	if o.Give.Empty() && o.Take.Empty() {
+		return nil, rules.Refuse("invalid_trade", "A trade needs at least one item on one side.")
+	}
+	if len(o.Note) > MaxReason {
+		return nil, rules.Refuse("invalid_request", "The note is %d characters long; at most %d are allowed.", len(o.Note), MaxReason)
+	}
+	return s.run(ctx, spec{
+		req: req, command: "trade-offer", body: o,
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor), playerKey(g, o.To)} },
+		apply: func(t *tx) (any, error) {
+			from, err := t.actor()
+			if err != nil {
+				return nil, err
+			}
+			to, err := t.member(o.To)
+			if err != nil {
+				return nil, err
+			}
+			if to == nil {
+				return nil, rules.Refuse("not_a_player", "%s is not a player in this game; trades are between players.", o.To)
+			}
+			if err := economy.Holds(from.ID, &from.Inventory, o.Give); err != nil {
+				return nil, err
+			}
+			if err := economy.Holds(to.ID, &to.Inventory, o.Take); err != nil {
+				return nil, err
+			}
+			tr := &Trade{ID: "t" + t.entry.CommandID[:10], From: from.ID, To: to.ID, Give: o.Give, Take: o.Take, Note: o.Note,
+				Status: TradeOpen, CreatedAt: t.now, ExpiresAt: t.now.Add(t.rs.Durations.TradeWindow.Std())}
+			if err := t.put(tradeKey(t.game, tr.ID), tr, tr.due()); err != nil {
+				return nil, err
+			}
+			t.emit("trade_offered", from.ID, tr)
+			return tr, t.acted(from)
+		},
+	})
+}
+
+// loadTrade decodes a trade read by the command.
+func (t *tx) trade(id string) (*Trade, error) {
+	it := t.loaded[tradeKey(t.game, id)]
+	if !it.Exists() {
+		return nil, rules.Refuse("trade_not_found", "There is no trade %q in this game.", id)
+	}
+	var tr Trade
+	if err := json.Unmarshal(it.Data, &tr); err != nil {
+		return nil, fmt.Errorf("decoding trade %s: %w", id, err)
+	}
+	return &tr, nil
+}
+
+func tradeClosed(tr *Trade) *rules.Error {
+	return rules.Refuse("trade_closed", "Trade %s is already %s (%s).", tr.ID, tr.Status, tr.ClosedAt.UTC().Format(time.RFC1123)).
+		With("status", tr.Status)
+}
+
+// AcceptTrade is the receiving player's consent: the trade executes at once
+// if it is open, within the window, and both still hold everything.
+func (s *Service) AcceptTrade(ctx context.Context, req Request, id string) (*Result, error) {
+	return s.tradeCommand(ctx, req, id, "trade-accept", func(t *tx, tr *Trade) error {
+		if tr.To != req.Actor {
+			if tr.From == req.Actor {
+				return rules.Refuse("not_your_trade", "You made trade %s; your offer is your consent. %s must accept it.", tr.ID, tr.To)
+			}
+			return rules.Refuse("not_your_trade", "Trade %s is between %s and %s; only %s can accept it.", tr.ID, tr.From, tr.To, tr.To)
+		}
+		if !t.now.Before(tr.ExpiresAt) {
+			return rules.Refuse("trade_expired", "Trade %s expired on %s: both consents must be within %s of each other.",
+				tr.ID, tr.ExpiresAt.UTC().Format(time.RFC1123), t.rs.Durations.TradeWindow.Std())
+		}
+		to, err := t.actor()
+		if err != nil {
+			return err
+		}
+		from, err := t.member(tr.From)
+		if err != nil {
+			return err
+		}
+		if from == nil {
+			return rules.Refuse("not_a_player", "%s, who offered trade %s, is no longer a player.", tr.From, tr.ID)
+		}
+		if err := economy.Swap(from, to, tr.Give, tr.Take); err != nil {
+			return err
+		}
+		t.save(from)
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExecuted, t.now, req.Actor
+		t.emit("trade_executed", to.ID, tr)
+		return t.acted(to)
+	})
+}
+
+// WithdrawTrade closes an open trade: its maker withdraws it, or its
+// receiver declines it.
+func (s *Service) WithdrawTrade(ctx context.Context, req Request, id string) (*Result, error) {
+	return s.tradeCommand(ctx, req, id, "trade-withdraw", func(t *tx, tr *Trade) error {
+		if tr.From != req.Actor && tr.To != req.Actor {
+			return rules.Refuse("not_your_trade", "Trade %s is between %s and %s; only they can withdraw it.", tr.ID, tr.From, tr.To)
+		}
+		p, err := t.actor()
+		if err != nil {
+			return err
+		}
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.now, req.Actor
+		t.emit("trade_withdrawn", p.ID, tr)
+		return t.acted(p)
+	})
+}
+
+// tradeCommand runs a command on one open trade, loading it and both of its
+// players in the first read (trade ids name their parties only once read,
+// so the parties come from a second read only when not the actor).
+func (s *Service) tradeCommand(ctx context.Context, req Request, id, command string, fn func(*tx, *Trade) error) (*Result, error) {
+	id = strings.TrimSpace(id)
+	if id == "" || len(id) > 64 {
+		return nil, rules.Refuse("invalid_request", "%q is not a trade id.", id)
+	}
+	return s.run(ctx, spec{
+		req: req, command: command, body: map[string]string{"trade": id},
+		keys: func(g string) []store.Key { return []store.Key{tradeKey(g, id), playerKey(g, req.Actor)} },
+		apply: func(t *tx) (any, error) {
+			tr, err := t.trade(id)
+			if err != nil {
+				return nil, err
+			}
+			if tr.Status != TradeOpen {
+				return nil, tradeClosed(tr)
+			}
+			if err := fn(t, tr); err != nil {
+				return nil, err
+			}
+			if err := t.put(tradeKey(t.game, tr.ID), tr, tr.due()); err != nil {
+				return nil, err
+			}
+			return tr, nil
+		},
+	})
+}
+
+// TradeFilter selects trades to list.
+type TradeFilter struct {
+	Player string // either party; "" for all
+	Status string // "" for all
+}
+
+// Trades lists a game's trades, oldest first.
+func (s *Service) Trades(ctx context.Context, game string, f TradeFilter) ([]Trade, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	out := []Trade{}
+	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: tradePrefix}, func(it store.Item) error {
+		var tr Trade
+		if err := json.Unmarshal(it.Data, &tr); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		t.expireView(&tr)
+		if (f.Player == "" || tr.From == f.Player || tr.To == f.Player) && (f.Status == "" || tr.Status == f.Status) {
+			out = append(out, tr)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Trade returns one trade.
+func (s *Service) Trade(ctx context.Context, game, id string) (Trade, error) {
+	t, err := s.view(ctx, game, tradeKey(game, id))
+	if err != nil {
+		return Trade{}, err
+	}
+	tr, err := t.trade(id)
+	if err != nil {
+		return Trade{}, err
+	}
+	t.expireView(tr)
+	return *tr, nil
+}
+
+// expireView shows an open trade past its expiry as expired even before the
+// scheduler has closed it: reads tell the truth as of now.
+func (t *tx) expireView(tr *Trade) {
+	if tr.Status == TradeOpen && !t.now.Before(tr.ExpiresAt) {
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, SchedulerActor
+	}
+}
+
+// maxLeaveTrades bounds the trades a departure closes in its one commit;
+// any beyond it can no longer execute (a non-player holds nothing) and
+// expire on their timer.
+const maxLeaveTrades = 80
+
+// withdrawTradesOf closes the open trades id is a party to, as part of their
+// departure (RULINGS P1). Leaving is rare, so reading the game's trades here
+// costs less than keeping a per-player index on every offer.
+func (t *tx) withdrawTradesOf(id string) ([]string, error) {
+	withdrawn := []string{}
+	err := t.s.scan(t.ctx, store.Query{PK: gamePK(t.game), Prefix: tradePrefix}, func(it store.Item) error {
+		if len(withdrawn) >= maxLeaveTrades {
+			return nil
+		}
+		var tr Trade
+		if err := json.Unmarshal(it.Data, &tr); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if tr.Status != TradeOpen || (tr.From != id && tr.To != id) {
+			return nil
+		}
+		t.loaded[it.Key] = it
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.now, id
+		withdrawn = append(withdrawn, tr.ID)
+		return t.put(it.Key, tr, time.Time{})
+	})
+	return withdrawn, err
+}
