@@ -15,11 +15,13 @@ import (
 // acting owes: each giver of a gift p received while inactive in this period
 // gets their card, once per gift (C4). Every action command calls it.
 func (t *tx) acted(p *Player) error {
-	players.RecordAction(p, t.period.ID)
-	t.save(p)
+	if players.RecordAction(p, t.period.ID) {
+		t.save(p)
+	}
 	if len(p.Owed) == 0 {
 		return nil
 	}
+	t.save(p)
 	owed := p.Owed
 	p.Owed = nil
 	for _, o := range owed {
@@ -87,6 +89,7 @@ func (s *Service) Purchase(ctx context.Context, req Request, b Purchase) (*Resul
 			if err != nil {
 				return nil, err
 			}
+			t.save(p)
 			t.emit("purchased", p.ID, bought)
 			if err := t.acted(p); err != nil {
 				return nil, err
@@ -124,6 +127,7 @@ func (s *Service) Open(ctx context.Context, req Request, o OpenPack) (*Result, e
 			if err != nil {
 				return nil, err
 			}
+			t.save(p)
 			t.emit("pack_opened", p.ID, opened)
 			return opened, t.acted(p)
 		},
@@ -187,6 +191,7 @@ func (s *Service) Gift(ctx context.Context, req Request, g Gift) (*Result, error
 			}
 			giver.GiftPeriod, giver.GiftedTo = t.period.ID, recv.ID
 			t.save(recv)
+			t.save(giver)
 			t.emit("gifted", giver.ID, res)
 			return res, t.acted(giver)
 		},

@@ -159,6 +159,7 @@ func (s *Service) AcceptTrade(ctx context.Context, req Request, id string) (*Res
 			return err
 		}
 		t.save(from)
+		t.save(to)
 		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExecuted, t.now, req.Actor
 		t.emit("trade_executed", to.ID, tr)
 		return t.acted(to)

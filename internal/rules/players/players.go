@@ -131,16 +131,18 @@ func NotAPlayer() *rules.Error {
 	return rules.Refuse("not_a_player", "You are not a player in this game; join it first.")
 }
 
-// RecordAction notes that p performed an action in period (RULINGS P2).
-func RecordAction(p *Player, period string) {
+// RecordAction notes that p performed an action in period (RULINGS P2). It
+// reports whether the record changed (the first action of a period).
+func RecordAction(p *Player, period string) bool {
 	n := len(p.ActionPeriods)
 	if n > 0 && p.ActionPeriods[n-1] == period {
-		return
+		return false
 	}
 	p.ActionPeriods = append(p.ActionPeriods, period)
 	if len(p.ActionPeriods) > 2 {
 		p.ActionPeriods = slices.Clone(p.ActionPeriods[len(p.ActionPeriods)-2:])
 	}
+	return true
 }
 
 // Inactive reports whether p is inactive in period current, whose previous
