@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,6 +93,18 @@ func (a *API) routes() {
 	m.Handle("POST /v1/games/{game}/leave", a.authed(a.leave))
 	m.Handle("POST /v1/games/{game}/rolls", a.authed(a.roll))
 	m.Handle("POST /v1/games/{game}/grants", a.authed(a.grant))
+	m.Handle("POST /v1/games/{game}/revocations", a.authed(a.revoke))
+	m.Handle("POST /v1/games/{game}/amendments", a.authed(a.amend))
+	m.Handle("POST /v1/games/{game}/purchases", a.authed(a.purchase))
+	m.Handle("POST /v1/games/{game}/packs/open", a.authed(a.openPack))
+	m.Handle("POST /v1/games/{game}/gifts", a.authed(a.gift))
+	m.Handle("POST /v1/games/{game}/trades", a.authed(a.offerTrade))
+	m.Handle("GET /v1/games/{game}/trades", a.authed(a.listTrades))
+	m.Handle("GET /v1/games/{game}/trades/{trade}", a.authed(a.getTrade))
+	m.Handle("POST /v1/games/{game}/trades/{trade}/accept", a.authed(a.acceptTrade))
+	m.Handle("POST /v1/games/{game}/trades/{trade}/withdraw", a.authed(a.withdrawTrade))
+	m.Handle("GET /v1/games/{game}/shop", a.authed(a.shop))
+	m.Handle("GET /v1/games/{game}/ruleset", a.authed(a.getRuleset))
 	m.Handle("GET /v1/games/{game}/players", a.authed(a.listPlayers))
 	m.Handle("GET /v1/games/{game}/players/{player}", a.authed(a.getPlayer))
 	m.Handle("GET /v1/games/{game}/me", a.authed(a.me))
@@ -295,6 +308,124 @@ func (a *API) grant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Grant(r.Context(), req, g) })
+}
+
+func (a *API) revoke(w http.ResponseWriter, r *http.Request) {
+	var v game.Revoke
+	if err := decode(w, r, &v, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Revoke(r.Context(), req, v) })
+}
+
+func (a *API) amend(w http.ResponseWriter, r *http.Request) {
+	var am game.Amend
+	if err := decode(w, r, &am, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Amend(r.Context(), req, am) })
+}
+
+func (a *API) purchase(w http.ResponseWriter, r *http.Request) {
+	var b game.Purchase
+	if err := decode(w, r, &b, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Purchase(r.Context(), req, b) })
+}
+
+func (a *API) openPack(w http.ResponseWriter, r *http.Request) {
+	var o game.OpenPack
+	if err := decode(w, r, &o, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Open(r.Context(), req, o) })
+}
+
+func (a *API) gift(w http.ResponseWriter, r *http.Request) {
+	var g game.Gift
+	if err := decode(w, r, &g, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Gift(r.Context(), req, g) })
+}
+
+func (a *API) offerTrade(w http.ResponseWriter, r *http.Request) {
+	var o game.OfferTrade
+	if err := decode(w, r, &o, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.OfferTrade(r.Context(), req, o) })
+}
+
+func (a *API) acceptTrade(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
+		return a.svc.AcceptTrade(r.Context(), req, r.PathValue("trade"))
+	})
+}
+
+func (a *API) withdrawTrade(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
+		return a.svc.WithdrawTrade(r.Context(), req, r.PathValue("trade"))
+	})
+}
+
+// tradeStatuses are the values the status filter of GET trades accepts.
+var tradeStatuses = []string{game.TradeOpen, game.TradeExecuted, game.TradeWithdrawn, game.TradeExpired}
+
+func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := game.TradeFilter{Player: q.Get("player"), Status: q.Get("status")}
+	if f.Player != "" && !game.ValidIdentity(f.Player) {
+		problem(w, "invalid_player", fmt.Sprintf("player must be a platform identity such as discord:1234, not %q.", f.Player))
+		return
+	}
+	if f.Status != "" && !slices.Contains(tradeStatuses, f.Status) {
+		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(tradeStatuses, ", "), f.Status))
+		return
+	}
+	v, err := a.svc.Trades(r.Context(), r.PathValue("game"), f)
+	a.reply(w, r, map[string]any{"trades": v}, err)
+}
+
+// maxTradeID bounds a trade id in a path, as the service does for commands:
+// anything longer is no id the server made.
+const maxTradeID = 64
+
+func (a *API) getTrade(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("trade")
+	if len(id) > maxTradeID {
+		problem(w, "invalid_request", fmt.Sprintf("%q is not a trade id.", id))
+		return
+	}
+	v, err := a.svc.Trade(r.Context(), r.PathValue("game"), id)
+	a.reply(w, r, v, err)
+}
+
+func (a *API) shop(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Shop(r.Context(), r.PathValue("game"))
+	a.reply(w, r, map[string]any{"items": v}, err)
+}
+
+func (a *API) getRuleset(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Ruleset(r.Context(), r.PathValue("game"))
+	a.reply(w, r, v, err)
 }
 
 func (a *API) getGame(w http.ResponseWriter, r *http.Request) {

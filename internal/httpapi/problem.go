@@ -34,7 +34,12 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 }
 
 // statusOf maps stable codes to HTTP statuses; codes not listed are 422
-// (a well-formed request the rules refuse).
+// (a well-formed request the rules refuse: insufficient_funds,
+// insufficient_items, trade_items_missing, no_such_pack, self_gift,
+// self_trade). A code is 400 when the request is wrong whatever the game's
+// state (a name no ruleset item has, a bad quantity, a missing reason), 409
+// when the game's state rules it out for now (already gifted this period, a
+// closed trade, the game is over).
 var statusOf = map[string]int{
 	"invalid_json":            http.StatusBadRequest,
 	"invalid_request":         http.StatusBadRequest,
@@ -62,6 +67,24 @@ var statusOf = map[string]int{
 	"game_over":               http.StatusConflict,
 	"idempotency_key_reused":  http.StatusUnprocessableEntity,
 	"unknown_ruleset":         http.StatusBadRequest,
+	"unknown_item":            http.StatusBadRequest,
+	"unknown_card":            http.StatusBadRequest,
+	"unknown_pack":            http.StatusBadRequest,
+	"invalid_quantity":        http.StatusBadRequest,
+	"invalid_trade":           http.StatusBadRequest,
+	"invalid_amendment":       http.StatusBadRequest,
+	"reason_required":         http.StatusBadRequest,
+	"not_your_trade":          http.StatusForbidden,
+	"trade_not_found":         http.StatusNotFound,
+	"already_gifted":          http.StatusConflict,
+	"trade_closed":            http.StatusConflict,
+	"trade_expired":           http.StatusConflict,
+	"insufficient_funds":      http.StatusUnprocessableEntity,
+	"insufficient_items":      http.StatusUnprocessableEntity,
+	"trade_items_missing":     http.StatusUnprocessableEntity,
+	"no_such_pack":            http.StatusUnprocessableEntity,
+	"self_gift":               http.StatusUnprocessableEntity,
+	"self_trade":              http.StatusUnprocessableEntity,
 	"busy":                    http.StatusServiceUnavailable,
 	"storage_unavailable":     http.StatusServiceUnavailable,
 	"internal":                http.StatusInternalServerError,
