@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/lambdarun"
 	"croupier/internal/rules/calendar"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
 )
@@ -138,6 +141,9 @@ func TestEmulator(t *testing.T) {
 		game.Request{Actor: "discord:9", Key: "e2e-past-create"}, game.CreateGame{ID: pastGame}); err != nil {
 		t.Fatalf("creating %s: %v", pastGame, err)
 	}
+	// A trade offered back then, never answered: its 7-day window is long
+	// over, so phase-end closes it (as of its expiry) along with the periods.
+	staleTrade := offerPastTrade(ctx, t, game.New(st, clock.NewManual(created), quiet))
 	overdue := func() []string {
 		sched, _ := calendar.For(calendar.UTCPhases)
 		var ids []string
@@ -148,8 +154,27 @@ func TestEmulator(t *testing.T) {
 		return ids
 	}
 	none := func() []string { return []string{} }
+	expired := func(want ...string) func(*testing.T, []byte) string {
+		return func(t *testing.T, res []byte) string {
+			var rep game.DueReport
+			_ = json.Unmarshal(res, &rep)
+			if !slices.Equal(rep.Expired, want) {
+				t.Errorf("expired trades %v, want %v", rep.Expired, want)
+			}
+			return fmt.Sprintf("%d transitions, %d trades expired", len(rep.Transitions), len(rep.Expired))
+		}
+	}
 
-	const g = "sample-hall"
+	const (
+		g     = "sample-hall"
+		ada   = "discord:1002"
+		grace = "discord:1003"
+	)
+	// The ids the economy events refer to are derived from the actor and
+	// the idempotency key of the event that made them (game.CommandID).
+	grantedKing := game.CommandID("discord:1001", "discord-interaction-1101")[:10] + ".1"
+	giftCard := game.CommandID(ada, "discord-interaction-1106")[:10] + ".1"
+	sampleTrade := "t" + game.CommandID(ada, "discord-interaction-1107")[:10]
 	steps := []step{
 		{"actions/healthz.json", ok(200, map[string]any{"status": "ok"})},
 		{"actions/openapi.json", func(t *testing.T, res []byte) string {
@@ -206,9 +231,62 @@ func TestEmulator(t *testing.T) {
 			}
 			return "200"
 		})},
+		// The economy, in the order events/README.md gives: the admin's grant
+		// pays for Ada's purchases and the card she trades.
+		{"actions/grant-items.json", both(ok(200, map[string]any{"player": ada, "vertebrae": 40}), func(t *testing.T, res []byte) string {
+			var g game.GrantResult
+			body(t, res, &g)
+			if len(g.Cards) != 1 || g.Cards[0].ID != grantedKing || !g.Cards[0].Holo || len(g.Packs) != 1 {
+				t.Errorf("granted cards %+v packs %+v, want one holographic King %s (trade-offer.json gives it) and one pack", g.Cards, g.Packs, grantedKing)
+			}
+			return "200"
+		})},
+		{"purchases/buy-random-card.json", both(ok(200, map[string]any{"item": "random-card", "paid": 5, "vertebrae": 35}), func(t *testing.T, res []byte) string {
+			var b game.PurchaseResult
+			body(t, res, &b)
+			if len(b.Cards) != 1 || b.Cards[0].Name == "" {
+				t.Errorf("bought cards %+v, want one random card", b.Cards)
+			}
+			return "200 " + b.Cards[0].Name
+		})},
+		// Two Chips cost 50; Ada has 35: refused, nothing spent, the
+		// answer says what is missing.
+		{"purchases/insufficient-funds.json", both(fields(map[string]any{"cost": 50, "have": 35, "missing": 15}), problem(422, "insufficient_funds"))},
+		{"purchases/unknown-item.json", problem(400, "unknown_item")},
+		{"purchases/shop.json", both(ok(200, nil), func(t *testing.T, res []byte) string {
+			var shop struct{ Items []game.ShopItemView }
+			body(t, res, &shop)
+			prices := map[string]int{}
+			for _, it := range shop.Items {
+				prices[it.ID] = it.Price
+			}
+			want := map[string]int{"random-card": 5, "handy-pack": 12, "deck-pack": 18, "legendary-pack": 50, "chip": 25}
+			if !maps.Equal(prices, want) {
+				t.Errorf("shop prices %v, want %v", prices, want)
+			}
+			return fmt.Sprintf("200, %d items", len(prices))
+		})},
+		{"actions/open-pack.json", both(ok(200, map[string]any{"name": "Handy Pack"}), func(t *testing.T, res []byte) string {
+			var o struct{ Cards []struct{ ID, Name string } }
+			body(t, res, &o)
+			if len(o.Cards) != 3 {
+				t.Errorf("a Handy Pack gave %d cards, want 3", len(o.Cards))
+			}
+			return "200, 3 cards"
+		})},
+		{"actions/gift.json", both(ok(200, map[string]any{"giver": ada, "receiver": grace}), func(t *testing.T, res []byte) string {
+			var g game.GiftResult
+			body(t, res, &g)
+			if len(g.Cards) == 0 || g.Cards[0].ID != giftCard {
+				t.Errorf("gift cards %+v, want the first to be %s (trade-offer.json takes it)", g.Cards, giftCard)
+			}
+			return fmt.Sprintf("200, %d cards", len(g.Cards))
+		})},
+		{"actions/trade-offer.json", ok(201, map[string]any{"id": sampleTrade, "status": game.TradeOpen, "from": ada, "to": grace})},
+		{"actions/trade-accept.json", ok(200, map[string]any{"id": sampleTrade, "status": game.TradeExecuted, "closed_by": grace})},
 		{"actions/leave.json", ok(200, map[string]any{"player": "discord:1003"})},
-		{"phase-end/scheduler.json", dueReport(overdue)},
-		{"phase-end/scheduled-event.json", dueReport(none)},
+		{"phase-end/scheduler.json", both(dueReport(overdue), expired(pastGame+"/"+staleTrade))},
+		{"phase-end/scheduled-event.json", both(dueReport(none), expired())},
 	}
 
 	// Every event file needs a step, every step an event file.
@@ -295,11 +373,79 @@ func TestEmulator(t *testing.T) {
 	}
 
 	// phase-end's work is visible to a reader with the real clock.
-	v, err := game.New(st, clock.Real{}, quiet).Game(ctx, pastGame)
+	reader := game.New(st, clock.Real{}, quiet)
+	v, err := reader.Game(ctx, pastGame)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !v.Period.End.After(time.Now()) {
 		t.Errorf("%s is still in period %s ending %s after phase-end ran", pastGame, v.Period.ID, v.Period.End)
 	}
+	// The executed sample trade moved the King and 5 Vertebrae to Grace and
+	// the gift's first card to Ada; Ada paid 5 for her random card.
+	// (Grace has left since, so only Ada's side is still a player's.)
+	me, err := reader.Player(ctx, g, ada)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if me.Inventory.Vertebrae != 30 || !holds(me.Inventory.Cards, giftCard) || holds(me.Inventory.Cards, grantedKing) {
+		t.Errorf("after the sample trade Ada has %d Vertebrae and cards %+v; want 30, %s and not %s",
+			me.Inventory.Vertebrae, me.Inventory.Cards, giftCard, grantedKing)
+	}
+	tr, err := reader.Trade(ctx, pastGame, staleTrade)
+	if err != nil || tr.Status != game.TradeExpired || tr.ClosedBy != game.SchedulerActor {
+		t.Errorf("stale trade %+v (%v), want expired by the scheduler", tr, err)
+	}
+}
+
+// offerPastTrade sets up an offer in pastGame on svc's (past) clock: the
+// admin grants discord:91 three Vertebrae, which they offer to discord:92.
+// It returns the trade's id.
+func offerPastTrade(ctx context.Context, t *testing.T, svc *game.Service) string {
+	t.Helper()
+	admin := game.Request{Game: pastGame, Actor: "discord:9", Key: "e2e-past-grant"}
+	for _, p := range []string{"discord:91", "discord:92"} {
+		if _, err := svc.Join(ctx, game.Request{Game: pastGame, Actor: p, Key: "e2e-past-join"}, game.JoinGame{Name: p}); err != nil {
+			t.Fatalf("%s joining %s: %v", p, pastGame, err)
+		}
+	}
+	if _, err := svc.Grant(ctx, admin, game.Grant{Player: "discord:91", Vertebrae: 3, Reason: "e2e: something to trade"}); err != nil {
+		t.Fatalf("grant in %s: %v", pastGame, err)
+	}
+	res, err := svc.OfferTrade(ctx, game.Request{Game: pastGame, Actor: "discord:91", Key: "e2e-past-offer"},
+		game.OfferTrade{To: "discord:92", Give: economy.Items{Vertebrae: 3}})
+	if err != nil {
+		t.Fatalf("offer in %s: %v", pastGame, err)
+	}
+	var tr game.Trade
+	if err := json.Unmarshal(res.Body, &tr); err != nil || tr.ID == "" {
+		t.Fatalf("offer answered %s (%v)", res.Body, err)
+	}
+	return tr.ID
+}
+
+// body decodes an API Gateway response's JSON body into v.
+func body(t *testing.T, res []byte, v any) {
+	t.Helper()
+	r, _ := httpResp(t, res)
+	if err := json.Unmarshal([]byte(r.Body), v); err != nil {
+		t.Fatalf("body is not the expected JSON (%v): %s", err, r.Body)
+	}
+}
+
+// fields expects these top-level body fields (a problem's extensions too).
+func fields(want map[string]any) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		r, b := httpResp(t, res)
+		for k, w := range want {
+			if got := fmt.Sprint(b[k]); got != fmt.Sprint(w) {
+				t.Errorf("body.%s = %s, want %v (body %s)", k, got, w, r.Body)
+			}
+		}
+		return fmt.Sprint(r.StatusCode)
+	}
+}
+
+func holds(cs []players.Card, id string) bool {
+	return slices.ContainsFunc(cs, func(c players.Card) bool { return c.ID == id })
 }
