@@ -90,7 +90,7 @@ func TestHappyPath(t *testing.T) {
 	e.clock.Advance(time.Second)
 	var granted game.GrantResult
 	e.mustStatus(e.Post(g+"/grants", "g1", game.Grant{Player: ada, Vertebrae: 40, Chips: 2, Reason: "from the wiki"}), 200).Decode(t, &granted)
-	if granted != (game.GrantResult{Player: ada, Vertebrae: 40, Chips: 2}) {
+	if granted.Player != ada || granted.Vertebrae != 40 || granted.Chips != 2 || granted.Reason != "from the wiki" || len(granted.Cards) != 0 || granted.Won {
 		t.Errorf("grant = %+v", granted)
 	}
 	if p := e.player(gameID, ada); p.Inventory.Vertebrae != 40 || p.Inventory.Chips != 2 {
@@ -224,21 +224,32 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"/healthz":                          {"GET"},
-		"/openapi.yaml":                     {"GET"},
-		"/v1/games":                         {"POST"},
-		"/v1/games/{game}":                  {"GET"},
-		"/v1/games/{game}/join":             {"POST"},
-		"/v1/games/{game}/leave":            {"POST"},
-		"/v1/games/{game}/rolls":            {"POST"},
-		"/v1/games/{game}/grants":           {"POST"},
-		"/v1/games/{game}/players":          {"GET"},
-		"/v1/games/{game}/players/{player}": {"GET"},
-		"/v1/games/{game}/me":               {"GET"},
-		"/v1/games/{game}/log":              {"GET"},
-		"/v1/games/{game}/seeds":            {"GET"},
-		"/v1/games/{game}/audit":            {"GET"},
-		"/v1/dev/clock":                     {"POST"},
+		"/healthz":                                 {"GET"},
+		"/openapi.yaml":                            {"GET"},
+		"/v1/games":                                {"POST"},
+		"/v1/games/{game}":                         {"GET"},
+		"/v1/games/{game}/join":                    {"POST"},
+		"/v1/games/{game}/leave":                   {"POST"},
+		"/v1/games/{game}/rolls":                   {"POST"},
+		"/v1/games/{game}/grants":                  {"POST"},
+		"/v1/games/{game}/revocations":             {"POST"},
+		"/v1/games/{game}/amendments":              {"POST"},
+		"/v1/games/{game}/ruleset":                 {"GET"},
+		"/v1/games/{game}/shop":                    {"GET"},
+		"/v1/games/{game}/purchases":               {"POST"},
+		"/v1/games/{game}/packs/open":              {"POST"},
+		"/v1/games/{game}/gifts":                   {"POST"},
+		"/v1/games/{game}/trades":                  {"GET", "POST"},
+		"/v1/games/{game}/trades/{trade}":          {"GET"},
+		"/v1/games/{game}/trades/{trade}/accept":   {"POST"},
+		"/v1/games/{game}/trades/{trade}/withdraw": {"POST"},
+		"/v1/games/{game}/players":                 {"GET"},
+		"/v1/games/{game}/players/{player}":        {"GET"},
+		"/v1/games/{game}/me":                      {"GET"},
+		"/v1/games/{game}/log":                     {"GET"},
+		"/v1/games/{game}/seeds":                   {"GET"},
+		"/v1/games/{game}/audit":                   {"GET"},
+		"/v1/dev/clock":                            {"POST"},
 	}
 	paths := c.Doc().Paths.Map()
 	if len(paths) != len(want) {
