@@ -21,6 +21,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
+	"croupier/internal/rules/economy"
 	"croupier/internal/store"
 )
 
@@ -97,7 +98,9 @@ type op struct {
 
 // MeasureAPI runs n players through every command over HTTP on st and
 // returns one row per command. Requests are sequential, so latencies are
-// those of an unloaded server.
+// those of an unloaded server. Each player is granted what the economy
+// commands need (Vertebrae for a random card and a trade, a Handy Pack), so
+// every command measured is one that succeeds; gifts and trades need n >= 2.
 func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
 	clk := clock.NewManual(Start)
 	svc := game.New(st, clk)
@@ -110,7 +113,9 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 	costs := map[string]store.Cost{}
 	var order []string
 	seq := 0
-	do := func(o op, key string) error {
+	// call sends one request, checks its status, records its latency and
+	// cost under o.command, and returns the body.
+	call := func(o op, key string) ([]byte, error) {
 		seq++
 		var body io.Reader
 		if o.body != nil {
@@ -119,7 +124,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		}
 		req, err := http.NewRequestWithContext(ctx, o.method, srv.URL+o.path, body)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		req.Header.Set("Authorization", "Bearer "+benchKey)
 		req.Header.Set("Content-Type", "application/json")
@@ -129,20 +134,24 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		t0 := time.Now()
 		resp, err := client.Do(req)
 		if err != nil {
-			return fmt.Errorf("%s: %w", o.command, err)
+			return nil, fmt.Errorf("%s: %w", o.command, err)
 		}
 		got, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		elapsed := time.Since(t0)
 		if resp.StatusCode != o.want {
-			return fmt.Errorf("%s %s: status %d, want %d: %s", o.method, o.path, resp.StatusCode, o.want, got)
+			return nil, fmt.Errorf("%s %s: status %d, want %d: %s", o.method, o.path, resp.StatusCode, o.want, got)
 		}
 		if _, seen := samples[o.command]; !seen {
 			order = append(order, o.command)
 		}
 		samples[o.command] = append(samples[o.command], elapsed)
 		costs[o.command] = costs[o.command].Plus(m.take(strconv.Itoa(seq)))
-		return nil
+		return got, nil
+	}
+	do := func(o op, key string) error {
+		_, err := call(o, key)
+		return err
 	}
 
 	games := max(1, n/20)
@@ -152,13 +161,19 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		}
 	}
 	const hall = "/v1/games/bench-0"
+	const cmdPurchase = "purchase (random-card)"
+	bought := make([]string, n)
 	for i := 0; i < n; i++ {
 		p := fmt.Sprintf("discord:%d", 1000+i)
 		k := func(s string) string { return fmt.Sprintf("%s-%d", s, i) }
 		for _, o := range []op{
 			{"join", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},
 			{"status (me)", "GET", hall + "/me", p, nil, 200},
-			{"grant", "POST", hall + "/grants", admin, game.Grant{Player: p, Vertebrae: 5, Reason: "test"}, 200},
+			// Enough for one random card, and a pack to open.
+			{"grant", "POST", hall + "/grants", admin, game.Grant{Player: p, Vertebrae: 5 + tradeVertebrae,
+				Packs: []game.PackGrant{{Pack: "handy-pack"}}, Reason: "bench"}, 200},
+			{cmdPurchase, "POST", hall + "/purchases", p, game.Purchase{Item: "random-card"}, 200},
+			{"open pack", "POST", hall + "/packs/open", p, game.OpenPack{Pack: "handy-pack"}, 200},
 			{"roll 2d6", "POST", hall + "/rolls", p, game.RollDice{Dice: "2d6"}, 200},
 			{"log page (20)", "GET", hall + "/log?limit=20", p, nil, 200},
 			{"join (repeat)", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},
@@ -167,9 +182,22 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 			if o.command == "join (repeat)" {
 				key = k("join") // same idempotency key: the stored answer
 			}
-			if err := do(o, key); err != nil {
+			got, err := call(o, key)
+			if err != nil {
 				return nil, err
 			}
+			if o.command == cmdPurchase {
+				var b game.PurchaseResult
+				if err := json.Unmarshal(got, &b); err != nil || len(b.Cards) != 1 {
+					return nil, fmt.Errorf("purchase answered %.200s (%v)", got, err)
+				}
+				bought[i] = b.Cards[0].ID
+			}
+		}
+	}
+	if n > 1 {
+		if err := trading(call, hall, bought); err != nil {
+			return nil, err
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -195,6 +223,44 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 			ReadUnits: cost.ReadUnits / k, WriteUnits: cost.WriteUnits / k, ReportedUnits: cost.ReportedUnits / k})
 	}
 	return rows, nil
+}
+
+// tradeVertebrae is what each player asks of the next in the benchmark's
+// trades.
+const tradeVertebrae = 1
+
+// trading runs the player-to-player commands over the players joined to
+// hall (bought[i] is the card player i bought), arranged in a ring so each one succeeds: player i gifts to player
+// i+1 (one gift per giver per phase, RULINGS C4), offers player i+1 the
+// card bought by i for tradeVertebrae, and, once every offer is made, player
+// i+1 accepts it. Every player is in two trades, on different items, so no
+// acceptance finds its items gone.
+func trading(call func(op, string) ([]byte, error), hall string, bought []string) error {
+	n := len(bought)
+	player := func(i int) string { return fmt.Sprintf("discord:%d", 1000+i%n) }
+	trades := make([]string, n)
+	for i := 0; i < n; i++ {
+		p, next := player(i), player(i+1)
+		if _, err := call(op{"gift", "POST", hall + "/gifts", p, game.Gift{To: next}, 200}, fmt.Sprintf("gift-%d", i)); err != nil {
+			return err
+		}
+		offer := game.OfferTrade{To: next, Give: economy.Items{Cards: []string{bought[i]}}, Take: economy.Items{Vertebrae: tradeVertebrae}}
+		got, err := call(op{"trade offer", "POST", hall + "/trades", p, offer, 201}, fmt.Sprintf("offer-%d", i))
+		if err != nil {
+			return err
+		}
+		var tr game.Trade
+		if err := json.Unmarshal(got, &tr); err != nil || tr.ID == "" {
+			return fmt.Errorf("trade offer answered %.200s (%v)", got, err)
+		}
+		trades[i] = tr.ID
+	}
+	for i, id := range trades {
+		if _, err := call(op{"trade accept", "POST", hall + "/trades/" + id + "/accept", player(i + 1), nil, 200}, fmt.Sprintf("accept-%d", i)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // quantile reads the q-quantile of sorted samples (nearest rank).

@@ -36,6 +36,27 @@ func TestMeasureAPIOnBolt(t *testing.T) {
 	if rep := byCmd["join (repeat)"]; rep.ItemsWritten != 0 || rep.Requests != 1 {
 		t.Fatalf("a repeated join should be answered from one read, writing nothing: %+v", rep)
 	}
+	// The economy commands all ran, once per player, at one read and one
+	// commit each; accepting a trade reads the offerer in a second read
+	// (the trade's parties are known only once the trade is read).
+	for cmd, requests := range map[string]float64{"purchase (random-card)": 2, "open pack": 2, "gift": 2, "trade offer": 2, "trade accept": 3} {
+		r, ok := byCmd[cmd]
+		if !ok || r.N != 5 {
+			t.Errorf("%s: row %+v, want 5 samples", cmd, r)
+			continue
+		}
+		if r.Requests != requests {
+			t.Errorf("%s: %.2f requests per command, want %v", cmd, r.Requests, requests)
+		}
+	}
+	// A gift writes giver, receiver and the log entry; an executed trade
+	// writes both players, the trade and the log entry.
+	if g := byCmd["gift"]; g.ItemsWritten != 3 {
+		t.Errorf("gift wrote %.2f items, want 3", g.ItemsWritten)
+	}
+	if a := byCmd["trade accept"]; a.ItemsWritten != 4 {
+		t.Errorf("trade accept wrote %.2f items, want 4", a.ItemsWritten)
+	}
 	var buf bytes.Buffer
 	Print(&buf, rows, nil)
 	if !strings.Contains(buf.String(), "roll 2d6") {
