@@ -122,7 +122,8 @@ func dueReport(want func() []string) func(*testing.T, []byte) string {
 // TestEmulator builds every function, runs each under the Lambda Runtime
 // Interface Emulator against a fresh table on DynamoDB Local, and invokes it
 // with every events/*/*.json file in the order of steps. An event file with
-// no step fails the test, so a new sample cannot go untested.
+// no step fails the test, so a new sample cannot go untested. Every DynamoDB
+// call a function makes must be allowed by its template policies.
 func TestEmulator(t *testing.T) {
 	root := repoRoot(t)
 	rie := testenv.RIE(t)
@@ -334,9 +335,14 @@ func TestEmulator(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	env := []string{lambdarun.Env("TABLE_NAME", table), lambdarun.Env("DYNAMODB_ENDPOINT", endpoint), lambdarun.Env("API_KEYS", APIKey), lambdarun.Env("LOG_LEVEL", "info")}
+	// Each function reaches DynamoDB Local through its own recorder, so the
+	// test knows which permissions each one needs.
+	recs := map[string]*dynamoRecorder{}
 	funcs := map[string]*lambdarun.Function{}
 	for fn, boot := range boots {
+		recs[fn] = recordDynamo(t, endpoint)
+		env := []string{lambdarun.Env("TABLE_NAME", table), lambdarun.Env("DYNAMODB_ENDPOINT", recs[fn].srv.URL),
+			lambdarun.Env("API_KEYS", APIKey), lambdarun.Env("LOG_LEVEL", "info")}
 		f, err := lambdarun.Start(rie, boot, env)
 		if err != nil {
 			t.Fatalf("%s: %v", fn, err)
@@ -371,6 +377,10 @@ func TestEmulator(t *testing.T) {
 			t.Logf("invoked %s with events/%s: %s", fn, s.event, s.check(t, res))
 		})
 	}
+
+	// Least privilege that works: every call each function made is one its
+	// template policies allow.
+	checkPermissions(t, loadTemplate(t, root), recs)
 
 	// phase-end's work is visible to a reader with the real clock.
 	reader := game.New(st, clock.Real{}, quiet)
