@@ -146,17 +146,16 @@ func CloseConfidence(c *Court, rulingID string, r Reactions, isPlayer func(id st
 			With("ends_at", v.EndsAt.UTC())
 	}
 	res := TallyConfidence(r, isPlayer)
-	v.Result = &res
 	switch {
 	case ru.Overturned:
 		v.Status = ConfidenceMoot
 		res.Reason += "; moot: the Judge had already overturned the ruling"
-		v.Result = &res
 	case res.Overturned:
 		v.Status = ConfidenceOverturned
 		ru.overturn(ByConfidence, v.EndsAt)
 	default:
 		v.Status = ConfidenceAffirmed
 	}
+	v.Result = &res
 	return true, nil
 }
