@@ -12,6 +12,8 @@ import (
 	"croupier/internal/client"
 	"croupier/internal/fair"
 	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
 )
 
 // The text forms of the API's answers: one sentence a player can read, or a
@@ -175,7 +177,7 @@ func logText(g string, entries []game.Entry, next string) string {
 	return b.String()
 }
 
-// eventText describes the events the engine emits today in words; any
+// eventText describes the events the engine emits in words; any
 // other event is shown as its type and data.
 func eventText(ev game.Event) string {
 	var d map[string]any
@@ -203,7 +205,60 @@ func eventText(ev game.Event) string {
 		_ = json.Unmarshal(ev.Data, &r)
 		return rollText(ev.Player, r)
 	case "granted":
-		return fmt.Sprintf("%s granted %s Vertebrae, %s Chips%s", ev.Player, num("vertebrae"), num("chips"), because(str("reason")))
+		var g struct {
+			game.Grant
+			NewCards []players.Card `json:"new_cards"`
+			NewPacks []players.Pack `json:"new_packs"`
+		}
+		_ = json.Unmarshal(ev.Data, &g)
+		var parts []string
+		if g.Vertebrae != 0 {
+			parts = append(parts, signed(g.Vertebrae)+" Vertebrae")
+		}
+		if g.Chips != 0 {
+			parts = append(parts, signed(g.Chips)+" Chips")
+		}
+		if len(g.NewCards) > 0 {
+			parts = append(parts, cardsText(g.NewCards))
+		}
+		for _, p := range g.NewPacks {
+			parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
+		}
+		return fmt.Sprintf("granted %s %s%s", ev.Player, strings.Join(parts, ", "), because(g.Reason))
+	case "revoked":
+		var r game.RevokeResult
+		_ = json.Unmarshal(ev.Data, &r)
+		return revokeText(r)
+	case "purchased":
+		var b economy.Bought
+		_ = json.Unmarshal(ev.Data, &b)
+		return boughtText(ev.Player, game.PurchaseResult{Bought: b, Vertebrae: -1})
+	case "pack_opened":
+		var o economy.Opened
+		_ = json.Unmarshal(ev.Data, &o)
+		return openedText(ev.Player, o)
+	case "gifted":
+		var g game.GiftResult
+		_ = json.Unmarshal(ev.Data, &g)
+		return giftText(g)
+	case "gift_returned":
+		var r struct {
+			Receiver string         `json:"receiver"`
+			Cards    []players.Card `json:"cards"`
+		}
+		_ = json.Unmarshal(ev.Data, &r)
+		return fmt.Sprintf("%s got %s for the gift to %s, who acted after it: %s", ev.Player,
+			plural(len(r.Cards), "card", "cards"), r.Receiver, cardsText(r.Cards))
+	case "trade_offered", "trade_executed", "trade_withdrawn", "trade_expired":
+		var tr game.Trade
+		_ = json.Unmarshal(ev.Data, &tr)
+		return tradeText(tr, nil)
+	case "ruleset_amended":
+		var a game.Amendment
+		_ = json.Unmarshal(ev.Data, &a)
+		return fmt.Sprintf("ruleset amended to version %d by %s%s: %s", a.Version, a.By, because(a.Reason), strings.TrimSpace(string(a.Patch)))
+	case "game_won":
+		return fmt.Sprintf("%s holds %s Chips (%s win) and wins the game", ev.Player, num("chips"), num("threshold"))
 	case "period_ended":
 		return fmt.Sprintf("period %s ended; %s (%s) started", str("ended"), str("started"), str("kind"))
 	case "season_changed":

@@ -48,6 +48,9 @@ type env struct {
 	getenv         func(string) string
 	// onListen, when set, is told the address serve listens on (tests).
 	onListen func(addr string)
+	// newKey, when set, replaces the random idempotency key of each play
+	// command (tests, for reproducible command ids and draws).
+	newKey func() string
 }
 
 // usageError is a mistake in the command line: exit 2, with a hint.

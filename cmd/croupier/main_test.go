@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http/httptest"
 	"path/filepath"
@@ -36,12 +37,17 @@ type harness struct {
 	data   string
 	vars   map[string]string
 	closed bool
+	keys   int // idempotency keys handed out so far
 }
 
 func newHarness(t *testing.T, clockMode string) *harness {
 	t.Helper()
 	data := filepath.Join(t.TempDir(), "croupier.db")
-	cfg := serveConfig{data: data, clockMode: clockMode, apiKeys: []string{testKey}, interval: time.Second}
+	// A fixed entropy source and numbered idempotency keys (see cli) make
+	// seeds, command ids and so every card drawn the same on every run: the
+	// README's sample output is compared as printed.
+	cfg := serveConfig{data: data, clockMode: clockMode, apiKeys: []string{testKey}, interval: time.Second,
+		entropy: rand.NewChaCha8([32]byte{'c', 'r', 'o', 'u', 'p', 'i', 'e', 'r'})}
 	if clockMode == "manual" {
 		cfg.start = walkStart
 	}
@@ -80,12 +86,16 @@ func (r result) String() string {
 // environment.
 func (h *harness) cli(args ...string) result {
 	h.t.Helper()
-	return runCLI(h.vars, args...)
+	return runCLIKeys(h.vars, func() string { h.keys++; return fmt.Sprintf("test-%d", h.keys) }, args...)
 }
 
 func runCLI(vars map[string]string, args ...string) result {
+	return runCLIKeys(vars, nil, args...)
+}
+
+func runCLIKeys(vars map[string]string, newKey func() string, args ...string) result {
 	var out, errOut bytes.Buffer
-	e := &env{ctx: context.Background(), stdout: &out, stderr: &errOut, getenv: func(k string) string { return vars[k] }}
+	e := &env{ctx: context.Background(), stdout: &out, stderr: &errOut, getenv: func(k string) string { return vars[k] }, newKey: newKey}
 	code := e.run(args)
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }
@@ -254,12 +264,13 @@ func TestPlayRefusalsAndUsage(t *testing.T) {
 		{"not a player", []string{"play", "roll", "2d6"}, 1, "refused: You are not a player in this game; join it first. [not_a_player]"},
 		{"bad dice", []string{"play", "join"}, 0, ""},
 		{"bad dice", []string{"play", "roll", "2x6"}, 1, "[invalid_dice]"},
-		{"not admin", []string{"play", "--as", "discord:2", "grant", "discord:1", "--chips", "1"}, 1, "[forbidden]"},
+		{"not admin", []string{"play", "--as", "discord:2", "grant", "discord:1", "--chips", "1", "--reason", "r"}, 1, "[forbidden]"},
 		{"no such game", []string{"play", "--game", "nope", "game"}, 1, `There is no game "nope". [game_not_found]`},
 		{"wrong key", []string{"play", "--key", "wrong", "game"}, 1, "[invalid_api_key]"},
 		{"no dice", []string{"play", "roll"}, 2, "expected the dice"},
 		{"no actor", []string{"play", "--as", "", "join"}, 2, "say who you are"},
-		{"empty grant", []string{"play", "grant", "discord:2"}, 2, "needs --vertebrae N or --chips N"},
+		{"empty grant", []string{"play", "grant", "discord:2", "--reason", "r"}, 2, "needs --vertebrae N, --chips N, --card, --random-cards N or --pack"},
+		{"grant without reason", []string{"play", "grant", "discord:2", "--chips", "1"}, 2, "say why with --reason"},
 		{"unknown command", []string{"play", "dance"}, 2, `unknown play command "dance"`},
 		{"unknown flag", []string{"play", "roll", "2d6", "--loud"}, 2, "flag provided but not defined: -loud"},
 		{"two clock moves", []string{"play", "clock", "--advance", "1h", "--set", "2026-03-06T00:00:00Z"}, 2, "exactly one of"},
@@ -283,8 +294,8 @@ func TestPlayIdempotencyKey(t *testing.T) {
 	h.vars["CROUPIER_AS"], h.vars["CROUPIER_GAME"] = "discord:1", "hall"
 	h.must("play", "create-game", "hall")
 	h.must("play", "join")
-	h.must("play", "grant", "discord:1", "--chips", "3", "--key-id", "wiki-import-1")
-	out := h.must("play", "grant", "discord:1", "--chips", "3", "--key-id", "wiki-import-1")
+	h.must("play", "grant", "discord:1", "--chips", "3", "--key-id", "wiki-import-1", "--reason", "wiki")
+	out := h.must("play", "grant", "discord:1", "--chips", "3", "--key-id", "wiki-import-1", "--reason", "wiki")
 	contains(t, "repeat", out, "now holds 0 Vertebrae, 3 Chips", "(a repeat: the server had already done this with idempotency key wiki-import-1; nothing changed)")
 
 	var v game.PlayerView
@@ -295,7 +306,7 @@ func TestPlayIdempotencyKey(t *testing.T) {
 		t.Errorf("chips after a repeated grant = %d, want 3", v.Inventory.Chips)
 	}
 
-	r := h.cli("play", "grant", "discord:1", "--chips", "4", "--key-id", "wiki-import-1", "--json")
+	r := h.cli("play", "grant", "discord:1", "--chips", "4", "--key-id", "wiki-import-1", "--reason", "wiki", "--json")
 	var p map[string]any
 	if r.code != 1 || json.Unmarshal([]byte(r.stdout), &p) != nil || p["code"] != "idempotency_key_reused" {
 		t.Errorf("reusing a key for another grant with --json: %s; want exit 1 and a problem with code idempotency_key_reused", r)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,11 +29,34 @@ Commands:
                           create a game; you become its admin unless --admin names others
   join [--name N]         join the game
   leave                   leave the game (your items are destroyed)
-  status [PLAYER]         a player's status and inventory (you by default)
+  status [PLAYER] [--ids] a player's currency, deck and packs (you by default)
+  me [--ids]              your own status
   players                 the game's current players
   roll DICE [--reason R]  a logged, verifiable roll, e.g. 2d6
-  grant PLAYER [--vertebrae N] [--chips N] [--reason R]
-                          give (negative: take) currency; admins only
+  shop                    what the Croupier sells, at this game's prices
+  buy ITEM [--quantity N] buy from the Croupier, e.g. buy handy-pack
+  open PACK               open a pack: its id, or a kind (handy-pack) for your oldest
+  gift PLAYER             your gift of this period: random cards for another player
+  trade offer PLAYER --give ITEMS --take ITEMS [--note N]
+                          offer a trade, e.g. --give "3 vertebrae, 7 of Hearts"
+                          --take "1 chip"; croupier play help trade offer for ITEMS
+  trade accept ID         accept a trade offered to you: it executes now
+  trade withdraw ID       withdraw your offer, or decline one made to you
+  trade show ID           one trade
+  trades [--player P] [--status S]
+                          the game's trades (P "me" for yours; S open, executed, ...)
+  ruleset                 this game's rule numbers (prices, chances, windows)
+
+Admin commands (each needs --reason, and is logged with it):
+  grant PLAYER [--vertebrae N] [--chips N] [--card NAME ...] [--holo]
+        [--random-cards N] [--pack KIND ...]
+                          give currency (negative N takes), cards and packs
+  revoke PLAYER [--vertebrae N] [--chips N] [--card C ...] [--pack P ...]
+                          take items, all or nothing
+  amend --patch JSON | --price ITEM=N
+                          change this game's rule numbers (a new ruleset version)
+
+Other commands:
   log [--limit N] [--all] the game log, oldest first
   seeds                   each period's seed commitment, and the seeds revealed
   audit                   the server's own check of every draw (see also: croupier verify)
@@ -91,6 +116,9 @@ type player struct {
 func (p *player) idem() string {
 	if p.opts.keyID == "" {
 		p.opts.keyID = client.NewIdempotencyKey()
+		if p.e.newKey != nil {
+			p.opts.keyID = p.e.newKey()
+		}
 	}
 	return p.opts.keyID
 }
@@ -119,15 +147,28 @@ func (e *env) play(args []string) error {
 	}
 	name, rest := rest[0], rest[1:]
 	if name == "help" {
+		if len(rest) == 1 && subcommands[rest[0]] != nil {
+			for _, sub := range subcommands[rest[0]] {
+				fmt.Fprintf(e.stdout, "croupier play %s\n", strings.SplitN(playCommands[rest[0]+" "+sub].synopsis, "\n", 2)[0])
+			}
+			fmt.Fprintf(e.stdout, "(croupier play help %s %s for one)\n", rest[0], subcommands[rest[0]][0])
+			return nil
+		}
 		if len(rest) > 0 {
-			if _, ok := playCommands[rest[0]]; ok {
+			if _, ok := playCommands[rest[0]]; ok || subcommands[rest[0]] != nil {
 				e2 := *e
 				e2.stderr = e.stdout
-				return e2.play([]string{rest[0], "-h"})
+				return e2.play(append(rest[:min(len(rest), 2):min(len(rest), 2)], "-h"))
 			}
 		}
 		fmt.Fprint(e.stdout, playHelp)
 		return nil
+	}
+	if subs := subcommands[name]; subs != nil {
+		if len(rest) == 0 || !slices.Contains(subs, rest[0]) {
+			return usagef("%s needs one of: %s (croupier play help %s %s)", name, strings.Join(subs, ", "), name, subs[0])
+		}
+		name, rest = name+" "+rest[0], rest[1:]
 	}
 	cmd, ok := playCommands[name]
 	if !ok {
@@ -272,25 +313,8 @@ func init() {
 			},
 		},
 		"status": {
-			synopsis: "status [PLAYER]", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if len(pos) > 1 {
-						return usagef("status takes at most one player, got %q", strings.Join(pos, " "))
-					}
-					id := ""
-					if len(pos) == 1 {
-						id = pos[0]
-					} else if p.opts.as == "" {
-						return usagef("status of whom? name a PLAYER, or say who you are with --as or CROUPIER_AS")
-					}
-					v, rep, err := p.c.Player(p.ctx, p.opts.game, id)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return statusText(v) })
-				}
-			},
+			synopsis: "status [PLAYER] [--ids]   (you by default; --ids lists card and pack ids)", needGame: true,
+			setup: statusSetup,
 		},
 		"players": {
 			synopsis: "players", needGame: true,
@@ -322,32 +346,6 @@ func init() {
 						return err
 					}
 					return p.out(rep, func() string { return rollText(p.opts.as, v) })
-				}
-			},
-		},
-		"grant": {
-			synopsis: "grant PLAYER [--vertebrae N] [--chips N] [--reason R]   (negative N takes)", needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var g game.Grant
-				fs.IntVar(&g.Vertebrae, "vertebrae", 0, "Vertebrae to give (negative: take)")
-				fs.IntVar(&g.Chips, "chips", 0, "Chips to give (negative: take)")
-				fs.StringVar(&g.Reason, "reason", "", "why, shown in the log")
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "the player, e.g. grant discord:2 --vertebrae 5"); err != nil {
-						return err
-					}
-					g.Player = pos[0]
-					if g.Vertebrae == 0 && g.Chips == 0 {
-						return usagef("a grant needs --vertebrae N or --chips N (non-zero)")
-					}
-					v, rep, err := p.c.Grant(p.ctx, p.idem(), p.opts.game, g)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string {
-						return fmt.Sprintf("Granted %s %s Vertebrae, %s Chips%s. %s now holds %d Vertebrae, %d Chips.",
-							v.Player, signed(g.Vertebrae), signed(g.Chips), because(g.Reason), v.Player, v.Vertebrae, v.Chips)
-					})
 				}
 			},
 		},
@@ -434,6 +432,7 @@ func init() {
 			},
 		},
 	}
+	maps.Copy(playCommands, economyCommands())
 }
 
 func (p *player) log(limit int, all bool, cursor string) error {

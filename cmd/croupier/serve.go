@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -54,6 +55,9 @@ type serveConfig struct {
 	start     time.Time
 	apiKeys   []string
 	interval  time.Duration
+	// entropy, when set, replaces crypto/rand for seeds and ids: tests use a
+	// fixed one so documented sample output is reproducible. Never in serve.
+	entropy io.Reader
 }
 
 // server is the wired application: what serve runs and what tests drive
@@ -78,7 +82,11 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 		manual = clock.NewManual(cfg.start)
 		clk = manual
 	}
-	svc := game.New(st, clk, game.WithLogger(logger))
+	opts := []game.Option{game.WithLogger(logger)}
+	if cfg.entropy != nil {
+		opts = append(opts, game.WithEntropy(cfg.entropy))
+	}
+	svc := game.New(st, clk, opts...)
 	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
 	return &server{handler: api, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), manual: manual}, nil
 }

@@ -22,6 +22,8 @@ import (
 
 	"croupier/internal/fair"
 	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+	"croupier/internal/ruleset"
 )
 
 // Header names of the bridge protocol (kept equal to httpapi's; the client
@@ -224,7 +226,8 @@ func (c *Client) Roll(ctx context.Context, idemKey, g string, body game.RollDice
 	return v, r, err
 }
 
-// Grant gives (or, negative, takes) Vertebrae and Chips; admins only.
+// Grant gives an admin's grant: currency (negative takes), named or random
+// cards and packs, with a reason.
 func (c *Client) Grant(ctx context.Context, idemKey, g string, body game.Grant) (game.GrantResult, Reply, error) {
 	var v game.GrantResult
 	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "grants"), body, idemKey, &v)
@@ -360,5 +363,104 @@ type Health struct {
 func (c *Client) Health(ctx context.Context) (Health, Reply, error) {
 	var v Health
 	r, err := c.Do(ctx, http.MethodGet, "/healthz", nil, "", &v)
+	return v, r, err
+}
+
+// Shop lists what the Croupier sells in g, at g's (possibly amended) prices.
+func (c *Client) Shop(ctx context.Context, g string) ([]game.ShopItemView, Reply, error) {
+	var v struct {
+		Items []game.ShopItemView `json:"items"`
+	}
+	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "shop"), nil, "", &v)
+	return v.Items, r, err
+}
+
+// Ruleset returns the rule numbers g runs on, amendments applied.
+func (c *Client) Ruleset(ctx context.Context, g string) (ruleset.Ruleset, Reply, error) {
+	var v ruleset.Ruleset
+	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "ruleset"), nil, "", &v)
+	return v, r, err
+}
+
+// Purchase buys from the Croupier for the actor (RULINGS C6).
+func (c *Client) Purchase(ctx context.Context, idemKey, g string, body game.Purchase) (game.PurchaseResult, Reply, error) {
+	var v game.PurchaseResult
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "purchases"), body, idemKey, &v)
+	return v, r, err
+}
+
+// OpenPack opens one of the actor's packs, by id or kind (RULINGS C5).
+func (c *Client) OpenPack(ctx context.Context, idemKey, g string, body game.OpenPack) (economy.Opened, Reply, error) {
+	var v economy.Opened
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "packs", "open"), body, idemKey, &v)
+	return v, r, err
+}
+
+// Gift makes the actor's gift of this period (RULINGS C4).
+func (c *Client) Gift(ctx context.Context, idemKey, g string, body game.Gift) (game.GiftResult, Reply, error) {
+	var v game.GiftResult
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "gifts"), body, idemKey, &v)
+	return v, r, err
+}
+
+// OfferTrade offers a trade to another player; the offer is the actor's consent.
+func (c *Client) OfferTrade(ctx context.Context, idemKey, g string, body game.OfferTrade) (game.Trade, Reply, error) {
+	var v game.Trade
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "trades"), body, idemKey, &v)
+	return v, r, err
+}
+
+// Trades lists g's trades, oldest first; empty filter fields match all.
+func (c *Client) Trades(ctx context.Context, g string, f game.TradeFilter) ([]game.Trade, Reply, error) {
+	q := url.Values{}
+	if f.Player != "" {
+		q.Set("player", f.Player)
+	}
+	if f.Status != "" {
+		q.Set("status", f.Status)
+	}
+	path := gamePath(g, "trades")
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	var v struct {
+		Trades []game.Trade `json:"trades"`
+	}
+	r, err := c.Do(ctx, http.MethodGet, path, nil, "", &v)
+	return v.Trades, r, err
+}
+
+// Trade describes one trade.
+func (c *Client) Trade(ctx context.Context, g, id string) (game.Trade, Reply, error) {
+	var v game.Trade
+	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "trades", url.PathEscape(id)), nil, "", &v)
+	return v, r, err
+}
+
+// AcceptTrade is the receiver's consent: the trade executes at once or is refused.
+func (c *Client) AcceptTrade(ctx context.Context, idemKey, g, id string) (game.Trade, Reply, error) {
+	var v game.Trade
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "trades", url.PathEscape(id), "accept"), struct{}{}, idemKey, &v)
+	return v, r, err
+}
+
+// WithdrawTrade closes an open trade: its maker withdraws it, its receiver declines it.
+func (c *Client) WithdrawTrade(ctx context.Context, idemKey, g, id string) (game.Trade, Reply, error) {
+	var v game.Trade
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "trades", url.PathEscape(id), "withdraw"), struct{}{}, idemKey, &v)
+	return v, r, err
+}
+
+// Revoke takes items from a player; admins only, with a reason.
+func (c *Client) Revoke(ctx context.Context, idemKey, g string, body game.Revoke) (game.RevokeResult, Reply, error) {
+	var v game.RevokeResult
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "revocations"), body, idemKey, &v)
+	return v, r, err
+}
+
+// Amend applies a JSON merge patch to g's ruleset; admins only, with a reason.
+func (c *Client) Amend(ctx context.Context, idemKey, g string, body game.Amend) (game.AmendResult, Reply, error) {
+	var v game.AmendResult
+	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "amendments"), body, idemKey, &v)
 	return v, r, err
 }

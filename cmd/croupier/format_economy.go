@@ -1,0 +1,355 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
+	"croupier/internal/ruleset"
+)
+
+// Text forms of the economy's answers (cards, packs, shop, trades).
+
+// cardText is "7 of Hearts", or "7 of Hearts (holo)" for a holographic copy.
+func cardText(c players.Card) string {
+	if c.Holo {
+		return c.Name + " (holo)"
+	}
+	return c.Name
+}
+
+// cardsText lists cards, equal ones counted: "2 × 7 of Hearts, Red Joker (holo)".
+func cardsText(cs []players.Card) string {
+	var parts []string
+	var counts []int
+	for _, c := range cs {
+		t := cardText(c)
+		if i := slices.Index(parts, t); i >= 0 {
+			counts[i]++
+			continue
+		}
+		parts, counts = append(parts, t), append(counts, 1)
+	}
+	for i, n := range counts {
+		if n > 1 {
+			parts[i] = fmt.Sprintf("%d × %s", n, parts[i])
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// table writes rows through a tabwriter and trims the padding the last
+// column would otherwise leave at the end of each line.
+func table(b *strings.Builder, rows [][]string) {
+	var buf strings.Builder
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+}
+
+// money is "12 Vertebrae" or "1 Chip".
+func money(n int, currency string) string {
+	if currency == ruleset.CurrencyChips {
+		return plural(n, "Chip", "Chips")
+	}
+	return fmt.Sprintf("%d Vertebrae", n)
+}
+
+// deckText lists the deck grouped by card (holographic copies counted and
+// marked) and the unopened packs; with ids, every copy's id as well, which
+// is what trades and revocations name.
+func deckText(v game.PlayerView, ids bool) string {
+	var b strings.Builder
+	if len(v.Deck) > 0 {
+		fmt.Fprintf(&b, "\nDeck, %s:\n", plural(v.DeckSize, "card", "cards"))
+		var rows [][]string
+		for _, e := range v.Deck {
+			holo := ""
+			if e.Holo > 0 {
+				holo = fmt.Sprintf("%d holo", e.Holo)
+			}
+			row := []string{"  " + strconv.Itoa(e.Count), e.Card, holo}
+			if ids {
+				cs := make([]string, len(e.Copies))
+				for i, c := range e.Copies {
+					cs[i] = c.ID
+					if c.Holo {
+						cs[i] += " (holo)"
+					}
+				}
+				row = append(row, strings.Join(cs, ", "))
+			}
+			rows = append(rows, row)
+		}
+		table(&b, rows)
+	}
+	if len(v.Packs) > 0 {
+		n := 0
+		var rows [][]string
+		for _, p := range v.Packs {
+			n += p.Count
+			row := []string{"  " + strconv.Itoa(p.Count), p.Name, p.Pack}
+			if ids {
+				row = append(row, strings.Join(p.IDs, ", "))
+			}
+			rows = append(rows, row)
+		}
+		fmt.Fprintf(&b, "Unopened packs, %d:\n", n)
+		table(&b, rows)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func shopText(g string, items []game.ShopItemView) string {
+	if len(items) == 0 {
+		return fmt.Sprintf("The Croupier of %s sells nothing.", g)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The Croupier of %s sells:\n", g)
+	rows := [][]string{{"ITEM", "PRICE", "GIVES"}}
+	for _, it := range items {
+		gives := it.Name
+		switch it.Kind {
+		case ruleset.ItemRandomCard:
+			gives = plural(it.Count, "random card", "random cards")
+		case ruleset.ItemPack:
+			gives = fmt.Sprintf("%s (%s, opened later)", it.Name, plural(it.Cards, "card", "cards"))
+		case ruleset.ItemChips:
+			gives = plural(it.Count, "Chip", "Chips")
+		}
+		if it.HoloChance > 0 {
+			gives += fmt.Sprintf(", each %d%% holo", it.HoloChance)
+		}
+		rows = append(rows, []string{it.ID, money(it.Price, it.Currency), gives})
+	}
+	table(&b, rows)
+	b.WriteString("Buy with: croupier play buy ITEM [--quantity N]")
+	return b.String()
+}
+
+func boughtText(actor string, v game.PurchaseResult) string {
+	s := fmt.Sprintf("%s bought %d × %s for %s", actor, v.Quantity, v.Name, money(v.Paid, v.Currency))
+	var got []string
+	if len(v.Cards) > 0 {
+		got = append(got, cardsText(v.Cards))
+	}
+	for _, p := range v.Packs {
+		got = append(got, "pack "+p.ID)
+	}
+	if v.Bought.Chips > 0 {
+		got = append(got, plural(v.Bought.Chips, "Chip", "Chips"))
+	}
+	if len(got) > 0 {
+		s += ": " + strings.Join(got, ", ")
+	}
+	if v.Vertebrae < 0 { // a log entry: no balances
+		return s
+	}
+	s += fmt.Sprintf(". Now holds %d Vertebrae, %s.", v.Vertebrae, plural(v.Chips, "Chip", "Chips"))
+	if len(v.Packs) > 0 {
+		s += " Open with: croupier play open " + v.Packs[0].Kind
+	}
+	if v.Won {
+		s += fmt.Sprintf("\n%s holds %s and wins the game!", actor, plural(v.Chips, "Chip", "Chips"))
+	}
+	return s
+}
+
+func openedText(actor string, v economy.Opened) string {
+	return fmt.Sprintf("%s opened %s %s: %s.", actor, v.Name, v.Pack.ID, cardsText(v.Cards))
+}
+
+func giftText(v game.GiftResult) string {
+	s := fmt.Sprintf("%s gifted %s %s: %s.", v.Giver, v.Receiver, plural(len(v.Cards), "card", "cards"), cardsText(v.Cards))
+	var why []string
+	if v.Inactive {
+		why = append(why, "was inactive")
+	}
+	if v.SmallDeck {
+		why = append(why, "held a small deck")
+	}
+	if len(why) > 0 {
+		s += fmt.Sprintf(" Bonus cards: %s %s.", v.Receiver, strings.Join(why, " and "))
+	}
+	if v.Inactive {
+		s += fmt.Sprintf(" If %s acts in period %s, %s gets a card too.", v.Receiver, v.Period, v.Giver)
+	}
+	return s + fmt.Sprintf(" %s may gift again once period %s has ended.", v.Giver, v.Period)
+}
+
+// itemNames names card and pack ids for people, from inventories.
+type itemNames map[string]string
+
+func (n itemNames) add(v game.PlayerView) {
+	for _, c := range v.Inventory.Cards {
+		n[c.ID] = cardText(c)
+	}
+	for _, p := range v.Packs {
+		for _, id := range p.IDs {
+			n[id] = p.Name
+		}
+	}
+}
+
+// itemsText is economy.Items.String with names after the ids it knows.
+func itemsText(it economy.Items, names itemNames) string {
+	var parts []string
+	if it.Vertebrae > 0 {
+		parts = append(parts, fmt.Sprintf("%d Vertebrae", it.Vertebrae))
+	}
+	if it.Chips > 0 {
+		parts = append(parts, plural(it.Chips, "Chip", "Chips"))
+	}
+	for _, id := range it.Cards {
+		parts = append(parts, named("card "+id, names[id]))
+	}
+	for _, id := range it.Packs {
+		parts = append(parts, named("pack "+id, names[id]))
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func named(s, name string) string {
+	if name == "" {
+		return s
+	}
+	return s + " (" + name + ")"
+}
+
+func tradeText(tr game.Trade, names itemNames) string {
+	s := fmt.Sprintf("Trade %s, %s: %s gives %s; %s gives %s.", tr.ID, tr.Status,
+		tr.From, itemsText(tr.Give, names), tr.To, itemsText(tr.Take, names))
+	if tr.Note != "" {
+		s += fmt.Sprintf(" Note: %q.", tr.Note)
+	}
+	switch tr.Status {
+	case game.TradeOpen:
+		s += fmt.Sprintf(" Open until %s for %s to accept (croupier play trade accept %s); either may withdraw it.",
+			stamp(tr.ExpiresAt), tr.To, tr.ID)
+	case game.TradeExecuted:
+		s += fmt.Sprintf(" Executed at %s: the items have changed hands.", stamp(tr.ClosedAt))
+	case game.TradeWithdrawn:
+		s += fmt.Sprintf(" Withdrawn by %s at %s.", tr.ClosedBy, stamp(tr.ClosedAt))
+	case game.TradeExpired:
+		s += fmt.Sprintf(" Expired at %s.", stamp(tr.ExpiresAt))
+	}
+	return s
+}
+
+func tradesText(g string, trades []game.Trade) string {
+	if len(trades) == 0 {
+		return fmt.Sprintf("%s has no such trades.", g)
+	}
+	var b strings.Builder
+	rows := [][]string{{"TRADE", "STATUS", "FROM", "GIVES", "TO", "GIVES", "UNTIL"}}
+	for _, tr := range trades {
+		until := stamp(tr.ExpiresAt)
+		if tr.Status != game.TradeOpen && !tr.ClosedAt.IsZero() {
+			until = stamp(tr.ClosedAt)
+		}
+		rows = append(rows, []string{tr.ID, tr.Status, tr.From, tr.Give.String(), tr.To, tr.Take.String(), until})
+	}
+	table(&b, rows)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func grantText(g game.Grant, v game.GrantResult) string {
+	var parts []string
+	if g.Vertebrae != 0 {
+		parts = append(parts, signed(g.Vertebrae)+" Vertebrae")
+	}
+	if g.Chips != 0 {
+		parts = append(parts, signed(g.Chips)+" Chips")
+	}
+	if len(v.Cards) > 0 {
+		parts = append(parts, cardsText(v.Cards))
+	}
+	for _, p := range v.Packs {
+		parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
+	}
+	s := fmt.Sprintf("Granted %s %s%s. %s now holds %d Vertebrae, %d Chips.",
+		v.Player, strings.Join(parts, ", "), because(v.Reason), v.Player, v.Vertebrae, v.Chips)
+	if v.Won {
+		s += fmt.Sprintf("\n%s holds %d Chips and wins the game!", v.Player, v.Chips)
+	}
+	return s
+}
+
+func revokeText(v game.RevokeResult) string {
+	r := v.Revoked
+	var parts []string
+	if r.Vertebrae > 0 {
+		parts = append(parts, fmt.Sprintf("%d Vertebrae", r.Vertebrae))
+	}
+	if r.Chips > 0 {
+		parts = append(parts, plural(r.Chips, "Chip", "Chips"))
+	}
+	if len(r.Cards) > 0 {
+		parts = append(parts, cardsText(r.Cards))
+	}
+	for _, p := range r.Packs {
+		parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
+	}
+	return fmt.Sprintf("Revoked from %s: %s%s.", v.Player, strings.Join(parts, ", "), because(v.Reason))
+}
+
+// amendText shows the patch when it is short; a --price patch carries the
+// whole shop, so its summary says what changed instead.
+func amendText(g string, v game.AmendResult, summary string) string {
+	s := fmt.Sprintf("Amended the ruleset of %s (%s) to version %d%s", g, v.Ruleset, v.Version, because(v.Amendment.Reason))
+	patch := strings.TrimSpace(string(v.Amendment.Patch))
+	switch {
+	case summary != "":
+		return s + ": " + summary + "."
+	case len(patch) <= 200:
+		return s + ": " + patch
+	}
+	return s + fmt.Sprintf(" (a %d-byte patch; croupier play log shows it).", len(patch))
+}
+
+func rulesetText(g string, rs ruleset.Ruleset) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s plays %s version %d: %s.\n", g, rs.ID, rs.Version, rs.Name)
+	if len(rs.Shop) > 0 {
+		parts := make([]string, len(rs.Shop))
+		for i, it := range rs.Shop {
+			parts[i] = fmt.Sprintf("%s %s", it.ID, money(it.Price, it.Currency))
+		}
+		fmt.Fprintf(&b, "Prices: %s.\n", strings.Join(parts, ", "))
+	}
+	if len(rs.Packs) > 0 {
+		parts := make([]string, len(rs.Packs))
+		for i, p := range rs.Packs {
+			parts[i] = fmt.Sprintf("%s %s", p.ID, plural(p.Size(), "card", "cards"))
+			if p.HoloCards > 0 {
+				parts[i] += fmt.Sprintf(" (%d always holo)", p.HoloCards)
+			}
+		}
+		fmt.Fprintf(&b, "Packs: %s.\n", strings.Join(parts, ", "))
+	}
+	c := rs.Chances
+	fmt.Fprintf(&b, "Holo chances: granted card %d%%, pack card %d%%, the Croupier's card %d%%.\n", c.HoloGranted, c.HoloPack, c.HoloCroupierCard)
+	t := rs.Thresholds
+	if t.WinChips > 0 {
+		fmt.Fprintf(&b, "Victory at %d Chips. ", t.WinChips)
+	}
+	gf := t.Gift
+	fmt.Fprintf(&b, "Gift: %s, +%d to an inactive player, +%d below %s; %d back to the giver.\n",
+		plural(gf.Base, "card", "cards"), gf.InactiveBonus, gf.SmallDeckBonus, plural(gf.SmallDeckBelow, "card", "cards"), gf.ReturnToGiver)
+	fmt.Fprintf(&b, "Trade window %s; rejoin wait %s.\n", rs.Durations.TradeWindow, rs.Durations.RejoinWait)
+	b.WriteString("Every number: croupier play ruleset --json; change one: croupier play amend")
+	return b.String()
+}

@@ -1,0 +1,528 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+	"croupier/internal/ruleset"
+)
+
+// The economy's play commands: the Croupier, packs, gifts, trades and the
+// admins' corrections (grant, revoke, amend).
+
+// subcommands are the play commands spelled as two words ("trade offer").
+var subcommands = map[string][]string{"trade": {"offer", "accept", "withdraw", "show"}}
+
+func economyCommands() map[string]playCmd {
+	return map[string]playCmd{
+		"me": {
+			synopsis: "me [--ids]   (your status; the same as status)", needGame: true, needActor: true,
+			setup: statusSetup,
+		},
+		"shop": {
+			synopsis: "shop   (what the Croupier sells, at this game's prices)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Shop(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return shopText(p.opts.game, v) })
+				}
+			},
+		},
+		"buy": {
+			synopsis: "buy ITEM [--quantity N]   (ITEM from croupier play shop, e.g. handy-pack; \"buy 2 random-card\" works too)",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				quantity := fs.Int("quantity", 1, "how many to buy, all or nothing")
+				return func(p *player, pos []string) error {
+					b := game.Purchase{Quantity: *quantity}
+					if len(pos) == 2 {
+						if n, err := strconv.Atoi(pos[0]); err == nil {
+							if *quantity != 1 && *quantity != n {
+								return usagef("two quantities: %d and --quantity %d", n, *quantity)
+							}
+							b.Quantity, pos = n, pos[1:]
+						}
+					}
+					if err := wantArgs(pos, 1, "the item, e.g. buy handy-pack (croupier play shop lists them)"); err != nil {
+						return err
+					}
+					if b.Quantity < 1 {
+						return usagef("the quantity must be at least 1, not %d", b.Quantity)
+					}
+					b.Item = strings.ToLower(pos[0])
+					v, rep, err := p.c.Purchase(p.ctx, p.idem(), p.opts.game, b)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return boughtText(p.opts.as, v) })
+				}
+			},
+		},
+		"open": {
+			synopsis: "open PACK   (a pack id, or a kind such as handy-pack for your oldest pack of that kind)",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if len(pos) == 0 {
+						return usagef("expected the pack, e.g. open handy-pack (croupier play me --ids lists yours)")
+					}
+					ref := strings.Join(pos, " ")
+					if strings.ContainsFunc(ref, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
+						// A pack's name ("Handy Pack"): the server takes ids and kinds.
+						me, _, err := p.c.Player(p.ctx, p.opts.game, "")
+						if err != nil {
+							return err
+						}
+						for _, pe := range me.Packs {
+							if strings.EqualFold(pe.Name, ref) || strings.EqualFold(pe.Pack, ref) {
+								ref = pe.Pack
+							}
+						}
+					}
+					v, rep, err := p.c.OpenPack(p.ctx, p.idem(), p.opts.game, game.OpenPack{Pack: ref})
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return openedText(p.opts.as, v) })
+				}
+			},
+		},
+		"gift": {
+			synopsis: "gift PLAYER   (once per period: random cards for another player)", needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the receiver, e.g. gift discord:2"); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Gift(p.ctx, p.idem(), p.opts.game, game.Gift{To: pos[0]})
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return giftText(v) })
+				}
+			},
+		},
+		"trade offer": {
+			synopsis: "trade offer PLAYER --give ITEMS --take ITEMS [--note N]\n\n" +
+				"Offers PLAYER a trade: you give --give, they give --take (either may be\n" +
+				"empty, not both). Your offer is your consent; it executes when PLAYER\n" +
+				"accepts within the trade window, if both still hold everything.\n\n" + strings.TrimSuffix(itemsHelp, "\n"),
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				give := fs.String("give", "", "what you give: `ITEMS`, e.g. \"3 vertebrae, card e08f49f383.1\"")
+				take := fs.String("take", "", "what PLAYER gives you: `ITEMS`, e.g. \"1 chip, handy-pack\"")
+				note := fs.String("note", "", "a message for PLAYER, shown with the trade")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the other player, e.g. trade offer discord:2 --give \"3 vertebrae\" --take \"1 chip\""); err != nil {
+						return err
+					}
+					return p.offerTrade(pos[0], *give, *take, *note)
+				}
+			},
+		},
+		"trade accept": tradeAction("accept", "accept ID   (consent to a trade offered to you: it executes now)"),
+		"trade withdraw": tradeAction("withdraw",
+			"withdraw ID   (withdraw your offer, or decline one made to you)"),
+		"trade show": {
+			synopsis: "trade show ID", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the trade id, e.g. trade show t8143a4fcf6"); err != nil {
+						return err
+					}
+					tr, rep, err := p.c.Trade(p.ctx, p.opts.game, pos[0])
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return tradeText(tr, p.names(tr)) })
+				}
+			},
+		},
+		"trades": {
+			synopsis: "trades [--player P] [--status open|executed|withdrawn|expired]", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var f game.TradeFilter
+				fs.StringVar(&f.Player, "player", "", "only trades this `player` is party to (\"me\" for you)")
+				fs.StringVar(&f.Status, "status", "", "only trades with this `status`")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					if f.Player == "me" {
+						if p.opts.as == "" {
+							return usagef("--player me needs --as or CROUPIER_AS")
+						}
+						f.Player = p.opts.as
+					}
+					switch f.Status {
+					case "", game.TradeOpen, game.TradeExecuted, game.TradeWithdrawn, game.TradeExpired:
+					default:
+						return usagef("--status must be open, executed, withdrawn or expired, not %q", f.Status)
+					}
+					v, rep, err := p.c.Trades(p.ctx, p.opts.game, f)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return tradesText(p.opts.game, v) })
+				}
+			},
+		},
+		"grant": {
+			synopsis: "grant PLAYER [--vertebrae N] [--chips N] [--card CARD ...] [--holo] [--random-cards N] [--pack KIND ...] --reason R\n\n" +
+				"Admins only. Gives currency (a negative N takes), named cards, random cards\n" +
+				"and packs; logged with the reason. CARD is \"[N] [holo] NAME\", e.g.\n" +
+				"\"7 of Hearts\" or \"2 holo Red Joker\"; KIND is \"[N] KIND\", e.g. \"2 handy-pack\".",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var g game.Grant
+				var cards, packs listFlag
+				holo := fs.Bool("holo", false, "make every --card holographic")
+				fs.IntVar(&g.Vertebrae, "vertebrae", 0, "Vertebrae to give (negative: take)")
+				fs.IntVar(&g.Chips, "chips", 0, "Chips to give (negative: take)")
+				fs.Var(&cards, "card", "a card to give by `name`, e.g. \"7 of Hearts\" or \"2 holo Red Joker\" (repeatable)")
+				fs.IntVar(&g.RandomCards, "random-cards", 0, "random cards to give, drawn verifiably")
+				fs.Var(&packs, "pack", "a pack `kind` to give, e.g. handy-pack or \"2 deck-pack\" (repeatable)")
+				fs.StringVar(&g.Reason, "reason", "", "why (required), shown in the log")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the player, e.g. grant discord:2 --vertebrae 5 --reason \"...\""); err != nil {
+						return err
+					}
+					g.Player = pos[0]
+					if g.Vertebrae == 0 && g.Chips == 0 && g.RandomCards == 0 && len(cards) == 0 && len(packs) == 0 {
+						return usagef("a grant needs --vertebrae N, --chips N, --card, --random-cards N or --pack")
+					}
+					if g.RandomCards < 0 {
+						return usagef("--random-cards cannot be negative; revoke specific cards instead")
+					}
+					if strings.TrimSpace(g.Reason) == "" {
+						return usagef("say why with --reason: every correction is logged with its reason")
+					}
+					if err := p.grantItems(&g, cards, packs, *holo); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Grant(p.ctx, p.idem(), p.opts.game, g)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return grantText(g, v) })
+				}
+			},
+		},
+		"revoke": {
+			synopsis: "revoke PLAYER [--vertebrae N] [--chips N] [--card CARD ...] [--pack PACK ...] --reason R\n\n" +
+				"Admins only. Takes items from PLAYER, all or nothing; logged with the\n" +
+				"reason. CARD and PACK are ids or names as in trade offer's ITEMS:\n\n" + strings.TrimSuffix(itemsHelp, "\n"),
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var vert, chips int
+				var cards, packs listFlag
+				var reason string
+				fs.IntVar(&vert, "vertebrae", 0, "Vertebrae to take")
+				fs.IntVar(&chips, "chips", 0, "Chips to take")
+				fs.Var(&cards, "card", "a card to take: an `id` or \"[N] [holo] NAME\" (repeatable)")
+				fs.Var(&packs, "pack", "a pack to take: an `id` or \"[N] KIND\" (repeatable)")
+				fs.StringVar(&reason, "reason", "", "why (required), shown in the log")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the player, e.g. revoke discord:2 --chips 1 --reason \"...\""); err != nil {
+						return err
+					}
+					if vert < 0 || chips < 0 {
+						return usagef("--vertebrae and --chips take a positive amount")
+					}
+					if vert == 0 && chips == 0 && len(cards) == 0 && len(packs) == 0 {
+						return usagef("a revocation needs --vertebrae N, --chips N, --card or --pack")
+					}
+					if strings.TrimSpace(reason) == "" {
+						return usagef("say why with --reason: every correction is logged with its reason")
+					}
+					r := game.Revoke{Player: pos[0], Reason: reason}
+					var terms []itemTerm
+					for _, c := range cards {
+						t, err := parseItems("--card", c, "card")
+						if err != nil {
+							return err
+						}
+						terms = append(terms, t...)
+					}
+					for _, pk := range packs {
+						t, err := parseItems("--pack", pk, "pack")
+						if err != nil {
+							return err
+						}
+						terms = append(terms, t...)
+					}
+					items, err := p.resolve(pos[0], terms)
+					if err != nil {
+						return err
+					}
+					items.Vertebrae, items.Chips = vert, chips
+					r.Items = items
+					v, rep, err := p.c.Revoke(p.ctx, p.idem(), p.opts.game, r)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return revokeText(v) })
+				}
+			},
+		},
+		"amend": {
+			synopsis: "amend (--patch JSON | --price ITEM=N ...) --reason R\n\n" +
+				"Admins only. Changes this game's rule numbers, versioned and logged.\n" +
+				"--patch is a JSON merge patch (RFC 7396) of the ruleset (croupier play\n" +
+				"ruleset --json shows it), e.g. '{\"durations\":{\"tradeWindow\":\"72h\"}}';\n" +
+				"--price random-card=4 changes one Croupier price.",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				patch := fs.String("patch", "", "a JSON merge patch of the ruleset")
+				var prices listFlag
+				fs.Var(&prices, "price", "`ITEM=N`: a new Croupier price (repeatable)")
+				reason := fs.String("reason", "", "why (required), shown in the log")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					if (*patch == "") == (len(prices) == 0) {
+						return usagef("give exactly one of --patch JSON or --price ITEM=N")
+					}
+					if strings.TrimSpace(*reason) == "" {
+						return usagef("say why with --reason: every correction is logged with its reason")
+					}
+					a := game.Amend{Patch: json.RawMessage(*patch), Reason: *reason}
+					if *patch != "" && !json.Valid(a.Patch) {
+						return usagef("--patch is not valid JSON: %s", *patch)
+					}
+					summary := ""
+					if len(prices) > 0 {
+						var err error
+						if a.Patch, summary, err = p.pricePatch(prices); err != nil {
+							return err
+						}
+					}
+					v, rep, err := p.c.Amend(p.ctx, p.idem(), p.opts.game, a)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return amendText(p.opts.game, v, summary) })
+				}
+			},
+		},
+		"ruleset": {
+			synopsis: "ruleset   (this game's rule numbers, amendments applied; --json for all)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Ruleset(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return rulesetText(p.opts.game, v) })
+				}
+			},
+		},
+	}
+}
+
+// statusSetup is status and me: a player's holdings, deck and packs.
+func statusSetup(fs *flag.FlagSet) func(*player, []string) error {
+	ids := fs.Bool("ids", false, "list every card and pack id (what trades and revocations name)")
+	return func(p *player, pos []string) error {
+		if len(pos) > 1 {
+			return usagef("status takes at most one player, got %q", strings.Join(pos, " "))
+		}
+		id := ""
+		if len(pos) == 1 {
+			id = pos[0]
+		} else if p.opts.as == "" {
+			return usagef("status of whom? name a PLAYER, or say who you are with --as or CROUPIER_AS")
+		}
+		v, rep, err := p.c.Player(p.ctx, p.opts.game, id)
+		if err != nil {
+			return err
+		}
+		return p.out(rep, func() string { return statusText(v) + deckText(v, *ids) })
+	}
+}
+
+func tradeAction(action, synopsis string) playCmd {
+	return playCmd{
+		synopsis: "trade " + synopsis, needGame: true, needActor: true,
+		setup: func(fs *flag.FlagSet) func(*player, []string) error {
+			return func(p *player, pos []string) error {
+				if err := wantArgs(pos, 1, "the trade id, e.g. trade "+action+" t8143a4fcf6 (croupier play trades lists them)"); err != nil {
+					return err
+				}
+				do := p.c.AcceptTrade
+				if action == "withdraw" {
+					do = p.c.WithdrawTrade
+				}
+				tr, rep, err := do(p.ctx, p.idem(), p.opts.game, pos[0])
+				if err != nil {
+					return err
+				}
+				return p.out(rep, func() string { return tradeText(tr, p.names(tr)) })
+			}
+		},
+	}
+}
+
+// offerTrade resolves both sides' items against their holders' inventories
+// and makes the offer.
+func (p *player) offerTrade(to, give, take, note string) error {
+	if give == "" && take == "" {
+		return usagef("a trade needs --give ITEMS or --take ITEMS (see croupier play help trade offer)")
+	}
+	var giveTerms, takeTerms []itemTerm
+	var err error
+	if give != "" {
+		if giveTerms, err = parseItems("--give", give, ""); err != nil {
+			return err
+		}
+	}
+	if take != "" {
+		if takeTerms, err = parseItems("--take", take, ""); err != nil {
+			return err
+		}
+	}
+	names := itemNames{}
+	o := game.OfferTrade{To: to, Note: note}
+	if o.Give, err = p.resolveNamed(p.opts.as, giveTerms, names); err != nil {
+		return err
+	}
+	if o.Take, err = p.resolveNamed(to, takeTerms, names); err != nil {
+		return err
+	}
+	tr, rep, err := p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o)
+	if err != nil {
+		return err
+	}
+	return p.out(rep, func() string { return tradeText(tr, names) })
+}
+
+// resolve turns item terms into ids held by holder.
+func (p *player) resolve(holder string, terms []itemTerm) (economy.Items, error) {
+	return p.resolveNamed(holder, terms, itemNames{})
+}
+
+func (p *player) resolveNamed(holder string, terms []itemTerm, names itemNames) (economy.Items, error) {
+	h := &holderInventory{id: holder}
+	if needsInventory(terms) {
+		v, _, err := p.c.Player(p.ctx, p.opts.game, holder)
+		if err != nil {
+			return economy.Items{}, err
+		}
+		h.view = v
+		names.add(v)
+	}
+	return resolveItems(terms, h)
+}
+
+// names looks up the parties' inventories to name a trade's card and pack
+// ids; best effort, since the names only decorate the ids.
+func (p *player) names(tr game.Trade) itemNames {
+	n := itemNames{}
+	if len(tr.Give.Cards)+len(tr.Give.Packs)+len(tr.Take.Cards)+len(tr.Take.Packs) == 0 {
+		return n
+	}
+	for _, id := range []string{tr.From, tr.To} {
+		if v, _, err := p.c.Player(p.ctx, p.opts.game, id); err == nil {
+			n.add(v)
+		}
+	}
+	return n
+}
+
+// grantItems fills the grant's cards and packs from the flags, spelled the
+// way the game's card table and packs spell them (any case is accepted).
+func (p *player) grantItems(g *game.Grant, cards, packs []string, holo bool) error {
+	if len(cards) == 0 && len(packs) == 0 {
+		return nil
+	}
+	rs, _, err := p.c.Ruleset(p.ctx, p.opts.game)
+	if err != nil {
+		return err
+	}
+	for _, c := range cards {
+		t, err := parseTerm(c, "card")
+		if err != nil || t.currency != "" {
+			return usagef("--card %q is not \"[N] [holo] NAME\", e.g. \"2 holo 7 of Hearts\"", c)
+		}
+		name, ok := canonicalCard(&rs, t.ref)
+		if !ok {
+			return usagef("--card %q: there is no card %q in %s's card table (e.g. \"7 of Hearts\", \"King of Spades\", \"Red Joker\")", c, t.ref, rs.ID)
+		}
+		g.Cards = append(g.Cards, game.CardGrant{Name: name, Holo: holo || t.holo, Count: max(t.n, 1)})
+	}
+	for _, pk := range packs {
+		t, err := parseTerm(pk, "pack")
+		if err != nil || t.currency != "" {
+			return usagef("--pack %q is not \"[N] KIND\", e.g. \"2 handy-pack\"", pk)
+		}
+		kind, ok := canonicalPack(&rs, t.ref)
+		if !ok {
+			return usagef("--pack %q: %s has no pack kind %q; it has %s", pk, rs.ID, t.ref, packKinds(&rs))
+		}
+		g.Packs = append(g.Packs, game.PackGrant{Pack: kind, Count: max(t.n, 1)})
+	}
+	return nil
+}
+
+func packKinds(rs *ruleset.Ruleset) string {
+	ks := make([]string, len(rs.Packs))
+	for i, p := range rs.Packs {
+		ks[i] = p.ID
+	}
+	return strings.Join(ks, ", ")
+}
+
+// pricePatch builds the merge patch of --price ITEM=N: a merge patch
+// replaces a JSON array whole, so the patch carries the game's whole shop
+// with the named prices changed.
+func (p *player) pricePatch(prices []string) (json.RawMessage, string, error) {
+	rs, _, err := p.c.Ruleset(p.ctx, p.opts.game)
+	if err != nil {
+		return nil, "", err
+	}
+	shop := rs.Shop
+	var changes []string
+	for _, pr := range prices {
+		item, num, ok := strings.Cut(pr, "=")
+		n, err := strconv.Atoi(strings.TrimSpace(num))
+		if !ok || err != nil || n < 0 {
+			return nil, "", usagef("--price %q is not ITEM=N with N a whole number of at least 0, e.g. random-card=4", pr)
+		}
+		i := -1
+		for j, it := range shop {
+			if strings.EqualFold(it.ID, strings.TrimSpace(item)) {
+				i = j
+			}
+		}
+		if i < 0 {
+			ids := make([]string, len(shop))
+			for j, it := range shop {
+				ids[j] = it.ID
+			}
+			return nil, "", usagef("--price %q: the Croupier of %s sells no %q; it sells %s", pr, p.opts.game, item, strings.Join(ids, ", "))
+		}
+		changes = append(changes, fmt.Sprintf("%s costs %s (was %d)", shop[i].ID, money(n, shop[i].Currency), shop[i].Price))
+		shop[i].Price = n
+	}
+	b, err := json.Marshal(map[string][]ruleset.ShopItem{"shop": shop})
+	if err != nil {
+		return nil, "", fmt.Errorf("encoding the price patch: %w", err)
+	}
+	return b, strings.Join(changes, ", "), nil
+}
