@@ -1,0 +1,1013 @@
+package game_test
+
+// Game-level tests of the economy rulings (RULINGS C4-C7, P1-P3) against the
+// bolt store and a manual clock: what a player and an operator see through
+// the service, including the log.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+)
+
+// Moments in the calendar of RULINGS T1, from the game's start (Monday
+// 2026-11-30 12:00, Phase I of 2026-W49).
+var (
+	w49p2 = time.Date(2026, 12, 4, 1, 0, 0, 0, time.UTC)  // Friday: Phase II of W49
+	w50p1 = time.Date(2026, 12, 7, 1, 0, 0, 0, time.UTC)  // Monday: Phase I of W50
+	w50p2 = time.Date(2026, 12, 11, 1, 0, 0, 0, time.UTC) // Friday: Phase II of W50
+)
+
+// econ is one game under test with shorthand for the calls these tests make
+// over and over; every call fails the test on an unexpected error.
+type econ struct {
+	t   *testing.T
+	ctx context.Context
+	svc *game.Service
+	clk *clock.Manual
+	n   int
+}
+
+func newEcon(t *testing.T, joiners ...string) *econ {
+	t.Helper()
+	svc, clk := newGame(t, newBolt(t))
+	e := &econ{t: t, ctx: context.Background(), svc: svc, clk: clk}
+	for _, p := range joiners {
+		e.must(e.svc.Join(e.ctx, e.req(p), game.JoinGame{}))
+	}
+	return e
+}
+
+// req is a request with a fresh idempotency key.
+func (e *econ) req(actor string) game.Request {
+	e.n++
+	return req(actor, fmt.Sprintf("k%d", e.n))
+}
+
+func (e *econ) must(res *game.Result, err error) *game.Result {
+	e.t.Helper()
+	if err != nil {
+		e.t.Fatalf("unexpected refusal: %v", err)
+	}
+	return res
+}
+
+// refused checks that err is the rule refusal code.
+func (e *econ) refused(what string, err error, code string) {
+	e.t.Helper()
+	if got := ruleCode(err); got != code {
+		e.t.Fatalf("%s: got %s, want %s", what, got, code)
+	}
+}
+
+func (e *econ) grant(g game.Grant) game.GrantResult {
+	e.t.Helper()
+	if g.Reason == "" {
+		g.Reason = "test setup"
+	}
+	return decode[game.GrantResult](e.t, e.must(e.svc.Grant(e.ctx, e.req(admin), g)))
+}
+
+func (e *econ) buy(who, item string) game.PurchaseResult {
+	e.t.Helper()
+	return decode[game.PurchaseResult](e.t, e.must(e.svc.Purchase(e.ctx, e.req(who), game.Purchase{Item: item})))
+}
+
+func (e *econ) gift(from, to string) game.GiftResult {
+	e.t.Helper()
+	return decode[game.GiftResult](e.t, e.must(e.svc.Gift(e.ctx, e.req(from), game.Gift{To: to})))
+}
+
+func (e *econ) offer(from string, o game.OfferTrade) game.Trade {
+	e.t.Helper()
+	return decode[game.Trade](e.t, e.must(e.svc.OfferTrade(e.ctx, e.req(from), o)))
+}
+
+func (e *econ) player(id string) game.PlayerView {
+	e.t.Helper()
+	v, err := e.svc.Player(e.ctx, "hall", id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return v
+}
+
+func (e *econ) trade(id string) game.Trade {
+	e.t.Helper()
+	tr, err := e.svc.Trade(e.ctx, "hall", id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tr
+}
+
+// at moves the clock to when and runs the scheduler, as the phase-end
+// function would.
+func (e *econ) at(when time.Time) game.DueReport {
+	e.t.Helper()
+	e.clk.Set(when)
+	rep, err := e.svc.RunDue(e.ctx)
+	if err != nil || len(rep.Failed) > 0 {
+		e.t.Fatalf("RunDue at %v: %+v %v", when, rep, err)
+	}
+	return rep
+}
+
+// entries reads the whole log.
+func (e *econ) entries() []game.Entry {
+	e.t.Helper()
+	var out []game.Entry
+	cursor := ""
+	for {
+		page, err := e.svc.Log(e.ctx, "hall", cursor, 500)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, page.Entries...)
+		if page.Next == "" {
+			return out
+		}
+		cursor = page.Next
+	}
+}
+
+// events lists the log's events of one type, in order.
+func (e *econ) events(typ string) []game.Event {
+	e.t.Helper()
+	var out []game.Event
+	for _, en := range e.entries() {
+		for _, ev := range en.Events {
+			if ev.Type == typ {
+				out = append(out, ev)
+			}
+		}
+	}
+	return out
+}
+
+func eventData[T any](t *testing.T, ev game.Event) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(ev.Data, &v); err != nil {
+		t.Fatalf("decoding %s event %s: %v", ev.Type, ev.Data, err)
+	}
+	return v
+}
+
+const (
+	giver    = "discord:2"
+	receiver = "discord:3"
+	third    = "discord:4"
+)
+
+// TestC4_GiftToInactiveReceiverWithThreeCards is acceptance 1's case: the
+// receiver joined in an earlier phase, did not act in the previous phase, and
+// holds 3 cards, so the gift is 1 + 2 (inactive) + 1 (fewer than 5) = 4
+// cards. The receiver's first action in that phase, whichever it is, gives
+// the giver exactly 1 card; their second action gives nothing more; and an
+// action only in the next phase gives the giver nothing.
+func TestC4_GiftToInactiveReceiverWithThreeCards(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		samePhase bool
+		// first is the receiver's first action; it returns how many cards it
+		// gave the giver directly (a gift back), apart from the return card.
+		first func(e *econ) int
+	}{
+		{"first action a purchase", true, func(e *econ) int { e.buy(receiver, "random-card"); return 0 }},
+		{"first action opening a pack", true, func(e *econ) int {
+			e.must(e.svc.Open(e.ctx, e.req(receiver), game.OpenPack{Pack: "handy-pack"}))
+			return 0
+		}},
+		{"first action a gift back to the giver", true, func(e *econ) int { return len(e.gift(receiver, giver).Cards) }},
+		{"first action a trade offer (a command without draws of its own)", true, func(e *econ) int {
+			e.offer(receiver, game.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
+			return 0
+		}},
+		{"acts only in the next phase", false, func(e *econ) int { e.buy(receiver, "random-card"); return 0 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEcon(t, giver, receiver)
+			e.grant(game.Grant{Player: receiver, Vertebrae: 10, Packs: []game.PackGrant{{Pack: "handy-pack"}},
+				Cards: []game.CardGrant{{Name: "King of Hearts"}, {Name: "Red Joker", Holo: true}, {Name: "7 of Clubs"}}})
+			e.at(w50p1) // W49 Phase II passed without an action by the receiver
+			if v := e.player(receiver); v.Active || v.DeckSize != 3 {
+				t.Fatalf("before the gift: receiver active=%v with %d cards, want inactive with 3", v.Active, v.DeckSize)
+			}
+
+			g := e.gift(giver, receiver)
+			if len(g.Cards) != 4 || !g.Inactive || !g.SmallDeck {
+				t.Fatalf("gift to an inactive receiver with 3 cards: %d cards (inactive=%v small=%v), want 1+2+1 = 4",
+					len(g.Cards), g.Inactive, g.SmallDeck)
+			}
+			if v := e.player(receiver); v.DeckSize != 7 {
+				t.Fatalf("receiver holds %d cards after the gift, want 7", v.DeckSize)
+			}
+			before := e.player(giver).DeckSize
+			if before != 0 {
+				t.Fatalf("giver holds %d cards before the receiver acts, want 0", before)
+			}
+
+			if !tc.samePhase {
+				e.at(w50p2)
+			}
+			direct := tc.first(e)
+			want := 0
+			if tc.samePhase {
+				want = 1
+			}
+			if got := e.player(giver).DeckSize - before - direct; got != want {
+				t.Fatalf("after the receiver's first action the giver got %d return cards, want %d", got, want)
+			}
+			e.buy(receiver, "random-card") // the second action
+			if got := e.player(giver).DeckSize - before - direct; got != want {
+				t.Fatalf("after the receiver's second action the giver has %d return cards, want still %d", got, want)
+			}
+			returned := e.events("gift_returned")
+			if len(returned) != want {
+				t.Fatalf("%d gift_returned log events, want %d", len(returned), want)
+			}
+			if want == 1 {
+				d := eventData[struct {
+					Receiver string `json:"receiver"`
+					Cards    []struct {
+						ID string `json:"id"`
+					} `json:"cards"`
+				}](t, returned[0])
+				if returned[0].Player != giver || d.Receiver != receiver || len(d.Cards) != 1 {
+					t.Fatalf("gift_returned event: player %s, data %s; want the giver, the receiver and 1 card", returned[0].Player, returned[0].Data)
+				}
+			}
+		})
+	}
+}
+
+// TestC4_EachGiftToAnInactiveReceiverReturnsOneCard: two givers gift the
+// same inactive receiver in one phase; the receiver's first action gives each
+// giver their card, once.
+func TestC4_EachGiftToAnInactiveReceiverReturnsOneCard(t *testing.T) {
+	e := newEcon(t, giver, receiver, third)
+	e.grant(game.Grant{Player: receiver, Vertebrae: 10, Cards: []game.CardGrant{{Name: "Ace of Hearts"}}})
+	e.at(w50p1)
+	a, b := e.gift(giver, receiver), e.gift(third, receiver)
+	if !a.Inactive || !b.Inactive || len(a.Cards) != 4 || len(b.Cards) != 3 {
+		t.Fatalf("gifts: %d cards (inactive=%v), %d cards (inactive=%v); want 4 (1 card held) then 3 (5 held), both inactive",
+			len(a.Cards), a.Inactive, len(b.Cards), b.Inactive)
+	}
+	e.buy(receiver, "random-card")
+	e.buy(receiver, "random-card")
+	if g, h := e.player(giver).DeckSize, e.player(third).DeckSize; g != 1 || h != 1 {
+		t.Fatalf("each giver gets 1 card: got %d and %d", g, h)
+	}
+}
+
+// TestC4_GiftSizeByReceiverState: +2 only for an inactive receiver, +1 only
+// for a receiver holding fewer than 5 cards before the gift; only a gift to
+// an inactive receiver owes the giver a card.
+func TestC4_GiftSizeByReceiverState(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		inactive bool
+		cards    int
+		want     int
+	}{
+		{"active, 5 cards", false, 5, 1},
+		{"active, 4 cards", false, 4, 2},
+		{"inactive, 5 cards", true, 5, 3},
+		{"inactive, 0 cards", true, 0, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEcon(t, giver)
+			if tc.inactive {
+				e.must(e.svc.Join(e.ctx, e.req(receiver), game.JoinGame{}))
+				e.at(w50p1)
+			} else {
+				e.at(w50p1)
+				e.must(e.svc.Join(e.ctx, e.req(receiver), game.JoinGame{})) // active in the phase they join
+			}
+			e.grant(game.Grant{Player: receiver, Vertebrae: 5})
+			if tc.cards > 0 {
+				e.grant(game.Grant{Player: receiver, Cards: []game.CardGrant{{Name: "2 of Hearts", Count: tc.cards}}})
+			}
+			g := e.gift(giver, receiver)
+			if len(g.Cards) != tc.want || g.Inactive != tc.inactive {
+				t.Fatalf("gift: %d cards (inactive=%v), want %d (inactive=%v)", len(g.Cards), g.Inactive, tc.want, tc.inactive)
+			}
+			e.buy(receiver, "random-card")
+			returned := 0
+			if tc.inactive {
+				returned = 1
+			}
+			if got := e.player(giver).DeckSize; got != returned {
+				t.Fatalf("after the receiver acts the giver holds %d cards, want %d", got, returned)
+			}
+		})
+	}
+}
+
+// TestC4_OneGiftPerPhaseToAnotherPlayer: a second gift in the phase is
+// refused already_gifted, the allowance resets with the phase, and gifts to
+// oneself or to a non-player are refused; refusals change nothing.
+func TestC4_OneGiftPerPhaseToAnotherPlayer(t *testing.T) {
+	e := newEcon(t, giver, receiver, third, "discord:5")
+	e.gift(giver, receiver)
+	if e.player(giver).CanGift || !e.player(receiver).CanGift {
+		t.Fatal("can_gift: false for the giver after their gift, true for the others")
+	}
+	e.must(e.svc.Leave(e.ctx, e.req("discord:5")))
+	logged := len(e.entries())
+	for _, tc := range []struct {
+		name, from, to, code string
+	}{
+		{"second gift in the phase", giver, third, "already_gifted"},
+		{"second gift to the same receiver", giver, receiver, "already_gifted"},
+		{"gift to oneself", receiver, receiver, "self_gift"},
+		{"gift to someone who never joined", receiver, "discord:99", "not_a_player"},
+		{"gift to a player who left", receiver, "discord:5", "not_a_player"},
+		{"gift by a non-player", "discord:99", receiver, "not_a_player"},
+	} {
+		_, err := e.svc.Gift(e.ctx, e.req(tc.from), game.Gift{To: tc.to})
+		e.refused(tc.name, err, tc.code)
+		if tc.code == "already_gifted" && !strings.Contains(err.Error(), receiver) {
+			t.Errorf("%s: the refusal should name the earlier receiver: %v", tc.name, err)
+		}
+	}
+	if n := len(e.entries()); n != logged {
+		t.Fatalf("refused gifts wrote %d log entries", n-logged)
+	}
+	e.at(w49p2)
+	if !e.player(giver).CanGift {
+		t.Fatal("the gift allowance resets when the phase ends")
+	}
+	if g := e.gift(giver, third); len(g.Cards) == 0 {
+		t.Fatal("the next phase's gift gave nothing")
+	}
+}
+
+// TestP2_WhichCommandsCountAsActions: each command is made by a player in
+// Phase II of W49 (who was active there, having joined in Phase I, and did
+// nothing else in it); whether they are active in Phase I of W50 says
+// whether the command was an action.
+func TestP2_WhichCommandsCountAsActions(t *testing.T) {
+	const subject, other = "discord:2", "discord:3"
+	for _, tc := range []struct {
+		name   string
+		action bool
+		run    func(e *econ)
+	}{
+		{"purchase", true, func(e *econ) {
+			e.grant(game.Grant{Player: subject, Vertebrae: 5})
+			e.buy(subject, "random-card")
+		}},
+		{"open a pack", true, func(e *econ) {
+			e.grant(game.Grant{Player: subject, Packs: []game.PackGrant{{Pack: "deck-pack"}}})
+			e.must(e.svc.Open(e.ctx, e.req(subject), game.OpenPack{Pack: "deck-pack"}))
+		}},
+		{"gift", true, func(e *econ) { e.gift(subject, other) }},
+		{"trade offer", true, func(e *econ) {
+			e.grant(game.Grant{Player: subject, Vertebrae: 1})
+			e.offer(subject, game.OfferTrade{To: other, Give: economy.Items{Vertebrae: 1}})
+		}},
+		{"trade accept", true, func(e *econ) {
+			e.grant(game.Grant{Player: other, Vertebrae: 1})
+			tr := e.offer(other, game.OfferTrade{To: subject, Give: economy.Items{Vertebrae: 1}})
+			e.must(e.svc.AcceptTrade(e.ctx, e.req(subject), tr.ID))
+		}},
+		{"trade withdraw (declining an offer)", true, func(e *econ) {
+			e.grant(game.Grant{Player: other, Vertebrae: 1})
+			tr := e.offer(other, game.OfferTrade{To: subject, Give: economy.Items{Vertebrae: 1}})
+			e.must(e.svc.WithdrawTrade(e.ctx, e.req(subject), tr.ID))
+		}},
+		{"dice roll", false, func(e *econ) { e.must(e.svc.Roll(e.ctx, e.req(subject), game.RollDice{Dice: "2d6"})) }},
+		{"reads", false, func(e *econ) {
+			e.player(subject)
+			e.entries()
+			if _, err := e.svc.Shop(e.ctx, "hall"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.svc.Trades(e.ctx, "hall", game.TradeFilter{Player: subject}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.svc.Game(e.ctx, "hall"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a refused purchase", false, func(e *econ) {
+			_, err := e.svc.Purchase(e.ctx, e.req(subject), game.Purchase{Item: "chip"})
+			e.refused("purchase without funds", err, "insufficient_funds")
+		}},
+		{"an admin grant to them", false, func(e *econ) { e.grant(game.Grant{Player: subject, Chips: 1}) }},
+		{"a gift to them", false, func(e *econ) { e.gift(other, subject) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEcon(t, subject, other)
+			e.at(w49p2)
+			tc.run(e)
+			e.at(w50p1)
+			if got := e.player(subject).Active; got != tc.action {
+				t.Fatalf("active in the next phase = %v, want %v (is %s an action: %v)", got, tc.action, tc.name, tc.action)
+			}
+			ends := e.events("period_ended")
+			d := eventData[struct {
+				Ended    string   `json:"ended"`
+				Active   []string `json:"active"`
+				Inactive []string `json:"inactive"`
+			}](t, ends[len(ends)-1])
+			if slices.Contains(d.Active, subject) != tc.action || slices.Contains(d.Inactive, subject) == tc.action {
+				t.Fatalf("period end of %s lists active %v inactive %v; %s acted: %v", d.Ended, d.Active, d.Inactive, subject, tc.action)
+			}
+		})
+	}
+}
+
+// TestP3_ActiveInJoinPhaseInactiveAfterIdlePhase follows two players over
+// four phases: active in the phase they join (and the next, since joining
+// is an action), inactive after a phase without action, active again after
+// a phase with one.
+func TestP3_ActiveInJoinPhaseInactiveAfterIdlePhase(t *testing.T) {
+	const early, late = "discord:2", "discord:3"
+	e := newEcon(t, early)
+	type want struct{ early, late bool }
+	check := func(phase string, w want) {
+		t.Helper()
+		if got := (want{e.player(early).Active, e.player(late).Active}); got != w {
+			t.Fatalf("%s: active early=%v late=%v, want %+v", phase, got.early, got.late, w)
+		}
+	}
+	e.at(w49p2)
+	e.must(e.svc.Join(e.ctx, e.req(late), game.JoinGame{}))
+	check("W49 Phase II", want{early: true, late: true}) // early joined in Phase I; late joins now
+	e.at(w50p1)
+	check("W50 Phase I", want{early: false, late: true}) // early idle in Phase II; late joined in it
+	e.grant(game.Grant{Player: early, Vertebrae: 5})
+	e.buy(early, "random-card")
+	check("W50 Phase I after acting", want{early: false, late: true}) // acting now does not undo inactivity now
+	e.at(w50p2)
+	check("W50 Phase II", want{early: true, late: false})
+}
+
+// TestC7_PurchaseReachingWinChipsEndsGame is acceptance 5: a player with 24
+// Chips and 25 Vertebrae buys a Chip and wins; the game ends; the next
+// command of any player is refused game_over; reads still work.
+func TestC7_PurchaseReachingWinChipsEndsGame(t *testing.T) {
+	e := newEcon(t, giver, receiver)
+	if r := e.grant(game.Grant{Player: giver, Chips: 24, Vertebrae: 25}); r.Won {
+		t.Fatal("24 Chips do not win")
+	}
+	e.clk.Advance(time.Hour)
+	won := e.clk.Now()
+	res := e.buy(giver, "chip")
+	if !res.Won || res.Chips != 25 || res.Vertebrae != 0 {
+		t.Fatalf("purchase of the 25th Chip: %+v, want won with 25 Chips and 0 Vertebrae", res)
+	}
+	g, err := e.svc.Game(e.ctx, "hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Ended || g.Winner != giver || g.EndedAt == nil || !g.EndedAt.Equal(won) {
+		t.Fatalf("game after the win: ended=%v winner=%q ended_at=%v, want ended, %s, %v", g.Ended, g.Winner, g.EndedAt, giver, won)
+	}
+	if ev := e.events("game_won"); len(ev) != 1 || ev[0].Player != giver {
+		t.Fatalf("game_won events: %+v", ev)
+	}
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"the winner buys again", func() error {
+			_, err := e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card"})
+			return err
+		}},
+		{"another player gifts", func() error { _, err := e.svc.Gift(e.ctx, e.req(receiver), game.Gift{To: giver}); return err }},
+		{"a newcomer joins", func() error { _, err := e.svc.Join(e.ctx, e.req("discord:9"), game.JoinGame{}); return err }},
+		{"an admin grants", func() error {
+			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: receiver, Chips: 30, Reason: "late"})
+			return err
+		}},
+	} {
+		err := tc.run()
+		e.refused(tc.name, err, "game_over")
+		if !strings.Contains(err.Error(), giver) {
+			t.Errorf("%s: the game_over message should name the winner: %v", tc.name, err)
+		}
+	}
+	if v := e.player(giver); v.Inventory.Chips != 25 {
+		t.Fatalf("reading the winner after the end: %d Chips", v.Inventory.Chips)
+	}
+	if shop, err := e.svc.Shop(e.ctx, "hall"); err != nil || len(shop) != 5 {
+		t.Fatalf("the shop is still readable: %d items, %v", len(shop), err)
+	}
+	if es := e.entries(); es[len(es)-1].Command != "purchase" {
+		t.Fatalf("the last log entry is %s, want the winning purchase", es[len(es)-1].Command)
+	}
+}
+
+// TestC7_AnyRouteToWinChipsEndsGame: Chips that reach 25 by an operator's
+// grant or by a trade win as well.
+func TestC7_AnyRouteToWinChipsEndsGame(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		winner string
+		run    func(e *econ)
+	}{
+		{"admin grant", receiver, func(e *econ) {
+			if r := e.grant(game.Grant{Player: receiver, Chips: 25}); !r.Won {
+				t.Fatal("grant result does not say won")
+			}
+		}},
+		{"trade", receiver, func(e *econ) {
+			e.grant(game.Grant{Player: giver, Chips: 10})
+			e.grant(game.Grant{Player: receiver, Chips: 20})
+			tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Chips: 5}})
+			e.must(e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEcon(t, giver, receiver)
+			tc.run(e)
+			g, _ := e.svc.Game(e.ctx, "hall")
+			if !g.Ended || g.Winner != tc.winner {
+				t.Fatalf("ended=%v winner=%q, want %s", g.Ended, g.Winner, tc.winner)
+			}
+			_, err := e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card"})
+			e.refused("command after the win", err, "game_over")
+		})
+	}
+}
+
+// TestC6_PurchaseRefusedLeavesInventoryUntouched: the service refuses an
+// unaffordable purchase with what is missing and writes nothing.
+func TestC6_PurchaseRefusedLeavesInventoryUntouched(t *testing.T) {
+	e := newEcon(t, giver)
+	e.grant(game.Grant{Player: giver, Vertebrae: 11})
+	before, logged := e.player(giver), len(e.entries())
+	_, err := e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card", Quantity: 3})
+	e.refused("3 random cards with 11 Vertebrae", err, "insufficient_funds")
+	if !strings.Contains(err.Error(), "4 Vertebrae are missing") {
+		t.Errorf("the refusal should say what is missing: %v", err)
+	}
+	if after := e.player(giver); after.Inventory.Vertebrae != 11 || after.DeckSize != before.DeckSize || len(e.entries()) != logged {
+		t.Fatalf("a refused purchase changed state: %+v", after.Inventory)
+	}
+	r := decode[game.PurchaseResult](t, e.must(e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card", Quantity: 2})))
+	if r.Paid != 10 || r.Vertebrae != 1 || len(r.Cards) != 2 {
+		t.Fatalf("2 random cards with 11 Vertebrae: %+v, want 2 cards paid 10, balance 1", r)
+	}
+}
+
+// TestC5_OpenPackThroughTheService: a bought pack is an inventory item until
+// opened; opening removes it, adds its cards, and logs the draws.
+func TestC5_OpenPackThroughTheService(t *testing.T) {
+	e := newEcon(t, giver)
+	e.grant(game.Grant{Player: giver, Vertebrae: 50})
+	bought := e.buy(giver, "legendary-pack")
+	if len(bought.Packs) != 1 || bought.Vertebrae != 0 {
+		t.Fatalf("legendary pack purchase: %+v", bought)
+	}
+	v := e.player(giver)
+	if len(v.Packs) != 1 || v.Packs[0].Pack != "legendary-pack" || v.Packs[0].Count != 1 || v.DeckSize != 0 {
+		t.Fatalf("before opening: packs %+v, deck %d", v.Packs, v.DeckSize)
+	}
+	res := e.must(e.svc.Open(e.ctx, e.req(giver), game.OpenPack{Pack: bought.Packs[0].ID}))
+	opened := decode[economy.Opened](t, res)
+	holo := 0
+	for _, c := range opened.Cards {
+		if c.Holo {
+			holo++
+		}
+	}
+	if len(opened.Cards) != 7 || holo < 2 {
+		t.Fatalf("legendary pack: %d cards, %d holographic; want 7 with at least 2 holographic", len(opened.Cards), holo)
+	}
+	if v := e.player(giver); len(v.Packs) != 0 || v.DeckSize != 7 {
+		t.Fatalf("after opening: packs %+v, deck %d", v.Packs, v.DeckSize)
+	}
+	if n := len(res.Entry.Draws); n != 12 {
+		t.Fatalf("the open logged %d draws, want 12 (5 × card+holo, 2 × card)", n)
+	}
+	_, err := e.svc.Open(e.ctx, e.req(giver), game.OpenPack{Pack: bought.Packs[0].ID})
+	e.refused("opening the same pack again", err, "no_such_pack")
+}
+
+// TestTrade_AcceptExecutesAtomically: both sides move in one commit, card
+// copies and packs keep their ids.
+func TestTrade_AcceptExecutesAtomically(t *testing.T) {
+	e := newEcon(t, giver, receiver)
+	a := e.grant(game.Grant{Player: giver, Vertebrae: 10, Cards: []game.CardGrant{{Name: "King of Hearts", Holo: true}, {Name: "2 of Clubs"}}})
+	b := e.grant(game.Grant{Player: receiver, Chips: 2, Packs: []game.PackGrant{{Pack: "deck-pack"}}})
+	king, pack := a.Cards[0], b.Packs[0]
+	tr := e.offer(giver, game.OfferTrade{To: receiver, Note: "a king for a pack",
+		Give: economy.Items{Vertebrae: 4, Cards: []string{king.ID}}, Take: economy.Items{Chips: 1, Packs: []string{pack.ID}}})
+	if tr.Status != game.TradeOpen || !tr.ExpiresAt.Equal(start.Add(7*24*time.Hour)) {
+		t.Fatalf("offer: status %s expires %v, want open until 7 days after the offer", tr.Status, tr.ExpiresAt)
+	}
+	_, err := e.svc.AcceptTrade(e.ctx, e.req(giver), tr.ID)
+	e.refused("the offerer accepting their own offer", err, "not_your_trade")
+	_, err = e.svc.AcceptTrade(e.ctx, e.req(third), tr.ID)
+	e.refused("a third person accepting", err, "not_your_trade")
+
+	done := decode[game.Trade](t, e.must(e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)))
+	if done.Status != game.TradeExecuted || done.ClosedBy != receiver {
+		t.Fatalf("accepted trade: %+v", done)
+	}
+	ga, gb := e.player(giver).Inventory, e.player(receiver).Inventory
+	if ga.Vertebrae != 6 || ga.Chips != 1 || len(ga.Packs) != 1 || ga.Packs[0] != pack || len(ga.Cards) != 1 || ga.Cards[0].Name != "2 of Clubs" {
+		t.Fatalf("offerer after the trade: %+v", ga)
+	}
+	if gb.Vertebrae != 4 || gb.Chips != 1 || len(gb.Packs) != 0 || len(gb.Cards) != 1 || gb.Cards[0] != king {
+		t.Fatalf("receiver after the trade: %+v", gb)
+	}
+	_, err = e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+	e.refused("accepting twice", err, "trade_closed")
+}
+
+// TestTrade_AcceptAfterItemsMovedAway: if either side no longer holds
+// everything at acceptance, the trade is refused trade_items_missing and
+// nothing moves.
+func TestTrade_AcceptAfterItemsMovedAway(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		missing string
+		move    func(e *econ, card string)
+	}{
+		{"offerer traded the card away", "card", func(e *econ, card string) {
+			tr := e.offer(giver, game.OfferTrade{To: third, Give: economy.Items{Cards: []string{card}}})
+			e.must(e.svc.AcceptTrade(e.ctx, e.req(third), tr.ID))
+		}},
+		{"receiver spent the vertebrae", "Vertebrae", func(e *econ, _ string) { e.buy(receiver, "random-card") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEcon(t, giver, receiver, third)
+			card := e.grant(game.Grant{Player: giver, Cards: []game.CardGrant{{Name: "Queen of Spades"}}}).Cards[0].ID
+			e.grant(game.Grant{Player: receiver, Vertebrae: 8})
+			tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{card}}, Take: economy.Items{Vertebrae: 8}})
+			tc.move(e, card)
+			before := map[string]game.PlayerView{giver: e.player(giver), receiver: e.player(receiver), third: e.player(third)}
+			_, err := e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+			e.refused("accept", err, "trade_items_missing")
+			if !strings.Contains(err.Error(), tc.missing) {
+				t.Errorf("the refusal should say what is missing (%s): %v", tc.missing, err)
+			}
+			for id, v := range before {
+				if after := e.player(id); !sameInventory(after, v) {
+					t.Fatalf("%s changed by a refused trade: %+v -> %+v", id, v.Inventory, after.Inventory)
+				}
+			}
+			if st := e.trade(tr.ID).Status; st != game.TradeOpen {
+				t.Fatalf("a refused acceptance closed the trade: %s", st)
+			}
+		})
+	}
+}
+
+func sameInventory(a, b game.PlayerView) bool {
+	ja, _ := json.Marshal(a.Inventory)
+	jb, _ := json.Marshal(b.Inventory)
+	return string(ja) == string(jb)
+}
+
+// TestTrade_WithdrawByEitherParty: the maker withdraws or the receiver
+// declines; nobody else can; a closed trade cannot be accepted.
+func TestTrade_WithdrawByEitherParty(t *testing.T) {
+	for _, who := range []string{giver, receiver} {
+		t.Run(who, func(t *testing.T) {
+			e := newEcon(t, giver, receiver, third)
+			e.grant(game.Grant{Player: giver, Vertebrae: 3})
+			tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+			_, err := e.svc.WithdrawTrade(e.ctx, e.req(third), tr.ID)
+			e.refused("a third player withdrawing", err, "not_your_trade")
+			w := decode[game.Trade](t, e.must(e.svc.WithdrawTrade(e.ctx, e.req(who), tr.ID)))
+			if w.Status != game.TradeWithdrawn || w.ClosedBy != who {
+				t.Fatalf("withdrawn trade: %+v", w)
+			}
+			_, err = e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+			e.refused("accepting a withdrawn trade", err, "trade_closed")
+			_, err = e.svc.WithdrawTrade(e.ctx, e.req(who), tr.ID)
+			e.refused("withdrawing twice", err, "trade_closed")
+			if v := e.player(giver); v.Inventory.Vertebrae != 3 {
+				t.Fatalf("a withdrawn trade moved items: %+v", v.Inventory)
+			}
+		})
+	}
+}
+
+// TestTrade_OfferRefusals: no trade with oneself or a non-player, with
+// a malformed side, or for items a side does not hold.
+func TestTrade_OfferRefusals(t *testing.T) {
+	e := newEcon(t, giver, receiver)
+	e.grant(game.Grant{Player: giver, Vertebrae: 3})
+	for _, tc := range []struct {
+		name string
+		o    game.OfferTrade
+		code string
+	}{
+		{"with oneself", game.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}}, "self_trade"},
+		{"with a non-player", game.OfferTrade{To: "discord:99", Give: economy.Items{Vertebrae: 1}}, "not_a_player"},
+		{"nothing on either side", game.OfferTrade{To: receiver}, "invalid_trade"},
+		{"a negative amount", game.OfferTrade{To: receiver, Take: economy.Items{Vertebrae: -5}}, "invalid_trade"},
+		{"a card named twice", game.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{"x.1", "x.1"}}}, "invalid_trade"},
+		{"more than the offerer holds", game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 4}}, "trade_items_missing"},
+		{"a card the receiver lacks", game.OfferTrade{To: receiver, Take: economy.Items{Cards: []string{"x.1"}}}, "trade_items_missing"},
+	} {
+		_, err := e.svc.OfferTrade(e.ctx, e.req(giver), tc.o)
+		e.refused(tc.name, err, tc.code)
+	}
+	if trs, _ := e.svc.Trades(e.ctx, "hall", game.TradeFilter{}); len(trs) != 0 {
+		t.Fatalf("refused offers made trades: %+v", trs)
+	}
+}
+
+// TestTrade_ExpiresAfterSevenDays: both consents within 7 days of each
+// other; the timer closes the offer as of its expiry moment even when the
+// scheduler runs late, and a second run does nothing.
+func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
+	t.Run("accepted just before expiry", func(t *testing.T) {
+		e := newEcon(t, giver, receiver)
+		e.grant(game.Grant{Player: giver, Vertebrae: 3})
+		tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+		e.clk.Set(tr.ExpiresAt.Add(-time.Second))
+		if done := decode[game.Trade](t, e.must(e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID))); done.Status != game.TradeExecuted {
+			t.Fatalf("status %s", done.Status)
+		}
+	})
+	t.Run("expired, late and duplicate runs", func(t *testing.T) {
+		e := newEcon(t, giver, receiver)
+		e.grant(game.Grant{Player: giver, Vertebrae: 3})
+		tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+		if want := start.Add(7 * 24 * time.Hour); !tr.ExpiresAt.Equal(want) {
+			t.Fatalf("expires %v, want %v", tr.ExpiresAt, want)
+		}
+		if rep := e.at(tr.ExpiresAt.Add(-time.Second)); len(rep.Expired) != 0 {
+			t.Fatalf("expired early: %+v", rep.Expired)
+		}
+		e.clk.Set(tr.ExpiresAt)
+		_, err := e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+		e.refused("accepting at the expiry moment, before the scheduler ran", err, "trade_expired")
+		if v := e.trade(tr.ID); v.Status != game.TradeExpired {
+			t.Fatalf("reads show a trade past its expiry as expired: %s", v.Status)
+		}
+
+		rep := e.at(tr.ExpiresAt.Add(5 * time.Hour)) // the scheduler runs late
+		if want := []string{"hall/" + tr.ID}; !slices.Equal(rep.Expired, want) {
+			t.Fatalf("DueReport.Expired %v, want %v", rep.Expired, want)
+		}
+		got := e.trade(tr.ID)
+		if got.Status != game.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) || got.ClosedBy != game.SchedulerActor {
+			t.Fatalf("expired trade: %+v, want closed at %v by the scheduler", got, tr.ExpiresAt)
+		}
+		var at []time.Time
+		for _, en := range e.entries() {
+			if en.Command == "trade-expire" {
+				at = append(at, en.At)
+			}
+		}
+		if len(at) != 1 || !at[0].Equal(tr.ExpiresAt) {
+			t.Fatalf("trade-expire log entries at %v, want one at %v", at, tr.ExpiresAt)
+		}
+		logged := len(e.entries())
+		if rep := e.at(tr.ExpiresAt.Add(6 * time.Hour)); len(rep.Expired) != 0 || len(rep.Transitions) != 0 {
+			t.Fatalf("a duplicate run did something: %+v", rep)
+		}
+		if n := len(e.entries()); n != logged {
+			t.Fatalf("a duplicate run wrote %d entries", n-logged)
+		}
+		_, err = e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+		e.refused("accepting an expired trade", err, "trade_closed")
+		if v := e.player(giver); v.Inventory.Vertebrae != 3 {
+			t.Fatalf("an expired trade moved items: %+v", v.Inventory)
+		}
+	})
+}
+
+// TestP1_LeavingWithdrawsOpenTrades: a departure withdraws the trades the
+// leaver made or was offered; other trades stay open.
+func TestP1_LeavingWithdrawsOpenTrades(t *testing.T) {
+	e := newEcon(t, giver, receiver, third)
+	for _, p := range []string{giver, receiver, third} {
+		e.grant(game.Grant{Player: p, Vertebrae: 5})
+	}
+	made := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 1}})
+	offered := e.offer(third, game.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
+	other := e.offer(receiver, game.OfferTrade{To: third, Give: economy.Items{Vertebrae: 1}})
+	left := decode[game.LeaveResult](t, e.must(e.svc.Leave(e.ctx, e.req(giver))))
+	slices.Sort(left.WithdrawnTrades)
+	want := []string{made.ID, offered.ID}
+	slices.Sort(want)
+	if !slices.Equal(left.WithdrawnTrades, want) {
+		t.Fatalf("withdrawn %v, want %v", left.WithdrawnTrades, want)
+	}
+	for _, c := range []struct {
+		id, status string
+	}{{made.ID, game.TradeWithdrawn}, {offered.ID, game.TradeWithdrawn}, {other.ID, game.TradeOpen}} {
+		if tr := e.trade(c.id); tr.Status != c.status || (c.status == game.TradeWithdrawn && tr.ClosedBy != giver) {
+			t.Errorf("trade %s: %s closed by %q, want %s", c.id, tr.Status, tr.ClosedBy, c.status)
+		}
+	}
+	_, err := e.svc.AcceptTrade(e.ctx, e.req(receiver), made.ID)
+	e.refused("accepting a trade withdrawn by a departure", err, "trade_closed")
+}
+
+// TestPhaseEnd_RecordsActivityResetsGiftsOnce: the period-end log entry lists
+// who was active and inactive in the ended phase; the gift allowance resets;
+// a late run counts nobody who joined after the phase ended; a duplicate run
+// changes nothing more.
+func TestPhaseEnd_RecordsActivityResetsGiftsOnce(t *testing.T) {
+	e := newEcon(t, giver, receiver)
+	e.at(w49p2)
+	e.gift(giver, receiver) // the giver acts in W49 Phase II; the receiver does not
+	if e.player(giver).CanGift {
+		t.Fatal("can_gift after gifting")
+	}
+	e.clk.Set(w50p1) // the phase has ended, the scheduler has not run yet
+	e.must(e.svc.Join(e.ctx, e.req(third), game.JoinGame{}))
+	rep := e.at(w50p1.Add(2 * time.Hour)) // a late run
+	if len(rep.Transitions) != 1 {
+		t.Fatalf("transitions %v, want the one phase end", rep.Transitions)
+	}
+	var end *game.Entry
+	for _, en := range e.entries() {
+		if en.Command == "period-end" {
+			end = &en
+		}
+	}
+	if want := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC); end == nil || !end.At.Equal(want) {
+		t.Fatalf("last period end %+v, want one at %v", end, want)
+	}
+	res := decode[game.PeriodEnded](t, &game.Result{Body: end.Response})
+	if !slices.Equal(res.Active, []string{giver}) || !slices.Equal(res.Inactive, []string{receiver}) {
+		t.Fatalf("period end of %s: active %v inactive %v, want [%s] [%s] (the late joiner %s in neither)",
+			res.Ended.ID, res.Active, res.Inactive, giver, receiver, third)
+	}
+	if !e.player(giver).CanGift {
+		t.Fatal("the gift allowance resets with the phase")
+	}
+	if e.player(receiver).Active || !e.player(giver).Active || !e.player(third).Active {
+		t.Fatal("activity in W50 Phase I: want giver active, receiver inactive, newcomer active")
+	}
+	logged := len(e.entries())
+	for range 2 {
+		if rep := e.at(w50p1.Add(3 * time.Hour)); len(rep.Transitions) != 0 {
+			t.Fatalf("a duplicate run ended periods: %v", rep.Transitions)
+		}
+	}
+	if n := len(e.entries()); n != logged {
+		t.Fatalf("duplicate runs wrote %d entries", n-logged)
+	}
+}
+
+// TestOperatorCorrections: an admin grants cards by name, packs and random
+// cards; revokes specific items all-or-nothing; amends a price with a
+// reason. Each is logged with its reason; non-admins and reasonless
+// corrections are refused.
+func TestOperatorCorrections(t *testing.T) {
+	e := newEcon(t, giver)
+
+	g := e.grant(game.Grant{Player: giver, Vertebrae: 20, Reason: "moved from the wiki",
+		Cards:       []game.CardGrant{{Name: "King of Clubs", Holo: true}, {Name: "Red Joker", Count: 2}},
+		RandomCards: 3, Packs: []game.PackGrant{{Pack: "handy-pack", Count: 2}}})
+	if len(g.Cards) != 6 || len(g.Packs) != 2 || g.Vertebrae != 20 {
+		t.Fatalf("grant result: %d cards, %d packs, %d Vertebrae; want 6, 2, 20", len(g.Cards), len(g.Packs), g.Vertebrae)
+	}
+	if g.Cards[0].Name != "King of Clubs" || !g.Cards[0].Holo || g.Cards[1].Name != "Red Joker" || g.Cards[2].Name != "Red Joker" {
+		t.Fatalf("cards granted by name: %+v", g.Cards[:3])
+	}
+	v := e.player(giver)
+	if v.DeckSize != 6 || len(v.Packs) != 1 || v.Packs[0].Count != 2 {
+		t.Fatalf("after the grant: deck %d, packs %+v", v.DeckSize, v.Packs)
+	}
+	if ev := e.events("granted"); len(ev) != 1 || !strings.Contains(string(ev[0].Data), "moved from the wiki") {
+		t.Fatalf("granted events: %+v", ev)
+	}
+
+	// Revocations: all or nothing.
+	logged := len(e.entries())
+	_, err := e.svc.Revoke(e.ctx, e.req(admin), game.Revoke{Player: giver, Reason: "duplicate",
+		Items: economy.Items{Cards: []string{g.Cards[0].ID, "nope.1"}, Vertebrae: 5}})
+	e.refused("revoking a card the player lacks", err, "insufficient_items")
+	if !strings.Contains(err.Error(), "nope.1") {
+		t.Errorf("the refusal should name the missing card: %v", err)
+	}
+	if after := e.player(giver); !sameInventory(after, v) || len(e.entries()) != logged {
+		t.Fatal("a refused revocation changed state")
+	}
+	rv := decode[game.RevokeResult](t, e.must(e.svc.Revoke(e.ctx, e.req(admin), game.Revoke{Player: giver, Reason: "Judge's ruling 3",
+		Items: economy.Items{Cards: []string{g.Cards[0].ID, g.Cards[1].ID}, Packs: []string{g.Packs[0].ID}, Vertebrae: 5}})))
+	if len(rv.Revoked.Cards) != 2 || len(rv.Revoked.Packs) != 1 || rv.Revoked.Vertebrae != 5 {
+		t.Fatalf("revoked %+v", rv.Revoked)
+	}
+	if v := e.player(giver); v.DeckSize != 4 || v.Inventory.Vertebrae != 15 || len(v.Inventory.Packs) != 1 {
+		t.Fatalf("after the revocation: %+v", v.Inventory)
+	}
+
+	// Amend the random-card price.
+	rs, err := e.svc.Ruleset(e.ctx, "hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shop := slices.Clone(rs.Shop)
+	for i := range shop {
+		if shop[i].ID == "random-card" {
+			shop[i].Price = 7
+		}
+	}
+	patch, _ := json.Marshal(map[string]any{"shop": shop})
+	before, _ := e.svc.Game(e.ctx, "hall")
+	am := decode[game.AmendResult](t, e.must(e.svc.Amend(e.ctx, e.req(admin), game.Amend{Patch: patch, Reason: "urgent proposal 12"})))
+	after, _ := e.svc.Game(e.ctx, "hall")
+	if after.RulesetVersion != before.RulesetVersion+1 || am.Version != after.RulesetVersion {
+		t.Fatalf("ruleset_version %d -> %d (amend says %d), want +1", before.RulesetVersion, after.RulesetVersion, am.Version)
+	}
+	ev := e.events("ruleset_amended")
+	if len(ev) != 1 || eventData[game.Amendment](t, ev[0]).Reason != "urgent proposal 12" || eventData[game.Amendment](t, ev[0]).By != admin {
+		t.Fatalf("ruleset_amended events: %+v", ev)
+	}
+	if r := e.buy(giver, "random-card"); r.Paid != 7 || r.Vertebrae != 8 {
+		t.Fatalf("purchase after the amendment paid %d (balance %d), want 7 (balance 8)", r.Paid, r.Vertebrae)
+	}
+	items, _ := e.svc.Shop(e.ctx, "hall")
+	if items[0].ID != "random-card" || items[0].Price != 7 {
+		t.Fatalf("the shop shows %+v, want the amended price", items[0])
+	}
+
+	// Refusals.
+	logged = len(e.entries())
+	for _, tc := range []struct {
+		name string
+		run  func() error
+		code string
+	}{
+		{"a negative price", func() error {
+			_, err := e.svc.Amend(e.ctx, e.req(admin), game.Amend{Reason: "x", Patch: json.RawMessage(
+				`{"shop":[{"id":"random-card","name":"Random Card","price":-1,"currency":"vertebrae","kind":"random-card","count":1}]}`)})
+			return err
+		}, "invalid_amendment"},
+		{"a chance over 100%", func() error {
+			_, err := e.svc.Amend(e.ctx, e.req(admin), game.Amend{Reason: "x", Patch: json.RawMessage(`{"chances":{"holoPack":150}}`)})
+			return err
+		}, "invalid_amendment"},
+		{"setting the version", func() error {
+			_, err := e.svc.Amend(e.ctx, e.req(admin), game.Amend{Reason: "x", Patch: json.RawMessage(`{"version":9}`)})
+			return err
+		}, "invalid_amendment"},
+		{"a patch that is not JSON", func() error {
+			_, err := e.svc.Amend(e.ctx, e.req(admin), game.Amend{Reason: "x", Patch: json.RawMessage(`{"shop":`)})
+			return err
+		}, "invalid_amendment"},
+		{"grant by a player", func() error {
+			_, err := e.svc.Grant(e.ctx, e.req(giver), game.Grant{Player: giver, Chips: 1, Reason: "x"})
+			return err
+		}, "forbidden"},
+		{"revoke by a player", func() error {
+			_, err := e.svc.Revoke(e.ctx, e.req(giver), game.Revoke{Player: giver, Items: economy.Items{Vertebrae: 1}, Reason: "x"})
+			return err
+		}, "forbidden"},
+		{"amend by a player", func() error {
+			_, err := e.svc.Amend(e.ctx, e.req(giver), game.Amend{Reason: "x", Patch: json.RawMessage(`{"chances":{"holoPack":50}}`)})
+			return err
+		}, "forbidden"},
+		{"grant without a reason", func() error {
+			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Chips: 1})
+			return err
+		}, "reason_required"},
+		{"revoke without a reason", func() error {
+			_, err := e.svc.Revoke(e.ctx, e.req(admin), game.Revoke{Player: giver, Items: economy.Items{Vertebrae: 1}})
+			return err
+		}, "reason_required"},
+		{"amend without a reason", func() error {
+			_, err := e.svc.Amend(e.ctx, e.req(admin), game.Amend{Patch: json.RawMessage(`{"chances":{"holoPack":50}}`)})
+			return err
+		}, "reason_required"},
+		{"grant of an unknown card", func() error {
+			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Cards: []game.CardGrant{{Name: "King of Cups"}}, Reason: "x"})
+			return err
+		}, "unknown_card"},
+		{"grant of an unknown pack", func() error {
+			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Packs: []game.PackGrant{{Pack: "golden-pack"}}, Reason: "x"})
+			return err
+		}, "unknown_pack"},
+		{"grant that would make a balance negative", func() error {
+			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Vertebrae: -9, Reason: "x"})
+			return err
+		}, "insufficient_funds"},
+		{"grant to a non-player", func() error {
+			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: "discord:99", Chips: 1, Reason: "x"})
+			return err
+		}, "not_a_player"},
+	} {
+		e.refused(tc.name, tc.run(), tc.code)
+	}
+	if n := len(e.entries()); n != logged {
+		t.Fatalf("refused corrections wrote %d entries", n-logged)
+	}
+	if g, _ := e.svc.Game(e.ctx, "hall"); g.RulesetVersion != after.RulesetVersion {
+		t.Fatalf("refused amendments changed the ruleset version to %d", g.RulesetVersion)
+	}
+}
