@@ -178,6 +178,7 @@ func TestTemplate(t *testing.T) {
 	}
 	t.Run(tables[0], func(t *testing.T) { checkTable(t, get(doc, "Resources", tables[0], "Properties")) })
 	t.Run("schedules", func(t *testing.T) { checkSchedules(t, doc) })
+	t.Run("routes", func(t *testing.T) { checkRoutes(t, root, doc) })
 	t.Logf("template: %d functions, table %s checked against dynamo.CreateTable", len(seenDirs), tables[0])
 }
 
