@@ -480,3 +480,179 @@ func TestBenchOnBolt(t *testing.T) {
 		t.Errorf("bench --functions without an endpoint: %s", r)
 	}
 }
+
+// statusJSON is a player's status as --json prints it.
+func (h *harness) statusJSON(player string) game.PlayerView {
+	h.t.Helper()
+	var v game.PlayerView
+	if err := json.Unmarshal([]byte(h.must("play", "status", player, "--json")), &v); err != nil {
+		h.t.Fatalf("status %s --json: %v", player, err)
+	}
+	return v
+}
+
+func matches(t *testing.T, what, got string, patterns ...string) {
+	t.Helper()
+	for _, p := range patterns {
+		if !regexp.MustCompile(p).MatchString(got) {
+			t.Errorf("%s: output does not match %q; got:\n%s", what, p, got)
+		}
+	}
+}
+
+// TestEconomyCLI plays the economy end to end through the CLI against the
+// in-process server: the shop, an admin's grant of named cards and packs,
+// buying and opening packs, a gift, a trade accepted and one withdrawn, a
+// revocation, a price amendment, and victory at 25 Chips (C7).
+func TestEconomyCLI(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.vars["CROUPIER_AS"], h.vars["CROUPIER_GAME"] = "discord:1", "hall"
+	h.must("play", "create-game", "hall")
+	h.must("play", "join", "--name", "Ada")
+	h.must("play", "--as", "discord:2", "join", "--name", "Bob")
+
+	matches(t, "shop", h.must("play", "shop"), `random-card\s+5 Vertebrae\s+1 random card, each 10% holo`, `handy-pack\s+12 Vertebrae\s+Handy Pack \(3 cards`, `chip\s+25 Vertebrae\s+1 Chip`)
+	if r := h.cli("play", "buy", "handy-pack"); r.code != 1 || !strings.Contains(r.stderr, "12 Vertebrae are missing") || !strings.Contains(r.stderr, "[insufficient_funds]") {
+		t.Errorf("buying with nothing: %s", r)
+	}
+
+	out := h.must("play", "grant", "discord:1", "--vertebrae", "40", "--card", "2 7 of hearts", "--card", "holo Red Joker", "--pack", "Deck Pack", "--reason", "start")
+	matches(t, "grant", out, `^Granted discord:1 \+40 Vertebrae, 2 × 7 of Hearts, Red Joker \(holo\), pack \S+ \(deck-pack\) \(start\)\. discord:1 now holds 40 Vertebrae, 0 Chips\.`)
+
+	out = h.must("play", "buy", "handy-pack")
+	matches(t, "buy", out, `^discord:1 bought 1 × Handy Pack for 12 Vertebrae: pack \S+\. Now holds 28 Vertebrae, 0 Chips\. Open with: croupier play open handy-pack`)
+	out = h.must("play", "me")
+	contains(t, "me", out, "Vertebrae 28, Chips 0, deck 3 cards, 2 packs;")
+	matches(t, "me", out, `(?m)^Deck, 3 cards:$`, `(?m)^  2\s+7 of Hearts$`, `(?m)^  1\s+Red Joker\s+1 holo$`,
+		`(?m)^Unopened packs, 2:$`, `(?m)^  1\s+Deck Pack\s+deck-pack$`, `(?m)^  1\s+Handy Pack\s+handy-pack$`)
+	matches(t, "me --ids", h.must("play", "me", "--ids"), `(?m)^  1\s+Red Joker\s+1 holo\s+\S+\.3 \(holo\)$`)
+
+	matches(t, "open by kind", h.must("play", "open", "handy-pack"), `^discord:1 opened Handy Pack \S+: .+\.\n$`)
+	matches(t, "open by name", h.must("play", "open", "Deck", "Pack"), `^discord:1 opened Deck Pack \S+: .+\.\n$`)
+	ada := h.statusJSON("discord:1")
+	if ada.DeckSize != 3+3+5 || len(ada.Packs) != 0 {
+		t.Errorf("after opening a Handy and a Deck Pack: deck %d cards, packs %+v; want 11 cards and no packs", ada.DeckSize, ada.Packs)
+	}
+	if r := h.cli("play", "open", "handy-pack"); r.code != 1 || !strings.Contains(r.stderr, "[no_such_pack]") {
+		t.Errorf("opening a pack not held: %s", r)
+	}
+
+	// C4: Bob is active and holds fewer than 5 cards: 1 + 1 cards.
+	matches(t, "gift", h.must("play", "gift", "discord:2"), `^discord:1 gifted discord:2 2 cards: .+\. Bonus cards: discord:2 held a small deck\.`)
+	if bob := h.statusJSON("discord:2"); bob.DeckSize != 2 {
+		t.Errorf("Bob's deck after the gift: %d cards, want 2", bob.DeckSize)
+	}
+	for _, c := range []struct {
+		args []string
+		code string
+	}{
+		{[]string{"play", "gift", "discord:2"}, "[already_gifted]"},
+		{[]string{"play", "--as", "discord:2", "gift", "discord:2"}, "[self_gift]"},
+		{[]string{"play", "--as", "discord:2", "gift", "discord:9"}, "[not_a_player]"},
+	} {
+		if r := h.cli(c.args...); r.code != 1 || !strings.Contains(r.stderr, c.code) {
+			t.Errorf("croupier %s: %s; want exit 1 and %s", strings.Join(c.args, " "), r, c.code)
+		}
+	}
+
+	// A trade: Ada's 3 Vertebrae and two 7 of Hearts for Bob's Chip.
+	h.must("play", "grant", "discord:2", "--chips", "2", "--reason", "wiki")
+	out = h.must("play", "trade", "offer", "discord:2", "--give", "3 vertebrae, 2 x 7 of Hearts", "--take", "1 chip", "--note", "deal?")
+	m := regexp.MustCompile(`^Trade (t[0-9a-f]+), open: discord:1 gives 3 Vertebrae, card \S+ \(7 of Hearts\), card \S+ \(7 of Hearts\); discord:2 gives 1 Chip\. Note: "deal\?"\. Open until 2026-03-12T12:00:00Z for discord:2 to accept`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("trade offer output:\n%s", out)
+	}
+	id := m[1]
+	matches(t, "trades", h.must("play", "trades", "--player", "me", "--status", "open"), `(?m)^TRADE\s+STATUS\s+FROM\s+GIVES\s+TO\s+GIVES\s+UNTIL$`,
+		`(?m)^`+id+`\s+open\s+discord:1\s+3 Vertebrae, card \S+, card \S+\s+discord:2\s+1 Chip\s+2026-03-12T12:00:00Z$`)
+	contains(t, "trade show", h.must("play", "trade", "show", id), "Trade "+id+", open:")
+	if r := h.cli("play", "trade", "accept", id); r.code != 1 || !strings.Contains(r.stderr, "[not_your_trade]") {
+		t.Errorf("the maker accepting their own offer: %s", r)
+	}
+	contains(t, "accept", h.must("play", "--as", "discord:2", "trade", "accept", id), "Trade "+id+", executed:", "(7 of Hearts)", "the items have changed hands")
+	ada, bob := h.statusJSON("discord:1"), h.statusJSON("discord:2")
+	if ada.Inventory.Vertebrae != 25 || ada.Inventory.Chips != 1 || ada.DeckSize != 9 || bob.Inventory.Vertebrae != 3 || bob.Inventory.Chips != 1 || bob.DeckSize != 4 {
+		t.Errorf("after the trade: Ada %dV %dC %d cards, Bob %dV %dC %d cards; want 25V 1C 9 cards, 3V 1C 4 cards",
+			ada.Inventory.Vertebrae, ada.Inventory.Chips, ada.DeckSize, bob.Inventory.Vertebrae, bob.Inventory.Chips, bob.DeckSize)
+	}
+	if r := h.cli("play", "--as", "discord:2", "trade", "accept", id); r.code != 1 || !strings.Contains(r.stderr, "[trade_closed]") {
+		t.Errorf("accepting an executed trade again: %s", r)
+	}
+
+	// Bob offers back and withdraws.
+	out = h.must("play", "--as", "discord:2", "trade", "offer", "discord:1", "--give", "7 of Hearts", "--take", "1 chip")
+	id2 := regexp.MustCompile(`^Trade (t[0-9a-f]+), open`).FindStringSubmatch(out)
+	if id2 == nil {
+		t.Fatalf("second offer:\n%s", out)
+	}
+	contains(t, "withdraw", h.must("play", "--as", "discord:2", "trade", "withdraw", id2[1]), "Trade "+id2[1]+", withdrawn:", "Withdrawn by discord:2 at 2026-03-05T12:00:00Z.")
+	contains(t, "withdrawn trades", h.must("play", "trades", "--status", "withdrawn"), id2[1])
+	if r := h.cli("play", "trade", "offer", "discord:2", "--give", "King of Spades"); r.code != 1 || !strings.Contains(r.stderr, `discord:1 holds no card or pack "King of Spades"`) {
+		t.Errorf("offering a card not held: %s", r)
+	}
+
+	// An admin's corrections.
+	contains(t, "revoke", h.must("play", "revoke", "discord:2", "--card", "7 of Hearts", "--vertebrae", "1", "--reason", "duplicate import"),
+		"Revoked from discord:2: 1 Vertebrae, 7 of Hearts (duplicate import).")
+	if r := h.cli("play", "--as", "discord:2", "revoke", "discord:1", "--chips", "1", "--reason", "x"); r.code != 1 || !strings.Contains(r.stderr, "[forbidden]") {
+		t.Errorf("a player revoking: %s", r)
+	}
+	contains(t, "amend", h.must("play", "amend", "--price", "chip=1", "--reason", "end-of-cycle sale"),
+		"Amended the ruleset of hall (gilded-hall) to version 2 (end-of-cycle sale): chip costs 1 Vertebrae (was 25).")
+	contains(t, "ruleset", h.must("play", "ruleset"), "hall plays gilded-hall version 2", "chip 1 Vertebrae", "Victory at 25 Chips.")
+	contains(t, "amend --patch", h.must("play", "amend", "--patch", `{"durations":{"tradeWindow":"72h"}}`, "--reason", "faster trades"),
+		`to version 3 (faster trades): {"durations":{"tradeWindow":"72h"}}`)
+	contains(t, "log", h.must("play", "log", "--all"), "granted discord:1 +40 Vertebrae, 2 × 7 of Hearts", "discord:1 bought 1 × Handy Pack", "Trade "+id+", executed", "ruleset amended to version 2 by discord:1 (end-of-cycle sale)")
+
+	// C7: 24 more Chips make 25, and the game is over.
+	contains(t, "victory", h.must("play", "buy", "chip", "--quantity", "24"), "Now holds 1 Vertebrae, 25 Chips.", "discord:1 holds 25 Chips and wins the game!")
+	if r := h.cli("play", "--as", "discord:2", "buy", "random-card"); r.code != 1 || !strings.Contains(r.stderr, "[game_over]") {
+		t.Errorf("buying after the game ended: %s", r)
+	}
+	contains(t, "game after victory", h.must("play", "game"), "The game has ended; won by discord:1.")
+	contains(t, "status after victory", h.must("play", "me"), "Vertebrae 1, Chips 25")
+}
+
+// TestEconomyUsage: malformed economy commands exit 2 before anything is
+// sent, with a message saying what to type.
+func TestEconomyUsage(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.vars["CROUPIER_AS"], h.vars["CROUPIER_GAME"] = "discord:1", "hall"
+	h.must("play", "create-game", "hall")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "trade"}, "trade needs one of: offer, accept, withdraw, show"},
+		{[]string{"play", "trade", "barter"}, "trade needs one of"},
+		{[]string{"play", "trade", "offer", "discord:2"}, "a trade needs --give ITEMS or --take ITEMS"},
+		{[]string{"play", "trade", "offer", "discord:2", "--give", "vertebrae"}, `--give: "vertebrae": say how many`},
+		{[]string{"play", "trade", "accept"}, "expected the trade id"},
+		{[]string{"play", "trades", "--status", "pending"}, "--status must be open, executed, withdrawn or expired"},
+		{[]string{"play", "buy"}, "expected the item"},
+		{[]string{"play", "buy", "chip", "--quantity", "0"}, "the quantity must be at least 1"},
+		{[]string{"play", "buy", "2", "chip", "--quantity", "3"}, "two quantities"},
+		{[]string{"play", "open"}, "expected the pack"},
+		{[]string{"play", "gift"}, "expected the receiver"},
+		{[]string{"play", "grant", "discord:2", "--card", "Eight of Nothing", "--reason", "r"}, `there is no card "Eight of Nothing"`},
+		{[]string{"play", "grant", "discord:2", "--pack", "mega-pack", "--reason", "r"}, "has no pack kind \"mega-pack\"; it has handy-pack, deck-pack, legendary-pack"},
+		{[]string{"play", "revoke", "discord:2", "--reason", "r"}, "a revocation needs"},
+		{[]string{"play", "revoke", "discord:2", "--chips", "1"}, "say why with --reason"},
+		{[]string{"play", "amend", "--reason", "r"}, "exactly one of --patch JSON or --price ITEM=N"},
+		{[]string{"play", "amend", "--patch", "{", "--reason", "r"}, "--patch is not valid JSON"},
+		{[]string{"play", "amend", "--price", "pony=3", "--reason", "r"}, `sells no "pony"; it sells random-card, handy-pack`},
+		{[]string{"play", "amend", "--price", "chip", "--reason", "r"}, "is not ITEM=N"},
+	}
+	for _, c := range cases {
+		if r := h.cli(c.args...); r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("croupier %s: %s\nwant exit 2 and %q", strings.Join(c.args, " "), r, c.want)
+		}
+	}
+	r := runCLI(nil, "play", "help", "trade", "offer")
+	if r.code != 0 || !strings.Contains(r.stdout, "[N] [holo] [card] NAME") {
+		t.Errorf("play help trade offer: %s", r)
+	}
+	if r := runCLI(nil, "play", "help", "trade"); r.code != 0 || !strings.Contains(r.stdout, "croupier play trade withdraw ID") {
+		t.Errorf("play help trade: %s", r)
+	}
+}

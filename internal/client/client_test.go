@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -76,5 +77,69 @@ func TestIdempotencyKeysDiffer(t *testing.T) {
 	a, b := NewIdempotencyKey(), NewIdempotencyKey()
 	if a == b || !strings.HasPrefix(a, "cli-") || len(a) != 36 {
 		t.Errorf("keys %q and %q", a, b)
+	}
+}
+
+// Each economy method sends the route and body of the API table, and
+// unwraps list answers.
+func TestEconomyRoutes(t *testing.T) {
+	type call struct{ method, path, body string }
+	var got call
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = call{r.Method, r.URL.RequestURI(), string(b)}
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/shop"):
+			w.Write([]byte(`{"items":[{"id":"chip","price":25}]}`))
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/trades"):
+			w.Write([]byte(`{"trades":[{"id":"t1","status":"open"}]}`))
+		default:
+			w.Write([]byte(`{}`))
+		}
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, "k", "discord:1")
+	ctx := context.Background()
+
+	items, _, err := c.Shop(ctx, "hall")
+	if err != nil || len(items) != 1 || items[0].ID != "chip" || items[0].Price != 25 || got.path != "/v1/games/hall/shop" {
+		t.Errorf("Shop = %+v, %v; request %+v", items, err, got)
+	}
+	trades, _, err := c.Trades(ctx, "hall", game.TradeFilter{Player: "discord:2", Status: "open"})
+	if err != nil || len(trades) != 1 || trades[0].ID != "t1" || got.path != "/v1/games/hall/trades?player=discord%3A2&status=open" {
+		t.Errorf("Trades = %+v, %v; request %+v", trades, err, got)
+	}
+	cases := []struct {
+		do   func() error
+		want call
+	}{
+		{func() error {
+			_, _, err := c.Purchase(ctx, "k1", "hall", game.Purchase{Item: "chip", Quantity: 2})
+			return err
+		},
+			call{"POST", "/v1/games/hall/purchases", `{"item":"chip","quantity":2}`}},
+		{func() error {
+			_, _, err := c.OpenPack(ctx, "k1", "hall", game.OpenPack{Pack: "handy-pack"})
+			return err
+		},
+			call{"POST", "/v1/games/hall/packs/open", `{"pack":"handy-pack"}`}},
+		{func() error { _, _, err := c.Gift(ctx, "k1", "hall", game.Gift{To: "discord:2"}); return err },
+			call{"POST", "/v1/games/hall/gifts", `{"to":"discord:2"}`}},
+		{func() error { _, _, err := c.AcceptTrade(ctx, "k1", "hall", "t1"); return err },
+			call{"POST", "/v1/games/hall/trades/t1/accept", `{}`}},
+		{func() error { _, _, err := c.WithdrawTrade(ctx, "k1", "hall", "t1"); return err },
+			call{"POST", "/v1/games/hall/trades/t1/withdraw", `{}`}},
+		{func() error { _, _, err := c.Trade(ctx, "hall", "t1"); return err }, call{"GET", "/v1/games/hall/trades/t1", ""}},
+		{func() error { _, _, err := c.Ruleset(ctx, "hall"); return err }, call{"GET", "/v1/games/hall/ruleset", ""}},
+		{func() error {
+			_, _, err := c.Amend(ctx, "k1", "hall", game.Amend{Patch: []byte(`{"version":9}`), Reason: "r"})
+			return err
+		}, call{"POST", "/v1/games/hall/amendments", `{"patch":{"version":9},"reason":"r"}`}},
+	}
+	for _, tc := range cases {
+		if err := tc.do(); err != nil || got != tc.want {
+			t.Errorf("sent %+v (err %v), want %+v", got, err, tc.want)
+		}
 	}
 }
