@@ -361,38 +361,57 @@ func TestTradeExpiredOverHTTP(t *testing.T) {
 	}
 }
 
-// TestC7_GameOverOverHTTP: a grant that brings a player to 25 Chips wins
-// the game; the next purchase is refused with 409 game_over, and reads still
-// work.
+// TestC7_GameOverOverHTTP: reaching 25 Chips by any route (an admin grant,
+// a purchase) wins the game; the next command is refused with 409
+// game_over naming the winner, and reads still work.
 func TestC7_GameOverOverHTTP(t *testing.T) {
-	e := withPlayers(t)
-	g := "/v1/games/" + gameID
-	var granted game.GrantResult
-	e.mustStatus(e.Post(g+"/grants", "chips", game.Grant{Player: ada, Vertebrae: 30, Chips: 25, Reason: "cycle state from the wiki"}), 200).Decode(t, &granted)
-	if !granted.Won || granted.Chips != 25 {
-		t.Errorf("grant = %+v, want 25 Chips and won", granted)
+	for _, route := range []string{"grant", "purchase"} {
+		t.Run(route, func(t *testing.T) {
+			e := withPlayers(t)
+			g := "/v1/games/" + gameID
+			var granted game.GrantResult
+			chips := 25
+			if route == "purchase" {
+				chips = 24
+			}
+			e.mustStatus(e.Post(g+"/grants", "chips", game.Grant{Player: ada, Vertebrae: 30, Chips: chips, Reason: "cycle state from the wiki"}), 200).Decode(t, &granted)
+			if granted.Won != (route == "grant") || granted.Chips != chips {
+				t.Errorf("grant = %+v, want %d Chips, won %v", granted, chips, route == "grant")
+			}
+			vertebrae := 30
+			if route == "purchase" {
+				var bought game.PurchaseResult
+				e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "chip", Body: game.Purchase{Item: "chip"}}), 200).Decode(t, &bought)
+				if !bought.Won || bought.Chips != 25 || bought.Paid != 25 || bought.Vertebrae != 5 {
+					t.Errorf("purchase = %+v, want the 25th Chip for 25 Vertebrae and won", bought)
+				}
+				vertebrae = 5
+			}
+			var gv game.GameView
+			e.mustStatus(e.Get(g), 200).Decode(t, &gv)
+			if !gv.Ended || gv.Winner != ada || gv.EndedAt == nil || !gv.EndedAt.Equal(t0) {
+				t.Errorf("game = %+v, want ended at %s, won by %s", gv, t0, ada)
+			}
+			for _, call := range []apitest.Call{
+				{Method: "POST", Path: g + "/purchases", Actor: bob, Idem: "late-buy", Body: game.Purchase{Item: "random-card"}},
+				{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "late-buy", Body: game.Purchase{Item: "random-card"}},
+				{Method: "POST", Path: g + "/gifts", Actor: bob, Idem: "late-gift", Body: game.Gift{To: ada}},
+				{Method: "POST", Path: g + "/grants", Idem: "late-grant", Body: game.Grant{Player: bob, Chips: 1, Reason: "too late"}},
+			} {
+				r := e.mustStatus(e.Do(call), http.StatusConflict)
+				if p := r.Problem(t); p.Code != "game_over" || !strings.Contains(p.Detail, ada) {
+					t.Errorf("%s after the win: %+v, want game_over naming the winner", call.Path, p)
+				}
+			}
+			if p := e.player(gameID, ada); p.Inventory.Chips != 25 || p.Inventory.Vertebrae != vertebrae {
+				t.Errorf("ada after the refused purchase: %+v, want 25 Chips and %d Vertebrae", p.Inventory, vertebrae)
+			}
+			e.mustStatus(e.Get(g+"/shop"), 200)
+			e.mustStatus(e.Get(g+"/ruleset"), 200)
+			e.mustStatus(e.Get(g+"/trades"), 200)
+			e.mustStatus(e.Get(g+"/players"), 200)
+		})
 	}
-	var gv game.GameView
-	e.mustStatus(e.Get(g), 200).Decode(t, &gv)
-	if !gv.Ended || gv.Winner != ada || gv.EndedAt == nil || !gv.EndedAt.Equal(t0) {
-		t.Errorf("game = %+v, want ended at %s, won by %s", gv, t0, ada)
-	}
-	for _, call := range []apitest.Call{
-		{Method: "POST", Path: g + "/purchases", Actor: bob, Idem: "late-buy", Body: game.Purchase{Item: "random-card"}},
-		{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "late-buy", Body: game.Purchase{Item: "random-card"}},
-		{Method: "POST", Path: g + "/gifts", Actor: bob, Idem: "late-gift", Body: game.Gift{To: ada}},
-	} {
-		r := e.mustStatus(e.Do(call), http.StatusConflict)
-		if p := r.Problem(t); p.Code != "game_over" || !strings.Contains(p.Detail, ada) {
-			t.Errorf("%s after the win: %+v, want game_over naming the winner", call.Path, p)
-		}
-	}
-	if p := e.player(gameID, ada); p.Inventory.Chips != 25 || p.Inventory.Vertebrae != 30 {
-		t.Errorf("ada after the refused purchase: %+v, want 25 Chips and 30 Vertebrae", p.Inventory)
-	}
-	e.mustStatus(e.Get(g+"/shop"), 200)
-	e.mustStatus(e.Get(g+"/ruleset"), 200)
-	e.mustStatus(e.Get(g+"/trades"), 200)
 }
 
 // TestRulesetDocumented: every embedded ruleset, as GET ruleset serves it,

@@ -27,6 +27,9 @@ func FuzzAPI(f *testing.F) {
 	setup := []struct{ path, actor, body string }{
 		{"/v1/games", admin, `{"id":"hall-16"}`},
 		{"/v1/games/hall-16/join", ada, ``},
+		{"/v1/games/hall-16/join", bob, ``},
+		{"/v1/games/hall-16/grants", admin, `{"player":"discord:2000","vertebrae":100,"packs":[{"pack":"handy-pack"}],"reason":"fuzz"}`},
+		{"/v1/games/hall-16/trades", ada, `{"to":"slack:U024BE7LH","give":{"vertebrae":5}}`},
 	}
 	for _, s := range setup {
 		req, _ := http.NewRequest("POST", "http://croupier.test"+s.path, strings.NewReader(s.body))
@@ -55,6 +58,20 @@ func FuzzAPI(f *testing.F) {
 		{"HEAD", "/v1/games/hall-16/seeds", "", "Bearer " + testKey, "", "", ""},
 		{"GET", "/v1/games/hall-16/../../healthz", "", "", "", "", ""},
 		{"POST", "/v1/dev/clock", "application/json", "Bearer " + testKey, "", "", `{"advance":"1h"}`},
+		{"POST", "/v1/games/hall-16/purchases", "application/json", "Bearer " + testKey, ada, "b1", `{"item":"random-card","quantity":2}`},
+		{"POST", "/v1/games/hall-16/purchases", "application/json", "Bearer " + testKey, ada, "", `{"item":"legendary-pack","quantity":-1}`},
+		{"POST", "/v1/games/hall-16/packs/open", "application/json", "Bearer " + testKey, ada, "o1", `{"pack":"handy-pack"}`},
+		{"POST", "/v1/games/hall-16/gifts", "application/json", "Bearer " + testKey, ada, "g1", `{"to":"slack:U024BE7LH"}`},
+		{"POST", "/v1/games/hall-16/trades", "application/json", "Bearer " + testKey, bob, "", `{"to":"discord:2000","give":{"cards":["x.1","x.1"]},"take":{"chips":-1}}`},
+		{"GET", "/v1/games/hall-16/trades?player=discord:2000&status=open", "", "Bearer " + testKey, "", "", ""},
+		{"GET", "/v1/games/hall-16/trades/t0000000000", "", "Bearer " + testKey, "", "", ""},
+		{"POST", "/v1/games/hall-16/trades/t0000000000/accept", "", "Bearer " + testKey, bob, "", ``},
+		{"POST", "/v1/games/hall-16/trades/t0000000000/withdraw", "application/json", "Bearer " + testKey, ada, "", `{}`},
+		{"GET", "/v1/games/hall-16/shop", "", "Bearer " + testKey, "", "", ""},
+		{"GET", "/v1/games/hall-16/ruleset", "", "Bearer " + testKey, "", "", ""},
+		{"POST", "/v1/games/hall-16/revocations", "application/json", "Bearer " + testKey, admin, "", `{"player":"discord:2000","vertebrae":1,"cards":["nope"],"reason":"fuzz"}`},
+		{"POST", "/v1/games/hall-16/amendments", "application/json", "Bearer " + testKey, admin, "", `{"patch":{"chances":{"holoPack":7}},"reason":"fuzz"}`},
+		{"POST", "/v1/games/hall-16/amendments", "application/json", "Bearer " + testKey, admin, "", `{"patch":[1],"reason":""}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.path, s.ct, s.auth, s.actor, s.idem, []byte(s.body))
