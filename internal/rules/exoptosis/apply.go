@@ -208,7 +208,7 @@ func (e *eng) afterSelection() {
 	m.Phase = PhaseBetting
 	m.Turn = 0
 	m.TurnStart = e.now
-	e.nextBettor(true)
+	e.nextBettor(false)
 }
 
 // order fixes the turn order (X2): hand size descending; equal sizes in an

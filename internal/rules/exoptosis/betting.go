@@ -117,16 +117,22 @@ func (e *eng) refund(p *Participant, chips int) {
 	e.emit(Event{Kind: EvRefunded, Participant: p.ID, Chips: chips})
 }
 
-// nextBettor moves the betting turn to the next participant (from the
-// current one, inclusive) who owes an answer, resolving a fully answered
-// raise, or closes betting. acted says the current participant has just
-// moved, which restarts the turn clock even if the turn stays with them.
+// nextBettor moves the betting turn to the next participant in turn order
+// who owes an answer, resolving a fully answered raise, or closes betting.
+// acted says the current participant has just moved: the search starts
+// after them (they come last) and the turn clock restarts; otherwise (a
+// forfeit by someone else) the current participant keeps the turn and its
+// clock if they still owe an answer.
 func (e *eng) nextBettor(acted bool) {
 	m := e.m
+	from := m.Turn
+	if acted {
+		from++ // the one who just moved comes last
+	}
 	for m.Phase == PhaseBetting {
 		n := len(m.Order)
 		for i := range n {
-			idx := (m.Turn + i) % n
+			idx := (from + i) % n
 			if m.needsToBet(m.part(m.Order[idx])) {
 				if idx != m.Turn || acted {
 					m.Turn = idx
