@@ -146,8 +146,8 @@ func boughtText(actor string, v game.PurchaseResult) string {
 	for _, p := range v.Packs {
 		got = append(got, "pack "+p.ID)
 	}
-	if v.Bought.Chips > 0 {
-		got = append(got, plural(v.Bought.Chips, "Chip", "Chips"))
+	if v.ChipsBought > 0 {
+		got = append(got, plural(v.ChipsBought, "Chip", "Chips"))
 	}
 	if len(got) > 0 {
 		s += ": " + strings.Join(got, ", ")

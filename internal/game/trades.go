@@ -127,7 +127,7 @@ func (t *tx) trade(id string) (*Trade, error) {
 
 func tradeClosed(tr *Trade) *rules.Error {
 	return rules.Refuse("trade_closed", "Trade %s is already %s (%s).", tr.ID, tr.Status, tr.ClosedAt.UTC().Format(time.RFC1123)).
-		With("status", tr.Status)
+		With("trade_status", tr.Status)
 }
 
 // AcceptTrade is the receiving player's consent: the trade executes at once

@@ -28,7 +28,9 @@ type Bought struct {
 	Currency string         `json:"currency"`
 	Cards    []players.Card `json:"cards,omitempty"`
 	Packs    []players.Pack `json:"packs,omitempty"`
-	Chips    int            `json:"chips,omitempty"`
+	// ChipsBought is the Chips the purchase granted (the buyer's balance is
+	// reported beside it by the game layer).
+	ChipsBought int `json:"chips_bought,omitempty"`
 }
 
 // Buy makes a purchase from the Croupier (RULINGS C6): quantity times the
@@ -69,8 +71,8 @@ func Buy(inv *players.Inventory, rs *ruleset.Ruleset, itemID string, quantity in
 		}
 		inv.Packs = append(inv.Packs, b.Packs...)
 	case ruleset.ItemChips:
-		b.Chips = quantity * item.Count
-		inv.Chips += b.Chips
+		b.ChipsBought = quantity * item.Count
+		inv.Chips += b.ChipsBought
 	}
 	return b, nil
 }
