@@ -508,6 +508,8 @@ func TestC7_PurchaseReachingWinChipsEndsGame(t *testing.T) {
 	if es := e.entries(); es[len(es)-1].Command != "purchase" {
 		t.Fatalf("the last log entry is %s, want the winning purchase", es[len(es)-1].Command)
 	}
+	// Reading (docs/rules-economy.md): a person may still stop being a player.
+	e.must(e.svc.Leave(e.ctx, e.req(receiver)))
 }
 
 // TestC7_AnyRouteToWinChipsEndsGame: Chips that reach 25 by an operator's
