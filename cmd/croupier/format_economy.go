@@ -15,15 +15,16 @@ import (
 
 // Text forms of the economy's answers (cards, packs, shop, trades).
 
-// cardText is "7 of Hearts", or "7 of Hearts (holo)" for a holographic copy.
+// cardText is "7 of Hearts", or "holo 7 of Hearts" for a holographic copy:
+// the way the item syntax of trade and revoke reads it back.
 func cardText(c players.Card) string {
 	if c.Holo {
-		return c.Name + " (holo)"
+		return "holo " + c.Name
 	}
 	return c.Name
 }
 
-// cardsText lists cards, equal ones counted: "2 × 7 of Hearts, Red Joker (holo)".
+// cardsText lists cards, equal ones counted: "2 × 7 of Hearts, holo Red Joker".
 func cardsText(cs []players.Card) string {
 	var parts []string
 	var counts []int
@@ -201,7 +202,8 @@ func (n itemNames) add(v game.PlayerView) {
 	}
 }
 
-// itemsText is economy.Items.String with names after the ids it knows.
+// itemsText is economy.Items.String, with the ids it can name written as
+// the item syntax reads them: "holo Red Joker (f960edfb46.1)".
 func itemsText(it economy.Items, names itemNames) string {
 	var parts []string
 	if it.Vertebrae > 0 {
@@ -211,10 +213,10 @@ func itemsText(it economy.Items, names itemNames) string {
 		parts = append(parts, plural(it.Chips, "Chip", "Chips"))
 	}
 	for _, id := range it.Cards {
-		parts = append(parts, named("card "+id, names[id]))
+		parts = append(parts, named("card", id, names[id]))
 	}
 	for _, id := range it.Packs {
-		parts = append(parts, named("pack "+id, names[id]))
+		parts = append(parts, named("pack", id, names[id]))
 	}
 	if len(parts) == 0 {
 		return "nothing"
@@ -222,16 +224,20 @@ func itemsText(it economy.Items, names itemNames) string {
 	return strings.Join(parts, ", ")
 }
 
-func named(s, name string) string {
+func named(kind, id, name string) string {
 	if name == "" {
-		return s
+		return kind + " " + id
 	}
-	return s + " (" + name + ")"
+	return name + " (" + id + ")"
 }
 
 func tradeText(tr game.Trade, names itemNames) string {
-	s := fmt.Sprintf("Trade %s, %s: %s gives %s; %s gives %s.", tr.ID, tr.Status,
-		tr.From, itemsText(tr.Give, names), tr.To, itemsText(tr.Take, names))
+	verb := "gives"
+	if tr.Status == game.TradeExecuted {
+		verb = "gave"
+	}
+	s := fmt.Sprintf("Trade %s, %s: %s %s %s; %s %s %s.", tr.ID, tr.Status,
+		tr.From, verb, itemsText(tr.Give, names), tr.To, verb, itemsText(tr.Take, names))
 	if tr.Note != "" {
 		s += fmt.Sprintf(" Note: %q.", tr.Note)
 	}
@@ -254,7 +260,7 @@ func tradesText(g string, trades []game.Trade) string {
 		return fmt.Sprintf("%s has no such trades.", g)
 	}
 	var b strings.Builder
-	rows := [][]string{{"TRADE", "STATUS", "FROM", "GIVES", "TO", "GIVES", "UNTIL"}}
+	rows := [][]string{{"TRADE", "STATUS", "FROM", "GIVES", "TO", "TAKES", "UNTIL"}}
 	for _, tr := range trades {
 		until := stamp(tr.ExpiresAt)
 		if tr.Status != game.TradeOpen && !tr.ClosedAt.IsZero() {

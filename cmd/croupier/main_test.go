@@ -517,7 +517,7 @@ func TestEconomyCLI(t *testing.T) {
 	}
 
 	out := h.must("play", "grant", "discord:1", "--vertebrae", "40", "--card", "2 7 of hearts", "--card", "holo Red Joker", "--pack", "Deck Pack", "--reason", "start")
-	matches(t, "grant", out, `^Granted discord:1 \+40 Vertebrae, 2 × 7 of Hearts, Red Joker \(holo\), pack \S+ \(deck-pack\) \(start\)\. discord:1 now holds 40 Vertebrae, 0 Chips\.`)
+	matches(t, "grant", out, `^Granted discord:1 \+40 Vertebrae, 2 × 7 of Hearts, holo Red Joker, pack \S+ \(deck-pack\) \(start\)\. discord:1 now holds 40 Vertebrae, 0 Chips\.`)
 
 	out = h.must("play", "buy", "handy-pack")
 	matches(t, "buy", out, `^discord:1 bought 1 × Handy Pack for 12 Vertebrae: pack \S+\. Now holds 28 Vertebrae, 0 Chips\. Open with: croupier play open handy-pack`)
@@ -558,18 +558,18 @@ func TestEconomyCLI(t *testing.T) {
 	// A trade: Ada's 3 Vertebrae and two 7 of Hearts for Bob's Chip.
 	h.must("play", "grant", "discord:2", "--chips", "2", "--reason", "wiki")
 	out = h.must("play", "trade", "offer", "discord:2", "--give", "3 vertebrae, 2 x 7 of Hearts", "--take", "1 chip", "--note", "deal?")
-	m := regexp.MustCompile(`^Trade (t[0-9a-f]+), open: discord:1 gives 3 Vertebrae, card \S+ \(7 of Hearts\), card \S+ \(7 of Hearts\); discord:2 gives 1 Chip\. Note: "deal\?"\. Open until 2026-03-12T12:00:00Z for discord:2 to accept`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`^Trade (t[0-9a-f]+), open: discord:1 gives 3 Vertebrae, 7 of Hearts \(\S+\), 7 of Hearts \(\S+\); discord:2 gives 1 Chip\. Note: "deal\?"\. Open until 2026-03-12T12:00:00Z for discord:2 to accept`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("trade offer output:\n%s", out)
 	}
 	id := m[1]
-	matches(t, "trades", h.must("play", "trades", "--player", "me", "--status", "open"), `(?m)^TRADE\s+STATUS\s+FROM\s+GIVES\s+TO\s+GIVES\s+UNTIL$`,
+	matches(t, "trades", h.must("play", "trades", "--player", "me", "--status", "open"), `(?m)^TRADE\s+STATUS\s+FROM\s+GIVES\s+TO\s+TAKES\s+UNTIL$`,
 		`(?m)^`+id+`\s+open\s+discord:1\s+3 Vertebrae, card \S+, card \S+\s+discord:2\s+1 Chip\s+2026-03-12T12:00:00Z$`)
 	contains(t, "trade show", h.must("play", "trade", "show", id), "Trade "+id+", open:")
 	if r := h.cli("play", "trade", "accept", id); r.code != 1 || !strings.Contains(r.stderr, "[not_your_trade]") {
 		t.Errorf("the maker accepting their own offer: %s", r)
 	}
-	contains(t, "accept", h.must("play", "--as", "discord:2", "trade", "accept", id), "Trade "+id+", executed:", "(7 of Hearts)", "the items have changed hands")
+	contains(t, "accept", h.must("play", "--as", "discord:2", "trade", "accept", id), "Trade "+id+", executed:", "discord:1 gave 3 Vertebrae, 7 of Hearts (", "the items have changed hands")
 	ada, bob := h.statusJSON("discord:1"), h.statusJSON("discord:2")
 	if ada.Inventory.Vertebrae != 25 || ada.Inventory.Chips != 1 || ada.DeckSize != 9 || bob.Inventory.Vertebrae != 3 || bob.Inventory.Chips != 1 || bob.DeckSize != 4 {
 		t.Errorf("after the trade: Ada %dV %dC %d cards, Bob %dV %dC %d cards; want 25V 1C 9 cards, 3V 1C 4 cards",
@@ -584,6 +584,10 @@ func TestEconomyCLI(t *testing.T) {
 	id2 := regexp.MustCompile(`^Trade (t[0-9a-f]+), open`).FindStringSubmatch(out)
 	if id2 == nil {
 		t.Fatalf("second offer:\n%s", out)
+	}
+	h.must("play", "--as", "discord:2", "trade", "offer", "discord:1", "--give", "1 vertebrae")
+	if r := h.cli("play", "--as", "discord:2", "trade", "withdraw"); r.code != 2 || !strings.Contains(r.stderr, "discord:2 can withdraw 2 open trades: "+id2[1]+", t") {
+		t.Errorf("withdraw without an id when two are open: %s", r)
 	}
 	contains(t, "withdraw", h.must("play", "--as", "discord:2", "trade", "withdraw", id2[1]), "Trade "+id2[1]+", withdrawn:", "Withdrawn by discord:2 at 2026-03-05T12:00:00Z.")
 	contains(t, "withdrawn trades", h.must("play", "trades", "--status", "withdrawn"), id2[1])
@@ -627,7 +631,8 @@ func TestEconomyUsage(t *testing.T) {
 		{[]string{"play", "trade", "barter"}, "trade needs one of"},
 		{[]string{"play", "trade", "offer", "discord:2"}, "a trade needs --give ITEMS or --take ITEMS"},
 		{[]string{"play", "trade", "offer", "discord:2", "--give", "vertebrae"}, `--give: "vertebrae": say how many`},
-		{[]string{"play", "trade", "accept"}, "expected the trade id"},
+		{[]string{"play", "trade", "accept"}, "no open trade is offered to discord:1; nothing to accept"},
+		{[]string{"play", "trade", "withdraw", "t1", "t2"}, "expected at most the trade id"},
 		{[]string{"play", "trades", "--status", "pending"}, "--status must be open, executed, withdrawn or expired"},
 		{[]string{"play", "buy"}, "expected the item"},
 		{[]string{"play", "buy", "chip", "--quantity", "0"}, "the quantity must be at least 1"},
@@ -652,7 +657,7 @@ func TestEconomyUsage(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "[N] [holo] [card] NAME") {
 		t.Errorf("play help trade offer: %s", r)
 	}
-	if r := runCLI(nil, "play", "help", "trade"); r.code != 0 || !strings.Contains(r.stdout, "croupier play trade withdraw ID") {
+	if r := runCLI(nil, "play", "help", "trade"); r.code != 0 || !strings.Contains(r.stdout, "croupier play trade withdraw [ID]") {
 		t.Errorf("play help trade: %s", r)
 	}
 }

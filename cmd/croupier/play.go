@@ -40,8 +40,9 @@ Commands:
   trade offer PLAYER --give ITEMS --take ITEMS [--note N]
                           offer a trade, e.g. --give "3 vertebrae, 7 of Hearts"
                           --take "1 chip"; croupier play help trade offer for ITEMS
-  trade accept ID         accept a trade offered to you: it executes now
-  trade withdraw ID       withdraw your offer, or decline one made to you
+  trade accept [ID]       accept a trade offered to you: it executes now
+                          (no ID: the only open trade offered to you)
+  trade withdraw [ID]     withdraw your offer, or decline one made to you
   trade show ID           one trade
   trades [--player P] [--status S]
                           the game's trades (P "me" for yours; S open, executed, ...)

@@ -132,9 +132,10 @@ func economyCommands() map[string]playCmd {
 				}
 			},
 		},
-		"trade accept": tradeAction("accept", "accept ID   (consent to a trade offered to you: it executes now)"),
+		"trade accept": tradeAction("accept",
+			"accept [ID]   (consent to a trade offered to you: it executes now; without ID, the only open one)"),
 		"trade withdraw": tradeAction("withdraw",
-			"withdraw ID   (withdraw your offer, or decline one made to you)"),
+			"withdraw [ID]   (withdraw your offer, or decline one made to you; without ID, the only open one)"),
 		"trade show": {
 			synopsis: "trade show ID", needGame: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
@@ -362,14 +363,23 @@ func tradeAction(action, synopsis string) playCmd {
 		synopsis: "trade " + synopsis, needGame: true, needActor: true,
 		setup: func(fs *flag.FlagSet) func(*player, []string) error {
 			return func(p *player, pos []string) error {
-				if err := wantArgs(pos, 1, "the trade id, e.g. trade "+action+" t8143a4fcf6 (croupier play trades lists them)"); err != nil {
-					return err
+				if len(pos) > 1 {
+					return usagef("expected at most the trade id, e.g. trade %s t8143a4fcf6, got %q", action, strings.Join(pos, " "))
+				}
+				id := ""
+				if len(pos) == 1 {
+					id = pos[0]
+				} else {
+					var err error
+					if id, err = p.onlyOpenTrade(action); err != nil {
+						return err
+					}
 				}
 				do := p.c.AcceptTrade
 				if action == "withdraw" {
 					do = p.c.WithdrawTrade
 				}
-				tr, rep, err := do(p.ctx, p.idem(), p.opts.game, pos[0])
+				tr, rep, err := do(p.ctx, p.idem(), p.opts.game, id)
 				if err != nil {
 					return err
 				}
@@ -377,6 +387,32 @@ func tradeAction(action, synopsis string) playCmd {
 			}
 		},
 	}
+}
+
+// onlyOpenTrade is the trade an id-less accept or withdraw means: the one
+// open trade the actor can act on (offered to them, for accept). With none
+// or several, the id must be named, and the message lists the candidates.
+func (p *player) onlyOpenTrade(action string) (string, error) {
+	open, _, err := p.c.Trades(p.ctx, p.opts.game, game.TradeFilter{Player: p.opts.as, Status: game.TradeOpen})
+	if err != nil {
+		return "", err
+	}
+	var ids []string
+	for _, tr := range open {
+		if action == "withdraw" || tr.To == p.opts.as {
+			ids = append(ids, tr.ID)
+		}
+	}
+	switch len(ids) {
+	case 1:
+		return ids[0], nil
+	case 0:
+		if action == "accept" {
+			return "", usagef("no open trade is offered to %s; nothing to accept", p.opts.as)
+		}
+		return "", usagef("%s has no open trade to withdraw", p.opts.as)
+	}
+	return "", usagef("%s can %s %d open trades: %s; name one, e.g. trade %s %s", p.opts.as, action, len(ids), strings.Join(ids, ", "), action, ids[0])
 }
 
 // offerTrade resolves both sides' items against their holders' inventories
