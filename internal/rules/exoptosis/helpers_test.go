@@ -25,7 +25,9 @@ func gilded(t testing.TB) *ruleset.Ruleset {
 // randSource is a seeded fair.Source for tests.
 type randSource struct{ r *rand.Rand }
 
-func newRand(seed uint64) *randSource { return &randSource{rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
+func newRand(seed uint64) *randSource {
+	return &randSource{rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
 
 func (s *randSource) Intn(purpose string, n int) int {
 	if n < 1 || purpose == "" {
