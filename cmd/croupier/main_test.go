@@ -598,6 +598,15 @@ func TestEconomyCLI(t *testing.T) {
 	// An admin's corrections.
 	contains(t, "revoke", h.must("play", "revoke", "discord:2", "--card", "7 of Hearts", "--vertebrae", "1", "--reason", "duplicate import"),
 		"Revoked from discord:2: 1 Vertebrae, 7 of Hearts (duplicate import).")
+	out = h.must("play", "grant", "discord:2", "--card", "King of Spades", "--holo", "--random-cards", "1", "--pack", "2 Handy Pack", "--reason", "prize")
+	if !strings.Contains(out, "holo King of Spades") || strings.Count(out, "(handy-pack)") != 2 {
+		t.Errorf("grant of a holo card, a random card and 2 packs:\n%s", out)
+	}
+	matches(t, "revoke packs", h.must("play", "revoke", "discord:2", "--pack", "2 handy-pack", "--reason", "prize withdrawn"),
+		`^Revoked from discord:2: pack \S+ \(handy-pack\), pack \S+ \(handy-pack\) \(prize withdrawn\)\.\n$`)
+	if bob := h.statusJSON("discord:2"); len(bob.Packs) != 0 {
+		t.Errorf("Bob's packs after the revocation: %+v", bob.Packs)
+	}
 	if r := h.cli("play", "--as", "discord:2", "revoke", "discord:1", "--chips", "1", "--reason", "x"); r.code != 1 || !strings.Contains(r.stderr, "[forbidden]") {
 		t.Errorf("a player revoking: %s", r)
 	}
