@@ -9,6 +9,7 @@ import (
 
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
 	"croupier/internal/store"
 )
 
@@ -95,6 +96,9 @@ func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*R
 			if to == nil {
 				return nil, rules.Refuse("not_a_player", "%s is not a player in this game; trades are between players.", o.To)
 			}
+			if err := t.mayTrade(from, to); err != nil {
+				return nil, err
+			}
 			if err := economy.Holds(from.ID, &from.Inventory, o.Give); err != nil {
 				return nil, err
 			}
@@ -154,6 +158,9 @@ func (s *Service) AcceptTrade(ctx context.Context, req Request, id string) (*Res
 		}
 		if from == nil {
 			return rules.Refuse("not_a_player", "%s, who offered trade %s, is no longer a player.", tr.From, tr.ID)
+		}
+		if err := t.mayTrade(from, to); err != nil {
+			return err
 		}
 		if err := economy.Swap(from, to, tr.Give, tr.Take); err != nil {
 			return err
@@ -289,4 +296,20 @@ func (t *tx) withdrawTradesOf(id string) ([]string, error) {
 		return t.put(it.Key, tr, time.Time{})
 	})
 	return withdrawn, err
+}
+
+// mayTrade applies the ruleset's trading restriction: under seed 002 only
+// reputable players trade, with reputable players (RULINGS P4).
+func (t *tx) mayTrade(a, b *Player) error {
+	if !t.rs.Trading.ReputableOnly {
+		return nil
+	}
+	d := t.rs.Durations
+	for _, p := range []*Player{a, b} {
+		if !players.Reputable(p, t.now, t.meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
+			return rules.Refuse("not_reputable", "%s is not reputable yet (a player continuously for %s), and only reputable players trade in this game.",
+				p.ID, d.ReputableTenure.Std()).With("player", p.ID).With("reputable_at", p.JoinedAt.Add(d.ReputableTenure.Std()).UTC())
+		}
+	}
+	return nil
 }

@@ -85,6 +85,7 @@ var statusOf = map[string]int{
 	"no_such_pack":            http.StatusUnprocessableEntity,
 	"self_gift":               http.StatusUnprocessableEntity,
 	"self_trade":              http.StatusUnprocessableEntity,
+	"not_reputable":           http.StatusForbidden,
 	"busy":                    http.StatusServiceUnavailable,
 	"storage_unavailable":     http.StatusServiceUnavailable,
 	"internal":                http.StatusInternalServerError,

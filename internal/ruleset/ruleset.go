@@ -48,6 +48,7 @@ type Ruleset struct {
 	Shop          []ShopItem `json:"shop,omitempty"`          // the Croupier (RULINGS C6)
 	BattleRewards []Reward   `json:"battleRewards,omitempty"` // one is chosen with equal odds (RULINGS X10)
 
+	Trading    Trading    `json:"trading,omitzero"`
 	Chances    Chances    `json:"chances,omitzero"`
 	Thresholds Thresholds `json:"thresholds,omitzero"`
 	Durations  Durations  `json:"durations,omitzero"`
@@ -133,6 +134,13 @@ type Reward struct {
 	Count int    `json:"count,omitempty"`
 	Min   int    `json:"min,omitempty"`
 	Max   int    `json:"max,omitempty"`
+}
+
+// Trading says who may trade (seed 002 Trading).
+type Trading struct {
+	// ReputableOnly: only reputable players trade, with reputable players
+	// (obelisk, seed 002). Gilded Hall's seed 000 lets any two players trade.
+	ReputableOnly bool `json:"reputableOnly,omitempty"`
 }
 
 // Chances are percentages, 0..100.

@@ -1,0 +1,55 @@
+package game_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+)
+
+// Under obelisk (seed 002 Trading, "Reputable players can trade items with
+// other reputable players") a trade needs both parties reputable (RULINGS
+// P4); under gilded-hall (seed 000 Inventory) any two players may trade.
+func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
+	ctx := context.Background()
+	clk := clock.NewManual(start)
+	svc := game.New(newBolt(t), clk, game.WithEntropy(seeded(3)))
+	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: "obelisk"}); err != nil {
+		t.Fatal(err)
+	}
+	// Joining 4 days after the start: past the 3-day grace, so reputable
+	// only after 7 days of membership.
+	clk.Advance(4 * 24 * time.Hour)
+	for _, p := range []string{"discord:2", "discord:3"} {
+		if _, err := svc.Join(ctx, req(p, "join"), game.JoinGame{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.Grant(ctx, req(admin, "g"), game.Grant{Player: "discord:2", Vertebrae: 10, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	offer := game.OfferTrade{To: "discord:3", Give: economy.Items{Vertebrae: 4}}
+	_, err := svc.OfferTrade(ctx, req("discord:2", "t1"), offer)
+	if ruleCode(err) != "not_reputable" {
+		t.Fatalf("offer by a 0-day player: got %v, want not_reputable", err)
+	}
+	clk.Advance(7 * 24 * time.Hour)
+	if _, err := svc.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.OfferTrade(ctx, req("discord:2", "t2"), offer)
+	if err != nil {
+		t.Fatalf("offer after 7 days: %v", err)
+	}
+	tr := decode[game.Trade](t, res)
+	if _, err := svc.AcceptTrade(ctx, req("discord:3", "a"), tr.ID); err != nil {
+		t.Fatalf("accept: %v", err)
+	}
+	p3, err := svc.Player(ctx, "hall", "discord:3")
+	if err != nil || p3.Inventory.Vertebrae != 4 {
+		t.Fatalf("receiver holds %d Vertebrae (%v), want 4", p3.Inventory.Vertebrae, err)
+	}
+}
