@@ -111,7 +111,7 @@ func selfPlay(t *testing.T, rs *ruleset.Ruleset, seed uint64, stats map[string]i
 					mv.Card = h[r.IntN(len(h))]
 				}
 				var before []byte
-				if step%16 == 0 {
+				if step%64 == 0 { // sampled: the fuzz target checks every refusal
 					before, _ = json.Marshal(m)
 				}
 				_, err := Apply(m, rs, mv, now, src)
@@ -188,7 +188,11 @@ func selfPlay(t *testing.T, rs *ruleset.Ruleset, seed uint64, stats map[string]i
 	if paid != m.Betting.Pool || left+paid != total {
 		t.Fatalf("settlement pays %d of pool %d; %d Chips outside + paid, want %d", paid, m.Betting.Pool, left+paid, total)
 	}
-	// The match is plain data: it survives a JSON round trip unchanged.
+	// The match is plain data: it survives a JSON round trip unchanged
+	// (sampled, as encoding dominates the run time).
+	if seed%8 != 0 {
+		return
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
