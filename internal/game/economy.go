@@ -187,7 +187,7 @@ func (s *Service) Gift(ctx context.Context, req Request, g Gift) (*Result, error
 			res.Cards = cards.RandomN(t.drawer, t.rs, n, t.rs.Chances.HoloGranted, t.newID)
 			recv.Inventory.Cards = append(recv.Inventory.Cards, res.Cards...)
 			if inactive && gs.ReturnToGiver > 0 {
-				recv.Owed = append(recv.Owed, players.Owed{Giver: giver.ID, Period: t.period.ID, Gift: t.entry.ID})
+				recv.Owed = append(recv.Owed, players.Owed{Giver: giver.ID, Period: t.period.ID, Gift: t.entry.CommandID})
 			}
 			giver.GiftPeriod, giver.GiftedTo = t.period.ID, recv.ID
 			t.save(recv)

@@ -258,7 +258,6 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 		}
 	}
 	t.entry = &Entry{
-		ID:          newULID(now, s.ids),
 		Command:     sp.command,
 		CommandID:   cmdID,
 		Actor:       sp.req.Actor,
@@ -290,6 +289,13 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 func (t *tx) commit(ctx context.Context, idem store.Key, resp any) error {
 	if err := t.flush(); err != nil {
 		return err
+	}
+	if t.entry.ID == "" {
+		// The log's order id is taken now, after every read of the attempt
+		// (some commands read again mid-way), so a command that saw another's
+		// write is logged after it. Scheduled work sets its own, as of its
+		// due moment.
+		t.entry.ID = newULID(later(t.now, t.s.clock.Now()), t.s.ids)
 	}
 	if t.drawer != nil {
 		t.entry.Draws = t.drawer.Records()
@@ -535,6 +541,13 @@ func (s *Service) newSeed(period string, now time.Time) (SeedRecord, error) {
 		return SeedRecord{}, fmt.Errorf("new seed: %w", err)
 	}
 	return SeedRecord{Period: period, Commitment: seed.Commitment(), Secret: seed.Hex(), CommittedAt: now}, nil
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func newULID(t time.Time, ids io.Reader) string {

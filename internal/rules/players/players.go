@@ -79,7 +79,7 @@ type Player struct {
 type Owed struct {
 	Giver  string `json:"giver"`
 	Period string `json:"period"`
-	Gift   string `json:"gift"` // the gift's log entry id
+	Gift   string `json:"gift"` // the gift's command id (its log entry is LOG#<id>)
 }
 
 // Join makes id a player at now (RULINGS P1). prev is their earlier record, or
