@@ -617,3 +617,37 @@ func TestX11_DuelPaysOnlyThePool(t *testing.T) {
 		t.Errorf("Settle of a match without bets = %v, %v; want nothing", tr, err)
 	}
 }
+
+func TestX8_RaiseOverRaiseUnmatchedLeavesFinalLevel(t *testing.T) {
+	rs := gilded(t)
+	m := bettingMatch(t, 5, 5, 5)
+	apply(t, m, rs, Move{Kind: MoveRaise, Actor: "a", Amount: 1})
+	apply(t, m, rs, Move{Kind: MoveRaise, Actor: "b", Amount: 3}) // meets a's 1, raises to 3
+	apply(t, m, rs, Move{Kind: MoveDecline, Actor: "c"})
+	apply(t, m, rs, Move{Kind: MoveDecline, Actor: "a"})
+	// Nobody met 3: b gets 2 back; 1 (met by b's raise) is final; c owes it.
+	if m.Phase != PhaseBetting || !m.Betting.Final || m.Betting.Level != 1 || !slices.Equal(Movers(m), []string{"c"}) {
+		t.Fatalf("phase %s final %v level %d movers %v", m.Phase, m.Betting.Final, m.Betting.Level, Movers(m))
+	}
+	if !slices.Equal(chipsOf(m), []int{4, 4, 5}) {
+		t.Errorf("chips %v; want b's raise refunded down to 1", chipsOf(m))
+	}
+	refuse(t, m, rs, Move{Kind: MoveRaise, Actor: "c", Amount: 2}, "betting_final")
+	apply(t, m, rs, Move{Kind: MoveMatch, Actor: "c"})
+	if m.Phase != PhasePlay || m.Betting.Pool != 3 {
+		t.Errorf("phase %s pool %d; want play with 3 in the pool", m.Phase, m.Betting.Pool)
+	}
+}
+
+func TestX8_FinalLevelDeclineForfeits(t *testing.T) {
+	rs := gilded(t)
+	m := bettingMatch(t, 5, 5, 5)
+	apply(t, m, rs, Move{Kind: MoveRaise, Actor: "a", Amount: 1})
+	apply(t, m, rs, Move{Kind: MoveRaise, Actor: "b", Amount: 3})
+	apply(t, m, rs, Move{Kind: MoveDecline, Actor: "c"})
+	apply(t, m, rs, Move{Kind: MoveDecline, Actor: "a"})
+	apply(t, m, rs, Move{Kind: MoveDecline, Actor: "c"})
+	if c, _ := m.Participant("c"); c.Status != StatusForfeited || c.Chips != 5 || m.Phase != PhasePlay {
+		t.Errorf("c %s with %d Chips, phase %s; want c forfeited with nothing lost, play begun", c.Status, c.Chips, m.Phase)
+	}
+}

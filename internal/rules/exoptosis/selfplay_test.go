@@ -140,6 +140,15 @@ func selfPlay(t *testing.T, rs *ruleset.Ruleset, seed uint64, stats map[string]i
 				evs = mustApply(t, m, rs, Move{Kind: MoveForfeit, Actor: mover}, now, src)
 				break
 			}
+			if step%64 == 1 { // every listed move is accepted (sampled: it clones the match)
+				for range min(4, len(legal)) {
+					lm := legal[r.IntN(len(legal))]
+					c := clone(t, m)
+					if _, err := Apply(c, rs, lm, now, newRand(seed)); err != nil {
+						t.Fatalf("listed move %+v refused: %v", lm, err)
+					}
+				}
+			}
 			mv := legal[r.IntN(len(legal))]
 			if mv.Kind == MoveSelect {
 				k := handMin(rs) + r.IntN(len(mv.Cards)-handMin(rs)+1)
@@ -331,4 +340,16 @@ func check(t *testing.T, rs *ruleset.Ruleset, m *Match, prev map[string][]string
 			}
 		}
 	}
+}
+
+func clone(t *testing.T, m *Match) *Match {
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Match
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
 }
