@@ -22,16 +22,76 @@ type DueReport struct {
 	Transitions []string `json:"transitions"`
 	// Expired lists the trades closed by their timer, as "game/trade".
 	Expired []string `json:"expired,omitempty"`
+	// Done lists the other timers applied, by kind ("match": turn skips and
+	// expired choices; "proposal": tallies...), as "game/id".
+	Done map[string][]string `json:"done,omitempty"`
 	// Failed lists items whose work failed, with the reason; they stay due
 	// and are tried again on the next run.
 	Failed []string `json:"failed,omitempty"`
 }
 
-// RunDue applies every piece of scheduled work due at the clock's now: the
-// ends of periods (phase ends, turn parts) of every game. It is what the
-// phase-end Lambda and the local scheduler call. Each piece is applied as of
-// its due moment and is idempotent, so late, repeated or concurrent runs are
-// harmless (RULINGS T4).
+func (r *DueReport) add(kind string, done []string) {
+	switch kind {
+	case duePeriod:
+		r.Transitions = append(r.Transitions, done...)
+	case dueTrade:
+		r.Expired = append(r.Expired, done...)
+	default:
+		if r.Done == nil {
+			r.Done = map[string][]string{}
+		}
+		r.Done[kind] = append(r.Done[kind], done...)
+	}
+}
+
+// Kinds of due work.
+const (
+	duePeriod = "period"
+	dueTrade  = "trade"
+)
+
+// dueWork applies one kind of timer. Items in the due index are found by
+// their sort key's prefix; run applies what is due for the item as of its
+// due moment (RULINGS T4), idempotently, and returns what it did ("game/id"
+// strings; none when an earlier run already did it).
+type dueWork struct {
+	kind   string
+	prefix string
+	run    func(s *Service, ctx context.Context, game, sk string) ([]string, error)
+}
+
+// dueWorks is every kind of timer, registered by the file that owns the
+// kind. Every scheduled function runs all of them (they differ only in how
+// often they run), so no kind of work can starve behind another in the
+// one due index.
+var dueWorks = []dueWork{
+	{kind: duePeriod, prefix: metaSK, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+		return s.EndPeriods(ctx, game)
+	}},
+	{kind: dueTrade, prefix: tradePrefix, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+		id := strings.TrimPrefix(sk, tradePrefix)
+		closed, err := s.ExpireTrade(ctx, game, id)
+		if err != nil || !closed {
+			return nil, err
+		}
+		return []string{game + "/" + id}, nil
+	}},
+}
+
+func dueWorkFor(sk string) (dueWork, bool) {
+	for _, w := range dueWorks {
+		if strings.HasPrefix(sk, w.prefix) {
+			return w, true
+		}
+	}
+	return dueWork{}, false
+}
+
+// RunDue applies every piece of scheduled work due at the clock's now, of
+// every game: period ends (phase ends, turn parts), trade expiries, and the
+// timers registered in dueWorks. The phase-end and timeouts Lambdas and the
+// local scheduler call it. Each piece is applied as of its due moment and is
+// idempotent, so late, repeated or concurrent runs are harmless (RULINGS T4).
 func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 	rep := DueReport{Transitions: []string{}}
 	now := s.clock.Now()
@@ -42,34 +102,23 @@ func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 		}
 		progressed := false
 		for _, it := range items {
-			if !strings.HasPrefix(it.PK, "GAME#") {
+			game, ok := strings.CutPrefix(it.PK, "GAME#")
+			if !ok {
 				continue
 			}
-			game := strings.TrimPrefix(it.PK, "GAME#")
-			if id, ok := strings.CutPrefix(it.SK, tradePrefix); ok {
-				closed, err := s.ExpireTrade(ctx, game, id)
-				if err != nil {
-					s.log.ErrorContext(ctx, "trade expiry failed", "game", game, "trade", id, "err", err)
-					rep.Failed = append(rep.Failed, game+"/"+tradePrefix+id+": "+err.Error())
-					continue
-				}
-				if closed {
-					rep.Expired = append(rep.Expired, game+"/"+id)
-					progressed = true
-				}
+			w, ok := dueWorkFor(it.SK)
+			if !ok {
+				s.log.WarnContext(ctx, "due item of no known kind", "game", game, "key", it.SK)
 				continue
 			}
-			if it.SK != metaSK {
-				continue // other timers belong to later features
-			}
-			ended, err := s.EndPeriods(ctx, game)
-			rep.Transitions = append(rep.Transitions, ended...)
+			done, err := w.run(s, ctx, game, it.SK)
+			rep.add(w.kind, done)
 			if err != nil {
-				s.log.ErrorContext(ctx, "period end failed", "game", game, "err", err)
-				rep.Failed = append(rep.Failed, game+": "+err.Error())
+				s.log.ErrorContext(ctx, "due work failed", "kind", w.kind, "game", game, "key", it.SK, "err", err)
+				rep.Failed = append(rep.Failed, game+"/"+it.SK+": "+err.Error())
 				continue
 			}
-			if len(ended) > 0 {
+			if len(done) > 0 {
 				progressed = true
 			}
 		}
