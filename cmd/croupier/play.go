@@ -434,6 +434,8 @@ func init() {
 		},
 	}
 	maps.Copy(playCommands, economyCommands())
+	maps.Copy(playCommands, exoptosisCommands())
+	maps.Copy(playCommands, governanceCommands())
 }
 
 func (p *player) log(limit int, all bool, cursor string) error {

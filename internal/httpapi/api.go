@@ -111,6 +111,8 @@ func (a *API) routes() {
 	m.Handle("GET /v1/games/{game}/log", a.authed(a.getLog))
 	m.Handle("GET /v1/games/{game}/seeds", a.authed(a.getSeeds))
 	m.Handle("GET /v1/games/{game}/audit", a.authed(a.audit))
+	a.exoptosisRoutes(m)
+	a.governanceRoutes(m)
 	if a.manual != nil {
 		m.Handle("POST /v1/dev/clock", a.authed(a.devClock))
 	}
