@@ -175,6 +175,16 @@ func (s *Service) endOnePeriod(ctx context.Context, game string) (string, error)
 	}
 }
 
+// beforePeriodEnd is work that must be applied before a period ends, in its
+// own commits: e.g. proposals whose voting ends with the period take effect
+// before the season changes (RULINGS T2). Each hook is idempotent.
+var beforePeriodEnd []func(s *Service, ctx context.Context, game string, ended calendar.Period) error
+
+// atPeriodEnd is work done inside a period end's commit (e.g. starting the
+// battle of the players who engaged in the ended period). members are the
+// game's current players, as read for the activity record.
+var atPeriodEnd []func(t *tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
+
 func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error) {
 	now := s.clock.Now()
 	mk := metaKey(game)
@@ -188,7 +198,34 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if mi.Due.IsZero() || mi.Due.After(now) {
 		return "", nil
 	}
-	t := &tx{s: s, now: mi.Due, game: game, loaded: map[store.Key]store.Item{mk: mi}}
+	if len(beforePeriodEnd) > 0 {
+		var m Meta
+		if err := json.Unmarshal(mi.Data, &m); err != nil {
+			return "", fmt.Errorf("decoding game %s: %w", game, err)
+		}
+		rs, err := effectiveRuleset(&m)
+		if err != nil {
+			return "", fmt.Errorf("game %s: %w", game, err)
+		}
+		sch, err := calendar.For(rs.Calendar)
+		if err != nil {
+			return "", err
+		}
+		ending, err := sch.Parse(m.Period)
+		if err != nil {
+			return "", fmt.Errorf("game %s: stored period: %w", game, err)
+		}
+		for _, h := range beforePeriodEnd {
+			if err := h(s, ctx, game, ending); err != nil {
+				return "", err
+			}
+		}
+		// The hooks committed their own changes; read META afresh.
+		if mi, err = s.store.Get(ctx, mk); err != nil {
+			return "", err
+		}
+	}
+	t := &tx{s: s, ctx: ctx, now: mi.Due, game: game, loaded: map[store.Key]store.Item{mk: mi}}
 	if err := t.loadMeta(); err != nil {
 		return "", err
 	}
@@ -249,8 +286,15 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		t.emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
 		res.Committed = rec.Commitment
 	}
-	if res.Active, res.Inactive, err = s.activity(ctx, game, ended); err != nil {
+	members, err := s.members(ctx, game)
+	if err != nil {
 		return "", err
+	}
+	res.Active, res.Inactive = activity(members, ended)
+	for _, h := range atPeriodEnd {
+		if err := h(t, ended, next, members, &res); err != nil {
+			return "", err
+		}
 	}
 	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
 		"active": res.Active, "inactive": res.Inactive})
@@ -339,25 +383,36 @@ func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, er
 	return true, nil
 }
 
-// activity records who acted in the ended period (RULINGS P2, P3), for the
-// period-end log entry and its announcement. Players who joined after the
-// period ended (a late run) are not counted either way.
-func (s *Service) activity(ctx context.Context, game string, ended calendar.Period) (active, inactive []string, err error) {
-	active, inactive = []string{}, []string{}
-	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
+// members reads the game's current players.
+func (s *Service) members(ctx context.Context, game string) ([]*Player, error) {
+	var out []*Player
+	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
 		var p Player
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
-		if !p.Member || !p.JoinedAt.Before(ended.End) {
-			return nil
+		if p.Member {
+			out = append(out, &p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// activity records who acted in the ended period (RULINGS P2, P3), for the
+// period-end log entry and its announcement. Players who joined after the
+// period ended (a late run) are not counted either way.
+func activity(members []*Player, ended calendar.Period) (active, inactive []string) {
+	active, inactive = []string{}, []string{}
+	for _, p := range members {
+		if !p.JoinedAt.Before(ended.End) {
+			continue
 		}
 		if slices.Contains(p.ActionPeriods, ended.ID) {
 			active = append(active, p.ID)
 		} else {
 			inactive = append(inactive, p.ID)
 		}
-		return nil
-	})
-	return active, inactive, err
+	}
+	return active, inactive
 }
