@@ -42,6 +42,8 @@ type Service struct {
 	// millisecond (a manual clock makes many) keep the order they were made.
 	ids io.Reader
 	log *slog.Logger
+	// publisher, if set, receives every committed log entry.
+	publisher Publisher
 	// MaxAttempts bounds how often a command is tried when its commit meets
 	// a concurrent write (version conflict).
 	MaxAttempts int
@@ -309,7 +311,31 @@ func (t *tx) commit(ctx context.Context, idem store.Key, resp any) error {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}
 	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
-	return t.s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem})
+	if err := t.s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem}); err != nil {
+		return err
+	}
+	t.s.publish(ctx, t.game, t.entry)
+	return nil
+}
+
+// Publisher receives every committed log entry (for announcements). On AWS
+// the table's stream feeds the event bus instead, so nothing committed is
+// lost if a function stops right after its commit; the in-process bus of
+// `croupier serve` and tests use this.
+type Publisher interface {
+	Publish(ctx context.Context, game string, e *Entry) error
+}
+
+// WithPublisher sets where committed log entries are published.
+func WithPublisher(p Publisher) Option { return func(s *Service) { s.publisher = p } }
+
+func (s *Service) publish(ctx context.Context, game string, e *Entry) {
+	if s.publisher == nil {
+		return
+	}
+	if err := s.publisher.Publish(ctx, game, e); err != nil {
+		s.log.ErrorContext(ctx, "publishing log entry failed", "game", game, "entry", e.ID, "err", err)
+	}
 }
 
 // maxPause caps one pause between attempts.
