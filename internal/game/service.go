@@ -318,10 +318,10 @@ func (t *tx) commit(ctx context.Context, idem store.Key, resp any) error {
 	return nil
 }
 
-// Publisher receives every committed log entry (for announcements). On AWS
-// the table's stream feeds the event bus instead, so nothing committed is
-// lost if a function stops right after its commit; the in-process bus of
-// `croupier serve` and tests use this.
+// Publisher receives every committed log entry, for announcements
+// (internal/publish: EventBridge PutEvents on AWS, an in-process bus
+// locally). Publishing happens after the commit and never fails a command:
+// the log is the record, announcements are its echo.
 type Publisher interface {
 	Publish(ctx context.Context, game string, e *Entry) error
 }
