@@ -1,0 +1,214 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"croupier/internal/rules"
+	"croupier/internal/store"
+)
+
+// A binding ties a chat space (a Discord guild, a Slack team) to one game,
+// and names its channels for each purpose. It is stored twice in the same
+// commit:
+//
+//   - under its own partition, PK "BIND#<platform>:<space>" SK "BIND", so a
+//     chat request finds its game in one read without knowing any game;
+//   - under the game's partition, SK "BIND#<platform>:<space>", so the
+//     announcer lists a game's channels with one query.
+//
+// Binding is an admin command of the game bound to (and of the game the
+// space was bound to before, if any), logged in that game's log.
+const (
+	bindSK     = "BIND"
+	bindPrefix = "BIND#"
+)
+
+// Channel purposes a binding may name.
+const (
+	ChannelProposals     = "proposals"
+	ChannelActions       = "actions"
+	ChannelJudgement     = "judgement"
+	ChannelAnnouncements = "announcements"
+)
+
+// ChannelPurposes lists every purpose, in display order.
+var ChannelPurposes = []string{ChannelProposals, ChannelActions, ChannelJudgement, ChannelAnnouncements}
+
+var (
+	platformRe = regexp.MustCompile(`^[a-z][a-z0-9-]{1,15}$`)
+	spaceRe    = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+)
+
+func spaceID(platform, space string) string { return platform + ":" + space }
+
+func bindKey(platform, space string) store.Key {
+	return store.Key{PK: bindPrefix + spaceID(platform, space), SK: bindSK}
+}
+
+func gameBindKey(game, platform, space string) store.Key {
+	return store.Key{PK: gamePK(game), SK: bindPrefix + spaceID(platform, space)}
+}
+
+// Binding is a chat space's game and channels.
+type Binding struct {
+	Platform string `json:"platform"`
+	Space    string `json:"space"`
+	Game     string `json:"game"`
+	// Channels maps a purpose (ChannelPurposes) to the platform's channel id.
+	Channels map[string]string `json:"channels,omitempty"`
+	By       string            `json:"by"`
+	At       time.Time         `json:"at"`
+	// Replaced marks a game's copy of a binding the space has since moved to
+	// another game (kept, so the log and the announcer see the history).
+	Replaced bool `json:"replaced,omitempty"`
+}
+
+// Bind is the payload of bind: which space of which platform, and the
+// channel ids for each purpose (empty: not set).
+type Bind struct {
+	Platform string            `json:"platform"`
+	Space    string            `json:"space"`
+	Channels map[string]string `json:"channels,omitempty"`
+}
+
+func (b *Bind) check() error {
+	if !platformRe.MatchString(b.Platform) {
+		return rules.Refuse("invalid_request", "%q is not a chat platform name such as discord or slack.", b.Platform)
+	}
+	if !spaceRe.MatchString(b.Space) {
+		return rules.Refuse("invalid_request", "%q is not a server or team id.", b.Space)
+	}
+	for purpose, ch := range b.Channels {
+		if !slices.Contains(ChannelPurposes, purpose) {
+			return rules.Refuse("invalid_request", "%q is not a channel purpose; the purposes are %s.", purpose, strings.Join(ChannelPurposes, ", "))
+		}
+		if ch == "" {
+			delete(b.Channels, purpose)
+			continue
+		}
+		if !spaceRe.MatchString(ch) {
+			return rules.Refuse("invalid_request", "%q is not a channel id.", ch)
+		}
+	}
+	return nil
+}
+
+// Bind binds a chat space to req.Game (the game's admins only). Binding the
+// same space again replaces its channels; moving it from another game needs
+// the actor to be an admin of that game too.
+func (s *Service) Bind(ctx context.Context, req Request, b Bind) (*Result, error) {
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	return s.run(ctx, spec{
+		req: req, command: "bind", body: b,
+		keys: func(g string) []store.Key { return []store.Key{bindKey(b.Platform, b.Space)} },
+		apply: func(t *tx) (any, error) {
+			if err := t.admin("bind a chat server to the game"); err != nil {
+				return nil, err
+			}
+			k := bindKey(b.Platform, b.Space)
+			var prev Binding
+			if it := t.loaded[k]; it.Exists() {
+				if err := json.Unmarshal(it.Data, &prev); err != nil {
+					return nil, fmt.Errorf("decoding binding %s: %w", k, err)
+				}
+			}
+			if prev.Game != "" && prev.Game != t.game {
+				if err := t.adminOfOther(prev.Game); err != nil {
+					return nil, err
+				}
+				prev.Replaced = true
+				ok := gameBindKey(prev.Game, b.Platform, b.Space)
+				if err := t.load(ok); err != nil {
+					return nil, err
+				}
+				if err := t.put(ok, prev, time.Time{}); err != nil {
+					return nil, err
+				}
+			}
+			nb := Binding{Platform: b.Platform, Space: b.Space, Game: t.game, Channels: maps.Clone(b.Channels), By: t.entry.Actor, At: t.now}
+			gk := gameBindKey(t.game, b.Platform, b.Space)
+			if _, ok := t.loaded[gk]; !ok {
+				if err := t.load(gk); err != nil {
+					return nil, err
+				}
+			}
+			if err := t.put(k, nb, time.Time{}); err != nil {
+				return nil, err
+			}
+			if err := t.put(gk, nb, time.Time{}); err != nil {
+				return nil, err
+			}
+			t.emit("game_bound", "", map[string]any{"platform": nb.Platform, "space": nb.Space, "channels": nb.Channels, "previous_game": prev.Game})
+			return nb, nil
+		},
+	})
+}
+
+// adminOfOther refuses unless the actor is an admin of game id too.
+func (t *tx) adminOfOther(id string) error {
+	mk := metaKey(id)
+	if err := t.load(mk); err != nil {
+		return err
+	}
+	it := t.loaded[mk]
+	if !it.Exists() {
+		return nil // that game is gone: nothing to protect
+	}
+	var m Meta
+	if err := json.Unmarshal(it.Data, &m); err != nil {
+		return fmt.Errorf("decoding game %s: %w", id, err)
+	}
+	if !slices.Contains(m.Admins, t.entry.Actor) {
+		return rules.Refuse("forbidden", "This server is bound to game %q; only an admin of that game can move it to another.", id)
+	}
+	t.checks = append(t.checks, store.Check{Key: mk, Version: it.Version})
+	return nil
+}
+
+// BindingFor returns the binding of a chat space, and false if it has none.
+func (s *Service) BindingFor(ctx context.Context, platform, space string) (Binding, bool, error) {
+	if !platformRe.MatchString(platform) || !spaceRe.MatchString(space) {
+		return Binding{}, false, nil
+	}
+	it, err := s.store.Get(ctx, bindKey(platform, space))
+	if err != nil {
+		return Binding{}, false, fmt.Errorf("reading binding of %s: %w", spaceID(platform, space), err)
+	}
+	if !it.Exists() {
+		return Binding{}, false, nil
+	}
+	var b Binding
+	if err := json.Unmarshal(it.Data, &b); err != nil {
+		return Binding{}, false, fmt.Errorf("decoding binding of %s: %w", spaceID(platform, space), err)
+	}
+	return b, true, nil
+}
+
+// Bindings lists the chat spaces currently bound to a game (for
+// announcements).
+func (s *Service) Bindings(ctx context.Context, game string) ([]Binding, error) {
+	if !ValidGameID(game) {
+		return nil, rules.Refuse("invalid_game_id", "%q is not a valid game id.", game)
+	}
+	out := []Binding{}
+	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: bindPrefix}, func(it store.Item) error {
+		var b Binding
+		if err := json.Unmarshal(it.Data, &b); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if !b.Replaced {
+			out = append(out, b)
+		}
+		return nil
+	})
+	return out, err
+}
