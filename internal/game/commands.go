@@ -144,6 +144,9 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := t.leaveMatches(p); err != nil { // match_leave.go: forfeits, duel requests, battle engagement
+				return nil, err
+			}
 			t.emit("player_left", p.ID, map[string]any{"destroyed": destroyed, "withdrawn_trades": withdrawn})
 			return LeaveResult{Player: p.ID, LeftAt: t.now, Destroyed: destroyed, WithdrawnTrades: withdrawn,
 				RejoinPossibleAt: t.now.Add(t.rs.Durations.RejoinWait.Std())}, nil

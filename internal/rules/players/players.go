@@ -73,6 +73,9 @@ type Player struct {
 	// Owed lists gifts this player received while inactive: if they act in
 	// the same period, each giver gets their card, once (RULINGS C4).
 	Owed []Owed `json:"owed,omitempty"`
+	// BattlePeriod is the period (phase) in which the player engaged in
+	// battle; the battle of that phase starts when it ends (RULINGS X10).
+	BattlePeriod string `json:"battle_period,omitempty"`
 }
 
 // Owed is a giver's pending card from a gift to an inactive player.

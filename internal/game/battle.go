@@ -1,0 +1,93 @@
+package game
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/store"
+)
+
+// BattleEngagement is the response of engaging in battle.
+type BattleEngagement struct {
+	Player string `json:"player"`
+	// Period is the phase engaged in; Battle the id its battle will have,
+	// and StartsAt when it starts (the phase's end).
+	Period   string    `json:"period"`
+	Battle   string    `json:"battle"`
+	StartsAt time.Time `json:"starts_at"`
+	DeckSize int       `json:"deck_size"`
+}
+
+// battleID names the battle of a phase: one per phase, so creating it at
+// the phase's end is idempotent by key.
+func battleID(period string) string { return "b-" + period }
+
+// EngageBattle engages the actor in this phase's battle (RULINGS X10): with
+// at least the ruleset's minimum of cards in their deck (4), once per phase.
+// The engagement is recorded on the player; when the phase ends, one
+// collective match of every engaged player starts. Engaging is an action
+// (RULINGS P2). Refusals: too_few_cards, already_engaged, no_battles (a
+// calendar without phases).
+func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error) {
+	return s.run(ctx, spec{
+		req: req, command: "battle-engage", body: struct{}{},
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
+		apply: func(t *tx) (any, error) {
+			p, err := t.actor()
+			if err != nil {
+				return nil, err
+			}
+			if !strings.HasPrefix(t.period.Kind, "phase") {
+				return nil, rules.Refuse("no_battles", "Battles are held at the end of a phase, and this game's calendar has no phases.")
+			}
+			if p.BattlePeriod == t.period.ID {
+				return nil, rules.Refuse("already_engaged", "You are already engaged in the battle of this phase; it starts %s.",
+					t.period.End.UTC().Format(time.RFC1123)).With("starts_at", t.period.End.UTC())
+			}
+			need := t.rs.Thresholds.BattleMinCards
+			if len(p.Inventory.Cards) < need {
+				return nil, rules.Refuse("too_few_cards", "Engaging in battle needs at least %d cards in your deck; you have %d.",
+					need, len(p.Inventory.Cards)).With("needed", need).With("deck_size", len(p.Inventory.Cards))
+			}
+			p.BattlePeriod = t.period.ID
+			t.save(p)
+			res := BattleEngagement{Player: p.ID, Period: t.period.ID, Battle: battleID(t.period.ID), StartsAt: t.period.End,
+				DeckSize: len(p.Inventory.Cards)}
+			t.emit("battle_engaged", p.ID, res)
+			return res, t.acted(p)
+		},
+	})
+}
+
+func init() {
+	atPeriodEnd = append(atPeriodEnd, formBattle)
+}
+
+// formBattle runs inside the period-end commit: the players who engaged in
+// the ended phase make one battle (X10). It only writes the battle's item,
+// due at the phase's end; the scheduler sets the match up in its own run
+// (ExpireMatch), because the period-end commit must not draw. With fewer
+// than 2 engaged players there is no match, and the log says so.
+func formBattle(t *tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnded) error {
+	var engaged []string
+	for _, p := range members {
+		if p.BattlePeriod == ended.ID {
+			engaged = append(engaged, p.ID)
+		}
+	}
+	if len(engaged) == 0 {
+		return nil
+	}
+	r := &MatchRecord{ID: battleID(ended.ID), Kind: MatchBattle, Status: MatchForming, Players: engaged,
+		Period: ended.ID, CreatedAt: ended.End, StartsAt: ended.End}
+	if len(engaged) < 2 {
+		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", SchedulerActor, ended.End
+		t.emit("battle_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players", "engaged": engaged})
+	} else {
+		t.emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": engaged, "starts_at": ended.End})
+	}
+	return t.saveMatch(r)
+}

@@ -1,0 +1,153 @@
+package game
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"croupier/internal/rules"
+	"croupier/internal/store"
+)
+
+// RequestDuel is the payload of a duel request: the players invited to play
+// with the requester (RULINGS X11).
+type RequestDuel struct {
+	Invitees []string `json:"invitees"`
+}
+
+// RequestDuel asks a group of players to a duel (X11). The request is the
+// requester's own acceptance; the match starts as soon as every invitee
+// accepts, and any decline cancels it. The duel's id is in the response
+// (MatchView.id). A request is an action (RULINGS P2).
+func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (*Result, error) {
+	var invitees []string
+	for _, id := range d.Invitees {
+		id = strings.TrimSpace(id)
+		if !ValidIdentity(id) {
+			return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", id)
+		}
+		if id == req.Actor {
+			return nil, rules.Refuse("invalid_request", "You cannot invite yourself to a duel; name the other players.")
+		}
+		if slices.Contains(invitees, id) {
+			return nil, rules.Refuse("invalid_request", "%s is invited twice.", id)
+		}
+		invitees = append(invitees, id)
+	}
+	if len(invitees) == 0 {
+		return nil, rules.Refuse("invalid_request", "Name at least one player to duel with.")
+	}
+	if len(invitees)+1 > MaxDuelPlayers {
+		return nil, rules.Refuse("invalid_request", "A duel has at most %d players (54 cards, hands of at least 4); this one has %d.",
+			MaxDuelPlayers, len(invitees)+1)
+	}
+	d.Invitees = invitees
+	return s.run(ctx, spec{
+		req: req, command: "duel-request", body: d,
+		keys: func(g string) []store.Key {
+			keys := []store.Key{playerKey(g, req.Actor)}
+			for _, id := range invitees {
+				keys = append(keys, playerKey(g, id))
+			}
+			return keys
+		},
+		apply: func(t *tx) (any, error) {
+			p, err := t.actor()
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range invitees {
+				m, err := t.member(id)
+				if err != nil {
+					return nil, err
+				}
+				if m == nil {
+					return nil, rules.Refuse("not_a_player", "%s is not a player in this game; duels are between players.", id).With("player", id)
+				}
+			}
+			r := &MatchRecord{ID: "d" + t.entry.CommandID[:12], Kind: MatchDuel, Status: MatchRequested, RequestedBy: p.ID,
+				Players: append([]string{p.ID}, invitees...), Answers: map[string]string{p.ID: AnswerAccepted},
+				Period: t.period.ID, CreatedAt: t.now}
+			if err := t.saveMatch(r); err != nil {
+				return nil, err
+			}
+			t.emit("duel_requested", p.ID, map[string]any{"match": r.ID, "invitees": invitees})
+			return t.matchView(r, ""), t.acted(p)
+		},
+	})
+}
+
+// AnswerDuel is the payload of a reply to a duel request.
+type AnswerDuel struct {
+	Match  string `json:"match"`
+	Accept bool   `json:"accept"`
+}
+
+// AnswerDuel records an invitee's answer (X11): a decline cancels the duel
+// (the requester declining withdraws it); the last acceptance starts the
+// match with each player's deck and Chips as they are now. A reply is an
+// action (RULINGS P2). Refusals: match_not_found, not_a_duel, not_invited,
+// duel_closed (it was cancelled or has started), already_answered.
+func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*Result, error) {
+	a.Match = strings.TrimSpace(a.Match)
+	if err := validMatchID(a.Match); err != nil {
+		return nil, err
+	}
+	command := "duel-decline"
+	if a.Accept {
+		command = "duel-accept"
+	}
+	return s.run(ctx, spec{
+		req: req, command: command, body: a,
+		keys: func(g string) []store.Key { return []store.Key{matchKey(g, a.Match), playerKey(g, req.Actor)} },
+		apply: func(t *tx) (any, error) {
+			p, err := t.actor()
+			if err != nil {
+				return nil, err
+			}
+			r, err := t.matchRecord(a.Match)
+			if err != nil {
+				return nil, err
+			}
+			if r.Kind != MatchDuel {
+				return nil, rules.Refuse("not_a_duel", "Match %s is a %s; only duels are answered.", r.ID, r.Kind)
+			}
+			if !slices.Contains(r.Players, p.ID) {
+				return nil, rules.Refuse("not_invited", "You are not invited to duel %s; its players are %s.", r.ID, strings.Join(r.Players, ", "))
+			}
+			if r.Status != MatchRequested {
+				return nil, rules.Refuse("duel_closed", "Duel %s is %s; it takes no more answers.", r.ID, r.Status).With("match_status", r.Status)
+			}
+			if !a.Accept {
+				r.Answers[p.ID] = AnswerDeclined
+				t.cancelDuel(r, p.ID, "declined")
+			} else {
+				if r.Answers[p.ID] != "" {
+					return nil, rules.Refuse("already_answered", "You have already accepted duel %s; it waits for %s.",
+						r.ID, strings.Join(r.waitingFor(), ", "))
+				}
+				r.Answers[p.ID] = AnswerAccepted
+				t.emit("duel_accepted", p.ID, map[string]any{"match": r.ID})
+				if len(r.waitingFor()) == 0 {
+					if err := t.startMatch(r); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if err := t.saveMatch(r); err != nil {
+				return nil, err
+			}
+			return t.matchView(r, ""), t.acted(p)
+		},
+	})
+}
+
+// cancelDuel closes a requested duel: a decline, a withdrawal (the requester
+// declines), or a departure (RULINGS P1, X11). No Chips were bet yet.
+func (t *tx) cancelDuel(r *MatchRecord, by, reason string) {
+	if by == r.RequestedBy && reason == "declined" {
+		reason = "withdrawn"
+	}
+	r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, reason, by, t.now
+	t.emit("duel_cancelled", by, map[string]any{"match": r.ID, "reason": reason})
+}

@@ -1,0 +1,300 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"croupier/internal/rules"
+	"croupier/internal/rules/exoptosis"
+	"croupier/internal/store"
+)
+
+// MatchView is a match as a player sees it. The seeds make hands public,
+// so every participant's hand is shown once the hands are revealed (X1);
+// during selection a selection is shown only to its own participant (the
+// viewer). Engine types keep the engine's JSON names (pending.deadline,
+// betting.prevLevel...).
+type MatchView struct {
+	ID          string            `json:"id"`
+	Kind        string            `json:"kind"`
+	Status      string            `json:"status"`
+	RequestedBy string            `json:"requested_by,omitempty"`
+	Players     []string          `json:"players"`
+	Answers     map[string]string `json:"answers,omitempty"`
+	// WaitingFor lists the duel players who have not answered yet.
+	WaitingFor   []string   `json:"waiting_for,omitempty"`
+	Period       string     `json:"period"`
+	CreatedAt    time.Time  `json:"created_at"`
+	StartsAt     *time.Time `json:"starts_at,omitempty"`
+	StartedAt    *time.Time `json:"started_at,omitempty"`
+	EndedAt      *time.Time `json:"ended_at,omitempty"`
+	CancelReason string     `json:"cancel_reason,omitempty"`
+	CancelledBy  string     `json:"cancelled_by,omitempty"`
+
+	// Phase is the engine's: selection, betting, play or ended.
+	Phase        string            `json:"phase,omitempty"`
+	Participants []ParticipantView `json:"participants"`
+	Order        []string          `json:"order,omitempty"`
+	// Turn is whose turn it is in betting and play.
+	Turn      string     `json:"turn,omitempty"`
+	TurnStart *time.Time `json:"turn_start,omitempty"`
+	// Deadline is when the match next acts by itself (X7); Overdue says it
+	// has passed and the scheduler is about to act.
+	Deadline *time.Time `json:"deadline,omitempty"`
+	Overdue  bool       `json:"overdue,omitempty"`
+	// Movers are who the match waits on.
+	Movers     []string             `json:"movers"`
+	Pending    *exoptosis.Pending   `json:"pending,omitempty"`
+	Draws      []exoptosis.Draw     `json:"draws,omitempty"`
+	Pile       []string             `json:"pile"`
+	Top        string               `json:"top,omitempty"`
+	Constraint string               `json:"constraint,omitempty"`
+	Betting    *exoptosis.Betting   `json:"betting,omitempty"`
+	Pool       int                  `json:"pool"`
+	Winner     string               `json:"winner,omitempty"`
+	EndReason  string               `json:"end_reason,omitempty"`
+	Settlement []exoptosis.Transfer `json:"settlement,omitempty"`
+	Reward     *BattleReward        `json:"reward,omitempty"`
+	// Moves counts the engine's log entries (moves and timeouts).
+	Moves int `json:"moves"`
+
+	// Viewer and LegalMoves: the moves the viewer may make now (every listed
+	// move is accepted; a select lists every selectable card, any 4 or more
+	// of which make a hand).
+	Viewer     string           `json:"viewer,omitempty"`
+	LegalMoves []exoptosis.Move `json:"legal_moves,omitempty"`
+}
+
+// ParticipantView is one participant. Hand is null while hidden (another
+// participant's selection before the reveal).
+type ParticipantView struct {
+	ID        string   `json:"id"`
+	Status    string   `json:"status"`
+	Selected  bool     `json:"selected"`
+	Hand      []string `json:"hand"`
+	HandSize  int      `json:"hand_size"`
+	Hidden    bool     `json:"hidden,omitempty"`
+	DeckSize  int      `json:"deck_size"`
+	Bet       int      `json:"bet"`
+	Consented bool     `json:"consented,omitempty"`
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// matchView renders r for viewer ("" for the public view, which is also
+// what command responses hold: they are stored in the public log).
+func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
+	v := MatchView{ID: r.ID, Kind: r.Kind, Status: r.Status, RequestedBy: r.RequestedBy, Players: nonNil(r.Players),
+		Period: r.Period, CreatedAt: r.CreatedAt, StartsAt: timePtr(r.StartsAt), StartedAt: timePtr(r.StartedAt),
+		EndedAt: timePtr(r.EndedAt), CancelReason: r.CancelReason, CancelledBy: r.CancelledBy,
+		Participants: []ParticipantView{}, Movers: []string{}, Pile: []string{}, Settlement: r.Settlement, Reward: r.Reward,
+		Viewer: viewer}
+	if r.Kind == MatchDuel {
+		v.Answers = maps.Clone(r.Answers)
+		if r.Status == MatchRequested {
+			v.WaitingFor = r.waitingFor()
+		}
+	}
+	m := r.Match
+	if m == nil {
+		return v
+	}
+	secret := m.Phase == exoptosis.PhaseSelection
+	for _, p := range m.Participants {
+		pv := ParticipantView{ID: p.ID, Status: p.Status, Selected: p.Selected, Hand: slices.Clone(p.Hand),
+			HandSize: len(p.Hand), DeckSize: len(p.Deck), Bet: p.Bet, Consented: p.Consented}
+		if pv.Hand == nil {
+			pv.Hand = []string{}
+		}
+		if secret && p.ID != viewer {
+			pv.Hand, pv.HandSize, pv.Hidden = nil, 0, true
+		}
+		v.Participants = append(v.Participants, pv)
+	}
+	v.Phase = string(m.Phase)
+	v.Order = m.Order
+	if (m.Phase == exoptosis.PhaseBetting || m.Phase == exoptosis.PhasePlay) && m.Turn >= 0 && m.Turn < len(m.Order) {
+		v.Turn = m.Order[m.Turn]
+	}
+	v.TurnStart = timePtr(m.TurnStart)
+	if at, ok := m.Deadline(t.rs); ok {
+		v.Deadline = &at
+		v.Overdue = !t.now.Before(at)
+	}
+	v.Movers = nonNil(exoptosis.Movers(m))
+	v.Pending, v.Draws, v.Constraint = m.Pending, m.Draws, m.Constraint
+	v.Pile = nonNil(slices.Clone(m.Pile))
+	if len(m.Pile) > 0 {
+		v.Top = m.Pile[len(m.Pile)-1]
+	}
+	b := m.Betting
+	v.Betting, v.Pool = &b, b.Pool
+	v.Winner, v.EndReason, v.Moves = m.Winner, m.EndReason, len(m.Log)
+	if viewer != "" {
+		v.LegalMoves = nonNil(exoptosis.LegalMoves(m, t.rs, viewer))
+	}
+	return v
+}
+
+// Match returns one match as viewer sees it, with viewer's legal moves
+// (viewer "" for the public view without them). The viewer's Chips are
+// read from their inventory, so the raises listed are ones they can pay.
+func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView, error) {
+	if err := validMatchID(id); err != nil {
+		return MatchView{}, err
+	}
+	keys := []store.Key{matchKey(game, id)}
+	if viewer != "" {
+		if !ValidIdentity(viewer) {
+			return MatchView{}, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", viewer)
+		}
+		keys = append(keys, playerKey(game, viewer))
+	}
+	t, err := s.view(ctx, game, keys...)
+	if err != nil {
+		return MatchView{}, err
+	}
+	r, err := t.matchRecord(id)
+	if err != nil {
+		return MatchView{}, err
+	}
+	if viewer != "" && r.Match != nil && r.Match.Phase == exoptosis.PhaseBetting {
+		if p, err := t.member(viewer); err == nil && p != nil {
+			for i := range r.Match.Participants {
+				if r.Match.Participants[i].ID == viewer {
+					r.Match.Participants[i].Chips = p.Inventory.Chips
+				}
+			}
+		}
+	}
+	return t.matchView(r, viewer), nil
+}
+
+// MatchFilter selects matches to list; empty fields match everything.
+type MatchFilter struct {
+	Player string `json:"player,omitempty"` // in the duel group, the engaged players or the participants
+	Status string `json:"status,omitempty"` // requested, forming, playing, ended, cancelled
+	Kind   string `json:"kind,omitempty"`   // duel or battle
+}
+
+// MatchSummary is one line of a match list.
+type MatchSummary struct {
+	ID        string     `json:"id"`
+	Kind      string     `json:"kind"`
+	Status    string     `json:"status"`
+	Phase     string     `json:"phase,omitempty"`
+	Players   []string   `json:"players"`
+	Movers    []string   `json:"movers"`
+	Turn      string     `json:"turn,omitempty"`
+	Deadline  *time.Time `json:"deadline,omitempty"`
+	Pool      int        `json:"pool"`
+	Winner    string     `json:"winner,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	StartsAt  *time.Time `json:"starts_at,omitempty"`
+	EndedAt   *time.Time `json:"ended_at,omitempty"`
+}
+
+// Matches lists a game's matches, oldest id first.
+func (s *Service) Matches(ctx context.Context, game string, f MatchFilter) ([]MatchSummary, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	out := []MatchSummary{}
+	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: matchPrefix}, func(it store.Item) error {
+		var r MatchRecord
+		if err := json.Unmarshal(it.Data, &r); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) {
+			return nil
+		}
+		if f.Player != "" && !r.involves(f.Player) {
+			return nil
+		}
+		v := t.matchView(&r, "")
+		out = append(out, MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players,
+			Movers: v.Movers, Turn: v.Turn, Deadline: v.Deadline, Pool: v.Pool, Winner: v.Winner, CreatedAt: v.CreatedAt,
+			StartsAt: v.StartsAt, EndedAt: v.EndedAt})
+		return nil
+	})
+	return out, err
+}
+
+// involves reports whether id is in r's group or among its participants.
+func (r *MatchRecord) involves(id string) bool {
+	if slices.Contains(r.Players, id) {
+		return true
+	}
+	if r.Match != nil {
+		_, ok := r.Match.Participant(id)
+		return ok
+	}
+	return false
+}
+
+// MatchReplay is a match move by move: each participant's deck (decks never
+// change during a match, X1) and the engine's log of moves and timeouts,
+// in order. Feeding the moves to the engine with the logged draws (in the
+// game log entries of the match's commands) rebuilds the match. Selections
+// are hidden while the match is in selection, except the viewer's own.
+type MatchReplay struct {
+	ID        string               `json:"id"`
+	Kind      string               `json:"kind"`
+	Status    string               `json:"status"`
+	StartedAt *time.Time           `json:"started_at,omitempty"`
+	Decks     []ReplayDeck         `json:"decks"`
+	Log       []exoptosis.LogEntry `json:"log"`
+	Winner    string               `json:"winner,omitempty"`
+	EndReason string               `json:"end_reason,omitempty"`
+}
+
+// ReplayDeck is a participant's deck in a replay.
+type ReplayDeck struct {
+	ID   string   `json:"id"`
+	Deck []string `json:"deck"`
+}
+
+// Replay returns the move-by-move log of a match.
+func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchReplay, error) {
+	if err := validMatchID(id); err != nil {
+		return MatchReplay{}, err
+	}
+	t, err := s.view(ctx, game, matchKey(game, id))
+	if err != nil {
+		return MatchReplay{}, err
+	}
+	r, err := t.matchRecord(id)
+	if err != nil {
+		return MatchReplay{}, err
+	}
+	out := MatchReplay{ID: r.ID, Kind: r.Kind, Status: r.Status, StartedAt: timePtr(r.StartedAt),
+		Decks: []ReplayDeck{}, Log: []exoptosis.LogEntry{}}
+	m := r.Match
+	if m == nil {
+		return out, nil
+	}
+	for _, p := range m.Participants {
+		out.Decks = append(out.Decks, ReplayDeck{ID: p.ID, Deck: p.Deck})
+	}
+	secret := m.Phase == exoptosis.PhaseSelection
+	for _, e := range m.Log {
+		if secret && e.Move != nil && e.Move.Kind == exoptosis.MoveSelect && e.Move.Actor != viewer {
+			mv := *e.Move
+			mv.Cards = nil
+			e.Move = &mv
+		}
+		out.Log = append(out.Log, e)
+	}
+	out.Winner, out.EndReason = m.Winner, m.EndReason
+	return out, nil
+}
