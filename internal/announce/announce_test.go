@@ -1,0 +1,334 @@
+package announce_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"croupier/internal/announce"
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/publish"
+	"croupier/internal/store"
+	"croupier/internal/store/bolt"
+)
+
+const (
+	admin   = "discord:1"
+	token   = "test-bot-token"
+	channel = "555000111"
+)
+
+// fakeDiscord is a loopback server speaking Discord's Create Message route
+// (POST /api/v10/channels/{channel.id}/messages): bot authorization, JSON
+// body, enforce_nonce, and 429s with retry_after when scripted.
+type fakeDiscord struct {
+	t   *testing.T
+	srv *httptest.Server
+	mu  sync.Mutex
+	// msgs are the messages created, by channel.
+	msgs map[string][]sentMessage
+	// nonces maps channel/nonce to the message created with it.
+	nonces map[string]int
+	// limits are queued 429s: each request pops one (retry_after seconds).
+	limits []float64
+	// status, when set for a channel, is answered instead of creating.
+	status   map[string]int
+	requests int
+}
+
+type sentMessage struct {
+	Content         string `json:"content"`
+	Nonce           string `json:"nonce"`
+	EnforceNonce    bool   `json:"enforce_nonce"`
+	AllowedMentions struct {
+		Parse []string `json:"parse"`
+		Users []string `json:"users"`
+	} `json:"allowed_mentions"`
+}
+
+func newFakeDiscord(t *testing.T) *fakeDiscord {
+	f := &fakeDiscord{t: t, msgs: map[string][]sentMessage{}, nonces: map[string]int{}, status: map[string]int{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v10/channels/{channel}/messages", f.create)
+	f.srv = httptest.NewServer(mux)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeDiscord) create(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests++
+	w.Header().Set("Content-Type", "application/json")
+	if r.Header.Get("Authorization") != "Bot "+token {
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = io.WriteString(w, `{"message": "401: Unauthorized", "code": 0}`)
+		return
+	}
+	if !strings.HasPrefix(r.Header.Get("User-Agent"), "DiscordBot (") {
+		f.t.Errorf("User-Agent %q is not DiscordBot (url, version)", r.Header.Get("User-Agent"))
+	}
+	if len(f.limits) > 0 {
+		ra := f.limits[0]
+		f.limits = f.limits[1:]
+		w.Header().Set("Retry-After", fmt.Sprint(int(ra)+1))
+		w.Header().Set("X-RateLimit-Scope", "user")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprintf(w, `{"message": "You are being rate limited.", "retry_after": %g, "global": false}`, ra)
+		return
+	}
+	ch := r.PathValue("channel")
+	if s := f.status[ch]; s != 0 {
+		w.WriteHeader(s)
+		_, _ = io.WriteString(w, `{"message": "Missing Access", "code": 50001}`)
+		return
+	}
+	var m sentMessage
+	if err := json.NewDecoder(r.Body).Decode(&m); err != nil || m.Content == "" || len(m.Content) > 4*announce.MaxMessage {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"message": "Invalid Form Body", "code": 50035}`)
+		return
+	}
+	if len(m.Nonce) > 25 {
+		f.t.Errorf("nonce %q longer than Discord's 25 characters", m.Nonce)
+	}
+	// enforce_nonce: a repeat returns the message already created.
+	if i, ok := f.nonces[ch+"/"+m.Nonce]; ok && m.EnforceNonce {
+		fmt.Fprintf(w, `{"id": "%d", "channel_id": "%s"}`, i, ch)
+		return
+	}
+	f.msgs[ch] = append(f.msgs[ch], m)
+	f.nonces[ch+"/"+m.Nonce] = len(f.msgs[ch])
+	fmt.Fprintf(w, `{"id": "%d", "channel_id": "%s"}`, len(f.msgs[ch]), ch)
+}
+
+func (f *fakeDiscord) sent(ch string) []sentMessage {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]sentMessage(nil), f.msgs[ch]...)
+}
+
+// world is a game on bolt whose service publishes to a bus the announcer
+// listens on, posting to the fake Discord.
+type world struct {
+	svc    *game.Service
+	clk    *clock.Manual
+	st     store.Store
+	an     *announce.Announcer
+	dc     *announce.Discord
+	fake   *fakeDiscord
+	waits  []time.Duration
+	last   publish.Message
+	errors []error
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	w := &world{st: st, clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: newFakeDiscord(t)}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	w.dc = &announce.Discord{BaseURL: w.fake.srv.URL + "/api/v10", Token: token,
+		Sleep: func(ctx context.Context, d time.Duration) error { w.waits = append(w.waits, d); return nil }}
+	bus := publish.NewBus()
+	w.svc = game.New(st, w.clk, game.WithPublisher(bus), game.WithLogger(quiet))
+	w.an = &announce.Announcer{Store: st, Bindings: w.svc, Discord: w.dc, Clock: w.clk, Log: quiet}
+	bus.Subscribe(func(ctx context.Context, m publish.Message) error {
+		w.last = m
+		if err := w.an.Handle(ctx, m); err != nil {
+			w.errors = append(w.errors, err)
+		}
+		return nil
+	})
+	ctx := context.Background()
+	w.must(t)(w.svc.Create(ctx, game.Request{Actor: admin, Key: "c"}, game.CreateGame{ID: "hall"}))
+	w.must(t)(w.svc.Bind(ctx, w.req(admin, "bind"), game.Bind{Platform: "discord", Space: "424242", Channels: map[string]string{game.ChannelAnnouncements: channel}}))
+	for _, p := range []string{"discord:2", "discord:3"} {
+		w.must(t)(w.svc.Join(ctx, w.req(p, "join"), game.JoinGame{Name: p}))
+	}
+	return w
+}
+
+func (w *world) req(actor, key string) game.Request { return game.Request{Game: "hall", Actor: actor, Key: key} }
+
+func (w *world) must(t *testing.T) func(*game.Result, error) {
+	return func(_ *game.Result, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAnnouncementsEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	// Joining and binding are not announced.
+	if n := len(w.fake.sent(channel)); n != 0 {
+		t.Fatalf("%d messages before anything of note: %+v", n, w.fake.sent(channel))
+	}
+	w.must(t)(w.svc.Grant(ctx, w.req(admin, "g"), game.Grant{Player: "discord:2", Vertebrae: 80, Reason: "test"}))
+	w.must(t)(w.svc.Purchase(ctx, w.req("discord:2", "b1"), game.Purchase{Item: "random-card"}))
+	if n := len(w.fake.sent(channel)); n != 0 {
+		t.Errorf("a random card (not of note) was announced: %+v", w.fake.sent(channel))
+	}
+	// A Chip is of note, and Discord is rate limiting: the 429's retry_after
+	// (0.25 s in the body; the header says 1 s) is honoured, then it posts once.
+	w.fake.limits = []float64{0.25}
+	w.must(t)(w.svc.Purchase(ctx, w.req("discord:2", "b2"), game.Purchase{Item: "chip"}))
+	msgs := w.fake.sent(channel)
+	if len(msgs) != 1 || msgs[0].Content != "<@2> bought from the Croupier: 1 Chip." {
+		t.Fatalf("after the Chip: %+v", msgs)
+	}
+	if len(w.waits) != 1 || w.waits[0] != 250*time.Millisecond {
+		t.Errorf("waits %v, want one of 250ms (the body's retry_after)", w.waits)
+	}
+	if len(msgs[0].AllowedMentions.Parse) != 0 || len(msgs[0].AllowedMentions.Users) != 0 || !msgs[0].EnforceNonce || msgs[0].Nonce == "" {
+		t.Errorf("message %+v: want no mentions allowed, a nonce enforced", msgs[0])
+	}
+
+	// EventBridge delivers the same entry again: nothing more is posted.
+	rep, err := w.an.Announce(ctx, w.last)
+	if err != nil || !rep.Duplicate || len(rep.Posted) != 0 {
+		t.Errorf("second delivery: %+v, %v; want a duplicate, nothing posted", rep, err)
+	}
+	if n := len(w.fake.sent(channel)); n != 1 {
+		t.Errorf("%d messages after a duplicate delivery, want 1", n)
+	}
+
+	// The period ends: a summary with who was active.
+	w.clk.Advance(4 * 24 * time.Hour)
+	if _, err := w.svc.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msgs = w.fake.sent(channel)
+	last := msgs[len(msgs)-1].Content
+	if !strings.Contains(last, "ended.") || !strings.Contains(last, "Active (2): <@2>, <@3>.") || !strings.Contains(last, "Inactive (0): nobody.") {
+		t.Errorf("period summary %q: want both players active (joining is acting)", last)
+	}
+	if len(w.errors) > 0 {
+		t.Errorf("announcer errors: %v", w.errors)
+	}
+}
+
+func TestConcurrentDeliveriesPostOnce(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	entry := &game.Entry{ID: "01TESTENTRY", Command: "period-end", Events: []game.Event{{Type: "game_won", Player: "discord:2", Data: json.RawMessage(`{"chips":25}`)}}}
+	m := publish.Message{Game: "hall", Entry: entry}
+	var wg sync.WaitGroup
+	results := make([]error, 8)
+	for i := range results {
+		wg.Go(func() { _, results[i] = w.an.Announce(ctx, m) })
+	}
+	wg.Wait()
+	for _, err := range results {
+		if err != nil && !errors.Is(err, announce.ErrInProgress) {
+			t.Errorf("delivery failed: %v", err)
+		}
+	}
+	msgs := w.fake.sent(channel)
+	if len(msgs) != 1 || !strings.Contains(msgs[0].Content, "has won the game") || len(msgs[0].AllowedMentions.Users) != 1 {
+		t.Errorf("8 concurrent deliveries made %+v, want one message pinging the winner", msgs)
+	}
+}
+
+// failingStore fails every commit after the first n (a crash between
+// Discord's answer and the delivery record).
+type failingStore struct {
+	store.Store
+	n int
+}
+
+func (f *failingStore) Commit(ctx context.Context, tx store.Tx) error {
+	if f.n <= 0 {
+		return errors.New("crashed")
+	}
+	f.n--
+	return f.Store.Commit(ctx, tx)
+}
+
+func TestCrashAfterPostingPostsOnce(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	entry := &game.Entry{ID: "01CRASH", Command: "trade-accept", Events: []game.Event{{Type: "trade_executed", Player: "discord:3",
+		Data: json.RawMessage(`{"id":"t1","from":"discord:2","to":"discord:3","give":{"vertebrae":5},"take":{"cards":["a.1"]}}`)}}}
+	m := publish.Message{Game: "hall", Entry: entry}
+	crashing := *w.an
+	crashing.Store = &failingStore{Store: w.st, n: 1} // the claim commits; recording the post does not
+	if _, err := crashing.Announce(ctx, m); err == nil {
+		t.Fatal("the crashing delivery reported success")
+	}
+	// The retry within the lease is told to come back later...
+	if _, err := w.an.Announce(ctx, m); !errors.Is(err, announce.ErrInProgress) {
+		t.Fatalf("retry within the lease: %v, want ErrInProgress", err)
+	}
+	// ...and after it takes over; Discord's nonce keeps it to one message.
+	w.clk.Advance(3 * time.Minute)
+	rep, err := w.an.Announce(ctx, m)
+	if err != nil || len(rep.Posted) != 1 {
+		t.Fatalf("retry after the lease: %+v, %v", rep, err)
+	}
+	msgs := w.fake.sent(channel)
+	if len(msgs) != 1 || msgs[0].Content != "Trade t1 executed: <@2> gave 5 Vertebrae; <@3> gave 1 card." {
+		t.Errorf("messages %+v, want the trade once", msgs)
+	}
+	if rep, _ := w.an.Announce(ctx, m); !rep.Duplicate {
+		t.Errorf("a delivery after completion is not a duplicate: %+v", rep)
+	}
+}
+
+func TestRateLimitTooLongIsRetriedLater(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	w.dc.MaxWait = time.Second
+	m := publish.Message{Game: "hall", Entry: &game.Entry{ID: "01SLOW", Events: []game.Event{{Type: "game_won", Player: "discord:2"}}}}
+	w.fake.limits = []float64{30}
+	if _, err := w.an.Announce(ctx, m); err == nil || !strings.Contains(err.Error(), "429") {
+		t.Fatalf("a 30 s retry_after with MaxWait 1 s: %v, want a transient error", err)
+	}
+	// The lease was released: the retry posts at once.
+	rep, err := w.an.Announce(ctx, m)
+	if err != nil || len(rep.Posted) != 1 || len(w.fake.sent(channel)) != 1 {
+		t.Errorf("retry: %+v, %v, %d messages", rep, err, len(w.fake.sent(channel)))
+	}
+}
+
+func TestPermanentRefusalIsRecordedNotRetried(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	w.fake.status[channel] = http.StatusForbidden
+	m := publish.Message{Game: "hall", Entry: &game.Entry{ID: "01DENIED", Events: []game.Event{{Type: "game_won", Player: "discord:2"}}}}
+	rep, err := w.an.Announce(ctx, m)
+	if err != nil || !strings.Contains(rep.Failed[channel], "403") {
+		t.Fatalf("report %+v err %v: want the 403 recorded and no error (a retry cannot help)", rep, err)
+	}
+	before := w.fake.requests
+	if rep, _ := w.an.Announce(ctx, m); !rep.Duplicate || w.fake.requests != before {
+		t.Errorf("the refused entry was tried again: %+v", rep)
+	}
+}
+
+func TestNoChannelBoundPostsNothing(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	m := publish.Message{Game: "other", Entry: &game.Entry{ID: "01X", Events: []game.Event{{Type: "game_won", Player: "discord:2"}}}}
+	rep, err := w.an.Announce(ctx, m)
+	if err != nil || !rep.NoChannel || w.fake.requests != 0 {
+		t.Errorf("%+v %v, want no channel and no request", rep, err)
+	}
+}

@@ -1,0 +1,378 @@
+package announce
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"croupier/internal/game"
+)
+
+// Line is one announcement line rendered from one log event.
+type Line struct {
+	Text string
+	// Ping lists the identities this line should notify (a your-turn
+	// notice pings its player); every other mention renders as a name only.
+	Ping []string
+}
+
+// Context is what a renderer may use besides its event.
+type Context struct {
+	Game  string
+	Entry *game.Entry
+}
+
+// Renderer turns one event into a line; false means "nothing to announce"
+// (a purchase not of note). Renderers must tolerate data of any shape: the
+// log is read long after the code that wrote it changed, and a renderer
+// that cannot read its event should say something plain, never fail.
+type Renderer func(ev game.Event, c Context) (Line, bool)
+
+// The mapping from event type to renderer. Other packages extend it from
+// their init() with Register; unknown types are not announced.
+var (
+	mu        sync.RWMutex
+	renderers = map[string]Renderer{
+		"period_ended":      periodEnded,
+		"season_changed":    seasonChanged,
+		"purchased":         purchased,
+		"pack_opened":       packOpened,
+		"trade_executed":    tradeExecuted,
+		"game_won":          gameWon,
+		"turn_skipped":      turnSkipped,
+		"your_turn":         yourTurn,
+		"turn_started":      yourTurn,
+		"match_ended":       matchEnded,
+		"match_won":         matchEnded,
+		"proposal_adopted":  proposal("adopted"),
+		"proposal_failed":   proposal("failed"),
+		"proposal_passed":   proposal("adopted"),
+		"proposal_rejected": proposal("failed"),
+		"ruling":            ruling,
+		"ruled":             ruling,
+		"rfj_ruled":         ruling,
+		"election_ended":    election,
+		"judge_elected":     election,
+		"election_result":   election,
+	}
+)
+
+// Register sets the renderer of an event type (replacing any before it).
+func Register(eventType string, r Renderer) {
+	mu.Lock()
+	defer mu.Unlock()
+	renderers[eventType] = r
+}
+
+// Types lists the event types that can produce an announcement, sorted.
+func Types() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	ts := make([]string, 0, len(renderers))
+	for t := range renderers {
+		ts = append(ts, t)
+	}
+	slices.Sort(ts)
+	return ts
+}
+
+// Render returns the lines an entry announces, in event order. Events of
+// unknown types are skipped (and returned in skipped, for the log).
+func Render(g string, e *game.Entry) (lines []Line, skipped []string) {
+	if e == nil {
+		return nil, nil
+	}
+	c := Context{Game: g, Entry: e}
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, ev := range e.Events {
+		r, ok := renderers[ev.Type]
+		if !ok {
+			skipped = append(skipped, ev.Type)
+			continue
+		}
+		if l, ok := r(ev, c); ok && l.Text != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines, skipped
+}
+
+// Who renders an identity for chat: a Discord mention for discord:<id>
+// (shown as the member's name), the bare id otherwise.
+func Who(id string) string {
+	if rest, ok := strings.CutPrefix(id, "discord:"); ok && rest != "" {
+		return "<@" + rest + ">"
+	}
+	if id == "" {
+		return "someone"
+	}
+	return "`" + id + "`"
+}
+
+func whoList(ids []string) string {
+	if len(ids) == 0 {
+		return "nobody"
+	}
+	ws := make([]string, len(ids))
+	for i, id := range ids {
+		ws[i] = Who(id)
+	}
+	return strings.Join(ws, ", ")
+}
+
+// data decodes an event's data into v; false if it does not fit.
+func data(ev game.Event, v any) bool {
+	return len(ev.Data) > 0 && json.Unmarshal(ev.Data, v) == nil
+}
+
+// fields decodes an event's data as an object of any shape.
+func fields(ev game.Event) map[string]any {
+	m := map[string]any{}
+	_ = json.Unmarshal(ev.Data, &m)
+	return m
+}
+
+// str returns the first of keys that is a non-empty string in m.
+func str(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func periodEnded(ev game.Event, _ Context) (Line, bool) {
+	var d struct {
+		Ended    string   `json:"ended"`
+		Started  string   `json:"started"`
+		Kind     string   `json:"kind"`
+		Active   []string `json:"active"`
+		Inactive []string `json:"inactive"`
+	}
+	if !data(ev, &d) {
+		return Line{Text: "**A period ended.**"}, true
+	}
+	t := fmt.Sprintf("**%s ended.** Now: %s", d.Ended, d.Started)
+	if d.Kind != "" {
+		t += " (" + d.Kind + ")"
+	}
+	t += fmt.Sprintf(".\nActive (%d): %s.\nInactive (%d): %s.", len(d.Active), whoList(d.Active), len(d.Inactive), whoList(d.Inactive))
+	return Line{Text: t}, true
+}
+
+func seasonChanged(ev game.Event, _ Context) (Line, bool) {
+	var d struct{ From, To string }
+	if !data(ev, &d) || d.To == "" {
+		return Line{}, false
+	}
+	return Line{Text: fmt.Sprintf("The season turns: **%s** begins (%s is over).", d.To, d.From)}, true
+}
+
+// noteworthyItems are the purchases announced: the Chips that bring a
+// player toward victory and the priciest pack.
+var noteworthyItems = map[string]bool{"chip": true, "legendary-pack": true}
+
+func purchased(ev game.Event, _ Context) (Line, bool) {
+	var d struct {
+		Item        string `json:"item"`
+		Name        string `json:"name"`
+		Quantity    int    `json:"quantity"`
+		ChipsBought int    `json:"chips_bought"`
+	}
+	if !data(ev, &d) || !noteworthyItems[d.Item] {
+		return Line{}, false
+	}
+	name := d.Name
+	if name == "" {
+		name = d.Item
+	}
+	if d.Quantity > 1 {
+		name = fmt.Sprintf("%d × %s", d.Quantity, name)
+	}
+	return Line{Text: fmt.Sprintf("%s bought from the Croupier: %s.", Who(ev.Player), name)}, true
+}
+
+func packOpened(ev game.Event, _ Context) (Line, bool) {
+	var d struct {
+		Pack  struct{ Kind string } `json:"pack"`
+		Name  string                `json:"name"`
+		Cards []struct {
+			Name string `json:"name"`
+			Holo bool   `json:"holo"`
+		} `json:"cards"`
+	}
+	if !data(ev, &d) || !noteworthyItems[d.Pack.Kind] {
+		return Line{}, false
+	}
+	names := make([]string, len(d.Cards))
+	for i, c := range d.Cards {
+		names[i] = c.Name
+		if c.Holo {
+			names[i] += " (holo)"
+		}
+	}
+	return Line{Text: fmt.Sprintf("%s opened a %s: %s.", Who(ev.Player), d.Name, strings.Join(names, ", "))}, true
+}
+
+func tradeExecuted(ev game.Event, _ Context) (Line, bool) {
+	var d struct {
+		ID   string         `json:"id"`
+		From string         `json:"from"`
+		To   string         `json:"to"`
+		Give map[string]any `json:"give"`
+		Take map[string]any `json:"take"`
+	}
+	if !data(ev, &d) {
+		return Line{Text: "A trade was executed."}, true
+	}
+	return Line{Text: fmt.Sprintf("Trade %s executed: %s gave %s; %s gave %s.", d.ID, Who(d.From), items(d.Give), Who(d.To), items(d.Take))}, true
+}
+
+// items renders one side of a trade.
+func items(m map[string]any) string {
+	var parts []string
+	for _, k := range [][2]string{{"vertebrae", "Vertebrae"}, {"chips", "Chips"}} {
+		if n, ok := m[k[0]].(float64); ok && n > 0 {
+			parts = append(parts, fmt.Sprintf("%g %s", n, k[1]))
+		}
+	}
+	for _, k := range []string{"cards", "packs"} {
+		if l, ok := m[k].([]any); ok && len(l) > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", len(l), strings.TrimSuffix(k, "s")+plural(len(l))))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func gameWon(ev game.Event, _ Context) (Line, bool) {
+	var d struct{ Chips int }
+	_ = data(ev, &d)
+	t := fmt.Sprintf("🏆 **%s has won the game!**", Who(ev.Player))
+	if d.Chips > 0 {
+		t += fmt.Sprintf(" (%d Chips)", d.Chips)
+	}
+	return Line{Text: t, Ping: []string{ev.Player}}, true
+}
+
+func turnSkipped(ev game.Event, _ Context) (Line, bool) {
+	f := fields(ev)
+	who := ev.Player
+	if who == "" {
+		who = str(f, "participant", "player")
+	}
+	t := fmt.Sprintf("%s's turn was skipped", Who(who))
+	if r := str(f, "reason"); r != "" {
+		t += " (" + r + ")"
+	}
+	if m := str(f, "match"); m != "" {
+		t += " in match " + m
+	}
+	return Line{Text: t + "."}, true
+}
+
+func yourTurn(ev game.Event, _ Context) (Line, bool) {
+	f := fields(ev)
+	who := ev.Player
+	if who == "" {
+		who = str(f, "participant", "player")
+	}
+	if who == "" {
+		return Line{}, false
+	}
+	t := fmt.Sprintf("%s, it is your turn", Who(who))
+	if m := str(f, "match"); m != "" {
+		t += " in match " + m
+	}
+	if d := str(f, "deadline", "due", "until"); d != "" {
+		t += "; play before " + d
+	}
+	return Line{Text: t + ".", Ping: []string{who}}, true
+}
+
+func matchEnded(ev game.Event, _ Context) (Line, bool) {
+	f := fields(ev)
+	winner := str(f, "winner", "participant")
+	if winner == "" {
+		winner = ev.Player
+	}
+	m := str(f, "match", "id")
+	t := "Match"
+	if m != "" {
+		t += " " + m
+	}
+	if winner != "" {
+		t += fmt.Sprintf(" won by %s", Who(winner))
+	} else {
+		t += " ended without a winner"
+	}
+	if r := str(f, "reason"); r != "" {
+		t += " (" + r + ")"
+	}
+	return Line{Text: t + "."}, true
+}
+
+func proposal(outcome string) Renderer {
+	return func(ev game.Event, _ Context) (Line, bool) {
+		f := fields(ev)
+		t := "Proposal"
+		if id := str(f, "id", "proposal"); id != "" {
+			t += " " + id
+		}
+		if title := str(f, "title", "summary"); title != "" {
+			t += " (“" + title + "”)"
+		}
+		t += " " + outcome
+		if y, ok := f["for"].(float64); ok {
+			n, _ := f["against"].(float64)
+			t += fmt.Sprintf(", %g for and %g against", y, n)
+		}
+		return Line{Text: t + "."}, true
+	}
+}
+
+func ruling(ev game.Event, _ Context) (Line, bool) {
+	f := fields(ev)
+	t := "⚖️ Ruling"
+	if id := str(f, "id", "request", "rfj"); id != "" {
+		t += " on " + id
+	}
+	if j := str(f, "judge", "by"); j != "" {
+		t += " by " + Who(j)
+	}
+	if r := str(f, "ruling", "decision", "text"); r != "" {
+		t += ": " + r
+	}
+	return Line{Text: t}, true
+}
+
+func election(ev game.Event, _ Context) (Line, bool) {
+	f := fields(ev)
+	w := str(f, "winner", "judge", "elected")
+	if w == "" {
+		w = ev.Player
+	}
+	if w == "" {
+		return Line{Text: "The election ended without a winner."}, true
+	}
+	t := fmt.Sprintf("%s was elected", Who(w))
+	if role := str(f, "role", "office"); role != "" {
+		t += " " + role
+	} else {
+		t += " Judge"
+	}
+	return Line{Text: t + "."}, true
+}

@@ -1,0 +1,91 @@
+package announce_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"croupier/internal/announce"
+	"croupier/internal/game"
+)
+
+func ev(typ, player, data string) game.Event {
+	return game.Event{Type: typ, Player: player, Data: json.RawMessage(data)}
+}
+
+func TestRender(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ev   game.Event
+		want string // "" means not announced
+		ping []string
+	}{
+		{"phase end summary", ev("period_ended", "", `{"ended":"2026-W49-I","started":"2026-W49-II","kind":"phase-2","active":["discord:2"],"inactive":["slack:U1","discord:3"]}`),
+			"**2026-W49-I ended.** Now: 2026-W49-II (phase-2).\nActive (1): <@2>.\nInactive (2): `slack:U1`, <@3>.", nil},
+		{"chips are of note", ev("purchased", "discord:2", `{"item":"chip","name":"1 Chip","quantity":2}`), "<@2> bought from the Croupier: 2 × 1 Chip.", nil},
+		{"legendary packs are of note", ev("purchased", "discord:2", `{"item":"legendary-pack","name":"Legendary Pack","quantity":1}`), "<@2> bought from the Croupier: Legendary Pack.", nil},
+		{"a random card is not", ev("purchased", "discord:2", `{"item":"random-card","name":"Random card","quantity":1}`), "", nil},
+		{"legendary pack opened", ev("pack_opened", "discord:2", `{"pack":{"id":"p1","kind":"legendary-pack"},"name":"Legendary Pack","cards":[{"name":"King","holo":true},{"name":"Jester"}]}`),
+			"<@2> opened a Legendary Pack: King (holo), Jester.", nil},
+		{"handy pack opened is not", ev("pack_opened", "discord:2", `{"pack":{"kind":"handy-pack"},"name":"Handy Pack","cards":[]}`), "", nil},
+		{"your turn pings", ev("your_turn", "discord:4", `{"match":"m1","deadline":"Thu 10:00 CST"}`), "<@4>, it is your turn in match m1; play before Thu 10:00 CST.", []string{"discord:4"}},
+		{"turn skipped", ev("turn_skipped", "", `{"participant":"discord:4","reason":"timeout"}`), "<@4>'s turn was skipped (timeout).", nil},
+		{"match result", ev("match_ended", "", `{"match":"m1","winner":"discord:5","reason":"last standing"}`), "Match m1 won by <@5> (last standing).", nil},
+		{"proposal adopted", ev("proposal_adopted", "", `{"id":"p7","title":"More Chips","for":5,"against":1}`), "Proposal p7 (“More Chips”) adopted, 5 for and 1 against.", nil},
+		{"proposal failed", ev("proposal_failed", "", `{"id":"p8"}`), "Proposal p8 failed.", nil},
+		{"ruling", ev("ruling", "", `{"id":"rfj3","judge":"discord:6","ruling":"The trade stands."}`), "⚖️ Ruling on rfj3 by <@6>: The trade stands.", nil},
+		{"election", ev("judge_elected", "discord:6", `{}`), "<@6> was elected Judge.", nil},
+		{"winner pings", ev("game_won", "discord:2", `{"chips":25,"threshold":25}`), "🏆 **<@2> has won the game!** (25 Chips)", []string{"discord:2"}},
+		{"data of another shape still renders", ev("period_ended", "", `[1,2]`), "**A period ended.**", nil},
+		{"unknown type", ev("dice_rolled", "discord:2", `{}`), "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines, _ := announce.Render("hall", &game.Entry{ID: "e", Events: []game.Event{tc.ev}})
+			got := ""
+			var ping []string
+			if len(lines) > 0 {
+				got, ping = lines[0].Text, lines[0].Ping
+			}
+			if got != tc.want || !slices.Equal(ping, tc.ping) {
+				t.Errorf("got %q ping %v\nwant %q ping %v", got, ping, tc.want, tc.ping)
+			}
+		})
+	}
+}
+
+func TestRegisterExtendsTheTable(t *testing.T) {
+	announce.Register("test_thing", func(e game.Event, c announce.Context) (announce.Line, bool) {
+		return announce.Line{Text: "thing in " + c.Game}, true
+	})
+	lines, skipped := announce.Render("hall", &game.Entry{Events: []game.Event{{Type: "test_thing"}, {Type: "nope"}}})
+	if len(lines) != 1 || lines[0].Text != "thing in hall" || !slices.Equal(skipped, []string{"nope"}) {
+		t.Errorf("lines %+v skipped %v", lines, skipped)
+	}
+	if !slices.Contains(announce.Types(), "test_thing") {
+		t.Error("Types does not list a registered type")
+	}
+}
+
+func TestSplitKeepsMessagesUnderDiscordsLimit(t *testing.T) {
+	var lines []announce.Line
+	for i := range 50 {
+		lines = append(lines, announce.Line{Text: strings.Repeat("x", 90), Ping: []string{"discord:" + string(rune('1'+i%3))}})
+	}
+	lines = append(lines, announce.Line{Text: strings.Repeat("é", 2500)})
+	posts := announce.Split(lines)
+	total := 0
+	for _, p := range posts {
+		n := len([]rune(p.Text))
+		if n > announce.MaxMessage {
+			t.Errorf("a post of %d characters", n)
+		}
+		total += strings.Count(p.Text, strings.Repeat("x", 90))
+	}
+	if total != 50 || len(posts) != 4 || !strings.HasSuffix(posts[3].Text, "…") || len(posts[0].Ping) != 3 {
+		t.Errorf("%d posts carrying %d lines (last %q...); want 4 posts, all 50 lines, the long line cut", len(posts), total, posts[len(posts)-1].Text[:10])
+	}
+	if a, b := announce.Nonce("e", "c", 0), announce.Nonce("e", "c", 1); len(a) != 25 || a == b || a != announce.Nonce("e", "c", 0) {
+		t.Errorf("nonces %q %q: want 25 characters, stable, distinct per part", a, b)
+	}
+}
