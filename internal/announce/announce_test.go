@@ -163,7 +163,9 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
-func (w *world) req(actor, key string) game.Request { return game.Request{Game: "hall", Actor: actor, Key: key} }
+func (w *world) req(actor, key string) game.Request {
+	return game.Request{Game: "hall", Actor: actor, Key: key}
+}
 
 func (w *world) must(t *testing.T) func(*game.Result, error) {
 	return func(_ *game.Result, err error) {
