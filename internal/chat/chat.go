@@ -1,0 +1,246 @@
+// Package chat is the platform-neutral chat command layer: every chat
+// integration (internal/chat/discord, internal/chat/slack, the bridge)
+// verifies its own requests, turns them into an Invocation, hands it to a
+// Router, and renders the Reply it gets back in its own format (Discord
+// messages and components, Slack Block Kit...). Nothing here knows a
+// platform's wire format, so one command table serves them all.
+//
+// # The pieces
+//
+//   - Invocation: who (User, a platform identity "discord:<id>"), where
+//     (Platform, Guild = Discord guild / Slack team, Channel), what (Command
+//     path such as "trade offer" and its Options as strings), and Key, the
+//     platform's unique id of the interaction, used as the game command's
+//     idempotency key (a replay changes nothing).
+//   - Reply: Text, Fields, Buttons and Selects, Ephemeral for a private
+//     view. Buttons and selects carry an Action (a command path and options,
+//     see EncodeAction) that comes back as a new Invocation when pressed.
+//   - Command: one entry of the table: name, description, typed options
+//     (choices, autocomplete kinds), and a Handler calling *game.Service.
+//   - Router: finds the game bound to the invocation's space
+//     (game.Service.BindingFor), runs the handler, and turns refusals
+//     (*rules.Error) into a clear ephemeral message with the rule's sentence;
+//     any other failure becomes a generic ephemeral apology (and a log line),
+//     never a panic or a 500.
+//
+// # Adding commands (other areas)
+//
+// The table is a registry filled from init functions, so an area adds its
+// commands in its own file without touching this package's others:
+//
+//	func init() {
+//		chat.Register(chat.Command{Name: "duel", Description: "...", Options: ..., Handler: duel})
+//	}
+//
+// (from package chat, a file such as commands_exoptosis.go; or from any
+// package that the function wiring imports). Names are unique: Register
+// panics at start-up on a duplicate, except that an entry marked
+// Placeholder (the governance context-menu commands that answer "not
+// available yet") is replaced by a later registration of the same name.
+// Autocomplete kinds are added the same way with RegisterCompletion.
+package chat
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Invocation is one verified command from a chat platform.
+type Invocation struct {
+	// Platform is the adapter's name ("discord", "slack"); it prefixes
+	// identities and binding keys.
+	Platform string
+	// Guild is the chat space (Discord guild, Slack team); empty in a DM.
+	Guild   string
+	Channel string
+	// User is the caller's platform identity, e.g. "discord:80351110224678912".
+	User string
+	// UserName is the caller's display name (join uses it by default).
+	UserName string
+	// Command is the command path: "join", "trade offer", or a context-menu
+	// command's name ("Submit as proposal").
+	Command string
+	// Options are the option values as strings: numbers in decimal,
+	// booleans "true"/"false", users as platform identities, channels as ids.
+	Options map[string]string
+	// Key is the platform's unique id of this interaction: the idempotency
+	// key of the game command it runs.
+	Key string
+	// Target is the message a message command was used on.
+	Target *MessageRef
+	// TargetUser is the user a user command was used on (an identity).
+	TargetUser string
+	// Game is the game bound to Guild; the Router fills it in.
+	Game string
+	// Component reports that the invocation comes from a button or select
+	// pressed on an earlier reply (platforms may then update that message).
+	Component bool
+}
+
+// MessageRef names a chat message (the target of a message command).
+type MessageRef struct {
+	Channel string
+	ID      string
+	// Author is the message author's identity.
+	Author  string
+	Content string
+}
+
+// Opt returns option name's value ("" when absent).
+func (inv *Invocation) Opt(name string) string { return strings.TrimSpace(inv.Options[name]) }
+
+// Int returns option name as an integer (0 when absent); a value that is not
+// an integer is a refusal the user sees.
+func (inv *Invocation) Int(name string) (int, error) {
+	v := inv.Opt(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, refusef("invalid_option", "Option %s must be a whole number, not %q.", name, v)
+	}
+	return n, nil
+}
+
+// Bool returns option name as a boolean (false when absent).
+func (inv *Invocation) Bool(name string) bool {
+	b, _ := strconv.ParseBool(inv.Opt(name))
+	return b
+}
+
+// List returns a comma- or space-separated option as its items.
+func (inv *Invocation) List(name string) []string {
+	return strings.FieldsFunc(inv.Opt(name), func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
+}
+
+// Reply is what a command answers, rendered by each platform.
+type Reply struct {
+	// Title heads the reply (an embed title on Discord, a header block on Slack).
+	Title string
+	Text  string
+	// Fields are labelled values (balances, prices...).
+	Fields []Field
+	// Ephemeral: only the caller sees the reply (private views, refusals).
+	Ephemeral bool
+	Buttons   []Button
+	Selects   []Select
+	// Refusal marks a rule refusal or an error (platforms may style it).
+	Refusal bool
+}
+
+// Field is one labelled value of a reply.
+type Field struct {
+	Name   string
+	Value  string
+	Inline bool
+}
+
+// Button styles.
+const (
+	StylePrimary   = "primary"
+	StyleSecondary = "secondary"
+	StyleSuccess   = "success"
+	StyleDanger    = "danger"
+)
+
+// Button runs Action when pressed, as the user who pressed it.
+type Button struct {
+	Label  string
+	Style  string
+	Action Action
+}
+
+// Select offers Choices; the chosen value is put in Action.Options[Option]
+// and Action runs, as the user who chose.
+type Select struct {
+	Placeholder string
+	Action      Action
+	Option      string
+	Choices     []Choice
+}
+
+// Choice is one value a user can pick (select entries, option choices,
+// autocomplete suggestions).
+type Choice struct {
+	Label string
+	Value string
+}
+
+// Action is a command a button or select runs: a command path and options.
+type Action struct {
+	Command string
+	Options map[string]string
+}
+
+// MaxActionLen is the longest encoded action (Discord's custom_id limit).
+const MaxActionLen = 100
+
+// actionVersion prefixes encoded actions, so a later format can tell old
+// buttons (still on old messages) from new ones.
+const actionVersion = "a1:"
+
+// EncodeAction writes an action as a short string for a platform's
+// component id (Discord custom_id, Slack action value): "a1:trade
+// accept?trade=t123". It fails when the result exceeds MaxActionLen.
+func EncodeAction(a Action) (string, error) {
+	q := url.Values{}
+	for k, v := range a.Options {
+		q.Set(k, v)
+	}
+	s := actionVersion + a.Command
+	if len(q) > 0 {
+		s += "?" + q.Encode()
+	}
+	if len(s) > MaxActionLen {
+		return "", fmt.Errorf("chat: action %q is %d characters, at most %d fit a component id", a.Command, len(s), MaxActionLen)
+	}
+	return s, nil
+}
+
+// DecodeAction reads what EncodeAction wrote.
+func DecodeAction(s string) (Action, error) {
+	rest, ok := strings.CutPrefix(s, actionVersion)
+	if !ok || len(s) > MaxActionLen {
+		return Action{}, fmt.Errorf("chat: %q is not an action this version wrote", s)
+	}
+	cmd, query, _ := strings.Cut(rest, "?")
+	if cmd == "" {
+		return Action{}, fmt.Errorf("chat: action %q names no command", s)
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return Action{}, fmt.Errorf("chat: action %q: %v", s, err)
+	}
+	a := Action{Command: cmd, Options: map[string]string{}}
+	for k, vs := range q {
+		a.Options[k] = vs[len(vs)-1]
+	}
+	return a, nil
+}
+
+// Identity returns the platform identity of a user id ("discord" + "123"
+// -> "discord:123").
+func Identity(platform, id string) string { return platform + ":" + id }
+
+// UserID returns the platform's user id of an identity of that platform
+// ("discord:123" -> "123"), or the identity unchanged.
+func UserID(platform, identity string) string {
+	if id, ok := strings.CutPrefix(identity, platform+":"); ok {
+		return id
+	}
+	return identity
+}
+
+// sortedKeys returns m's keys in order (stable output).
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

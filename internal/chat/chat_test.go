@@ -1,0 +1,108 @@
+package chat_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"croupier/internal/chat"
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/store/bolt"
+)
+
+var start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func newRouter(t *testing.T) (*chat.Router, *game.Service) {
+	t.Helper()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var seed [32]byte
+	svc := game.New(st, clock.NewManual(start), game.WithEntropy(rand.NewChaCha8(seed)),
+		game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if _, err := svc.Create(context.Background(), game.Request{Actor: "slack:ADMIN", Key: "c"}, game.CreateGame{ID: "hall"}); err != nil {
+		t.Fatal(err)
+	}
+	return chat.NewRouter(svc, slog.New(slog.NewTextHandler(io.Discard, nil))), svc
+}
+
+// The layer is not Discord-shaped: a Slack-like platform binds, joins and
+// reads its status through the same table.
+func TestRouterNeutralPlatform(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRouter(t)
+	inv := func(user, key, cmd string, opts map[string]string) *chat.Invocation {
+		return &chat.Invocation{Platform: "slack", Guild: "T1", Channel: "C1", User: user, UserName: "Ada", Command: cmd, Options: opts, Key: key}
+	}
+	if rep := r.Handle(ctx, inv("slack:U1", "k0", "join", nil)); !rep.Refusal || !strings.Contains(rep.Text, "not bound") {
+		t.Fatalf("join before bind: %+v", rep)
+	}
+	if rep := r.Handle(ctx, inv("slack:U1", "k1", "bind", map[string]string{"game": "hall"})); !rep.Refusal || !strings.Contains(rep.Text, "admins") {
+		t.Fatalf("bind by a non-admin: %+v", rep)
+	}
+	if rep := r.Handle(ctx, inv("slack:ADMIN", "k2", "bind", map[string]string{"game": "hall", "announcements": "C9"})); rep.Refusal {
+		t.Fatalf("bind: %+v", rep)
+	}
+	if rep := r.Handle(ctx, inv("slack:U1", "k3", "join", nil)); rep.Refusal || !strings.Contains(rep.Text, "Ada") {
+		t.Fatalf("join: %+v", rep)
+	}
+	if p, err := svc.Player(ctx, "hall", "slack:U1"); err != nil || !p.Member || p.Name != "Ada" {
+		t.Fatalf("after join: %+v %v", p, err)
+	}
+	rep := r.Handle(ctx, inv("slack:U1", "k4", "status", nil))
+	if !rep.Ephemeral || rep.Refusal || len(rep.Fields) == 0 {
+		t.Errorf("status: %+v, want a private view with fields", rep)
+	}
+	if rep := r.Handle(ctx, inv("slack:U1", "k5", "roll", map[string]string{"dice": "banana"})); !rep.Refusal || !strings.Contains(rep.Text, "NdK") {
+		t.Errorf("bad dice: %+v", rep)
+	}
+	if rep := r.Handle(ctx, inv("slack:U1", "k6", "buy", map[string]string{"item": "chip", "quantity": "x"})); !rep.Refusal || !strings.Contains(rep.Text, "whole number") {
+		t.Errorf("bad quantity: %+v", rep)
+	}
+	if rep := r.Handle(ctx, inv("slack:U1", "k7", "no such", nil)); !rep.Refusal {
+		t.Errorf("unknown command: %+v", rep)
+	}
+}
+
+func TestActionRoundTrip(t *testing.T) {
+	a := chat.Action{Command: "trade accept", Options: map[string]string{"trade": "t0123456789", "x": "a&b=c"}}
+	s, err := chat.EncodeAction(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := chat.DecodeAction(s)
+	if err != nil || got.Command != a.Command || got.Options["trade"] != "t0123456789" || got.Options["x"] != "a&b=c" {
+		t.Fatalf("round trip of %+v: %q -> %+v %v", a, s, got, err)
+	}
+	for _, bad := range []string{"", "trade accept", "a1:", "a1:x?%zz", strings.Repeat("a1:x", 30)} {
+		if _, err := chat.DecodeAction(bad); err == nil {
+			t.Errorf("DecodeAction(%q) accepted", bad)
+		}
+	}
+	if _, err := chat.EncodeAction(chat.Action{Command: strings.Repeat("x", 101)}); err == nil {
+		t.Error("an action longer than a component id was encoded")
+	}
+}
+
+// Every command the table offers has a description and a handler, and the
+// context-menu commands of governance are there (as placeholders).
+func TestTableCoversCommands(t *testing.T) {
+	want := []string{"join", "leave", "status", "inventory", "players", "roll", "shop", "buy", "open", "gift",
+		"trade offer", "trade accept", "trade withdraw", "trade list", "trade show", "grant", "revoke", "amend",
+		"log", "seeds", "audit", "game", "bind", "help",
+		"Submit as proposal", "Submit as request for justice", "Stand for Judge", "Player status"}
+	for _, n := range want {
+		c, ok := chat.Lookup(n)
+		if !ok || c.Description == "" {
+			t.Errorf("command %q missing or without a description", n)
+		}
+	}
+}

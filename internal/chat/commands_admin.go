@@ -1,0 +1,253 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+)
+
+// The admin commands (the game refuses non-admins with a clear sentence;
+// platforms may also hide them from members without a server permission),
+// and the public record: log, seeds, audit.
+func init() {
+	player := Option{Name: "player", Description: "The player", Type: User, Required: true}
+	reason := Option{Name: "reason", Description: "Why (kept in the log)", Required: true}
+	channel := func(purpose, desc string) Option {
+		return Option{Name: purpose, Description: desc, Type: Channel}
+	}
+	Register(
+		Command{Name: "grant", Description: "Give a player items (admins)", Admin: true,
+			Options: []Option{player, reason,
+				{Name: "vertebrae", Description: "Vertebrae to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
+				{Name: "chips", Description: "Chips to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
+				{Name: "card", Description: "A card by name", Complete: CompleteCards},
+				{Name: "count", Description: "Copies of that card (default 1)", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
+				{Name: "holo", Description: "The card copies are holographic", Type: Boolean},
+				{Name: "random_cards", Description: "Random cards to draw", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
+				{Name: "pack", Description: "A pack kind to add", Complete: CompletePackKinds},
+				{Name: "packs", Description: "How many of that pack (default 1)", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
+			},
+			Handler: grant},
+		Command{Name: "revoke", Description: "Take specific items from a player (admins)", Admin: true,
+			Options: []Option{player, reason,
+				{Name: "vertebrae", Description: "Vertebrae to take", Type: Integer, Min: intp(0)},
+				{Name: "chips", Description: "Chips to take", Type: Integer, Min: intp(0)},
+				{Name: "cards", Description: "Card ids, comma-separated", Complete: CompleteTheirCards},
+				{Name: "packs", Description: "Pack ids, comma-separated", Complete: CompleteTheirPacks},
+			},
+			Handler: revoke},
+		Command{Name: "amend", Description: "Amend the game's ruleset numbers with a JSON merge patch (admins)", Admin: true,
+			Options: []Option{{Name: "patch", Description: `JSON merge patch, e.g. {"durations":{"tradeWindow":"72h"}}`, Required: true}, reason},
+			Handler: amend},
+		Command{Name: "bind", Description: "Bind this server and its channels to a game (the game's admins)", Admin: true, NoGame: true,
+			Options: []Option{
+				{Name: "game", Description: "The game's id", Required: true},
+				channel(game.ChannelProposals, "Where proposals are made"),
+				channel(game.ChannelActions, "Where game actions happen"),
+				channel(game.ChannelJudgement, "Where requests for justice are judged"),
+				channel(game.ChannelAnnouncements, "Where the Croupier announces"),
+			},
+			Handler: bind},
+		Command{Name: "log", Description: "The game log's latest entries",
+			Options: []Option{{Name: "limit", Description: "How many (default 10)", Type: Integer, Min: intp(1), Max: intp(25)}},
+			Handler: logTail},
+		Command{Name: "seeds", Description: "Each period's seed commitment, and the revealed seeds", Handler: seeds},
+		Command{Name: "audit", Description: "Recompute every random draw from the revealed seeds", Handler: audit},
+	)
+}
+
+func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	g := game.Grant{Player: inv.Opt("player"), Reason: inv.Opt("reason")}
+	var err error
+	if g.Vertebrae, err = inv.Int("vertebrae"); err != nil {
+		return nil, err
+	}
+	if g.Chips, err = inv.Int("chips"); err != nil {
+		return nil, err
+	}
+	if g.RandomCards, err = inv.Int("random_cards"); err != nil {
+		return nil, err
+	}
+	if name := inv.Opt("card"); name != "" {
+		n, err := inv.Int("count")
+		if err != nil {
+			return nil, err
+		}
+		g.Cards = []game.CardGrant{{Name: name, Holo: inv.Bool("holo"), Count: n}}
+	}
+	if kind := inv.Opt("pack"); kind != "" {
+		n, err := inv.Int("packs")
+		if err != nil {
+			return nil, err
+		}
+		g.Packs = []game.PackGrant{{Pack: kind, Count: n}}
+	}
+	res, err := s.Grant(ctx, req(inv), g)
+	if err != nil {
+		return nil, err
+	}
+	r, err := decode[game.GrantResult](res)
+	if err != nil {
+		return nil, err
+	}
+	text := fmt.Sprintf("Granted to %s (%s). They now hold %d Vertebrae and %d Chips.", r.Player, r.Reason, r.Vertebrae, r.Chips)
+	if len(r.Cards) > 0 {
+		text += " New cards: " + cardList(r.Cards) + "."
+	}
+	if len(r.Packs) > 0 {
+		text += " New " + plural(len(r.Packs), "pack", "packs") + "."
+	}
+	if r.Won {
+		text += " 🏆 That reaches the winning Chips: " + r.Player + " has won the game."
+	}
+	return &Reply{Text: text}, nil
+}
+
+func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	r := game.Revoke{Player: inv.Opt("player"), Reason: inv.Opt("reason"),
+		Items: economy.Items{Cards: inv.List("cards"), Packs: inv.List("packs")}}
+	var err error
+	if r.Vertebrae, err = inv.Int("vertebrae"); err != nil {
+		return nil, err
+	}
+	if r.Chips, err = inv.Int("chips"); err != nil {
+		return nil, err
+	}
+	res, err := s.Revoke(ctx, req(inv), r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decode[game.RevokeResult](res)
+	if err != nil {
+		return nil, err
+	}
+	rv := out.Revoked
+	return &Reply{Text: fmt.Sprintf("Revoked from %s (%s): %d Vertebrae, %d Chips, %s, %s.", out.Player, out.Reason,
+		rv.Vertebrae, rv.Chips, plural(len(rv.Cards), "card", "cards"), plural(len(rv.Packs), "pack", "packs"))}, nil
+}
+
+func amend(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	patch := inv.Opt("patch")
+	if !json.Valid([]byte(patch)) {
+		return nil, refusef("invalid_amendment", "The patch is not valid JSON; write an object such as {\"durations\":{\"tradeWindow\":\"72h\"}}.")
+	}
+	res, err := s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")})
+	if err != nil {
+		return nil, err
+	}
+	a, err := decode[game.AmendResult](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Text: fmt.Sprintf("The ruleset %s is now at version %d (%s): %s", a.Ruleset, a.Version, a.Amendment.Reason, clip(string(a.Amendment.Patch), 1500))}, nil
+}
+
+func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	if inv.Guild == "" {
+		return nil, refusef("not_bound", "Run /bind in the server to bind, not in direct messages.")
+	}
+	b := game.Bind{Platform: inv.Platform, Space: inv.Guild, Channels: map[string]string{}}
+	for _, p := range game.ChannelPurposes {
+		if ch := inv.Opt(p); ch != "" {
+			b.Channels[p] = ch
+		}
+	}
+	r := req(inv)
+	r.Game = inv.Opt("game")
+	res, err := s.Bind(ctx, r, b)
+	if err != nil {
+		return nil, err
+	}
+	nb, err := decode[game.Binding](res)
+	if err != nil {
+		return nil, err
+	}
+	reply := &Reply{Text: fmt.Sprintf("This server now plays the game %s.", nb.Game)}
+	for _, p := range game.ChannelPurposes {
+		v := "not set"
+		if ch := nb.Channels[p]; ch != "" {
+			v = "#" + ch
+		}
+		reply.Fields = append(reply.Fields, Field{Name: p, Value: v, Inline: true})
+	}
+	return reply, nil
+}
+
+// maxLogPages bounds how much of a long log /log walks to find its end.
+const maxLogPages = 40
+
+func logTail(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	n, err := inv.Int("limit")
+	if err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		n = 10
+	}
+	var tail []game.Entry
+	cursor := ""
+	for range maxLogPages {
+		page, err := s.Log(ctx, inv.Game, cursor, 500)
+		if err != nil {
+			return nil, err
+		}
+		tail = append(tail, page.Entries...)
+		if len(tail) > n {
+			tail = tail[len(tail)-n:]
+		}
+		if page.Next == "" {
+			break
+		}
+		cursor = page.Next
+	}
+	ls := make([]string, len(tail))
+	for i, e := range tail {
+		types := make([]string, len(e.Events))
+		for j, ev := range e.Events {
+			types[j] = ev.Type
+		}
+		ls[i] = fmt.Sprintf("%s %s by %s: %s", e.At.UTC().Format("Jan 2 15:04"), e.Command, e.Actor, strings.Join(types, ", "))
+	}
+	return &Reply{Title: fmt.Sprintf("Log of %s (latest %d)", inv.Game, len(tail)), Text: lines(ls), Ephemeral: true}, nil
+}
+
+func seeds(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	ss, err := s.Seeds(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	ls := make([]string, len(ss))
+	for i, sv := range ss {
+		ls[i] = fmt.Sprintf("%s: commitment %s", sv.Period, sv.Commitment)
+		if sv.Seed != "" {
+			ls[i] += ", seed " + sv.Seed
+		} else {
+			ls[i] += ", seed not revealed yet"
+		}
+	}
+	return &Reply{Title: "Seeds of " + inv.Game, Text: lines(ls), Ephemeral: true}, nil
+}
+
+func audit(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	rep, err := s.Audit(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reply{Title: "Audit of " + inv.Game, Ephemeral: true, Fields: []Field{
+		{Name: "Draws checked", Value: fmt.Sprint(rep.Checked), Inline: true},
+		{Name: "Pending (seed not revealed)", Value: fmt.Sprint(rep.Pending), Inline: true},
+		{Name: "Mismatches", Value: fmt.Sprint(len(rep.Mismatches)), Inline: true},
+	}}
+	if rep.OK() {
+		r.Text = "✅ Every revealed draw recomputes to the logged value."
+	} else {
+		r.Text = fmt.Sprintf("❌ Verification failed: %d mismatches, bad seeds %v.", len(rep.Mismatches), rep.BadSeeds)
+	}
+	r.Text += fmt.Sprintf(" (as of %s)", s.Clock().Now().UTC().Format(time.RFC1123))
+	return r, nil
+}

@@ -1,0 +1,342 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
+)
+
+// The economy (RULINGS C1-C7): the Croupier's shop and purchases (with a
+// confirmation button), packs, gifts and trades (consent buttons on an
+// offer).
+func init() {
+	tradeID := Option{Name: "trade", Description: "The trade's id (default: your only open one)", Complete: CompleteMyTrades}
+	Register(
+		Command{Name: "shop", Description: "What the Croupier sells, at this game's prices", Handler: shop},
+		Command{Name: "buy", Description: "Buy from the Croupier (asks you to confirm)",
+			Options: []Option{
+				{Name: "item", Description: "What to buy", Required: true, Complete: CompleteShop},
+				{Name: "quantity", Description: "How many (default 1)", Type: Integer, Min: intp(1), Max: intp(economy.MaxQuantity)},
+			},
+			Handler: buy},
+		Command{Name: "buy confirm", Description: "Confirm a purchase", Hidden: true,
+			Options: []Option{{Name: "item", Required: true}, {Name: "quantity", Type: Integer, Min: intp(1), Max: intp(economy.MaxQuantity)}},
+			Handler: buyConfirm},
+		Command{Name: "open", Description: "Open one of your packs",
+			Options: []Option{{Name: "pack", Description: "The pack (id, or kind for your oldest of that kind)", Required: true, Complete: CompleteMyPacks}},
+			Handler: openPack},
+		Command{Name: "gift", Description: "Make your gift of this period to a player",
+			Options: []Option{{Name: "player", Description: "Who receives it", Type: User, Required: true}},
+			Handler: gift},
+		Command{Name: "trade offer", Description: "Offer a trade to a player (they accept with a button)",
+			Options: []Option{
+				{Name: "player", Description: "Who you offer it to", Type: User, Required: true},
+				{Name: "give_cards", Description: "Your card ids to give, comma-separated", Complete: CompleteMyCards},
+				{Name: "give_packs", Description: "Your pack ids to give, comma-separated", Complete: CompleteMyPacks},
+				{Name: "give_vertebrae", Description: "Vertebrae you give", Type: Integer, Min: intp(0)},
+				{Name: "give_chips", Description: "Chips you give", Type: Integer, Min: intp(0)},
+				{Name: "take_cards", Description: "Their card ids you want, comma-separated", Complete: CompleteTheirCards},
+				{Name: "take_packs", Description: "Their pack ids you want, comma-separated", Complete: CompleteTheirPacks},
+				{Name: "take_vertebrae", Description: "Vertebrae you want", Type: Integer, Min: intp(0)},
+				{Name: "take_chips", Description: "Chips you want", Type: Integer, Min: intp(0)},
+				{Name: "note", Description: "A note for the other player"},
+			},
+			Handler: tradeOffer},
+		Command{Name: "trade accept", Description: "Accept a trade offered to you", Options: []Option{tradeID}, Handler: tradeAccept},
+		Command{Name: "trade withdraw", Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
+		Command{Name: "trade list", Description: "Your trades (only you see them)",
+			Options: []Option{{Name: "status", Description: "Which trades (default open)", Choices: []Choice{
+				{Label: "open", Value: game.TradeOpen}, {Label: "executed", Value: game.TradeExecuted},
+				{Label: "withdrawn", Value: game.TradeWithdrawn}, {Label: "expired", Value: game.TradeExpired}, {Label: "all", Value: "all"}}}},
+			Handler: tradeList},
+		Command{Name: "trade show", Description: "One trade, with its buttons",
+			Options: []Option{{Name: "trade", Description: "The trade's id", Required: true, Complete: CompleteMyTrades}},
+			Handler: tradeShow},
+	)
+}
+
+func shop(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	items, err := s.Shop(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reply{Title: "The Croupier's shop", Ephemeral: true}
+	sel := Select{Placeholder: "Buy…", Action: Action{Command: "buy"}, Option: "item"}
+	for _, it := range items {
+		desc := fmt.Sprintf("%d %s", it.Price, currency(it.Currency))
+		if it.Cards > 0 {
+			desc += fmt.Sprintf(", %s (%d%% holographic)", plural(it.Cards, "card", "cards"), it.HoloChance)
+		}
+		r.Fields = append(r.Fields, Field{Name: fmt.Sprintf("%s (%s)", it.Name, it.ID), Value: desc})
+		sel.Choices = append(sel.Choices, Choice{Label: fmt.Sprintf("%s: %d %s", it.Name, it.Price, currency(it.Currency)), Value: it.ID})
+	}
+	if len(items) == 0 {
+		r.Text = "This game's ruleset has no Croupier."
+	} else {
+		r.Selects = []Select{sel}
+	}
+	return r, nil
+}
+
+func currency(c string) string {
+	if c == "chips" {
+		return "Chips"
+	}
+	return "Vertebrae"
+}
+
+// buy shows what a purchase would cost and asks to confirm: buying is not
+// undone, and a slip of the autocomplete should not spend a week's savings.
+func buy(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	qty, err := inv.Int("quantity")
+	if err != nil {
+		return nil, err
+	}
+	qty = max(qty, 1)
+	items, err := s.Shop(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	id := inv.Opt("item")
+	i := slices.IndexFunc(items, func(it game.ShopItemView) bool { return it.ID == id })
+	if i < 0 {
+		ids := make([]string, len(items))
+		for j, it := range items {
+			ids[j] = it.ID
+		}
+		return nil, refusef("unknown_item", "The Croupier sells no %q; the items are %v.", id, ids)
+	}
+	it := items[i]
+	p, err := s.Player(ctx, inv.Game, inv.User)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Member {
+		return nil, players.NotAPlayer()
+	}
+	have := p.Inventory.Vertebrae
+	if it.Currency == "chips" {
+		have = p.Inventory.Chips
+	}
+	cost := it.Price * qty
+	text := fmt.Sprintf("Buy %d × %s for %d %s? You hold %d.", qty, it.Name, cost, currency(it.Currency), have)
+	if cost > have {
+		text += fmt.Sprintf(" That is %d short: the Croupier will refuse.", cost-have)
+	}
+	return &Reply{Title: "Confirm your purchase", Text: text, Ephemeral: true, Buttons: []Button{
+		{Label: fmt.Sprintf("Buy for %d %s", cost, currency(it.Currency)), Style: StyleSuccess,
+			Action: Action{Command: "buy confirm", Options: map[string]string{"item": it.ID, "quantity": strconv.Itoa(qty)}}},
+		{Label: "Cancel", Style: StyleSecondary, Action: Action{Command: "dismiss"}},
+	}}, nil
+}
+
+func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	qty, err := inv.Int("quantity")
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Purchase(ctx, req(inv), game.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)})
+	if err != nil {
+		return nil, err
+	}
+	b, err := decode[game.PurchaseResult](res)
+	if err != nil {
+		return nil, err
+	}
+	text := fmt.Sprintf("You bought %d × %s for %d %s.", b.Quantity, b.Name, b.Paid, currency(b.Currency))
+	if len(b.Cards) > 0 {
+		text += " Cards: " + cardList(b.Cards) + "."
+	}
+	if len(b.Packs) > 0 {
+		text += fmt.Sprintf(" %s to /open.", plural(len(b.Packs), "pack", "packs"))
+	}
+	if b.Won {
+		text += " 🏆 You reached the winning Chips: you have won the game!"
+	}
+	return &Reply{Text: text, Ephemeral: true, Fields: []Field{
+		{Name: "Vertebrae", Value: fmt.Sprint(b.Vertebrae), Inline: true},
+		{Name: "Chips", Value: fmt.Sprint(b.Chips), Inline: true},
+	}}, nil
+}
+
+func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.Open(ctx, req(inv), game.OpenPack{Pack: inv.Opt("pack")})
+	if err != nil {
+		return nil, err
+	}
+	o, err := decode[economy.Opened](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Text: fmt.Sprintf("📦 %s opened a %s: %s.", inv.User, o.Name, cardList(o.Cards))}, nil
+}
+
+func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.Gift(ctx, req(inv), game.Gift{To: inv.Opt("player")})
+	if err != nil {
+		return nil, err
+	}
+	g, err := decode[game.GiftResult](res)
+	if err != nil {
+		return nil, err
+	}
+	text := fmt.Sprintf("🎁 %s gave %s %s: %s.", g.Giver, g.Receiver, plural(len(g.Cards), "card", "cards"), cardList(g.Cards))
+	if g.Inactive {
+		text += " They were inactive, so the gift is larger; if they act this period, the giver gets a card back."
+	}
+	return &Reply{Text: text}, nil
+}
+
+func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	var o game.OfferTrade
+	o.To, o.Note = inv.Opt("player"), inv.Opt("note")
+	o.Give.Cards, o.Give.Packs = inv.List("give_cards"), inv.List("give_packs")
+	o.Take.Cards, o.Take.Packs = inv.List("take_cards"), inv.List("take_packs")
+	var err error
+	for _, f := range []struct {
+		opt string
+		dst *int
+	}{{"give_vertebrae", &o.Give.Vertebrae}, {"give_chips", &o.Give.Chips}, {"take_vertebrae", &o.Take.Vertebrae}, {"take_chips", &o.Take.Chips}} {
+		if *f.dst, err = inv.Int(f.opt); err != nil {
+			return nil, err
+		}
+	}
+	res, err := s.OfferTrade(ctx, req(inv), o)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := decode[game.Trade](res)
+	if err != nil {
+		return nil, err
+	}
+	return tradeReply(ctx, s, inv, tr, false), nil
+}
+
+// tradeReply describes a trade, naming its cards from both inventories, with
+// consent buttons while it is open.
+func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr game.Trade, private bool) *Reply {
+	var invs []players.Inventory
+	for _, id := range []string{tr.From, tr.To} {
+		if p, err := s.Player(ctx, inv.Game, id); err == nil {
+			invs = append(invs, p.Inventory)
+		}
+	}
+	names := itemNames(invs...)
+	r := &Reply{
+		Title:     fmt.Sprintf("Trade %s: %s", tr.ID, tr.Status),
+		Text:      fmt.Sprintf("%s offers %s to %s in exchange for %s.", tr.From, describeItems(tr.Give, names), tr.To, describeItems(tr.Take, names)),
+		Ephemeral: private,
+	}
+	if tr.Note != "" {
+		r.Fields = append(r.Fields, Field{Name: "Note", Value: clip(tr.Note, 1000)})
+	}
+	switch tr.Status {
+	case game.TradeOpen:
+		r.Text += fmt.Sprintf(" %s can accept until %s.", tr.To, tr.ExpiresAt.UTC().Format(time.RFC1123))
+		opts := map[string]string{"trade": tr.ID}
+		r.Buttons = []Button{
+			{Label: "Accept", Style: StyleSuccess, Action: Action{Command: "trade accept", Options: opts}},
+			{Label: "Decline / withdraw", Style: StyleDanger, Action: Action{Command: "trade withdraw", Options: opts}},
+		}
+	default:
+		r.Text += fmt.Sprintf(" Closed by %s on %s.", tr.ClosedBy, tr.ClosedAt.UTC().Format(time.RFC1123))
+	}
+	return r
+}
+
+// pickTrade returns the trade option, or the caller's only open trade that
+// fits (as receiver for accept, as either party otherwise).
+func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOnly bool) (string, error) {
+	if id := inv.Opt("trade"); id != "" {
+		return id, nil
+	}
+	ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: game.TradeOpen})
+	if err != nil {
+		return "", err
+	}
+	if receiverOnly {
+		ts = slices.DeleteFunc(ts, func(t game.Trade) bool { return t.To != inv.User })
+	}
+	switch len(ts) {
+	case 0:
+		return "", refusef("trade_not_found", "You have no open trade to act on.")
+	case 1:
+		return ts[0].ID, nil
+	}
+	ids := make([]string, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID
+	}
+	return "", refusef("ambiguous_trade", "You have %d open trades (%v); say which with the trade option.", len(ts), ids)
+}
+
+func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	id, err := pickTrade(ctx, s, inv, true)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.AcceptTrade(ctx, req(inv), id)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := decode[game.Trade](res)
+	if err != nil {
+		return nil, err
+	}
+	r := tradeReply(ctx, s, inv, tr, false)
+	r.Text = fmt.Sprintf("🤝 %s accepted: the trade is done. ", inv.User) + r.Text
+	return r, nil
+}
+
+func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	id, err := pickTrade(ctx, s, inv, false)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.WithdrawTrade(ctx, req(inv), id)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := decode[game.Trade](res)
+	if err != nil {
+		return nil, err
+	}
+	return tradeReply(ctx, s, inv, tr, false), nil
+}
+
+func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	st := inv.Opt("status")
+	switch st {
+	case "":
+		st = game.TradeOpen
+	case "all":
+		st = ""
+	}
+	ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: st})
+	if err != nil {
+		return nil, err
+	}
+	ls := make([]string, len(ts))
+	for i, t := range ts {
+		ls[i] = fmt.Sprintf("%s (%s): %s → %s, gives %s, takes %s", t.ID, t.Status, t.From, t.To,
+			describeItems(t.Give, nil), describeItems(t.Take, nil))
+	}
+	if len(ls) == 0 {
+		ls = []string{"No trades."}
+	}
+	return &Reply{Title: "Your trades", Text: lines(ls), Ephemeral: true}, nil
+}
+
+func tradeShow(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	tr, err := s.Trade(ctx, inv.Game, inv.Opt("trade"))
+	if err != nil {
+		return nil, err
+	}
+	return tradeReply(ctx, s, inv, tr, true), nil
+}

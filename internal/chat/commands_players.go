@@ -1,0 +1,250 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/players"
+)
+
+// The player commands: membership, status and inventory (private views),
+// the player list, dice, the game's description, and help.
+func init() {
+	Register(
+		Command{Name: "help", Description: "List the Croupier's commands", NoGame: true, Handler: help},
+		Command{Name: "join", Description: "Join the game bound to this server",
+			Options: []Option{{Name: "name", Description: "Your display name in the game (default: your name here)"}},
+			Handler: join},
+		Command{Name: "leave", Description: "Leave the game (your items are destroyed; asks to confirm)", Handler: leave},
+		Command{Name: "leave confirm", Description: "Leave the game for real", Hidden: true, Handler: leaveConfirm},
+		Command{Name: "dismiss", Description: "Close a prompt without doing anything", Hidden: true, NoGame: true, Handler: dismiss},
+		Command{Name: "status", Description: "Your status and balances (only you see it)",
+			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
+			Handler: status},
+		Command{Name: "inventory", Description: "Your cards and packs, with their ids (only you see it)",
+			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
+			Handler: inventory},
+		Command{Name: "players", Description: "The game's current players", Handler: playersList},
+		Command{Name: "roll", Description: "Roll dice publicly and verifiably, e.g. 2d6",
+			Options: []Option{
+				{Name: "dice", Description: "NdK: N dice of K sides, e.g. 1d20", Required: true},
+				{Name: "reason", Description: "Why (shown in the log)"},
+			},
+			Handler: roll},
+		Command{Name: "game", Description: "The game bound to this server: period, season, admins", Handler: gameInfo},
+		Command{Name: "Player status", Kind: UserMenu, Description: "A player's status (only you see it)", Handler: userStatus},
+	)
+}
+
+func help(_ context.Context, _ *game.Service, _ *Invocation) (*Reply, error) {
+	var ls []string
+	for _, c := range Commands() {
+		if c.Hidden {
+			continue
+		}
+		switch c.Kind {
+		case Slash:
+			admin := ""
+			if c.Admin {
+				admin = " (admins)"
+			}
+			ls = append(ls, fmt.Sprintf("/%s: %s%s", c.Name, c.Description, admin))
+		default:
+			ls = append(ls, fmt.Sprintf("%q (apps menu): %s", c.Name, c.Description))
+		}
+	}
+	return &Reply{Title: "Croupier commands", Text: lines(ls), Ephemeral: true}, nil
+}
+
+func join(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	name := inv.Opt("name")
+	if name == "" {
+		name = clip(inv.UserName, 80)
+	}
+	res, err := s.Join(ctx, req(inv), game.JoinGame{Name: name})
+	if err != nil {
+		return nil, err
+	}
+	p, err := decode[game.PlayerView](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Text: fmt.Sprintf("%s (%s) joined the game %s. Welcome to the table!", displayName(p), p.ID, p.Game)}, nil
+}
+
+func leave(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	p, err := s.Player(ctx, inv.Game, inv.User)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Member {
+		return nil, players.NotAPlayer()
+	}
+	return &Reply{
+		Title: "Leave the game?",
+		Text: fmt.Sprintf("Leaving destroys everything you hold (%s, %s, %s, %s) and you cannot rejoin for a while. Are you sure?",
+			plural(p.Inventory.Vertebrae, "Vertebra", "Vertebrae"), plural(p.Inventory.Chips, "Chip", "Chips"),
+			plural(len(p.Inventory.Cards), "card", "cards"), plural(len(p.Inventory.Packs), "pack", "packs")),
+		Ephemeral: true,
+		Buttons: []Button{
+			{Label: "Leave the game", Style: StyleDanger, Action: Action{Command: "leave confirm"}},
+			{Label: "Stay", Style: StyleSecondary, Action: Action{Command: "dismiss"}},
+		},
+	}, nil
+}
+
+func leaveConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.Leave(ctx, req(inv))
+	if err != nil {
+		return nil, err
+	}
+	l, err := decode[game.LeaveResult](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Text: fmt.Sprintf("%s left the game. They may rejoin from %s.", l.Player, l.RejoinPossibleAt.UTC().Format(time.RFC1123))}, nil
+}
+
+func dismiss(context.Context, *game.Service, *Invocation) (*Reply, error) {
+	return &Reply{Text: "Nothing was done.", Ephemeral: true}, nil
+}
+
+func displayName(p game.PlayerView) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
+// who is the player a view command is about: the option, or the caller.
+func who(inv *Invocation) string {
+	if p := inv.Opt("player"); p != "" {
+		return p
+	}
+	return inv.User
+}
+
+func status(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	p, err := s.Player(ctx, inv.Game, who(inv))
+	if err != nil {
+		return nil, err
+	}
+	return statusReply(p), nil
+}
+
+func userStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	if inv.TargetUser == "" {
+		return nil, refusef("invalid_option", "Use this command on a user.")
+	}
+	p, err := s.Player(ctx, inv.Game, inv.TargetUser)
+	if err != nil {
+		return nil, err
+	}
+	return statusReply(p), nil
+}
+
+func statusReply(p game.PlayerView) *Reply {
+	r := &Reply{Title: fmt.Sprintf("%s (%s)", displayName(p), p.ID), Ephemeral: true}
+	if !p.Member {
+		r.Text = "Not a player any more."
+		if p.RejoinPossibleAt != nil {
+			r.Text += " May rejoin from " + p.RejoinPossibleAt.UTC().Format(time.RFC1123) + "."
+		}
+		return r
+	}
+	r.Fields = []Field{
+		{Name: "Vertebrae", Value: fmt.Sprint(p.Inventory.Vertebrae), Inline: true},
+		{Name: "Chips", Value: fmt.Sprint(p.Inventory.Chips), Inline: true},
+		{Name: "Deck", Value: plural(p.DeckSize, "card", "cards"), Inline: true},
+		{Name: "Packs", Value: plural(len(p.Inventory.Packs), "pack", "packs"), Inline: true},
+		{Name: "Active", Value: yesNo(p.Active), Inline: true},
+		{Name: "Reputable", Value: yesNo(p.Reputable), Inline: true},
+		{Name: "Can gift this period", Value: yesNo(p.CanGift), Inline: true},
+	}
+	r.Text = fmt.Sprintf("Playing since %s; period %s.", p.JoinedAt.UTC().Format("2 Jan 2006"), p.Period)
+	return r
+}
+
+func inventory(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	p, err := s.Player(ctx, inv.Game, who(inv))
+	if err != nil {
+		return nil, err
+	}
+	var ls []string
+	for _, e := range p.Deck {
+		ids := make([]string, len(e.Copies))
+		for i, c := range e.Copies {
+			ids[i] = c.ID
+			if c.Holo {
+				ids[i] += " ✨"
+			}
+		}
+		ls = append(ls, fmt.Sprintf("%s ×%d: %s", e.Card, e.Count, strings.Join(ids, ", ")))
+	}
+	for _, pk := range p.Packs {
+		ls = append(ls, fmt.Sprintf("%s ×%d (unopened): %s", pk.Name, pk.Count, strings.Join(pk.IDs, ", ")))
+	}
+	if len(ls) == 0 {
+		ls = []string{"No cards and no packs."}
+	}
+	return &Reply{
+		Title:     fmt.Sprintf("Inventory of %s: %s, %s", displayName(p), plural(p.Inventory.Vertebrae, "Vertebra", "Vertebrae"), plural(p.Inventory.Chips, "Chip", "Chips")),
+		Text:      lines(ls),
+		Ephemeral: true,
+	}, nil
+}
+
+func playersList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	ps, err := s.Players(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	ls := make([]string, len(ps))
+	for i, p := range ps {
+		ls[i] = fmt.Sprintf("%s (%s): %s, %s", displayName(p), p.ID, plural(p.Inventory.Chips, "Chip", "Chips"), plural(p.DeckSize, "card", "cards"))
+	}
+	if len(ls) == 0 {
+		ls = []string{"Nobody has joined yet: /join"}
+	}
+	return &Reply{Title: fmt.Sprintf("Players of %s (%d)", inv.Game, len(ps)), Text: lines(ls)}, nil
+}
+
+func roll(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.Roll(ctx, req(inv), game.RollDice{Dice: inv.Opt("dice"), Reason: inv.Opt("reason")})
+	if err != nil {
+		return nil, err
+	}
+	r, err := decode[game.RollResult](res)
+	if err != nil {
+		return nil, err
+	}
+	rolls := make([]string, len(r.Rolls))
+	for i, n := range r.Rolls {
+		rolls[i] = fmt.Sprint(n)
+	}
+	text := fmt.Sprintf("🎲 %s rolled %s: %s = **%d**", inv.User, r.Dice, clip(strings.Join(rolls, " + "), 1500), r.Total)
+	if r.Reason != "" {
+		text += " (" + r.Reason + ")"
+	}
+	return &Reply{Text: text + ". Verifiable with /audit once period " + r.Period + " ends."}, nil
+}
+
+func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	g, err := s.Game(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reply{Title: fmt.Sprintf("%s (%s)", g.Name, g.ID), Fields: []Field{
+		{Name: "Ruleset", Value: fmt.Sprintf("%s v%d", g.Ruleset, g.RulesetVersion), Inline: true},
+		{Name: "Season", Value: g.Season, Inline: true},
+		{Name: "Period", Value: fmt.Sprintf("%s (%s), ends %s", g.Period.ID, g.Period.Kind, g.Period.End.UTC().Format(time.RFC1123)), Inline: false},
+		{Name: "Admins", Value: strings.Join(g.Admins, ", "), Inline: false},
+	}}
+	if g.Ended {
+		r.Text = "The game has ended; the winner is " + g.Winner + "."
+	}
+	return r, nil
+}

@@ -1,0 +1,114 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/players"
+)
+
+// CompletePackKinds: the pack kinds of the game's ruleset.
+const CompletePackKinds Completion = "pack-kinds"
+
+// The autocomplete providers. Suggestions are filtered by what the user
+// typed (case-insensitive, anywhere in the label or value).
+func init() {
+	RegisterCompletion(CompleteCards, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		rs, err := s.Ruleset(ctx, inv.Game)
+		if err != nil {
+			return nil, err
+		}
+		cs := make([]Choice, len(rs.Cards))
+		for i, c := range rs.Cards {
+			cs[i] = Choice{Label: c.Name, Value: c.Name}
+		}
+		return filterChoices(cs, partial), nil
+	})
+	RegisterCompletion(CompletePackKinds, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		rs, err := s.Ruleset(ctx, inv.Game)
+		if err != nil {
+			return nil, err
+		}
+		cs := make([]Choice, len(rs.Packs))
+		for i, p := range rs.Packs {
+			cs[i] = Choice{Label: p.Name, Value: p.ID}
+		}
+		return filterChoices(cs, partial), nil
+	})
+	RegisterCompletion(CompleteShop, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		items, err := s.Shop(ctx, inv.Game)
+		if err != nil {
+			return nil, err
+		}
+		cs := make([]Choice, len(items))
+		for i, it := range items {
+			cs[i] = Choice{Label: fmt.Sprintf("%s: %d %s", it.Name, it.Price, currency(it.Currency)), Value: it.ID}
+		}
+		return filterChoices(cs, partial), nil
+	})
+	RegisterCompletion(CompleteMyCards, holdings(false, false))
+	RegisterCompletion(CompleteMyPacks, holdings(false, true))
+	RegisterCompletion(CompleteTheirCards, holdings(true, false))
+	RegisterCompletion(CompleteTheirPacks, holdings(true, true))
+	RegisterCompletion(CompleteMyTrades, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: game.TradeOpen})
+		if err != nil {
+			return nil, err
+		}
+		cs := make([]Choice, len(ts))
+		for i, t := range ts {
+			cs[i] = Choice{Label: clip(fmt.Sprintf("%s: %s → %s", t.ID, t.From, t.To), 100), Value: t.ID}
+		}
+		return filterChoices(cs, partial), nil
+	})
+}
+
+// holdings suggests card copies (or packs) of the caller, or of the player
+// in option "player" (their = true). The options take comma-separated ids,
+// so the suggestion completes the last one and keeps those before it.
+func holdings(their, packs bool) CompletionFunc {
+	return func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		id := inv.User
+		if their {
+			if id = inv.Opt("player"); id == "" {
+				return nil, nil
+			}
+		}
+		p, err := s.Player(ctx, inv.Game, id)
+		if err != nil {
+			return nil, err
+		}
+		head, last := "", partial
+		if i := strings.LastIndexAny(partial, ", "); i >= 0 {
+			head, last = strings.TrimRight(partial[:i+1], " ")+" ", partial[i+1:]
+			head = strings.TrimLeft(head, " ")
+		}
+		taken := map[string]bool{}
+		for _, t := range strings.FieldsFunc(head, func(r rune) bool { return r == ',' || r == ' ' }) {
+			taken[t] = true
+		}
+		var cs []Choice
+		add := func(label, value string) {
+			if taken[value] {
+				return
+			}
+			v := head + value
+			if len(v) > 100 {
+				return // Discord's limit for a choice value
+			}
+			cs = append(cs, Choice{Label: clip(label+" · "+value, 100), Value: v})
+		}
+		if packs {
+			for _, pk := range p.Inventory.Packs {
+				add(pk.Kind, pk.ID)
+			}
+		} else {
+			for _, c := range p.Inventory.Cards {
+				add(cardLabel(players.Card{Name: c.Name, Holo: c.Holo}), c.ID)
+			}
+		}
+		return filterChoices(cs, last), nil
+	}
+}

@@ -1,0 +1,130 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
+)
+
+// MaxText is the longest reply text the layer produces (Discord allows 2000
+// characters in a message's content; Slack more).
+const MaxText = 1900
+
+// req is the game request of an invocation.
+func req(inv *Invocation) game.Request {
+	return game.Request{Game: inv.Game, Actor: inv.User, Key: inv.Key}
+}
+
+// decode reads a command's response body.
+func decode[T any](res *game.Result) (T, error) {
+	var v T
+	if err := json.Unmarshal(res.Body, &v); err != nil {
+		return v, fmt.Errorf("decoding the game's response: %w", err)
+	}
+	return v, nil
+}
+
+// clip shortens s to at most n characters, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// lines joins ls, stopping before MaxText with a count of what was left out.
+func lines(ls []string) string {
+	var b strings.Builder
+	for i, l := range ls {
+		if b.Len()+len(l)+40 > MaxText {
+			fmt.Fprintf(&b, "… and %d more", len(ls)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func cardLabel(c players.Card) string {
+	if c.Holo {
+		return c.Name + " ✨"
+	}
+	return c.Name
+}
+
+func cardList(cs []players.Card) string {
+	if len(cs) == 0 {
+		return "no cards"
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = cardLabel(c)
+	}
+	return strings.Join(names, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// itemNames maps card and pack ids to readable names from inventories.
+func itemNames(invs ...players.Inventory) map[string]string {
+	m := map[string]string{}
+	for _, inv := range invs {
+		for _, c := range inv.Cards {
+			m[c.ID] = cardLabel(c)
+		}
+		for _, p := range inv.Packs {
+			m[p.ID] = p.Kind
+		}
+	}
+	return m
+}
+
+// describeItems says what one side of a trade holds.
+func describeItems(it economy.Items, names map[string]string) string {
+	var parts []string
+	if it.Vertebrae > 0 {
+		parts = append(parts, plural(it.Vertebrae, "Vertebra", "Vertebrae"))
+	}
+	if it.Chips > 0 {
+		parts = append(parts, plural(it.Chips, "Chip", "Chips"))
+	}
+	for _, id := range it.Cards {
+		if n, ok := names[id]; ok {
+			parts = append(parts, n+" ("+id+")")
+		} else {
+			parts = append(parts, "card "+id)
+		}
+	}
+	for _, id := range it.Packs {
+		if n, ok := names[id]; ok {
+			parts = append(parts, n+" pack ("+id+")")
+		} else {
+			parts = append(parts, "pack "+id)
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

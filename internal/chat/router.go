@@ -1,0 +1,221 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+
+	"croupier/internal/game"
+	"croupier/internal/rules"
+)
+
+// Router runs invocations against the game service.
+type Router struct {
+	Game *game.Service
+	Log  *slog.Logger
+}
+
+// NewRouter returns a router over svc; log nil means slog.Default().
+func NewRouter(svc *game.Service, log *slog.Logger) *Router {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Router{Game: svc, Log: log}
+}
+
+func refusef(code, format string, args ...any) *rules.Error { return rules.Refuse(code, format, args...) }
+
+// Handle runs inv and always returns a reply: refusals and failures are
+// replies too (ephemeral), never panics.
+func (r *Router) Handle(ctx context.Context, inv *Invocation) (reply *Reply) {
+	log := r.Log.With("platform", inv.Platform, "guild", inv.Guild, "command", inv.Command, "actor", inv.User, "key", inv.Key)
+	defer func() {
+		if v := recover(); v != nil {
+			log.ErrorContext(ctx, "chat command panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			reply = failed()
+		}
+	}()
+	rep, err := r.run(ctx, inv)
+	if err != nil {
+		var re *rules.Error
+		if errors.As(err, &re) {
+			log.InfoContext(ctx, "chat command refused", "code", re.Code)
+			return Refusal(re)
+		}
+		log.ErrorContext(ctx, "chat command failed", "err", err.Error())
+		return failed()
+	}
+	if rep == nil {
+		rep = &Reply{Text: "Done.", Ephemeral: true}
+	}
+	return rep
+}
+
+// Refusal renders a rule refusal: the rule's own sentence, privately.
+func Refusal(re *rules.Error) *Reply {
+	return &Reply{Text: re.Message, Ephemeral: true, Refusal: true}
+}
+
+func failed() *Reply {
+	return &Reply{Text: "Something went wrong on the Croupier's side and the command could not be completed. Please try again in a moment.",
+		Ephemeral: true, Refusal: true}
+}
+
+// Resolve finds inv's command, checks its options, and sets inv.Game from
+// the binding of inv's space.
+func (r *Router) Resolve(ctx context.Context, inv *Invocation) (Command, error) {
+	cmd, ok := Lookup(inv.Command)
+	if !ok {
+		return Command{}, refusef("unknown_command", "There is no command %q here; /help lists them.", inv.Command)
+	}
+	if inv.Options == nil {
+		inv.Options = map[string]string{}
+	}
+	if err := checkOptions(cmd, inv); err != nil {
+		return cmd, err
+	}
+	if cmd.NoGame || inv.Game != "" {
+		return cmd, nil
+	}
+	if inv.Guild == "" {
+		return cmd, refusef("not_bound", "Game commands work in a server bound to a game, not in direct messages.")
+	}
+	b, ok, err := r.Game.BindingFor(ctx, inv.Platform, inv.Guild)
+	if err != nil {
+		return cmd, err
+	}
+	if !ok {
+		return cmd, refusef("not_bound", "This server is not bound to a game yet: an admin of a game can bind it with /bind.")
+	}
+	inv.Game = b.Game
+	return cmd, nil
+}
+
+func (r *Router) run(ctx context.Context, inv *Invocation) (*Reply, error) {
+	cmd, err := r.Resolve(ctx, inv)
+	if err != nil {
+		return nil, err
+	}
+	return cmd.Handler(ctx, r.Game, inv)
+}
+
+// checkOptions refuses missing required options, values outside the
+// choices, and integers that are not integers or out of bounds: the
+// platform shows the same sentence whatever client sent the request.
+func checkOptions(cmd Command, inv *Invocation) error {
+	for _, o := range cmd.Options {
+		v := inv.Opt(o.Name)
+		if v == "" {
+			if o.Required {
+				return refusef("missing_option", "/%s needs the option %s (%s).", cmd.Name, o.Name, o.Description)
+			}
+			continue
+		}
+		if len(o.Choices) > 0 && !slices.ContainsFunc(o.Choices, func(c Choice) bool { return c.Value == v }) {
+			labels := make([]string, len(o.Choices))
+			for i, c := range o.Choices {
+				labels[i] = c.Value
+			}
+			return refusef("invalid_option", "Option %s cannot be %q; choose one of %s.", o.Name, v, strings.Join(labels, ", "))
+		}
+		switch o.Type {
+		case Integer:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return refusef("invalid_option", "Option %s must be a whole number, not %q.", o.Name, v)
+			}
+			if o.Min != nil && n < *o.Min || o.Max != nil && n > *o.Max {
+				return refusef("invalid_option", "Option %s must be between %s and %s; %d is not.", o.Name, bound(o.Min, "-∞"), bound(o.Max, "∞"), n)
+			}
+		case Boolean:
+			if _, err := strconv.ParseBool(v); err != nil {
+				return refusef("invalid_option", "Option %s must be true or false, not %q.", o.Name, v)
+			}
+		case User:
+			if !game.ValidIdentity(v) {
+				return refusef("invalid_option", "Option %s must be a user, not %q.", o.Name, v)
+			}
+		}
+	}
+	return nil
+}
+
+func bound(p *int, none string) string {
+	if p == nil {
+		return none
+	}
+	return strconv.Itoa(*p)
+}
+
+// MaxChoices is the most autocomplete suggestions returned (Discord's limit).
+const MaxChoices = 25
+
+// Complete suggests values for option of inv's command as the user types
+// partial. Failures (an unbound server, an unknown command) suggest nothing:
+// the command itself will explain when it is sent.
+func (r *Router) Complete(ctx context.Context, inv *Invocation, option, partial string) (out []Choice) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.Log.ErrorContext(ctx, "autocomplete panicked", "command", inv.Command, "option", option, "panic", fmt.Sprint(v))
+			out = nil
+		}
+	}()
+	cmd, ok := Lookup(inv.Command)
+	if !ok {
+		return nil
+	}
+	o, ok := cmd.Option(option)
+	if !ok {
+		return nil
+	}
+	if len(o.Choices) > 0 {
+		return filterChoices(o.Choices, partial)
+	}
+	fn, ok := completion(o.Complete)
+	if !ok {
+		return nil
+	}
+	if inv.Options == nil {
+		inv.Options = map[string]string{}
+	}
+	if !cmd.NoGame && inv.Game == "" {
+		b, ok, err := r.Game.BindingFor(ctx, inv.Platform, inv.Guild)
+		if err != nil || !ok {
+			return nil
+		}
+		inv.Game = b.Game
+	}
+	choices, err := fn(ctx, r.Game, inv, partial)
+	if err != nil {
+		var re *rules.Error
+		if !errors.As(err, &re) {
+			r.Log.WarnContext(ctx, "autocomplete failed", "command", inv.Command, "option", option, "err", err.Error())
+		}
+		return nil
+	}
+	if len(choices) > MaxChoices {
+		choices = choices[:MaxChoices]
+	}
+	return choices
+}
+
+// filterChoices keeps the choices whose label or value contains partial
+// (case-insensitive), at most MaxChoices.
+func filterChoices(cs []Choice, partial string) []Choice {
+	p := strings.ToLower(strings.TrimSpace(partial))
+	out := []Choice{}
+	for _, c := range cs {
+		if p == "" || strings.Contains(strings.ToLower(c.Label), p) || strings.Contains(strings.ToLower(c.Value), p) {
+			out = append(out, c)
+			if len(out) == MaxChoices {
+				break
+			}
+		}
+	}
+	return out
+}
