@@ -28,7 +28,9 @@ func NewRouter(svc *game.Service, log *slog.Logger) *Router {
 	return &Router{Game: svc, Log: log}
 }
 
-func refusef(code, format string, args ...any) *rules.Error { return rules.Refuse(code, format, args...) }
+func refusef(code, format string, args ...any) *rules.Error {
+	return rules.Refuse(code, format, args...)
+}
 
 // Handle runs inv and always returns a reply: refusals and failures are
 // replies too (ephemeral), never panics.
