@@ -35,27 +35,28 @@ type Renderer func(ev game.Event, c Context) (Line, bool)
 var (
 	mu        sync.RWMutex
 	renderers = map[string]Renderer{
-		"period_ended":      periodEnded,
-		"season_changed":    seasonChanged,
-		"purchased":         purchased,
-		"pack_opened":       packOpened,
-		"trade_executed":    tradeExecuted,
-		"game_won":          gameWon,
-		"turn_skipped":      turnSkipped,
-		"your_turn":         yourTurn,
-		"turn_started":      yourTurn,
-		"match_ended":       matchEnded,
-		"match_won":         matchEnded,
-		"proposal_adopted":  proposal("adopted"),
-		"proposal_failed":   proposal("failed"),
-		"proposal_passed":   proposal("adopted"),
-		"proposal_rejected": proposal("failed"),
-		"ruling":            ruling,
-		"ruled":             ruling,
-		"rfj_ruled":         ruling,
-		"election_ended":    election,
-		"judge_elected":     election,
-		"election_result":   election,
+		// Calendar and economy (internal/game).
+		"period_ended":   periodEnded,
+		"season_changed": seasonChanged,
+		"purchased":      purchased,
+		"pack_opened":    packOpened,
+		"trade_executed": tradeExecuted,
+		"game_won":       gameWon,
+		// Exoptosis matches (internal/game/match.go: match_<engine kind>).
+		"duel_requested":     duelRequested,
+		"match_turn_started": yourTurn,
+		"match_turn_skipped": turnSkipped,
+		"match_settled":      matchEnded,
+		// Governance (internal/game/proposal.go, judge.go, election.go).
+		"proposal_adopted":         proposal("adopted"),
+		"proposal_failed":          proposal("failed"),
+		"ruling_made":              ruling("⚖️ Ruling"),
+		"ruling_overturned":        ruling("↩️ Ruling overturned"),
+		"ruling_affirmed":          ruling("✅ Ruling affirmed"),
+		"judge_elected":            election,
+		"judge_election_no_winner": election,
+		"judge_removed":            judgeLeft("was removed as Judge"),
+		"judge_resigned":           judgeLeft("resigned as Judge"),
 	}
 )
 
@@ -311,6 +312,9 @@ func matchEnded(ev game.Event, _ Context) (Line, bool) {
 	}
 	m := str(f, "match", "id")
 	t := "Match"
+	if k := str(f, "kind"); k != "" {
+		t = strings.ToUpper(k[:1]) + k[1:]
+	}
 	if m != "" {
 		t += " " + m
 	}
@@ -319,60 +323,124 @@ func matchEnded(ev game.Event, _ Context) (Line, bool) {
 	} else {
 		t += " ended without a winner"
 	}
-	if r := str(f, "reason"); r != "" {
-		t += " (" + r + ")"
+	if r := str(f, "end_reason", "reason"); r != "" {
+		t += " (" + strings.ReplaceAll(r, "_", " ") + ")"
+	}
+	if pool, ok := f["pool"].(float64); ok && pool > 0 && winner != "" {
+		t += fmt.Sprintf("; the pool of %g Chips goes to the winner", pool)
 	}
 	return Line{Text: t + "."}, true
 }
 
 func proposal(outcome string) Renderer {
 	return func(ev game.Event, _ Context) (Line, bool) {
-		f := fields(ev)
+		var d struct {
+			ID     string `json:"id"`
+			Author string `json:"author"`
+			Text   string `json:"text"`
+			Result *struct {
+				For     int `json:"for"`
+				Against int `json:"against"`
+			} `json:"result"`
+			AmendmentError string `json:"amendment_error"`
+		}
+		_ = data(ev, &d)
 		t := "Proposal"
-		if id := str(f, "id", "proposal"); id != "" {
-			t += " " + id
+		if d.ID != "" {
+			t += " " + d.ID
 		}
-		if title := str(f, "title", "summary"); title != "" {
-			t += " (“" + title + "”)"
+		author := d.Author
+		if author == "" {
+			author = ev.Player
 		}
-		t += " " + outcome
-		if y, ok := f["for"].(float64); ok {
-			n, _ := f["against"].(float64)
-			t += fmt.Sprintf(", %g for and %g against", y, n)
+		if author != "" {
+			t += " by " + Who(author)
 		}
-		return Line{Text: t + "."}, true
+		t += " **" + outcome + "**"
+		if d.Result != nil {
+			t += fmt.Sprintf(", %d for and %d against", d.Result.For, d.Result.Against)
+		}
+		t += "."
+		if d.Text != "" {
+			t += "\n> " + clip(strings.ReplaceAll(d.Text, "\n", " "), 300)
+		}
+		if d.AmendmentError != "" {
+			t += "\nIts ruleset change could not be applied: " + d.AmendmentError
+		}
+		return Line{Text: t}, true
 	}
 }
 
-func ruling(ev game.Event, _ Context) (Line, bool) {
-	f := fields(ev)
-	t := "⚖️ Ruling"
-	if id := str(f, "id", "request", "rfj"); id != "" {
-		t += " on " + id
+func ruling(title string) Renderer {
+	return func(ev game.Event, _ Context) (Line, bool) {
+		f := fields(ev)
+		t := title
+		if id := str(f, "request"); id != "" {
+			t += " on " + id
+		}
+		if j := str(f, "judge"); j != "" {
+			t += " by " + Who(j)
+		}
+		if q := str(f, "text"); q != "" {
+			t += " (“" + clip(q, 200) + "”)"
+		}
+		if a := str(f, "answer"); a != "" {
+			t += ": " + clip(a, 800)
+		}
+		return Line{Text: t}, true
 	}
-	if j := str(f, "judge", "by"); j != "" {
-		t += " by " + Who(j)
+}
+
+func judgeLeft(what string) Renderer {
+	return func(ev game.Event, _ Context) (Line, bool) {
+		j := str(fields(ev), "judge")
+		if j == "" {
+			j = ev.Player
+		}
+		return Line{Text: fmt.Sprintf("%s %s.", Who(j), what)}, true
 	}
-	if r := str(f, "ruling", "decision", "text"); r != "" {
-		t += ": " + r
+}
+
+func duelRequested(ev game.Event, _ Context) (Line, bool) {
+	var d struct {
+		Match    string   `json:"match"`
+		Invitees []string `json:"invitees"`
 	}
-	return Line{Text: t}, true
+	if !data(ev, &d) || len(d.Invitees) == 0 {
+		return Line{}, false
+	}
+	return Line{Text: fmt.Sprintf("%s challenges %s to a duel (%s).", Who(ev.Player), whoList(d.Invitees), d.Match), Ping: d.Invitees}, true
+}
+
+// clip shortens s to n characters.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 func election(ev game.Event, _ Context) (Line, bool) {
-	f := fields(ev)
-	w := str(f, "winner", "judge", "elected")
-	if w == "" {
-		w = ev.Player
+	var d struct {
+		Week     string `json:"week"`
+		Previous string `json:"previous"`
+		Judge    string `json:"judge"`
+		Changed  bool   `json:"changed"`
 	}
-	if w == "" {
-		return Line{Text: "The election ended without a winner."}, true
+	_ = data(ev, &d)
+	if d.Judge == "" {
+		d.Judge = ev.Player
 	}
-	t := fmt.Sprintf("%s was elected", Who(w))
-	if role := str(f, "role", "office"); role != "" {
-		t += " " + role
-	} else {
-		t += " Judge"
+	week := ""
+	if d.Week != "" {
+		week = " of " + d.Week
 	}
-	return Line{Text: t + "."}, true
+	switch {
+	case d.Judge == "":
+		return Line{Text: "The Judge election" + week + " ended without a winner."}, true
+	case !d.Changed && d.Previous == d.Judge:
+		return Line{Text: fmt.Sprintf("%s remains Judge after the election%s.", Who(d.Judge), week)}, true
+	default:
+		return Line{Text: fmt.Sprintf("%s was elected Judge%s.", Who(d.Judge), week), Ping: []string{d.Judge}}, true
+	}
 }
