@@ -1,0 +1,283 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/rules/governance"
+	"croupier/internal/store"
+)
+
+// Judge elections (RULINGS G5). Each candidacy is its own item,
+// CANDIDACY#<week>#<candidate>, so candidates do not contend for one item
+// and a second candidacy by the same player in a week meets the first. The
+// first candidacy of a week creates ELECTION#<week>, due at the week's end:
+// the election runs only in weeks with candidacies (none keeps the Judge).
+const (
+	candidacyPrefix = "CANDIDACY#"
+	electionPrefix  = "ELECTION#"
+)
+
+func candidacyKey(g, week, player string) store.Key {
+	return store.Key{PK: gamePK(g), SK: candidacyPrefix + week + "#" + player}
+}
+func electionKey(g, week string) store.Key {
+	return store.Key{PK: gamePK(g), SK: electionPrefix + week}
+}
+
+// Election statuses.
+const (
+	ElectionOpen = "open"
+	ElectionHeld = "held"
+)
+
+// ElectionRecord is one week's Judge election.
+type ElectionRecord struct {
+	Week   string               `json:"week"`
+	EndsAt time.Time            `json:"ends_at"`
+	Status string               `json:"status"`
+	Result *governance.Election `json:"result,omitempty"`
+}
+
+func (e *ElectionRecord) due() time.Time {
+	if e.Status == ElectionOpen {
+		return e.EndsAt
+	}
+	return time.Time{}
+}
+
+// StandForJudge is the payload of a candidacy: the chat message whose 👍
+// and 👎 reactions are its votes.
+type StandForJudge struct {
+	Message MessageRef `json:"message"`
+}
+
+// StandForJudge records the acting player's candidacy for Judge in the
+// current UTC week (reputable players only, once a week; RULINGS G5, P4).
+func (s *Service) StandForJudge(ctx context.Context, req Request, sf StandForJudge) (*Result, error) {
+	if err := checkMessage(sf.Message, "candidacy"); err != nil {
+		return nil, err
+	}
+	return s.run(ctx, spec{
+		req: req, command: "judge-candidacy", body: sf,
+		keys: func(g string) []store.Key {
+			// The week as of the clock now; apply reads again if the
+			// command's moment falls in another week.
+			w := calendar.WeekAt(s.clock.Now()).String()
+			return []store.Key{playerKey(g, req.Actor), candidacyKey(g, w, req.Actor), electionKey(g, w)}
+		},
+		apply: func(t *tx) (any, error) {
+			week := calendar.WeekAt(t.now)
+			ck, ek := candidacyKey(t.game, week.String(), req.Actor), electionKey(t.game, week.String())
+			if _, ok := t.loaded[ck]; !ok {
+				if err := t.load(ck, ek); err != nil {
+					return nil, err
+				}
+			}
+			p, err := t.player(req.Actor)
+			if err != nil {
+				return nil, err
+			}
+			var existing []governance.Candidacy
+			if it := t.loaded[ck]; it.Exists() {
+				var c governance.Candidacy
+				if err := json.Unmarshal(it.Data, &c); err != nil {
+					return nil, fmt.Errorf("decoding %s: %w", ck, err)
+				}
+				existing = append(existing, c)
+			}
+			cfg, err := t.govConfig()
+			if err != nil {
+				return nil, err
+			}
+			cd, err := governance.Stand(existing, t.orderedID(), p, sf.Message, t.now, cfg)
+			if err != nil {
+				return nil, err
+			}
+			if err := t.put(ck, cd, time.Time{}); err != nil {
+				return nil, err
+			}
+			if !t.loaded[ek].Exists() {
+				e := ElectionRecord{Week: week.String(), EndsAt: week.End(), Status: ElectionOpen}
+				if err := t.put(ek, e, e.due()); err != nil {
+					return nil, err
+				}
+			}
+			t.emit("judge_candidacy", cd.Candidate, cd)
+			return cd, nil
+		},
+	})
+}
+
+// candidacies reads a week's candidacies, earliest first.
+func (s *Service) candidacies(ctx context.Context, game, week string) ([]governance.Candidacy, error) {
+	out := []governance.Candidacy{}
+	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: candidacyPrefix + week + "#"}, func(it store.Item) error {
+		var c governance.Candidacy
+		if err := json.Unmarshal(it.Data, &c); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		out = append(out, c)
+		return nil
+	})
+	slices.SortStableFunc(out, func(a, b governance.Candidacy) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, err
+}
+
+// ballots reads the reactions on each candidacy as of at.
+func (s *Service) ballots(ctx context.Context, game string, cs []governance.Candidacy, at time.Time) ([]governance.Ballot, error) {
+	out := make([]governance.Ballot, 0, len(cs))
+	for _, c := range cs {
+		snap, err := s.reactionsAt(ctx, game, c.Message, at)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, governance.Ballot{Candidacy: c, Reactions: snap.Votes()})
+	}
+	return out, nil
+}
+
+// holdElectionItem is the "election" due work: the week's election is
+// decided by the reactions and players at the week's end (RULINGS G5, T4).
+func (s *Service) holdElectionItem(ctx context.Context, game, sk string) ([]string, error) {
+	week := strings.TrimPrefix(sk, electionPrefix)
+	ek := electionKey(game, week)
+	it, err := s.store.Get(ctx, ek)
+	if err != nil || !it.Exists() {
+		return nil, err
+	}
+	var rec ElectionRecord
+	if err := json.Unmarshal(it.Data, &rec); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", ek, err)
+	}
+	if rec.Status != ElectionOpen || rec.EndsAt.After(s.clock.Now()) {
+		return nil, nil
+	}
+	cs, err := s.candidacies(ctx, game, week)
+	if err != nil {
+		return nil, err
+	}
+	bs, err := s.ballots(ctx, game, cs, rec.EndsAt)
+	if err != nil {
+		return nil, err
+	}
+	isPlayer, err := s.membersAt(ctx, game, rec.EndsAt)
+	if err != nil {
+		return nil, err
+	}
+	done, err := s.runScheduled(ctx, game, "judge-election", "judge-election:"+week, []store.Key{ek, judgeKey(game)}, func(t *tx) (any, error) {
+		var cur ElectionRecord
+		if err := json.Unmarshal(t.loaded[ek].Data, &cur); err != nil || cur.Status != ElectionOpen {
+			return nil, errNothingDue
+		}
+		t.asOf(cur.EndsAt)
+		js, err := t.judgeState()
+		if err != nil {
+			return nil, err
+		}
+		e := governance.Elect(calendar.WeekAt(cur.EndsAt.Add(-time.Nanosecond)), js.Judge, bs, isPlayer)
+		c := court(js, nil)
+		governance.Seat(c, e, t.now)
+		if e.Changed {
+			if err := t.put(judgeKey(t.game), officeOf(c), time.Time{}); err != nil {
+				return nil, err
+			}
+		}
+		cur.Status, cur.Result = ElectionHeld, &e
+		if err := t.put(ek, cur, cur.due()); err != nil {
+			return nil, err
+		}
+		if e.Winner != "" {
+			t.emit("judge_elected", e.Judge, e)
+		} else {
+			t.emit("judge_election_no_winner", "", e)
+		}
+		return cur, nil
+	})
+	if err != nil || !done {
+		return nil, err
+	}
+	return []string{game + "/" + week}, nil
+}
+
+// CandidaciesView is one week's election: its candidacies, earliest first,
+// and either its result (held) or Live, the outcome if the week ended now.
+type CandidaciesView struct {
+	Week        string                 `json:"week"`
+	EndsAt      time.Time              `json:"ends_at"`
+	Status      string                 `json:"status"` // "open", "held", or "none" (no candidacy)
+	Candidacies []governance.Candidacy `json:"candidacies"`
+	Result      *governance.Election   `json:"result,omitempty"`
+	Live        *governance.Election   `json:"live,omitempty"`
+}
+
+var weekRe = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
+
+// Candidacies returns the Judge election of week ("2026-W49"; "" for the
+// current UTC week).
+func (s *Service) Candidacies(ctx context.Context, game, week string) (CandidaciesView, error) {
+	var wk calendar.Week
+	if week == "" {
+		wk = calendar.WeekAt(s.clock.Now())
+	} else {
+		m := weekRe.FindStringSubmatch(week)
+		var err error
+		if m != nil {
+			var y, n int
+			fmt.Sscan(m[1], &y)
+			fmt.Sscan(m[2], &n)
+			wk, err = calendar.ISOWeek(y, n)
+		}
+		if m == nil || err != nil {
+			return CandidaciesView{}, rules.Refuse("invalid_request", "%q is not an ISO week such as 2026-W49.", week)
+		}
+	}
+	t, err := s.view(ctx, game, electionKey(game, wk.String()), judgeKey(game))
+	if err != nil {
+		return CandidaciesView{}, err
+	}
+	v := CandidaciesView{Week: wk.String(), EndsAt: wk.End(), Status: "none"}
+	if it := t.loaded[electionKey(game, wk.String())]; it.Exists() {
+		var rec ElectionRecord
+		if err := json.Unmarshal(it.Data, &rec); err != nil {
+			return CandidaciesView{}, fmt.Errorf("decoding election %s: %w", wk, err)
+		}
+		v.Status, v.Result = rec.Status, rec.Result
+	}
+	if v.Candidacies, err = s.candidacies(ctx, game, wk.String()); err != nil {
+		return CandidaciesView{}, err
+	}
+	if v.Status == ElectionOpen {
+		at := t.now
+		if wk.End().Before(at) {
+			at = wk.End()
+		}
+		bs, err := s.ballots(ctx, game, v.Candidacies, at)
+		if err != nil {
+			return CandidaciesView{}, err
+		}
+		isPlayer, err := s.membersAt(ctx, game, at)
+		if err != nil {
+			return CandidaciesView{}, err
+		}
+		js, err := t.judgeState()
+		if err != nil {
+			return CandidaciesView{}, err
+		}
+		e := governance.Elect(wk, js.Judge, bs, isPlayer)
+		v.Live = &e
+	}
+	return v, nil
+}

@@ -1,0 +1,296 @@
+package game
+
+// Governance (seed 000 Proposals, Judgement; RULINGS G1-G5): the domain
+// service around internal/rules/governance. This file holds what proposals,
+// the Judge and elections share: where reactions come from (the
+// ReactionSource port), membership as of a deadline, scheduled work applied
+// as of its due moment, and the bridge's pushed reactions. Proposals are in
+// proposal.go, the Judge in judge.go, elections in election.go.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"weak"
+
+	"croupier/internal/reactions"
+	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/rules/governance"
+	"croupier/internal/store"
+)
+
+// MessageRef names the chat message a proposal, request, poll or candidacy
+// lives in: {"platform": "discord", "channel": "...", "message": "..."}.
+type MessageRef = governance.MessageRef
+
+// reactionSources holds each Service's configured ReactionSource. It lives
+// here, not in Service, so governance stays in its own files; the weak key
+// lets a dropped Service be collected. (A field on Service would do the same
+// job more plainly.)
+var reactionSources sync.Map // weak.Pointer[Service] -> reactions.Source
+
+// WithReactions makes every vote read its message's reactions from src
+// (e.g. a *reactions.Discord). Without it, votes read the reactions a
+// bridge pushed (PushReactions, PushMessageEvent) as they were at the
+// deadline.
+func WithReactions(src reactions.Source) Option {
+	return func(s *Service) {
+		if src == nil {
+			return
+		}
+		k := weak.Make(s)
+		reactionSources.Store(k, src)
+		runtime.AddCleanup(s, func(k weak.Pointer[Service]) { reactionSources.Delete(k) }, k)
+	}
+}
+
+// reactionsAt reads m's reactions for a vote ending at `at`: from the
+// configured source, or the game's pushed reactions as of at.
+func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at time.Time) (reactions.Snapshot, error) {
+	if src, ok := reactionSources.Load(weak.Make(s)); ok {
+		snap, err := src.(reactions.Source).Reactions(ctx, m)
+		if err != nil {
+			return reactions.Snapshot{}, fmt.Errorf("reading reactions of %s/%s/%s: %w", m.Platform, m.Channel, m.Message, err)
+		}
+		return snap, nil
+	}
+	return reactions.Pushed{Store: s.store, PK: gamePK(game), At: at}.Reactions(ctx, m)
+}
+
+// membersAt returns who was a player of game at the moment at (RULINGS G1:
+// only players' reactions count, as of the end of the vote). A player who
+// left after at still counts; one who joined after at does not.
+func (s *Service) membersAt(ctx context.Context, game string, at time.Time) (func(string) bool, error) {
+	in := map[string]bool{}
+	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
+		var p Player
+		if err := json.Unmarshal(it.Data, &p); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if memberAt(&p, at) {
+			in[p.ID] = true
+		}
+		return nil
+	})
+	return func(id string) bool { return in[id] }, err
+}
+
+func memberAt(p *Player, at time.Time) bool {
+	if p.JoinedAt.After(at) {
+		return false
+	}
+	return p.Member || p.LeftAt.After(at)
+}
+
+// govConfig is the governance rules' view of the game as read by t.
+func (t *tx) govConfig() (governance.Config, error) {
+	return governance.NewConfig(t.rs, t.meta.CreatedAt)
+}
+
+// checkMessage refuses a message reference that cannot name a chat message
+// (missing parts, or characters that cannot be part of a storage key).
+func checkMessage(m MessageRef, what string) error {
+	if !m.Valid() {
+		return rules.Refuse("invalid_message",
+			"The %s must name its chat message (platform, channel and message id); got platform %q, channel %q, message %q.",
+			what, m.Platform, m.Channel, m.Message)
+	}
+	if err := reactions.Check(m); err != nil {
+		return rules.Refuse("invalid_message", "The %s's message reference is not valid: %v.", what, err)
+	}
+	return nil
+}
+
+// orderedID names a new governance record after the command's log entry:
+// a ULID, so records sort in creation order (RULINGS G1: simultaneous
+// proposals take effect in creation order; the Judge's queue is first come,
+// first served). It fixes the entry's id, taken after the command's reads.
+func (t *tx) orderedID() string {
+	if t.entry.ID == "" {
+		t.entry.ID = newULID(later(t.now, t.s.clock.Now()), t.s.ids)
+	}
+	return t.entry.ID
+}
+
+// errNothingDue tells runScheduled that an earlier run already did the work.
+var errNothingDue = errors.New("nothing due")
+
+// runScheduled applies one piece of scheduled governance work in its own
+// commit, under the scheduler's idempotency key, retrying on conflict.
+// apply must call t.asOf(due moment) before changing anything, so the work
+// and its log entry are dated when due (RULINGS T4); it returns
+// errNothingDue when there is nothing (left) to do. It reports whether this
+// run did the work: a repeated or concurrent run reports false.
+func (s *Service) runScheduled(ctx context.Context, game, command, key string, keys []store.Key, apply func(t *tx) (any, error)) (bool, error) {
+	cmdID := CommandID(SchedulerActor, key)
+	idem := logKey(game, cmdID)
+	for attempt := 1; ; attempt++ {
+		err := s.tryScheduled(ctx, game, command, key, cmdID, idem, keys, apply)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, errNothingDue), errors.Is(err, store.ErrDuplicate):
+			return false, nil
+		case !errors.Is(err, store.ErrConflict):
+			return false, err
+		case attempt >= s.MaxAttempts:
+			return false, ErrBusy
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(s.pause(attempt)):
+		}
+	}
+}
+
+func (s *Service) tryScheduled(ctx context.Context, game, command, key, cmdID string, idem store.Key, keys []store.Key, apply func(t *tx) (any, error)) error {
+	items, err := s.store.GetMany(ctx, append([]store.Key{metaKey(game), idem}, keys...))
+	if err != nil {
+		return err
+	}
+	t := &tx{s: s, ctx: ctx, now: s.clock.Now(), game: game, loaded: map[store.Key]store.Item{}}
+	for _, it := range items {
+		t.loaded[it.Key] = it
+	}
+	if t.loaded[idem].Exists() {
+		return store.ErrDuplicate
+	}
+	if err := t.loadMeta(); err != nil {
+		return err
+	}
+	t.entry = &Entry{Command: command, CommandID: cmdID, Actor: SchedulerActor, Key: key, At: t.now, Period: t.period.ID}
+	resp, err := apply(t)
+	if err != nil {
+		return err
+	}
+	t.entry.ID = newULID(t.now, s.ids)
+	return t.commit(ctx, idem, resp)
+}
+
+// asOf dates the scheduled work and its log entry at its due moment.
+func (t *tx) asOf(at time.Time) {
+	t.now = at
+	t.period = t.sched.PeriodAt(at)
+	t.entry.At, t.entry.Period = at, t.period.ID
+}
+
+// PushReactions is what a bridge sends about a message's 👍 and 👎
+// reactions. Op "set" (the default) says Up and Down are the complete sets
+// of users now; "add" and "remove" change only the users named. Users are
+// platform identities such as "discord:80351110224678912".
+type PushReactions struct {
+	Message MessageRef `json:"message"`
+	Op      string     `json:"op,omitempty"`
+	Up      []string   `json:"up,omitempty"`
+	Down    []string   `json:"down,omitempty"`
+}
+
+// MessageEvent is what a bridge sends when a message is edited or deleted:
+// Event is "edited" or "deleted". Either is final (an edited proposal never
+// takes effect, RULINGS G1).
+type MessageEvent struct {
+	Message MessageRef `json:"message"`
+	Event   string     `json:"event"`
+}
+
+// PushedView is the response of a push: the message as the pushes so far
+// describe it.
+type PushedView struct {
+	Message MessageRef `json:"message"`
+	reactions.Snapshot
+	Changes int `json:"changes"`
+}
+
+// PushReactions records the reactions a bridge reports on a message of the
+// game, stamped with the moment they are accepted: the pushed-reactions
+// source reads them as of each vote's deadline. Any caller of the API may
+// push (the API key is the bridge's); pushes are not actions (RULINGS P2).
+func (s *Service) PushReactions(ctx context.Context, req Request, p PushReactions) (*Result, error) {
+	if p.Op == "" {
+		p.Op = string(reactions.OpSet)
+	}
+	switch reactions.Op(p.Op) {
+	case reactions.OpSet, reactions.OpAdd, reactions.OpRemove:
+	default:
+		return nil, rules.Refuse("invalid_reactions", "The push's op is \"set\" (full sets), \"add\" or \"remove\"; got %q.", p.Op)
+	}
+	for _, ids := range [][]string{p.Up, p.Down} {
+		for _, id := range ids {
+			if !ValidIdentity(id) {
+				return nil, rules.Refuse("invalid_reactions", "%q is not a platform identity such as discord:1234.", id)
+			}
+		}
+	}
+	if n := len(p.Up) + len(p.Down); n > reactions.MaxIDs {
+		return nil, rules.Refuse("invalid_reactions", "The push names %d users; at most %d are allowed per push.", n, reactions.MaxIDs)
+	}
+	if p.Op != string(reactions.OpSet) && len(p.Up)+len(p.Down) == 0 {
+		return nil, rules.Refuse("invalid_reactions", "An %q push must name at least one user in up or down.", p.Op)
+	}
+	return s.push(ctx, req, "push-reactions", p, p.Message, reactions.Change{Op: reactions.Op(p.Op), Up: p.Up, Down: p.Down})
+}
+
+// PushMessageEvent records that a message of the game was edited or deleted.
+func (s *Service) PushMessageEvent(ctx context.Context, req Request, e MessageEvent) (*Result, error) {
+	switch reactions.Op(e.Event) {
+	case reactions.OpEdited, reactions.OpDeleted:
+	default:
+		return nil, rules.Refuse("invalid_event", "A message event is \"edited\" or \"deleted\"; got %q.", e.Event)
+	}
+	return s.push(ctx, req, "push-message-event", e, e.Message, reactions.Change{Op: reactions.Op(e.Event)})
+}
+
+func (s *Service) push(ctx context.Context, req Request, command string, body any, m MessageRef, c reactions.Change) (*Result, error) {
+	if err := checkMessage(m, "push"); err != nil {
+		return nil, err
+	}
+	k, _ := reactions.Key(gamePK(req.Game), m)
+	return s.run(ctx, spec{
+		req: req, command: command, body: body, allowEnded: true,
+		keys: func(string) []store.Key { return []store.Key{k} },
+		apply: func(t *tx) (any, error) {
+			rec := reactions.Record{Message: m}
+			if it := t.loaded[k]; it.Exists() {
+				if err := json.Unmarshal(it.Data, &rec); err != nil {
+					return nil, fmt.Errorf("decoding %s: %w", k, err)
+				}
+			}
+			c.At = t.now
+			if err := rec.Apply(c); err != nil {
+				return nil, rules.Refuse("invalid_reactions", "%v", err)
+			}
+			if err := t.put(k, rec, time.Time{}); err != nil {
+				return nil, err
+			}
+			v := PushedView{Message: m, Snapshot: rec.AsOf(time.Time{}), Changes: len(rec.Changes)}
+			t.emit("reactions_pushed", "", map[string]any{"message": m, "op": c.Op, "up": c.Up, "down": c.Down})
+			return v, nil
+		},
+	})
+}
+
+func init() {
+	dueWorks = append(dueWorks,
+		dueWork{kind: "proposal", prefix: proposalPrefix, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+			return s.TallyProposals(ctx, game)
+		}},
+		dueWork{kind: "confidence", prefix: confidencePrefix, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+			return s.closeConfidenceItem(ctx, game, sk)
+		}},
+		dueWork{kind: "election", prefix: electionPrefix, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+			return s.holdElectionItem(ctx, game, sk)
+		}},
+	)
+	// Proposals whose voting ends with a period take effect before that
+	// period ends and, at a week's end, before the season changes (T2).
+	beforePeriodEnd = append(beforePeriodEnd, func(s *Service, ctx context.Context, game string, ended calendar.Period) error {
+		_, err := s.tallyProposalsUntil(ctx, game, ended.End)
+		return err
+	})
+}

@@ -1,0 +1,357 @@
+package game
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"croupier/internal/rules"
+	"croupier/internal/rules/governance"
+	"croupier/internal/store"
+)
+
+const proposalPrefix = "PROPOSAL#"
+
+func proposalKey(g, id string) store.Key { return store.Key{PK: gamePK(g), SK: proposalPrefix + id} }
+
+// ProposalRecord is a stored proposal (seed 000 Proposals): the governance
+// rules' Proposal plus what the service adds. Its item is due at VotingEnd
+// while open.
+type ProposalRecord struct {
+	governance.Proposal
+	Title string `json:"title,omitempty"`
+	// RulesetVersion is the ruleset version the adopted amendment produced.
+	RulesetVersion int `json:"ruleset_version,omitempty"`
+	// AmendmentError says why an adopted proposal's amendment could not
+	// apply to the rules as they were at adoption (an earlier amendment
+	// changed them); the proposal is adopted, its data change is not made.
+	AmendmentError string `json:"amendment_error,omitempty"`
+}
+
+func (r *ProposalRecord) due() time.Time {
+	if r.Status == governance.StatusOpen {
+		return r.VotingEnd
+	}
+	return time.Time{}
+}
+
+// ProposalView is a proposal as queries and commands return it.
+type ProposalView struct {
+	ProposalRecord
+	// Live is the tally as it would be if voting ended now: the current
+	// reactions from the reaction source and the current players. Only
+	// open proposals have it.
+	Live *governance.Result `json:"live,omitempty"`
+}
+
+// SubmitProposal is the payload of a proposal: the chat message it was made
+// in (its reactions are the votes), its class ("standard", the default, or
+// "urgent" for reputable players), a title and text for announcements, and
+// optionally a machine-readable amendment: an RFC 7396 merge patch of the
+// ruleset data that adoption applies (RULINGS G3).
+type SubmitProposal struct {
+	Message   MessageRef       `json:"message"`
+	Class     governance.Class `json:"class,omitempty"`
+	Title     string           `json:"title,omitempty"`
+	Text      string           `json:"text,omitempty"`
+	Amendment json.RawMessage  `json:"amendment,omitempty"`
+}
+
+// Bounds of a proposal's prose.
+const (
+	MaxTitle        = 200
+	MaxProposalText = 4000
+)
+
+// SubmitProposal records a proposal by the acting player (RULINGS G2): its
+// voting period is the whole phase after this one (standard) or 48 hours
+// (urgent, reputable players only). It is tallied at the end of the period
+// from the reactions on its message. Proposals are not actions (P2).
+func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitProposal) (*Result, error) {
+	if len(p.Title) > MaxTitle {
+		return nil, rules.Refuse("invalid_request", "The title is %d characters long; at most %d are allowed.", len(p.Title), MaxTitle)
+	}
+	if len(p.Text) > MaxProposalText {
+		return nil, rules.Refuse("invalid_request", "The text is %d characters long; at most %d are allowed.", len(p.Text), MaxProposalText)
+	}
+	if err := checkMessage(p.Message, "proposal"); err != nil {
+		return nil, err
+	}
+	p.Amendment = bytes.TrimSpace(p.Amendment)
+	if string(p.Amendment) == "null" {
+		p.Amendment = nil
+	}
+	if len(p.Amendment) > 0 {
+		if len(p.Amendment) > MaxPatch {
+			return nil, rules.Refuse("invalid_amendment", "The amendment is %d bytes; at most %d are allowed.", len(p.Amendment), MaxPatch)
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(p.Amendment, &obj); err != nil {
+			return nil, rules.Refuse("invalid_amendment", "The amendment must be a JSON object (a merge patch of the ruleset data): %v", err)
+		}
+		if _, ok := obj["version"]; ok {
+			return nil, rules.Refuse("invalid_amendment", "An amendment cannot set the ruleset version; each amendment increments it.")
+		}
+	}
+	return s.run(ctx, spec{
+		req: req, command: "proposal-submit", body: p,
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
+		apply: func(t *tx) (any, error) {
+			author, err := t.player(req.Actor)
+			if err != nil {
+				return nil, err
+			}
+			cfg, err := t.govConfig()
+			if err != nil {
+				return nil, err
+			}
+			gp, err := governance.Submit(governance.Submission{ID: t.orderedID(), Class: p.Class, Message: p.Message, Text: p.Text, Amendment: p.Amendment},
+				author, t.now, cfg)
+			if err != nil {
+				return nil, err
+			}
+			rec := ProposalRecord{Proposal: gp, Title: p.Title}
+			if err := t.put(proposalKey(t.game, rec.ID), rec, rec.due()); err != nil {
+				return nil, err
+			}
+			t.emit("proposal_submitted", rec.Author, rec)
+			return ProposalView{ProposalRecord: rec}, nil
+		},
+	})
+}
+
+// WithdrawProposal lets the author take back their open proposal before its
+// voting period ends.
+func (s *Service) WithdrawProposal(ctx context.Context, req Request, id string) (*Result, error) {
+	if err := checkRecordID(id, "proposal"); err != nil {
+		return nil, err
+	}
+	return s.run(ctx, spec{
+		req: req, command: "proposal-withdraw", body: map[string]string{"proposal": id},
+		keys: func(g string) []store.Key { return []store.Key{proposalKey(g, id)} },
+		apply: func(t *tx) (any, error) {
+			rec, err := t.proposal(id)
+			if err != nil {
+				return nil, err
+			}
+			if err := governance.Withdraw(&rec.Proposal, req.Actor, t.now); err != nil {
+				return nil, err
+			}
+			if err := t.put(proposalKey(t.game, id), rec, rec.due()); err != nil {
+				return nil, err
+			}
+			t.emit("proposal_withdrawn", req.Actor, rec)
+			return ProposalView{ProposalRecord: *rec}, nil
+		},
+	})
+}
+
+// checkRecordID refuses an id that cannot name a stored record.
+func checkRecordID(id, what string) error {
+	if id == "" || len(id) > 64 || strings.ContainsAny(id, "# /\t\n") {
+		return rules.Refuse("invalid_request", "%q is not a %s id.", id, what)
+	}
+	return nil
+}
+
+func (t *tx) proposal(id string) (*ProposalRecord, error) {
+	k := proposalKey(t.game, id)
+	it, ok := t.loaded[k]
+	if !ok {
+		if err := t.load(k); err != nil {
+			return nil, err
+		}
+		it = t.loaded[k]
+	}
+	if !it.Exists() {
+		return nil, rules.Refuse("unknown_proposal", "There is no proposal %q in this game.", id)
+	}
+	var r ProposalRecord
+	if err := json.Unmarshal(it.Data, &r); err != nil {
+		return nil, fmt.Errorf("decoding proposal %s: %w", id, err)
+	}
+	return &r, nil
+}
+
+// TallyProposals tallies every open proposal of game whose voting period
+// has ended by now, each as of its VotingEnd and in adoption order (RULINGS
+// G1: proposals that take effect at the same moment do so in creation
+// order). RunDue calls it; it returns "game/id" for each proposal it closed.
+// If one tally fails (its reactions could not be read) the later ones wait,
+// so adoption order is never broken; the next run tries again.
+func (s *Service) TallyProposals(ctx context.Context, game string) ([]string, error) {
+	return s.tallyProposalsUntil(ctx, game, s.clock.Now())
+}
+
+func (s *Service) tallyProposalsUntil(ctx context.Context, game string, until time.Time) ([]string, error) {
+	open, err := s.proposalRecords(ctx, game, string(governance.StatusOpen))
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]ProposalRecord{}
+	gps := make([]governance.Proposal, 0, len(open))
+	for _, r := range open {
+		byID[r.ID] = r
+		gps = append(gps, r.Proposal)
+	}
+	var done []string
+	for _, p := range governance.Due(gps, until) {
+		ok, err := s.tallyProposal(ctx, game, byID[p.ID])
+		if err != nil {
+			return done, fmt.Errorf("tallying proposal %s: %w", p.ID, err)
+		}
+		if ok {
+			done = append(done, game+"/"+p.ID)
+		}
+	}
+	return done, nil
+}
+
+// tallyProposal closes one proposal as of its VotingEnd: the reactions and
+// the players of that moment decide (RULINGS G1, G2, T4); an adopted
+// proposal's amendment is applied in the same commit (G3).
+func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRecord) (bool, error) {
+	snap, err := s.reactionsAt(ctx, game, rec.Message, rec.VotingEnd)
+	if err != nil {
+		return false, err
+	}
+	isPlayer, err := s.membersAt(ctx, game, rec.VotingEnd)
+	if err != nil {
+		return false, err
+	}
+	id := rec.ID
+	return s.runScheduled(ctx, game, "proposal-tally", "proposal-tally:"+id, []store.Key{proposalKey(game, id)}, func(t *tx) (any, error) {
+		cur, err := t.proposal(id)
+		if err != nil {
+			return nil, err
+		}
+		if cur.Status != governance.StatusOpen || t.now.Before(cur.VotingEnd) {
+			return nil, errNothingDue
+		}
+		t.asOf(cur.VotingEnd)
+		if _, err := governance.Close(&cur.Proposal, snap.Votes(), isPlayer, snap.Edited, snap.Deleted, t.now); err != nil {
+			return nil, err
+		}
+		if cur.Status == governance.StatusAdopted && len(cur.Amendment) > 0 {
+			am, err := t.amend(cur.Amendment, fmt.Sprintf("proposal %s adopted", id), "proposal:"+id)
+			var re *rules.Error
+			switch {
+			case errors.As(err, &re):
+				cur.AmendmentError = re.Message
+				t.emit("proposal_amendment_failed", cur.Author, map[string]string{"proposal": id, "error": re.Message})
+			case err != nil:
+				return nil, err
+			default:
+				cur.RulesetVersion = am.Version
+			}
+		}
+		if err := t.put(proposalKey(t.game, id), cur, cur.due()); err != nil {
+			return nil, err
+		}
+		typ := "proposal_failed"
+		if cur.Status == governance.StatusAdopted {
+			typ = "proposal_adopted"
+		}
+		t.emit(typ, cur.Author, cur)
+		return ProposalView{ProposalRecord: *cur}, nil
+	})
+}
+
+// proposalRecords reads the game's proposals with the status given ("" for
+// all), in creation order (their ids are ULIDs).
+func (s *Service) proposalRecords(ctx context.Context, game, status string) ([]ProposalRecord, error) {
+	out := []ProposalRecord{}
+	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: proposalPrefix}, func(it store.Item) error {
+		var r ProposalRecord
+		if err := json.Unmarshal(it.Data, &r); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if status == "" || string(r.Status) == status {
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Proposals lists the game's proposals with the status given ("open",
+// "adopted", "failed", "withdrawn"; "" for all), oldest first. Open ones
+// carry Live: the current counts, from the reaction source, and their
+// VotingEnd is the deadline.
+func (s *Service) Proposals(ctx context.Context, game, status string) ([]ProposalView, error) {
+	switch governance.Status(status) {
+	case "", governance.StatusOpen, governance.StatusAdopted, governance.StatusFailed, governance.StatusWithdrawn:
+	default:
+		return nil, rules.Refuse("invalid_request", "Unknown proposal status %q: use open, adopted, failed or withdrawn.", status)
+	}
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.proposalRecords(ctx, game, status)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ProposalView, 0, len(recs))
+	var isPlayer func(string) bool
+	for _, r := range recs {
+		v := ProposalView{ProposalRecord: r}
+		if r.Status == governance.StatusOpen {
+			if isPlayer == nil {
+				if isPlayer, err = s.membersAt(ctx, game, t.now); err != nil {
+					return nil, err
+				}
+			}
+			if v.Live, err = s.live(ctx, t, r, isPlayer); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Proposal returns one proposal (with Live counts while open).
+func (s *Service) Proposal(ctx context.Context, game, id string) (ProposalView, error) {
+	if err := checkRecordID(id, "proposal"); err != nil {
+		return ProposalView{}, err
+	}
+	t, err := s.view(ctx, game, proposalKey(game, id))
+	if err != nil {
+		return ProposalView{}, err
+	}
+	r, err := t.proposal(id)
+	if err != nil {
+		return ProposalView{}, err
+	}
+	v := ProposalView{ProposalRecord: *r}
+	if r.Status == governance.StatusOpen {
+		isPlayer, err := s.membersAt(ctx, game, t.now)
+		if err != nil {
+			return ProposalView{}, err
+		}
+		if v.Live, err = s.live(ctx, t, *r, isPlayer); err != nil {
+			return ProposalView{}, err
+		}
+	}
+	return v, nil
+}
+
+// live tallies an open proposal as if its voting ended now (or at its end,
+// if that has passed and the tally has not run yet).
+func (s *Service) live(ctx context.Context, t *tx, r ProposalRecord, isPlayer func(string) bool) (*governance.Result, error) {
+	at := t.now
+	if r.VotingEnd.Before(at) {
+		at = r.VotingEnd
+	}
+	snap, err := s.reactionsAt(ctx, t.game, r.Message, at)
+	if err != nil {
+		return nil, err
+	}
+	res := governance.Tally(snap.Votes(), isPlayer, snap.Edited, snap.Deleted, r.Class)
+	return &res, nil
+}
