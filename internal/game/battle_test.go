@@ -1,0 +1,155 @@
+package game_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"croupier/internal/game"
+)
+
+// Friday 2026-12-04 00:00 UTC: the end of Phase I of the test game's week.
+var phaseEnd = time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+
+// X10: thirty players engage during a phase; when it ends one collective
+// match starts for them; it runs through selection (partly by timeout),
+// betting and play, and settles in one commit: the pool and the random
+// reward to the winner.
+func TestX10_ThirtyPlayerBattle(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newGame(t, newBolt(t))
+	var ps []string
+	for i := range 30 {
+		p := fmt.Sprintf("discord:%d", 100+i)
+		ps = append(ps, p)
+		enrol(t, svc, p, nil, 0)
+		if _, err := svc.Grant(ctx, req(admin, k("grant")), game.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enrol(t, svc, dee, suit("Hearts", 2, 4), 0)
+	if _, err := svc.EngageBattle(ctx, req(dee, "e")); ruleCode(err) != "too_few_cards" {
+		t.Fatalf("engaging with 3 cards: %v", err)
+	}
+	for _, p := range ps {
+		res, err := svc.EngageBattle(ctx, req(p, "engage"))
+		if err != nil {
+			t.Fatalf("%s engages: %v", p, err)
+		}
+		if e := decode[game.BattleEngagement](t, res); !e.StartsAt.Equal(phaseEnd) {
+			t.Fatalf("the battle starts at the phase's end: %+v", e)
+		}
+	}
+	if _, err := svc.EngageBattle(ctx, req(ps[0], "engage-again")); ruleCode(err) != "already_engaged" {
+		t.Fatalf("engaging twice: %v", err)
+	}
+
+	clk.Set(phaseEnd.Add(time.Minute))
+	for range 2 { // the period end forms the battle; its own run sets it up
+		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+			t.Fatalf("run due: %+v %v", rep, err)
+		}
+	}
+	list, err := svc.Matches(ctx, "hall", game.MatchFilter{Kind: game.MatchBattle})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("one battle: %+v %v", list, err)
+	}
+	id := list[0].ID
+	v := view(t, svc, id, "")
+	if v.Status != game.MatchPlaying || v.Phase != "selection" || len(v.Participants) != 30 || !v.StartedAt.Equal(phaseEnd) {
+		t.Fatalf("the battle of all 30 starts at the phase's end: status %s phase %s, %d participants, started %v",
+			v.Status, v.Phase, len(v.Participants), v.StartedAt)
+	}
+
+	// Eight select (those who still can: a name is in a match once, X1); the
+	// rest are chosen for, or forfeit, at the deadline (X7).
+	selected := 0
+	for _, p := range ps {
+		if selected == 8 {
+			break
+		}
+		lv := view(t, svc, id, p)
+		if lm := lv.LegalMoves[0]; lm.Kind == "select" && len(lm.Cards) >= 4 {
+			move(t, svc, p, game.MatchMove{Match: id, Kind: "select", Cards: lm.Cards[:4]})
+			selected++
+		}
+	}
+	v = view(t, svc, id, "")
+	clk.Set(v.Deadline.Add(time.Minute))
+	if rep, err := svc.RunDue(ctx); err != nil || !slices.Contains(rep.Done["match"], "hall/"+id) {
+		t.Fatalf("selection deadline: %+v %v", rep, err)
+	}
+	v = view(t, svc, id, "")
+	active := 0
+	for _, p := range v.Participants {
+		if p.Status == "active" {
+			active++
+		}
+	}
+	if v.Phase != "betting" || active < 2 || active > 13 {
+		t.Fatalf("betting among the players who hold hands (at most 54/4): phase %s, %d active", v.Phase, active)
+	}
+	move(t, svc, v.Turn, game.MatchMove{Match: id, Kind: "raise", Amount: 1})
+
+	end := autoplay(t, svc, id, rand.New(rand.NewPCG(3, 4)), 5000)
+	if end.Status != game.MatchEnded || end.Winner == "" || end.Reward == nil {
+		t.Fatalf("the battle ends with a rewarded winner: %+v", end)
+	}
+	var bet int
+	for _, p := range end.Participants {
+		if p.ID == end.Winner {
+			bet = p.Bet
+		}
+	}
+	w, err := svc.Player(ctx, "hall", end.Winner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantChips, wantCards, wantVertebrae := 3-bet+end.Pool, 8, 0
+	switch end.Reward.Kind {
+	case "chips":
+		wantChips += end.Reward.Chips
+	case "cards":
+		wantCards += len(end.Reward.Cards)
+	case "vertebrae":
+		wantVertebrae = end.Reward.Vertebrae
+		if wantVertebrae < 5 || wantVertebrae > 16 {
+			t.Fatalf("vertebrae reward out of 5-16: %d", wantVertebrae)
+		}
+	}
+	if end.Pool < 2 || w.Inventory.Chips != wantChips || len(w.Inventory.Cards) != wantCards || w.Inventory.Vertebrae != wantVertebrae {
+		t.Fatalf("winner %s holds %d Chips, %d cards, %d Vertebrae; want %d, %d, %d (pool %d, reward %+v)", end.Winner,
+			w.Inventory.Chips, len(w.Inventory.Cards), w.Inventory.Vertebrae, wantChips, wantCards, wantVertebrae, end.Pool, end.Reward)
+	}
+	t.Logf("%d of 30 held hands; %s won a pool of %d after %d moves and got %+v", active, end.Winner, end.Pool, end.Moves, end.Reward)
+	e := settlementEntry(t, svc, id)
+	if !hasEvent(e, "match_ended") || !hasEvent(e, "battle_rewarded") {
+		t.Fatalf("end, payout and reward in one commit: %+v", e.Events)
+	}
+	if rep, err := svc.Audit(ctx, "hall"); err != nil || !rep.OK() {
+		t.Fatalf("every draw verifies: %+v %v", rep, err)
+	}
+}
+
+// X10: with fewer than 2 engaged players there is no match.
+func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newGame(t, newBolt(t))
+	enrol(t, svc, ada, suit("Hearts", 2, 6), 0)
+	if _, err := svc.EngageBattle(ctx, req(ada, "e")); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(phaseEnd.Add(time.Hour))
+	for range 2 {
+		if _, err := svc.RunDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := svc.Matches(ctx, "hall", game.MatchFilter{Player: ada})
+	if err != nil || len(list) != 1 || list[0].Status != game.MatchCancelled || list[0].Phase != "" {
+		t.Fatalf("a cancelled battle, never played: %+v %v", list, err)
+	}
+}
