@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -431,8 +432,33 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 	if done, err := svc.ExpireMatch(ctx, "hall", id); done || err != nil {
 		t.Fatalf("expiring again: %v %v", done, err)
 	}
-	// Bo now moves normally.
+	// Bo now moves normally; then Ada lets her turn expire again, and two
+	// scheduler runs race for it: one acts, the other does nothing.
 	move(t, svc, bo, game.MatchMove{Match: id, Kind: "play", Card: "3 of Clubs"})
+	v = view(t, svc, id, "")
+	clk.Set(v.Deadline.Add(time.Second))
+	var wg sync.WaitGroup
+	var acted atomic.Int32
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done, err := svc.ExpireMatch(ctx, "hall", id)
+			if err != nil {
+				t.Error(err)
+			}
+			if done {
+				acted.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if acted.Load() != 1 {
+		t.Fatalf("two concurrent runs acted %d times, want once", acted.Load())
+	}
+	if after := view(t, svc, id, ""); after.Moves != v.Moves+1 || after.Turn != bo {
+		t.Fatalf("one skip: moves %d -> %d, turn %s", v.Moves, after.Moves, after.Turn)
+	}
 }
 
 // X4, X7: an expired pending choice is made at random by the scheduler,
