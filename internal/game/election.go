@@ -221,6 +221,8 @@ type CandidaciesView struct {
 	Candidacies []governance.Candidacy `json:"candidacies"`
 	Result      *governance.Election   `json:"result,omitempty"`
 	Live        *governance.Election   `json:"live,omitempty"`
+	// LiveError says why Live is missing (the reaction source failed).
+	LiveError string `json:"live_error,omitempty"`
 }
 
 var weekRe = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
@@ -266,7 +268,8 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 		}
 		bs, err := s.ballots(ctx, game, v.Candidacies, at)
 		if err != nil {
-			return CandidaciesView{}, err
+			v.LiveError = err.Error()
+			return v, nil
 		}
 		isPlayer, err := s.membersAt(ctx, game, at)
 		if err != nil {

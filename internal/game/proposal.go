@@ -46,6 +46,9 @@ type ProposalView struct {
 	// reactions from the reaction source and the current players. Only
 	// open proposals have it.
 	Live *governance.Result `json:"live,omitempty"`
+	// LiveError says why Live is missing for an open proposal (the
+	// reaction source could not be read); the proposal itself is fine.
+	LiveError string `json:"live_error,omitempty"`
 }
 
 // SubmitProposal is the payload of a proposal: the chat message it was made
@@ -306,9 +309,7 @@ func (s *Service) Proposals(ctx context.Context, game, status string) ([]Proposa
 					return nil, err
 				}
 			}
-			if v.Live, err = s.live(ctx, t, r, isPlayer); err != nil {
-				return nil, err
-			}
+			v.setLive(s.live(ctx, t, r, isPlayer))
 		}
 		out = append(out, v)
 	}
@@ -334,11 +335,17 @@ func (s *Service) Proposal(ctx context.Context, game, id string) (ProposalView, 
 		if err != nil {
 			return ProposalView{}, err
 		}
-		if v.Live, err = s.live(ctx, t, *r, isPlayer); err != nil {
-			return ProposalView{}, err
-		}
+		v.setLive(s.live(ctx, t, *r, isPlayer))
 	}
 	return v, nil
+}
+
+func (v *ProposalView) setLive(res *governance.Result, err error) {
+	if err != nil {
+		v.LiveError = err.Error()
+		return
+	}
+	v.Live = res
 }
 
 // live tallies an open proposal as if its voting ended now (or at its end,
