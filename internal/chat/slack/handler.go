@@ -1,0 +1,264 @@
+package slack
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"croupier/internal/chat"
+	"croupier/internal/clock"
+	"croupier/internal/rules"
+)
+
+// Handler serves Slack's requests:
+//
+//	POST /slack/commands      the slash command (form-encoded)
+//	POST /slack/interactions  buttons and selects of earlier replies
+//
+// Each runs through the chat Router; trigger_id is the idempotency key, and
+// the reply cache makes a replayed request get the first reply and change
+// nothing.
+type Handler struct {
+	Router *chat.Router
+	Cache  *chat.ReplyCache
+	// Secret is the app's signing secret (never logged).
+	Secret []byte
+	Clock  clock.Clock
+	Log    *slog.Logger
+	// HTTP posts interaction replies to their response_url.
+	HTTP *http.Client
+	// ResponseURLPrefix is the only prefix a response_url may have (default
+	// https://hooks.slack.com/): the URL comes in the request, and the
+	// handler must not be made to post anywhere else.
+	ResponseURLPrefix string
+}
+
+// Routes adds the Slack routes to m.
+func (h *Handler) Routes(m *http.ServeMux) {
+	m.HandleFunc("POST /slack/commands", h.commands)
+	m.HandleFunc("POST /slack/interactions", h.interactions)
+}
+
+// ServeHTTP serves the Slack routes alone (a function with only them).
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m := http.NewServeMux()
+	h.Routes(m)
+	m.ServeHTTP(w, r)
+}
+
+func (h *Handler) log() *slog.Logger {
+	if h.Log == nil {
+		return slog.Default()
+	}
+	return h.Log
+}
+
+// verified reads and verifies the body; on failure it has answered.
+func (h *Handler) verified(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			problem(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("The request body is over %d bytes.", MaxBody))
+			return nil, false
+		}
+		problem(w, http.StatusBadRequest, "invalid_request", "The request body could not be read.")
+		return nil, false
+	}
+	if err := Verify(h.Secret, r.Header, body, h.Clock.Now()); err != nil {
+		h.log().WarnContext(r.Context(), "slack request refused", "err", err.Error(), "remote", r.RemoteAddr)
+		problem(w, http.StatusUnauthorized, "invalid_signature", "The request is not signed by Slack: "+strings.TrimPrefix(err.Error(), "slack: ")+".")
+		return nil, false
+	}
+	return body, true
+}
+
+func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
+	body, ok := h.verified(w, r)
+	if !ok {
+		return
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		problem(w, http.StatusBadRequest, "invalid_request", "The slash command form could not be parsed.")
+		return
+	}
+	trigger, user, team := form.Get("trigger_id"), form.Get("user_id"), form.Get("team_id")
+	if trigger == "" || user == "" || team == "" {
+		problem(w, http.StatusBadRequest, "invalid_request", "The slash command lacks trigger_id, user_id or team_id.")
+		return
+	}
+	inv := &chat.Invocation{Platform: Platform, Guild: team, Channel: form.Get("channel_id"),
+		User: chat.Identity(Platform, user), UserName: form.Get("user_name"), Key: trigger}
+	h.respond(w, r.Context(), inv, func() *chat.Reply {
+		name, opts, err := Parse(form.Get("text"))
+		if err != nil {
+			return chat.Refusal(rules.Refuse("invalid_option", "%s.", upper(err.Error())))
+		}
+		inv.Command, inv.Options = name, opts
+		return nil
+	})
+}
+
+// respond answers inv: the cached reply of its key if any, else it runs
+// prep (which may refuse) and the router, renders, and remembers.
+func (h *Handler) respond(w http.ResponseWriter, ctx context.Context, inv *chat.Invocation, prep func() *chat.Reply) {
+	body, err := h.reply(ctx, inv, prep)
+	if err != nil {
+		h.log().ErrorContext(ctx, "slack reply failed", "err", err.Error())
+		problem(w, http.StatusInternalServerError, "internal", "The Croupier could not answer; please try again.")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}
+
+func (h *Handler) reply(ctx context.Context, inv *chat.Invocation, prep func() *chat.Reply) ([]byte, error) {
+	if h.Cache != nil {
+		if b, ok, err := h.Cache.Recall(ctx, Platform, inv.Key); err != nil || ok {
+			return b, err
+		}
+	}
+	rep := prep()
+	if rep == nil {
+		rep = h.Router.Handle(ctx, inv)
+	}
+	b, err := json.Marshal(Render(rep))
+	if err != nil {
+		return nil, err
+	}
+	if h.Cache == nil {
+		return b, nil
+	}
+	return h.Cache.Remember(ctx, Platform, inv.Key, b)
+}
+
+// interactionPayload is the part of a block_actions payload used.
+type interactionPayload struct {
+	Type string `json:"type"`
+	User struct {
+		ID       string `json:"id"`
+		Username string `json:"username"`
+		TeamID   string `json:"team_id"`
+	} `json:"user"`
+	Team    struct{ ID string } `json:"team"`
+	Channel struct{ ID string } `json:"channel"`
+	// TriggerID is unique per interaction: the idempotency key.
+	TriggerID   string `json:"trigger_id"`
+	ResponseURL string `json:"response_url"`
+	Actions     []struct {
+		ActionID       string `json:"action_id"`
+		Value          string `json:"value"`
+		SelectedOption *struct {
+			Value string `json:"value"`
+		} `json:"selected_option"`
+	} `json:"actions"`
+}
+
+// interactions runs a pressed button or chosen select. Slack wants a bare
+// 200 within 3 seconds; the reply goes to the interaction's response_url
+// (a new ephemeral or channel message, as the reply says).
+func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
+	body, ok := h.verified(w, r)
+	if !ok {
+		return
+	}
+	form, err := url.ParseQuery(string(body))
+	var p interactionPayload
+	if err != nil || json.Unmarshal([]byte(form.Get("payload")), &p) != nil {
+		problem(w, http.StatusBadRequest, "invalid_request", "The interaction payload is not JSON in the payload field.")
+		return
+	}
+	if p.Type != "block_actions" || len(p.Actions) == 0 {
+		w.WriteHeader(http.StatusOK) // other interaction types: nothing to do
+		return
+	}
+	team := p.Team.ID
+	if team == "" {
+		team = p.User.TeamID
+	}
+	if p.TriggerID == "" || p.User.ID == "" || team == "" {
+		problem(w, http.StatusBadRequest, "invalid_request", "The interaction lacks trigger_id, user or team.")
+		return
+	}
+	if !strings.HasPrefix(p.ResponseURL, h.responsePrefix()) {
+		problem(w, http.StatusBadRequest, "invalid_request", "The interaction's response_url is not Slack's.")
+		return
+	}
+	act := p.Actions[0]
+	inv := &chat.Invocation{Platform: Platform, Guild: team, Channel: p.Channel.ID, User: chat.Identity(Platform, p.User.ID),
+		UserName: p.User.Username, Key: p.TriggerID, Component: true}
+	out, err := h.reply(r.Context(), inv, func() *chat.Reply {
+		a, err := chat.DecodeAction(act.ActionID)
+		if err != nil {
+			return chat.Refusal(rules.Refuse("invalid_option", "This button belongs to another version of the Croupier; run the command again."))
+		}
+		if opt := a.Options[selectOption]; opt != "" && act.SelectedOption != nil {
+			a.Options[opt] = act.SelectedOption.Value
+		}
+		delete(a.Options, selectOption)
+		inv.Command, inv.Options = a.Command, a.Options
+		return nil
+	})
+	if err != nil {
+		h.log().ErrorContext(r.Context(), "slack interaction failed", "err", err.Error())
+		problem(w, http.StatusInternalServerError, "internal", "The Croupier could not answer; please try again.")
+		return
+	}
+	if err := h.post(r.Context(), p.ResponseURL, out); err != nil {
+		h.log().WarnContext(r.Context(), "posting to response_url failed", "err", err.Error())
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+func (h *Handler) responsePrefix() string {
+	if h.ResponseURLPrefix != "" {
+		return h.ResponseURLPrefix
+	}
+	return "https://hooks.slack.com/"
+}
+
+func (h *Handler) post(ctx context.Context, u string, body []byte) error {
+	c := h.HTTP
+	if c == nil {
+		c = &http.Client{Timeout: 5 * time.Second}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("response_url answered %s", resp.Status)
+	}
+	return nil
+}
+
+// problem writes an RFC 9457 problem (what Slack shows for non-200 is
+// generic; the body is for people debugging the app).
+func problem(w http.ResponseWriter, status int, code, detail string) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"type": "about:blank", "title": http.StatusText(status), "status": status, "code": code, "detail": detail})
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
