@@ -53,11 +53,11 @@ func init() {
 				channel(game.ChannelAnnouncements, "Where the Croupier announces"),
 			},
 			Handler: bind},
-		Command{Name: "log", Description: "The game log's latest entries",
+		Command{Name: "log", Private: true, Description: "The game log's latest entries",
 			Options: []Option{{Name: "limit", Description: "How many (default 10)", Type: Integer, Min: intp(1), Max: intp(25)}},
 			Handler: logTail},
-		Command{Name: "seeds", Description: "Each period's seed commitment, and the revealed seeds", Handler: seeds},
-		Command{Name: "audit", Description: "Recompute every random draw from the revealed seeds", Handler: audit},
+		Command{Name: "seeds", Private: true, Description: "Each period's seed commitment, and the revealed seeds", Handler: seeds},
+		Command{Name: "audit", Private: true, Description: "Recompute every random draw from the revealed seeds", Handler: audit},
 	)
 }
 

@@ -18,8 +18,8 @@ import (
 func init() {
 	tradeID := Option{Name: "trade", Description: "The trade's id (default: your only open one)", Complete: CompleteMyTrades}
 	Register(
-		Command{Name: "shop", Description: "What the Croupier sells, at this game's prices", Handler: shop},
-		Command{Name: "buy", Description: "Buy from the Croupier (asks you to confirm)",
+		Command{Name: "shop", Private: true, Description: "What the Croupier sells, at this game's prices", Handler: shop},
+		Command{Name: "buy", Private: true, Description: "Buy from the Croupier (asks you to confirm)",
 			Options: []Option{
 				{Name: "item", Description: "What to buy", Required: true, Complete: CompleteShop},
 				{Name: "quantity", Description: "How many (default 1)", Type: Integer, Min: intp(1), Max: intp(economy.MaxQuantity)},
@@ -50,12 +50,12 @@ func init() {
 			Handler: tradeOffer},
 		Command{Name: "trade accept", Description: "Accept a trade offered to you", Options: []Option{tradeID}, Handler: tradeAccept},
 		Command{Name: "trade withdraw", Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
-		Command{Name: "trade list", Description: "Your trades (only you see them)",
+		Command{Name: "trade list", Private: true, Description: "Your trades (only you see them)",
 			Options: []Option{{Name: "status", Description: "Which trades (default open)", Choices: []Choice{
 				{Label: "open", Value: game.TradeOpen}, {Label: "executed", Value: game.TradeExecuted},
 				{Label: "withdrawn", Value: game.TradeWithdrawn}, {Label: "expired", Value: game.TradeExpired}, {Label: "all", Value: "all"}}}},
 			Handler: tradeList},
-		Command{Name: "trade show", Description: "One trade, with its buttons",
+		Command{Name: "trade show", Private: true, Description: "One trade, with its buttons",
 			Options: []Option{{Name: "trade", Description: "The trade's id", Required: true, Complete: CompleteMyTrades}},
 			Handler: tradeShow},
 	)

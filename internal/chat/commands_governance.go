@@ -18,7 +18,7 @@ func init() {
 		{"Submit as request for justice", "Submitting a message as a request for justice"},
 		{"Stand for Judge", "Standing for Judge with a message"},
 	} {
-		Register(Command{Name: c.name, Kind: MessageMenu, NoGame: true, Placeholder: true,
+		Register(Command{Name: c.name, Kind: MessageMenu, NoGame: true, Placeholder: true, Private: true,
 			Description: c.what + " (governance)",
 			Handler:     notYet(c.what)})
 	}

@@ -14,17 +14,17 @@ import (
 // the player list, dice, the game's description, and help.
 func init() {
 	Register(
-		Command{Name: "help", Description: "List the Croupier's commands", NoGame: true, Handler: help},
+		Command{Name: "help", Private: true, Description: "List the Croupier's commands", NoGame: true, Handler: help},
 		Command{Name: "join", Description: "Join the game bound to this server",
 			Options: []Option{{Name: "name", Description: "Your display name in the game (default: your name here)"}},
 			Handler: join},
-		Command{Name: "leave", Description: "Leave the game (your items are destroyed; asks to confirm)", Handler: leave},
+		Command{Name: "leave", Private: true, Description: "Leave the game (your items are destroyed; asks to confirm)", Handler: leave},
 		Command{Name: "leave confirm", Description: "Leave the game for real", Hidden: true, Handler: leaveConfirm},
 		Command{Name: "dismiss", Description: "Close a prompt without doing anything", Hidden: true, NoGame: true, Handler: dismiss},
-		Command{Name: "status", Description: "Your status and balances (only you see it)",
+		Command{Name: "status", Private: true, Description: "Your status and balances (only you see it)",
 			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
 			Handler: status},
-		Command{Name: "inventory", Description: "Your cards and packs, with their ids (only you see it)",
+		Command{Name: "inventory", Private: true, Description: "Your cards and packs, with their ids (only you see it)",
 			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
 			Handler: inventory},
 		Command{Name: "players", Description: "The game's current players", Handler: playersList},
@@ -35,7 +35,7 @@ func init() {
 			},
 			Handler: roll},
 		Command{Name: "game", Description: "The game bound to this server: period, season, admins", Handler: gameInfo},
-		Command{Name: "Player status", Kind: UserMenu, Description: "A player's status (only you see it)", Handler: userStatus},
+		Command{Name: "Player status", Private: true, Kind: UserMenu, Description: "A player's status (only you see it)", Handler: userStatus},
 	)
 }
 

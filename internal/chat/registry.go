@@ -91,6 +91,10 @@ type Command struct {
 	Admin bool
 	// NoGame: the command runs without a bound game (help, bind).
 	NoGame bool
+	// Private: the reply is for the caller alone (status, inventory...).
+	// Platforms that must answer before the reply exists (a deferred
+	// Discord response) use it to keep the answer private.
+	Private bool
 	// Hidden commands are not registered with the platform: they are run
 	// only by buttons and selects ("buy confirm").
 	Hidden bool
