@@ -233,7 +233,9 @@ func TestAutocomplete(t *testing.T) {
 		}
 		return vs
 	}
-	focus := func(name, v string) map[string]any { return map[string]any{"name": name, "type": 3, "value": v, "focused": true} }
+	focus := func(name, v string) map[string]any {
+		return map[string]any{"name": name, "type": 3, "value": v, "focused": true}
+	}
 	has := func(what string, got []string, sub string) {
 		t.Helper()
 		for _, g := range got {
