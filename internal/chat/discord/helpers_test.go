@@ -41,7 +41,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // harness is the handler over a bolt store with a manual clock and a game
 // "hall" created by discord:1.
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	h   *discord.Handler
 	svc *game.Service
 	st  store.Store
@@ -51,7 +51,7 @@ type harness struct {
 	sent map[string]bool
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "d.db"))
 	if err != nil {
