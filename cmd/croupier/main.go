@@ -94,6 +94,8 @@ func (e *env) run(args []string) int {
 		err = e.verify(rest)
 	case "bench":
 		err = e.bench(rest)
+	case "discord":
+		err = e.discord(rest)
 	case "version", "-version", "--version":
 		fmt.Fprintln(e.stdout, versionString())
 	case "help", "-h", "-help", "--help":

@@ -35,6 +35,8 @@ type Handler struct {
 	Router *chat.Router
 	// PublicKey is the application's public key (DISCORD_PUBLIC_KEY).
 	PublicKey ed25519.PublicKey
+	// ApplicationID, when set, refuses interactions of another application.
+	ApplicationID string
 	// Cache makes replayed interactions answer their first response; nil
 	// disables it (game commands still replay by idempotency key).
 	Cache *chat.ReplyCache
@@ -145,6 +147,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // respond computes the response body to a verified interaction.
 func (h *Handler) respond(ctx context.Context, in *Interaction, body []byte) ([]byte, error) {
+	if h.ApplicationID != "" && in.ApplicationID != h.ApplicationID {
+		return nil, fmt.Errorf("the interaction is for application %q, not this one", in.ApplicationID)
+	}
 	switch in.Type {
 	case InteractionPing:
 		return json.Marshal(Response{Type: ResponsePong})

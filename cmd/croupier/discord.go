@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"croupier/internal/chat"
+	"croupier/internal/chat/discord"
+)
+
+const discordHelp = `Usage: croupier discord register [--app-id ID] [--token T] [--guild G] [--api-base URL]
+
+Makes the Discord application's commands equal to Croupier's command table
+(every slash command and the "Submit as proposal", "Submit as request for
+justice", "Stand for Judge" and "Player status" context-menu commands):
+it lists the registered commands first and sends one bulk overwrite
+(PUT /applications/{id}/commands) only when they differ, so running it
+again is a no-op. With --guild the commands are registered in that server
+only, where changes show at once (global commands may take a while to
+appear everywhere).
+
+  --app-id    the application id (DISCORD_APPLICATION_ID)
+  --token     the bot token (DISCORD_BOT_TOKEN; prefer the variable: flags
+              show up in the process list and shell history)
+  --guild     a server id, for server-only commands
+  --api-base  Discord's REST API base (default https://discord.com/api/v10)
+
+See docs/discord.md for creating the application and binding a game.
+`
+
+func (e *env) discord(args []string) error {
+	if len(args) == 0 || args[0] != "register" {
+		if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+			fmt.Fprint(e.stdout, discordHelp)
+			return nil
+		}
+		return usagef("croupier discord register [flags]: the only discord command is register (croupier discord help)")
+	}
+	fs := e.newFlagSet("discord register", discordHelp)
+	appID := fs.String("app-id", e.envOr(discord.EnvApplicationID, ""), "application `id` (DISCORD_APPLICATION_ID)")
+	token := fs.String("token", e.envOr(discord.EnvBotToken, ""), "bot `token` (DISCORD_BOT_TOKEN)")
+	guild := fs.String("guild", "", "register in this server `id` only")
+	base := fs.String("api-base", e.envOr(discord.EnvAPIBase, discord.DefaultAPIBase), "Discord REST API base `URL`")
+	timeout := fs.Duration("timeout", time.Minute, "give up after this `duration`")
+	rest, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("discord register takes no arguments, got %q", strings.Join(rest, " "))
+	}
+	if *appID == "" || *token == "" {
+		return usagef("discord register needs the application id and the bot token: --app-id and --token, or DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN")
+	}
+	cmds, err := discord.AppCommands(chat.Commands())
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, *timeout)
+	defer cancel()
+	reg, err := discord.Register(ctx, &discord.Client{Base: *base, Token: *token}, *appID, *guild, cmds)
+	if err != nil {
+		return err
+	}
+	scope := "globally"
+	if *guild != "" {
+		scope = "in server " + *guild
+	}
+	if reg.Changed {
+		fmt.Fprintf(e.stdout, "registered %d commands %s\n", reg.Commands, scope)
+	} else {
+		fmt.Fprintf(e.stdout, "the %d commands registered %s are already up to date: nothing sent\n", reg.Commands, scope)
+	}
+	return nil
+}
