@@ -12,10 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 	"time"
-	"weak"
 
 	"croupier/internal/reactions"
 	"croupier/internal/rules"
@@ -28,32 +25,19 @@ import (
 // lives in: {"platform": "discord", "channel": "...", "message": "..."}.
 type MessageRef = governance.MessageRef
 
-// reactionSources holds each Service's configured ReactionSource. It lives
-// here, not in Service, so governance stays in its own files; the weak key
-// lets a dropped Service be collected. (A field on Service would do the same
-// job more plainly.)
-var reactionSources sync.Map // weak.Pointer[Service] -> reactions.Source
-
 // WithReactions makes every vote read its message's reactions from src
 // (e.g. a *reactions.Discord). Without it, votes read the reactions a
 // bridge pushed (PushReactions, PushMessageEvent) as they were at the
 // deadline.
 func WithReactions(src reactions.Source) Option {
-	return func(s *Service) {
-		if src == nil {
-			return
-		}
-		k := weak.Make(s)
-		reactionSources.Store(k, src)
-		runtime.AddCleanup(s, func(k weak.Pointer[Service]) { reactionSources.Delete(k) }, k)
-	}
+	return func(s *Service) { s.reactions = src }
 }
 
 // reactionsAt reads m's reactions for a vote ending at `at`: from the
 // configured source, or the game's pushed reactions as of at.
 func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at time.Time) (reactions.Snapshot, error) {
-	if src, ok := reactionSources.Load(weak.Make(s)); ok {
-		snap, err := src.(reactions.Source).Reactions(ctx, m)
+	if s.reactions != nil {
+		snap, err := s.reactions.Reactions(ctx, m)
 		if err != nil {
 			return reactions.Snapshot{}, fmt.Errorf("reading reactions of %s/%s/%s: %w", m.Platform, m.Channel, m.Message, err)
 		}

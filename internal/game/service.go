@@ -25,6 +25,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/fair"
+	"croupier/internal/reactions"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/cards"
@@ -44,6 +45,8 @@ type Service struct {
 	log *slog.Logger
 	// publisher, if set, receives every committed log entry.
 	publisher Publisher
+	// reactions, if set, is where votes read reactions (WithReactions).
+	reactions reactions.Source
 	// MaxAttempts bounds how often a command is tried when its commit meets
 	// a concurrent write (version conflict).
 	MaxAttempts int
