@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,9 +17,14 @@ import (
 	"syscall"
 	"time"
 
+	"croupier/internal/announce"
+	"croupier/internal/chat"
+	"croupier/internal/chat/bridge"
+	"croupier/internal/chat/slack"
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
+	"croupier/internal/publish"
 	"croupier/internal/sched"
 	"croupier/internal/store/bolt"
 )
@@ -45,6 +51,15 @@ fits in five minutes. Never use a manual clock for a real game.
 
 Environment: CROUPIER_ADDR (--addr), CROUPIER_DATA (--data),
 CROUPIER_API_KEYS (--api-key, comma-separated).
+
+Chat (docs/operations.md): every committed log entry goes through an
+in-process bus to the announcer, which posts to the bound Discord
+announcement channels when CROUPIER_DISCORD_BOT_TOKEN is set (API base
+CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs the
+message. POST /slack/commands and /slack/interactions verify with
+CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
+/bridge/v1/events with CROUPIER_BRIDGE_SECRETS (comma-separated). Without
+a secret those routes answer 401.
 `
 
 // serveConfig is everything serve needs to build a server.
@@ -58,6 +73,10 @@ type serveConfig struct {
 	// entropy, when set, replaces crypto/rand for seeds and ids: tests use a
 	// fixed one so documented sample output is reproducible. Never in serve.
 	entropy io.Reader
+	// Chat: see serveHelp. Secrets; never logged.
+	discordToken, discordAPI string
+	slackSecret              string
+	bridgeSecrets            []string
 }
 
 // server is the wired application: what serve runs and what tests drive
@@ -82,13 +101,31 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 		manual = clock.NewManual(cfg.start)
 		clk = manual
 	}
-	opts := []game.Option{game.WithLogger(logger)}
+	// Committed entries reach the announcer synchronously (internal/publish).
+	bus := publish.NewBus()
+	opts := []game.Option{game.WithLogger(logger), game.WithPublisher(bus)}
 	if cfg.entropy != nil {
 		opts = append(opts, game.WithEntropy(cfg.entropy))
 	}
 	svc := game.New(st, clk, opts...)
+	var poster announce.Poster = announce.LogPoster{Log: logger}
+	if cfg.discordToken != "" {
+		poster = &announce.Discord{BaseURL: cfg.discordAPI, Token: cfg.discordToken}
+	}
+	bus.Subscribe((&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle)
+
 	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
-	return &server{handler: api, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), manual: manual}, nil
+	router := chat.NewRouter(svc, logger)
+	cache := &chat.ReplyCache{Store: st, Clock: clk}
+	var secrets [][]byte
+	for _, s := range cfg.bridgeSecrets {
+		secrets = append(secrets, []byte(s))
+	}
+	mux := http.NewServeMux()
+	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: clk, Log: logger}).Routes(mux)
+	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: secrets, Clock: clk, Log: logger}).Routes(mux)
+	mux.Handle("/", api)
+	return &server{handler: mux, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), manual: manual}, nil
 }
 
 func (e *env) serveConfig(args []string) (serveConfig, error) {
@@ -135,6 +172,12 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 		_ = keys.Set(e.getenv("CROUPIER_API_KEYS"))
 	}
 	cfg.apiKeys = keys
+	cfg.discordToken = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_BOT_TOKEN"))
+	cfg.discordAPI = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_API_BASE"))
+	cfg.slackSecret = strings.TrimSpace(e.getenv("CROUPIER_SLACK_SIGNING_SECRET"))
+	var bridgeSecrets listFlag
+	_ = bridgeSecrets.Set(e.getenv("CROUPIER_BRIDGE_SECRETS"))
+	cfg.bridgeSecrets = bridgeSecrets
 	return cfg, nil
 }
 
@@ -183,6 +226,12 @@ func (e *env) serve(args []string) error {
 	} else {
 		logger.Info("API keys configured", "count", len(cfg.apiKeys))
 	}
+	if cfg.discordToken != "" {
+		logger.Info("announcements", "to", "Discord", "api", cmp.Or(cfg.discordAPI, announce.DefaultDiscordAPI))
+	} else {
+		logger.Info("announcements", "to", "log", "hint", "set CROUPIER_DISCORD_BOT_TOKEN to post them to Discord")
+	}
+	logger.Info("chat webhooks", "slack", cfg.slackSecret != "", "bridge_secrets", len(cfg.bridgeSecrets))
 	if e.onListen != nil {
 		e.onListen(ln.Addr().String())
 	}

@@ -1,0 +1,74 @@
+// Command slack is the Lambda behind the chat webhooks other than
+// Discord's, on the HTTP API (payload format 2.0):
+//
+//	POST /slack/commands, POST /slack/interactions  Slack (internal/chat/slack)
+//	POST /bridge/v1/commands, POST /bridge/v1/events  the signed bridge (internal/chat/bridge)
+//
+// Both verify an HMAC of the raw body with their own secret and run commands
+// through internal/chat's table. Commands publish their log entries to the
+// project bus when EVENT_BUS_NAME is set, so announcements follow.
+//
+// Environment: TABLE_NAME, SLACK_SIGNING_SECRET, BRIDGE_SECRETS (comma-
+// separated: current and previous during a rotation), EVENT_BUS_NAME.
+// Without a secret its routes answer 401 to everything.
+package main
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"croupier/internal/chat"
+	"croupier/internal/chat/bridge"
+	"croupier/internal/chat/slack"
+	"croupier/internal/clock"
+	"croupier/internal/config"
+	"croupier/internal/game"
+	"croupier/internal/lambdahttp"
+	"croupier/internal/publish"
+)
+
+func main() {
+	cfg, err := config.FromEnv(os.Getenv)
+	if err != nil {
+		config.Fatal(err)
+	}
+	log := cfg.Logger(os.Stderr)
+	ctx := context.Background()
+	st, err := cfg.Store(ctx)
+	if err != nil {
+		config.Fatal(err)
+	}
+	opts := []game.Option{game.WithLogger(log)}
+	pub, err := publish.FromEnv(ctx, os.Getenv)
+	if err != nil {
+		config.Fatal(err)
+	}
+	if pub != nil {
+		opts = append(opts, game.WithPublisher(pub))
+	}
+	svc := game.New(st, clock.Real{}, opts...)
+	router := chat.NewRouter(svc, log)
+	cache := &chat.ReplyCache{Store: st, Clock: clock.Real{}}
+
+	secret := strings.TrimSpace(os.Getenv("SLACK_SIGNING_SECRET"))
+	if secret == "" {
+		log.Warn("SLACK_SIGNING_SECRET is empty: every Slack request will be refused (401)")
+	}
+	var secrets [][]byte
+	for s := range strings.SplitSeq(os.Getenv("BRIDGE_SECRETS"), ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			secrets = append(secrets, []byte(s))
+		}
+	}
+	if len(secrets) == 0 {
+		log.Warn("BRIDGE_SECRETS is empty: every bridge request will be refused (401)")
+	}
+	mux := http.NewServeMux()
+	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(secret), Clock: clock.Real{}, Log: log}).Routes(mux)
+	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: secrets, Clock: clock.Real{}, Log: log}).Routes(mux)
+	lambda.Start(lambdahttp.New(mux, log))
+}
