@@ -1,6 +1,169 @@
 package httpapi
 
-import "net/http"
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"croupier/internal/game"
+)
 
 // exoptosisRoutes serves duels, battles and matches (RULINGS X1-X11).
-func (a *API) exoptosisRoutes(m *http.ServeMux) {}
+//
+// Duels and battles are how a match comes to be; once it runs, every move of
+// every kind goes to one route (POST .../matches/{match}/moves), so a bridge
+// maps each button or command to a body, not to a URL.
+func (a *API) exoptosisRoutes(m *http.ServeMux) {
+	m.Handle("POST /v1/games/{game}/duels", a.authed(a.requestDuel))
+	m.Handle("POST /v1/games/{game}/duels/{match}/answer", a.authed(a.answerDuel))
+	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(a.engageBattle))
+	m.Handle("GET /v1/games/{game}/matches", a.authed(a.listMatches))
+	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(a.getMatch))
+	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(a.getReplay))
+	m.Handle("POST /v1/games/{game}/matches/{match}/moves", a.authed(a.move))
+}
+
+// The statuses of the Exoptosis codes. 409 when the match's state rules the
+// move out for now (someone else's turn, a choice pending, the match not
+// started or over); 403 when the actor has no part in the match; 422 (the
+// default) for a move the rules refuse whatever the timing (illegal_play,
+// must_play, must_add, card_not_in_hand, card_in_match, card_not_in_deck,
+// selection_too_small, insufficient_chips, raise_too_small, invalid_target,
+// invalid_move, too_few_cards, no_battles, not_a_duel ...).
+func init() {
+	maps.Copy(statusOf, map[string]int{
+		"match_not_found":    http.StatusNotFound,
+		"not_invited":        http.StatusForbidden,
+		"not_a_participant":  http.StatusForbidden,
+		"match_not_started":  http.StatusConflict,
+		"duel_closed":        http.StatusConflict,
+		"already_answered":   http.StatusConflict,
+		"already_engaged":    http.StatusConflict,
+		"not_your_turn":      http.StatusConflict,
+		"match_over":         http.StatusConflict,
+		"forfeited":          http.StatusConflict,
+		"choice_pending":     http.StatusConflict,
+		"no_pending_choice":  http.StatusConflict,
+		"must_answer":        http.StatusConflict,
+		"betting_final":      http.StatusConflict,
+		"already_consented":  http.StatusConflict,
+		"nothing_to_match":   http.StatusConflict,
+		"nothing_to_decline": http.StatusConflict,
+	})
+}
+
+func (a *API) requestDuel(w http.ResponseWriter, r *http.Request) {
+	var d game.RequestDuel
+	if err := decode(w, r, &d, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.RequestDuel(r.Context(), req, d) })
+}
+
+// answerBody is the body of a duel answer. Accept is a pointer so a missing
+// answer is refused rather than read as a decline (which cancels the duel).
+type answerBody struct {
+	Accept *bool `json:"accept"`
+}
+
+func (a *API) answerDuel(w http.ResponseWriter, r *http.Request) {
+	var b answerBody
+	if err := decode(w, r, &b, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if b.Accept == nil {
+		problem(w, "invalid_request", `Say whether you accept the duel: {"accept": true} or {"accept": false}.`)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
+		return a.svc.AnswerDuel(r.Context(), req, game.AnswerDuel{Match: r.PathValue("match"), Accept: *b.Accept})
+	})
+}
+
+func (a *API) engageBattle(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.EngageBattle(r.Context(), req) })
+}
+
+// moveBody is a move's body: a MatchMove without the match, which is the path's.
+type moveBody struct {
+	Kind    string   `json:"kind"`
+	Card    string   `json:"card,omitempty"`
+	Cards   []string `json:"cards,omitempty"`
+	Target  string   `json:"target,omitempty"`
+	Targets []string `json:"targets,omitempty"`
+	Amount  int      `json:"amount,omitempty"`
+}
+
+func (a *API) move(w http.ResponseWriter, r *http.Request) {
+	var b moveBody
+	if err := decode(w, r, &b, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	mv := game.MatchMove{Match: r.PathValue("match"), Kind: b.Kind, Card: b.Card, Cards: b.Cards, Target: b.Target,
+		Targets: b.Targets, Amount: b.Amount}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Move(r.Context(), req, mv) })
+}
+
+// Values the filters of GET matches accept.
+var (
+	matchStatuses = []string{game.MatchRequested, game.MatchForming, game.MatchPlaying, game.MatchEnded, game.MatchCancelled}
+	matchKinds    = []string{game.MatchDuel, game.MatchBattle}
+)
+
+func (a *API) listMatches(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := game.MatchFilter{Player: q.Get("player"), Status: q.Get("status"), Kind: q.Get("kind")}
+	if f.Player != "" && !game.ValidIdentity(f.Player) {
+		problem(w, "invalid_player", fmt.Sprintf("player must be a platform identity such as discord:1234, not %q.", f.Player))
+		return
+	}
+	if f.Status != "" && !slices.Contains(matchStatuses, f.Status) {
+		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(matchStatuses, ", "), f.Status))
+		return
+	}
+	if f.Kind != "" && !slices.Contains(matchKinds, f.Kind) {
+		problem(w, "invalid_request", fmt.Sprintf("kind must be one of %s, not %q.", strings.Join(matchKinds, ", "), f.Kind))
+		return
+	}
+	v, err := a.svc.Matches(r.Context(), r.PathValue("game"), f)
+	a.reply(w, r, map[string]any{"matches": v}, err)
+}
+
+// viewer is the optional actor of a read: it sees its own selection before
+// the reveal and, on the match, its legal moves.
+func viewer(w http.ResponseWriter, r *http.Request) (string, bool) {
+	id := strings.TrimSpace(r.Header.Get(HeaderActor))
+	if id != "" && !game.ValidIdentity(id) {
+		problem(w, "invalid_actor", fmt.Sprintf("%q is not a platform identity such as discord:1234.", id))
+		return "", false
+	}
+	return id, true
+}
+
+func (a *API) getMatch(w http.ResponseWriter, r *http.Request) {
+	who, ok := viewer(w, r)
+	if !ok {
+		return
+	}
+	v, err := a.svc.Match(r.Context(), r.PathValue("game"), r.PathValue("match"), who)
+	a.reply(w, r, v, err)
+}
+
+func (a *API) getReplay(w http.ResponseWriter, r *http.Request) {
+	who, ok := viewer(w, r)
+	if !ok {
+		return
+	}
+	v, err := a.svc.Replay(r.Context(), r.PathValue("game"), r.PathValue("match"), who)
+	a.reply(w, r, v, err)
+}
