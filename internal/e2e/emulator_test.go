@@ -17,6 +17,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"croupier/internal/chat/discord"
+	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/lambdarun"
@@ -288,6 +290,27 @@ func TestEmulator(t *testing.T) {
 		{"actions/leave.json", ok(200, map[string]any{"player": "discord:1003"})},
 		{"phase-end/scheduler.json", both(dueReport(overdue), expired(pastGame+"/"+staleTrade))},
 		{"phase-end/scheduled-event.json", both(dueReport(none), expired())},
+		// Discord interactions, signed with the test key (discordtest) whose
+		// public half the functions get as DISCORD_PUBLIC_KEY.
+		{"discord/ping.json", discordReply(func(t *testing.T, r discord.Response) string {
+			if r.Type != discord.ResponsePong || r.Data != nil {
+				t.Errorf("PING answered %+v, want {\"type\":1}", r)
+			}
+			return "PONG"
+		})},
+		{"discord/bind.json", discordReply(func(t *testing.T, r discord.Response) string {
+			if r.Type != discord.ResponseMessage || r.Data == nil || !strings.Contains(*r.Data.Content, "now plays the game "+g) {
+				t.Errorf("bind answered %+v", r.Data)
+			}
+			return "bound guild 1100 to " + g
+		})},
+		{"discord/status.json", discordReply(func(t *testing.T, r discord.Response) string {
+			if r.Data == nil || r.Data.Flags != discord.FlagEphemeral || len(r.Data.Embeds) != 1 ||
+				!slices.ContainsFunc(r.Data.Embeds[0].Fields, func(f discord.EmbedField) bool { return f.Name == "Vertebrae" && f.Value == "30" }) {
+				t.Errorf("status answered %+v, want Ada's private status with 30 Vertebrae", r.Data)
+			}
+			return "ephemeral status"
+		})},
 	}
 
 	// Every event file needs a step, every step an event file.
@@ -342,7 +365,9 @@ func TestEmulator(t *testing.T) {
 	for fn, boot := range boots {
 		recs[fn] = recordDynamo(t, endpoint)
 		env := []string{lambdarun.Env("TABLE_NAME", table), lambdarun.Env("DYNAMODB_ENDPOINT", recs[fn].srv.URL),
-			lambdarun.Env("API_KEYS", APIKey), lambdarun.Env("LOG_LEVEL", "info")}
+			lambdarun.Env("API_KEYS", APIKey), lambdarun.Env("LOG_LEVEL", "info"),
+			// The sample Discord events are signed at a fixed moment.
+			lambdarun.Env(discord.EnvPublicKey, discordtest.PublicKeyHex()), lambdarun.Env(discord.EnvTimestampWindow, "876000h")}
 		f, err := lambdarun.Start(rie, boot, env)
 		if err != nil {
 			t.Fatalf("%s: %v", fn, err)
@@ -458,4 +483,19 @@ func fields(want map[string]any) func(*testing.T, []byte) string {
 
 func holds(cs []players.Card, id string) bool {
 	return slices.ContainsFunc(cs, func(c players.Card) bool { return c.ID == id })
+}
+
+// discordReply expects a 200 interaction response and runs check on it.
+func discordReply(check func(*testing.T, discord.Response) string) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		r, _ := httpResp(t, res)
+		if r.StatusCode != 200 || r.Headers["Content-Type"] != "application/json" {
+			t.Fatalf("status %d (%s), want 200 application/json: %s", r.StatusCode, r.Headers["Content-Type"], r.Body)
+		}
+		var resp discord.Response
+		if err := json.Unmarshal([]byte(r.Body), &resp); err != nil {
+			t.Fatalf("not an interaction response (%v): %s", err, r.Body)
+		}
+		return check(t, resp)
+	}
 }
