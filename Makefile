@@ -97,6 +97,12 @@ build-PhaseEndFunction:
 build-PurchasesFunction:
 	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/purchases
 
+build-AnnounceFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/announce
+
+build-SlackFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/slack
+
 # invoke builds FN for this machine and runs it under the emulator with the
 # event file(s) in EVENT, against DynamoDB Local and table $(INVOKE_TABLE),
 # with API key dev-key. A DynamoDB Local already running (make

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"croupier/internal/announce"
 	"croupier/internal/chat/discord"
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/clock"
@@ -311,6 +312,19 @@ func TestEmulator(t *testing.T) {
 			}
 			return "ephemeral status"
 		})},
+		// Chat webhooks without their secret's signature change nothing.
+		{"slack/bad-signature.json", problem(401, "invalid_signature")},
+		{"slack/stale-timestamp.json", problem(401, "invalid_signature")},
+		{"slack/bridge-unsigned.json", problem(401, "invalid_signature")},
+		// Announcements: the bind above set announcement channel 1102; with
+		// no bot token the function logs the post. The same event again is
+		// a retried delivery: its record says done, nothing is posted.
+		{"announce/chip-purchase.json", announced(func(r announce.Report) bool {
+			return r.Lines == 1 && slices.Equal(r.Posted, []string{"1102"}) && !r.Duplicate
+		})},
+		{"announce/chip-purchase.json", announced(func(r announce.Report) bool { return r.Duplicate && len(r.Posted) == 0 })},
+		{"announce/nothing-to-announce.json", announced(func(r announce.Report) bool { return r.Lines == 0 && r.Entry != "" })},
+		{"announce/foreign-event.json", announced(func(r announce.Report) bool { return r.Entry == "" && r.Lines == 0 })},
 	}
 
 	// Every event file needs a step, every step an event file.
@@ -497,5 +511,19 @@ func discordReply(check func(*testing.T, discord.Response) string) func(*testing
 			t.Fatalf("not an interaction response (%v): %s", err, r.Body)
 		}
 		return check(t, resp)
+	}
+}
+
+// announced expects an announce report that satisfies want.
+func announced(want func(announce.Report) bool) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		var r announce.Report
+		if err := json.Unmarshal(res, &r); err != nil {
+			t.Fatalf("not an announce report (%v): %s", err, res)
+		}
+		if !want(r) {
+			t.Errorf("announce report %s is not the one expected", res)
+		}
+		return string(res)
 	}
 }
