@@ -48,6 +48,22 @@ Commands:
                           the game's trades (P "me" for yours; S open, executed, ...)
   ruleset                 this game's rule numbers (prices, chances, windows)
 
+Exoptosis (MATCH may be left out when you have one running match):
+  duel PLAYER...          ask players to a duel; duel accept|decline [MATCH] answers
+  battle                  engage in this phase's battle (it starts at the phase's end)
+  matches [--status S] [--kind K] [--player P]
+                          the game's duels and battles
+  match [MATCH]           hands, pile, whose turn, pending choice, deadline, pool
+                          and your legal moves
+  select MATCH CARD...    your hand (4+ cards of your deck)
+  bet MATCH raise N|match|decline|pass
+  play MATCH CARD         play a card;  add MATCH CARD: add one from your deck
+  giver MATCH PLAYER      who must give you a card;  give MATCH CARD: give one
+  target MATCH PLAYER... [--card C]
+                          an Ace's, King's or Queen's targets
+  forfeit MATCH           leave the match;  terminate MATCH: consent to end it
+  replay MATCH            the match move by move
+
 Admin commands (each needs --reason, and is logged with it):
   grant PLAYER [--vertebrae N] [--chips N] [--card NAME ...] [--holo]
         [--random-cards N] [--pack KIND ...]
