@@ -70,6 +70,7 @@ Commands:
   play      act as a player against a running server (croupier play help)
   verify    recompute every random draw of a game from its revealed seeds
   bench     measure each command's latency and AWS-priced cost (make bench)
+  discord   register the Discord application's commands (croupier discord register -h)
   version   print the version
   help      this text; "croupier help <command>" for one command
 
