@@ -1,7 +1,268 @@
 package httpapi
 
-import "net/http"
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/governance"
+)
 
 // governanceRoutes serves proposals, votes, the Judge and elections
 // (RULINGS G1-G5).
-func (a *API) governanceRoutes(m *http.ServeMux) {}
+//
+// Votes are reactions on chat messages, so every record here names its
+// message ({platform, channel, message}); a bridge that cannot let the
+// server read reactions itself pushes them (POST .../reactions and
+// .../message-events) and the tallies read them as of each deadline.
+func (a *API) governanceRoutes(m *http.ServeMux) {
+	m.Handle("POST /v1/games/{game}/proposals", a.authed(a.submitProposal))
+	m.Handle("GET /v1/games/{game}/proposals", a.authed(a.listProposals))
+	m.Handle("GET /v1/games/{game}/proposals/{proposal}", a.authed(a.getProposal))
+	m.Handle("POST /v1/games/{game}/proposals/{proposal}/withdraw", a.authed(a.withdrawProposal))
+	m.Handle("POST /v1/games/{game}/justice", a.authed(a.requestJustice))
+	m.Handle("GET /v1/games/{game}/justice", a.authed(a.listJustice))
+	m.Handle("GET /v1/games/{game}/justice/{request}", a.authed(a.getJustice))
+	m.Handle("POST /v1/games/{game}/justice/{request}/rulings", a.authed(a.rule))
+	m.Handle("GET /v1/games/{game}/rulings", a.authed(a.listRulings))
+	m.Handle("POST /v1/games/{game}/rulings/{ruling}/overturn", a.authed(a.overturn))
+	m.Handle("POST /v1/games/{game}/rulings/{ruling}/confidence", a.authed(a.openConfidence))
+	m.Handle("GET /v1/games/{game}/judge", a.authed(a.getJudge))
+	m.Handle("POST /v1/games/{game}/judge/removal-assents", a.authed(a.assentRemoval))
+	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(a.resign))
+	m.Handle("POST /v1/games/{game}/candidacies", a.authed(a.standForJudge))
+	m.Handle("GET /v1/games/{game}/candidacies", a.authed(a.listCandidacies))
+	m.Handle("POST /v1/games/{game}/reactions", a.authed(a.pushReactions))
+	m.Handle("POST /v1/games/{game}/message-events", a.authed(a.pushMessageEvent))
+}
+
+// The statuses of the governance codes: 400 for a request that is wrong
+// whatever the game's state, 403 when the actor may not do it (not the
+// author, not the Judge, the Judge acting on themself), 404 for an unknown
+// record, 409 when the record's or the office's state rules it out now.
+// not_reputable (403) and invalid_amendment (400) are shared with the
+// economy; not_in_ruleset is 422 (the default).
+func init() {
+	maps.Copy(statusOf, map[string]int{
+		"invalid_class":            http.StatusBadRequest,
+		"invalid_message":          http.StatusBadRequest,
+		"invalid_reactions":        http.StatusBadRequest,
+		"invalid_event":            http.StatusBadRequest,
+		"invalid_kind":             http.StatusBadRequest,
+		"empty_request":            http.StatusBadRequest,
+		"truth_value_required":     http.StatusBadRequest,
+		"answer_required":          http.StatusBadRequest,
+		"not_author":               http.StatusForbidden,
+		"not_the_judge":            http.StatusForbidden,
+		"not_ruling_judge":         http.StatusForbidden,
+		"judge_cannot_request":     http.StatusForbidden,
+		"judge_cannot_assent":      http.StatusForbidden,
+		"unknown_proposal":         http.StatusNotFound,
+		"unknown_request":          http.StatusNotFound,
+		"unknown_ruling":           http.StatusNotFound,
+		"not_open":                 http.StatusConflict,
+		"voting_ended":             http.StatusConflict,
+		"already_ruled":            http.StatusConflict,
+		"already_overturned":       http.StatusConflict,
+		"overturn_window_closed":   http.StatusConflict,
+		"confidence_already_held":  http.StatusConflict,
+		"confidence_window_closed": http.StatusConflict,
+		"no_judge":                 http.StatusConflict,
+		"already_assented":         http.StatusConflict,
+		"already_candidate":        http.StatusConflict,
+	})
+}
+
+// maxRecordID bounds a proposal, request or ruling id in a path, as the
+// service does: anything longer is no id the server made.
+const maxRecordID = 64
+
+func recordID(w http.ResponseWriter, r *http.Request, name string) (string, bool) {
+	id := r.PathValue(name)
+	if len(id) > maxRecordID {
+		problem(w, "invalid_request", fmt.Sprintf("%q is not a %s id.", id, name))
+		return "", false
+	}
+	return id, true
+}
+
+func (a *API) submitProposal(w http.ResponseWriter, r *http.Request) {
+	var p game.SubmitProposal
+	if err := decode(w, r, &p, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.SubmitProposal(r.Context(), req, p) })
+}
+
+// proposalStatuses are the values the status filter of GET proposals accepts.
+var proposalStatuses = []string{string(governance.StatusOpen), string(governance.StatusAdopted),
+	string(governance.StatusFailed), string(governance.StatusWithdrawn)}
+
+func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
+	status := r.URL.Query().Get("status")
+	if status != "" && !slices.Contains(proposalStatuses, status) {
+		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(proposalStatuses, ", "), status))
+		return
+	}
+	v, err := a.svc.Proposals(r.Context(), r.PathValue("game"), status)
+	a.reply(w, r, map[string]any{"proposals": v}, err)
+}
+
+func (a *API) getProposal(w http.ResponseWriter, r *http.Request) {
+	id, ok := recordID(w, r, "proposal")
+	if !ok {
+		return
+	}
+	v, err := a.svc.Proposal(r.Context(), r.PathValue("game"), id)
+	a.reply(w, r, v, err)
+}
+
+func (a *API) withdrawProposal(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
+		return a.svc.WithdrawProposal(r.Context(), req, r.PathValue("proposal"))
+	})
+}
+
+func (a *API) requestJustice(w http.ResponseWriter, r *http.Request) {
+	var j game.RequestJustice
+	if err := decode(w, r, &j, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.RequestJustice(r.Context(), req, j) })
+}
+
+// requestStatuses are the values the status filter of GET justice accepts.
+var requestStatuses = []string{governance.RequestOpen, governance.RequestAnswered}
+
+func (a *API) listJustice(w http.ResponseWriter, r *http.Request) {
+	status := r.URL.Query().Get("status")
+	if status != "" && !slices.Contains(requestStatuses, status) {
+		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(requestStatuses, ", "), status))
+		return
+	}
+	v, err := a.svc.JusticeRequests(r.Context(), r.PathValue("game"), status)
+	a.reply(w, r, map[string]any{"requests": v}, err)
+}
+
+func (a *API) getJustice(w http.ResponseWriter, r *http.Request) {
+	id, ok := recordID(w, r, "request")
+	if !ok {
+		return
+	}
+	v, err := a.svc.JusticeRequest(r.Context(), r.PathValue("game"), id)
+	a.reply(w, r, v, err)
+}
+
+// ruleBody is the body of a ruling: the request is the path's.
+type ruleBody struct {
+	Answer string `json:"answer"`
+}
+
+func (a *API) rule(w http.ResponseWriter, r *http.Request) {
+	var b ruleBody
+	if err := decode(w, r, &b, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) {
+		return a.svc.Rule(r.Context(), req, game.RuleOn{Request: r.PathValue("request"), Answer: b.Answer})
+	})
+}
+
+func (a *API) listRulings(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Rulings(r.Context(), r.PathValue("game"))
+	a.reply(w, r, map[string]any{"rulings": v}, err)
+}
+
+func (a *API) overturn(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
+		return a.svc.Overturn(r.Context(), req, r.PathValue("ruling"))
+	})
+}
+
+// confidenceBody is the body that opens a vote of confidence: the poll
+// message; the ruling is the path's.
+type confidenceBody struct {
+	Poll game.MessageRef `json:"poll"`
+}
+
+func (a *API) openConfidence(w http.ResponseWriter, r *http.Request) {
+	var b confidenceBody
+	if err := decode(w, r, &b, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) {
+		return a.svc.OpenConfidence(r.Context(), req, game.OpenConfidence{Ruling: r.PathValue("ruling"), Poll: b.Poll})
+	})
+}
+
+func (a *API) getJudge(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Judge(r.Context(), r.PathValue("game"))
+	a.reply(w, r, v, err)
+}
+
+func (a *API) assentRemoval(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.AssentRemoval(r.Context(), req) })
+}
+
+func (a *API) resign(w http.ResponseWriter, r *http.Request) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Resign(r.Context(), req) })
+}
+
+func (a *API) standForJudge(w http.ResponseWriter, r *http.Request) {
+	var sf game.StandForJudge
+	if err := decode(w, r, &sf, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.StandForJudge(r.Context(), req, sf) })
+}
+
+func (a *API) listCandidacies(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Candidacies(r.Context(), r.PathValue("game"), r.URL.Query().Get("week"))
+	a.reply(w, r, v, err)
+}
+
+func (a *API) pushReactions(w http.ResponseWriter, r *http.Request) {
+	var p game.PushReactions
+	if err := decode(w, r, &p, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushReactions(r.Context(), req, p) })
+}
+
+func (a *API) pushMessageEvent(w http.ResponseWriter, r *http.Request) {
+	var e game.MessageEvent
+	if err := decode(w, r, &e, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushMessageEvent(r.Context(), req, e) })
+}
