@@ -103,6 +103,12 @@ build-AnnounceFunction:
 build-SlackFunction:
 	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/slack
 
+build-DuelsFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/duels
+
+build-TimeoutsFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/timeouts
+
 # invoke builds FN for this machine and runs it under the emulator with the
 # event file(s) in EVENT, against DynamoDB Local and table $(INVOKE_TABLE),
 # with API key dev-key. A DynamoDB Local already running (make

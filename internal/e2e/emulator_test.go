@@ -148,6 +148,9 @@ func TestEmulator(t *testing.T) {
 	// A trade offered back then, never answered: its 7-day window is long
 	// over, so phase-end closes it (as of its expiry) along with the periods.
 	staleTrade := offerPastTrade(ctx, t, game.New(st, clock.NewManual(created), quiet))
+	// Two players with cards in a game whose turns time out in seconds,
+	// for the duels and timeouts events (setupDuelGame).
+	duel := setupDuelGame(ctx, t, game.New(st, clock.Real{}, quiet))
 	overdue := func() []string {
 		sched, _ := calendar.For(calendar.UTCPhases)
 		var ids []string
@@ -325,6 +328,49 @@ func TestEmulator(t *testing.T) {
 		{"announce/chip-purchase.json", announced(func(r announce.Report) bool { return r.Duplicate && len(r.Posted) == 0 })},
 		{"announce/nothing-to-announce.json", announced(func(r announce.Report) bool { return r.Lines == 0 && r.Entry != "" })},
 		{"announce/foreign-event.json", announced(func(r announce.Report) bool { return r.Entry == "" && r.Lines == 0 })},
+		// Exoptosis (functions/duels): a duel is requested and accepted, one
+		// player selects, selecting again is someone else's turn; the match
+		// shows the other player's legal moves and the selection deadline,
+		// which this step waits out; then the timeouts function chooses for
+		// the absent player, once (RULINGS X7).
+		{"duels/request-duel.json", ok(201, map[string]any{"id": duel, "status": game.MatchRequested, "waiting_for": []string{"discord:2002"}})},
+		{"duels/accept-duel.json", ok(200, map[string]any{"id": duel, "status": game.MatchPlaying, "phase": "selection"})},
+		{"duels/select.json", both(ok(200, nil), func(t *testing.T, res []byte) string {
+			var mr game.MoveResult
+			body(t, res, &mr)
+			if len(mr.Events) != 1 || mr.Events[0].Kind != "selected" || mr.Events[0].Participant != "discord:2001" {
+				t.Errorf("select events %+v, want discord:2001's selection", mr.Events)
+			}
+			return "200 selected"
+		})},
+		{"duels/not-your-turn.json", problem(409, "not_your_turn")},
+		{"duels/match.json", both(ok(200, map[string]any{"viewer": "discord:2002", "phase": "selection"}), func(t *testing.T, res []byte) string {
+			var v game.MatchView
+			body(t, res, &v)
+			if len(v.LegalMoves) == 0 || v.LegalMoves[0].Kind != "select" || v.Deadline == nil {
+				t.Fatalf("discord:2002's view %+v, want a select move and a deadline", v)
+			}
+			time.Sleep(time.Until(v.Deadline.Add(100 * time.Millisecond)))
+			return "200, deadline " + v.Deadline.Format(time.RFC3339Nano) + " waited out"
+		})},
+		{"timeouts/scheduler.json", func(t *testing.T, res []byte) string {
+			var rep game.DueReport
+			if err := json.Unmarshal(res, &rep); err != nil {
+				t.Fatalf("not a due report (%v): %s", err, res)
+			}
+			if want := []string{"e2e-duel/" + duel}; !slices.Equal(rep.Done["match"], want) || len(rep.Failed) > 0 {
+				t.Errorf("timeouts did %v (failed %v), want the match timer %v", rep.Done, rep.Failed, want)
+			}
+			return fmt.Sprintf("match timers %v", rep.Done["match"])
+		}},
+		{"timeouts/scheduler.json", func(t *testing.T, res []byte) string {
+			var rep game.DueReport
+			_ = json.Unmarshal(res, &rep)
+			if len(rep.Done["match"]) > 0 || len(rep.Failed) > 0 {
+				t.Errorf("a second run did %v (failed %v), want nothing", rep.Done, rep.Failed)
+			}
+			return "nothing due"
+		}},
 	}
 
 	// Every event file needs a step, every step an event file.
@@ -526,4 +572,35 @@ func announced(want func(announce.Report) bool) func(*testing.T, []byte) string 
 		}
 		return string(res)
 	}
+}
+
+// setupDuelGame creates game e2e-duel on svc's (real) clock with Exoptosis
+// turns of 8 seconds (an amendment), so the timeouts event finds an expired
+// selection without waiting a day, and two players with six cards each:
+// discord:2001 (Hearts) and discord:2002 (Clubs). It returns the id the
+// duels/request-duel.json event's duel gets (from its actor and key).
+func setupDuelGame(ctx context.Context, t *testing.T, svc *game.Service) string {
+	t.Helper()
+	const g, admin = "e2e-duel", "discord:2000"
+	req := func(actor, key string) game.Request { return game.Request{Game: g, Actor: actor, Key: key} }
+	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "e2e-duel-create"}, game.CreateGame{ID: g}); err != nil {
+		t.Fatalf("creating %s: %v", g, err)
+	}
+	if _, err := svc.Amend(ctx, req(admin, "e2e-duel-amend"), game.Amend{Patch: json.RawMessage(`{"durations":{"turnTimeout":"8s"}}`),
+		Reason: "e2e: turns time out in seconds"}); err != nil {
+		t.Fatalf("amending %s: %v", g, err)
+	}
+	for p, suit := range map[string]string{"discord:2001": "Hearts", "discord:2002": "Clubs"} {
+		if _, err := svc.Join(ctx, req(p, "e2e-duel-join"), game.JoinGame{}); err != nil {
+			t.Fatalf("%s joining %s: %v", p, g, err)
+		}
+		gr := game.Grant{Player: p, Reason: "e2e: a deck to duel with"}
+		for v := 2; v <= 7; v++ {
+			gr.Cards = append(gr.Cards, game.CardGrant{Name: fmt.Sprintf("%d of %s", v, suit)})
+		}
+		if _, err := svc.Grant(ctx, req(admin, "e2e-duel-grant-"+p), gr); err != nil {
+			t.Fatalf("grant in %s: %v", g, err)
+		}
+	}
+	return "d" + game.CommandID("discord:2001", "duel-request-1")[:12]
 }
