@@ -1,0 +1,297 @@
+package exoptosis
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"croupier/internal/ruleset"
+)
+
+// Engine throughput for `make bench` (issue 4, acceptance 6): how fast the
+// engine lists a participant's legal moves, how many whole random matches
+// one core plays per second, and what one move allocates. The matches are
+// the self-play test's (random decks, random legal moves) without its
+// invariant checks, so the numbers are the engine's own cost.
+
+// benchDriver plays random legal moves. Its choices come from r; the
+// engine's draws come from src, so a match replays exactly from the same
+// two seeds and the same moves.
+type benchDriver struct {
+	rs  *ruleset.Ruleset
+	r   *rand.Rand
+	src *randSource
+	now time.Time
+	// forfeits lets a mover forfeit now and then (1 in 100 steps), as
+	// players do; the throughput and state benchmarks leave it off so every
+	// match keeps its players.
+	forfeits bool
+}
+
+func newBenchDriver(rs *ruleset.Ruleset, seed uint64) *benchDriver {
+	return &benchDriver{rs: rs, r: newRand(seed).r, src: newRand(seed ^ 0xabcdef), now: t0}
+}
+
+// entrants deals n players a random deck each: 6 to 15 card names drawn
+// from the ruleset's cards (repeats allowed, as owned copies are) and 0 to 5
+// Chips to bet with.
+func (d *benchDriver) entrants(n int) []Entrant {
+	es := make([]Entrant, n)
+	for i := range es {
+		es[i] = Entrant{ID: fmt.Sprintf("p%d", i), Chips: d.r.IntN(6)}
+		for range 6 + d.r.IntN(10) {
+			es[i].Deck = append(es[i].Deck, d.rs.Cards[d.r.IntN(len(d.rs.Cards))].Name)
+		}
+	}
+	return es
+}
+
+// next picks the next move of m at random among the legal moves of a
+// random mover (forfeit and terminate aside) and advances the clock by up to
+// three hours; a select picks 4 to 7 of the listed cards. ok is false when
+// the match has ended.
+func (d *benchDriver) next(m *Match) (mv Move, ok bool) {
+	if m.Phase == PhaseEnded {
+		return Move{}, false
+	}
+	d.now = d.now.Add(time.Duration(d.r.IntN(180)) * time.Minute)
+	movers := Movers(m)
+	mover := movers[d.r.IntN(len(movers))]
+	if d.forfeits && d.r.IntN(100) == 0 {
+		return Move{Kind: MoveForfeit, Actor: mover}, true
+	}
+	legal := LegalMoves(m, d.rs, mover)
+	// The list ends with forfeit (and terminate until consented).
+	n := len(legal) - 1
+	if n > 0 && legal[n-1].Kind == MoveForfeit {
+		n--
+	}
+	if n == 0 { // too few cards left to select a hand
+		return Move{Kind: MoveForfeit, Actor: mover}, true
+	}
+	mv = legal[d.r.IntN(n)]
+	if mv.Kind == MoveSelect {
+		k := min(handMin(d.rs)+d.r.IntN(4), len(mv.Cards))
+		d.r.Shuffle(len(mv.Cards), func(i, j int) { mv.Cards[i], mv.Cards[j] = mv.Cards[j], mv.Cards[i] })
+		mv.Cards = mv.Cards[:k]
+	}
+	return mv, true
+}
+
+// maxBenchSteps ends a match the random players drag on: past it everyone
+// consents to terminate, as the self-play test does.
+const maxBenchSteps = 400
+
+// play runs one whole match from es to its end, running Timeout before each
+// move as the game layer does, and returns the moves made.
+func (d *benchDriver) play(tb testing.TB, es []Entrant) (moves int) {
+	m, _, err := New(d.rs, "m", es, d.now)
+	if err != nil {
+		return 0 // too few playable decks: no match
+	}
+	for step := 0; step < maxBenchSteps; step++ {
+		Timeout(m, d.rs, d.now, d.src)
+		mv, ok := d.next(m)
+		if !ok {
+			return moves
+		}
+		if _, err := Apply(m, d.rs, mv, d.now, d.src); err != nil {
+			tb.Fatalf("listed move %+v refused: %v", mv, err)
+		}
+		moves++
+	}
+	for _, id := range m.activeIDs() {
+		if m.Phase == PhaseEnded {
+			break
+		}
+		if _, err := Apply(m, d.rs, Move{Kind: MoveTerminate, Actor: id}, d.now, d.src); err != nil {
+			tb.Fatalf("terminate by %s refused: %v", id, err)
+		}
+		moves++
+	}
+	return moves
+}
+
+// midGame returns count matches of n players, each in the play phase with
+// every player still in it, between 2 and 12 cards on the pile: the states
+// a player asks "what can I do?" in.
+func midGame(tb testing.TB, rs *ruleset.Ruleset, n, count int) []*Match {
+	var out []*Match
+	for seed := uint64(0); len(out) < count; seed++ {
+		if seed > 100000 {
+			tb.Fatalf("found only %d mid-game states of %d players", len(out), n)
+		}
+		d := newBenchDriver(rs, seed)
+		m, _, err := New(rs, "m", d.entrants(n), d.now)
+		if err != nil {
+			continue
+		}
+		pile := 2 + d.r.IntN(11)
+		for step := 0; step < maxBenchSteps && m.Phase != PhaseEnded; step++ {
+			if m.Phase == PhasePlay && len(m.Pile) >= pile {
+				break
+			}
+			mv, _ := d.next(m)
+			if _, err := Apply(m, rs, mv, d.now, d.src); err != nil {
+				tb.Fatalf("listed move %+v refused: %v", mv, err)
+			}
+		}
+		if m.Phase == PhasePlay && len(m.Pile) >= pile && len(m.activeIDs()) == n {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// BenchmarkLegalMoves lists the legal moves of whoever must move, over 64
+// mid-game states per size (what GET .../matches/{id} does for a viewer).
+func BenchmarkLegalMoves(b *testing.B) {
+	rs := gilded(b)
+	for _, n := range []int{2, 4, 8} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			states := midGame(b, rs, n, 64)
+			movers := make([]string, len(states))
+			listed := 0
+			for i, m := range states {
+				movers[i] = Movers(m)[0]
+				listed += len(LegalMoves(m, rs, movers[i]))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				if len(LegalMoves(states[i], rs, movers[i])) == 0 {
+					b.Fatal("a mover has no legal move")
+				}
+				i = (i + 1) % len(states)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "listings/s")
+			b.ReportMetric(float64(listed)/float64(len(states)), "moves/listing")
+		})
+	}
+}
+
+// BenchmarkSelfPlay plays whole random seeded matches (2 to 8 players,
+// random decks, random legal moves, occasional forfeits, Timeout before each
+// move) on one core: GOMAXPROCS is 1 for its duration, so the collector
+// does not borrow a second core either.
+func BenchmarkSelfPlay(b *testing.B) {
+	rs := gilded(b)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	b.ReportAllocs()
+	moves, matches := 0, 0
+	seed := uint64(0)
+	for b.Loop() {
+		d := newBenchDriver(rs, seed)
+		d.forfeits = true
+		seed++
+		if n := d.play(b, d.entrants(2+d.r.IntN(7))); n > 0 {
+			moves += n
+			matches++
+		}
+	}
+	if matches == 0 {
+		b.Fatal("no match was played")
+	}
+	b.ReportMetric(float64(matches)/b.Elapsed().Seconds(), "matches/s")
+	b.ReportMetric(float64(moves)/float64(matches), "moves/match")
+}
+
+// recorded is one match's moves, replayable from its seed.
+type recorded struct {
+	seed    uint64
+	es      []Entrant
+	moves   []Move
+	times   []time.Time
+	started time.Time
+}
+
+// record plays a random match of n players without forfeits or timeouts
+// (so replaying the moves with the same draws reproduces it exactly).
+func record(tb testing.TB, rs *ruleset.Ruleset, n int, seed uint64) (recorded, bool) {
+	d := newBenchDriver(rs, seed)
+	rec := recorded{seed: seed, es: d.entrants(n), started: d.now}
+	m, _, err := New(rs, "m", rec.es, d.now)
+	if err != nil {
+		return rec, false
+	}
+	for step := 0; step < maxBenchSteps; step++ {
+		// A step of at most a minute never reaches a deadline.
+		d.now = d.now.Add(time.Duration(d.r.IntN(60)) * time.Second)
+		mv, ok := d.next(m)
+		if !ok {
+			break
+		}
+		mv.Cards = append([]string(nil), mv.Cards...)
+		if _, err := Apply(m, rs, mv, d.now, d.src); err != nil {
+			tb.Fatalf("listed move %+v refused: %v", mv, err)
+		}
+		rec.moves = append(rec.moves, mv)
+		rec.times = append(rec.times, d.now)
+	}
+	return rec, m.Phase == PhaseEnded
+}
+
+// BenchmarkApplyMove replays recorded random matches one move per
+// iteration, so ns/op and allocs/op are per move (selection, betting and
+// play moves in the proportions real matches have them). The match is
+// rebuilt with the timer stopped; allocs/move counts only Apply's own.
+func BenchmarkApplyMove(b *testing.B) {
+	rs := gilded(b)
+	for _, n := range []int{2, 4, 8} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			var recs []recorded
+			for seed := uint64(0); len(recs) < 32; seed++ {
+				if rec, ok := record(b, rs, n, seed); ok {
+					recs = append(recs, rec)
+				}
+			}
+			var (
+				m     *Match
+				src   *randSource
+				rec   recorded
+				next  int
+				which int
+				ms    runtime.MemStats
+			)
+			var mallocs, bytes uint64
+			moves := 0
+			restart := func() {
+				rec = recs[which%len(recs)]
+				which++
+				m, _, _ = New(rs, "m", rec.es, rec.started)
+				src = newRand(rec.seed ^ 0xabcdef)
+				next = 0
+			}
+			b.ReportAllocs()
+			b.StopTimer()
+			restart()
+			runtime.ReadMemStats(&ms)
+			m0, b0 := ms.Mallocs, ms.TotalAlloc
+			b.StartTimer()
+			for i := 0; i < b.N; i++ {
+				if next == len(rec.moves) {
+					b.StopTimer()
+					runtime.ReadMemStats(&ms)
+					mallocs, bytes = mallocs+ms.Mallocs-m0, bytes+ms.TotalAlloc-b0
+					restart()
+					runtime.ReadMemStats(&ms)
+					m0, b0 = ms.Mallocs, ms.TotalAlloc
+					b.StartTimer()
+				}
+				if _, err := Apply(m, rs, rec.moves[next], rec.times[next], src); err != nil {
+					b.Fatalf("replayed move %+v refused: %v", rec.moves[next], err)
+				}
+				next++
+				moves++
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&ms)
+			mallocs, bytes = mallocs+ms.Mallocs-m0, bytes+ms.TotalAlloc-b0
+			b.ReportMetric(float64(mallocs)/float64(moves), "allocs/move")
+			b.ReportMetric(float64(bytes)/float64(moves), "B/move")
+		})
+	}
+}
