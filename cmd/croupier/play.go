@@ -64,6 +64,22 @@ Exoptosis (MATCH may be left out when you have one running match):
   forfeit MATCH           leave the match;  terminate MATCH: consent to end it
   replay MATCH            the match move by move
 
+Governance (votes are the 👍/👎 reactions on the chat message named by --channel/--message):
+  propose --channel C --message M [--urgent] [--title T] [--text T] [--amend JSON | --price ITEM=N]
+                          submit your message as a proposal (standard: next phase; urgent: 48 h)
+  proposals [--status S]  proposals with live counts and deadlines; proposal ID for one
+  withdraw-proposal ID    withdraw your open proposal
+  rfj statement|question TEXT --channel C --message M
+                          request justice; judge shows the Judge and the queue
+  rule REQUEST ANSWER     the Judge rules (TRUE/FALSE for a statement); overturn RULING
+  confidence RULING --channel C --message M
+                          open a 48-hour vote of confidence on the poll message
+  rulings                 past rulings; assent-removal, resign: the Judge's office
+  stand --channel C --message M
+                          stand for Judge this week; candidacies [--week W] for the election
+  react --channel C --message M --up ID... --down ID...
+                          push a message's reactions (bridges, tests); message-event edited|deleted
+
 Admin commands (each needs --reason, and is logged with it):
   grant PLAYER [--vertebrae N] [--chips N] [--card NAME ...] [--holo]
         [--random-cards N] [--pack KIND ...]

@@ -1,5 +1,521 @@
 package main
 
-// governanceCommands are the play commands of proposals, the Judge and
-// elections.
-func governanceCommands() map[string]playCmd { return map[string]playCmd{} }
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+
+	"croupier/internal/client"
+	"croupier/internal/game"
+	"croupier/internal/rules/governance"
+)
+
+// The play commands of governance (RULINGS G1-G5): proposals, requests for
+// justice and rulings, votes of confidence, the Judge and Judge elections,
+// and the reaction pushes a bridge makes (votes are reactions on chat
+// messages, so every record names its message with --channel and
+// --message).
+
+// msgFlags are the flags naming a chat message.
+type msgFlags struct{ platform, channel, message string }
+
+func (m *msgFlags) register(fs *flag.FlagSet, what string) {
+	fs.StringVar(&m.platform, "platform", "discord", "chat `platform` of the message")
+	fs.StringVar(&m.channel, "channel", "", "`id` of the channel of the "+what+" message (required)")
+	fs.StringVar(&m.message, "message", "", "`id` of the "+what+" message (required)")
+}
+
+func (m *msgFlags) ref() (game.MessageRef, error) {
+	if m.channel == "" || m.message == "" {
+		return game.MessageRef{}, usagef("name the chat message: --channel ID --message ID")
+	}
+	return game.MessageRef{Platform: m.platform, Channel: m.channel, Message: m.message}, nil
+}
+
+func governanceCommands() map[string]playCmd {
+	return map[string]playCmd{
+		"propose": {
+			synopsis: "propose --channel C --message M [--urgent] [--title T] [--text T] [--amend JSON | --price ITEM=N]\n\n" +
+				"Submits your chat message as a proposal: its 👍 and 👎 reactions when the voting\n" +
+				"period ends are the votes. Standard proposals are voted on during the next phase;\n" +
+				"--urgent ones (reputable players only) for 48 hours. --amend is a merge patch of\n" +
+				"the ruleset data applied if the proposal is adopted; --price random-card=4 builds\n" +
+				"one that changes a Croupier price.",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var m msgFlags
+				m.register(fs, "proposal")
+				urgent := fs.Bool("urgent", false, "an urgent proposal (48-hour vote; reputable players only)")
+				title := fs.String("title", "", "a short `title` for announcements")
+				text := fs.String("text", "", "the proposal's `text` (a copy of the message)")
+				amend := fs.String("amend", "", "a merge patch of the ruleset data, as `JSON`")
+				var prices listFlag
+				fs.Var(&prices, "price", "`ITEM=N`: the amendment changes a Croupier price (repeatable)")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					ref, err := m.ref()
+					if err != nil {
+						return err
+					}
+					sp := game.SubmitProposal{Message: ref, Title: *title, Text: *text}
+					if *urgent {
+						sp.Class = governance.Urgent
+					}
+					switch {
+					case *amend != "" && len(prices) > 0:
+						return usagef("give --amend JSON or --price ITEM=N, not both")
+					case *amend != "":
+						if !json.Valid([]byte(*amend)) {
+							return usagef("--amend is not valid JSON: %s", *amend)
+						}
+						sp.Amendment = json.RawMessage(*amend)
+					case len(prices) > 0:
+						if sp.Amendment, _, err = p.pricePatch(prices); err != nil {
+							return err
+						}
+					}
+					v, rep, err := p.c.SubmitProposal(p.ctx, p.idem(), p.opts.game, sp)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return "Submitted " + proposalText(v) })
+				}
+			},
+		},
+		"proposals": {
+			synopsis: "proposals [--status open|adopted|failed|withdrawn]", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				status := fs.String("status", "", "only proposals with this `status`")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					switch governance.Status(*status) {
+					case "", governance.StatusOpen, governance.StatusAdopted, governance.StatusFailed, governance.StatusWithdrawn:
+					default:
+						return usagef("--status must be open, adopted, failed or withdrawn, not %q", *status)
+					}
+					v, rep, err := p.c.Proposals(p.ctx, p.opts.game, *status)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string {
+						if len(v) == 0 {
+							return "No proposals in " + p.opts.game + "."
+						}
+						ls := make([]string, len(v))
+						for i, pv := range v {
+							ls[i] = proposalText(pv)
+						}
+						return strings.Join(ls, "\n")
+					})
+				}
+			},
+		},
+		"proposal": {
+			synopsis: "proposal ID", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the proposal id"); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Proposal(p.ctx, p.opts.game, pos[0])
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return proposalText(v) })
+				}
+			},
+		},
+		"withdraw-proposal": {
+			synopsis: "withdraw-proposal ID   (your open proposal, before its vote ends)", needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the proposal id"); err != nil {
+						return err
+					}
+					v, rep, err := p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, pos[0])
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return "Withdrew " + proposalText(v) })
+				}
+			},
+		},
+		"rfj": {
+			synopsis: "rfj statement|question TEXT --channel C --message M   (a request for justice)",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var m msgFlags
+				m.register(fs, "request")
+				return func(p *player, pos []string) error {
+					if len(pos) < 2 || (pos[0] != string(governance.KindStatement) && pos[0] != string(governance.KindQuestion)) {
+						return usagef("expected statement or question, then the text, e.g. rfj question \"Do Jokers count as Red?\" --channel C --message M")
+					}
+					ref, err := m.ref()
+					if err != nil {
+						return err
+					}
+					body := game.RequestJustice{Kind: governance.RequestKind(pos[0]), Text: strings.Join(pos[1:], " "), Message: ref}
+					v, rep, err := p.c.RequestJustice(p.ctx, p.idem(), p.opts.game, body)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return "Requested justice: " + justiceText(v) })
+				}
+			},
+		},
+		"rule": {
+			synopsis: "rule REQUEST ANSWER   (the Judge: TRUE or FALSE for a statement, text for a question)",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if len(pos) < 2 {
+						return usagef("expected the request id and the answer, e.g. rule 01KB... TRUE")
+					}
+					v, rep, err := p.c.Rule(p.ctx, p.idem(), p.opts.game, pos[0], strings.Join(pos[1:], " "))
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return "Ruled: " + rulingText(v) })
+				}
+			},
+		},
+		"overturn": {
+			synopsis: "overturn RULING   (the Judge, within 7 days of their own ruling)", needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the ruling id"); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Overturn(p.ctx, p.idem(), p.opts.game, pos[0])
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return "Overturned: " + rulingText(v) })
+				}
+			},
+		},
+		"confidence": {
+			synopsis: "confidence RULING --channel C --message M   (a 48-hour vote of confidence on the poll message)",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var m msgFlags
+				m.register(fs, "poll")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "the ruling id"); err != nil {
+						return err
+					}
+					ref, err := m.ref()
+					if err != nil {
+						return err
+					}
+					v, rep, err := p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, pos[0], ref)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return "Vote of confidence opened: " + rulingText(v) })
+				}
+			},
+		},
+		"rulings": {
+			synopsis: "rulings   (every ruling, in the order made)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Rulings(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string {
+						if len(v) == 0 {
+							return "No rulings in " + p.opts.game + "."
+						}
+						ls := make([]string, len(v))
+						for i, r := range v {
+							ls[i] = rulingText(r)
+						}
+						return strings.Join(ls, "\n")
+					})
+				}
+			},
+		},
+		"judge": {
+			synopsis: "judge   (the Judge, removal assents, and the queue of requests)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					js, rep, err := p.c.Judge(p.ctx, p.opts.game)
+					if err != nil {
+						return err
+					}
+					if p.opts.json {
+						return p.out(rep, nil)
+					}
+					queue, _, err := p.c.JusticeRequests(p.ctx, p.opts.game, governance.RequestOpen)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return judgeText(js, queue) })
+				}
+			},
+		},
+		"assent-removal": {
+			synopsis: "assent-removal   (assent to removing the Judge; two players' assent removes them)",
+			needGame: true, needActor: true,
+			setup: officeCmd(func(p *player) (game.JudgeState, client.Reply, error) {
+				return p.c.AssentRemoval(p.ctx, p.idem(), p.opts.game)
+			}),
+		},
+		"resign": {
+			synopsis: "resign   (the Judge resigns)", needGame: true, needActor: true,
+			setup: officeCmd(func(p *player) (game.JudgeState, client.Reply, error) {
+				return p.c.Resign(p.ctx, p.idem(), p.opts.game)
+			}),
+		},
+		"stand": {
+			synopsis: "stand --channel C --message M   (stand for Judge this week with your message; reputable players)",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var m msgFlags
+				m.register(fs, "candidacy")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					ref, err := m.ref()
+					if err != nil {
+						return err
+					}
+					v, rep, err := p.c.StandForJudge(p.ctx, p.idem(), p.opts.game, game.StandForJudge{Message: ref})
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string {
+						return fmt.Sprintf("%s stands for Judge in %s (candidacy %s, message %s).", v.Candidate, v.Week, v.ID, msgText(v.Message))
+					})
+				}
+			},
+		},
+		"candidacies": {
+			synopsis: "candidacies [--week 2026-W49]   (a week's Judge election; default this week)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				week := fs.String("week", "", "ISO `week`, e.g. 2026-W49")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					v, rep, err := p.c.Candidacies(p.ctx, p.opts.game, *week)
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return candidaciesText(v) })
+				}
+			},
+		},
+		"react": {
+			synopsis: "react --channel C --message M [--up ID ...] [--down ID ...] [--op set|add|remove]\n\n" +
+				"Pushes the 👍 (--up) and 👎 (--down) reactions on a message, as a bridge does:\n" +
+				"with --op set (the default) they are the complete sets now. IDs are platform\n" +
+				"identities such as discord:2, repeatable or comma-separated.",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var m msgFlags
+				m.register(fs, "")
+				var up, down listFlag
+				fs.Var(&up, "up", "`ID` of a user reacting 👍 (repeatable)")
+				fs.Var(&down, "down", "`ID` of a user reacting 👎 (repeatable)")
+				op := fs.String("op", "set", "`set` (complete sets), add or remove")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					ref, err := m.ref()
+					if err != nil {
+						return err
+					}
+					v, rep, err := p.c.PushReactions(p.ctx, p.idem(), p.opts.game, game.PushReactions{Message: ref, Op: *op, Up: up, Down: down})
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return pushedText(v) })
+				}
+			},
+		},
+		"message-event": {
+			synopsis: "message-event edited|deleted --channel C --message M   (a message was edited or deleted)",
+			needGame: true, needActor: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				var m msgFlags
+				m.register(fs, "")
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 1, "edited or deleted"); err != nil {
+						return err
+					}
+					if pos[0] != "edited" && pos[0] != "deleted" {
+						return usagef("expected edited or deleted, not %q", pos[0])
+					}
+					ref, err := m.ref()
+					if err != nil {
+						return err
+					}
+					v, rep, err := p.c.PushMessageEvent(p.ctx, p.idem(), p.opts.game, game.MessageEvent{Message: ref, Event: pos[0]})
+					if err != nil {
+						return err
+					}
+					return p.out(rep, func() string { return pushedText(v) })
+				}
+			},
+		},
+	}
+}
+
+// officeCmd is a command on the office of Judge without arguments.
+func officeCmd(run func(p *player) (game.JudgeState, client.Reply, error)) func(fs *flag.FlagSet) func(*player, []string) error {
+	return func(fs *flag.FlagSet) func(*player, []string) error {
+		return func(p *player, pos []string) error {
+			if err := wantArgs(pos, 0, ""); err != nil {
+				return err
+			}
+			v, rep, err := run(p)
+			if err != nil {
+				return err
+			}
+			return p.out(rep, func() string { return judgeText(v, nil) })
+		}
+	}
+}
+
+func msgText(m game.MessageRef) string { return m.Platform + "/" + m.Channel + "/" + m.Message }
+
+func proposalText(v game.ProposalView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "proposal %s", v.ID)
+	if v.Title != "" {
+		fmt.Fprintf(&b, " %q", v.Title)
+	}
+	fmt.Fprintf(&b, " by %s (%s, message %s): %s", v.Author, v.Class, msgText(v.Message), v.Status)
+	switch {
+	case v.Status == governance.StatusOpen:
+		fmt.Fprintf(&b, "; voting %s to %s", stamp(v.VotingStart), stamp(v.VotingEnd))
+		if v.Live != nil {
+			fmt.Fprintf(&b, "; now %d for, %d against (%s)", v.Live.For, v.Live.Against, popularity(v.Live.Popular))
+		} else if v.LiveError != "" {
+			fmt.Fprintf(&b, "; current votes unavailable: %s", v.LiveError)
+		}
+	case v.Result != nil:
+		fmt.Fprintf(&b, " at %s: %s", stamp(v.ClosedAt), v.Result.Reason)
+	case !v.ClosedAt.IsZero():
+		fmt.Fprintf(&b, " at %s", stamp(v.ClosedAt))
+	}
+	if len(v.Amendment) > 0 {
+		fmt.Fprintf(&b, "; amendment %s", v.Amendment)
+		if v.RulesetVersion > 0 {
+			fmt.Fprintf(&b, " (ruleset version %d)", v.RulesetVersion)
+		}
+		if v.AmendmentError != "" {
+			fmt.Fprintf(&b, " (not applied: %s)", v.AmendmentError)
+		}
+	}
+	return b.String()
+}
+
+func popularity(p bool) string {
+	if p {
+		return "popular"
+	}
+	return "not popular"
+}
+
+func justiceText(r game.JusticeRecord) string {
+	s := fmt.Sprintf("request %s by %s (%s, message %s): %q, %s", r.Request.ID, r.Request.Author, r.Request.Kind,
+		msgText(r.Request.Message), r.Request.Text, r.Request.Status)
+	if r.Request.Ruling != "" {
+		s += ", ruling " + r.Request.Ruling
+	}
+	return s
+}
+
+func rulingText(r game.RulingView) string {
+	s := fmt.Sprintf("ruling %s by Judge %s at %s on %s %q by %s: %s", r.ID, r.Judge, stamp(r.At), r.Kind, r.Text, r.Requester, r.Answer)
+	if r.Overturned {
+		s += fmt.Sprintf(" (overturned by %s at %s: no bearing)", r.OverturnedBy, stamp(r.OverturnedAt))
+	}
+	if c := r.Confidence; c != nil {
+		s += fmt.Sprintf("; vote of confidence on %s until %s: %s", msgText(c.Poll), stamp(c.EndsAt), c.Status)
+		if c.Result != nil {
+			s += " (" + c.Result.Reason + ")"
+		}
+	}
+	return s
+}
+
+func judgeText(js game.JudgeState, queue []game.JusticeRecord) string {
+	var b strings.Builder
+	if js.Judge == "" {
+		b.WriteString("There is no Judge.")
+	} else {
+		fmt.Fprintf(&b, "The Judge is %s, since %s.", js.Judge, stamp(js.Since))
+		if len(js.RemovalAssents) > 0 {
+			fmt.Fprintf(&b, " Assenting to their removal: %s (two remove them).", strings.Join(js.RemovalAssents, ", "))
+		}
+	}
+	if queue != nil {
+		fmt.Fprintf(&b, "\n%d request(s) waiting for a ruling", len(queue))
+		for _, r := range queue {
+			b.WriteString("\n  " + justiceText(r))
+		}
+	}
+	return b.String()
+}
+
+func candidaciesText(v game.CandidaciesView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Judge election of %s (ends %s): %s", v.Week, stamp(v.EndsAt), v.Status)
+	for _, c := range v.Candidacies {
+		fmt.Fprintf(&b, "\n  %s stands (candidacy %s, message %s)", c.Candidate, c.ID, msgText(c.Message))
+	}
+	e := v.Result
+	if e == nil {
+		e = v.Live
+	}
+	if e != nil {
+		for _, s := range e.Standings {
+			fmt.Fprintf(&b, "\n  %s: %d 👍, %d 👎, %s", s.Candidate, s.Up, s.Down, popularity(s.Popular))
+		}
+		if v.Result != nil {
+			b.WriteString("\nResult: " + e.Reason)
+		} else {
+			b.WriteString("\nIf the week ended now: " + e.Reason)
+		}
+	}
+	if v.LiveError != "" {
+		b.WriteString("\nCurrent votes unavailable: " + v.LiveError)
+	}
+	return b.String()
+}
+
+func pushedText(v game.PushedView) string {
+	s := fmt.Sprintf("Message %s: 👍 %s; 👎 %s", msgText(v.Message), orNone(v.Up), orNone(v.Down))
+	if v.Edited {
+		s += "; edited"
+	}
+	if v.Deleted {
+		s += "; deleted"
+	}
+	return s + fmt.Sprintf(" (%d change(s) recorded).", v.Changes)
+}
+
+func orNone(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
