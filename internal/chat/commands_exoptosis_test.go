@@ -1,0 +1,103 @@
+package chat_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"croupier/internal/chat"
+	"croupier/internal/game"
+)
+
+// A duel through the chat table: request with buttons, the Accept button's
+// action, a selection whose card option autocompletes with the caller's
+// selectable cards, a bet, the status view with legal moves, and a refusal
+// for a move out of turn.
+func TestExoptosisCommands(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRouter(t)
+	n := 0
+	inv := func(user, cmd string, opts map[string]string) *chat.Invocation {
+		n++
+		return &chat.Invocation{Platform: "slack", Guild: "T1", Channel: "C1", User: user, Command: cmd, Options: opts, Key: fmt.Sprintf("k%d", n)}
+	}
+	must := func(user, cmd string, opts map[string]string) *chat.Reply {
+		t.Helper()
+		rep := r.Handle(ctx, inv(user, cmd, opts))
+		if rep.Refusal {
+			t.Fatalf("%s %s %v: %s", user, cmd, opts, rep.Text)
+		}
+		return rep
+	}
+	must("slack:ADMIN", "bind", map[string]string{"game": "hall"})
+	ada, bo := "slack:U1", "slack:U2"
+	for i, p := range []string{ada, bo} {
+		must(p, "join", nil)
+		g := game.Grant{Player: p, Chips: 5, Reason: "test"}
+		for v := 2; v <= 7; v++ {
+			g.Cards = append(g.Cards, game.CardGrant{Name: fmt.Sprintf("%d of %s", v, []string{"Hearts", "Clubs"}[i])})
+		}
+		if _, err := svc.Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g" + p}, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	rep := must(ada, "duel request", map[string]string{"player": bo})
+	if len(rep.Buttons) != 2 || rep.Buttons[0].Action.Command != "duel answer" {
+		t.Fatalf("a duel request offers Accept and Decline: %+v", rep)
+	}
+	accept := rep.Buttons[0].Action
+	rep = must(bo, accept.Command, accept.Options)
+	if !strings.Contains(rep.Text, "has started") {
+		t.Fatalf("the Accept button starts the duel: %s", rep.Text)
+	}
+
+	got := r.Complete(ctx, inv(ada, "match move", map[string]string{"kind": "select"}), "card", "2 of Hearts, 3")
+	if len(got) != 1 || got[0].Value != "2 of Hearts, 3 of Hearts" {
+		t.Fatalf("autocomplete of a selection: %+v", got)
+	}
+	must(ada, "match move", map[string]string{"kind": "select", "card": "2 of Hearts, 3 of Hearts, 4 of Hearts, 5 of Hearts, 6 of Hearts"})
+	must(bo, "match move", map[string]string{"kind": "select", "card": "2 of Clubs, 3 of Clubs, 4 of Clubs, 5 of Clubs"})
+	if rep := r.Handle(ctx, inv(bo, "match move", map[string]string{"kind": "pass"})); !rep.Refusal || !strings.Contains(rep.Text, "not your turn") {
+		t.Fatalf("Bo bets before Ada: %+v", rep)
+	}
+	rep = must(ada, "match move", map[string]string{"kind": "raise", "level": "2"})
+	if !strings.Contains(rep.Text, "raised") || !strings.Contains(rep.Text, "Waiting for "+bo) {
+		t.Fatalf("the raise and who is next: %s", rep.Text)
+	}
+	rep = must(bo, "match status", nil)
+	if !rep.Ephemeral || !strings.Contains(rep.Text, "Your moves: match") || !strings.Contains(rep.Text, "Pool: 2 Chips") {
+		t.Fatalf("Bo's private view with his moves: %+v", rep)
+	}
+	must(bo, "match move", map[string]string{"kind": "match"})
+	must(ada, "match move", map[string]string{"kind": "pass"})
+	must(bo, "match move", map[string]string{"kind": "pass"})
+	// In play, the card option suggests exactly Ada's playable cards.
+	ms, err := svc.Matches(ctx, "hall", game.MatchFilter{Player: ada})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("one match: %+v %v", ms, err)
+	}
+	v, err := svc.Match(ctx, "hall", ms[0].ID, ada)
+	if err != nil || v.Phase != "play" {
+		t.Fatalf("play: %+v %v", v.Phase, err)
+	}
+	var playable []string
+	for _, m := range v.LegalMoves {
+		if m.Kind == "play" {
+			playable = append(playable, m.Card)
+		}
+	}
+	var sugg []string
+	for _, c := range r.Complete(ctx, inv(ada, "match move", map[string]string{"kind": "play"}), "card", "") {
+		sugg = append(sugg, c.Value)
+	}
+	if len(playable) == 0 || !slices.Equal(sugg, playable) {
+		t.Fatalf("suggested %v, want the playable cards %v", sugg, playable)
+	}
+	must(ada, "match move", map[string]string{"kind": "play", "card": playable[0]})
+	if rep := must(ada, "match status", map[string]string{"replay": "true"}); !strings.Contains(rep.Text, "play "+playable[0]) {
+		t.Fatalf("the replay lists the play: %s", rep.Text)
+	}
+}
