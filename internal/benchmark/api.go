@@ -22,6 +22,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/rules/economy"
+	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
 
@@ -99,8 +100,10 @@ type op struct {
 // MeasureAPI runs n players through every command over HTTP on st and
 // returns one row per command. Requests are sequential, so latencies are
 // those of an unloaded server. Each player is granted what the economy
-// commands need (Vertebrae for a random card and a trade, a Handy Pack), so
-// every command measured is one that succeeds; gifts and trades need n >= 2.
+// commands need (Vertebrae for a random card and a trade, a Handy Pack) and
+// a deck and Chips for a duel, so every command measured is one that
+// succeeds; gifts, trades and duels (one per pair of players, see duels)
+// need n >= 2.
 func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
 	clk := clock.NewManual(Start)
 	svc := game.New(st, clk)
@@ -162,16 +165,23 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 	}
 	const hall = "/v1/games/bench-0"
 	const cmdPurchase = "purchase (random-card)"
+	rs, err := ruleset.Load("gilded-hall")
+	if err != nil {
+		return nil, err
+	}
 	bought := make([]string, n)
+	players := make([]string, n)
 	for i := 0; i < n; i++ {
 		p := fmt.Sprintf("discord:%d", 1000+i)
+		players[i] = p
 		k := func(s string) string { return fmt.Sprintf("%s-%d", s, i) }
 		for _, o := range []op{
 			{"join", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},
 			{"status (me)", "GET", hall + "/me", p, nil, 200},
-			// Enough for one random card, and a pack to open.
+			// Enough for one random card, a pack to open, and a deck
+			// and Chips for a duel.
 			{"grant", "POST", hall + "/grants", admin, game.Grant{Player: p, Vertebrae: 5 + tradeVertebrae,
-				Packs: []game.PackGrant{{Pack: "handy-pack"}}, Reason: "bench"}, 200},
+				Packs: []game.PackGrant{{Pack: "handy-pack"}}, Cards: deckOf(rs, i), Chips: duelChips, Reason: "bench"}, 200},
 			{cmdPurchase, "POST", hall + "/purchases", p, game.Purchase{Item: "random-card"}, 200},
 			{"open pack", "POST", hall + "/packs/open", p, game.OpenPack{Pack: "handy-pack"}, 200},
 			{"roll 2d6", "POST", hall + "/rolls", p, game.RollDice{Dice: "2d6"}, 200},
@@ -197,6 +207,9 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 	}
 	if n > 1 {
 		if err := trading(call, hall, bought); err != nil {
+			return nil, err
+		}
+		if err := duels(call, hall, players); err != nil {
 			return nil, err
 		}
 	}

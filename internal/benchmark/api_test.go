@@ -57,6 +57,28 @@ func TestMeasureAPIOnBolt(t *testing.T) {
 	if a := byCmd["trade accept"]; a.ItemsWritten != 4 {
 		t.Errorf("trade accept wrote %.2f items, want 4", a.ItemsWritten)
 	}
+	// Five players make two duels (the fifth has no partner): each is
+	// requested, accepted, selected by both, bet on in four moves (raise,
+	// match, two passes) and played duelPlayMoves moves before a forfeit
+	// ends it, unless a hand emptied first.
+	for cmd, want := range map[string]int{cmdDuelRequest: 2, cmdDuelAccept: 2, cmdSelect: 4, cmdBet: 8} {
+		if r := byCmd[cmd]; r.N != want {
+			t.Errorf("%s: %d samples, want %d", cmd, r.N, want)
+		}
+	}
+	if plays := byCmd[cmdPlay].N + byCmd[cmdChoice].N; plays < 2 || plays > 2*duelPlayMoves {
+		t.Errorf("%d play-phase moves in two duels, want 2 to %d", plays, 2*duelPlayMoves)
+	}
+	// A move reads the match and the mover in one request and commits the
+	// match and its log entry in another.
+	if r := byCmd[cmdPlay]; r.Requests < 2 || r.ItemsWritten < 2 {
+		t.Errorf("a play wrote %.2f items in %.2f requests; want at least the match and the log entry in 2", r.ItemsWritten, r.Requests)
+	}
+	// A forfeit in a duel ends it: the winner is paid the pool in the same
+	// commit (match, log entry, winner).
+	if r := byCmd[cmdForfeit]; r.N > 0 && r.ItemsWritten < 3 {
+		t.Errorf("a settling forfeit wrote %.2f items, want the match, the log entry and the winner", r.ItemsWritten)
+	}
 	var buf bytes.Buffer
 	Print(&buf, rows, nil)
 	if !strings.Contains(buf.String(), "roll 2d6") {
