@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -276,10 +277,17 @@ func eventText(ev game.Event) string {
 
 func clockText(v client.ClockResult) string {
 	s := fmt.Sprintf("The server's clock is now %s (%s).", stamp(v.Now), v.Now.UTC().Weekday())
-	if len(v.Ran.Transitions) == 0 {
+	if len(v.Ran.Transitions) == 0 && len(v.Ran.Expired) == 0 && len(v.Ran.Done) == 0 {
 		s += " No scheduled work fell due."
-	} else {
+	}
+	if len(v.Ran.Transitions) > 0 {
 		s += " Ended: " + strings.Join(v.Ran.Transitions, ", ") + " (their seeds are now revealed)."
+	}
+	if len(v.Ran.Expired) > 0 {
+		s += " Trades expired: " + strings.Join(v.Ran.Expired, ", ") + "."
+	}
+	for _, kind := range slices.Sorted(maps.Keys(v.Ran.Done)) {
+		s += fmt.Sprintf(" Timers (%s): %s.", kind, strings.Join(v.Ran.Done[kind], ", "))
 	}
 	for _, f := range v.Ran.Failed {
 		s += "\nFailed (will be retried): " + f

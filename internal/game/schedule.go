@@ -122,7 +122,9 @@ func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 				progressed = true
 			}
 		}
-		if len(items) < 100 || !progressed {
+		// Work done may have made more work due (a battle formed at a phase
+		// end starts in its own run): look again until a round does nothing.
+		if !progressed {
 			return rep, nil
 		}
 	}
