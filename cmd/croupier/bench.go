@@ -20,7 +20,9 @@ const benchHelp = `Usage: croupier bench [--n N] [--dynamodb-endpoint URL] [--fu
 Measures what an operator pays for: each command's latency through the real
 HTTP API (loopback, sequential) and its cost in store requests, items and
 AWS-priced capacity units, on the embedded store and, given an endpoint, on
-DynamoDB (DynamoDB Local: make dynamodb-start prints the endpoint). With
+DynamoDB (DynamoDB Local: make dynamodb-start prints the endpoint). Exoptosis
+duels are played move by move, and the Discord interactions handler is timed
+from signed request to reply for a purchase and for match moves. With
 --functions it also builds every functions/<name> (size of the linux/arm64
 bootstrap) and cold-starts each under the Lambda Runtime Interface Emulator
 (Init Duration). "make bench" runs all of it.
@@ -65,6 +67,11 @@ func (e *env) bench(args []string) error {
 		return err
 	}
 	rows, err := benchmark.MeasureAPI(ctx, "bolt", st, *n)
+	if err == nil {
+		var dc []benchmark.Row
+		dc, err = benchmark.MeasureDiscord(ctx, "bolt", st, *n)
+		rows = append(rows, dc...)
+	}
 	st.Close()
 	if err != nil {
 		return fmt.Errorf("benchmark on bolt: %w", err)
@@ -80,9 +87,14 @@ func (e *env) bench(args []string) error {
 		if err := dynamo.CreateTable(ctx, client, table); err != nil {
 			return fmt.Errorf("creating table %s at %s: %w", table, *endpoint, err)
 		}
-		more, err := benchmark.MeasureAPI(ctx, "dynamodb", dynamo.New(client, table), *n)
+		dst := dynamo.New(client, table)
+		more, err := benchmark.MeasureAPI(ctx, "dynamodb", dst, *n)
 		if err != nil {
 			return fmt.Errorf("benchmark on DynamoDB at %s: %w", *endpoint, err)
+		}
+		rows = append(rows, more...)
+		if more, err = benchmark.MeasureDiscord(ctx, "dynamodb", dst, *n); err != nil {
+			return fmt.Errorf("Discord benchmark on DynamoDB at %s: %w", *endpoint, err)
 		}
 		rows = append(rows, more...)
 	}

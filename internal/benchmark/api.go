@@ -29,6 +29,9 @@ import (
 // Row is one command's measurements on one backend.
 type Row struct {
 	Backend string
+	// Surface is where the command came in: "" for the HTTP API,
+	// SurfaceDiscord for the Discord interactions handler.
+	Surface string
 	Command string
 	N       int
 	P50     time.Duration
@@ -41,6 +44,9 @@ type Row struct {
 	WriteUnits    float64
 	ReportedUnits float64
 }
+
+// SurfaceDiscord marks the rows of MeasureDiscord.
+const SurfaceDiscord = "discord"
 
 // Start is the benchmark game's (manual) clock start: a Monday, Phase I.
 var Start = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
@@ -112,9 +118,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 	defer srv.Close()
 	client := srv.Client()
 
-	samples := map[string][]time.Duration{}
-	costs := map[string]store.Cost{}
-	var order []string
+	rec := newRecorder()
 	seq := 0
 	// call sends one request, checks its status, records its latency and
 	// cost under o.command, and returns the body.
@@ -145,11 +149,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		if resp.StatusCode != o.want {
 			return nil, fmt.Errorf("%s %s: status %d, want %d: %s", o.method, o.path, resp.StatusCode, o.want, got)
 		}
-		if _, seen := samples[o.command]; !seen {
-			order = append(order, o.command)
-		}
-		samples[o.command] = append(samples[o.command], elapsed)
-		costs[o.command] = costs[o.command].Plus(m.take(strconv.Itoa(seq)))
+		rec.add(o.command, elapsed, m.take(strconv.Itoa(seq)))
 		return got, nil
 	}
 	do := func(o op, key string) error {
@@ -226,16 +226,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		}
 	}
 
-	rows := make([]Row, 0, len(order))
-	for _, c := range order {
-		s := samples[c]
-		slices.Sort(s)
-		cost, k := costs[c], float64(len(s))
-		rows = append(rows, Row{Backend: backend, Command: c, N: len(s), P50: quantile(s, 0.50), P99: quantile(s, 0.99),
-			Requests: float64(cost.Requests) / k, ItemsRead: float64(cost.ItemsRead) / k, ItemsWritten: float64(cost.ItemsWritten) / k,
-			ReadUnits: cost.ReadUnits / k, WriteUnits: cost.WriteUnits / k, ReportedUnits: cost.ReportedUnits / k})
-	}
-	return rows, nil
+	return rec.rows(backend, ""), nil
 }
 
 // tradeVertebrae is what each player asks of the next in the benchmark's
@@ -274,6 +265,39 @@ func trading(call func(op, string) ([]byte, error), hall string, bought []string
 		}
 	}
 	return nil
+}
+
+// recorder collects latencies and costs per command, in first-seen order.
+type recorder struct {
+	samples map[string][]time.Duration
+	costs   map[string]store.Cost
+	order   []string
+}
+
+func newRecorder() *recorder {
+	return &recorder{samples: map[string][]time.Duration{}, costs: map[string]store.Cost{}}
+}
+
+func (r *recorder) add(command string, d time.Duration, c store.Cost) {
+	if _, seen := r.samples[command]; !seen {
+		r.order = append(r.order, command)
+	}
+	r.samples[command] = append(r.samples[command], d)
+	r.costs[command] = r.costs[command].Plus(c)
+}
+
+// rows are the recorded commands' rows, averaging costs per command.
+func (r *recorder) rows(backend, surface string) []Row {
+	rows := make([]Row, 0, len(r.order))
+	for _, c := range r.order {
+		s := r.samples[c]
+		slices.Sort(s)
+		cost, k := r.costs[c], float64(len(s))
+		rows = append(rows, Row{Backend: backend, Surface: surface, Command: c, N: len(s), P50: quantile(s, 0.50), P99: quantile(s, 0.99),
+			Requests: float64(cost.Requests) / k, ItemsRead: float64(cost.ItemsRead) / k, ItemsWritten: float64(cost.ItemsWritten) / k,
+			ReadUnits: cost.ReadUnits / k, WriteUnits: cost.WriteUnits / k, ReportedUnits: cost.ReportedUnits / k})
+	}
+	return rows
 }
 
 // quantile reads the q-quantile of sorted samples (nearest rank).
