@@ -25,6 +25,7 @@ import (
 	"croupier/internal/lambdarun"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/governance"
 	"croupier/internal/rules/players"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
@@ -182,6 +183,7 @@ func TestEmulator(t *testing.T) {
 	grantedKing := game.CommandID("discord:1001", "discord-interaction-1101")[:10] + ".1"
 	giftCard := game.CommandID(ada, "discord-interaction-1106")[:10] + ".1"
 	sampleTrade := "t" + game.CommandID(ada, "discord-interaction-1107")[:10]
+	var gov govPast // set up by the votes/judge.json step
 	steps := []step{
 		{"actions/healthz.json", ok(200, map[string]any{"status": "ok"})},
 		{"actions/openapi.json", func(t *testing.T, res []byte) string {
@@ -370,6 +372,74 @@ func TestEmulator(t *testing.T) {
 				t.Errorf("a second run did %v (failed %v), want nothing", rep.Done, rep.Failed)
 			}
 			return "nothing due"
+		}},
+		// Governance (functions/votes, RULINGS G1-G5) on sample-hall: Ada's
+		// urgent proposal with an amendment, a bridge's reactions (a
+		// non-player's 👎 is ignored), the live count, an edit, Ada's
+		// candidacy, a request for justice by the (non-player) admin, a ruling
+		// on no such request, the empty office.
+		{"votes/submit-proposal.json", both(ok(201, map[string]any{"author": ada, "class": "urgent", "status": "open", "title": "Cheaper cards"}),
+			func(t *testing.T, res []byte) string {
+				var p game.ProposalView
+				body(t, res, &p)
+				if p.VotingEnd.Sub(p.CreatedAt) != 48*time.Hour || len(p.Amendment) == 0 {
+					t.Errorf("urgent proposal %+v, want 48 hours of voting and its amendment", p)
+				}
+				return "201 " + p.ID
+			})},
+		{"votes/push-reactions.json", ok(200, map[string]any{"up": []string{ada}, "changes": 1})},
+		{"votes/list-proposals.json", both(ok(200, nil), func(t *testing.T, res []byte) string {
+			var l struct{ Proposals []game.ProposalView }
+			body(t, res, &l)
+			if len(l.Proposals) != 1 || l.Proposals[0].Live == nil || l.Proposals[0].Live.For != 1 ||
+				!slices.Equal(l.Proposals[0].Live.Ignored, []string{"discord:1099"}) {
+				t.Errorf("open proposals %+v, want Ada's with 1 for and the non-player ignored", l.Proposals)
+			}
+			return "200, live 1 for"
+		})},
+		{"votes/message-edited.json", ok(200, map[string]any{"edited": true, "changes": 2})},
+		{"votes/stand-for-judge.json", ok(201, map[string]any{"candidate": ada})},
+		{"votes/request-justice.json", both(ok(201, nil), func(t *testing.T, res []byte) string {
+			var r game.JusticeRecord
+			body(t, res, &r)
+			if r.Request.Author != "discord:1001" || r.Request.Status != "open" || r.Request.Kind != "question" {
+				t.Errorf("request %+v, want the admin's open question", r.Request)
+			}
+			return "201 " + r.Request.ID
+		})},
+		{"votes/rule-unknown-request.json", problem(404, "unknown_request")},
+		// The office is empty; then a game 15 days in the past gets an
+		// adopted-to-be urgent proposal and a candidacy, both long due, for
+		// the scheduled functions below (setupGovPast).
+		{"votes/judge.json", both(ok(200, map[string]any{"removal_assents": []string{}}), func(t *testing.T, res []byte) string {
+			gov = setupGovPast(ctx, t, st, quiet)
+			return "200, no Judge; " + govPastGame + " set up"
+		})},
+		// The weekly election run does all due work: the past game's
+		// election seats its candidate as of the week's end, and its proposal
+		// is adopted as of its deadline (however late). The minute tally run
+		// after it (the same work delivered again) finds nothing: one result.
+		{"judge-election/scheduler.json", func(t *testing.T, res []byte) string {
+			var rep game.DueReport
+			if err := json.Unmarshal(res, &rep); err != nil {
+				t.Fatalf("not a due report (%v): %s", err, res)
+			}
+			if want := []string{govPastGame + "/" + gov.week}; !slices.Equal(rep.Done["election"], want) || len(rep.Failed) > 0 {
+				t.Errorf("judge-election did %v (failed %v), want the election %v", rep.Done, rep.Failed, want)
+			}
+			gov.check(ctx, t, st, quiet)
+			return fmt.Sprintf("elections %v", rep.Done["election"])
+		}},
+		{"tally/scheduler.json", func(t *testing.T, res []byte) string {
+			var rep game.DueReport
+			if err := json.Unmarshal(res, &rep); err != nil {
+				t.Fatalf("not a due report (%v): %s", err, res)
+			}
+			if len(rep.Done["proposal"])+len(rep.Done["election"])+len(rep.Done["confidence"]) > 0 || len(rep.Failed) > 0 {
+				t.Errorf("a second delivery did %v (failed %v), want nothing", rep.Done, rep.Failed)
+			}
+			gov.check(ctx, t, st, quiet)
+			return "nothing due; one result"
 		}},
 	}
 
@@ -603,4 +673,94 @@ func setupDuelGame(ctx context.Context, t *testing.T, svc *game.Service) string 
 		}
 	}
 	return "d" + game.CommandID("discord:2001", "duel-request-1")[:12]
+}
+
+// govPastGame is a game 15 days in the past with governance work long due
+// (setupGovPast), for the judge-election and tally events.
+const govPastGame = "e2e-gov-past"
+
+// govPast is what setupGovPast made and the state the scheduled runs must
+// leave.
+type govPast struct {
+	proposal string
+	end      time.Time // the proposal's voting end
+	week     string    // the election's week
+	weekEnd  time.Time
+}
+
+// setupGovPast creates govPastGame 15 days ago with three players: the
+// first submits an urgent proposal (amending urgentVoting to 36h) and
+// stands for Judge an hour in; the other two give both 👍. Both have long
+// been due when the scheduled functions run.
+func setupGovPast(ctx context.Context, t *testing.T, st *dynamo.Store, opt game.Option) govPast {
+	t.Helper()
+	created := time.Now().UTC().AddDate(0, 0, -15)
+	clk := clock.NewManual(created)
+	svc := game.New(st, clk, opt)
+	req := func(actor, key string) game.Request { return game.Request{Game: govPastGame, Actor: actor, Key: key} }
+	if _, err := svc.Create(ctx, game.Request{Actor: "discord:3000", Key: "e2e-gov-create"}, game.CreateGame{ID: govPastGame}); err != nil {
+		t.Fatalf("creating %s: %v", govPastGame, err)
+	}
+	for _, p := range []string{"discord:3001", "discord:3002", "discord:3003"} {
+		if _, err := svc.Join(ctx, req(p, "e2e-gov-join"), game.JoinGame{}); err != nil {
+			t.Fatalf("%s joining %s: %v", p, govPastGame, err)
+		}
+	}
+	clk.Advance(time.Hour)
+	msg := func(id string) game.MessageRef {
+		return game.MessageRef{Platform: "discord", Channel: "3100", Message: id}
+	}
+	res, err := svc.SubmitProposal(ctx, req("discord:3001", "e2e-gov-propose"), game.SubmitProposal{Message: msg("3101"),
+		Class: governance.Urgent, Amendment: json.RawMessage(`{"durations":{"urgentVoting":"36h"}}`)})
+	if err != nil {
+		t.Fatalf("proposal in %s: %v", govPastGame, err)
+	}
+	var p game.ProposalView
+	if err := json.Unmarshal(res.Body, &p); err != nil {
+		t.Fatal(err)
+	}
+	res, err = svc.StandForJudge(ctx, req("discord:3001", "e2e-gov-stand"), game.StandForJudge{Message: msg("3102")})
+	if err != nil {
+		t.Fatalf("candidacy in %s: %v", govPastGame, err)
+	}
+	var cd governance.Candidacy
+	if err := json.Unmarshal(res.Body, &cd); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"3101", "3102"} {
+		if _, err := svc.PushReactions(ctx, req("discord:3000", "e2e-gov-react-"+m),
+			game.PushReactions{Message: msg(m), Up: []string{"discord:3002", "discord:3003"}}); err != nil {
+			t.Fatalf("reactions in %s: %v", govPastGame, err)
+		}
+	}
+	return govPast{proposal: p.ID, end: p.VotingEnd, week: cd.Week, weekEnd: calendar.WeekAt(cd.CreatedAt).End()}
+}
+
+// check reads govPastGame with the real clock: the proposal adopted once,
+// dated at its deadline, its amendment applied; discord:3001 the Judge
+// since the week's end.
+func (g govPast) check(ctx context.Context, t *testing.T, st *dynamo.Store, opt game.Option) {
+	t.Helper()
+	reader := game.New(st, clock.Real{}, opt)
+	p, err := reader.Proposal(ctx, govPastGame, g.proposal)
+	if err != nil || p.Status != governance.StatusAdopted || !p.ClosedAt.Equal(g.end) || p.RulesetVersion != 2 {
+		t.Errorf("past proposal %+v (%v), want adopted at %s as ruleset version 2", p.ProposalRecord, err, g.end)
+	}
+	js, err := reader.Judge(ctx, govPastGame)
+	if err != nil || js.Judge != "discord:3001" || !js.Since.Equal(g.weekEnd) {
+		t.Errorf("past game's Judge %+v (%v), want discord:3001 since %s", js, err, g.weekEnd)
+	}
+	page, err := reader.Log(ctx, govPastGame, "", 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tallies := 0
+	for _, e := range page.Entries {
+		if e.Command == "proposal-tally" {
+			tallies++
+		}
+	}
+	if tallies != 1 {
+		t.Errorf("%d proposal-tally entries in %s, want 1", tallies, govPastGame)
+	}
 }
