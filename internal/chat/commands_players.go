@@ -14,7 +14,8 @@ import (
 // the player list, dice, the game's description, and help.
 func init() {
 	Register(
-		Command{Name: "help", Private: true, Description: "List the Croupier's commands", NoGame: true, Handler: help},
+		Command{Name: "help", Private: true, Description: "List the Croupier's commands", NoGame: true, Handler: help,
+			Options: []Option{{Name: "command", Description: "A command to describe, e.g. trade"}}},
 		Command{Name: "join", Description: "Join the game bound to this server",
 			Options: []Option{{Name: "name", Description: "Your display name in the game (default: your name here)"}},
 			Handler: join},
@@ -39,24 +40,62 @@ func init() {
 	)
 }
 
-func help(_ context.Context, _ *game.Service, _ *Invocation) (*Reply, error) {
-	var ls []string
+// help lists the commands compactly, one line per top-level name with its
+// subcommands ("/trade offer · accept · ..."), so the list stays inside a
+// chat message however many commands the areas register; "help NAME" gives
+// each subcommand's description.
+func help(_ context.Context, _ *game.Service, inv *Invocation) (*Reply, error) {
+	topic := strings.TrimPrefix(strings.TrimSpace(inv.Opt("command")), "/")
+	var order []string
+	subs := map[string][]Command{}
+	var menus []string
 	for _, c := range Commands() {
 		if c.Hidden {
 			continue
 		}
-		switch c.Kind {
-		case Slash:
-			admin := ""
-			if c.Admin {
-				admin = " (admins)"
-			}
-			ls = append(ls, fmt.Sprintf("/%s: %s%s", c.Name, c.Description, admin))
-		default:
-			ls = append(ls, fmt.Sprintf("%q (apps menu): %s", c.Name, c.Description))
+		if c.Kind != Slash {
+			menus = append(menus, fmt.Sprintf("%q (apps menu): %s", c.Name, c.Description))
+			continue
 		}
+		top, _, _ := strings.Cut(c.Name, " ")
+		if _, seen := subs[top]; !seen {
+			order = append(order, top)
+		}
+		subs[top] = append(subs[top], c)
 	}
+	var ls []string
+	if topic != "" {
+		cs, ok := subs[topic]
+		if !ok {
+			return &Reply{Text: fmt.Sprintf("There is no command /%s; /help lists them.", topic), Ephemeral: true}, nil
+		}
+		for _, c := range cs {
+			ls = append(ls, fmt.Sprintf("/%s: %s%s", c.Name, c.Description, adminNote(c)))
+		}
+		return &Reply{Title: "/" + topic, Text: lines(ls), Ephemeral: true}, nil
+	}
+	for _, top := range order {
+		cs := subs[top]
+		if len(cs) == 1 && cs[0].Name == top {
+			ls = append(ls, fmt.Sprintf("/%s: %s%s", top, cs[0].Description, adminNote(cs[0])))
+			continue
+		}
+		names := make([]string, len(cs))
+		for i, c := range cs {
+			names[i] = strings.TrimPrefix(c.Name, top+" ")
+		}
+		ls = append(ls, fmt.Sprintf("/%s %s", top, strings.Join(names, " · ")))
+	}
+	ls = append(ls, menus...)
+	ls = append(ls, "/help command:NAME describes one command's subcommands.")
 	return &Reply{Title: "Croupier commands", Text: lines(ls), Ephemeral: true}, nil
+}
+
+func adminNote(c Command) string {
+	if c.Admin && !strings.Contains(c.Description, "admins") {
+		return " (admins)"
+	}
+	return ""
 }
 
 func join(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

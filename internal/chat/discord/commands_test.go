@@ -32,7 +32,7 @@ func TestEverySlashCommand(t *testing.T) {
 		t.Fatalf("grace after join: %+v", p)
 	}
 	r = hs.cmd(ada, "help")
-	contains(t, "help", r, "/trade offer", "/buy")
+	contains(t, "help", r, "/trade accept · list · offer", "/buy")
 	if !r.ephemeral() {
 		t.Error("help is not ephemeral")
 	}
