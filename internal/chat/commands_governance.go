@@ -2,30 +2,382 @@ package chat
 
 import (
 	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/governance"
 )
 
-// The governance context-menu commands, registered now so the platform
-// shows them and their names are stable. Governance (proposals, requests
-// for justice, judges) is being built separately: these placeholders
-// answer that it is not available yet, and the governance area replaces
-// them by registering commands of the same names (Register replaces a
-// Placeholder).
+// Governance (RULINGS G1-G5): proposals, requests for justice, rulings,
+// votes of confidence, the Judge's office and Judge elections. Votes are the
+// 👍/👎 reactions on chat messages, so the commands tie each record to a
+// message: the context-menu commands ("Submit as proposal", "Submit as
+// request for justice", "Stand for Judge") to the message they are used on,
+// the slash commands to a message named by its link or id.
 func init() {
-	for _, c := range []struct{ name, what string }{
-		{"Submit as proposal", "Submitting a message as a proposal"},
-		{"Submit as request for justice", "Submitting a message as a request for justice"},
-		{"Stand for Judge", "Standing for Judge with a message"},
-	} {
-		Register(Command{Name: c.name, Kind: MessageMenu, NoGame: true, Placeholder: true, Private: true,
-			Description: c.what + " (governance)",
-			Handler:     notYet(c.what)})
+	msgOpt := func(what string) Option {
+		return Option{Name: "message", Required: true,
+			Description: "The " + what + " message: its link (Copy Message Link) or its id in this channel"}
 	}
+	Register(
+		Command{Name: "propose", Description: "Submit your message as a proposal",
+			Options: []Option{msgOpt("proposal"),
+				{Name: "class", Description: "standard (voted on during the next phase) or urgent (48 hours; reputable players)",
+					Choices: []Choice{{Label: "standard", Value: string(governance.Standard)}, {Label: "urgent", Value: string(governance.Urgent)}}},
+				{Name: "title", Description: "A short title for announcements"},
+				{Name: "text", Description: "The proposal's text (a copy of the message)"}},
+			Handler: propose},
+		Command{Name: "withdraw", Description: "Withdraw your proposal",
+			Options: []Option{{Name: "proposal", Description: "The proposal's id", Required: true}}, Handler: withdraw},
+		Command{Name: "proposals", Description: "Proposals, votes and deadlines",
+			Options: []Option{{Name: "status", Description: "Which proposals (default open)", Choices: []Choice{
+				{Label: "open", Value: string(governance.StatusOpen)}, {Label: "adopted", Value: string(governance.StatusAdopted)},
+				{Label: "failed", Value: string(governance.StatusFailed)}, {Label: "withdrawn", Value: string(governance.StatusWithdrawn)},
+				{Label: "all", Value: "all"}}}},
+			Handler: proposals},
+		Command{Name: "rfj", Description: "Request justice from the Judge",
+			Options: []Option{
+				{Name: "kind", Description: "statement or question", Required: true, Choices: []Choice{
+					{Label: "statement", Value: string(governance.KindStatement)}, {Label: "question", Value: string(governance.KindQuestion)}}},
+				{Name: "text", Description: "The statement or question", Required: true},
+				msgOpt("request")},
+			Handler: rfj},
+		Command{Name: "rule", Description: "Rule on a request (the Judge)",
+			Options: []Option{{Name: "request", Description: "The request's id", Required: true},
+				{Name: "answer", Description: "TRUE, FALSE, or the answer", Required: true}},
+			Handler: rule},
+		Command{Name: "overturn", Description: "Overturn your ruling (the Judge)",
+			Options: []Option{{Name: "ruling", Description: "The ruling's id", Required: true}}, Handler: overturn},
+		Command{Name: "confidence", Description: "Vote of confidence on a ruling",
+			Options: []Option{{Name: "ruling", Description: "The ruling's id", Required: true}, msgOpt("poll")},
+			Handler: confidence},
+		Command{Name: "rulings", Description: "Past rulings", Handler: rulings},
+		Command{Name: "judge", Description: "The Judge and their queue", Handler: judge},
+		Command{Name: "assent-removal", Description: "Assent to removing the Judge", Handler: assentRemoval},
+		Command{Name: "resign", Description: "Resign as Judge", Handler: resign},
+		Command{Name: "stand", Description: "Stand for Judge this week",
+			Options: []Option{msgOpt("candidacy")}, Handler: stand},
+		Command{Name: "Submit as proposal", Kind: MessageMenu, Description: "Submit this message of yours as a proposal",
+			Handler: proposeMessage},
+		Command{Name: "Submit as request for justice", Kind: MessageMenu,
+			Description: "Submit this message of yours as a request for justice (a question if it ends with ?)",
+			Handler:     rfjMessage},
+		Command{Name: "Stand for Judge", Kind: MessageMenu, Description: "Stand for Judge this week with this message of yours",
+			Handler: standMessage},
+	)
 }
 
-func notYet(what string) Handler {
-	return func(context.Context, *game.Service, *Invocation) (*Reply, error) {
-		return nil, refusef("not_available", "%s is not available yet: the Croupier does not run governance (proposals, requests for justice, elections) in this version. Nothing was recorded; post it as the rules say and an admin will handle it.", what)
+// discordLink matches a Discord message link's channel and message ids.
+var discordLink = regexp.MustCompile(`^https?://(?:[a-z]+\.)?discord(?:app)?\.com/channels/[^/]+/([0-9]+)/([0-9]+)/?$`)
+
+// messageOption reads the message an option names: a Discord message link,
+// "channel/message", or a message id in the invocation's channel.
+func messageOption(inv *Invocation, name string) (game.MessageRef, error) {
+	v := inv.Opt(name)
+	ref := game.MessageRef{Platform: inv.Platform, Channel: inv.Channel, Message: v}
+	if m := discordLink.FindStringSubmatch(v); m != nil {
+		ref.Channel, ref.Message = m[1], m[2]
+	} else if c, id, ok := strings.Cut(v, "/"); ok && !strings.Contains(v, ":") {
+		ref.Channel, ref.Message = c, id
 	}
+	if ref.Channel == "" || ref.Message == "" || strings.ContainsAny(ref.Message, " /") {
+		return ref, refusef("invalid_message", "Option %s must name a message: its link (Copy Message Link) or its id in this channel, not %q.", name, v)
+	}
+	return ref, nil
+}
+
+// targetMessage is the message a context-menu command was used on; it must
+// be the caller's own (a proposal, request or candidacy is its author's).
+func targetMessage(inv *Invocation, what string) (game.MessageRef, error) {
+	if inv.Target == nil || inv.Target.ID == "" {
+		return game.MessageRef{}, refusef("invalid_message", "Use this command on a message (right-click it, then Apps).")
+	}
+	if inv.Target.Author != "" && inv.Target.Author != inv.User {
+		return game.MessageRef{}, refusef("not_your_message", "Only the author of a message can submit it as their %s; ask them to.", what)
+	}
+	ch := inv.Target.Channel
+	if ch == "" {
+		ch = inv.Channel
+	}
+	return game.MessageRef{Platform: inv.Platform, Channel: ch, Message: inv.Target.ID}, nil
+}
+
+func propose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	m, err := messageOption(inv, "message")
+	if err != nil {
+		return nil, err
+	}
+	return submitProposal(ctx, s, inv, game.SubmitProposal{Message: m, Class: governance.Class(inv.Opt("class")),
+		Title: inv.Opt("title"), Text: inv.Opt("text")})
+}
+
+func proposeMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	m, err := targetMessage(inv, "proposal")
+	if err != nil {
+		return nil, err
+	}
+	return submitProposal(ctx, s, inv, game.SubmitProposal{Message: m, Text: clip(inv.Target.Content, game.MaxProposalText)})
+}
+
+func submitProposal(ctx context.Context, s *game.Service, inv *Invocation, p game.SubmitProposal) (*Reply, error) {
+	res, err := s.SubmitProposal(ctx, req(inv), p)
+	if err != nil {
+		return nil, err
+	}
+	v, err := decode[game.ProposalView](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Title: "Proposal " + v.ID,
+		Text: fmt.Sprintf("<@%s>'s %s proposal is open: react 👍 or 👎 on its message. Voting runs from %s to %s; the reactions present then decide (reacting both counts against; an edited or deleted message never takes effect).",
+			UserID(inv.Platform, v.Author), v.Class, when(v.VotingStart), when(v.VotingEnd))}, nil
+}
+
+func withdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.WithdrawProposal(ctx, req(inv), inv.Opt("proposal"))
+	if err != nil {
+		return nil, err
+	}
+	v, err := decode[game.ProposalView](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Text: fmt.Sprintf("Proposal %s is withdrawn.", v.ID)}, nil
+}
+
+func proposals(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	status := inv.Opt("status")
+	switch status {
+	case "":
+		status = string(governance.StatusOpen)
+	case "all":
+		status = ""
+	}
+	ps, err := s.Proposals(ctx, inv.Game, status)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return &Reply{Text: "No proposals.", Ephemeral: true}, nil
+	}
+	ls := make([]string, len(ps))
+	for i, p := range ps {
+		ls[i] = proposalLine(p)
+	}
+	return &Reply{Title: "Proposals", Text: lines(ls), Ephemeral: true}, nil
+}
+
+func proposalLine(p game.ProposalView) string {
+	title := p.Title
+	if title == "" {
+		title = clip(p.Text, 60)
+	}
+	s := fmt.Sprintf("**%s** %s by <@%s> (%s): %s", p.ID, title, UserID(p.Message.Platform, p.Author), p.Class, p.Status)
+	switch {
+	case p.Live != nil:
+		s += fmt.Sprintf(", now %d 👍 / %d 👎 (%s), voting ends %s", p.Live.For, p.Live.Against, popular(p.Live.Popular), when(p.VotingEnd))
+	case p.Status == governance.StatusOpen:
+		s += ", voting ends " + when(p.VotingEnd)
+	case p.Result != nil:
+		s += ": " + p.Result.Reason
+	}
+	return s
+}
+
+func popular(b bool) string {
+	if b {
+		return "popular"
+	}
+	return "not popular"
+}
+
+func when(t time.Time) string { return t.UTC().Format("Mon 2 Jan 15:04 UTC") }
+
+func rfj(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	m, err := messageOption(inv, "message")
+	if err != nil {
+		return nil, err
+	}
+	return requestJustice(ctx, s, inv, game.RequestJustice{Kind: governance.RequestKind(inv.Opt("kind")), Text: inv.Opt("text"), Message: m})
+}
+
+// rfjMessage files the message as a request: a question if it ends with a
+// question mark, else a statement for the Judge to rule TRUE or FALSE.
+func rfjMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	m, err := targetMessage(inv, "request for justice")
+	if err != nil {
+		return nil, err
+	}
+	text := strings.TrimSpace(inv.Target.Content)
+	kind := governance.KindStatement
+	if strings.HasSuffix(text, "?") {
+		kind = governance.KindQuestion
+	}
+	return requestJustice(ctx, s, inv, game.RequestJustice{Kind: kind, Text: clip(text, game.MaxJusticeText), Message: m})
+}
+
+func requestJustice(ctx context.Context, s *game.Service, inv *Invocation, r game.RequestJustice) (*Reply, error) {
+	res, err := s.RequestJustice(ctx, req(inv), r)
+	if err != nil {
+		return nil, err
+	}
+	v, err := decode[game.JusticeRecord](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Title: "Request for justice " + v.Request.ID,
+		Text: fmt.Sprintf("<@%s> asks the Judge (%s): %s", UserID(inv.Platform, v.Request.Author), v.Request.Kind, clip(v.Request.Text, 1500))}, nil
+}
+
+func rule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.Rule(ctx, req(inv), game.RuleOn{Request: inv.Opt("request"), Answer: inv.Opt("answer")})
+	if err != nil {
+		return nil, err
+	}
+	return rulingReply(res, "Ruling")
+}
+
+func overturn(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.Overturn(ctx, req(inv), inv.Opt("ruling"))
+	if err != nil {
+		return nil, err
+	}
+	return rulingReply(res, "Overturned")
+}
+
+func confidence(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	m, err := messageOption(inv, "message")
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.OpenConfidence(ctx, req(inv), game.OpenConfidence{Ruling: inv.Opt("ruling"), Poll: m})
+	if err != nil {
+		return nil, err
+	}
+	return rulingReply(res, "Vote of confidence")
+}
+
+func rulingReply(res *game.Result, title string) (*Reply, error) {
+	v, err := decode[game.RulingView](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Title: title + " " + v.ID, Text: rulingLine(v)}, nil
+}
+
+func rulingLine(r game.RulingView) string {
+	s := fmt.Sprintf("**%s** on %q: **%s** (Judge <@%s>, %s)", r.ID, clip(r.Text, 200), clip(r.Answer, 300),
+		UserID(r.Message.Platform, r.Judge), when(r.At))
+	if r.Overturned {
+		s += fmt.Sprintf("; overturned by %s, no bearing", r.OverturnedBy)
+	}
+	if c := r.Confidence; c != nil {
+		switch c.Status {
+		case governance.ConfidenceOpen:
+			s += fmt.Sprintf("; vote of confidence open until %s (👍 affirm, 👎 overturn)", when(c.EndsAt))
+		default:
+			s += "; vote of confidence " + c.Status
+		}
+	}
+	return s
+}
+
+func rulings(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	rs, err := s.Rulings(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) == 0 {
+		return &Reply{Text: "No rulings yet.", Ephemeral: true}, nil
+	}
+	ls := make([]string, len(rs))
+	for i, r := range rs {
+		ls[i] = rulingLine(r)
+	}
+	return &Reply{Title: "Rulings", Text: lines(ls), Ephemeral: true}, nil
+}
+
+func judge(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	js, err := s.Judge(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	queue, err := s.JudgeQueue(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	r := officeReply(inv, js)
+	r.Ephemeral = true
+	ls := []string{r.Text}
+	for _, q := range queue {
+		ls = append(ls, fmt.Sprintf("**%s** (%s by <@%s>): %s", q.Request.ID, q.Request.Kind, UserID(inv.Platform, q.Request.Author), clip(q.Request.Text, 200)))
+	}
+	if len(queue) == 0 {
+		ls = append(ls, "No request is waiting for a ruling.")
+	}
+	r.Text = lines(ls)
+	return r, nil
+}
+
+func officeReply(inv *Invocation, js game.JudgeState) *Reply {
+	if js.Judge == "" {
+		return &Reply{Title: "The Judge", Text: "There is no Judge."}
+	}
+	text := fmt.Sprintf("The Judge is <@%s>, since %s.", UserID(inv.Platform, js.Judge), when(js.Since))
+	if n := len(js.RemovalAssents); n > 0 {
+		text += fmt.Sprintf(" %s assented to their removal (two remove them).", plural(n, "player has", "players have"))
+	}
+	return &Reply{Title: "The Judge", Text: text}
+}
+
+func assentRemoval(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	res, err := s.AssentRemoval(ctx, req(inv))
+	if err != nil {
+		return nil, err
+	}
+	js, err := decode[game.JudgeState](res)
+	if err != nil {
+		return nil, err
+	}
+	return officeReply(inv, js), nil
+}
+
+func resign(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	if _, err := s.Resign(ctx, req(inv)); err != nil {
+		return nil, err
+	}
+	return &Reply{Title: "The Judge", Text: fmt.Sprintf("<@%s> resigned as Judge; the office is empty until an election.", UserID(inv.Platform, inv.User))}, nil
+}
+
+func stand(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	m, err := messageOption(inv, "message")
+	if err != nil {
+		return nil, err
+	}
+	return standFor(ctx, s, inv, m)
+}
+
+func standMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	m, err := targetMessage(inv, "candidacy")
+	if err != nil {
+		return nil, err
+	}
+	return standFor(ctx, s, inv, m)
+}
+
+func standFor(ctx context.Context, s *game.Service, inv *Invocation, m game.MessageRef) (*Reply, error) {
+	res, err := s.StandForJudge(ctx, req(inv), game.StandForJudge{Message: m})
+	if err != nil {
+		return nil, err
+	}
+	c, err := decode[governance.Candidacy](res)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Title: "Candidacy for Judge",
+		Text: fmt.Sprintf("<@%s> stands for Judge in %s: react 👍 or 👎 on their message. When the week ends, the popular candidacy with the most 👍 wins.",
+			UserID(inv.Platform, c.Candidate), c.Week)}, nil
 }
