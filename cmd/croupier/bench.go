@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"croupier/internal/benchmark"
+	"croupier/internal/chat/discord"
+	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/lambdarun"
 	"croupier/internal/store/bolt"
 	"croupier/internal/store/dynamo"
@@ -113,8 +115,12 @@ func (e *env) bench(args []string) error {
 		}
 		fns, err = benchmark.MeasureFunctions(ctx, benchmark.FunctionsConfig{
 			Root: root, RIE: *rie, ColdRuns: *coldRuns,
+			// The Discord function needs a public key to start; the
+			// samples in events/discord are signed with the test key and
+			// dated, so the window is wide (as internal/e2e sets it).
 			Env: []string{"TABLE_NAME=" + table, "DYNAMODB_ENDPOINT=" + *endpoint, "API_KEYS=bench-key",
-				"AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local"},
+				"AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local",
+				discord.EnvPublicKey + "=" + discordtest.PublicKeyHex(), discord.EnvTimestampWindow + "=876000h"},
 			Event: func(name string) ([]byte, error) { return firstEvent(root, name) },
 		})
 		if err != nil {
