@@ -36,7 +36,7 @@ func WithReactions(src reactions.Source) Option {
 // reactionsAt reads m's reactions for a vote ending at `at`: from the
 // configured source, or the game's pushed reactions as of at.
 func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at time.Time) (reactions.Snapshot, error) {
-	if s.reactions != nil {
+	if s.reactions != nil && readsPlatform(s.reactions, m.Platform) {
 		snap, err := s.reactions.Reactions(ctx, m)
 		if err != nil {
 			return reactions.Snapshot{}, fmt.Errorf("reading reactions of %s/%s/%s: %w", m.Platform, m.Channel, m.Message, err)
@@ -44,6 +44,13 @@ func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at
 		return snap, nil
 	}
 	return reactions.Pushed{Store: s.store, PK: gamePK(game), At: at}.Reactions(ctx, m)
+}
+
+// readsPlatform reports whether src can read messages of platform: a
+// platform-bound reader (Discord REST) only its own; any other source all.
+func readsPlatform(src reactions.Source, platform string) bool {
+	ps, ok := src.(reactions.PlatformSource)
+	return !ok || ps.Platform() == platform
 }
 
 // membersAt returns who was a player of game at the moment at (RULINGS G1:

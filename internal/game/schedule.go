@@ -31,6 +31,9 @@ type DueReport struct {
 }
 
 func (r *DueReport) add(kind string, done []string) {
+	if len(done) == 0 {
+		return
+	}
 	switch kind {
 	case duePeriod:
 		r.Transitions = append(r.Transitions, done...)

@@ -103,6 +103,9 @@ type discordUser struct {
 // PageSize is the most users Discord returns per reactions request.
 const PageSize = 100
 
+// Platform is "discord": the reader answers only for Discord messages.
+func (d *Discord) Platform() string { return "discord" }
+
 // Reactions reads a Discord message's 👍 and 👎 users and its state.
 func (d *Discord) Reactions(ctx context.Context, m MessageRef) (Snapshot, error) {
 	if err := Check(m); err != nil {

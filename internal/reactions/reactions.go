@@ -56,6 +56,14 @@ type Source interface {
 	Reactions(ctx context.Context, m MessageRef) (Snapshot, error)
 }
 
+// PlatformSource is a Source that reads only one chat platform's messages
+// (the Discord reader reads Discord's). Votes on other platforms' messages
+// fall back to the reactions a bridge pushed.
+type PlatformSource interface {
+	Source
+	Platform() string
+}
+
 // SourceFunc adapts a function to Source.
 type SourceFunc func(ctx context.Context, m MessageRef) (Snapshot, error)
 
