@@ -242,6 +242,7 @@ func BenchmarkApplyMove(b *testing.B) {
 	rs := gilded(b)
 	for _, n := range []int{2, 4, 8} {
 		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			b.StopTimer() // recording is setup
 			var recs []recorded
 			for seed := uint64(0); len(recs) < 32; seed++ {
 				if rec, ok := record(b, rs, n, seed); ok {
@@ -266,7 +267,6 @@ func BenchmarkApplyMove(b *testing.B) {
 				next = 0
 			}
 			b.ReportAllocs()
-			b.StopTimer()
 			restart()
 			runtime.ReadMemStats(&ms)
 			m0, b0 := ms.Mallocs, ms.TotalAlloc
