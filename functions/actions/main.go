@@ -10,9 +10,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"croupier/internal/clock"
 	"croupier/internal/config"
-	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/lambdahttp"
 )
@@ -26,11 +24,10 @@ func main() {
 	if len(cfg.APIKeys) == 0 {
 		log.Warn(config.EnvAPIKeys + " is empty: every authenticated route will answer invalid_api_key")
 	}
-	st, err := cfg.Store(context.Background())
+	svc, _, err := cfg.Service(context.Background(), os.Getenv, log)
 	if err != nil {
 		config.Fatal(err)
 	}
-	svc := game.New(st, clock.Real{}, game.WithLogger(log))
 	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.APIKeys, Logger: log, Version: config.Version()})
 	lambda.Start(lambdahttp.New(api, log))
 }

@@ -23,7 +23,6 @@ import (
 	"croupier/internal/announce"
 	"croupier/internal/clock"
 	"croupier/internal/config"
-	"croupier/internal/game"
 	"croupier/internal/publish"
 )
 
@@ -33,11 +32,10 @@ func main() {
 		config.Fatal(err)
 	}
 	log := cfg.Logger(os.Stderr)
-	st, err := cfg.Store(context.Background())
+	svc, st, err := cfg.Service(context.Background(), os.Getenv, log)
 	if err != nil {
 		config.Fatal(err)
 	}
-	svc := game.New(st, clock.Real{}, game.WithLogger(log))
 	an := &announce.Announcer{Store: st, Bindings: svc, Clock: clock.Real{}, Log: log, Discord: poster(os.Getenv, log)}
 	lambda.Start(handler(an, log))
 }

@@ -25,7 +25,6 @@ import (
 	"croupier/internal/chat/discord"
 	"croupier/internal/clock"
 	"croupier/internal/config"
-	"croupier/internal/game"
 	"croupier/internal/lambdahttp"
 )
 
@@ -40,11 +39,10 @@ func main() {
 	}
 	log := cfg.Logger(os.Stderr)
 	ctx := context.Background()
-	st, err := cfg.Store(ctx)
+	svc, st, err := cfg.Service(ctx, os.Getenv, log)
 	if err != nil {
 		config.Fatal(err)
 	}
-	svc := game.New(st, clock.Real{}, game.WithLogger(log))
 	h := &discord.Handler{
 		Router:        chat.NewRouter(svc, log),
 		PublicKey:     denv.PublicKey,

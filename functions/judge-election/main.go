@@ -21,19 +21,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"croupier/internal/clock"
 	"croupier/internal/config"
-	"croupier/internal/game"
-	"croupier/internal/publish"
-	"croupier/internal/reactions"
+	"croupier/internal/lambdadue"
 )
 
 func main() {
@@ -42,57 +35,9 @@ func main() {
 		config.Fatal(err)
 	}
 	log := cfg.Logger(os.Stderr)
-	ctx := context.Background()
-	st, err := cfg.Store(ctx)
+	svc, _, err := cfg.Service(context.Background(), os.Getenv, log)
 	if err != nil {
 		config.Fatal(err)
 	}
-	opts := []game.Option{game.WithLogger(log)}
-	if token := strings.TrimSpace(os.Getenv("DISCORD_BOT_TOKEN")); token != "" {
-		opts = append(opts, game.WithReactions(&reactions.Discord{Token: token, BaseURL: strings.TrimSpace(os.Getenv("DISCORD_API_BASE")),
-			UserAgent: "DiscordBot (https://github.com/croupier/croupier, " + config.Version() + ")"}))
-	}
-	pub, err := publish.FromEnv(ctx, os.Getenv)
-	if err != nil {
-		config.Fatal(err)
-	}
-	if pub != nil {
-		opts = append(opts, game.WithPublisher(pub))
-	}
-	svc := game.New(st, clock.Real{}, opts...)
-	lambda.Start(handler(svc, log))
-}
-
-// trigger is what the payload may say about why we run; it is only logged.
-type trigger struct {
-	Schedule      string `json:"schedule"`
-	ScheduledTime string `json:"scheduled_time"`
-	Attempt       string `json:"attempt"`
-	DetailType    string `json:"detail-type"`
-	Time          string `json:"time"`
-}
-
-// handler adapts RunDue to the Lambda signature. Work that failed (e.g.
-// Discord could not be read) stays due; the invocation then fails so the
-// Scheduler's RetryPolicy runs it again.
-func handler(svc *game.Service, log *slog.Logger) func(context.Context, json.RawMessage) (game.DueReport, error) {
-	return func(ctx context.Context, payload json.RawMessage) (game.DueReport, error) {
-		var t trigger
-		if err := json.Unmarshal(payload, &t); err != nil {
-			log.WarnContext(ctx, "payload not recognised; running due work anyway", "err", err.Error())
-		}
-		log.InfoContext(ctx, "judge-election triggered", "schedule", t.Schedule, "scheduled_time", t.ScheduledTime,
-			"attempt", t.Attempt, "detail_type", t.DetailType, "event_time", t.Time)
-		rep, err := svc.RunDue(ctx)
-		if err != nil {
-			log.ErrorContext(ctx, "due work failed", "err", err.Error(), "done", rep.Done)
-			return rep, fmt.Errorf("judge-election: %w", err)
-		}
-		if len(rep.Failed) > 0 {
-			log.ErrorContext(ctx, "some due work failed; it stays due", "failed", rep.Failed, "done", rep.Done)
-			return rep, fmt.Errorf("judge-election: %d piece(s) of due work failed and stay due: %v", len(rep.Failed), rep.Failed)
-		}
-		log.InfoContext(ctx, "due work done", "transitions", rep.Transitions, "done", rep.Done)
-		return rep, nil
-	}
+	lambda.Start(lambdadue.Handler("judge-election", svc, log))
 }

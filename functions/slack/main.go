@@ -26,9 +26,7 @@ import (
 	"croupier/internal/chat/slack"
 	"croupier/internal/clock"
 	"croupier/internal/config"
-	"croupier/internal/game"
 	"croupier/internal/lambdahttp"
-	"croupier/internal/publish"
 )
 
 func main() {
@@ -38,19 +36,10 @@ func main() {
 	}
 	log := cfg.Logger(os.Stderr)
 	ctx := context.Background()
-	st, err := cfg.Store(ctx)
+	svc, st, err := cfg.Service(ctx, os.Getenv, log)
 	if err != nil {
 		config.Fatal(err)
 	}
-	opts := []game.Option{game.WithLogger(log)}
-	pub, err := publish.FromEnv(ctx, os.Getenv)
-	if err != nil {
-		config.Fatal(err)
-	}
-	if pub != nil {
-		opts = append(opts, game.WithPublisher(pub))
-	}
-	svc := game.New(st, clock.Real{}, opts...)
 	router := chat.NewRouter(svc, log)
 	cache := &chat.ReplyCache{Store: st, Clock: clock.Real{}}
 

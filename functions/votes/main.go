@@ -16,17 +16,12 @@ package main
 import (
 	"context"
 	"os"
-	"strings"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"croupier/internal/clock"
 	"croupier/internal/config"
-	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/lambdahttp"
-	"croupier/internal/publish"
-	"croupier/internal/reactions"
 )
 
 func main() {
@@ -39,23 +34,10 @@ func main() {
 		log.Warn(config.EnvAPIKeys + " is empty: every governance request will answer invalid_api_key")
 	}
 	ctx := context.Background()
-	st, err := cfg.Store(ctx)
+	svc, _, err := cfg.Service(ctx, os.Getenv, log)
 	if err != nil {
 		config.Fatal(err)
 	}
-	opts := []game.Option{game.WithLogger(log)}
-	if token := strings.TrimSpace(os.Getenv("DISCORD_BOT_TOKEN")); token != "" {
-		opts = append(opts, game.WithReactions(&reactions.Discord{Token: token, BaseURL: strings.TrimSpace(os.Getenv("DISCORD_API_BASE")),
-			UserAgent: "DiscordBot (https://github.com/croupier/croupier, " + config.Version() + ")"}))
-	}
-	pub, err := publish.FromEnv(ctx, os.Getenv)
-	if err != nil {
-		config.Fatal(err)
-	}
-	if pub != nil {
-		opts = append(opts, game.WithPublisher(pub))
-	}
-	svc := game.New(st, clock.Real{}, opts...)
 	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.APIKeys, Logger: log, Version: config.Version()})
 	lambda.Start(lambdahttp.New(api, log))
 }

@@ -1,0 +1,48 @@
+package config
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/publish"
+	"croupier/internal/reactions"
+	"croupier/internal/store/dynamo"
+)
+
+// Environment of the game service's optional parts.
+const (
+	// EnvDiscordBotToken lets votes read reactions from Discord's REST API
+	// at their deadlines (internal/reactions.Discord). Unset: votes read
+	// the reactions bridges pushed.
+	EnvDiscordBotToken = "DISCORD_BOT_TOKEN"
+	// EnvDiscordAPIBase overrides Discord's API root (tests).
+	EnvDiscordAPIBase = "DISCORD_API_BASE"
+)
+
+// Service builds the game service every function runs over: the DynamoDB
+// store, the real clock, the logger, the event bus publisher when
+// EVENT_BUS_NAME is set (so every commit is announced, whichever function
+// made it), and the Discord reaction reader when DISCORD_BOT_TOKEN is set.
+// One place, so no function can forget a part.
+func (c Config) Service(ctx context.Context, getenv func(string) string, log *slog.Logger) (*game.Service, *dynamo.Store, error) {
+	st, err := c.Store(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := []game.Option{game.WithLogger(log)}
+	pub, err := publish.FromEnv(ctx, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pub != nil {
+		opts = append(opts, game.WithPublisher(pub))
+	}
+	if token := strings.TrimSpace(getenv(EnvDiscordBotToken)); token != "" {
+		opts = append(opts, game.WithReactions(&reactions.Discord{Token: token, BaseURL: strings.TrimSpace(getenv(EnvDiscordAPIBase)),
+			UserAgent: "DiscordBot (https://github.com/croupier/croupier, " + Version() + ")"}))
+	}
+	return game.New(st, clock.Real{}, opts...), st, nil
+}
