@@ -2,13 +2,16 @@ package chat
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/ruleset"
 )
 
 // Exoptosis (RULINGS X1-X11): duels, battles and the moves of a match. The
@@ -73,6 +76,17 @@ func init() {
 				match,
 			},
 			Handler: moveHandler(buildMove)},
+		// The components of a match view run these (see controls).
+		Command{Name: "match hand", Hidden: true, Description: "Build your hand card by card, then select it",
+			Options: []Option{{Name: "match", Description: "The match", Required: true},
+				{Name: "picks", Description: "The cards picked so far (encoded)"},
+				{Name: "card", Description: "A card to pick, or to take back if picked"},
+				{Name: "done", Description: "true selects the picked cards", Type: Boolean}},
+			Handler: matchHand},
+		Command{Name: "match pick", Hidden: true, Description: "Make one of your legal moves",
+			Options: []Option{{Name: "match", Description: "The match", Required: true},
+				{Name: "move", Description: "The move: kind|card|player|player2|level", Required: true}},
+			Handler: moveHandler(pickedMove)},
 	)
 	RegisterCompletion(CompleteMyMatches, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
 		ms, err := s.Matches(ctx, inv.Game, game.MatchFilter{Player: inv.User})
@@ -236,7 +250,17 @@ func moveHandler(build func(inv *Invocation) (game.MatchMove, error)) Handler {
 			}
 			ls = append(ls, strings.TrimSpace(strings.Join([]string{ev.Participant, strings.ReplaceAll(ev.Kind, "_", " "), ev.Other, ev.Card}, " ")))
 		}
-		return &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}, nil
+		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}
+		// The mover moves again (a choice after their play, the next
+		// betting round...): offer their moves right here.
+		if r.Match.Status == game.MatchPlaying && slices.Contains(r.Match.Movers, inv.User) {
+			if v, err := s.Match(ctx, inv.Game, r.Match.ID, inv.User); err == nil {
+				if err := controls(ctx, s, inv, v, nil, rep); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return rep, nil
 	}
 }
 
@@ -267,6 +291,15 @@ func matchStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
+	r := matchStatusReply(v)
+	if err := controls(ctx, s, inv, v, nil, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// matchStatusReply is the viewer's private view of v.
+func matchStatusReply(v game.MatchView) *Reply {
 	r := &Reply{Title: fmt.Sprintf("%s %s: %s %s", v.Kind, v.ID, v.Status, v.Phase), Ephemeral: true}
 	for _, p := range v.Participants {
 		hand := strings.Join(p.Hand, ", ")
@@ -300,7 +333,7 @@ func matchStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 		ls = append(ls, "Your moves: "+clip(strings.Join(slices.Compact(moves), "; "), 1500))
 	}
 	r.Text = lines(ls)
-	return r, nil
+	return r
 }
 
 func matchReplay(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -354,4 +387,284 @@ func buildMove(inv *Invocation) (game.MatchMove, error) {
 		mv.Card = inv.Opt("card")
 	}
 	return mv, nil
+}
+
+// MaxSelectChoices is the most entries a select offers (Discord's limit);
+// moves beyond it stay reachable with /match move.
+const MaxSelectChoices = 25
+
+// controls adds to r the components that make the viewer's legal moves in
+// v without typing. In selection: a select that adds a card to the hand
+// being built (picks), one that takes a card back, and, once the hand is
+// big enough, a button that selects it. In betting: buttons for match,
+// decline and pass and a select of raises. In play: one select of the
+// plays, adds, givers, gives or targets. The platforms' selects choose one
+// value, so a hand is built one card per choice, the picks travelling in
+// the component's action. Forfeit and terminate stay typed commands: a
+// misclick must not end a match.
+func controls(ctx context.Context, s *game.Service, inv *Invocation, v game.MatchView, picks []string, r *Reply) error {
+	if v.Status != game.MatchPlaying {
+		return nil
+	}
+	var names map[string]string
+	name := func(id string) string {
+		if names == nil {
+			names = map[string]string{}
+			if ps, err := s.Players(ctx, inv.Game); err == nil {
+				for _, p := range ps {
+					names[p.ID] = p.Name
+				}
+			}
+		}
+		if n := names[id]; n != "" {
+			return n
+		}
+		return id
+	}
+	pick := func(opts map[string]string) Action {
+		o := map[string]string{"match": v.ID}
+		for k, x := range opts {
+			o[k] = x
+		}
+		return Action{Command: "match pick", Options: o}
+	}
+	var raises, plays []Choice
+	for _, m := range v.LegalMoves {
+		switch m.Kind {
+		case exoptosis.MoveSelect:
+			return handControls(ctx, s, inv, v, m.Cards, picks, r)
+		case exoptosis.MoveMatch, exoptosis.MoveDecline, exoptosis.MovePass:
+			style := StylePrimary
+			if m.Kind == exoptosis.MoveDecline {
+				style = StyleDanger
+			}
+			r.Buttons = append(r.Buttons, Button{Label: strings.ToUpper(m.Kind[:1]) + m.Kind[1:], Style: style,
+				Action: pick(map[string]string{"move": m.Kind})})
+		case exoptosis.MoveRaise:
+			raises = append(raises, Choice{Label: fmt.Sprintf("Raise to %d", m.Amount), Value: encodeMove(m)})
+		case exoptosis.MovePlay, exoptosis.MoveAdd, exoptosis.MoveGiver, exoptosis.MoveGive, exoptosis.MoveTarget:
+			plays = append(plays, Choice{Label: clip(moveLabel(m, v.Pending, name), 100), Value: encodeMove(m)})
+		}
+	}
+	if len(raises) > 0 {
+		r.Selects = append(r.Selects, Select{Placeholder: "Raise to…", Action: pick(nil), Option: "move", Choices: raises[:min(len(raises), MaxSelectChoices)]})
+	}
+	if len(plays) > 0 {
+		r.Selects = append(r.Selects, Select{Placeholder: "Your move…", Action: pick(nil), Option: "move", Choices: plays[:min(len(plays), MaxSelectChoices)]})
+		if len(plays) > MaxSelectChoices {
+			r.Text = lines([]string{r.Text, fmt.Sprintf("The menu lists %d of your %d moves; /match move makes any of them.", MaxSelectChoices, len(plays))})
+		}
+	}
+	return nil
+}
+
+// moveLabel says what a move of play does, for a select entry.
+func moveLabel(m exoptosis.Move, pending *exoptosis.Pending, name func(string) string) string {
+	switch m.Kind {
+	case exoptosis.MovePlay:
+		return "Play " + m.Card
+	case exoptosis.MoveAdd:
+		return "Add " + m.Card + " from your deck"
+	case exoptosis.MoveGiver:
+		return "Ask " + name(m.Target) + " to give you a card"
+	case exoptosis.MoveGive:
+		if pending != nil && pending.Receiver != "" {
+			return "Give " + m.Card + " to " + name(pending.Receiver)
+		}
+		return "Give " + m.Card
+	}
+	ts := make([]string, len(m.Targets))
+	for i, t := range m.Targets {
+		ts[i] = name(t)
+	}
+	switch {
+	case m.Card != "": // a Queen: the card leaves the match
+		return fmt.Sprintf("Queen: %s leaves %s's hand", m.Card, strings.Join(ts, ""))
+	case len(ts) == 2:
+		return fmt.Sprintf("King: %s and %s draw 1", ts[0], ts[1])
+	case pending != nil && pending.Kind == exoptosis.ChoiceAce:
+		return "Ace: " + strings.Join(ts, "") + " draws 2"
+	}
+	return "Target " + strings.Join(ts, " & ")
+}
+
+// moveFields are the options of "match move" a picked move fills, in the
+// order of its encoding.
+var moveFields = []string{"kind", "card", "player", "player2", "level"}
+
+// encodeMove writes a legal move as a select value:
+// kind|card|player|player2|level, trailing empty fields left out ("play|7
+// of Hearts", "target||discord:1|discord:2", "raise||||3").
+func encodeMove(m exoptosis.Move) string {
+	f := []string{m.Kind, m.Card, m.Target, "", ""}
+	if len(m.Targets) > 0 {
+		f[2] = m.Targets[0]
+	}
+	if len(m.Targets) > 1 {
+		f[3] = m.Targets[1]
+	}
+	if m.Amount > 0 {
+		f[4] = strconv.Itoa(m.Amount)
+	}
+	return strings.TrimRight(strings.Join(f, "|"), "|")
+}
+
+// pickedMove reads the move option of "match pick" (see encodeMove) as the
+// options of "match move".
+func pickedMove(inv *Invocation) (game.MatchMove, error) {
+	f := strings.Split(inv.Opt("move"), "|")
+	if len(f) > len(moveFields) || !slices.Contains(game.MoveKinds(), strings.TrimSpace(f[0])) {
+		return game.MatchMove{}, refusef("invalid_option", "%q is not a move this menu offers; use /match move.", inv.Opt("move"))
+	}
+	for i, name := range moveFields {
+		inv.Options[name] = ""
+		if i < len(f) {
+			inv.Options[name] = f[i]
+		}
+	}
+	return buildMove(inv)
+}
+
+// handControls offers the building of a hand from the selectable cards
+// avail (see controls), picks being the cards picked so far.
+func handControls(ctx context.Context, s *game.Service, inv *Invocation, v game.MatchView, avail, picks []string, r *Reply) error {
+	rs, err := s.Ruleset(ctx, inv.Game)
+	if err != nil {
+		return err
+	}
+	least := rs.Thresholds.HandMinCards
+	if least <= 0 {
+		least = exoptosis.DefaultHandMin
+	}
+	var picked, rest []Choice
+	var names []string
+	for _, c := range avail {
+		if slices.Contains(picks, c) {
+			picked = append(picked, Choice{Label: c, Value: c})
+			names = append(names, c)
+		} else {
+			rest = append(rest, Choice{Label: c, Value: c})
+		}
+	}
+	enc, err := encodePicks(cardTable(rs.Cards), names)
+	if err != nil {
+		return err
+	}
+	opts := func(extra ...string) map[string]string {
+		o := map[string]string{"match": v.ID}
+		if enc != "" {
+			o["picks"] = enc
+		}
+		for i := 0; i+1 < len(extra); i += 2 {
+			o[extra[i]] = extra[i+1]
+		}
+		return o
+	}
+	act := Action{Command: "match hand", Options: opts()}
+	if len(rest) > 0 {
+		r.Selects = append(r.Selects, Select{Placeholder: fmt.Sprintf("Add a card to your hand (%d picked; %d or more)", len(picked), least),
+			Action: act, Option: "card", Choices: rest[:min(len(rest), MaxSelectChoices)]})
+	}
+	if len(picked) > 0 {
+		r.Selects = append(r.Selects, Select{Placeholder: "Take a card back", Action: act, Option: "drop", Choices: picked[:min(len(picked), MaxSelectChoices)]})
+		r.Text = lines([]string{r.Text, "Your hand so far: " + strings.Join(names, ", ")})
+	}
+	if len(picked) >= least {
+		r.Buttons = append(r.Buttons, Button{Label: fmt.Sprintf("Select these %d cards", len(picked)), Style: StyleSuccess,
+			Action: Action{Command: "match hand", Options: opts("done", "true")}})
+	}
+	return nil
+}
+
+// matchHand runs the hand-building components: it picks option card, or
+// takes back option drop, and answers with the view and the new picks; with
+// done it selects the picked cards as the viewer's hand.
+func matchHand(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	v, err := s.Match(ctx, inv.Game, inv.Opt("match"), inv.User)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.Ruleset(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	picks, err := decodePicks(cardTable(rs.Cards), inv.Opt("picks"))
+	if err != nil {
+		return nil, err
+	}
+	var avail []string
+	for _, m := range v.LegalMoves {
+		if m.Kind == exoptosis.MoveSelect {
+			avail = m.Cards
+		}
+	}
+	if c := inv.Opt("card"); c != "" {
+		if !slices.Contains(avail, c) {
+			return nil, refusef("invalid_option", "%s is not a card you can select now.", c)
+		}
+		if !slices.Contains(picks, c) {
+			picks = append(picks, c)
+		}
+	}
+	if c := inv.Opt("drop"); c != "" {
+		picks = slices.DeleteFunc(picks, func(p string) bool { return p == c })
+	}
+	if inv.Bool("done") {
+		inv.Options["kind"], inv.Options["card"] = exoptosis.MoveSelect, strings.Join(picks, ",")
+		return moveHandler(buildMove)(ctx, s, inv)
+	}
+	r := matchStatusReply(v)
+	if err := controls(ctx, s, inv, v, picks, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func cardTable(cs []ruleset.Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// encodePicks writes the picked cards as a bit set over the ruleset's card
+// table in base64url: 54 cards fit in 10 characters, so a hand of any size
+// fits a component id. The table does not change during a match unless an
+// amendment changes it, and the engine checks the hand anyway.
+func encodePicks(table, picks []string) (string, error) {
+	if len(picks) == 0 {
+		return "", nil
+	}
+	bits := make([]byte, (len(table)+7)/8)
+	for _, p := range picks {
+		i := slices.Index(table, p)
+		if i < 0 {
+			return "", refusef("invalid_option", "%s is not a card of this game's table.", p)
+		}
+		bits[i/8] |= 1 << (i % 8)
+	}
+	return base64.RawURLEncoding.EncodeToString(bits), nil
+}
+
+// decodePicks reads what encodePicks wrote, in table order.
+func decodePicks(table []string, s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	bits, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(bits) > (len(table)+7)/8 {
+		return nil, refusef("invalid_option", "This hand menu is out of date; run /match status again.")
+	}
+	var out []string
+	for i := range len(bits) * 8 {
+		if bits[i/8]&(1<<(i%8)) == 0 {
+			continue
+		}
+		if i >= len(table) {
+			return nil, refusef("invalid_option", "This hand menu is out of date; run /match status again.")
+		}
+		out = append(out, table[i])
+	}
+	return out, nil
 }
