@@ -248,7 +248,7 @@ func moveHandler(build func(inv *Invocation) (game.MatchMove, error)) Handler {
 				ls = append(ls, ev.Participant+" selected a hand")
 				continue
 			}
-			ls = append(ls, strings.TrimSpace(strings.Join([]string{ev.Participant, strings.ReplaceAll(ev.Kind, "_", " "), ev.Other, ev.Card}, " ")))
+			ls = append(ls, words(ev.Participant, strings.ReplaceAll(ev.Kind, "_", " "), ev.Other, ev.Card))
 		}
 		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}
 		// The mover moves again (a choice after their play, the next
@@ -321,7 +321,7 @@ func matchStatusReply(v game.MatchView) *Reply {
 	ls = append(ls, nextText(v))
 	var moves []string
 	for _, m := range v.LegalMoves {
-		moves = append(moves, strings.TrimSpace(fmt.Sprintf("%s %s %s %s", m.Kind, m.Card, m.Target, strings.Join(m.Targets, " & "))))
+		moves = append(moves, words(m.Kind, m.Card, m.Target, strings.Join(m.Targets, " & ")))
 		if m.Kind == exoptosis.MoveSelect {
 			moves[len(moves)-1] = "select 4+ of: " + strings.Join(m.Cards, ", ")
 		}
@@ -352,7 +352,7 @@ func matchReplay(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 			ls = append(ls, fmt.Sprintf("%d. timeout", i+1))
 		case e.Move != nil:
 			m := e.Move
-			ls = append(ls, strings.TrimSpace(fmt.Sprintf("%d. %s %s %s %s %s", i+1, m.Actor, m.Kind, m.Card, m.Target, strings.Join(m.Targets, " & "))))
+			ls = append(ls, words(fmt.Sprintf("%d.", i+1), m.Actor, m.Kind, m.Card, m.Target, strings.Join(m.Targets, " & ")))
 		}
 	}
 	return &Reply{Title: fmt.Sprintf("Replay of %s %s (%s)", rp.Kind, rp.ID, rp.Status), Ephemeral: true, Text: clip(lines(ls), 3800)}, nil
@@ -387,6 +387,12 @@ func buildMove(inv *Invocation) (game.MatchMove, error) {
 		mv.Card = inv.Opt("card")
 	}
 	return mv, nil
+}
+
+// words joins the non-empty parts with single spaces (events and moves
+// leave fields empty that do not apply to them).
+func words(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return strings.TrimSpace(p) == "" }), " ")
 }
 
 // MaxSelectChoices is the most entries a select offers (Discord's limit);

@@ -25,7 +25,7 @@ var (
 )
 
 func init() {
-	chat.Register(chat.Command{Name: "slowtest", Description: "test only: a command slower than the budget", Private: true, NoGame: true,
+	chat.Register(chat.Command{Name: "slowtest", Description: "test only: a command slower than the budget", Private: true, NoGame: true, Hidden: true,
 		Handler: func(ctx context.Context, _ *game.Service, inv *chat.Invocation) (*chat.Reply, error) {
 			select {
 			case <-slowRelease:
