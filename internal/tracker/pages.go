@@ -1,0 +1,441 @@
+package tracker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/governance"
+	"croupier/internal/ruleset"
+)
+
+// Page sizes keep every page under 100 KB of HTML however long the game
+// runs (docs/tracker.md).
+const (
+	LogPageSize  = 200 // log entries per log page
+	ListPageSize = 100 // rows per page of matches, trades, proposals, rulings
+	// auditDrawTarget is about how many draws an audit page holds: a page
+	// ends with the log entry that reaches it (an entry's draws are never
+	// split, so the button checks whole commands).
+	auditDrawTarget = 120
+	// maxReads bounds the store reads one filtered log or audit page makes.
+	maxReads = 100
+)
+
+// pager is one page of a list shown ListPageSize rows at a time (?page=N,
+// 1-based).
+type pager struct {
+	Page, Pages, Total int
+	From, To           int // 1-based rows shown
+}
+
+func paginate(r *http.Request, total int) (pager, int, int) {
+	p := pager{Page: 1, Total: total, Pages: max(1, (total+ListPageSize-1)/ListPageSize)}
+	if n, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && n >= 1 && n <= p.Pages {
+		p.Page = n
+	}
+	lo := (p.Page - 1) * ListPageSize
+	hi := min(total, lo+ListPageSize)
+	p.From, p.To = lo+1, hi
+	if total == 0 {
+		p.From = 0
+	}
+	return p, lo, hi
+}
+
+// Prev and Next are the neighbouring page numbers (0 when none).
+func (p pager) Prev() int {
+	if p.Page > 1 {
+		return p.Page - 1
+	}
+	return 0
+}
+
+func (p pager) Next() int {
+	if p.Page < p.Pages {
+		return p.Page + 1
+	}
+	return 0
+}
+
+// setting is one named ruleset number shown on the overview.
+type setting struct{ Group, Name, Value string }
+
+type overviewData struct {
+	Judge    game.JudgeState
+	Ruleset  *ruleset.Ruleset
+	Settings []setting
+	Players  int
+}
+
+func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	g := l.Game
+	js, err := h.svc.Judge(ctx, g.ID)
+	if err != nil {
+		return "", err
+	}
+	rs, err := h.svc.Ruleset(ctx, g.ID)
+	if err != nil {
+		return "", err
+	}
+	d := overviewData{Judge: js, Ruleset: rs, Players: len(l.members)}
+	for _, grp := range []struct {
+		name string
+		v    any
+	}{{"Thresholds", rs.Thresholds}, {"Chances (%)", rs.Chances}, {"Durations", rs.Durations}, {"Trading", rs.Trading}} {
+		d.Settings = append(d.Settings, flatten(grp.name, grp.v)...)
+	}
+	l.Title, l.Section, l.Data = g.Name, "overview", d
+	if g.Name == "" {
+		l.Title = g.ID
+	}
+	l.Scripts = []string{"tracker.js"}
+	return "overview", nil
+}
+
+// flatten lists a ruleset group's fields by their JSON names, in order.
+func flatten(group string, v any) []setting {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]setting, 0, len(keys))
+	for _, k := range keys {
+		val := m[k]
+		var s string
+		switch x := val.(type) {
+		case string:
+			s = x
+		case float64:
+			s = strconv.FormatFloat(x, 'f', -1, 64)
+		default:
+			vb, _ := json.Marshal(x)
+			s = string(vb)
+		}
+		out = append(out, setting{Group: group, Name: k, Value: s})
+	}
+	return out
+}
+
+func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	l.Title, l.Section, l.Data = "Players", "players", l.members
+	return "players", nil
+}
+
+type playerData struct {
+	P game.PlayerView
+}
+
+func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	id := r.PathValue("player")
+	if !game.ValidIdentity(id) {
+		return "", notFound{fmt.Sprintf("%q is not a player id such as discord:1234.", id)}
+	}
+	p, err := h.svc.Player(ctx, l.Game.ID, id)
+	if err != nil {
+		return "", err
+	}
+	if p.Name != "" {
+		l.Names[p.ID] = p.Name
+	}
+	l.Title, l.Section, l.Data = "Player "+cmpName(p), "players", playerData{P: p}
+	return "player", nil
+}
+
+func cmpName(p game.PlayerView) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
+type matchesData struct {
+	Live, Finished []game.MatchSummary
+	Pager          pager
+}
+
+func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	all, err := h.svc.Matches(ctx, l.Game.ID, game.MatchFilter{})
+	if err != nil {
+		return "", err
+	}
+	var d matchesData
+	var finished []game.MatchSummary
+	for _, m := range all {
+		if m.Status == game.MatchEnded || m.Status == game.MatchCancelled {
+			finished = append(finished, m)
+		} else {
+			d.Live = append(d.Live, m)
+		}
+	}
+	slices.Reverse(finished) // newest first
+	var lo, hi int
+	d.Pager, lo, hi = paginate(r, len(finished))
+	d.Finished = finished[lo:hi]
+	l.Title, l.Section, l.Data = "Matches", "matches", d
+	return "matches", nil
+}
+
+type matchData struct {
+	M      game.MatchView
+	Replay game.MatchReplay
+}
+
+func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	id := r.PathValue("match")
+	m, err := h.svc.Match(ctx, l.Game.ID, id, "")
+	if err != nil {
+		return "", err
+	}
+	rp, err := h.svc.Replay(ctx, l.Game.ID, id, "")
+	if err != nil {
+		return "", err
+	}
+	l.Title, l.Section, l.Data = "Match "+m.ID, "matches", matchData{M: m, Replay: rp}
+	l.Scripts = []string{"tracker.js"}
+	return "match", nil
+}
+
+type tradesData struct {
+	Trades []game.Trade
+	Pager  pager
+}
+
+func (h *Handler) trades(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	all, err := h.svc.Trades(ctx, l.Game.ID, game.TradeFilter{})
+	if err != nil {
+		return "", err
+	}
+	slices.Reverse(all)
+	d := tradesData{}
+	var lo, hi int
+	d.Pager, lo, hi = paginate(r, len(all))
+	d.Trades = all[lo:hi]
+	l.Title, l.Section, l.Data = "Trades", "trades", d
+	return "trades", nil
+}
+
+type proposalsData struct {
+	Open, Closed []game.ProposalView
+	Pager        pager
+}
+
+func (h *Handler) proposals(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	all, err := h.svc.Proposals(ctx, l.Game.ID, "")
+	if err != nil {
+		return "", err
+	}
+	var d proposalsData
+	var closed []game.ProposalView
+	for _, p := range all {
+		if p.Status == governance.StatusOpen {
+			d.Open = append(d.Open, p)
+		} else {
+			closed = append(closed, p)
+		}
+	}
+	slices.Reverse(closed)
+	var lo, hi int
+	d.Pager, lo, hi = paginate(r, len(closed))
+	d.Closed = closed[lo:hi]
+	l.Title, l.Section, l.Data = "Proposals", "proposals", d
+	l.Scripts = []string{"tracker.js"}
+	return "proposals", nil
+}
+
+type judgeData struct {
+	Judge       game.JudgeState
+	Queue       []game.JusticeRecord
+	Rulings     []game.RulingView
+	Pager       pager
+	Candidacies game.CandidaciesView
+}
+
+func (h *Handler) judge(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	g := l.Game.ID
+	var d judgeData
+	var err error
+	if d.Judge, err = h.svc.Judge(ctx, g); err != nil {
+		return "", err
+	}
+	if d.Queue, err = h.svc.JudgeQueue(ctx, g); err != nil {
+		return "", err
+	}
+	all, err := h.svc.Rulings(ctx, g)
+	if err != nil {
+		return "", err
+	}
+	slices.Reverse(all)
+	var lo, hi int
+	d.Pager, lo, hi = paginate(r, len(all))
+	d.Rulings = all[lo:hi]
+	if d.Candidacies, err = h.svc.Candidacies(ctx, g, ""); err != nil {
+		return "", err
+	}
+	l.Title, l.Section, l.Data = "The Judge", "judge", d
+	return "judge", nil
+}
+
+type logData struct {
+	Entries       []game.Entry
+	Player, Kind  string
+	After, Next   string
+	Kinds         []string
+	FilterPlayers []game.PlayerView
+}
+
+func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	q := r.URL.Query()
+	d := logData{Player: strings.TrimSpace(q.Get("player")), Kind: strings.TrimSpace(q.Get("kind")), After: q.Get("after"),
+		FilterPlayers: l.members}
+	quoted := strconv.Quote(d.Player)
+	keep := func(e game.Entry) bool {
+		if d.Player != "" && e.Actor != d.Player && !slices.ContainsFunc(e.Events, func(ev game.Event) bool {
+			// An event names a player as its subject or in its data (the
+			// other side of a trade, a duel's invitees...).
+			return ev.Player == d.Player || strings.Contains(string(ev.Data), quoted)
+		}) {
+			return false
+		}
+		if d.Kind != "" && e.Command != d.Kind && !slices.ContainsFunc(e.Events, func(ev game.Event) bool { return ev.Type == d.Kind }) {
+			return false
+		}
+		return true
+	}
+	cursor := d.After
+	for reads := 0; reads < maxReads && len(d.Entries) < LogPageSize; reads++ {
+		page, err := h.svc.Log(ctx, l.Game.ID, cursor, LogPageSize-len(d.Entries))
+		if err != nil {
+			return "", err
+		}
+		for _, e := range page.Entries {
+			if keep(e) {
+				d.Entries = append(d.Entries, e)
+			}
+		}
+		cursor = page.Next
+		if cursor == "" {
+			break
+		}
+	}
+	d.Next = cursor
+	kinds := map[string]bool{}
+	for _, e := range d.Entries {
+		kinds[e.Command] = true
+		for _, ev := range e.Events {
+			kinds[ev.Type] = true
+		}
+	}
+	for k := range kinds {
+		d.Kinds = append(d.Kinds, k)
+	}
+	slices.Sort(d.Kinds)
+	l.Title, l.Section, l.Data = "Log", "log", d
+	return "log", nil
+}
+
+// auditSeed is one period's published seed record as the audit script reads it.
+type auditSeed struct {
+	Commitment string `json:"commitment"`
+	Seed       string `json:"seed,omitempty"`
+}
+
+// auditDraw is one logged draw with its inputs. N and Value are decimal
+// strings: the specification allows n up to 2^64-1, beyond what a
+// JavaScript number holds exactly, so the script reads them as BigInt.
+type auditDraw struct {
+	Game    string `json:"game"`
+	Period  string `json:"period"`
+	Command string `json:"command"`
+	Index   int    `json:"index"`
+	Purpose string `json:"purpose"`
+	N       string `json:"n"`
+	Value   string `json:"value"`
+	// Entry is the log entry that made the draw.
+	Entry string `json:"entry"`
+}
+
+// auditPayload is the machine-readable content of the audit page, in
+// <script type="application/json" id="audit-data">.
+type auditPayload struct {
+	Game  string               `json:"game"`
+	Seeds map[string]auditSeed `json:"seeds"`
+	Draws []auditDraw          `json:"draws"`
+}
+
+type auditData struct {
+	Seeds  []game.SeedView
+	Draws  []auditDraw
+	Report reportView
+	After  string
+	Next   string
+	JSON   template.JS
+}
+
+// reportView is the server's own verification of every draw of the game.
+type reportView struct {
+	Checked, Pending, Mismatches int
+	BadSeeds                     []string
+	OK                           bool
+}
+
+func (h *Handler) audit(ctx context.Context, r *http.Request, l *layout) (string, error) {
+	g := l.Game.ID
+	seeds, err := h.svc.Seeds(ctx, g)
+	if err != nil {
+		return "", err
+	}
+	rep, err := h.svc.Audit(ctx, g)
+	if err != nil {
+		return "", err
+	}
+	d := auditData{Seeds: seeds, After: r.URL.Query().Get("after"),
+		Report: reportView{Checked: rep.Checked, Pending: rep.Pending, Mismatches: len(rep.Mismatches), BadSeeds: rep.BadSeeds, OK: rep.OK()}}
+	pl := auditPayload{Game: g, Seeds: map[string]auditSeed{}, Draws: []auditDraw{}}
+	for _, s := range seeds {
+		pl.Seeds[s.Period] = auditSeed{Commitment: s.Commitment, Seed: s.Seed}
+	}
+	cursor := d.After
+	for reads := 0; reads < maxReads && len(pl.Draws) < auditDrawTarget; reads++ {
+		// Entries with many draws (a pack is 2 per card) come a few at a time,
+		// so one read cannot carry a page far past its target.
+		page, err := h.svc.Log(ctx, g, cursor, max(1, (auditDrawTarget-len(pl.Draws))/8))
+		if err != nil {
+			return "", err
+		}
+		for _, e := range page.Entries {
+			for _, dr := range e.Draws {
+				pl.Draws = append(pl.Draws, auditDraw{Game: dr.Game, Period: dr.Period, Command: dr.Command, Index: dr.Index,
+					Purpose: dr.Purpose, N: strconv.Itoa(dr.N), Value: strconv.Itoa(dr.Value), Entry: e.ID})
+			}
+		}
+		cursor = page.Next
+		if cursor == "" {
+			break
+		}
+	}
+	d.Next, d.Draws = cursor, pl.Draws
+	b, err := json.Marshal(pl) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return "", err
+	}
+	d.JSON = template.JS(b)
+	l.Title, l.Section, l.Data = "Randomness audit", "audit", d
+	l.Scripts = []string{"audit.js"}
+	return "audit", nil
+}

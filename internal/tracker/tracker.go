@@ -1,0 +1,264 @@
+// Package tracker is the public game tracker: server-rendered HTML pages of
+// a game's whole state (the seeds' "generally-agreed-upon applicable
+// location" for tracking changes), read-only and public.
+//
+// It is always true because every page is rendered from the engine's own
+// state through *game.Service queries at request time; it keeps no copy.
+// It is public because it shows only what the service's public views hold:
+// hands stay hidden during selection (the match view for viewer ""), and a
+// period's seed appears only once the service's Seeds view has revealed it
+// (after the period ended).
+//
+// Pages work without JavaScript; two small embedded scripts add a countdown
+// to the next phase, next/previous buttons on match replays, and the
+// randomness audit's in-browser recomputation (WebCrypto), which is the one
+// feature that needs JavaScript. docs/tracker.md lists the routes and the
+// stable ids and data attributes browser tests rely on.
+package tracker
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"croupier/internal/game"
+	"croupier/internal/rules"
+)
+
+// Base is the path every tracker page lives under; CardsBase is where the
+// card images are served (internal/cardart).
+const (
+	Base      = "/tracker"
+	CardsBase = "/cards"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Options configures a Handler.
+type Options struct {
+	// Cards serves /cards/{slug}.svg|.png (internal/cardart); nil leaves
+	// /cards/ to whoever mounts the tracker.
+	Cards http.Handler
+	// Logger receives failures to read the service (never shown to visitors
+	// beyond "temporarily unavailable").
+	Logger *slog.Logger
+}
+
+// Handler serves the tracker's pages, its static files and, when
+// configured, the card images.
+type Handler struct {
+	svc   *game.Service
+	log   *slog.Logger
+	mux   *http.ServeMux
+	pages map[string]*template.Template
+}
+
+// New builds the tracker over svc.
+func New(svc *game.Service, opt Options) *Handler {
+	h := &Handler{svc: svc, log: opt.Logger, mux: http.NewServeMux(), pages: parsePages()}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	static, _ := fs.Sub(staticFS, "static") // the directory is embedded: cannot fail
+	m := h.mux
+	m.HandleFunc("GET "+Base, h.index)
+	m.HandleFunc("GET "+Base+"/{$}", h.index)
+	m.Handle("GET "+Base+"/static/", cacheFor("public, max-age=3600", http.StripPrefix(Base+"/static/", http.FileServerFS(static))))
+	m.HandleFunc("GET "+Base+"/games/{game}", h.gamePage(h.overview))
+	m.HandleFunc("GET "+Base+"/games/{game}/{$}", redirectTrim)
+	m.HandleFunc("GET "+Base+"/games/{game}/players", h.gamePage(h.players))
+	m.HandleFunc("GET "+Base+"/games/{game}/players/{player}", h.gamePage(h.player))
+	m.HandleFunc("GET "+Base+"/games/{game}/matches", h.gamePage(h.matches))
+	m.HandleFunc("GET "+Base+"/games/{game}/matches/{match}", h.gamePage(h.match))
+	m.HandleFunc("GET "+Base+"/games/{game}/trades", h.gamePage(h.trades))
+	m.HandleFunc("GET "+Base+"/games/{game}/proposals", h.gamePage(h.proposals))
+	m.HandleFunc("GET "+Base+"/games/{game}/judge", h.gamePage(h.judge))
+	m.HandleFunc("GET "+Base+"/games/{game}/log", h.gamePage(h.logPage))
+	m.HandleFunc("GET "+Base+"/games/{game}/audit", h.gamePage(h.audit))
+	m.HandleFunc(Base+"/", h.notFoundPage)
+	if opt.Cards != nil {
+		m.Handle(CardsBase+"/", opt.Cards)
+	}
+	return h
+}
+
+// ServeHTTP serves a tracker request. Any method but GET and HEAD on a
+// page is refused with 405 by the mux.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	h.mux.ServeHTTP(w, r)
+}
+
+func cacheFor(v string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", v)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func redirectTrim(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, strings.TrimSuffix(r.URL.Path, "/"), http.StatusMovedPermanently)
+}
+
+// layout is what every page template receives.
+type layout struct {
+	Title string
+	// Game is the game the page is about (nil on the index and 404s).
+	Game *game.GameView
+	// Section names the game nav entry that is the current page.
+	Section string
+	// Scripts are static script files the page loads (deferred).
+	Scripts []string
+	// Names maps the game's current players to their display names.
+	Names map[string]string
+	// members is the game's current players, read once per page.
+	members []game.PlayerView
+	Data    any
+}
+
+// notFound is an error a page handler returns for a missing thing; the
+// visitor gets the friendly 404 page with Message.
+type notFound struct{ Message string }
+
+func (e notFound) Error() string { return e.Message }
+
+// gamePage loads the game (every game page shows its header and nav) and
+// renders what fill returns.
+func (h *Handler) gamePage(fill func(ctx context.Context, r *http.Request, l *layout) (string, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		g, err := h.svc.Game(ctx, r.PathValue("game"))
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		members, err := h.svc.Players(ctx, g.ID)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		l := &layout{Game: &g, members: members, Names: map[string]string{}}
+		for _, p := range members {
+			l.Names[p.ID] = p.Name
+		}
+		name, err := fill(ctx, r, l)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		h.render(w, r, http.StatusOK, name, l)
+	}
+}
+
+// fail turns an error into the page a visitor should see: a missing or
+// malformed game, player, match... is a friendly 404; anything else (the
+// store unreachable) is a 503 that asks to try again. Never a 500.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var nf notFound
+	var re *rules.Error
+	switch {
+	case errors.As(err, &nf):
+		h.notFound(w, r, nf.Message)
+	case errors.As(err, &re):
+		h.notFound(w, r, re.Message)
+	default:
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		h.log.Error("tracker: reading the game failed", "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", "5")
+		h.render(w, r, http.StatusServiceUnavailable, "error", &layout{Title: "Temporarily unavailable",
+			Data: "The game's records could not be read just now. Please try again in a moment."})
+	}
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
+	h.render(w, r, http.StatusNotFound, "notfound", &layout{Title: "Not found", Data: msg})
+}
+
+func (h *Handler) notFoundPage(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "The tracker is read-only: use GET.", http.StatusMethodNotAllowed)
+		return
+	}
+	h.notFound(w, r, "There is no tracker page at "+r.URL.Path+".")
+}
+
+// render executes a page into a buffer first, so a failure shows a whole
+// error page rather than half a page.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, l *layout) {
+	t, ok := h.pages[name]
+	var buf bytes.Buffer
+	var err error
+	if !ok {
+		err = errors.New("no template " + name)
+	} else {
+		err = t.ExecuteTemplate(&buf, "layout", l)
+	}
+	if err != nil {
+		h.log.Error("tracker: rendering failed", "page", name, "path", r.URL.Path, "err", err)
+		status = http.StatusServiceUnavailable
+		buf.Reset()
+		_ = h.pages["error"].ExecuteTemplate(&buf, "layout", &layout{Title: "Temporarily unavailable",
+			Data: "This page could not be shown just now. Please try again in a moment."})
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	// Pages are the live state: always revalidate.
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
+}
+
+// index is the entry page: games have no public directory, so it asks for
+// a game id (and redirects ?game=<id> to the game's overview).
+func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
+	if id := strings.TrimSpace(r.URL.Query().Get("game")); id != "" {
+		if !game.ValidGameID(id) {
+			h.notFound(w, r, "\""+id+"\" is not a game id: ids are lower-case letters, digits and dashes.")
+			return
+		}
+		http.Redirect(w, r, gameURL(id), http.StatusSeeOther)
+		return
+	}
+	h.render(w, r, http.StatusOK, "index", &layout{Title: "Croupier tracker"})
+}
+
+// gameURL is the path of a game page: gameURL("hall", "players", "discord:2").
+func gameURL(id string, parts ...string) string {
+	p := Base + "/games/" + url.PathEscape(id)
+	for _, s := range parts {
+		p += "/" + url.PathEscape(s)
+	}
+	return p
+}
+
+// pageNames are the page templates, each parsed with the layout.
+var pageNames = []string{"index", "notfound", "error", "overview", "players", "player", "matches", "match",
+	"trades", "proposals", "judge", "log", "audit"}
+
+func parsePages() map[string]*template.Template {
+	out := map[string]*template.Template{}
+	for _, n := range pageNames {
+		t := template.New(n).Funcs(funcs)
+		out[n] = template.Must(t.ParseFS(templateFS, "templates/layout.html", path.Join("templates", n+".html")))
+	}
+	return out
+}
