@@ -101,3 +101,123 @@ func TestExoptosisCommands(t *testing.T) {
 		t.Fatalf("the replay lists the play: %s", rep.Text)
 	}
 }
+
+// A hand built with the components from a full deck: every select lists
+// at most 25 cards and every component id (the picks travel in it) fits
+// Discord's 100 characters, even with 30 cards picked; the button selects
+// exactly the picked cards; a stale or forged menu is refused.
+func TestMatchHandComponentsFitPlatformLimits(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRouter(t)
+	n := 0
+	run := func(user, cmd string, opts map[string]string) *chat.Reply {
+		n++
+		return r.Handle(ctx, &chat.Invocation{Platform: "slack", Guild: "T1", Channel: "C1", User: user, Command: cmd,
+			Options: opts, Key: fmt.Sprintf("k%d", n), Component: true})
+	}
+	run("slack:ADMIN", "bind", map[string]string{"game": "hall"})
+	rs, err := svc.Ruleset(ctx, "hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada, bo := "slack:U1", "slack:U2"
+	deck := game.Grant{Player: ada, Reason: "all the cards"}
+	for _, c := range rs.Cards {
+		deck.Cards = append(deck.Cards, game.CardGrant{Name: c.Name})
+	}
+	run(ada, "join", nil)
+	run(bo, "join", nil)
+	if _, err := svc.Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g1"}, deck); err != nil {
+		t.Fatal(err)
+	}
+	boCards := []string{rs.Cards[50].Name, rs.Cards[51].Name, rs.Cards[52].Name, rs.Cards[53].Name}
+	g := game.Grant{Player: bo, Reason: "four"}
+	for _, c := range boCards {
+		g.Cards = append(g.Cards, game.CardGrant{Name: c})
+	}
+	if _, err := svc.Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g2"}, g); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(ada, "duel request", map[string]string{"player": bo})
+	run(bo, rep.Buttons[0].Action.Command, rep.Buttons[0].Action.Options)
+
+	fits := func(rep *chat.Reply) {
+		t.Helper()
+		for _, s := range rep.Selects {
+			if len(s.Choices) > chat.MaxSelectChoices {
+				t.Fatalf("select %q lists %d choices", s.Placeholder, len(s.Choices))
+			}
+			opts := map[string]string{"_sel": s.Option}
+			for k, v := range s.Action.Options {
+				opts[k] = v
+			}
+			if _, err := chat.EncodeAction(chat.Action{Command: s.Action.Command, Options: opts}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, b := range rep.Buttons {
+			if _, err := chat.EncodeAction(b.Action); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rep = run(ada, "match status", nil)
+	var want []string
+	for range 30 {
+		fits(rep)
+		if rep.Refusal || len(rep.Selects) == 0 {
+			t.Fatalf("no hand select: %+v", rep)
+		}
+		add := rep.Selects[0]
+		if add.Option != "card" || len(add.Choices) != chat.MaxSelectChoices {
+			t.Fatalf("the add select: %+v", add)
+		}
+		c := add.Choices[0].Value
+		want = append(want, c)
+		opts := map[string]string{add.Option: c}
+		for k, v := range add.Action.Options {
+			opts[k] = v
+		}
+		rep = run(ada, add.Action.Command, opts)
+	}
+	fits(rep)
+	if slices.ContainsFunc(want, func(c string) bool { return slices.Contains(boCards, c) }) {
+		t.Fatalf("picked one of Bo's cards: %v", want)
+	}
+	i := slices.IndexFunc(rep.Buttons, func(b chat.Button) bool { return b.Label == "Select these 30 cards" })
+	if i < 0 {
+		t.Fatalf("no select button: %+v", rep.Buttons)
+	}
+	done := rep.Buttons[i].Action
+
+	// A forged pick and a stale menu are refused and change nothing.
+	forged := map[string]string{"match": done.Options["match"], "picks": done.Options["picks"], "card": "Queen of Nothing"}
+	if rep := run(ada, "match hand", forged); !rep.Refusal || !strings.Contains(rep.Text, "not a card you can select") {
+		t.Errorf("a forged pick: %+v", rep)
+	}
+	if rep := run(ada, "match hand", map[string]string{"match": done.Options["match"], "picks": "////////////////"}); !rep.Refusal {
+		t.Errorf("a stale menu: %+v", rep)
+	}
+	if rep := run(ada, "match pick", map[string]string{"match": done.Options["match"], "move": "dance|2 of Hearts"}); !rep.Refusal {
+		t.Errorf("a forged move: %+v", rep)
+	}
+
+	rep = run(ada, done.Command, done.Options)
+	if rep.Refusal || !strings.Contains(rep.Text, "selected a hand") {
+		t.Fatalf("the select button: %+v", rep)
+	}
+	v, err := svc.Match(ctx, "hall", done.Options["match"], ada)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range v.Participants {
+		if p.ID == ada {
+			got := slices.Clone(p.Hand)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("Ada's hand %v, want the %d picked cards %v", got, len(want), want)
+			}
+		}
+	}
+}
