@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"croupier/internal/chat/slack"
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
-	"croupier/internal/chat/slack"
 )
 
 const cy = "U0CY"
