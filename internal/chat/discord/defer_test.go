@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,17 +19,19 @@ import (
 	"croupier/internal/game"
 )
 
-// A command the test can make slow: it waits for release.
-var (
-	slowRelease = make(chan struct{})
-	slowOnce    sync.Once
-)
+// A command the test can make slow: it waits for the current test's
+// release channel (one per run, so -count=N works).
+var slowRelease atomic.Pointer[chan struct{}]
 
 func init() {
 	chat.Register(chat.Command{Name: "slowtest", Description: "test only: a command slower than the budget", Private: true, NoGame: true, Hidden: true,
 		Handler: func(ctx context.Context, _ *game.Service, inv *chat.Invocation) (*chat.Reply, error) {
+			var release chan struct{}
+			if p := slowRelease.Load(); p != nil {
+				release = *p
+			}
 			select {
-			case <-slowRelease:
+			case <-release:
 			case <-time.After(5 * time.Second):
 			}
 			return &chat.Reply{Text: "slow answer for " + inv.User, Ephemeral: true}, nil
@@ -109,11 +112,13 @@ func TestDeferredReplyFinishedByFollowUp(t *testing.T) {
 	lb := newLoopback(t)
 	hs.h.Budget = 30 * time.Millisecond
 	hs.h.API = &discord.Client{Base: lb.srv.URL}
+	release := make(chan struct{})
+	slowRelease.Store(&release)
 	r := hs.send(slash("8001", ada, "slowtest"))
 	if r.Type != discord.ResponseDeferredMessage || !r.ephemeral() {
 		t.Fatalf("slow command answered %s, want a deferred ephemeral response (type 5, flags 64)", r.Raw)
 	}
-	slowOnce.Do(func() { close(slowRelease) })
+	close(release)
 	path := "/webhooks/" + app + "/tok-8001/messages/@original"
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
