@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"croupier/internal/cardart"
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 )
@@ -20,9 +22,11 @@ var funcs = template.FuncMap{
 	"cardURL":  cardURL,
 	"cardAlt":  cardAlt,
 	"player":   playerLink,
+	"who":      whoLink,
 	"moveText": moveText,
 	"short":    short,
 	"jsonText": jsonText,
+	"evText":   eventText,
 	"join":     strings.Join,
 	"add":      func(a, b int) int { return a + b },
 	"sub":      func(a, b int) int { return a - b },
@@ -68,29 +72,10 @@ func when(v any) template.HTML {
 	return template.HTML(fmt.Sprintf(`<time datetime="%s">%s</time>`, t.Format(time.RFC3339), t.Format("2006-01-02 15:04 UTC")))
 }
 
-// Slug is a card image's file name stem: the card's name in lower case with
-// every run of other characters as one dash ("Ace of Hearts" ->
-// "ace-of-hearts"), as internal/cardart names its images.
-func Slug(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		} else {
-			dash = true
-		}
-	}
-	return b.String()
-}
-
-// cardURL is the SVG image of a card, holographic or not.
+// cardURL is the SVG image of a card, holographic or not, as
+// internal/cardart serves it.
 func cardURL(name string, holo bool) string {
-	s := Slug(name)
+	s := cardart.Slug(name)
 	if holo {
 		s += "-holo"
 	}
@@ -106,18 +91,35 @@ func cardAlt(name string, holo bool) string {
 	return name
 }
 
-// playerLink links a player id to their page, shown by name when the game
-// knows it.
+// playerLink links a current player's id to their page, shown by name;
+// other ids (the admin, the scheduler, former players) are plain text.
 func playerLink(l *layout, id string) template.HTML {
 	if id == "" {
 		return "—"
 	}
+	n, member := l.Names[id]
+	if !member {
+		// The admin, the scheduler, a former player: no page to link to.
+		return template.HTML(template.HTMLEscapeString(id))
+	}
 	label := id
-	if n := l.Names[id]; n != "" && n != id {
+	if n != "" && n != id {
 		label = n + " (" + id + ")"
 	}
 	href := gameURL(l.Game.ID, "players", id)
 	return template.HTML(fmt.Sprintf(`<a href="%s">%s</a>`, template.HTMLEscapeString(href), template.HTMLEscapeString(label)))
+}
+
+// whoLink is playerLink labelled with the name alone (the id is the
+// link's title), for the long log table.
+func whoLink(l *layout, id string) template.HTML {
+	n, member := l.Names[id]
+	if !member || n == "" {
+		return playerLink(l, id)
+	}
+	href := gameURL(l.Game.ID, "players", id)
+	return template.HTML(fmt.Sprintf(`<a href="%s" title="%s">%s</a>`, template.HTMLEscapeString(href),
+		template.HTMLEscapeString(id), template.HTMLEscapeString(n)))
 }
 
 // moveText describes one step of a match in words.
@@ -185,4 +187,82 @@ func query(kv ...string) string {
 		return ""
 	}
 	return "?" + q.Encode()
+}
+
+// eventText renders an event's data as short readable text in its own
+// field order: "item=random-card quantity=2 cards=[7 of Hearts, King of
+// Spades (holographic)]". Objects in lists show their name when they have
+// one (cards, packs); other nested values are summarised. It keeps the log
+// page small (a raw JSON dump costs 5 bytes per escaped quote) and legible.
+func eventText(raw json.RawMessage) string {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return short(120, jsonText(raw))
+	}
+	var parts []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		key, _ := k.(string)
+		if key == "at" {
+			continue // the entry's own time says it
+		}
+		parts = append(parts, key+"="+valueText(v))
+	}
+	return short(160, strings.Join(parts, " "))
+}
+
+func valueText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "none"
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		return fmt.Sprint(x)
+	case []any:
+		names := make([]string, 0, len(x))
+		for _, e := range x {
+			if m, ok := e.(map[string]any); ok {
+				n, _ := m["name"].(string)
+				if n == "" {
+					n, _ = m["id"].(string)
+				}
+				if h, _ := m["holo"].(bool); h {
+					n += " (holographic)"
+				}
+				if n == "" {
+					n = "{…}"
+				}
+				names = append(names, n)
+				continue
+			}
+			names = append(names, valueText(e))
+		}
+		return "[" + strings.Join(names, ", ") + "]"
+	case map[string]any:
+		if n, ok := x["name"].(string); ok {
+			return n
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			parts = append(parts, k+"="+valueText(x[k]))
+		}
+		return "{" + strings.Join(parts, " ") + "}"
+	}
+	return "?"
 }

@@ -292,11 +292,68 @@ func (h *Handler) judge(ctx context.Context, r *http.Request, l *layout) (string
 }
 
 type logData struct {
-	Entries       []game.Entry
+	Entries       []logRow
 	Player, Kind  string
 	After, Next   string
 	Kinds         []string
 	FilterPlayers []game.PlayerView
+}
+
+// logRow is one log entry as the log table shows it: at most
+// maxEventsShown events, each as short text.
+type logRow struct {
+	game.Entry
+	Shown []eventRow
+	More  int
+}
+
+type eventRow struct {
+	Type, Player, Text string
+}
+
+// Log page limits: a row shows at most maxEventsShown events (a phase end
+// can emit one per player), and a page ends before its rows' estimated
+// size passes logBudget, so a page of long entries stays under 100 KB.
+const (
+	maxEventsShown = 8
+	rowOverhead    = 300 // bytes of a row's markup besides its events
+	eventOverhead  = 60  // bytes of an event's markup besides its text
+	logBudget      = 85_000
+)
+
+// fit takes the entries keep accepts while their rows fit in budget bytes
+// (the first row of a page always fits, however long). cut is how many
+// entries it went through: len(es) when all fitted.
+func fit(es []game.Entry, keep func(game.Entry) bool, budget int, first bool) (rows []logRow, size, cut int) {
+	for i, e := range es {
+		if !keep(e) {
+			continue
+		}
+		row, n := newLogRow(e)
+		if size+n > budget && !(first && len(rows) == 0) {
+			return rows, size, i
+		}
+		rows, size = append(rows, row), size+n
+	}
+	return rows, size, len(es)
+}
+
+func newLogRow(e game.Entry) (logRow, int) {
+	r := logRow{Entry: e}
+	size := rowOverhead
+	for i, ev := range e.Events {
+		if i == maxEventsShown {
+			r.More = len(e.Events) - i
+			break
+		}
+		er := eventRow{Type: ev.Type, Text: eventText(ev.Data)}
+		if ev.Player != e.Actor {
+			er.Player = ev.Player
+		}
+		r.Shown = append(r.Shown, er)
+		size += eventOverhead + len(er.Type) + len(er.Player) + len(template.HTMLEscapeString(er.Text))
+	}
+	return r, size
 }
 
 func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (string, error) {
@@ -317,17 +374,32 @@ func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (stri
 		}
 		return true
 	}
-	cursor := d.After
+	// A page ends at LogPageSize rows or when its rows would pass the
+	// byte budget. Store cursors resume only after a whole read, so a read
+	// that overflows is repeated with a limit that ends just before the
+	// entry that did not fit: at most one extra read per page.
+	cursor, used := d.After, 0
 	for reads := 0; reads < maxReads && len(d.Entries) < LogPageSize; reads++ {
 		page, err := h.svc.Log(ctx, l.Game.ID, cursor, LogPageSize-len(d.Entries))
 		if err != nil {
 			return "", err
 		}
-		for _, e := range page.Entries {
-			if keep(e) {
-				d.Entries = append(d.Entries, e)
+		rows, size, cut := fit(page.Entries, keep, logBudget-used, len(d.Entries) == 0)
+		if cut < len(page.Entries) {
+			if cut > 0 {
+				again, err := h.svc.Log(ctx, l.Game.ID, cursor, cut)
+				if err != nil {
+					return "", err
+				}
+				rows, size, _ = fit(again.Entries, keep, logBudget-used, len(d.Entries) == 0)
+				cursor = again.Next
 			}
+			d.Entries = append(d.Entries, rows...)
+			used += size
+			break
 		}
+		d.Entries = append(d.Entries, rows...)
+		used += size
 		cursor = page.Next
 		if cursor == "" {
 			break
