@@ -118,6 +118,9 @@ build-TallyFunction:
 build-JudgeElectionFunction:
 	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/judge-election
 
+build-TrackerFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/tracker
+
 # invoke builds FN for this machine and runs it under the emulator with the
 # event file(s) in EVENT, against DynamoDB Local and table $(INVOKE_TABLE),
 # with API key dev-key. A DynamoDB Local already running (make

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"croupier/internal/announce"
+	"croupier/internal/cardart"
 	"croupier/internal/chat"
 	"croupier/internal/chat/bridge"
 	"croupier/internal/chat/slack"
@@ -25,8 +26,10 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/publish"
+	"croupier/internal/ruleset"
 	"croupier/internal/sched"
 	"croupier/internal/store/bolt"
+	"croupier/internal/tracker"
 )
 
 // Defaults of `croupier serve`.
@@ -60,6 +63,9 @@ message. POST /slack/commands and /slack/interactions verify with
 CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
 /bridge/v1/events with CROUPIER_BRIDGE_SECRETS (comma-separated). Without
 a secret those routes answer 401.
+
+The public tracker (docs/tracker.md) is at /tracker, e.g.
+http://localhost:8080/tracker/games/<game>; card images at /cards/.
 `
 
 // serveConfig is everything serve needs to build a server.
@@ -124,6 +130,21 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	mux := http.NewServeMux()
 	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: clk, Log: logger}).Routes(mux)
 	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: secrets, Clock: clk, Log: logger}).Routes(mux)
+	// The public tracker (internal/tracker) and the card images it shows.
+	rs, err := ruleset.Load(ruleset.Default)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("loading the card table: %w", err)
+	}
+	cards, err := cardart.NewHandler(rs.Cards)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("the card images: %w", err)
+	}
+	tr := tracker.New(svc, tracker.Options{Cards: cards, Logger: logger})
+	mux.Handle(tracker.Base, tr)
+	mux.Handle(tracker.Base+"/", tr)
+	mux.Handle(tracker.CardsBase+"/", tr)
 	mux.Handle("/", api)
 	return &server{handler: mux, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), manual: manual}, nil
 }

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -441,6 +443,20 @@ func TestEmulator(t *testing.T) {
 			gov.check(ctx, t, st, quiet)
 			return "nothing due; one result"
 		}},
+		// The public tracker: pages of the sample game (no API key), a
+		// friendly 404, and a card image as PNG for chat embeds.
+		{"tracker/overview.json", htmlPage(200, "<h1>Sample Gilded Hall</h1>", `id="period"`, `<nav aria-label="Game">`)},
+		{"tracker/audit.json", htmlPage(200, `id="audit-run"`, `<script type="application/json" id="audit-data">{"game":"sample-hall"`, `data-draw-index="0"`)},
+		{"tracker/unknown-game.json", htmlPage(404, "<h1>Not found</h1>", "no-such-game")},
+		{"tracker/card-image.json", func(t *testing.T, res []byte) string {
+			r, _ := httpResp(t, res)
+			png, err := base64.StdEncoding.DecodeString(r.Body)
+			if r.StatusCode != 200 || !r.IsBase64Encoded || err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) ||
+				r.Headers["Content-Type"] != "image/png" || !strings.Contains(r.Headers["Cache-Control"], "immutable") {
+				t.Errorf("card image: status %d base64 %v headers %v, %d bytes (%v)", r.StatusCode, r.IsBase64Encoded, r.Headers, len(png), err)
+			}
+			return fmt.Sprintf("%d image/png, %d bytes", r.StatusCode, len(png))
+		}},
 	}
 
 	// Every event file needs a step, every step an event file.
@@ -762,5 +778,21 @@ func (g govPast) check(ctx context.Context, t *testing.T, st *dynamo.Store, opt 
 	}
 	if tallies != 1 {
 		t.Errorf("%d proposal-tally entries in %s, want 1", tallies, govPastGame)
+	}
+}
+
+// htmlPage expects a tracker page: status, HTML, and the given fragments.
+func htmlPage(status int, wants ...string) func(*testing.T, []byte) string {
+	return func(t *testing.T, res []byte) string {
+		r, _ := httpResp(t, res)
+		if r.StatusCode != status || !strings.HasPrefix(r.Headers["Content-Type"], "text/html") || r.IsBase64Encoded {
+			t.Fatalf("status %d Content-Type %q base64 %v, want %d text/html; body %.500s", r.StatusCode, r.Headers["Content-Type"], r.IsBase64Encoded, status, r.Body)
+		}
+		for _, w := range wants {
+			if !strings.Contains(r.Body, w) {
+				t.Errorf("the page lacks %q: %.3000s", w, r.Body)
+			}
+		}
+		return fmt.Sprintf("%d text/html, %d bytes", r.StatusCode, len(r.Body))
 	}
 }
