@@ -123,7 +123,13 @@ func whoLink(l *layout, id string) template.HTML {
 }
 
 // moveText describes one step of a match in words.
-func moveText(e exoptosis.LogEntry) string {
+func moveText(l *layout, e exoptosis.LogEntry) string {
+	name := func(id string) string {
+		if n := l.Names[id]; n != "" {
+			return n
+		}
+		return id
+	}
 	if e.Timeout {
 		return "The deadline passed: the match acted for the absent player."
 	}
@@ -134,12 +140,12 @@ func moveText(e exoptosis.LogEntry) string {
 	switch mv.Kind {
 	case exoptosis.MoveSelect:
 		if len(mv.Cards) == 0 {
-			return mv.Actor + " selected a hand (hidden until the hands are revealed)."
+			return name(mv.Actor) + " selected a hand (hidden until the hands are revealed)."
 		}
-		return fmt.Sprintf("%s selected %s.", mv.Actor, strings.Join(mv.Cards, ", "))
+		return fmt.Sprintf("%s selected %s.", name(mv.Actor), strings.Join(mv.Cards, ", "))
 	}
 	var parts []string
-	parts = append(parts, mv.Actor, mv.Kind)
+	parts = append(parts, name(mv.Actor), mv.Kind)
 	if mv.Card != "" {
 		parts = append(parts, mv.Card)
 	}
@@ -150,10 +156,14 @@ func moveText(e exoptosis.LogEntry) string {
 		parts = append(parts, fmt.Sprint(mv.Amount), "Chips")
 	}
 	if mv.Target != "" {
-		parts = append(parts, "→", mv.Target)
+		parts = append(parts, "→", name(mv.Target))
 	}
 	if len(mv.Targets) > 0 {
-		parts = append(parts, "→", strings.Join(mv.Targets, ", "))
+		names := make([]string, len(mv.Targets))
+		for i, id := range mv.Targets {
+			names[i] = name(id)
+		}
+		parts = append(parts, "→", strings.Join(names, ", "))
 	}
 	return strings.Join(parts, " ") + "."
 }
