@@ -137,9 +137,6 @@ func TestPagesAreSmallAndWellFormed(t *testing.T) {
 	}
 	for _, path := range pages {
 		body := p.page(path)
-		if dumpHook != nil {
-			dumpHook(path, body)
-		}
 		if len(body) >= 100_000 {
 			t.Errorf("%s is %d bytes, over 100 KB", path, len(body))
 		}
@@ -149,8 +146,6 @@ func TestPagesAreSmallAndWellFormed(t *testing.T) {
 	}
 	t.Logf("%d pages checked, the largest %s", len(pages), largest(p, pages))
 }
-
-var dumpHook func(path, body string)
 
 func items(v int) economy.Items { return economy.Items{Vertebrae: v} }
 
