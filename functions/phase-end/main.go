@@ -9,25 +9,8 @@
 // EventBridge scheduled event, {}) triggers the same run.
 package main
 
-import (
-	"context"
-	"os"
+import "croupier/internal/lambdadue"
 
-	"github.com/aws/aws-lambda-go/lambda"
-
-	"croupier/internal/config"
-	"croupier/internal/lambdadue"
-)
-
-func main() {
-	cfg, err := config.FromEnv(os.Getenv)
-	if err != nil {
-		config.Fatal(err)
-	}
-	log := cfg.Logger(os.Stderr)
-	svc, _, err := cfg.Service(context.Background(), os.Getenv, log)
-	if err != nil {
-		config.Fatal(err)
-	}
-	lambda.Start(lambdadue.Handler("phase-end", svc, log))
-}
+// main serves the shared scheduled handler under this function's name,
+// which its log lines and errors carry.
+func main() { lambdadue.Main("phase-end") }

@@ -11,25 +11,8 @@
 // so a late, retried, duplicated or concurrent invocation acts once.
 package main
 
-import (
-	"context"
-	"os"
+import "croupier/internal/lambdadue"
 
-	"github.com/aws/aws-lambda-go/lambda"
-
-	"croupier/internal/config"
-	"croupier/internal/lambdadue"
-)
-
-func main() {
-	cfg, err := config.FromEnv(os.Getenv)
-	if err != nil {
-		config.Fatal(err)
-	}
-	log := cfg.Logger(os.Stderr)
-	svc, _, err := cfg.Service(context.Background(), os.Getenv, log)
-	if err != nil {
-		config.Fatal(err)
-	}
-	lambda.Start(lambdadue.Handler("timeouts", svc, log))
-}
+// main serves the shared scheduled handler under this function's name,
+// which its log lines and errors carry.
+func main() { lambdadue.Main("timeouts") }

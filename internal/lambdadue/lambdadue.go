@@ -11,9 +11,30 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"croupier/internal/config"
 	"croupier/internal/game"
 )
+
+// Main is the whole main function of the scheduled function called name:
+// it builds the service from the environment (config.FromEnv) and serves
+// Handler to Lambda. A bad configuration ends the process (config.Fatal), so
+// the failure shows in the function's log at its first invocation.
+func Main(name string) {
+	cfg, err := config.FromEnv(os.Getenv)
+	if err != nil {
+		config.Fatal(err)
+	}
+	log := cfg.Logger(os.Stderr)
+	svc, _, err := cfg.Service(context.Background(), os.Getenv, log)
+	if err != nil {
+		config.Fatal(err)
+	}
+	lambda.Start(Handler(name, svc, log))
+}
 
 // Trigger is what a payload may say about why we run; it is only logged.
 type Trigger struct {
