@@ -191,56 +191,92 @@ func gamePath(g string, rest ...string) string {
 	return p
 }
 
+// withQuery appends the pairs of kv (key, value, key, value...) whose value
+// is not empty to path as its query string.
+func withQuery(path string, kv ...string) string {
+	q := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			q.Set(kv[i], kv[i+1])
+		}
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+// noBody is the body of a POST that says everything in its path: an empty
+// JSON object, which the server's strict decoder accepts.
+var noBody = struct{}{}
+
+// call sends one request through Do and decodes the answer as a T. Every
+// endpoint method is a call of it (or of get, post, getList), so the
+// plumbing of a request lives in Do alone.
+func call[T any](ctx context.Context, c *Client, method, path string, body any, idemKey string) (T, Reply, error) {
+	var v T
+	r, err := c.Do(ctx, method, path, body, idemKey, &v)
+	return v, r, err
+}
+
+// get reads path as a T.
+func get[T any](ctx context.Context, c *Client, path string) (T, Reply, error) {
+	return call[T](ctx, c, http.MethodGet, path, nil, "")
+}
+
+// post sends body to path under idemKey and decodes the answer as a T.
+func post[T any](ctx context.Context, c *Client, idemKey, path string, body any) (T, Reply, error) {
+	return call[T](ctx, c, http.MethodPost, path, body, idemKey)
+}
+
+// getList reads path, whose answer is an object holding a list under key
+// (the server wraps lists so they can grow fields), and returns the list.
+func getList[T any](ctx context.Context, c *Client, path, key string) ([]T, Reply, error) {
+	m, r, err := get[map[string]json.RawMessage](ctx, c, path)
+	if err != nil || m[key] == nil {
+		return nil, r, err
+	}
+	var v []T
+	if err := json.Unmarshal(m[key], &v); err != nil {
+		return nil, r, fmt.Errorf("the server's answer to %s %s is not the expected JSON: %w", http.MethodGet, path, err)
+	}
+	return v, r, nil
+}
+
 // CreateGame creates a game; the actor becomes its admin unless admins are named.
 func (c *Client) CreateGame(ctx context.Context, idemKey string, body game.CreateGame) (game.GameView, Reply, error) {
-	var v game.GameView
-	r, err := c.Do(ctx, http.MethodPost, "/v1/games", body, idemKey, &v)
-	return v, r, err
+	return post[game.GameView](ctx, c, idemKey, "/v1/games", body)
 }
 
 // Game describes a game.
 func (c *Client) Game(ctx context.Context, g string) (game.GameView, Reply, error) {
-	var v game.GameView
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g), nil, "", &v)
-	return v, r, err
+	return get[game.GameView](ctx, c, gamePath(g))
 }
 
 // Join makes the actor a player of g.
 func (c *Client) Join(ctx context.Context, idemKey, g string, body game.JoinGame) (game.PlayerView, Reply, error) {
-	var v game.PlayerView
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "join"), body, idemKey, &v)
-	return v, r, err
+	return post[game.PlayerView](ctx, c, idemKey, gamePath(g, "join"), body)
 }
 
 // Leave ends the actor's membership of g.
 func (c *Client) Leave(ctx context.Context, idemKey, g string) (game.LeaveResult, Reply, error) {
-	var v game.LeaveResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "leave"), struct{}{}, idemKey, &v)
-	return v, r, err
+	return post[game.LeaveResult](ctx, c, idemKey, gamePath(g, "leave"), noBody)
 }
 
 // Roll makes a logged, verifiable dice roll for the actor.
 func (c *Client) Roll(ctx context.Context, idemKey, g string, body game.RollDice) (game.RollResult, Reply, error) {
-	var v game.RollResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "rolls"), body, idemKey, &v)
-	return v, r, err
+	return post[game.RollResult](ctx, c, idemKey, gamePath(g, "rolls"), body)
 }
 
 // Grant gives an admin's grant: currency (negative takes), named or random
 // cards and packs, with a reason.
 func (c *Client) Grant(ctx context.Context, idemKey, g string, body game.Grant) (game.GrantResult, Reply, error) {
-	var v game.GrantResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "grants"), body, idemKey, &v)
-	return v, r, err
+	return post[game.GrantResult](ctx, c, idemKey, gamePath(g, "grants"), body)
 }
 
 // Players lists the current players of g.
 func (c *Client) Players(ctx context.Context, g string) ([]game.PlayerView, Reply, error) {
-	var v struct {
-		Players []game.PlayerView `json:"players"`
-	}
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "players"), nil, "", &v)
-	return v.Players, r, err
+	return getList[game.PlayerView](ctx, c, gamePath(g, "players"), "players")
 }
 
 // Player returns one player's status; an empty id means the actor (/me).
@@ -249,27 +285,16 @@ func (c *Client) Player(ctx context.Context, g, id string) (game.PlayerView, Rep
 	if id != "" {
 		path = gamePath(g, "players", url.PathEscape(id))
 	}
-	var v game.PlayerView
-	r, err := c.Do(ctx, http.MethodGet, path, nil, "", &v)
-	return v, r, err
+	return get[game.PlayerView](ctx, c, path)
 }
 
 // Log reads one page of the game log, oldest first.
 func (c *Client) Log(ctx context.Context, g, cursor string, limit int) (game.LogPage, Reply, error) {
-	q := url.Values{}
-	if cursor != "" {
-		q.Set("cursor", cursor)
-	}
+	lim := ""
 	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
+		lim = strconv.Itoa(limit)
 	}
-	path := gamePath(g, "log")
-	if len(q) > 0 {
-		path += "?" + q.Encode()
-	}
-	var v game.LogPage
-	r, err := c.Do(ctx, http.MethodGet, path, nil, "", &v)
-	return v, r, err
+	return get[game.LogPage](ctx, c, withQuery(gamePath(g, "log"), "cursor", cursor, "limit", lim))
 }
 
 // AllLog pages through the whole log of g.
@@ -294,19 +319,13 @@ func (c *Client) AllLog(ctx context.Context, g string) ([]game.Entry, error) {
 
 // Seeds lists the commitments of g, and the seeds already revealed.
 func (c *Client) Seeds(ctx context.Context, g string) ([]game.SeedView, Reply, error) {
-	var v struct {
-		Seeds []game.SeedView `json:"seeds"`
-	}
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "seeds"), nil, "", &v)
-	return v.Seeds, r, err
+	return getList[game.SeedView](ctx, c, gamePath(g, "seeds"), "seeds")
 }
 
 // Audit asks the server to recompute the draws of g (the server's own
 // verdict; Verify recomputes them here instead).
 func (c *Client) Audit(ctx context.Context, g string) (fair.Report, Reply, error) {
-	var v fair.Report
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "audit"), nil, "", &v)
-	return v, r, err
+	return get[fair.Report](ctx, c, gamePath(g, "audit"))
 }
 
 // Verify fetches the seeds and the whole log of g and recomputes every draw
@@ -342,8 +361,7 @@ type ClockResult struct {
 
 // Clock moves the manual clock of a server started with --clock manual.
 func (c *Client) Clock(ctx context.Context, body ClockRequest) (ClockResult, Reply, error) {
-	var v ClockResult
-	r, err := c.Do(ctx, http.MethodPost, "/v1/dev/clock", body, "", &v)
+	v, r, err := post[ClockResult](ctx, c, "", "/v1/dev/clock", body)
 	var p *Problem
 	if errors.As(err, &p) && p.Code == "not_found" {
 		p.Detail = "This server's clock is real and cannot be moved; start it with `croupier serve --clock manual` to move time."
@@ -361,106 +379,65 @@ type Health struct {
 
 // Health checks the server is up.
 func (c *Client) Health(ctx context.Context) (Health, Reply, error) {
-	var v Health
-	r, err := c.Do(ctx, http.MethodGet, "/healthz", nil, "", &v)
-	return v, r, err
+	return get[Health](ctx, c, "/healthz")
 }
 
 // Shop lists what the Croupier sells in g, at g's (possibly amended) prices.
 func (c *Client) Shop(ctx context.Context, g string) ([]game.ShopItemView, Reply, error) {
-	var v struct {
-		Items []game.ShopItemView `json:"items"`
-	}
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "shop"), nil, "", &v)
-	return v.Items, r, err
+	return getList[game.ShopItemView](ctx, c, gamePath(g, "shop"), "items")
 }
 
 // Ruleset returns the rule numbers g runs on, amendments applied.
 func (c *Client) Ruleset(ctx context.Context, g string) (ruleset.Ruleset, Reply, error) {
-	var v ruleset.Ruleset
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "ruleset"), nil, "", &v)
-	return v, r, err
+	return get[ruleset.Ruleset](ctx, c, gamePath(g, "ruleset"))
 }
 
 // Purchase buys from the Croupier for the actor (RULINGS C6).
 func (c *Client) Purchase(ctx context.Context, idemKey, g string, body game.Purchase) (game.PurchaseResult, Reply, error) {
-	var v game.PurchaseResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "purchases"), body, idemKey, &v)
-	return v, r, err
+	return post[game.PurchaseResult](ctx, c, idemKey, gamePath(g, "purchases"), body)
 }
 
 // OpenPack opens one of the actor's packs, by id or kind (RULINGS C5).
 func (c *Client) OpenPack(ctx context.Context, idemKey, g string, body game.OpenPack) (economy.Opened, Reply, error) {
-	var v economy.Opened
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "packs", "open"), body, idemKey, &v)
-	return v, r, err
+	return post[economy.Opened](ctx, c, idemKey, gamePath(g, "packs", "open"), body)
 }
 
 // Gift makes the actor's gift of this period (RULINGS C4).
 func (c *Client) Gift(ctx context.Context, idemKey, g string, body game.Gift) (game.GiftResult, Reply, error) {
-	var v game.GiftResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "gifts"), body, idemKey, &v)
-	return v, r, err
+	return post[game.GiftResult](ctx, c, idemKey, gamePath(g, "gifts"), body)
 }
 
 // OfferTrade offers a trade to another player; the offer is the actor's consent.
 func (c *Client) OfferTrade(ctx context.Context, idemKey, g string, body game.OfferTrade) (game.Trade, Reply, error) {
-	var v game.Trade
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "trades"), body, idemKey, &v)
-	return v, r, err
+	return post[game.Trade](ctx, c, idemKey, gamePath(g, "trades"), body)
 }
 
 // Trades lists g's trades, oldest first; empty filter fields match all.
 func (c *Client) Trades(ctx context.Context, g string, f game.TradeFilter) ([]game.Trade, Reply, error) {
-	q := url.Values{}
-	if f.Player != "" {
-		q.Set("player", f.Player)
-	}
-	if f.Status != "" {
-		q.Set("status", f.Status)
-	}
-	path := gamePath(g, "trades")
-	if len(q) > 0 {
-		path += "?" + q.Encode()
-	}
-	var v struct {
-		Trades []game.Trade `json:"trades"`
-	}
-	r, err := c.Do(ctx, http.MethodGet, path, nil, "", &v)
-	return v.Trades, r, err
+	return getList[game.Trade](ctx, c, withQuery(gamePath(g, "trades"), "player", f.Player, "status", f.Status), "trades")
 }
 
 // Trade describes one trade.
 func (c *Client) Trade(ctx context.Context, g, id string) (game.Trade, Reply, error) {
-	var v game.Trade
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "trades", url.PathEscape(id)), nil, "", &v)
-	return v, r, err
+	return get[game.Trade](ctx, c, gamePath(g, "trades", url.PathEscape(id)))
 }
 
 // AcceptTrade is the receiver's consent: the trade executes at once or is refused.
 func (c *Client) AcceptTrade(ctx context.Context, idemKey, g, id string) (game.Trade, Reply, error) {
-	var v game.Trade
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "trades", url.PathEscape(id), "accept"), struct{}{}, idemKey, &v)
-	return v, r, err
+	return post[game.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "accept"), noBody)
 }
 
 // WithdrawTrade closes an open trade: its maker withdraws it, its receiver declines it.
 func (c *Client) WithdrawTrade(ctx context.Context, idemKey, g, id string) (game.Trade, Reply, error) {
-	var v game.Trade
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "trades", url.PathEscape(id), "withdraw"), struct{}{}, idemKey, &v)
-	return v, r, err
+	return post[game.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "withdraw"), noBody)
 }
 
 // Revoke takes items from a player; admins only, with a reason.
 func (c *Client) Revoke(ctx context.Context, idemKey, g string, body game.Revoke) (game.RevokeResult, Reply, error) {
-	var v game.RevokeResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "revocations"), body, idemKey, &v)
-	return v, r, err
+	return post[game.RevokeResult](ctx, c, idemKey, gamePath(g, "revocations"), body)
 }
 
 // Amend applies a JSON merge patch to g's ruleset; admins only, with a reason.
 func (c *Client) Amend(ctx context.Context, idemKey, g string, body game.Amend) (game.AmendResult, Reply, error) {
-	var v game.AmendResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "amendments"), body, idemKey, &v)
-	return v, r, err
+	return post[game.AmendResult](ctx, c, idemKey, gamePath(g, "amendments"), body)
 }

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 
 	"croupier/internal/game"
@@ -23,63 +22,38 @@ type MoveRequest struct {
 
 // RequestDuel asks the invitees to a duel with the actor (X11).
 func (c *Client) RequestDuel(ctx context.Context, idemKey, g string, invitees []string) (game.MatchView, Reply, error) {
-	var v game.MatchView
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "duels"), game.RequestDuel{Invitees: invitees}, idemKey, &v)
-	return v, r, err
+	return post[game.MatchView](ctx, c, idemKey, gamePath(g, "duels"), game.RequestDuel{Invitees: invitees})
 }
 
 // AnswerDuel accepts or declines a duel the actor is invited to.
 func (c *Client) AnswerDuel(ctx context.Context, idemKey, g, match string, accept bool) (game.MatchView, Reply, error) {
-	var v game.MatchView
 	body := map[string]bool{"accept": accept}
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "duels", url.PathEscape(match), "answer"), body, idemKey, &v)
-	return v, r, err
+	return post[game.MatchView](ctx, c, idemKey, gamePath(g, "duels", url.PathEscape(match), "answer"), body)
 }
 
 // EngageBattle engages the actor in the current phase's battle (X10).
 func (c *Client) EngageBattle(ctx context.Context, idemKey, g string) (game.BattleEngagement, Reply, error) {
-	var v game.BattleEngagement
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "battles", "engage"), struct{}{}, idemKey, &v)
-	return v, r, err
+	return post[game.BattleEngagement](ctx, c, idemKey, gamePath(g, "battles", "engage"), noBody)
 }
 
 // Matches lists g's matches, oldest id first; empty filter fields match all.
 func (c *Client) Matches(ctx context.Context, g string, f game.MatchFilter) ([]game.MatchSummary, Reply, error) {
-	q := url.Values{}
-	for k, v := range map[string]string{"player": f.Player, "status": f.Status, "kind": f.Kind} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	path := gamePath(g, "matches")
-	if len(q) > 0 {
-		path += "?" + q.Encode()
-	}
-	var v struct {
-		Matches []game.MatchSummary `json:"matches"`
-	}
-	r, err := c.Do(ctx, http.MethodGet, path, nil, "", &v)
-	return v.Matches, r, err
+	path := withQuery(gamePath(g, "matches"), "player", f.Player, "status", f.Status, "kind", f.Kind)
+	return getList[game.MatchSummary](ctx, c, path, "matches")
 }
 
 // Match returns a match as the client's actor sees it, with the actor's
 // legal moves (the public view when the client has no actor).
 func (c *Client) Match(ctx context.Context, g, match string) (game.MatchView, Reply, error) {
-	var v game.MatchView
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "matches", url.PathEscape(match)), nil, "", &v)
-	return v, r, err
+	return get[game.MatchView](ctx, c, gamePath(g, "matches", url.PathEscape(match)))
 }
 
 // Replay returns a match move by move.
 func (c *Client) Replay(ctx context.Context, g, match string) (game.MatchReplay, Reply, error) {
-	var v game.MatchReplay
-	r, err := c.Do(ctx, http.MethodGet, gamePath(g, "matches", url.PathEscape(match), "replay"), nil, "", &v)
-	return v, r, err
+	return get[game.MatchReplay](ctx, c, gamePath(g, "matches", url.PathEscape(match), "replay"))
 }
 
 // Move makes one move of the actor in a match.
 func (c *Client) Move(ctx context.Context, idemKey, g, match string, mv MoveRequest) (game.MoveResult, Reply, error) {
-	var v game.MoveResult
-	r, err := c.Do(ctx, http.MethodPost, gamePath(g, "matches", url.PathEscape(match), "moves"), mv, idemKey, &v)
-	return v, r, err
+	return post[game.MoveResult](ctx, c, idemKey, gamePath(g, "matches", url.PathEscape(match), "moves"), mv)
 }
