@@ -1,8 +1,9 @@
 // Package testenv gives tests the real components they run against: DynamoDB
-// Local and the Lambda Runtime Interface Emulator, both installed into the
-// repository's .tools directory by `make tools`. Tests never skip when a
-// component is missing: they fail and say what to install, so a green run
-// always means the adapters were exercised.
+// Local, the Lambda Runtime Interface Emulator and the Nu Html Checker,
+// installed into the repository's .tools directory by `make tools`, and
+// Debian's Chromium (browser.go), which `make tools` installs with apt-get.
+// Tests never skip when a component is missing: they fail and say what to
+// install, so a green run always means the adapters were exercised.
 package testenv
 
 import (
