@@ -283,6 +283,55 @@ func wantArgs(pos []string, n int, what string) error {
 	return nil
 }
 
+// setupFunc is a playCmd's setup.
+type setupFunc = func(fs *flag.FlagSet) func(p *player, args []string) error
+
+// nArgs is a check that a command has exactly n arguments (what names them,
+// for the usage error).
+func nArgs(n int, what string) func(pos []string) error {
+	return func(pos []string) error { return wantArgs(pos, n, what) }
+}
+
+// noFlags is the setup of a command without flags of its own: check (when
+// not nil) vets its arguments, then run runs it.
+func noFlags(check func(pos []string) error, run func(p *player, pos []string) error) setupFunc {
+	return func(*flag.FlagSet) func(*player, []string) error {
+		return func(p *player, pos []string) error {
+			if check != nil {
+				if err := check(pos); err != nil {
+					return err
+				}
+			}
+			return run(p, pos)
+		}
+	}
+}
+
+// show prints the answer of one client call with text (the raw JSON with
+// --json), or passes the call's error on. It is curried so that the call's
+// three results feed it directly, which is how most commands end:
+//
+//	return show(p, rulingText)(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
+func show[T any](p *player, text func(T) string) func(T, client.Reply, error) error {
+	return func(v T, rep client.Reply, err error) error {
+		if err != nil {
+			return err
+		}
+		return p.out(rep, func() string { return text(v) })
+	}
+}
+
+// meOr turns a --player filter of "me" into the actor's identity.
+func (p *player) meOr(id *string) error {
+	if *id == "me" {
+		if p.opts.as == "" {
+			return usagef("--player me needs --as or CROUPIER_AS")
+		}
+		*id = p.opts.as
+	}
+	return nil
+}
+
 var playCommands map[string]playCmd
 
 func init() {

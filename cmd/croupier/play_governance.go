@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"croupier/internal/client"
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
 )
@@ -77,11 +76,7 @@ func governanceCommands() map[string]playCmd {
 							return err
 						}
 					}
-					v, rep, err := p.c.SubmitProposal(p.ctx, p.idem(), p.opts.game, sp)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return "Submitted " + proposalText(v) })
+					return show(p, prefixed("Submitted ", proposalText))(p.c.SubmitProposal(p.ctx, p.idem(), p.opts.game, sp))
 				}
 			},
 		},
@@ -98,211 +93,104 @@ func governanceCommands() map[string]playCmd {
 					default:
 						return usagef("--status must be open, adopted, failed or withdrawn, not %q", *status)
 					}
-					v, rep, err := p.c.Proposals(p.ctx, p.opts.game, *status)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string {
-						if len(v) == 0 {
-							return "No proposals in " + p.opts.game + "."
-						}
-						ls := make([]string, len(v))
-						for i, pv := range v {
-							ls[i] = proposalText(pv)
-						}
-						return strings.Join(ls, "\n")
-					})
+					return show(p, linesOr("No proposals in "+p.opts.game+".", proposalText))(p.c.Proposals(p.ctx, p.opts.game, *status))
 				}
 			},
 		},
 		"proposal": {
 			synopsis: "proposal ID", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "the proposal id"); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Proposal(p.ctx, p.opts.game, pos[0])
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return proposalText(v) })
-				}
-			},
+			setup: noFlags(nArgs(1, "the proposal id"), func(p *player, pos []string) error {
+				return show(p, proposalText)(p.c.Proposal(p.ctx, p.opts.game, pos[0]))
+			}),
 		},
 		"withdraw-proposal": {
 			synopsis: "withdraw-proposal ID   (your open proposal, before its vote ends)", needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "the proposal id"); err != nil {
-						return err
-					}
-					v, rep, err := p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, pos[0])
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return "Withdrew " + proposalText(v) })
-				}
-			},
+			setup: noFlags(nArgs(1, "the proposal id"), func(p *player, pos []string) error {
+				return show(p, prefixed("Withdrew ", proposalText))(p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, pos[0]))
+			}),
 		},
 		"rfj": {
 			synopsis: "rfj statement|question TEXT --channel C --message M   (a request for justice)",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var m msgFlags
-				m.register(fs, "request")
-				return func(p *player, pos []string) error {
-					if len(pos) < 2 || (pos[0] != string(governance.KindStatement) && pos[0] != string(governance.KindQuestion)) {
-						return usagef("expected statement or question, then the text, e.g. rfj question \"Do Jokers count as Red?\" --channel C --message M")
-					}
-					ref, err := m.ref()
-					if err != nil {
-						return err
-					}
-					body := game.RequestJustice{Kind: governance.RequestKind(pos[0]), Text: strings.Join(pos[1:], " "), Message: ref}
-					v, rep, err := p.c.RequestJustice(p.ctx, p.idem(), p.opts.game, body)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return "Requested justice: " + justiceText(v) })
+			setup: onMessage("request", func(pos []string) error {
+				if len(pos) < 2 || (pos[0] != string(governance.KindStatement) && pos[0] != string(governance.KindQuestion)) {
+					return usagef("expected statement or question, then the text, e.g. rfj question \"Do Jokers count as Red?\" --channel C --message M")
 				}
-			},
+				return nil
+			}, func(p *player, pos []string, ref game.MessageRef) error {
+				body := game.RequestJustice{Kind: governance.RequestKind(pos[0]), Text: strings.Join(pos[1:], " "), Message: ref}
+				return show(p, prefixed("Requested justice: ", justiceText))(p.c.RequestJustice(p.ctx, p.idem(), p.opts.game, body))
+			}),
 		},
 		"rule": {
 			synopsis: "rule REQUEST ANSWER   (the Judge: TRUE or FALSE for a statement, text for a question)",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if len(pos) < 2 {
-						return usagef("expected the request id and the answer, e.g. rule 01KB... TRUE")
-					}
-					v, rep, err := p.c.Rule(p.ctx, p.idem(), p.opts.game, pos[0], strings.Join(pos[1:], " "))
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return "Ruled: " + rulingText(v) })
+			setup: noFlags(func(pos []string) error {
+				if len(pos) < 2 {
+					return usagef("expected the request id and the answer, e.g. rule 01KB... TRUE")
 				}
-			},
+				return nil
+			}, func(p *player, pos []string) error {
+				return show(p, prefixed("Ruled: ", rulingText))(p.c.Rule(p.ctx, p.idem(), p.opts.game, pos[0], strings.Join(pos[1:], " ")))
+			}),
 		},
 		"overturn": {
 			synopsis: "overturn RULING   (the Judge, within 7 days of their own ruling)", needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "the ruling id"); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Overturn(p.ctx, p.idem(), p.opts.game, pos[0])
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return "Overturned: " + rulingText(v) })
-				}
-			},
+			setup: noFlags(nArgs(1, "the ruling id"), func(p *player, pos []string) error {
+				return show(p, prefixed("Overturned: ", rulingText))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, pos[0]))
+			}),
 		},
 		"confidence": {
 			synopsis: "confidence RULING --channel C --message M   (a 48-hour vote of confidence on the poll message)",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var m msgFlags
-				m.register(fs, "poll")
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "the ruling id"); err != nil {
-						return err
-					}
-					ref, err := m.ref()
-					if err != nil {
-						return err
-					}
-					v, rep, err := p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, pos[0], ref)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return "Vote of confidence opened: " + rulingText(v) })
-				}
-			},
+			setup: onMessage("poll", nArgs(1, "the ruling id"), func(p *player, pos []string, ref game.MessageRef) error {
+				return show(p, prefixed("Vote of confidence opened: ", rulingText))(p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, pos[0], ref))
+			}),
 		},
 		"rulings": {
 			synopsis: "rulings   (every ruling, in the order made)", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 0, ""); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Rulings(p.ctx, p.opts.game)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string {
-						if len(v) == 0 {
-							return "No rulings in " + p.opts.game + "."
-						}
-						ls := make([]string, len(v))
-						for i, r := range v {
-							ls[i] = rulingText(r)
-						}
-						return strings.Join(ls, "\n")
-					})
-				}
-			},
+			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
+				return show(p, linesOr("No rulings in "+p.opts.game+".", rulingText))(p.c.Rulings(p.ctx, p.opts.game))
+			}),
 		},
 		"judge": {
 			synopsis: "judge   (the Judge, removal assents, and the queue of requests)", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 0, ""); err != nil {
-						return err
-					}
-					js, rep, err := p.c.Judge(p.ctx, p.opts.game)
-					if err != nil {
-						return err
-					}
-					if p.opts.json {
-						return p.out(rep, nil)
-					}
-					queue, _, err := p.c.JusticeRequests(p.ctx, p.opts.game, governance.RequestOpen)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return judgeText(js, queue) })
+			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
+				js, rep, err := p.c.Judge(p.ctx, p.opts.game)
+				if err != nil {
+					return err
 				}
-			},
+				if p.opts.json {
+					return p.out(rep, nil)
+				}
+				queue, _, err := p.c.JusticeRequests(p.ctx, p.opts.game, governance.RequestOpen)
+				if err != nil {
+					return err
+				}
+				return p.out(rep, func() string { return judgeText(js, queue) })
+			}),
 		},
 		"assent-removal": {
 			synopsis: "assent-removal   (assent to removing the Judge; two players' assent removes them)",
 			needGame: true, needActor: true,
-			setup: officeCmd(func(p *player) (game.JudgeState, client.Reply, error) {
-				return p.c.AssentRemoval(p.ctx, p.idem(), p.opts.game)
+			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
+				return show(p, officeText)(p.c.AssentRemoval(p.ctx, p.idem(), p.opts.game))
 			}),
 		},
 		"resign": {
 			synopsis: "resign   (the Judge resigns)", needGame: true, needActor: true,
-			setup: officeCmd(func(p *player) (game.JudgeState, client.Reply, error) {
-				return p.c.Resign(p.ctx, p.idem(), p.opts.game)
+			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
+				return show(p, officeText)(p.c.Resign(p.ctx, p.idem(), p.opts.game))
 			}),
 		},
 		"stand": {
 			synopsis: "stand --channel C --message M   (stand for Judge this week with your message; reputable players)",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var m msgFlags
-				m.register(fs, "candidacy")
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 0, ""); err != nil {
-						return err
-					}
-					ref, err := m.ref()
-					if err != nil {
-						return err
-					}
-					v, rep, err := p.c.StandForJudge(p.ctx, p.idem(), p.opts.game, game.StandForJudge{Message: ref})
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string {
-						return fmt.Sprintf("%s stands for Judge in %s (candidacy %s, message %s).", v.Candidate, v.Week, v.ID, msgText(v.Message))
-					})
-				}
-			},
+			setup: onMessage("candidacy", nArgs(0, ""), func(p *player, pos []string, ref game.MessageRef) error {
+				return show(p, func(v governance.Candidacy) string {
+					return fmt.Sprintf("%s stands for Judge in %s (candidacy %s, message %s).", v.Candidate, v.Week, v.ID, msgText(v.Message))
+				})(p.c.StandForJudge(p.ctx, p.idem(), p.opts.game, game.StandForJudge{Message: ref}))
+			}),
 		},
 		"candidacies": {
 			synopsis: "candidacies [--week 2026-W49]   (a week's Judge election; default this week)", needGame: true,
@@ -312,11 +200,7 @@ func governanceCommands() map[string]playCmd {
 					if err := wantArgs(pos, 0, ""); err != nil {
 						return err
 					}
-					v, rep, err := p.c.Candidacies(p.ctx, p.opts.game, *week)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return candidaciesText(v) })
+					return show(p, candidaciesText)(p.c.Candidacies(p.ctx, p.opts.game, *week))
 				}
 			},
 		},
@@ -327,71 +211,72 @@ func governanceCommands() map[string]playCmd {
 				"identities such as discord:2, repeatable or comma-separated.",
 			needGame: true, needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var m msgFlags
-				m.register(fs, "")
 				var up, down listFlag
 				fs.Var(&up, "up", "`ID` of a user reacting 👍 (repeatable)")
 				fs.Var(&down, "down", "`ID` of a user reacting 👎 (repeatable)")
 				op := fs.String("op", "set", "`set` (complete sets), add or remove")
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 0, ""); err != nil {
-						return err
-					}
-					ref, err := m.ref()
-					if err != nil {
-						return err
-					}
-					v, rep, err := p.c.PushReactions(p.ctx, p.idem(), p.opts.game, game.PushReactions{Message: ref, Op: *op, Up: up, Down: down})
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return pushedText(v) })
-				}
+				return onMessage("", nArgs(0, ""), func(p *player, pos []string, ref game.MessageRef) error {
+					body := game.PushReactions{Message: ref, Op: *op, Up: up, Down: down}
+					return show(p, pushedText)(p.c.PushReactions(p.ctx, p.idem(), p.opts.game, body))
+				})(fs)
 			},
 		},
 		"message-event": {
 			synopsis: "message-event edited|deleted --channel C --message M   (a message was edited or deleted)",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var m msgFlags
-				m.register(fs, "")
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "edited or deleted"); err != nil {
-						return err
-					}
-					if pos[0] != "edited" && pos[0] != "deleted" {
-						return usagef("expected edited or deleted, not %q", pos[0])
-					}
-					ref, err := m.ref()
-					if err != nil {
-						return err
-					}
-					v, rep, err := p.c.PushMessageEvent(p.ctx, p.idem(), p.opts.game, game.MessageEvent{Message: ref, Event: pos[0]})
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return pushedText(v) })
+			setup: onMessage("", func(pos []string) error {
+				if err := wantArgs(pos, 1, "edited or deleted"); err != nil {
+					return err
 				}
-			},
+				if pos[0] != "edited" && pos[0] != "deleted" {
+					return usagef("expected edited or deleted, not %q", pos[0])
+				}
+				return nil
+			}, func(p *player, pos []string, ref game.MessageRef) error {
+				return show(p, pushedText)(p.c.PushMessageEvent(p.ctx, p.idem(), p.opts.game, game.MessageEvent{Message: ref, Event: pos[0]}))
+			}),
 		},
 	}
 }
 
-// officeCmd is a command on the office of Judge without arguments.
-func officeCmd(run func(p *player) (game.JudgeState, client.Reply, error)) func(fs *flag.FlagSet) func(*player, []string) error {
+// onMessage is the setup of a command on one chat message, named by the
+// msgFlags (what says which message, in their help): check vets the
+// arguments, then run runs with the message.
+func onMessage(what string, check func(pos []string) error, run func(p *player, pos []string, ref game.MessageRef) error) setupFunc {
 	return func(fs *flag.FlagSet) func(*player, []string) error {
-		return func(p *player, pos []string) error {
-			if err := wantArgs(pos, 0, ""); err != nil {
-				return err
-			}
-			v, rep, err := run(p)
+		var m msgFlags
+		m.register(fs, what)
+		return noFlags(check, func(p *player, pos []string) error {
+			ref, err := m.ref()
 			if err != nil {
 				return err
 			}
-			return p.out(rep, func() string { return judgeText(v, nil) })
-		}
+			return run(p, pos, ref)
+		})(fs)
 	}
 }
+
+// prefixed is text, after a fixed prefix.
+func prefixed[T any](prefix string, text func(T) string) func(T) string {
+	return func(v T) string { return prefix + text(v) }
+}
+
+// linesOr is a list one text a line, or none when the list is empty.
+func linesOr[T any](none string, text func(T) string) func([]T) string {
+	return func(vs []T) string {
+		if len(vs) == 0 {
+			return none
+		}
+		ls := make([]string, len(vs))
+		for i, v := range vs {
+			ls[i] = text(v)
+		}
+		return strings.Join(ls, "\n")
+	}
+}
+
+// officeText is the office of Judge after a command on it.
+func officeText(js game.JudgeState) string { return judgeText(js, nil) }
 
 func msgText(m game.MessageRef) string { return m.Platform + "/" + m.Channel + "/" + m.Message }
 
