@@ -27,18 +27,9 @@ func economyCommands() map[string]playCmd {
 		},
 		"shop": {
 			synopsis: "shop   (what the Croupier sells, at this game's prices)", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 0, ""); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Shop(p.ctx, p.opts.game)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return shopText(p.opts.game, v) })
-				}
-			},
+			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
+				return show(p, func(v []game.ShopItemView) string { return shopText(p.opts.game, v) })(p.c.Shop(p.ctx, p.opts.game))
+			}),
 		},
 		"buy": {
 			synopsis: "buy ITEM [--quantity N]   (ITEM from croupier play shop, e.g. handy-pack; \"buy 2 random-card\" works too)",
@@ -62,57 +53,38 @@ func economyCommands() map[string]playCmd {
 						return usagef("the quantity must be at least 1, not %d", b.Quantity)
 					}
 					b.Item = strings.ToLower(pos[0])
-					v, rep, err := p.c.Purchase(p.ctx, p.idem(), p.opts.game, b)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return boughtText(p.opts.as, v) })
+					return show(p, func(v game.PurchaseResult) string { return boughtText(p.opts.as, v) })(p.c.Purchase(p.ctx, p.idem(), p.opts.game, b))
 				}
 			},
 		},
 		"open": {
 			synopsis: "open PACK   (a pack id, or a kind such as handy-pack for your oldest pack of that kind)",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if len(pos) == 0 {
-						return usagef("expected the pack, e.g. open handy-pack (croupier play me --ids lists yours)")
-					}
-					ref := strings.Join(pos, " ")
-					if strings.ContainsFunc(ref, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
-						// A pack's name ("Handy Pack"): the server takes ids and kinds.
-						me, _, err := p.c.Player(p.ctx, p.opts.game, "")
-						if err != nil {
-							return err
-						}
-						for _, pe := range me.Packs {
-							if strings.EqualFold(pe.Name, ref) || strings.EqualFold(pe.Pack, ref) {
-								ref = pe.Pack
-							}
-						}
-					}
-					v, rep, err := p.c.OpenPack(p.ctx, p.idem(), p.opts.game, game.OpenPack{Pack: ref})
+			setup: noFlags(nil, func(p *player, pos []string) error {
+				if len(pos) == 0 {
+					return usagef("expected the pack, e.g. open handy-pack (croupier play me --ids lists yours)")
+				}
+				ref := strings.Join(pos, " ")
+				if strings.ContainsFunc(ref, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
+					// A pack's name ("Handy Pack"): the server takes ids and kinds.
+					me, _, err := p.c.Player(p.ctx, p.opts.game, "")
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return openedText(p.opts.as, v) })
+					for _, pe := range me.Packs {
+						if strings.EqualFold(pe.Name, ref) || strings.EqualFold(pe.Pack, ref) {
+							ref = pe.Pack
+						}
+					}
 				}
-			},
+				return show(p, func(v economy.Opened) string { return openedText(p.opts.as, v) })(p.c.OpenPack(p.ctx, p.idem(), p.opts.game, game.OpenPack{Pack: ref}))
+			}),
 		},
 		"gift": {
 			synopsis: "gift PLAYER   (once per period: random cards for another player)", needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "the receiver, e.g. gift discord:2"); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Gift(p.ctx, p.idem(), p.opts.game, game.Gift{To: pos[0]})
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return giftText(v) })
-				}
-			},
+			setup: noFlags(nArgs(1, "the receiver, e.g. gift discord:2"), func(p *player, pos []string) error {
+				return show(p, giftText)(p.c.Gift(p.ctx, p.idem(), p.opts.game, game.Gift{To: pos[0]}))
+			}),
 		},
 		"trade offer": {
 			synopsis: "trade offer PLAYER --give ITEMS --take ITEMS [--note N]\n\n" +
@@ -138,18 +110,9 @@ func economyCommands() map[string]playCmd {
 			"withdraw [ID]   (withdraw your offer, or decline one made to you; without ID, the only open one)"),
 		"trade show": {
 			synopsis: "trade show ID", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 1, "the trade id, e.g. trade show t8143a4fcf6"); err != nil {
-						return err
-					}
-					tr, rep, err := p.c.Trade(p.ctx, p.opts.game, pos[0])
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return tradeText(tr, p.names(tr)) })
-				}
-			},
+			setup: noFlags(nArgs(1, "the trade id, e.g. trade show t8143a4fcf6"), func(p *player, pos []string) error {
+				return show(p, p.tradeText)(p.c.Trade(p.ctx, p.opts.game, pos[0]))
+			}),
 		},
 		"trades": {
 			synopsis: "trades [--player P] [--status open|executed|withdrawn|expired]", needGame: true,
@@ -161,22 +124,15 @@ func economyCommands() map[string]playCmd {
 					if err := wantArgs(pos, 0, ""); err != nil {
 						return err
 					}
-					if f.Player == "me" {
-						if p.opts.as == "" {
-							return usagef("--player me needs --as or CROUPIER_AS")
-						}
-						f.Player = p.opts.as
+					if err := p.meOr(&f.Player); err != nil {
+						return err
 					}
 					switch f.Status {
 					case "", game.TradeOpen, game.TradeExecuted, game.TradeWithdrawn, game.TradeExpired:
 					default:
 						return usagef("--status must be open, executed, withdrawn or expired, not %q", f.Status)
 					}
-					v, rep, err := p.c.Trades(p.ctx, p.opts.game, f)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return tradesText(p.opts.game, v) })
+					return show(p, func(v []game.Trade) string { return tradesText(p.opts.game, v) })(p.c.Trades(p.ctx, p.opts.game, f))
 				}
 			},
 		},
@@ -213,11 +169,7 @@ func economyCommands() map[string]playCmd {
 					if err := p.grantItems(&g, cards, packs, *holo); err != nil {
 						return err
 					}
-					v, rep, err := p.c.Grant(p.ctx, p.idem(), p.opts.game, g)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return grantText(g, v) })
+					return show(p, func(v game.GrantResult) string { return grantText(g, v) })(p.c.Grant(p.ctx, p.idem(), p.opts.game, g))
 				}
 			},
 		},
@@ -270,11 +222,7 @@ func economyCommands() map[string]playCmd {
 					}
 					items.Vertebrae, items.Chips = vert, chips
 					r.Items = items
-					v, rep, err := p.c.Revoke(p.ctx, p.idem(), p.opts.game, r)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return revokeText(v) })
+					return show(p, revokeText)(p.c.Revoke(p.ctx, p.idem(), p.opts.game, r))
 				}
 			},
 		},
@@ -311,28 +259,15 @@ func economyCommands() map[string]playCmd {
 							return err
 						}
 					}
-					v, rep, err := p.c.Amend(p.ctx, p.idem(), p.opts.game, a)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return amendText(p.opts.game, v, summary) })
+					return show(p, func(v game.AmendResult) string { return amendText(p.opts.game, v, summary) })(p.c.Amend(p.ctx, p.idem(), p.opts.game, a))
 				}
 			},
 		},
 		"ruleset": {
 			synopsis: "ruleset   (this game's rule numbers, amendments applied; --json for all)", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 0, ""); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Ruleset(p.ctx, p.opts.game)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return rulesetText(p.opts.game, v) })
-				}
-			},
+			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
+				return show(p, func(v ruleset.Ruleset) string { return rulesetText(p.opts.game, v) })(p.c.Ruleset(p.ctx, p.opts.game))
+			}),
 		},
 	}
 }
@@ -350,42 +285,32 @@ func statusSetup(fs *flag.FlagSet) func(*player, []string) error {
 		} else if p.opts.as == "" {
 			return usagef("status of whom? name a PLAYER, or say who you are with --as or CROUPIER_AS")
 		}
-		v, rep, err := p.c.Player(p.ctx, p.opts.game, id)
-		if err != nil {
-			return err
-		}
-		return p.out(rep, func() string { return statusText(v) + deckText(v, *ids) })
+		return show(p, func(v game.PlayerView) string { return statusText(v) + deckText(v, *ids) })(p.c.Player(p.ctx, p.opts.game, id))
 	}
 }
 
 func tradeAction(action, synopsis string) playCmd {
 	return playCmd{
 		synopsis: "trade " + synopsis, needGame: true, needActor: true,
-		setup: func(fs *flag.FlagSet) func(*player, []string) error {
-			return func(p *player, pos []string) error {
-				if len(pos) > 1 {
-					return usagef("expected at most the trade id, e.g. trade %s t8143a4fcf6, got %q", action, strings.Join(pos, " "))
-				}
-				id := ""
-				if len(pos) == 1 {
-					id = pos[0]
-				} else {
-					var err error
-					if id, err = p.onlyOpenTrade(action); err != nil {
-						return err
-					}
-				}
-				do := p.c.AcceptTrade
-				if action == "withdraw" {
-					do = p.c.WithdrawTrade
-				}
-				tr, rep, err := do(p.ctx, p.idem(), p.opts.game, id)
-				if err != nil {
+		setup: noFlags(nil, func(p *player, pos []string) error {
+			if len(pos) > 1 {
+				return usagef("expected at most the trade id, e.g. trade %s t8143a4fcf6, got %q", action, strings.Join(pos, " "))
+			}
+			id := ""
+			if len(pos) == 1 {
+				id = pos[0]
+			} else {
+				var err error
+				if id, err = p.onlyOpenTrade(action); err != nil {
 					return err
 				}
-				return p.out(rep, func() string { return tradeText(tr, p.names(tr)) })
 			}
-		},
+			do := p.c.AcceptTrade
+			if action == "withdraw" {
+				do = p.c.WithdrawTrade
+			}
+			return show(p, p.tradeText)(do(p.ctx, p.idem(), p.opts.game, id))
+		}),
 	}
 }
 
@@ -441,11 +366,7 @@ func (p *player) offerTrade(to, give, take, note string) error {
 	if o.Take, err = p.resolveNamed(to, takeTerms, names); err != nil {
 		return err
 	}
-	tr, rep, err := p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o)
-	if err != nil {
-		return err
-	}
-	return p.out(rep, func() string { return tradeText(tr, names) })
+	return show(p, func(tr game.Trade) string { return tradeText(tr, names) })(p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o))
 }
 
 // resolve turns item terms into ids held by holder.
@@ -480,6 +401,9 @@ func (p *player) names(tr game.Trade) itemNames {
 	}
 	return n
 }
+
+// tradeText is a trade with its card and pack ids named.
+func (p *player) tradeText(tr game.Trade) string { return tradeText(tr, p.names(tr)) }
 
 // grantItems fills the grant's cards and packs from the flags, spelled the
 // way the game's card table and packs spell them (any case is accepted).

@@ -28,43 +28,28 @@ func exoptosisCommands() map[string]playCmd {
 				"invited to (without MATCH: the only one waiting for you); a decline cancels\n" +
 				"it, and the requester declining withdraws it.",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if len(pos) == 0 {
-						return usagef("expected the players to duel, e.g. duel discord:2 discord:3, or duel accept|decline [MATCH]")
-					}
-					if pos[0] == "accept" || pos[0] == "decline" {
-						return p.answerDuel(pos[0] == "accept", pos[1:])
-					}
-					v, rep, err := p.c.RequestDuel(p.ctx, p.idem(), p.opts.game, pos)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string {
-						return fmt.Sprintf("%s asked %s to duel %s; it starts when all accept (croupier play duel accept %s).",
-							p.opts.as, strings.Join(v.WaitingFor, ", "), v.ID, v.ID)
-					})
+			setup: noFlags(nil, func(p *player, pos []string) error {
+				if len(pos) == 0 {
+					return usagef("expected the players to duel, e.g. duel discord:2 discord:3, or duel accept|decline [MATCH]")
 				}
-			},
+				if pos[0] == "accept" || pos[0] == "decline" {
+					return p.answerDuel(pos[0] == "accept", pos[1:])
+				}
+				return show(p, func(v game.MatchView) string {
+					return fmt.Sprintf("%s asked %s to duel %s; it starts when all accept (croupier play duel accept %s).",
+						p.opts.as, strings.Join(v.WaitingFor, ", "), v.ID, v.ID)
+				})(p.c.RequestDuel(p.ctx, p.idem(), p.opts.game, pos))
+			}),
 		},
 		"battle": {
 			synopsis: "battle   (engage in this phase's battle: it starts at the phase's end; needs 4+ cards)",
 			needGame: true, needActor: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					if err := wantArgs(pos, 0, ""); err != nil {
-						return err
-					}
-					v, rep, err := p.c.EngageBattle(p.ctx, p.idem(), p.opts.game)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string {
-						return fmt.Sprintf("%s engaged in battle %s with a deck of %d cards; it starts at %s, the end of %s.",
-							v.Player, v.Battle, v.DeckSize, stamp(v.StartsAt), v.Period)
-					})
-				}
-			},
+			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
+				return show(p, func(v game.BattleEngagement) string {
+					return fmt.Sprintf("%s engaged in battle %s with a deck of %d cards; it starts at %s, the end of %s.",
+						v.Player, v.Battle, v.DeckSize, stamp(v.StartsAt), v.Period)
+				})(p.c.EngageBattle(p.ctx, p.idem(), p.opts.game))
+			}),
 		},
 		"matches": {
 			synopsis: "matches [--status S] [--kind duel|battle] [--player P]   (P \"me\" for yours)", needGame: true,
@@ -77,58 +62,33 @@ func exoptosisCommands() map[string]playCmd {
 					if err := wantArgs(pos, 0, ""); err != nil {
 						return err
 					}
-					if f.Player == "me" {
-						if p.opts.as == "" {
-							return usagef("--player me needs --as or CROUPIER_AS")
-						}
-						f.Player = p.opts.as
-					}
-					v, rep, err := p.c.Matches(p.ctx, p.opts.game, f)
-					if err != nil {
+					if err := p.meOr(&f.Player); err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return matchesText(p.opts.game, v) })
+					return show(p, func(v []game.MatchSummary) string { return matchesText(p.opts.game, v) })(p.c.Matches(p.ctx, p.opts.game, f))
 				}
 			},
 		},
 		"match": {
 			synopsis: "match [MATCH]   (hands, pile, whose turn, pending choice, deadline, pool and your legal moves)",
 			needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					id, rest, err := p.matchArg(pos)
-					if err != nil {
-						return err
-					}
-					if err := wantArgs(rest, 0, ""); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Match(p.ctx, p.opts.game, id)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return matchText(v) })
+			setup: noFlags(nil, func(p *player, pos []string) error {
+				id, err := p.onlyMatchArg(pos)
+				if err != nil {
+					return err
 				}
-			},
+				return show(p, matchText)(p.c.Match(p.ctx, p.opts.game, id))
+			}),
 		},
 		"replay": {
 			synopsis: "replay [MATCH]   (the match move by move)", needGame: true,
-			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				return func(p *player, pos []string) error {
-					id, rest, err := p.matchArg(pos)
-					if err != nil {
-						return err
-					}
-					if err := wantArgs(rest, 0, ""); err != nil {
-						return err
-					}
-					v, rep, err := p.c.Replay(p.ctx, p.opts.game, id)
-					if err != nil {
-						return err
-					}
-					return p.out(rep, func() string { return replayText(v) })
+			setup: noFlags(nil, func(p *player, pos []string) error {
+				id, err := p.onlyMatchArg(pos)
+				if err != nil {
+					return err
 				}
-			},
+				return show(p, replayText)(p.c.Replay(p.ctx, p.opts.game, id))
+			}),
 		},
 		"select": moveCmd("select [MATCH] CARD...   (your hand: 4 or more cards of your deck; quote each card or separate them with commas)",
 			func(p *player, args []string) (client.MoveRequest, error) {
@@ -213,19 +173,17 @@ func exoptosisCommands() map[string]playCmd {
 func moveCmd(synopsis string, build func(p *player, args []string) (client.MoveRequest, error)) playCmd {
 	return playCmd{
 		synopsis: synopsis, needGame: true, needActor: true,
-		setup: func(fs *flag.FlagSet) func(*player, []string) error {
-			return func(p *player, pos []string) error {
-				id, rest, err := p.matchArg(pos)
-				if err != nil {
-					return err
-				}
-				mv, err := build(p, rest)
-				if err != nil {
-					return err
-				}
-				return p.move(id, mv)
+		setup: noFlags(nil, func(p *player, pos []string) error {
+			id, rest, err := p.matchArg(pos)
+			if err != nil {
+				return err
 			}
-		},
+			mv, err := build(p, rest)
+			if err != nil {
+				return err
+			}
+			return p.move(id, mv)
+		}),
 	}
 }
 
@@ -241,11 +199,7 @@ func cardMoveCmd(kind, synopsis string) playCmd {
 }
 
 func (p *player) move(id string, mv client.MoveRequest) error {
-	v, rep, err := p.c.Move(p.ctx, p.idem(), p.opts.game, id, mv)
-	if err != nil {
-		return err
-	}
-	return p.out(rep, func() string { return moveText(p.opts.as, mv, v) })
+	return show(p, func(v game.MoveResult) string { return moveText(p.opts.as, mv, v) })(p.c.Move(p.ctx, p.idem(), p.opts.game, id, mv))
 }
 
 func (p *player) answerDuel(accept bool, pos []string) error {
@@ -271,11 +225,7 @@ func (p *player) answerDuel(accept bool, pos []string) error {
 		}
 		id = ids[0]
 	}
-	v, rep, err := p.c.AnswerDuel(p.ctx, p.idem(), p.opts.game, id, accept)
-	if err != nil {
-		return err
-	}
-	return p.out(rep, func() string {
+	return show(p, func(v game.MatchView) string {
 		switch v.Status {
 		case game.MatchCancelled:
 			return fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)
@@ -284,7 +234,7 @@ func (p *player) answerDuel(accept bool, pos []string) error {
 				p.opts.as, v.ID, strings.Join(v.Players, ", "), v.ID)
 		}
 		return fmt.Sprintf("%s accepted duel %s; it waits for %s.", p.opts.as, v.ID, strings.Join(v.WaitingFor, ", "))
-	})
+	})(p.c.AnswerDuel(p.ctx, p.idem(), p.opts.game, id, accept))
 }
 
 func listed(ids []string) string {
@@ -321,6 +271,15 @@ func (p *player) matchArg(pos []string) (string, []string, error) {
 		return "", nil, usagef("name the match: %s %d running matches%s (croupier play matches lists them)", whose, len(ids), listed(ids))
 	}
 	return ids[0], pos, nil
+}
+
+// onlyMatchArg is matchArg for a command that takes nothing after the match.
+func (p *player) onlyMatchArg(pos []string) (string, error) {
+	id, rest, err := p.matchArg(pos)
+	if err != nil {
+		return "", err
+	}
+	return id, wantArgs(rest, 0, "")
 }
 
 // cardList reads a hand from arguments: each argument one card when every
