@@ -3,7 +3,9 @@
 #
 #   run      go run ./cmd/croupier serve (CLOCK=manual: a clock you move
 #            with `croupier play clock`; ADDR=:9090 to move the port)
-#   test     every test, against DynamoDB Local and the Lambda emulator
+#   test     every test, against DynamoDB Local and the Lambda emulator;
+#            the tracker's pages in headless Chromium (screenshots into
+#            build/screenshots) and through the Nu Html Checker
 #   bench    go test -bench, then the `croupier bench` table: per-command
 #            latency and AWS-priced cost on bolt and DynamoDB Local,
 #            bootstrap sizes and Init Durations under the emulator
@@ -30,6 +32,8 @@ LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 # Packages whose -v output `make test` summarises (conformance suite, e2e).
 VERBOSE_PKGS := ./internal/store/... ./internal/e2e/...
 TEST_LOG := build/test-verbose.log
+# The tracker's browser tests save a full-page screenshot of each page here.
+SCREENSHOTS := $(CURDIR)/build/screenshots
 # Called directly, not through $(MAKE), so `make -n` stays a dry run.
 DYNAMODB_LOCAL := TOOLS=$(TOOLS) $(CURDIR)/scripts/dynamodb-local.sh
 space := $(subst ,, )
@@ -53,7 +57,12 @@ test: tools
 	$(DYNAMODB_LOCAL) start >/dev/null
 	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
 	export CROUPIER_RIE=$(RIE)
+	export CROUPIER_VNU=$(VNU_JAR)
+	export CROUPIER_CHROMIUM=$$(for b in $(CHROMIUM_NAMES); do command -v $$b && break; done)
+	export CROUPIER_SCREENSHOTS=$(SCREENSHOTS)
+	rm -rf $(SCREENSHOTS)
 	echo "test: DynamoDB Local at $$CROUPIER_DYNAMODB_ENDPOINT, emulator $$CROUPIER_RIE"
+	echo "test: Chromium $$CROUPIER_CHROMIUM, Nu Html Checker $$CROUPIER_VNU, screenshots into $$CROUPIER_SCREENSHOTS"
 	status=0
 	others=$$(go list ./... | grep -v -e '/internal/store/' -e '/internal/e2e')
 	go test -count=1 $$others || status=1

@@ -1,13 +1,18 @@
 package tracker_test
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -507,4 +512,127 @@ func alterDraw(t *testing.T, p *played, command string, index int) {
 	if err := p.st.Commit(p.ctx, store.Tx{Puts: []store.Put{{Item: it, Expect: it.Version}}}); err != nil {
 		t.Fatalf("altering %s: %v", key, err)
 	}
+}
+
+// TestPagesAreValidHTML crawls every page of the played game from the
+// start page (as TestLinksResolve does, which checks the links) and runs
+// the Nu Html Checker (vnu.jar, the W3C's validator) over all of them, and
+// over the style sheet: any error fails the test; warnings are reported.
+func TestPagesAreValidHTML(t *testing.T) {
+	java, jar := testenv.VNU(t)
+	p := play(t)
+	pages := crawl(t, p)
+	// The friendly 404 page is a page too.
+	code, notFound, _ := p.get(gamePath("players", "discord:999"))
+	if code != http.StatusNotFound {
+		t.Fatalf("an unknown player: %d", code)
+	}
+	pages[gamePath("players", "discord:999")+" (404)"] = notFound
+	for _, want := range allPages(p) {
+		if _, ok := pages[want]; !ok {
+			t.Errorf("the crawl never reached %s", want)
+		}
+	}
+
+	dir := t.TempDir()
+	var files []string
+	names := map[string]string{} // file URL -> page path
+	write := func(name, path, body string) {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+		names["file:"+f] = path
+	}
+	paths := make([]string, 0, len(pages))
+	for path := range pages {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	for i, path := range paths {
+		write(fmt.Sprintf("page-%03d.html", i), path, pages[path])
+	}
+	write("tracker.css", "/tracker/static/tracker.css", p.page("/tracker/static/tracker.css"))
+	// A control page with a known error proves the checker runs and that
+	// its report is read: it must be flagged, and only it is excused.
+	const control = "(control page)"
+	write("control.html", control, `<!DOCTYPE html><html lang="en"><head><title>Control</title></head><body><p><img src="x.png"></p></body></html>`)
+
+	args := append([]string{"-jar", jar, "--format", "json", "--also-check-css", "--exit-zero-always"}, files...)
+	cmd := exec.Command(java, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s%s", cmd, err, stdout.String(), stderr.String())
+	}
+	var out struct {
+		Messages []struct {
+			Type, SubType, URL, Message, Extract string
+			LastLine                             int
+		}
+	}
+	if err := json.Unmarshal(stderr.Bytes(), &out); err != nil {
+		t.Fatalf("the checker's output: %v\n%s", err, stderr.String())
+	}
+	errors, warnings, controlled := 0, 0, 0
+	for _, m := range out.Messages {
+		where := fmt.Sprintf("%s line %d", cmp.Or(names[m.URL], m.URL), m.LastLine)
+		switch {
+		case names[m.URL] == control:
+			if m.Type == "error" && strings.Contains(m.Message, "alt") {
+				controlled++
+			}
+		case m.Type == "error" || m.Type == "non-document-error":
+			errors++
+			t.Errorf("%s: %s: %s\n\t%s", where, m.Type, m.Message, strings.TrimSpace(m.Extract))
+		case m.SubType == "warning":
+			warnings++
+			t.Logf("%s: warning: %s", where, m.Message)
+		}
+	}
+	if controlled != 1 {
+		t.Errorf("the checker found %d missing-alt errors on the control page, want 1: its report was not read\n%s", controlled, stderr.String())
+	}
+	t.Logf("the Nu Html Checker read %d pages and the style sheet: %d errors, %d warnings", len(pages), errors, warnings)
+}
+
+// crawl returns the body of every same-site HTML page reachable from the
+// start page and the game's overview.
+func crawl(t *testing.T, p *played) map[string]string {
+	t.Helper()
+	pages := map[string]string{}
+	seen := map[string]bool{}
+	queue := []string{"/tracker", gamePath()}
+	for len(queue) > 0 {
+		path := queue[0]
+		queue = queue[1:]
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		code, body, h := p.get(path)
+		if code != http.StatusOK {
+			t.Errorf("GET %s: %d", path, code)
+			continue
+		}
+		if !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+			continue
+		}
+		pages[path] = body
+		base, _ := url.Parse(path)
+		for _, m := range hrefRe.FindAllStringSubmatch(body, -1) {
+			ref, err := url.Parse(strings.ReplaceAll(m[1], "&amp;", "&"))
+			if err != nil || ref.Host != "" {
+				continue // TestLinksResolve reports these
+			}
+			u := base.ResolveReference(ref)
+			target := u.Path
+			if u.RawQuery != "" {
+				target += "?" + u.RawQuery
+			}
+			queue = append(queue, target)
+		}
+	}
+	return pages
 }
