@@ -118,15 +118,7 @@ func (s *Service) StandForJudge(ctx context.Context, req Request, sf StandForJud
 
 // candidacies reads a week's candidacies, earliest first.
 func (s *Service) candidacies(ctx context.Context, game, week string) ([]governance.Candidacy, error) {
-	out := []governance.Candidacy{}
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: candidacyPrefix + week + "#"}, func(it store.Item) error {
-		var c governance.Candidacy
-		if err := json.Unmarshal(it.Data, &c); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		out = append(out, c)
-		return nil
-	})
+	out, err := scanRecords[governance.Candidacy](ctx, s, game, candidacyPrefix+week+"#", nil)
 	slices.SortStableFunc(out, func(a, b governance.Candidacy) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 			return c

@@ -33,6 +33,45 @@ func WithReactions(src reactions.Source) Option {
 	return func(s *Service) { s.reactions = src }
 }
 
+// record decodes the record at k as a T, reading k now when the command's
+// first read did not include it; it is nil when there is no such record.
+// Proposals, requests for justice and the office of Judge are each one
+// record read this way.
+func record[T any](t *tx, k store.Key) (*T, error) {
+	it, ok := t.loaded[k]
+	if !ok {
+		if err := t.load(k); err != nil {
+			return nil, err
+		}
+		it = t.loaded[k]
+	}
+	if !it.Exists() {
+		return nil, nil
+	}
+	var v T
+	if err := json.Unmarshal(it.Data, &v); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", k, err)
+	}
+	return &v, nil
+}
+
+// scanRecords decodes the game's records under prefix, in key order,
+// keeping those keep accepts (all when keep is nil).
+func scanRecords[T any](ctx context.Context, s *Service, game, prefix string, keep func(T) bool) ([]T, error) {
+	out := []T{}
+	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: prefix}, func(it store.Item) error {
+		var v T
+		if err := json.Unmarshal(it.Data, &v); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if keep == nil || keep(v) {
+			out = append(out, v)
+		}
+		return nil
+	})
+	return out, err
+}
+
 // reactionsAt reads m's reactions for a vote ending at `at`: from the
 // configured source, or the game's pushed reactions as of at.
 func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at time.Time) (reactions.Snapshot, error) {

@@ -74,19 +74,13 @@ func (c *ConfidenceTimer) due() time.Time {
 }
 
 func (t *tx) judgeState() (JudgeState, error) {
-	k := judgeKey(t.game)
-	it, ok := t.loaded[k]
-	if !ok {
-		if err := t.load(k); err != nil {
-			return JudgeState{}, err
-		}
-		it = t.loaded[k]
+	stored, err := record[JudgeState](t, judgeKey(t.game))
+	if err != nil {
+		return JudgeState{}, err
 	}
-	js := JudgeState{RemovalAssents: []string{}}
-	if it.Exists() {
-		if err := json.Unmarshal(it.Data, &js); err != nil {
-			return JudgeState{}, fmt.Errorf("decoding %s: %w", k, err)
-		}
+	var js JudgeState
+	if stored != nil {
+		js = *stored
 	}
 	if js.RemovalAssents == nil {
 		js.RemovalAssents = []string{}
@@ -95,22 +89,11 @@ func (t *tx) judgeState() (JudgeState, error) {
 }
 
 func (t *tx) justice(id string) (*JusticeRecord, error) {
-	k := rfjKey(t.game, id)
-	it, ok := t.loaded[k]
-	if !ok {
-		if err := t.load(k); err != nil {
-			return nil, err
-		}
-		it = t.loaded[k]
+	r, err := record[JusticeRecord](t, rfjKey(t.game, id))
+	if err == nil && r == nil {
+		err = rules.Refuse("unknown_request", "There is no request for justice %q in this game.", id)
 	}
-	if !it.Exists() {
-		return nil, rules.Refuse("unknown_request", "There is no request for justice %q in this game.", id)
-	}
-	var r JusticeRecord
-	if err := json.Unmarshal(it.Data, &r); err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", k, err)
-	}
-	return &r, nil
+	return r, err
 }
 
 // court assembles the governance rules' view of the office and one request.
@@ -479,18 +462,9 @@ func (s *Service) JusticeRequests(ctx context.Context, game, status string) ([]J
 	if _, err := s.view(ctx, game); err != nil {
 		return nil, err
 	}
-	out := []JusticeRecord{}
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: rfjPrefix}, func(it store.Item) error {
-		var r JusticeRecord
-		if err := json.Unmarshal(it.Data, &r); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		if status == "" || r.Request.Status == status {
-			out = append(out, r)
-		}
-		return nil
+	return scanRecords(ctx, s, game, rfjPrefix, func(r JusticeRecord) bool {
+		return status == "" || r.Request.Status == status
 	})
-	return out, err
 }
 
 // JudgeQueue lists the requests waiting for a ruling, oldest first.

@@ -162,22 +162,11 @@ func checkRecordID(id, what string) error {
 }
 
 func (t *tx) proposal(id string) (*ProposalRecord, error) {
-	k := proposalKey(t.game, id)
-	it, ok := t.loaded[k]
-	if !ok {
-		if err := t.load(k); err != nil {
-			return nil, err
-		}
-		it = t.loaded[k]
+	r, err := record[ProposalRecord](t, proposalKey(t.game, id))
+	if err == nil && r == nil {
+		err = rules.Refuse("unknown_proposal", "There is no proposal %q in this game.", id)
 	}
-	if !it.Exists() {
-		return nil, rules.Refuse("unknown_proposal", "There is no proposal %q in this game.", id)
-	}
-	var r ProposalRecord
-	if err := json.Unmarshal(it.Data, &r); err != nil {
-		return nil, fmt.Errorf("decoding proposal %s: %w", id, err)
-	}
-	return &r, nil
+	return r, err
 }
 
 // TallyProposals tallies every open proposal of game whose voting period
@@ -267,18 +256,9 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 // proposalRecords reads the game's proposals with the status given ("" for
 // all), in creation order (their ids are ULIDs).
 func (s *Service) proposalRecords(ctx context.Context, game, status string) ([]ProposalRecord, error) {
-	out := []ProposalRecord{}
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: proposalPrefix}, func(it store.Item) error {
-		var r ProposalRecord
-		if err := json.Unmarshal(it.Data, &r); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		if status == "" || string(r.Status) == status {
-			out = append(out, r)
-		}
-		return nil
+	return scanRecords(ctx, s, game, proposalPrefix, func(r ProposalRecord) bool {
+		return status == "" || string(r.Status) == status
 	})
-	return out, err
 }
 
 // Proposals lists the game's proposals with the status given ("open",
