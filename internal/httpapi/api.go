@@ -8,6 +8,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	_ "embed"
@@ -265,6 +266,48 @@ func (a *API) command(w http.ResponseWriter, r *http.Request, status int, run fu
 		w.Header().Set(HeaderReplayed, "true")
 	}
 	writeRaw(w, status, res.Body)
+}
+
+// The handlers of commands whose request is all in the body, or all in the
+// path, are built from the service method, so each route says only what it
+// runs and the plumbing (decode, identify, run, write) is written once.
+
+// bodyCommand is the handler of a command whose body, required, is a B.
+func bodyCommand[B any](a *API, status int, run func(context.Context, game.Request, B) (*game.Result, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var b B
+		if err := decode(w, r, &b, false); err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		a.command(w, r, status, func(req game.Request) (*game.Result, error) { return run(r.Context(), req, b) })
+	}
+}
+
+// bareCommand is the handler of a command without arguments.
+func bareCommand(a *API, status int, run func(context.Context, game.Request) (*game.Result, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		a.bare(w, r, status, func(req game.Request) (*game.Result, error) { return run(r.Context(), req) })
+	}
+}
+
+// pathCommand is the handler of a command on the record the path value
+// name identifies, without a body.
+func pathCommand(a *API, status int, name string, run func(context.Context, game.Request, string) (*game.Result, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		a.bare(w, r, status, func(req game.Request) (*game.Result, error) { return run(r.Context(), req, r.PathValue(name)) })
+	}
+}
+
+// bare runs a command that takes no body: one, if sent, must be an empty
+// JSON object.
+func (a *API) bare(w http.ResponseWriter, r *http.Request, status int, run func(game.Request) (*game.Result, error)) {
+	var none struct{}
+	if err := decode(w, r, &none, true); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	a.command(w, r, status, run)
 }
 
 func (a *API) createGame(w http.ResponseWriter, r *http.Request) {

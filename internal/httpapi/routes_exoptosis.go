@@ -16,9 +16,9 @@ import (
 // every kind goes to one route (POST .../matches/{match}/moves), so a bridge
 // maps each button or command to a body, not to a URL.
 func (a *API) exoptosisRoutes(m *http.ServeMux) {
-	m.Handle("POST /v1/games/{game}/duels", a.authed(a.requestDuel))
+	m.Handle("POST /v1/games/{game}/duels", a.authed(bodyCommand(a, http.StatusCreated, a.svc.RequestDuel)))
 	m.Handle("POST /v1/games/{game}/duels/{match}/answer", a.authed(a.answerDuel))
-	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(a.engageBattle))
+	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(bareCommand(a, http.StatusOK, a.svc.EngageBattle)))
 	m.Handle("GET /v1/games/{game}/matches", a.authed(a.listMatches))
 	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(a.getMatch))
 	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(a.getReplay))
@@ -54,15 +54,6 @@ func init() {
 	})
 }
 
-func (a *API) requestDuel(w http.ResponseWriter, r *http.Request) {
-	var d game.RequestDuel
-	if err := decode(w, r, &d, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.RequestDuel(r.Context(), req, d) })
-}
-
 // answerBody is the body of a duel answer. Accept is a pointer so a missing
 // answer is refused rather than read as a decline (which cancels the duel).
 type answerBody struct {
@@ -82,15 +73,6 @@ func (a *API) answerDuel(w http.ResponseWriter, r *http.Request) {
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
 		return a.svc.AnswerDuel(r.Context(), req, game.AnswerDuel{Match: r.PathValue("match"), Accept: *b.Accept})
 	})
-}
-
-func (a *API) engageBattle(w http.ResponseWriter, r *http.Request) {
-	var none struct{}
-	if err := decode(w, r, &none, true); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.EngageBattle(r.Context(), req) })
 }
 
 // moveBody is a move's body: a MatchMove without the match, which is the path's.

@@ -19,24 +19,24 @@ import (
 // server read reactions itself pushes them (POST .../reactions and
 // .../message-events) and the tallies read them as of each deadline.
 func (a *API) governanceRoutes(m *http.ServeMux) {
-	m.Handle("POST /v1/games/{game}/proposals", a.authed(a.submitProposal))
+	m.Handle("POST /v1/games/{game}/proposals", a.authed(bodyCommand(a, http.StatusCreated, a.svc.SubmitProposal)))
 	m.Handle("GET /v1/games/{game}/proposals", a.authed(a.listProposals))
 	m.Handle("GET /v1/games/{game}/proposals/{proposal}", a.authed(a.getProposal))
-	m.Handle("POST /v1/games/{game}/proposals/{proposal}/withdraw", a.authed(a.withdrawProposal))
-	m.Handle("POST /v1/games/{game}/justice", a.authed(a.requestJustice))
+	m.Handle("POST /v1/games/{game}/proposals/{proposal}/withdraw", a.authed(pathCommand(a, http.StatusOK, "proposal", a.svc.WithdrawProposal)))
+	m.Handle("POST /v1/games/{game}/justice", a.authed(bodyCommand(a, http.StatusCreated, a.svc.RequestJustice)))
 	m.Handle("GET /v1/games/{game}/justice", a.authed(a.listJustice))
 	m.Handle("GET /v1/games/{game}/justice/{request}", a.authed(a.getJustice))
 	m.Handle("POST /v1/games/{game}/justice/{request}/rulings", a.authed(a.rule))
 	m.Handle("GET /v1/games/{game}/rulings", a.authed(a.listRulings))
-	m.Handle("POST /v1/games/{game}/rulings/{ruling}/overturn", a.authed(a.overturn))
+	m.Handle("POST /v1/games/{game}/rulings/{ruling}/overturn", a.authed(pathCommand(a, http.StatusOK, "ruling", a.svc.Overturn)))
 	m.Handle("POST /v1/games/{game}/rulings/{ruling}/confidence", a.authed(a.openConfidence))
 	m.Handle("GET /v1/games/{game}/judge", a.authed(a.getJudge))
-	m.Handle("POST /v1/games/{game}/judge/removal-assents", a.authed(a.assentRemoval))
-	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(a.resign))
-	m.Handle("POST /v1/games/{game}/candidacies", a.authed(a.standForJudge))
+	m.Handle("POST /v1/games/{game}/judge/removal-assents", a.authed(bareCommand(a, http.StatusOK, a.svc.AssentRemoval)))
+	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(bareCommand(a, http.StatusOK, a.svc.Resign)))
+	m.Handle("POST /v1/games/{game}/candidacies", a.authed(bodyCommand(a, http.StatusCreated, a.svc.StandForJudge)))
 	m.Handle("GET /v1/games/{game}/candidacies", a.authed(a.listCandidacies))
-	m.Handle("POST /v1/games/{game}/reactions", a.authed(a.pushReactions))
-	m.Handle("POST /v1/games/{game}/message-events", a.authed(a.pushMessageEvent))
+	m.Handle("POST /v1/games/{game}/reactions", a.authed(bodyCommand(a, http.StatusOK, a.svc.PushReactions)))
+	m.Handle("POST /v1/games/{game}/message-events", a.authed(bodyCommand(a, http.StatusOK, a.svc.PushMessageEvent)))
 }
 
 // The statuses of the governance codes: 400 for a request that is wrong
@@ -89,15 +89,6 @@ func recordID(w http.ResponseWriter, r *http.Request, name string) (string, bool
 	return id, true
 }
 
-func (a *API) submitProposal(w http.ResponseWriter, r *http.Request) {
-	var p game.SubmitProposal
-	if err := decode(w, r, &p, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.SubmitProposal(r.Context(), req, p) })
-}
-
 // proposalStatuses are the values the status filter of GET proposals accepts.
 var proposalStatuses = []string{string(governance.StatusOpen), string(governance.StatusAdopted),
 	string(governance.StatusFailed), string(governance.StatusWithdrawn)}
@@ -119,26 +110,6 @@ func (a *API) getProposal(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := a.svc.Proposal(r.Context(), r.PathValue("game"), id)
 	a.reply(w, r, v, err)
-}
-
-func (a *API) withdrawProposal(w http.ResponseWriter, r *http.Request) {
-	var none struct{}
-	if err := decode(w, r, &none, true); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
-		return a.svc.WithdrawProposal(r.Context(), req, r.PathValue("proposal"))
-	})
-}
-
-func (a *API) requestJustice(w http.ResponseWriter, r *http.Request) {
-	var j game.RequestJustice
-	if err := decode(w, r, &j, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.RequestJustice(r.Context(), req, j) })
 }
 
 // requestStatuses are the values the status filter of GET justice accepts.
@@ -184,17 +155,6 @@ func (a *API) listRulings(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, r, map[string]any{"rulings": v}, err)
 }
 
-func (a *API) overturn(w http.ResponseWriter, r *http.Request) {
-	var none struct{}
-	if err := decode(w, r, &none, true); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
-		return a.svc.Overturn(r.Context(), req, r.PathValue("ruling"))
-	})
-}
-
 // confidenceBody is the body that opens a vote of confidence: the poll
 // message; the ruling is the path's.
 type confidenceBody struct {
@@ -217,52 +177,7 @@ func (a *API) getJudge(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, r, v, err)
 }
 
-func (a *API) assentRemoval(w http.ResponseWriter, r *http.Request) {
-	var none struct{}
-	if err := decode(w, r, &none, true); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.AssentRemoval(r.Context(), req) })
-}
-
-func (a *API) resign(w http.ResponseWriter, r *http.Request) {
-	var none struct{}
-	if err := decode(w, r, &none, true); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Resign(r.Context(), req) })
-}
-
-func (a *API) standForJudge(w http.ResponseWriter, r *http.Request) {
-	var sf game.StandForJudge
-	if err := decode(w, r, &sf, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.StandForJudge(r.Context(), req, sf) })
-}
-
 func (a *API) listCandidacies(w http.ResponseWriter, r *http.Request) {
 	v, err := a.svc.Candidacies(r.Context(), r.PathValue("game"), r.URL.Query().Get("week"))
 	a.reply(w, r, v, err)
-}
-
-func (a *API) pushReactions(w http.ResponseWriter, r *http.Request) {
-	var p game.PushReactions
-	if err := decode(w, r, &p, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushReactions(r.Context(), req, p) })
-}
-
-func (a *API) pushMessageEvent(w http.ResponseWriter, r *http.Request) {
-	var e game.MessageEvent
-	if err := decode(w, r, &e, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushMessageEvent(r.Context(), req, e) })
 }
