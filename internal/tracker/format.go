@@ -122,6 +122,14 @@ func whoLink(l *layout, id string) template.HTML {
 		template.HTMLEscapeString(id), template.HTMLEscapeString(n)))
 }
 
+// pastTense words each move kind for the replay ("Ada played 2 of Hearts").
+var pastTense = map[string]string{
+	exoptosis.MoveRaise: "raised", exoptosis.MoveBet: "bet", exoptosis.MoveMatch: "matched the bet",
+	exoptosis.MoveDecline: "declined the bet", exoptosis.MovePass: "passed", exoptosis.MovePlay: "played",
+	exoptosis.MoveAdd: "added", exoptosis.MoveGiver: "asked for a card from", exoptosis.MoveGive: "gave",
+	exoptosis.MoveTarget: "chose", exoptosis.MoveForfeit: "forfeited", exoptosis.MoveTerminate: "consented to end the match",
+}
+
 // moveText describes one step of a match in words.
 func moveText(l *layout, e exoptosis.LogEntry) string {
 	name := func(id string) string {
@@ -144,8 +152,11 @@ func moveText(l *layout, e exoptosis.LogEntry) string {
 		}
 		return fmt.Sprintf("%s selected %s.", name(mv.Actor), strings.Join(mv.Cards, ", "))
 	}
-	var parts []string
-	parts = append(parts, name(mv.Actor), mv.Kind)
+	verb, ok := pastTense[mv.Kind]
+	if !ok {
+		verb = mv.Kind
+	}
+	parts := []string{name(mv.Actor), verb}
 	if mv.Card != "" {
 		parts = append(parts, mv.Card)
 	}
@@ -153,7 +164,7 @@ func moveText(l *layout, e exoptosis.LogEntry) string {
 		parts = append(parts, strings.Join(mv.Cards, ", "))
 	}
 	if mv.Amount != 0 {
-		parts = append(parts, fmt.Sprint(mv.Amount), "Chips")
+		parts = append(parts, "to", fmt.Sprint(mv.Amount), "Chips")
 	}
 	if mv.Target != "" {
 		parts = append(parts, "→", name(mv.Target))
