@@ -61,6 +61,46 @@ func init() {
 	)
 }
 
+// decoded reads the response of a command as a T, or passes the command's
+// error on, so a handler runs and reads a command in one step:
+//
+//	tr, err := decoded[game.Trade](s.AcceptTrade(ctx, req(inv), id))
+//
+// (It belongs beside decode in format.go; it is here for now.)
+func decoded[T any](res *game.Result, err error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return decode[T](res)
+}
+
+// statusFilter reads a list's status option: open when it is not given,
+// and "all" for every status.
+func statusFilter(inv *Invocation, open string) string {
+	switch st := inv.Opt("status"); st {
+	case "":
+		return open
+	case "all":
+		return ""
+	default:
+		return st
+	}
+}
+
+// listReply is a private list, one line an element, or the empty text
+// alone when there are none.
+func listReply[T any](title, empty string, vs []T, line func(T) string) *Reply {
+	if len(vs) == 0 {
+		return &Reply{Text: empty, Ephemeral: true}
+	}
+	ls := make([]string, len(vs))
+	for i, v := range vs {
+		ls[i] = line(v)
+	}
+	return &Reply{Title: title, Text: lines(ls), Ephemeral: true}
+}
+
 func shop(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	items, err := s.Shop(ctx, inv.Game)
 	if err != nil {
@@ -141,11 +181,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.Purchase(ctx, req(inv), game.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)})
-	if err != nil {
-		return nil, err
-	}
-	b, err := decode[game.PurchaseResult](res)
+	b, err := decoded[game.PurchaseResult](s.Purchase(ctx, req(inv), game.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +202,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 }
 
 func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.Open(ctx, req(inv), game.OpenPack{Pack: inv.Opt("pack")})
-	if err != nil {
-		return nil, err
-	}
-	o, err := decode[economy.Opened](res)
+	o, err := decoded[economy.Opened](s.Open(ctx, req(inv), game.OpenPack{Pack: inv.Opt("pack")}))
 	if err != nil {
 		return nil, err
 	}
@@ -178,11 +210,7 @@ func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 }
 
 func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.Gift(ctx, req(inv), game.Gift{To: inv.Opt("player")})
-	if err != nil {
-		return nil, err
-	}
-	g, err := decode[game.GiftResult](res)
+	g, err := decoded[game.GiftResult](s.Gift(ctx, req(inv), game.Gift{To: inv.Opt("player")}))
 	if err != nil {
 		return nil, err
 	}
@@ -207,11 +235,7 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 			return nil, err
 		}
 	}
-	res, err := s.OfferTrade(ctx, req(inv), o)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := decode[game.Trade](res)
+	tr, err := decoded[game.Trade](s.OfferTrade(ctx, req(inv), o))
 	if err != nil {
 		return nil, err
 	}
@@ -277,33 +301,28 @@ func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOn
 }
 
 func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	id, err := pickTrade(ctx, s, inv, true)
+	r, err := actOnTrade(ctx, s, inv, true, s.AcceptTrade)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.AcceptTrade(ctx, req(inv), id)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := decode[game.Trade](res)
-	if err != nil {
-		return nil, err
-	}
-	r := tradeReply(ctx, s, inv, tr, false)
 	r.Text = fmt.Sprintf("🤝 %s accepted: the trade is done. ", inv.User) + r.Text
 	return r, nil
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	id, err := pickTrade(ctx, s, inv, false)
+	return actOnTrade(ctx, s, inv, false, s.WithdrawTrade)
+}
+
+// actOnTrade runs act (accept or withdraw) on the trade option or the
+// caller's only open trade (as its receiver, when receiverOnly), and
+// describes the trade after it.
+func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOnly bool,
+	act func(context.Context, game.Request, string) (*game.Result, error)) (*Reply, error) {
+	id, err := pickTrade(ctx, s, inv, receiverOnly)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.WithdrawTrade(ctx, req(inv), id)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := decode[game.Trade](res)
+	tr, err := decoded[game.Trade](act(ctx, req(inv), id))
 	if err != nil {
 		return nil, err
 	}
@@ -311,14 +330,7 @@ func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Repl
 }
 
 func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	st := inv.Opt("status")
-	switch st {
-	case "":
-		st = game.TradeOpen
-	case "all":
-		st = ""
-	}
-	ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: st})
+	ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: statusFilter(inv, game.TradeOpen)})
 	if err != nil {
 		return nil, err
 	}

@@ -165,11 +165,7 @@ func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 			ps = append(ps, p)
 		}
 	}
-	res, err := s.RequestDuel(ctx, req(inv), game.RequestDuel{Invitees: ps})
-	if err != nil {
-		return nil, err
-	}
-	v, err := decode[game.MatchView](res)
+	v, err := decoded[game.MatchView](s.RequestDuel(ctx, req(inv), game.RequestDuel{Invitees: ps}))
 	if err != nil {
 		return nil, err
 	}
@@ -193,11 +189,7 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 		}
 		id = ms[0].ID
 	}
-	res, err := s.AnswerDuel(ctx, req(inv), game.AnswerDuel{Match: id, Accept: accept})
-	if err != nil {
-		return nil, err
-	}
-	v, err := decode[game.MatchView](res)
+	v, err := decoded[game.MatchView](s.AnswerDuel(ctx, req(inv), game.AnswerDuel{Match: id, Accept: accept}))
 	if err != nil {
 		return nil, err
 	}
@@ -211,11 +203,7 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 }
 
 func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.EngageBattle(ctx, req(inv))
-	if err != nil {
-		return nil, err
-	}
-	b, err := decode[game.BattleEngagement](res)
+	b, err := decoded[game.BattleEngagement](s.EngageBattle(ctx, req(inv)))
 	if err != nil {
 		return nil, err
 	}
@@ -234,11 +222,7 @@ func moveHandler(build func(inv *Invocation) (game.MatchMove, error)) Handler {
 		if mv.Match, err = matchOf(ctx, s, inv); err != nil {
 			return nil, err
 		}
-		res, err := s.Move(ctx, req(inv), mv)
-		if err != nil {
-			return nil, err
-		}
-		r, err := decode[game.MoveResult](res)
+		r, err := decoded[game.MoveResult](s.Move(ctx, req(inv), mv))
 		if err != nil {
 			return nil, err
 		}

@@ -123,11 +123,7 @@ func proposeMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Rep
 }
 
 func submitProposal(ctx context.Context, s *game.Service, inv *Invocation, p game.SubmitProposal) (*Reply, error) {
-	res, err := s.SubmitProposal(ctx, req(inv), p)
-	if err != nil {
-		return nil, err
-	}
-	v, err := decode[game.ProposalView](res)
+	v, err := decoded[game.ProposalView](s.SubmitProposal(ctx, req(inv), p))
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +133,7 @@ func submitProposal(ctx context.Context, s *game.Service, inv *Invocation, p gam
 }
 
 func withdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.WithdrawProposal(ctx, req(inv), inv.Opt("proposal"))
-	if err != nil {
-		return nil, err
-	}
-	v, err := decode[game.ProposalView](res)
+	v, err := decoded[game.ProposalView](s.WithdrawProposal(ctx, req(inv), inv.Opt("proposal")))
 	if err != nil {
 		return nil, err
 	}
@@ -149,25 +141,11 @@ func withdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 }
 
 func proposals(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	status := inv.Opt("status")
-	switch status {
-	case "":
-		status = string(governance.StatusOpen)
-	case "all":
-		status = ""
-	}
-	ps, err := s.Proposals(ctx, inv.Game, status)
+	ps, err := s.Proposals(ctx, inv.Game, statusFilter(inv, string(governance.StatusOpen)))
 	if err != nil {
 		return nil, err
 	}
-	if len(ps) == 0 {
-		return &Reply{Text: "No proposals.", Ephemeral: true}, nil
-	}
-	ls := make([]string, len(ps))
-	for i, p := range ps {
-		ls[i] = proposalLine(p)
-	}
-	return &Reply{Title: "Proposals", Text: lines(ls), Ephemeral: true}, nil
+	return listReply("Proposals", "No proposals.", ps, proposalLine), nil
 }
 
 func proposalLine(p game.ProposalView) string {
@@ -220,11 +198,7 @@ func rfjMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 }
 
 func requestJustice(ctx context.Context, s *game.Service, inv *Invocation, r game.RequestJustice) (*Reply, error) {
-	res, err := s.RequestJustice(ctx, req(inv), r)
-	if err != nil {
-		return nil, err
-	}
-	v, err := decode[game.JusticeRecord](res)
+	v, err := decoded[game.JusticeRecord](s.RequestJustice(ctx, req(inv), r))
 	if err != nil {
 		return nil, err
 	}
@@ -233,19 +207,11 @@ func requestJustice(ctx context.Context, s *game.Service, inv *Invocation, r gam
 }
 
 func rule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.Rule(ctx, req(inv), game.RuleOn{Request: inv.Opt("request"), Answer: inv.Opt("answer")})
-	if err != nil {
-		return nil, err
-	}
-	return rulingReply(res, "Ruling")
+	return rulingReply("Ruling")(s.Rule(ctx, req(inv), game.RuleOn{Request: inv.Opt("request"), Answer: inv.Opt("answer")}))
 }
 
 func overturn(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.Overturn(ctx, req(inv), inv.Opt("ruling"))
-	if err != nil {
-		return nil, err
-	}
-	return rulingReply(res, "Overturned")
+	return rulingReply("Overturned")(s.Overturn(ctx, req(inv), inv.Opt("ruling")))
 }
 
 func confidence(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -253,19 +219,19 @@ func confidence(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.OpenConfidence(ctx, req(inv), game.OpenConfidence{Ruling: inv.Opt("ruling"), Poll: m})
-	if err != nil {
-		return nil, err
-	}
-	return rulingReply(res, "Vote of confidence")
+	return rulingReply("Vote of confidence")(s.OpenConfidence(ctx, req(inv), game.OpenConfidence{Ruling: inv.Opt("ruling"), Poll: m}))
 }
 
-func rulingReply(res *game.Result, title string) (*Reply, error) {
-	v, err := decode[game.RulingView](res)
-	if err != nil {
-		return nil, err
+// rulingReply describes, under title, the ruling a command returns; it is
+// curried so the command's results feed it directly.
+func rulingReply(title string) func(*game.Result, error) (*Reply, error) {
+	return func(res *game.Result, err error) (*Reply, error) {
+		v, err := decoded[game.RulingView](res, err)
+		if err != nil {
+			return nil, err
+		}
+		return &Reply{Title: title + " " + v.ID, Text: rulingLine(v)}, nil
 	}
-	return &Reply{Title: title + " " + v.ID, Text: rulingLine(v)}, nil
 }
 
 func rulingLine(r game.RulingView) string {
@@ -290,14 +256,7 @@ func rulings(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, err
 	if err != nil {
 		return nil, err
 	}
-	if len(rs) == 0 {
-		return &Reply{Text: "No rulings yet.", Ephemeral: true}, nil
-	}
-	ls := make([]string, len(rs))
-	for i, r := range rs {
-		ls[i] = rulingLine(r)
-	}
-	return &Reply{Title: "Rulings", Text: lines(ls), Ephemeral: true}, nil
+	return listReply("Rulings", "No rulings yet.", rs, rulingLine), nil
 }
 
 func judge(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -334,11 +293,7 @@ func officeReply(inv *Invocation, js game.JudgeState) *Reply {
 }
 
 func assentRemoval(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.AssentRemoval(ctx, req(inv))
-	if err != nil {
-		return nil, err
-	}
-	js, err := decode[game.JudgeState](res)
+	js, err := decoded[game.JudgeState](s.AssentRemoval(ctx, req(inv)))
 	if err != nil {
 		return nil, err
 	}
@@ -369,11 +324,7 @@ func standMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 }
 
 func standFor(ctx context.Context, s *game.Service, inv *Invocation, m game.MessageRef) (*Reply, error) {
-	res, err := s.StandForJudge(ctx, req(inv), game.StandForJudge{Message: m})
-	if err != nil {
-		return nil, err
-	}
-	c, err := decode[governance.Candidacy](res)
+	c, err := decoded[governance.Candidacy](s.StandForJudge(ctx, req(inv), game.StandForJudge{Message: m}))
 	if err != nil {
 		return nil, err
 	}
