@@ -310,6 +310,16 @@ func (a *API) bare(w http.ResponseWriter, r *http.Request, status int, run func(
 	a.command(w, r, status, run)
 }
 
+// oneOf checks that the query parameter name, when given, is one of
+// allowed; otherwise it answers invalid_request and returns false.
+func oneOf(w http.ResponseWriter, name, value string, allowed []string) bool {
+	if value != "" && !slices.Contains(allowed, value) {
+		problem(w, "invalid_request", fmt.Sprintf("%s must be one of %s, not %q.", name, strings.Join(allowed, ", "), value))
+		return false
+	}
+	return true
+}
+
 func (a *API) createGame(w http.ResponseWriter, r *http.Request) {
 	var c game.CreateGame
 	if err := decode(w, r, &c, false); err != nil {

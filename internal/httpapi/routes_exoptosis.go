@@ -1,10 +1,10 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
 	"strings"
 
 	"croupier/internal/game"
@@ -20,8 +20,8 @@ func (a *API) exoptosisRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/duels/{match}/answer", a.authed(a.answerDuel))
 	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(bareCommand(a, http.StatusOK, a.svc.EngageBattle)))
 	m.Handle("GET /v1/games/{game}/matches", a.authed(a.listMatches))
-	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(a.getMatch))
-	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(a.getReplay))
+	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(viewerRead(a, a.svc.Match)))
+	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(viewerRead(a, a.svc.Replay)))
 	m.Handle("POST /v1/games/{game}/matches/{match}/moves", a.authed(a.move))
 }
 
@@ -109,12 +109,7 @@ func (a *API) listMatches(w http.ResponseWriter, r *http.Request) {
 		problem(w, "invalid_player", fmt.Sprintf("player must be a platform identity such as discord:1234, not %q.", f.Player))
 		return
 	}
-	if f.Status != "" && !slices.Contains(matchStatuses, f.Status) {
-		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(matchStatuses, ", "), f.Status))
-		return
-	}
-	if f.Kind != "" && !slices.Contains(matchKinds, f.Kind) {
-		problem(w, "invalid_request", fmt.Sprintf("kind must be one of %s, not %q.", strings.Join(matchKinds, ", "), f.Kind))
+	if !oneOf(w, "status", f.Status, matchStatuses) || !oneOf(w, "kind", f.Kind, matchKinds) {
 		return
 	}
 	v, err := a.svc.Matches(r.Context(), r.PathValue("game"), f)
@@ -132,20 +127,15 @@ func viewer(w http.ResponseWriter, r *http.Request) (string, bool) {
 	return id, true
 }
 
-func (a *API) getMatch(w http.ResponseWriter, r *http.Request) {
-	who, ok := viewer(w, r)
-	if !ok {
-		return
+// viewerRead is the handler of a read of the path's match as its viewer
+// sees it.
+func viewerRead[T any](a *API, get func(ctx context.Context, game, match, who string) (T, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		who, ok := viewer(w, r)
+		if !ok {
+			return
+		}
+		v, err := get(r.Context(), r.PathValue("game"), r.PathValue("match"), who)
+		a.reply(w, r, v, err)
 	}
-	v, err := a.svc.Match(r.Context(), r.PathValue("game"), r.PathValue("match"), who)
-	a.reply(w, r, v, err)
-}
-
-func (a *API) getReplay(w http.ResponseWriter, r *http.Request) {
-	who, ok := viewer(w, r)
-	if !ok {
-		return
-	}
-	v, err := a.svc.Replay(r.Context(), r.PathValue("game"), r.PathValue("match"), who)
-	a.reply(w, r, v, err)
 }

@@ -1,11 +1,10 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
-	"strings"
 
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
@@ -21,11 +20,11 @@ import (
 func (a *API) governanceRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/proposals", a.authed(bodyCommand(a, http.StatusCreated, a.svc.SubmitProposal)))
 	m.Handle("GET /v1/games/{game}/proposals", a.authed(a.listProposals))
-	m.Handle("GET /v1/games/{game}/proposals/{proposal}", a.authed(a.getProposal))
+	m.Handle("GET /v1/games/{game}/proposals/{proposal}", a.authed(recordRead(a, "proposal", a.svc.Proposal)))
 	m.Handle("POST /v1/games/{game}/proposals/{proposal}/withdraw", a.authed(pathCommand(a, http.StatusOK, "proposal", a.svc.WithdrawProposal)))
 	m.Handle("POST /v1/games/{game}/justice", a.authed(bodyCommand(a, http.StatusCreated, a.svc.RequestJustice)))
 	m.Handle("GET /v1/games/{game}/justice", a.authed(a.listJustice))
-	m.Handle("GET /v1/games/{game}/justice/{request}", a.authed(a.getJustice))
+	m.Handle("GET /v1/games/{game}/justice/{request}", a.authed(recordRead(a, "request", a.svc.JusticeRequest)))
 	m.Handle("POST /v1/games/{game}/justice/{request}/rulings", a.authed(a.rule))
 	m.Handle("GET /v1/games/{game}/rulings", a.authed(a.listRulings))
 	m.Handle("POST /v1/games/{game}/rulings/{ruling}/overturn", a.authed(pathCommand(a, http.StatusOK, "ruling", a.svc.Overturn)))
@@ -89,27 +88,30 @@ func recordID(w http.ResponseWriter, r *http.Request, name string) (string, bool
 	return id, true
 }
 
+// recordRead is the handler of a read of the record the path value name
+// identifies.
+func recordRead[T any](a *API, name string, get func(ctx context.Context, game, id string) (T, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := recordID(w, r, name)
+		if !ok {
+			return
+		}
+		v, err := get(r.Context(), r.PathValue("game"), id)
+		a.reply(w, r, v, err)
+	}
+}
+
 // proposalStatuses are the values the status filter of GET proposals accepts.
 var proposalStatuses = []string{string(governance.StatusOpen), string(governance.StatusAdopted),
 	string(governance.StatusFailed), string(governance.StatusWithdrawn)}
 
 func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
 	status := r.URL.Query().Get("status")
-	if status != "" && !slices.Contains(proposalStatuses, status) {
-		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(proposalStatuses, ", "), status))
+	if !oneOf(w, "status", status, proposalStatuses) {
 		return
 	}
 	v, err := a.svc.Proposals(r.Context(), r.PathValue("game"), status)
 	a.reply(w, r, map[string]any{"proposals": v}, err)
-}
-
-func (a *API) getProposal(w http.ResponseWriter, r *http.Request) {
-	id, ok := recordID(w, r, "proposal")
-	if !ok {
-		return
-	}
-	v, err := a.svc.Proposal(r.Context(), r.PathValue("game"), id)
-	a.reply(w, r, v, err)
 }
 
 // requestStatuses are the values the status filter of GET justice accepts.
@@ -117,21 +119,11 @@ var requestStatuses = []string{governance.RequestOpen, governance.RequestAnswere
 
 func (a *API) listJustice(w http.ResponseWriter, r *http.Request) {
 	status := r.URL.Query().Get("status")
-	if status != "" && !slices.Contains(requestStatuses, status) {
-		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(requestStatuses, ", "), status))
+	if !oneOf(w, "status", status, requestStatuses) {
 		return
 	}
 	v, err := a.svc.JusticeRequests(r.Context(), r.PathValue("game"), status)
 	a.reply(w, r, map[string]any{"requests": v}, err)
-}
-
-func (a *API) getJustice(w http.ResponseWriter, r *http.Request) {
-	id, ok := recordID(w, r, "request")
-	if !ok {
-		return
-	}
-	v, err := a.svc.JusticeRequest(r.Context(), r.PathValue("game"), id)
-	a.reply(w, r, v, err)
 }
 
 // ruleBody is the body of a ruling: the request is the path's.
