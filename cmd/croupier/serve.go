@@ -62,7 +62,9 @@ CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs the
 message. POST /slack/commands and /slack/interactions verify with
 CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
 /bridge/v1/events with CROUPIER_BRIDGE_SECRETS (comma-separated). Without
-a secret those routes answer 401.
+a secret those routes answer 401. CROUPIER_PUBLIC_URL, where chat platforms
+reach this server, makes replies about cards show their pictures
+(<url>/cards/<card>.png).
 
 The public tracker (docs/tracker.md) is at /tracker, e.g.
 http://localhost:8080/tracker/games/<game>; card images at /cards/.
@@ -81,6 +83,9 @@ type serveConfig struct {
 	entropy io.Reader
 	// Chat: see serveHelp. Secrets; never logged.
 	discordToken, discordAPI string
+	// publicURL is where the server is reachable from chat platforms (card
+	// pictures in replies); empty: replies show no pictures.
+	publicURL string
 	slackSecret              string
 	bridgeSecrets            []string
 }
@@ -122,6 +127,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 
 	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
 	router := chat.NewRouter(svc, logger)
+	router.CardImage = chat.CardImageURL(cfg.publicURL)
 	cache := &chat.ReplyCache{Store: st, Clock: clk}
 	var secrets [][]byte
 	for _, s := range cfg.bridgeSecrets {
@@ -194,6 +200,7 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 	}
 	cfg.apiKeys = keys
 	cfg.discordToken = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_BOT_TOKEN"))
+	cfg.publicURL = strings.TrimSpace(e.getenv("CROUPIER_PUBLIC_URL"))
 	cfg.discordAPI = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_API_BASE"))
 	cfg.slackSecret = strings.TrimSpace(e.getenv("CROUPIER_SLACK_SIGNING_SECRET"))
 	var bridgeSecrets listFlag

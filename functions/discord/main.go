@@ -43,8 +43,10 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
+	router := chat.NewRouter(svc, log)
+	router.CardImage = chat.CardImageURL(os.Getenv("PUBLIC_URL"))
 	h := &discord.Handler{
-		Router:        chat.NewRouter(svc, log),
+		Router:        router,
 		PublicKey:     denv.PublicKey,
 		ApplicationID: denv.ApplicationID,
 		Cache:         &chat.ReplyCache{Store: st, Clock: clock.Real{}},

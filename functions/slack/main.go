@@ -41,6 +41,7 @@ func main() {
 		config.Fatal(err)
 	}
 	router := chat.NewRouter(svc, log)
+	router.CardImage = chat.CardImageURL(os.Getenv("PUBLIC_URL"))
 	cache := &chat.ReplyCache{Store: st, Clock: clock.Real{}}
 
 	secret := strings.TrimSpace(os.Getenv("SLACK_SIGNING_SECRET"))

@@ -41,6 +41,7 @@
 package chat
 
 import (
+	"croupier/internal/rules/players"
 	"fmt"
 	"net/url"
 	"slices"
@@ -130,7 +131,23 @@ type Reply struct {
 	Selects   []Select
 	// Refusal marks a rule refusal or an error (platforms may style it).
 	Refusal bool
+	// Cards are the card copies the reply is about (a pack's contents, a
+	// gift, a purchase). The Router turns them into Images when it knows
+	// where card pictures are served.
+	Cards []players.Card
+	// Images are pictures to show with the reply (PNG: Discord shows no SVG).
+	Images []Image
 }
+
+// Image is a picture and its text alternative.
+type Image struct {
+	URL string
+	Alt string
+}
+
+// MaxImages bounds the pictures of one reply (Discord: 10 embeds a message,
+// one of them the reply's own).
+const MaxImages = 9
 
 // Field is one labelled value of a reply.
 type Field struct {

@@ -195,7 +195,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if b.Won {
 		text += " 🏆 You reached the winning Chips: you have won the game!"
 	}
-	return &Reply{Text: text, Ephemeral: true, Fields: []Field{
+	return &Reply{Text: text, Ephemeral: true, Cards: b.Cards, Fields: []Field{
 		{Name: "Vertebrae", Value: fmt.Sprint(b.Vertebrae), Inline: true},
 		{Name: "Chips", Value: fmt.Sprint(b.Chips), Inline: true},
 	}}, nil
@@ -206,7 +206,7 @@ func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: fmt.Sprintf("📦 %s opened a %s: %s.", inv.User, o.Name, cardList(o.Cards))}, nil
+	return &Reply{Text: fmt.Sprintf("📦 %s opened a %s: %s.", inv.User, o.Name, cardList(o.Cards)), Cards: o.Cards}, nil
 }
 
 func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -218,7 +218,7 @@ func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	if g.Inactive {
 		text += " They were inactive, so the gift is larger; if they act this period, the giver gets a card back."
 	}
-	return &Reply{Text: text}, nil
+	return &Reply{Text: text, Cards: g.Cards}, nil
 }
 
 func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"croupier/internal/cardart"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,9 @@ import (
 type Router struct {
 	Game *game.Service
 	Log  *slog.Logger
+	// CardImage, when set, gives the public URL of a card's PNG (the
+	// tracker's /cards/ route), so replies about cards show them.
+	CardImage func(name string, holo bool) string
 }
 
 // NewRouter returns a router over svc; log nil means slog.Default().
@@ -55,7 +59,25 @@ func (r *Router) Handle(ctx context.Context, inv *Invocation) (reply *Reply) {
 	if rep == nil {
 		rep = &Reply{Text: "Done.", Ephemeral: true}
 	}
+	r.pictures(rep)
 	return rep
+}
+
+// pictures adds the images of the reply's cards.
+func (r *Router) pictures(rep *Reply) {
+	if r.CardImage == nil {
+		return
+	}
+	for _, c := range rep.Cards {
+		if len(rep.Images) == MaxImages {
+			break
+		}
+		alt := c.Name
+		if c.Holo {
+			alt += " (holographic)"
+		}
+		rep.Images = append(rep.Images, Image{URL: r.CardImage(c.Name, c.Holo), Alt: alt})
+	}
 }
 
 // Refusal renders a rule refusal: the rule's own sentence, privately.
@@ -220,4 +242,21 @@ func filterChoices(cs []Choice, partial string) []Choice {
 		}
 	}
 	return out
+}
+
+// CardImageURL returns where card pictures are served under base, the
+// deployment's public URL (the tracker's /cards/ route: PNG, since Discord
+// shows no SVG), or nil when base is empty: replies then show no pictures.
+func CardImageURL(base string) func(name string, holo bool) string {
+	base = strings.TrimRight(strings.TrimSpace(base), "/")
+	if base == "" {
+		return nil
+	}
+	return func(name string, holo bool) string {
+		slug := cardart.Slug(name)
+		if holo {
+			slug += "-holo"
+		}
+		return base + "/cards/" + slug + ".png"
+	}
 }

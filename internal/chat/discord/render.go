@@ -61,6 +61,13 @@ func message(r *chat.Reply, log *slog.Logger) *ResponseData {
 		}
 		d.Embeds = []Embed{e}
 	}
+	// One embed a card picture, captioned with its name (the alt text).
+	for _, img := range r.Images {
+		if len(d.Embeds) == maxEmbeds {
+			break
+		}
+		d.Embeds = append(d.Embeds, Embed{Description: clip(img.Alt, maxEmbedTitle), Color: colourGold, Image: &EmbedImage{URL: img.URL}})
+	}
 	comps := []Component{}
 	var row []Component
 	flush := func() {

@@ -39,6 +39,7 @@ const (
 	FlagEphemeral                  = 64
 	maxContent                     = 2000
 	maxEmbedFields                 = 25
+	maxEmbeds                      = 10
 	maxButtonsPerRow               = 5
 	maxRows                        = 5
 	maxSelectOptions               = 25
@@ -157,9 +158,16 @@ type ResponseData struct {
 
 // Embed is a message embed.
 type Embed struct {
-	Title  string       `json:"title,omitempty"`
-	Color  int          `json:"color,omitempty"`
-	Fields []EmbedField `json:"fields,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Color       int          `json:"color,omitempty"`
+	Fields      []EmbedField `json:"fields,omitempty"`
+	Image       *EmbedImage  `json:"image,omitempty"`
+}
+
+// EmbedImage is an embed's picture (a public https URL; PNG, not SVG).
+type EmbedImage struct {
+	URL string `json:"url"`
 }
 
 // EmbedField is one field of an embed.

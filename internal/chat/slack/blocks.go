@@ -64,6 +64,9 @@ func Render(r *chat.Reply) Message {
 		}
 		m.Blocks = append(m.Blocks, block{"type": "section", "fields": fs})
 	}
+	for _, img := range r.Images {
+		m.Blocks = append(m.Blocks, block{"type": "image", "image_url": img.URL, "alt_text": clip(img.Alt, maxHeader)})
+	}
 	var elems []any
 	var typed []string
 	for _, b := range r.Buttons {
