@@ -85,9 +85,9 @@ type serveConfig struct {
 	discordToken, discordAPI string
 	// publicURL is where the server is reachable from chat platforms (card
 	// pictures in replies); empty: replies show no pictures.
-	publicURL string
-	slackSecret              string
-	bridgeSecrets            []string
+	publicURL     string
+	slackSecret   string
+	bridgeSecrets []string
 }
 
 // server is the wired application: what serve runs and what tests drive
