@@ -143,19 +143,27 @@ func completeMatchCards(ctx context.Context, s *game.Service, inv *Invocation, p
 	return filterChoices(cs, last), nil
 }
 
-// matchOf is the match option, or the caller's only running match.
+// matchOf is the match option, or the caller's only running match. The
+// caller's live matches come from their own index (LiveMatches), so the
+// lookup does not grow with the matches the game has had.
 func matchOf(ctx context.Context, s *game.Service, inv *Invocation) (string, error) {
 	if id := inv.Opt("match"); id != "" {
 		return id, nil
 	}
-	ms, err := s.Matches(ctx, inv.Game, game.MatchFilter{Player: inv.User, Status: game.MatchPlaying})
+	live, err := s.LiveMatches(ctx, inv.Game, inv.User)
 	if err != nil {
 		return "", err
 	}
-	if len(ms) != 1 {
-		return "", refusef("invalid_option", "You have %d running matches; name one with the match option.", len(ms))
+	var running []string
+	for _, m := range live {
+		if m.Status == game.MatchPlaying {
+			running = append(running, m.ID)
+		}
 	}
-	return ms[0].ID, nil
+	if len(running) != 1 {
+		return "", refusef("invalid_option", "You have %d running matches; name one with the match option.", len(running))
+	}
+	return running[0], nil
 }
 
 func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

@@ -69,7 +69,10 @@ func init() {
 // formBattle runs inside the period-end commit: the players who engaged in
 // the ended phase make one battle (X10). It only writes the battle's item,
 // due at the phase's end; the scheduler sets the match up in its own run
-// (ExpireMatch), because the period-end commit must not draw. With fewer
+// (ExpireMatch), because the period-end commit must not draw; that run also
+// adds the battle to its participants' indexes of live matches (the
+// period-end commit reads no player items: a forming battle is found
+// through BattlePeriod, see match_index.go). With fewer
 // than 2 engaged players there is no match, and the log says so.
 func formBattle(t *tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnded) error {
 	var engaged []string

@@ -18,7 +18,8 @@ type RequestDuel struct {
 // RequestDuel asks a group of players to a duel (X11). The request is the
 // requester's own acceptance; the match starts as soon as every invitee
 // accepts, and any decline cancels it. The duel's id is in the response
-// (MatchView.id). A request is an action (RULINGS P2).
+// (MatchView.id). A request is an action (RULINGS P2). It writes every
+// player's record: the duel joins their index of live matches.
 func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (*Result, error) {
 	var invitees []string
 	for _, id := range d.Invitees {
@@ -71,6 +72,11 @@ func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (
 			if err := t.saveMatch(r); err != nil {
 				return nil, err
 			}
+			// Every player's record was read to check membership; the
+			// request writes each to index the duel (match_index.go).
+			if err := t.indexMatch(r, r.Players); err != nil {
+				return nil, err
+			}
 			t.emit("duel_requested", p.ID, map[string]any{"match": r.ID, "invitees": invitees})
 			return t.matchView(r, ""), t.acted(p)
 		},
@@ -86,7 +92,8 @@ type AnswerDuel struct {
 // AnswerDuel records an invitee's answer (X11): a decline cancels the duel
 // (the requester declining withdraws it); the last acceptance starts the
 // match with each player's deck and Chips as they are now. A reply is an
-// action (RULINGS P2). Refusals: match_not_found, not_a_duel, not_invited,
+// action (RULINGS P2). A cancellation reads and writes every player's
+// record, to take the duel out of their index of live matches. Refusals: match_not_found, not_a_duel, not_invited,
 // duel_closed (it was cancelled or has started), already_answered.
 func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*Result, error) {
 	a.Match = strings.TrimSpace(a.Match)

@@ -12,7 +12,8 @@ package game
 // without scans. A move writes only that item and its log entry, unless Chips
 // move (a bet writes the bettor's player item too, the Chips leave the
 // inventory at once, X8) or the match ends (settlement writes the players
-// who are paid, in the same commit as the end).
+// who are paid, and every participant leaves the match from their index of
+// live matches, in the same commit as the end; see match_index.go).
 
 import (
 	"context"
@@ -132,8 +133,14 @@ func (t *tx) matchRecord(id string) (*MatchRecord, error) {
 	return &r, nil
 }
 
-// saveMatch stages the match with its timer.
+// saveMatch stages the match with its timer; a match that is over leaves
+// its players' indexes in the same commit (match_index.go).
 func (t *tx) saveMatch(r *MatchRecord) error {
+	if !liveStatus(r.Status) {
+		if err := t.unindexMatch(r); err != nil {
+			return err
+		}
+	}
 	return t.put(matchKey(t.game, r.ID), r, t.matchDue(r))
 }
 
@@ -214,6 +221,9 @@ func (t *tx) startMatch(r *MatchRecord) error {
 	}
 	r.Match, r.Status, r.StartedAt = m, MatchPlaying, t.now
 	t.emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "participants": r.Players})
+	if err := t.indexMatch(r, r.everyone()); err != nil { // a duel's players have it since the request
+		return err
+	}
 	return t.mirror(r, evs, exoptosis.PhaseSelection)
 }
 
@@ -290,6 +300,11 @@ func (t *tx) settle(r *MatchRecord, src fair.Source) error {
 	}
 	transfers, err := exoptosis.Settle(m)
 	if err != nil {
+		return err
+	}
+	// Everyone's record is written at the end (the index, the payouts):
+	// read the ones not read yet in one request.
+	if err := t.preload(r.everyone()); err != nil {
 		return err
 	}
 	for _, tr := range transfers {

@@ -9,62 +9,96 @@ import (
 	"croupier/internal/store"
 )
 
-// leaveRoom is the transaction room one match's departure may need: the
-// match item plus the players a settlement pays (at most 13 can have bet,
-// X1) and a battle reward.
-const leaveRoom = 16
-
 // leaveMatches applies a departure to the leaver's matches, in the Leave
 // commit (RULINGS P1): they forfeit every match they play in (X9), their
 // duel requests and the duels they are invited to are cancelled, and their
-// battle engagement is withdrawn. Leaving is rare, so reading the game's
-// matches here costs less than a per-player index kept on every move.
-// Chips refunded to the leaver are destroyed with their other items.
+// battle engagement is withdrawn. Only the matches of the leaver's index
+// (match_index.go) and the battle they engaged in are read, in one request,
+// however many matches the game has had; the index is then dropped, stale
+// entries with it. Chips refunded to the leaver are destroyed with their
+// other items.
 func (t *tx) leaveMatches(p *Player) error {
-	p.BattlePeriod = ""
+	ids := liveMatchIDs(p, t.period.ID)
+	p.BattlePeriod, p.Matches = "", nil
 	t.save(p)
-	return t.s.scan(t.ctx, store.Query{PK: gamePK(t.game), Prefix: matchPrefix}, func(it store.Item) error {
-		if len(t.puts)+len(t.checks)+leaveRoom > store.MaxTxItems-2 {
-			// Out of room in this commit: the rest are left to their timers
-			// (a non-player's turns are skipped).
-			return nil
+	var keys []store.Key
+	for _, id := range ids {
+		if k := matchKey(t.game, id); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	if err := t.load(keys...); err != nil {
+		return err
+	}
+	var rs []*MatchRecord
+	var cancelled []string
+	for _, k := range keys {
+		it := t.loaded[k]
+		if !it.Exists() {
+			continue
 		}
 		var r MatchRecord
 		if err := json.Unmarshal(it.Data, &r); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
-		switch r.Status {
-		case MatchRequested:
-			if !slices.Contains(r.Players, p.ID) {
-				return nil
-			}
-			t.loaded[it.Key] = it
-			t.cancelDuel(&r, p.ID, "left")
-		case MatchForming:
-			if !slices.Contains(r.Players, p.ID) {
-				return nil
-			}
-			t.loaded[it.Key] = it
-			r.Players = slices.DeleteFunc(r.Players, func(id string) bool { return id == p.ID })
-			t.emit("battle_withdrawn", p.ID, map[string]any{"match": r.ID})
-		case MatchPlaying:
-			if r.Match == nil {
-				return nil
-			}
-			if part, ok := r.Match.Participant(p.ID); !ok || part.Status != exoptosis.StatusActive {
-				return nil
-			}
-			t.loaded[it.Key] = it
-			before := r.Match.Phase
-			src := &lazySource{t: t}
-			evs, err := exoptosis.Apply(r.Match, t.rs, exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: p.ID}, t.now, src)
-			if err != nil {
-				return err
-			}
-			return t.finishMatchChange(&r, evs, before, src)
-		default:
+		rs = append(rs, &r)
+		if r.Status == MatchRequested && slices.Contains(r.Players, p.ID) {
+			cancelled = append(cancelled, r.Players...)
+		}
+	}
+	// The duels cancelled leave their players' indexes: read those players
+	// in one request rather than one per duel.
+	if err := t.preload(cancelled); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		// The match item, the players it may write (a cancellation's or a
+		// settlement's), a battle reward.
+		if len(r.everyone())+2 > t.room() {
+			// Out of room in this commit: the rest are left to their timers
+			// (a non-player's turns are skipped).
+			break
+		}
+		if err := t.leaveMatch(p, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leaveMatch applies p's departure to one match read for it.
+func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
+	switch r.Status {
+	case MatchRequested:
+		if !slices.Contains(r.Players, p.ID) {
 			return nil
 		}
-		return t.saveMatch(&r)
-	})
+		t.cancelDuel(r, p.ID, "left")
+	case MatchForming:
+		if !slices.Contains(r.Players, p.ID) {
+			return nil
+		}
+		r.Players = slices.DeleteFunc(r.Players, func(id string) bool { return id == p.ID })
+		t.emit("battle_withdrawn", p.ID, map[string]any{"match": r.ID})
+	case MatchPlaying:
+		if r.Match == nil {
+			return nil
+		}
+		if part, ok := r.Match.Participant(p.ID); !ok || part.Status != exoptosis.StatusActive {
+			return nil
+		}
+		before := r.Match.Phase
+		src := &lazySource{t: t}
+		evs, err := exoptosis.Apply(r.Match, t.rs, exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: p.ID}, t.now, src)
+		if err != nil {
+			return err
+		}
+		return t.finishMatchChange(r, evs, before, src)
+	default:
+		return nil
+	}
+	return t.saveMatch(r)
 }

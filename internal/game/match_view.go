@@ -221,13 +221,62 @@ func (s *Service) Matches(ctx context.Context, game string, f MatchFilter) ([]Ma
 		if f.Player != "" && !r.involves(f.Player) {
 			return nil
 		}
-		v := t.matchView(&r, "")
-		out = append(out, MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players,
-			Movers: v.Movers, Turn: v.Turn, Deadline: v.Deadline, Pool: v.Pool, Winner: v.Winner, CreatedAt: v.CreatedAt,
-			StartsAt: v.StartsAt, EndedAt: v.EndedAt})
+		out = append(out, t.matchSummary(&r))
 		return nil
 	})
 	return out, err
+}
+
+func (t *tx) matchSummary(r *MatchRecord) MatchSummary {
+	v := t.matchView(r, "")
+	return MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players,
+		Movers: v.Movers, Turn: v.Turn, Deadline: v.Deadline, Pool: v.Pool, Winner: v.Winner, CreatedAt: v.CreatedAt,
+		StartsAt: v.StartsAt, EndedAt: v.EndedAt}
+}
+
+// LiveMatches lists the matches player is in that are not over (requested,
+// forming or playing), in the order they joined them. It reads the player's
+// record, then only the matches of their index (match_index.go): two reads
+// however many matches the game has had, where Matches with a player filter
+// reads every match. A person who is not a player has none.
+func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]MatchSummary, error) {
+	if !ValidIdentity(player) {
+		return nil, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", player)
+	}
+	t, err := s.view(ctx, game, playerKey(game, player))
+	if err != nil {
+		return nil, err
+	}
+	out := []MatchSummary{}
+	p, err := t.member(player)
+	if err != nil || p == nil {
+		return out, err
+	}
+	ids := liveMatchIDs(p, t.period.ID)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	keys := make([]store.Key, len(ids))
+	for i, id := range ids {
+		keys[i] = matchKey(game, id)
+	}
+	items, err := s.store.GetMany(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("reading matches of %s: %w", player, err)
+	}
+	for _, it := range items {
+		if !it.Exists() {
+			continue
+		}
+		var r MatchRecord
+		if err := json.Unmarshal(it.Data, &r); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if liveStatus(r.Status) && r.involves(player) {
+			out = append(out, t.matchSummary(&r))
+		}
+	}
+	return out, nil
 }
 
 // involves reports whether id is in r's group or among its participants.

@@ -76,6 +76,11 @@ type Player struct {
 	// BattlePeriod is the period (phase) in which the player engaged in
 	// battle; the battle of that phase starts when it ends (RULINGS X10).
 	BattlePeriod string `json:"battle_period,omitempty"`
+	// Matches indexes the Exoptosis matches the player is in that are not
+	// over (requested duels, running matches), so a departure or a chat
+	// command finds them without reading every match the game ever had.
+	// The game layer maintains it (internal/game/match_index.go).
+	Matches []string `json:"matches,omitempty"`
 }
 
 // Owed is a giver's pending card from a gift to an inactive player.
