@@ -172,12 +172,32 @@ type Button struct {
 }
 
 // Select offers Choices; the chosen value is put in Action.Options[Option]
-// and Action runs, as the user who chose.
+// and Action runs, as the user who chose. A multi-select (MaxValues > 1)
+// lets the user choose several values in one menu; they arrive joined with
+// "," in Action.Options[Option], so its choices' values must not contain a
+// comma. The values travel in the platform's interaction payload, never in
+// the component id, so a long choice does not break MaxActionLen.
 type Select struct {
 	Placeholder string
 	Action      Action
 	Option      string
 	Choices     []Choice
+	// MinValues and MaxValues bound how many choices the user makes; 0
+	// means 1 (a single select). Platforms cap them at the choices they
+	// render (Discord: at most 25).
+	MinValues, MaxValues int
+}
+
+// Multi reports whether s lets the user choose more than one value.
+func (s Select) Multi() bool { return s.MaxValues > 1 }
+
+// Bounds returns s's minimum and maximum number of choices for n rendered
+// choices: 0 reads as 1, the maximum is at most n, and the minimum at most
+// the maximum (a platform refuses a menu that cannot be satisfied).
+func (s Select) Bounds(n int) (lo, hi int) {
+	lo, hi = max(s.MinValues, 1), max(s.MaxValues, 1)
+	hi = min(hi, max(n, 1))
+	return min(lo, hi), hi
 }
 
 // Choice is one value a user can pick (select entries, option choices,

@@ -392,14 +392,14 @@ func words(parts ...string) string {
 const MaxSelectChoices = 25
 
 // controls adds to r the components that make the viewer's legal moves in
-// v without typing. In selection: a select that adds a card to the hand
-// being built (picks), one that takes a card back, and, once the hand is
-// big enough, a button that selects it. In betting: buttons for match,
+// v without typing. In selection: one multi-select of the whole hand when
+// the selectable cards fit a menu (at most MaxSelectChoices); otherwise a
+// select that adds a card to the hand being built (picks, travelling in
+// the component's action), one that takes a card back, and, once the hand
+// is big enough, a button that selects it. In betting: buttons for match,
 // decline and pass and a select of raises. In play: one select of the
-// plays, adds, givers, gives or targets. The platforms' selects choose one
-// value, so a hand is built one card per choice, the picks travelling in
-// the component's action. Forfeit and terminate stay typed commands: a
-// misclick must not end a match.
+// plays, adds, givers, gives or targets. Forfeit and terminate stay typed
+// commands: a misclick must not end a match.
 func controls(ctx context.Context, s *game.Service, inv *Invocation, v game.MatchView, picks []string, r *Reply) error {
 	if v.Status != game.MatchPlaying {
 		return nil
@@ -523,8 +523,26 @@ func pickedMove(inv *Invocation) (game.MatchMove, error) {
 	return buildMove(inv)
 }
 
-// handControls offers the building of a hand from the selectable cards
-// avail (see controls), picks being the cards picked so far.
+// multiSelectable reports whether the selectable cards avail fit one
+// multi-select: at most MaxSelectChoices of them (Discord's cap), none with
+// a comma (the chosen names travel comma-separated) or longer than a select
+// value may be (100 characters on Discord).
+func multiSelectable(avail []string) bool {
+	if len(avail) > MaxSelectChoices {
+		return false
+	}
+	for _, c := range avail {
+		if c == "" || len(c) > 100 || strings.Contains(c, ",") {
+			return false
+		}
+	}
+	return true
+}
+
+// handControls offers the choice of a hand from the selectable cards avail
+// (see controls): one multi-select when they fit one menu, otherwise the
+// building of the hand a card at a time, picks being the cards picked so
+// far.
 func handControls(ctx context.Context, s *game.Service, inv *Invocation, v game.MatchView, avail, picks []string, r *Reply) error {
 	rs, err := s.Ruleset(ctx, inv.Game)
 	if err != nil {
@@ -534,6 +552,20 @@ func handControls(ctx context.Context, s *game.Service, inv *Invocation, v game.
 	if least <= 0 {
 		least = exoptosis.DefaultHandMin
 	}
+	if multiSelectable(avail) {
+		// Every eligible card fits one menu: the whole hand is chosen in
+		// one multi-select whose choice is the select move itself (the
+		// chosen names arrive comma-separated in option card).
+		choices := make([]Choice, len(avail))
+		for i, c := range avail {
+			choices[i] = Choice{Label: c, Value: c}
+		}
+		r.Selects = append(r.Selects, Select{Placeholder: fmt.Sprintf("Choose your hand (%d to %d cards)", least, len(avail)),
+			Action: Action{Command: "match move", Options: map[string]string{"match": v.ID, "kind": exoptosis.MoveSelect}},
+			Option: "card", Choices: choices, MinValues: least, MaxValues: len(avail)})
+		return nil
+	}
+	r.Text = lines([]string{r.Text, fmt.Sprintf("Your deck has %d cards you can select, more than one menu lists (%d): build your hand a card at a time, or type /match move kind:select.", len(avail), MaxSelectChoices)})
 	var picked, rest []Choice
 	var names []string
 	for _, c := range avail {

@@ -55,8 +55,10 @@ func invocation(in *Interaction) (inv *chat.Invocation, focused, partial string,
 		inv.Command, inv.Options, inv.Component = a.Command, a.Options, true
 		if opt, ok := a.Options[selectOption]; ok {
 			delete(inv.Options, selectOption)
+			// A multi-select's choices arrive together, joined as the
+			// comma-separated option chat.Select promises.
 			if len(d.Values) > 0 {
-				inv.Options[opt] = d.Values[0]
+				inv.Options[opt] = strings.Join(d.Values, ",")
 			}
 		}
 		return inv, "", "", nil

@@ -38,6 +38,39 @@ func (r result) selectMenu(t *testing.T, placeholder string) (string, []string) 
 	return "", nil
 }
 
+// menu is a multi-select as rendered.
+type menu struct {
+	customID string
+	values   []string
+	min, max int
+}
+
+// multiSelect returns the multi-select whose placeholder starts with
+// placeholder, checking Discord's limits on it.
+func (r result) multiSelect(t *testing.T, placeholder string) menu {
+	t.Helper()
+	if r.Data != nil && r.Data.Components != nil {
+		for _, row := range *r.Data.Components {
+			for _, c := range row.Components {
+				if c.Type != discord.ComponentStringSelect || !strings.HasPrefix(c.Placeholder, placeholder) {
+					continue
+				}
+				m := menu{customID: c.CustomID, min: c.MinValues, max: c.MaxValues}
+				for _, o := range c.Options {
+					m.values = append(m.values, o.Value)
+				}
+				if len(c.CustomID) > 100 || len(c.Options) > 25 || m.min < 1 || m.min > m.max || m.max > len(c.Options) {
+					t.Fatalf("multi-select %q breaks Discord's limits: %d-character custom_id, %d options, %d to %d values",
+						placeholder, len(c.CustomID), len(c.Options), m.min, m.max)
+				}
+				return m
+			}
+		}
+	}
+	t.Fatalf("no multi-select %q in %s", placeholder, r.Raw)
+	return menu{}
+}
+
 // hasComponent reports whether r has a button or select labelled like label.
 func (r result) hasComponent(label string) bool {
 	if r.Data == nil || r.Data.Components == nil {
@@ -58,6 +91,13 @@ func (hs *harness) choose(user, customID, value string) result {
 	hs.t.Helper()
 	return hs.send(interaction(hs.nextID(), user, discord.InteractionComponent,
 		map[string]any{"custom_id": customID, "component_type": discord.ComponentStringSelect, "values": []string{value}}))
+}
+
+// chooseAll picks values together in the multi-select customID as user.
+func (hs *harness) chooseAll(user, customID string, values ...string) result {
+	hs.t.Helper()
+	return hs.send(interaction(hs.nextID(), user, discord.InteractionComponent,
+		map[string]any{"custom_id": customID, "component_type": discord.ComponentStringSelect, "values": values}))
 }
 
 // give grants user (an id) cards by name and Chips, outside the chat.
@@ -129,7 +169,7 @@ func sameSet(a, b []string) bool {
 
 // exoptosisScenario drives every Exoptosis command, every move
 // kind of /match move, and the match components (duel buttons, the hand
-// built with a select, betting buttons and the raise select, the select of
+// chosen in one multi-select, betting buttons and the raise select, the select of
 // plays, adds, givers, gives and targets) through the signed endpoint,
 // checking each reply and the match it leaves.
 //
@@ -174,56 +214,49 @@ func exoptosisScenario(t *testing.T) *harness {
 		t.Fatalf("after the last accept: %s %s", v.Status, v.Phase)
 	}
 
-	// match status: Ada builds her hand with the select, one card a choice.
+	// match status: Ada chooses her whole hand in one multi-select (her
+	// deck fits one menu, so there is no card-at-a-time path).
 	r = hs.cmd(ada, "match", sub("status"))
 	if !r.ephemeral() {
 		t.Error("match status is not private")
 	}
 	contains(t, "match status", r, "duel "+id+": playing selection", "select 4+ of: 2 of Hearts")
-	sel, offered := r.selectMenu(t, "Add a card to your hand")
-	if !slices.Equal(offered, adaDeck) {
-		t.Fatalf("the hand select offers %v, want Ada's deck %v", offered, adaDeck)
+	hand := r.multiSelect(t, "Choose your hand")
+	if !slices.Equal(hand.values, adaDeck) || hand.min != 4 || hand.max != len(adaDeck) {
+		t.Fatalf("the hand menu offers %v, %d to %d; want Ada's deck %v, 4 to 5", hand.values, hand.min, hand.max, adaDeck)
 	}
-	if r.hasComponent("Select these") {
-		t.Error("a hand of no card can be selected")
-	}
-	for i, c := range adaDeck {
-		r = hs.choose(ada, sel, c)
-		if r.Type != discord.ResponseUpdateMessage {
-			t.Fatalf("choosing %s answered %s", c, r.Raw)
-		}
-		if i < len(adaDeck)-1 {
-			sel, _ = r.selectMenu(t, "Add a card to your hand")
-		} else if r.hasComponent("Add a card") {
-			t.Error("the hand select still offers cards when all are picked")
+	for _, old := range []string{"Add a card", "Take a card back", "Select these"} {
+		if r.hasComponent(old) {
+			t.Errorf("a deck of 5 still offers %q", old)
 		}
 	}
-	contains(t, "hand built", r, "Your hand so far: "+strings.Join(adaDeck, ", "))
-	// Take one back and put it in again: the picks travel in the menu.
-	back, picked := r.selectMenu(t, "Take a card back")
-	if !slices.Equal(picked, adaDeck) {
-		t.Fatalf("take-back offers %v", picked)
+	if strings.Contains(r.content(), "a card at a time") {
+		t.Errorf("a deck of 5 is built a card at a time: %s", r.content())
 	}
-	r = hs.choose(ada, back, "4 of Diamonds")
-	contains(t, "taken back", r, "Your hand so far: 2 of Hearts, Ace of Spades, 3 of Hearts, Queen of Diamonds")
-	sel, offered = r.selectMenu(t, "Add a card to your hand (4 picked")
-	if !slices.Equal(offered, []string{"4 of Diamonds"}) {
-		t.Fatalf("after taking back: %v", offered)
+	// Too few cards are refused privately and select nothing.
+	r = hs.chooseAll(ada, hand.customID, adaDeck[:3]...)
+	if !r.ephemeral() || !strings.Contains(r.content(), "at least 4") || part(hs.match(id, ada), ada).Selected {
+		t.Fatalf("a hand of 3: %s", r.Raw)
 	}
-	_ = r.button(t, "Select these 4 cards")
-	r = hs.choose(ada, sel, "4 of Diamonds")
-	if p := part(hs.match(id, ada), ada); p.Selected {
-		t.Fatal("picking cards selected the hand before the button")
-	}
-	r = hs.press(ada, r.button(t, "Select these 5 cards"))
-	contains(t, "select button", r, "selected a hand", "Waiting for")
+	r = hs.chooseAll(ada, hand.customID, adaDeck...)
+	contains(t, "hand menu", r, "<@2> selected a hand", "Waiting for")
 	if p := part(hs.match(id, ada), ada); !p.Selected || !sameSet(p.Hand, adaDeck) {
-		t.Fatalf("Ada after the button: %+v", p)
+		t.Fatalf("Ada after the hand menu: %+v", p)
 	}
-	// The others select by slash (kind select, comma-separated cards).
-	r = hs.cmd(grace, "match", sub("move", opt("kind", "select"), opt("card", strings.Join(graceHand, ", "))))
-	contains(t, "match move select", r, id+": select", "<@3> selected a hand")
-	hs.cmd(cy, "match", sub("move", opt("kind", "select"), opt("card", "2 of Clubs, 3 of Clubs, 4 of Clubs, 5 of Clubs"), opt("match", id)))
+	// Grace picks 4 of her 8 cards in one press of the same menu.
+	r = hs.cmd(grace, "match", sub("status"))
+	hand = r.multiSelect(t, "Choose your hand")
+	if len(hand.values) != 8 || hand.min != 4 || hand.max != 8 {
+		t.Fatalf("Grace's hand menu: %+v", hand)
+	}
+	r = hs.chooseAll(grace, hand.customID, graceHand...)
+	contains(t, "hand menu of 4", r, id+": select", "<@3> selected a hand")
+	if p := part(hs.match(id, grace), grace); !p.Selected || !sameSet(p.Hand, graceHand) {
+		t.Fatalf("Grace after the hand menu: %+v, want %v", p, graceHand)
+	}
+	// Cy selects by slash (kind select, comma-separated cards).
+	r = hs.cmd(cy, "match", sub("move", opt("kind", "select"), opt("card", "2 of Clubs, 3 of Clubs, 4 of Clubs, 5 of Clubs"), opt("match", id)))
+	contains(t, "match move select", r, id+": select", "<@5> selected a hand")
 	v := hs.match(id, ada)
 	if v.Phase != string(exoptosis.PhaseBetting) || v.Turn != "discord:"+ada {
 		t.Fatalf("after the selections: phase %s, turn %s (Ada holds the most cards)", v.Phase, v.Turn)
@@ -380,4 +413,35 @@ func exoptosisScenario(t *testing.T) *harness {
 		t.Errorf("engaging twice: %s", r.Raw)
 	}
 	return hs
+}
+
+// A deck of more eligible cards than one menu lists (25) keeps the hand
+// built a card at a time, and the reply says why.
+func TestHandOfLargeDeckIsBuiltCardByCard(t *testing.T) {
+	hs := newHarness(t)
+	hs.bind()
+	hs.cmd(ada, "join")
+	hs.cmd(grace, "join")
+	var deck []string
+	for _, suit := range []string{"Hearts", "Spades", "Clubs"} {
+		for _, rank := range []string{"2", "3", "4", "5", "6", "7", "8", "9", "10"} {
+			deck = append(deck, rank+" of "+suit)
+		}
+	}
+	hs.give(ada, 0, deck...)
+	hs.give(grace, 0, "2 of Diamonds", "3 of Diamonds", "4 of Diamonds", "5 of Diamonds")
+	r := hs.cmd(ada, "duel", sub("request", userOpt("player", grace)))
+	hs.press(grace, r.button(t, "Accept"))
+	r = hs.cmd(ada, "match", sub("status"))
+	contains(t, "large deck", r, "27 cards you can select", "a card at a time")
+	if _, offered := r.selectMenu(t, "Add a card to your hand"); len(offered) != 25 {
+		t.Errorf("the add select offers %d cards", len(offered))
+	}
+	if r.hasComponent("Choose your hand") {
+		t.Error("a deck of 27 offers a multi-select that cannot list it")
+	}
+	// Grace's 4 cards fit one menu.
+	if hand := hs.cmd(grace, "match", sub("status")).multiSelect(t, "Choose your hand"); hand.min != 4 || hand.max != 4 {
+		t.Errorf("Grace's hand menu %+v", hand)
+	}
 }

@@ -109,6 +109,15 @@ func message(r *chat.Reply, log *slog.Logger) *ResponseData {
 			}
 			sel.Options = append(sel.Options, SelectOption{Label: clip(c.Label, maxChoiceName), Value: c.Value})
 		}
+		if len(sel.Options) == 0 {
+			log.Warn("dropping a select with no option Discord accepts", "placeholder", s.Placeholder)
+			continue
+		}
+		// Discord refuses the whole message when max_values exceeds the
+		// options, so the bounds follow the options rendered.
+		if s.Multi() {
+			sel.MinValues, sel.MaxValues = s.Bounds(len(sel.Options))
+		}
 		row = []Component{sel}
 		flush()
 	}

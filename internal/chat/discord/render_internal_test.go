@@ -1,7 +1,10 @@
 package discord
 
 import (
+	"encoding/json"
+	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"croupier/internal/chat"
@@ -23,5 +26,76 @@ func TestCardPicturesAreEmbeds(t *testing.T) {
 	}
 	if e := d.Embeds[1]; e.Image == nil || e.Image.URL != "https://x.example/cards/red-joker-holo.png" || e.Description != "Red Joker (holographic)" {
 		t.Errorf("picture embed %+v", e)
+	}
+}
+
+// A multi-select renders min_values and max_values within what Discord
+// accepts (max at most the options rendered, at most 25; min at most max);
+// a single select leaves both out (Discord's default of one value).
+func TestSelectMinMaxValues(t *testing.T) {
+	many := func(n int) []chat.Choice {
+		var cs []chat.Choice
+		for i := range n {
+			cs = append(cs, chat.Choice{Label: fmt.Sprint("card ", i), Value: fmt.Sprint("c", i)})
+		}
+		return cs
+	}
+	tooLong := append(many(5), chat.Choice{Label: "long", Value: strings.Repeat("x", 101)})
+	act := chat.Action{Command: "match move", Options: map[string]string{"kind": "select", "match": "m1"}}
+	for _, tc := range []struct {
+		name          string
+		sel           chat.Select
+		options       int
+		min, max      int
+		jsonHasValues bool
+	}{
+		{"single", chat.Select{Choices: many(5)}, 5, 0, 0, false},
+		{"four to five", chat.Select{Choices: many(5), MinValues: 4, MaxValues: 5}, 5, 4, 5, true},
+		{"capped at 25", chat.Select{Choices: many(30), MinValues: 4, MaxValues: 30}, 25, 4, 25, true},
+		{"max follows dropped choices", chat.Select{Choices: tooLong, MinValues: 4, MaxValues: 6}, 5, 4, 5, true},
+		{"min at most max", chat.Select{Choices: many(3), MinValues: 4, MaxValues: 5}, 3, 3, 3, true},
+		{"max only", chat.Select{Choices: many(5), MaxValues: 3}, 5, 1, 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tc.sel
+			s.Placeholder, s.Action, s.Option = "Choose your hand", act, "card"
+			d := message(&chat.Reply{Selects: []chat.Select{s}}, slog.Default())
+			if d.Components == nil || len(*d.Components) != 1 {
+				t.Fatalf("components %+v", d.Components)
+			}
+			c := (*d.Components)[0].Components[0]
+			if len(c.Options) != tc.options || c.MinValues != tc.min || c.MaxValues != tc.max {
+				t.Errorf("%d options, %d to %d values; want %d options, %d to %d", len(c.Options), c.MinValues, c.MaxValues, tc.options, tc.min, tc.max)
+			}
+			b, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(b), `"max_values"`) && strings.Contains(string(b), `"min_values"`); got != tc.jsonHasValues {
+				t.Errorf("min_values/max_values in the JSON: %v, want %v: %s", got, tc.jsonHasValues, b)
+			}
+			if a, err := chat.DecodeAction(c.CustomID); err != nil || a.Options["_sel"] != "card" || a.Options["kind"] != "select" {
+				t.Errorf("custom_id %q: %+v %v", c.CustomID, a, err)
+			}
+		})
+	}
+}
+
+// The values of a multi-select press reach the option joined with commas.
+func TestMultiSelectValuesJoined(t *testing.T) {
+	id, err := chat.EncodeAction(chat.Action{Command: "match move", Options: map[string]string{selectOption: "card", "kind": "select"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(ComponentData{CustomID: id, ComponentType: ComponentStringSelect, Values: []string{"2 of Hearts", "Ace of Spades", "3 of Hearts", "Red Joker"}})
+	inv, _, _, err := invocation(&Interaction{ID: "i1", Type: InteractionComponent, Data: data, User: &User{ID: "7"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := inv.Options["card"]; got != "2 of Hearts,Ace of Spades,3 of Hearts,Red Joker" {
+		t.Errorf("card option %q", got)
+	}
+	if _, ok := inv.Options[selectOption]; ok || inv.Command != "match move" || inv.Options["kind"] != "select" {
+		t.Errorf("invocation %+v", inv)
 	}
 }

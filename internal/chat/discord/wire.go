@@ -186,6 +186,10 @@ type Component struct {
 	CustomID    string         `json:"custom_id,omitempty"`
 	Placeholder string         `json:"placeholder,omitempty"`
 	Options     []SelectOption `json:"options,omitempty"`
+	// MinValues and MaxValues bound a multi-select's choices (Discord's
+	// default, both 1, when absent).
+	MinValues int `json:"min_values,omitempty"`
+	MaxValues int `json:"max_values,omitempty"`
 }
 
 // Component types and button styles.

@@ -110,8 +110,17 @@ func Render(r *chat.Reply) Message {
 		if sid, err := chat.EncodeAction(a); err == nil {
 			id = sid
 		}
-		elems = append(elems, block{"type": "static_select", "placeholder": plain(clip(ph, maxOptionText)), "action_id": id, "options": opts})
-		typed = append(typed, ph+": `"+Command(chat.Action{Command: s.Action.Command, Options: cloneWith(s.Action.Options, s.Option, "<"+s.Option+">")})+"`")
+		el := block{"type": "static_select", "placeholder": plain(clip(ph, maxOptionText)), "action_id": id, "options": opts}
+		placeholder := "<" + s.Option + ">"
+		if s.Multi() {
+			// Slack has no minimum for a multi-select: the command
+			// refuses too few choices with its own sentence.
+			_, hi := s.Bounds(len(opts))
+			el["type"], el["max_selected_items"] = "multi_static_select", hi
+			placeholder = "<" + s.Option + ",...>"
+		}
+		elems = append(elems, el)
+		typed = append(typed, ph+": `"+Command(chat.Action{Command: s.Action.Command, Options: cloneWith(s.Action.Options, s.Option, placeholder)})+"`")
 	}
 	if len(elems) > 0 {
 		m.Blocks = append(m.Blocks, block{"type": "actions", "elements": elems[:min(len(elems), maxElements)]})

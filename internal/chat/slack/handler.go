@@ -160,6 +160,10 @@ type interactionPayload struct {
 		SelectedOption *struct {
 			Value string `json:"value"`
 		} `json:"selected_option"`
+		// SelectedOptions are a multi_static_select's choices.
+		SelectedOptions []struct {
+			Value string `json:"value"`
+		} `json:"selected_options"`
 	} `json:"actions"`
 }
 
@@ -201,8 +205,19 @@ func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return chat.Refusal(rules.Refuse("invalid_option", "This button belongs to another version of the Croupier; run the command again."))
 		}
-		if opt := a.Options[selectOption]; opt != "" && act.SelectedOption != nil {
-			a.Options[opt] = act.SelectedOption.Value
+		if opt := a.Options[selectOption]; opt != "" {
+			switch {
+			case act.SelectedOption != nil:
+				a.Options[opt] = act.SelectedOption.Value
+			case len(act.SelectedOptions) > 0:
+				// A multi-select's choices, joined as the
+				// comma-separated option chat.Select promises.
+				vs := make([]string, len(act.SelectedOptions))
+				for i, o := range act.SelectedOptions {
+					vs[i] = o.Value
+				}
+				a.Options[opt] = strings.Join(vs, ",")
+			}
 		}
 		delete(a.Options, selectOption)
 		inv.Command, inv.Options = a.Command, a.Options

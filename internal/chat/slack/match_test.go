@@ -55,6 +55,33 @@ func selectOf(t *testing.T, m slack.Message, placeholder string) (string, []stri
 	return "", nil
 }
 
+// multiSelectOf returns the action_id, option values and
+// max_selected_items of the multi_static_select whose placeholder starts
+// with placeholder.
+func multiSelectOf(t *testing.T, m slack.Message, placeholder string) (string, []string, int) {
+	t.Helper()
+	for _, b := range m.Blocks {
+		if b["type"] != "actions" {
+			continue
+		}
+		for _, el := range b["elements"].([]any) {
+			el := el.(map[string]any)
+			ph, _ := el["placeholder"].(map[string]any)
+			if el["type"] != "multi_static_select" || ph == nil || !strings.HasPrefix(ph["text"].(string), placeholder) {
+				continue
+			}
+			var vs []string
+			for _, o := range el["options"].([]any) {
+				vs = append(vs, o.(map[string]any)["value"].(string))
+			}
+			most, _ := el["max_selected_items"].(float64) // the reply came as JSON
+			return el["action_id"].(string), vs, int(most)
+		}
+	}
+	t.Fatalf("no multi-select %q in %+v", placeholder, m.Blocks)
+	return "", nil, 0
+}
+
 // interact sends a block_actions payload for one action and returns the
 // reply posted to the response_url.
 func (e *env) interact(user string, action map[string]any) slack.Message {
@@ -85,6 +112,16 @@ func (e *env) click(user, actionID string) slack.Message {
 func (e *env) choose(user, actionID, value string) slack.Message {
 	e.t.Helper()
 	return e.interact(user, map[string]any{"action_id": actionID, "type": "static_select", "selected_option": map[string]any{"value": value}})
+}
+
+// chooseAll chooses values together in a multi_static_select.
+func (e *env) chooseAll(user, actionID string, values ...string) slack.Message {
+	e.t.Helper()
+	var opts []any
+	for _, v := range values {
+		opts = append(opts, map[string]any{"text": map[string]any{"type": "plain_text", "text": v}, "value": v})
+	}
+	return e.interact(user, map[string]any{"action_id": actionID, "type": "multi_static_select", "selected_options": opts})
 }
 
 func (e *env) give(user string, chips int, names ...string) {
@@ -164,29 +201,41 @@ func exoptosisScenario(t *testing.T) *env {
 		t.Fatalf("after the last accept: %s %s", v.Status, v.Phase)
 	}
 
-	// Ada builds her hand with the select, then the button selects it.
+	// Ada chooses her whole hand in one multi-select (her deck fits one
+	// menu, so there is no card-at-a-time path).
 	m = e.ok(ada, "match status")
 	if m.ResponseType != "ephemeral" {
 		t.Error("match status is not private")
 	}
-	sel, offered := selectOf(t, m, "Add a card to your hand")
-	if !slices.Equal(offered, adaDeck) {
-		t.Fatalf("the hand select offers %v", offered)
+	sel, offered, most := multiSelectOf(t, m, "Choose your hand")
+	if !slices.Equal(offered, adaDeck) || most != len(adaDeck) {
+		t.Fatalf("the hand menu offers %v, at most %d", offered, most)
 	}
-	for i, c := range adaDeck {
-		m = e.choose(ada, sel, c)
-		if i < len(adaDeck)-1 {
-			sel, _ = selectOf(t, m, "Add a card to your hand")
+	for _, old := range []string{"Add a card", "Take a card back"} {
+		if strings.Contains(all(m), old) {
+			t.Errorf("a deck of 5 still offers %q", old)
 		}
 	}
-	has(t, "hand built", m, "Your hand so far:")
-	m = e.click(ada, actionOf(t, m, "Select these 5 cards"))
-	has(t, "select button", m, "selected a hand")
-	if p := part(e.match(id, ada), ada); !p.Selected || !sameSet(p.Hand, adaDeck) {
-		t.Fatalf("Ada after the button: %+v", p)
+	has(t, "hand menu", m, "card=<card,...>")
+	// Slack sets no minimum: the move refuses too few cards.
+	if m := e.chooseAll(ada, sel, adaDeck[:2]...); !strings.Contains(all(m), "at least 4") || part(e.match(id, ada), ada).Selected {
+		t.Fatalf("a hand of 2: %s", all(m))
 	}
-	has(t, "match move select", e.ok(grace, "match move select card=7 of Diamonds, 8 of Diamonds, 9 of Diamonds, 10 of Diamonds"), "selected a hand")
-	e.ok(cy, `match move select "2 of Clubs, 3 of Clubs, 4 of Clubs, 5 of Clubs" match=`+id)
+	has(t, "hand menu", e.chooseAll(ada, sel, adaDeck...), "selected a hand")
+	if p := part(e.match(id, ada), ada); !p.Selected || !sameSet(p.Hand, adaDeck) {
+		t.Fatalf("Ada after the hand menu: %+v", p)
+	}
+	// Grace picks 4 of her 8 cards in one choice of the same menu.
+	graceHand := []string{"7 of Diamonds", "8 of Diamonds", "9 of Diamonds", "10 of Diamonds"}
+	sel, offered, most = multiSelectOf(t, e.ok(grace, "match status"), "Choose your hand")
+	if len(offered) != 8 || most != 8 {
+		t.Fatalf("Grace's hand menu offers %v, at most %d", offered, most)
+	}
+	has(t, "hand menu of 4", e.chooseAll(grace, sel, graceHand...), "selected a hand")
+	if p := part(e.match(id, grace), grace); !p.Selected || !sameSet(p.Hand, graceHand) {
+		t.Fatalf("Grace after the hand menu: %+v, want %v", p, graceHand)
+	}
+	has(t, "match move select", e.ok(cy, "match move select card=2 of Clubs, 3 of Clubs, 4 of Clubs, 5 of Clubs match="+id), "selected a hand")
 	if v := e.match(id, ada); v.Phase != string(exoptosis.PhaseBetting) || v.Turn != "slack:"+ada {
 		t.Fatalf("after the selections: %s, turn %s", v.Phase, v.Turn)
 	}
