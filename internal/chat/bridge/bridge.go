@@ -108,6 +108,10 @@ type Select struct {
 	Action      string        `json:"action"`
 	Choices     []chat.Choice `json:"choices"`
 	Option      string        `json:"option"`
+	// MinValues and MaxValues bound how many choices the user picks (both 1
+	// for a single select); send several as one value joined with ",".
+	MinValues int `json:"min_values"`
+	MaxValues int `json:"max_values"`
 }
 
 func render(r *chat.Reply) Reply {
@@ -126,7 +130,8 @@ func render(r *chat.Reply) Reply {
 			a.Options[k] = v
 		}
 		if enc, err := chat.EncodeAction(a); err == nil {
-			out.Selects = append(out.Selects, Select{Placeholder: s.Placeholder, Action: enc, Choices: s.Choices, Option: s.Option})
+			lo, hi := s.Bounds(len(s.Choices))
+			out.Selects = append(out.Selects, Select{Placeholder: s.Placeholder, Action: enc, Choices: s.Choices, Option: s.Option, MinValues: lo, MaxValues: hi})
 		}
 	}
 	return out
