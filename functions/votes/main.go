@@ -13,31 +13,7 @@
 // bus when EVENT_BUS_NAME is set, so proposals and rulings are announced.
 package main
 
-import (
-	"context"
-	"os"
+import "croupier/internal/lambdaapi"
 
-	"github.com/aws/aws-lambda-go/lambda"
-
-	"croupier/internal/config"
-	"croupier/internal/httpapi"
-	"croupier/internal/lambdahttp"
-)
-
-func main() {
-	cfg, err := config.FromEnv(os.Getenv)
-	if err != nil {
-		config.Fatal(err)
-	}
-	log := cfg.Logger(os.Stderr)
-	if len(cfg.APIKeys) == 0 {
-		log.Warn(config.EnvAPIKeys + " is empty: every governance request will answer invalid_api_key")
-	}
-	ctx := context.Background()
-	svc, _, err := cfg.Service(ctx, os.Getenv, log)
-	if err != nil {
-		config.Fatal(err)
-	}
-	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.APIKeys, Logger: log, Version: config.Version()})
-	lambda.Start(lambdahttp.New(api, log))
-}
+// main serves the JSON API under this function's name (internal/lambdaapi).
+func main() { lambdaapi.Main("votes") }

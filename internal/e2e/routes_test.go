@@ -133,13 +133,14 @@ func checkRoutes(t *testing.T, root string, doc *yaml.Node) {
 	}
 }
 
-// servesAPI reports whether functions/<dir> serves the JSON API, i.e. wires
-// internal/httpapi; its explicit routes must then be ones the API serves.
+// servesAPI reports whether functions/<dir> serves the JSON API, i.e. runs
+// internal/lambdaapi (or wires internal/httpapi itself); its explicit routes
+// must then be ones the API serves.
 func servesAPI(t *testing.T, root, dir string) bool {
 	b, err := os.ReadFile(filepath.Join(root, "functions", dir, "main.go"))
 	if err != nil {
 		t.Errorf("functions/%s/main.go: %v", dir, err)
 		return false
 	}
-	return strings.Contains(string(b), `"croupier/internal/httpapi"`)
+	return strings.Contains(string(b), `"croupier/internal/lambdaapi"`) || strings.Contains(string(b), `"croupier/internal/httpapi"`)
 }
