@@ -89,7 +89,8 @@ func init() {
 			Handler: moveHandler(pickedMove)},
 	)
 	RegisterCompletion(CompleteMyMatches, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-		ms, err := s.Matches(ctx, inv.Game, game.MatchFilter{Player: inv.User})
+		// The player's live-match index: cost independent of past matches.
+		ms, err := s.LiveMatches(ctx, inv.Game, inv.User)
 		if err != nil {
 			return nil, err
 		}
@@ -188,9 +189,15 @@ func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bool) (*Reply, error) {
 	id := inv.Opt("match")
 	if id == "" {
-		ms, err := s.Matches(ctx, inv.Game, game.MatchFilter{Player: inv.User, Status: game.MatchRequested, Kind: game.MatchDuel})
+		live, err := s.LiveMatches(ctx, inv.Game, inv.User)
 		if err != nil {
 			return nil, err
+		}
+		var ms []game.MatchSummary
+		for _, m := range live {
+			if m.Status == game.MatchRequested && m.Kind == game.MatchDuel {
+				ms = append(ms, m)
+			}
 		}
 		if len(ms) != 1 {
 			return nil, refusef("invalid_option", "You have %d duels waiting for an answer; name one with the match option.", len(ms))
