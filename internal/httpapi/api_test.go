@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -273,6 +274,8 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/reactions":                     {"POST"},
 		"/v1/games/{game}/message-events":                {"POST"},
 	}
+	svc, clk := newService(t)
+	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, ManualClock: clk, Logger: quiet()})
 	paths := c.Doc().Paths.Map()
 	if len(paths) != len(want) {
 		t.Errorf("the document has %d paths, want %d", len(paths), len(want))
@@ -291,8 +294,22 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		if !slices.Equal(got, methods) {
 			t.Errorf("%s: the document has %v, the server %v", p, got, methods)
 		}
+		// Served: an authenticated route answers 401 without a key, where
+		// an unknown one answers 404 or 405.
+		for _, m := range methods {
+			if p == "/healthz" || p == "/openapi.yaml" {
+				continue
+			}
+			w := httptest.NewRecorder()
+			api.ServeHTTP(w, httptest.NewRequest(m, pathParam.ReplaceAllString(p, "x"), nil))
+			if w.Code != http.StatusUnauthorized {
+				t.Errorf("%s %s: %d without a key, want 401 (a route the server serves)", m, p, w.Code)
+			}
+		}
 	}
 }
+
+var pathParam = regexp.MustCompile(`\{[^/]+\}`)
 
 // The auth scheme is case-insensitive (RFC 9110 11.1); kin-openapi's
 // security check is not, so this exchange bypasses the contract harness.

@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"croupier/internal/game"
-	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rules/governance"
 )
@@ -469,56 +466,4 @@ func TestG4_TheJudge(t *testing.T) {
 	}
 	e.wantCode(e.gpost(voters[2], "/judge/removal-assents", nil), http.StatusConflict, "no_judge")
 	e.wantCode(e.gpost(ada, "/judge/resign", nil), http.StatusForbidden, "not_the_judge")
-}
-
-// TestGovernanceRoutesDocumented: every governance route the server serves
-// is in the document with its methods. (TestDocumentCoversRoutes in
-// api_test.go lists the routes of the first areas.)
-func TestGovernanceRoutesDocumented(t *testing.T) {
-	c, err := apitest.Load(httpapi.OpenAPI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string][]string{
-		"/v1/games/{game}/proposals":                     {"GET", "POST"},
-		"/v1/games/{game}/proposals/{proposal}":          {"GET"},
-		"/v1/games/{game}/proposals/{proposal}/withdraw": {"POST"},
-		"/v1/games/{game}/justice":                       {"GET", "POST"},
-		"/v1/games/{game}/justice/{request}":             {"GET"},
-		"/v1/games/{game}/justice/{request}/rulings":     {"POST"},
-		"/v1/games/{game}/rulings":                       {"GET"},
-		"/v1/games/{game}/rulings/{ruling}/overturn":     {"POST"},
-		"/v1/games/{game}/rulings/{ruling}/confidence":   {"POST"},
-		"/v1/games/{game}/judge":                         {"GET"},
-		"/v1/games/{game}/judge/removal-assents":         {"POST"},
-		"/v1/games/{game}/judge/resign":                  {"POST"},
-		"/v1/games/{game}/candidacies":                   {"GET", "POST"},
-		"/v1/games/{game}/reactions":                     {"POST"},
-		"/v1/games/{game}/message-events":                {"POST"},
-	}
-	svc, _ := newService(t)
-	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, Logger: quiet()})
-	paths := c.Doc().Paths.Map()
-	for p, methods := range want {
-		item := paths[p]
-		if item == nil {
-			t.Errorf("the document lacks %s", p)
-			continue
-		}
-		var got []string
-		for m := range item.Operations() {
-			got = append(got, m)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, methods) {
-			t.Errorf("%s: the document has %v, want %v", p, got, methods)
-		}
-		for _, m := range methods {
-			w := httptest.NewRecorder()
-			api.ServeHTTP(w, httptest.NewRequest(m, strings.NewReplacer("{game}", "g", "{proposal}", "p", "{request}", "r", "{ruling}", "r-1").Replace(p), nil))
-			if w.Code != http.StatusUnauthorized {
-				t.Errorf("%s %s: %d without a key, want 401 (a route the server serves)", m, p, w.Code)
-			}
-		}
-	}
 }
