@@ -43,8 +43,7 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
-	router := chat.NewRouter(svc, log)
-	router.CardImage = chat.CardImageURL(os.Getenv("PUBLIC_URL"))
+	router := config.ChatRouter(svc, os.Getenv, log)
 	h := &discord.Handler{
 		Router:        router,
 		PublicKey:     denv.PublicKey,

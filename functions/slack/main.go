@@ -40,8 +40,7 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
-	router := chat.NewRouter(svc, log)
-	router.CardImage = chat.CardImageURL(os.Getenv("PUBLIC_URL"))
+	router := config.ChatRouter(svc, os.Getenv, log)
 	cache := &chat.ReplyCache{Store: st, Clock: clock.Real{}}
 
 	secret := strings.TrimSpace(os.Getenv("SLACK_SIGNING_SECRET"))

@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"croupier/internal/chat"
 	"log/slog"
 	"strings"
 
@@ -45,4 +46,16 @@ func (c Config) Service(ctx context.Context, getenv func(string) string, log *sl
 			UserAgent: "DiscordBot (https://github.com/croupier/croupier, " + Version() + ")"}))
 	}
 	return game.New(st, clock.Real{}, opts...), st, nil
+}
+
+// EnvPublicURL is where chat platforms reach the deployment (the API's
+// https URL): replies about cards then show their pictures from /cards/.
+const EnvPublicURL = "PUBLIC_URL"
+
+// ChatRouter builds the chat command router the chat functions (Discord,
+// Slack and the bridge) run, with card pictures when PUBLIC_URL is set.
+func ChatRouter(svc *game.Service, getenv func(string) string, log *slog.Logger) *chat.Router {
+	r := chat.NewRouter(svc, log)
+	r.CardImage = chat.CardImageURL(getenv(EnvPublicURL))
+	return r
 }
