@@ -55,11 +55,12 @@ fits in five minutes. Never use a manual clock for a real game.
 Environment: CROUPIER_ADDR (--addr), CROUPIER_DATA (--data),
 CROUPIER_API_KEYS (--api-key, comma-separated).
 
-Chat (docs/operations.md): every committed log entry goes through an
-in-process bus to the announcer, which posts to the bound Discord
-announcement channels when CROUPIER_DISCORD_BOT_TOKEN is set (API base
-CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs the
-message. POST /slack/commands and /slack/interactions verify with
+Chat (docs/operations.md): a log tail reads every committed log entry from
+the store, every second, and hands it to the announcer, which posts to the
+bound Discord announcement channels when CROUPIER_DISCORD_BOT_TOKEN is set
+(API base CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs
+the message; entries committed before a crash are announced after the
+restart. POST /slack/commands and /slack/interactions verify with
 CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
 /bridge/v1/events with CROUPIER_BRIDGE_SECRETS (comma-separated). Without
 a secret those routes answer 401. CROUPIER_PUBLIC_URL, where chat platforms
@@ -97,6 +98,7 @@ type server struct {
 	store   *bolt.Store
 	svc     *game.Service
 	runner  *sched.Runner
+	tail    *publish.Tail
 	manual  *clock.Manual // nil with a real clock
 }
 
@@ -112,9 +114,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 		manual = clock.NewManual(cfg.start)
 		clk = manual
 	}
-	// Committed entries reach the announcer synchronously (internal/publish).
-	bus := publish.NewBus()
-	opts := []game.Option{game.WithLogger(logger), game.WithPublisher(bus)}
+	opts := []game.Option{game.WithLogger(logger)}
 	if cfg.entropy != nil {
 		opts = append(opts, game.WithEntropy(cfg.entropy))
 	}
@@ -123,7 +123,11 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	if cfg.discordToken != "" {
 		poster = &announce.Discord{BaseURL: cfg.discordAPI, Token: cfg.discordToken}
 	}
-	bus.Subscribe((&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle)
+	// The log is the outbox (internal/publish): the tail announces what was
+	// committed, after a cursor in the store, so entries committed just
+	// before a crash are announced after the restart.
+	tail := &publish.Tail{Feed: st, Store: st, Log: logger,
+		Handle: (&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle}
 
 	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
 	router := chat.NewRouter(svc, logger)
@@ -152,7 +156,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	mux.Handle(tracker.Base+"/", tr)
 	mux.Handle(tracker.CardsBase+"/", tr)
 	mux.Handle("/", api)
-	return &server{handler: mux, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), manual: manual}, nil
+	return &server{handler: mux, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), tail: tail, manual: manual}, nil
 }
 
 func (e *env) serveConfig(args []string) (serveConfig, error) {
@@ -278,6 +282,7 @@ func (e *env) serve(args []string) error {
 	var wg sync.WaitGroup
 	schedCtx, stopSched := context.WithCancel(context.Background())
 	wg.Go(func() { _ = srv.runner.Run(schedCtx) })
+	wg.Go(func() { _ = srv.tail.Run(schedCtx) })
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()

@@ -5,11 +5,11 @@
 //	POST /bridge/v1/commands, POST /bridge/v1/events  the signed bridge (internal/chat/bridge)
 //
 // Both verify an HMAC of the raw body with their own secret and run commands
-// through internal/chat's table. Commands publish their log entries to the
-// project bus when EVENT_BUS_NAME is set, so announcements follow.
+// through internal/chat's table. Their log entries are announced from the
+// table's stream (functions/announce).
 //
 // Environment: TABLE_NAME, SLACK_SIGNING_SECRET, BRIDGE_SECRETS (comma-
-// separated: current and previous during a rotation), EVENT_BUS_NAME.
+// separated: current and previous during a rotation).
 // Without a secret its routes answer 401 to everything.
 package main
 
