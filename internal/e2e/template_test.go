@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -457,5 +459,81 @@ func checkSchedules(t *testing.T, doc *yaml.Node) {
 		if n < 100 {
 			t.Errorf("ruleset %s: only %d periods in a year checked", id, n)
 		}
+	}
+}
+
+// TestAnnounceFromTheLog checks that announcements come from the committed
+// log on AWS: the table streams new images, and AnnounceFunction's only
+// event is that stream, filtered to created log entries, reporting partial
+// failures, retried by age with an on-failure destination. The filter is
+// applied to events/announce/stream.json: the log entries pass, the player
+// update does not.
+func TestAnnounceFromTheLog(t *testing.T) {
+	root := repoRoot(t)
+	doc := loadTemplate(t, root)
+	if got := str(get(doc, "Resources", "GameTable", "Properties", "StreamSpecification", "StreamViewType")); got != "NEW_IMAGE" {
+		t.Errorf("GameTable StreamViewType %q, want NEW_IMAGE", got)
+	}
+	evs := entries(get(doc, "Resources", "AnnounceFunction", "Properties", "Events"))
+	if len(evs) != 1 {
+		t.Fatalf("AnnounceFunction has %d events, want the stream only", len(evs))
+	}
+	ev := evs[0][1]
+	p := get(ev, "Properties")
+	if str(get(ev, "Type")) != "DynamoDB" || get(p, "Stream").Tag != "!GetAtt" || str(get(p, "Stream")) != "GameTable.StreamArn" {
+		t.Errorf("event %s: type %q stream %q, want DynamoDB on GameTable.StreamArn", evs[0][0].Value, str(get(ev, "Type")), str(get(p, "Stream")))
+	}
+	if !slices.Equal(strs(get(p, "FunctionResponseTypes")), []string{"ReportBatchItemFailures"}) || str(get(p, "BisectBatchOnFunctionError")) != "true" {
+		t.Error("the mapping must report batch item failures and bisect on error")
+	}
+	if age, _ := strconv.Atoi(str(get(p, "MaximumRecordAgeInSeconds"))); age <= 0 || age > 86400 {
+		t.Errorf("MaximumRecordAgeInSeconds %q, want a bound within the stream's 24 hours", str(get(p, "MaximumRecordAgeInSeconds")))
+	}
+	dest := get(p, "DestinationConfig", "OnFailure")
+	if str(get(dest, "Type")) != "SQS" || get(dest, "Destination") == nil || get(doc, "Resources", strings.TrimSuffix(str(get(dest, "Destination")), ".Arn"), "Type") == nil {
+		t.Errorf("on-failure destination %v, want an SQS queue of the template", str(get(dest, "Destination")))
+	}
+	filters := get(p, "FilterCriteria", "Filters")
+	if filters == nil || len(filters.Content) != 1 {
+		t.Fatal("want one filter")
+	}
+	var pattern struct {
+		EventName []string `json:"eventName"`
+		Dynamodb  struct {
+			Keys struct {
+				SK struct {
+					S []struct {
+						Prefix string `json:"prefix"`
+					} `json:"S"`
+				} `json:"SK"`
+			} `json:"Keys"`
+		} `json:"dynamodb"`
+	}
+	if err := json.Unmarshal([]byte(str(get(filters.Content[0], "Pattern"))), &pattern); err != nil {
+		t.Fatalf("filter pattern: %v", err)
+	}
+	if len(pattern.Dynamodb.Keys.SK.S) != 1 {
+		t.Fatalf("filter %+v: want one SK prefix", pattern)
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "events", "announce", "stream.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sample events.DynamoDBEvent
+	if err := json.Unmarshal(raw, &sample); err != nil {
+		t.Fatal(err)
+	}
+	var passed []string
+	for _, r := range sample.Records {
+		sk := r.Change.Keys["SK"].String()
+		if slices.Contains(pattern.EventName, r.EventName) && strings.HasPrefix(sk, pattern.Dynamodb.Keys.SK.S[0].Prefix) {
+			passed = append(passed, r.EventName+" "+strings.SplitN(sk, "#", 2)[0])
+		}
+	}
+	if !slices.Equal(passed, []string{"INSERT LOG", "INSERT LOG"}) {
+		t.Errorf("the filter passes %v of the sample batch, want its two created log entries", passed)
+	}
+	if get(doc, "Resources", "AnnounceFunction", "Properties", "EventInvokeConfig") != nil {
+		t.Error("AnnounceFunction is not invoked asynchronously any more: drop EventInvokeConfig")
 	}
 }
