@@ -19,7 +19,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"croupier/internal/announce"
 	"croupier/internal/chat/discord"
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/clock"
@@ -186,6 +185,7 @@ func TestEmulator(t *testing.T) {
 	giftCard := game.CommandID(ada, "discord-interaction-1106")[:10] + ".1"
 	sampleTrade := "t" + game.CommandID(ada, "discord-interaction-1107")[:10]
 	var gov govPast // set up by the votes/judge.json step
+	funcs := map[string]*lambdarun.Function{}
 	steps := []step{
 		{"actions/healthz.json", ok(200, map[string]any{"status": "ok"})},
 		{"actions/openapi.json", func(t *testing.T, res []byte) string {
@@ -324,14 +324,13 @@ func TestEmulator(t *testing.T) {
 		{"slack/stale-timestamp.json", problem(401, "invalid_signature")},
 		{"slack/bridge-unsigned.json", problem(401, "invalid_signature")},
 		// Announcements: the bind above set announcement channel 1102; with
-		// no bot token the function logs the post. The same event again is
-		// a retried delivery: its record says done, nothing is posted.
-		{"announce/chip-purchase.json", announced(func(r announce.Report) bool {
-			return r.Lines == 1 && slices.Equal(r.Posted, []string{"1102"}) && !r.Duplicate
-		})},
-		{"announce/chip-purchase.json", announced(func(r announce.Report) bool { return r.Duplicate && len(r.Posted) == 0 })},
-		{"announce/nothing-to-announce.json", announced(func(r announce.Report) bool { return r.Lines == 0 && r.Entry != "" })},
-		{"announce/foreign-event.json", announced(func(r announce.Report) bool { return r.Entry == "" && r.Lines == 0 })},
+		// no bot token the function logs the post. The batch is as the
+		// table's stream delivers it: the Chip purchase is announced, the
+		// roll has nothing to say, the player update is passed over. The
+		// same batch again is a retried delivery: the entry's record says
+		// done, nothing is posted.
+		{"announce/stream.json", streamBatch(func() string { return funcs["announce"].Output() }, 1, 0)},
+		{"announce/stream.json", streamBatch(func() string { return funcs["announce"].Output() }, 1, 1)},
 		// Exoptosis (functions/duels): a duel is requested and accepted, one
 		// player selects, selecting again is someone else's turn; the match
 		// shows the other player's legal moves and the selection deadline,
@@ -507,7 +506,6 @@ func TestEmulator(t *testing.T) {
 	// Each function reaches DynamoDB Local through its own recorder, so the
 	// test knows which permissions each one needs.
 	recs := map[string]*dynamoRecorder{}
-	funcs := map[string]*lambdarun.Function{}
 	for fn, boot := range boots {
 		recs[fn] = recordDynamo(t, endpoint)
 		env := []string{lambdarun.Env("TABLE_NAME", table), lambdarun.Env("DYNAMODB_ENDPOINT", recs[fn].srv.URL),
@@ -646,17 +644,21 @@ func discordReply(check func(*testing.T, discord.Response) string) func(*testing
 	}
 }
 
-// announced expects an announce report that satisfies want.
-func announced(want func(announce.Report) bool) func(*testing.T, []byte) string {
+// streamBatch expects a stream batch fully handled (no batch item
+// failures) and, in the function's log so far, this many entries announced
+// and duplicates ignored.
+func streamBatch(output func() string, announced, duplicates int) func(*testing.T, []byte) string {
 	return func(t *testing.T, res []byte) string {
-		var r announce.Report
-		if err := json.Unmarshal(res, &r); err != nil {
-			t.Fatalf("not an announce report (%v): %s", err, res)
+		var r events.DynamoDBEventResponse
+		if err := json.Unmarshal(res, &r); err != nil || !strings.Contains(string(res), `"batchItemFailures"`) || len(r.BatchItemFailures) != 0 {
+			t.Fatalf("response %s (%v), want a partial batch response without failures", res, err)
 		}
-		if !want(r) {
-			t.Errorf("announce report %s is not the one expected", res)
+		out := output()
+		a, d := strings.Count(out, `"msg":"announced"`), strings.Count(out, `"msg":"already announced; duplicate delivery ignored"`)
+		if a != announced || d != duplicates {
+			t.Errorf("the function has announced %d entries and ignored %d duplicates, want %d and %d", a, d, announced, duplicates)
 		}
-		return string(res)
+		return fmt.Sprintf("%d announced, %d duplicates", a, d)
 	}
 }
 
