@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+	"go.yaml.in/yaml/v4"
 
 	"croupier/internal/announce/announcetest"
 	"croupier/internal/clock"
@@ -23,13 +26,15 @@ import (
 	"croupier/internal/testenv"
 )
 
-// TestAnnounceStreamUnderEmulator: a command commits on DynamoDB Local and
-// nothing announces it (its process died right after the commit, or its
-// publish would have failed: there is none). The table's stream delivers
-// the created log item, in the JSON Lambda sends, to the built announce
-// function under the emulator: it is posted once to the loopback Discord,
-// and delivering the same record again posts nothing. A record whose post
-// fails is reported in batchItemFailures, and the retry posts it once.
+// TestAnnounceStreamUnderEmulator: commands commit on DynamoDB Local with
+// nothing announcing them (their process died right after the commit, or
+// its publish would have failed: there is none). The table's stream, read
+// from DynamoDB Local as the event source mapping reads it and filtered by
+// the template's filter, is delivered in the JSON Lambda sends to the built
+// announce function under the emulator: the Chip purchase is posted once to
+// the loopback Discord, and the same batch again posts nothing. A record
+// whose post fails is reported in batchItemFailures with the record after
+// it, and the retry posts it once.
 func TestAnnounceStreamUnderEmulator(t *testing.T) {
 	root := repoRoot(t)
 	rie := testenv.RIE(t)
@@ -37,6 +42,8 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 	endpoint := testenv.DynamoEndpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
+	stream := openStream(ctx, t, client, table)
+	filter := streamFilter(t, loadTemplate(t, root))
 
 	const (
 		g       = "e2e-announce"
@@ -58,27 +65,13 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 		must(svc.Join(ctx, req(p, "join"), game.JoinGame{Name: p}))
 		must(svc.Grant(ctx, req(admin, "grant-"+p), game.Grant{Player: p, Vertebrae: 100, Reason: "e2e"}))
 	}
-	// The stream record of a committed entry: the item exactly as the
-	// table holds it, as NEW_IMAGE.
-	chipRecord := func(who, seq string) map[string]any {
-		t.Helper()
-		res, err := svc.Purchase(ctx, req(who, "chip"), game.Purchase{Item: "chip"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
-			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "GAME#" + g}, "SK": &types.AttributeValueMemberS{Value: "LOG#" + res.Entry.CommandID}}})
-		if err != nil || out.Item == nil {
-			t.Fatalf("reading the committed entry: %v", err)
-		}
-		return streamRecord(t, table, out.Item, seq)
-	}
-	batch := func(records ...map[string]any) []byte {
-		b, err := json.Marshal(map[string]any{"Records": records})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+	must(svc.Purchase(ctx, req("discord:4001", "chip"), game.Purchase{Item: "chip"}))
+	// What the mapping would deliver: the log entries the commits created
+	// (create, bind, two joins, two grants, the Chip), not the state items
+	// they wrote beside them.
+	setup := stream.next(ctx, t, filter)
+	if len(setup) != 7 {
+		t.Fatalf("the stream passed %d records through the template's filter, want the 7 log entries created", len(setup))
 	}
 
 	fake := announcetest.New(t, token)
@@ -93,8 +86,12 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(f.Stop)
-	invoke := func(payload []byte) []string {
+	invoke := func(records []map[string]any) []string {
 		t.Helper()
+		payload, err := json.Marshal(map[string]any{"Records": records})
+		if err != nil {
+			t.Fatal(err)
+		}
 		mark := len(f.Output())
 		res, err := f.Invoke(ctx, payload)
 		if err != nil {
@@ -127,52 +124,153 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 	}
 	chip := func(n string) string { return "<@" + n + "> bought from the Croupier: 1 Chip." }
 
-	first := chipRecord("discord:4001", "100000000000000000001")
 	for i := range 2 {
-		if failed := invoke(batch(first)); len(failed) != 0 {
+		if failed := invoke(setup); len(failed) != 0 {
 			t.Fatalf("delivery %d: failures %v", i+1, failed)
 		}
 		posted(chip("4001"))
 	}
 
-	// Discord fails every attempt of the next post (the client makes five).
-	second := chipRecord("discord:4002", "100000000000000000002")
+	// Discord fails every attempt of the next post (the client makes five):
+	// that record and the one after it are reported.
+	must(svc.Purchase(ctx, req("discord:4002", "chip"), game.Purchase{Item: "chip"}))
+	must(svc.Grant(ctx, req(admin, "grant-again"), game.Grant{Player: "discord:4001", Vertebrae: 1, Reason: "e2e"}))
+	later := stream.next(ctx, t, filter)
+	if len(later) != 2 {
+		t.Fatalf("%d new records, want the purchase and the grant", len(later))
+	}
 	fake.Fail(channel, 5)
-	if failed := invoke(batch(first, second)); strings.Join(failed, ",") != "100000000000000000002" {
-		t.Fatalf("failures %v, want the second record's sequence number", failed)
+	want := []string{seqOf(later[0]), seqOf(later[1])}
+	if failed := invoke(later); !slices.Equal(failed, want) {
+		t.Fatalf("failures %v, want %v (the failed post and the record after it)", failed, want)
 	}
 	posted(chip("4001"))
-	if failed := invoke(batch(second)); len(failed) != 0 {
+	if failed := invoke(later); len(failed) != 0 {
 		t.Fatalf("retry: failures %v", failed)
 	}
 	posted(chip("4001"), chip("4002"))
 	checkPermissions(t, loadTemplate(t, root), map[string]*dynamoRecorder{"announce": rec})
 }
 
-// streamRecord renders a DynamoDB Streams record of item's creation as
-// Lambda delivers it (the AWS JSON of attribute values, binary as base64).
-func streamRecord(t *testing.T, table string, item map[string]types.AttributeValue, seq string) map[string]any {
+// tableStream reads a table's stream on DynamoDB Local, shard by shard
+// from the oldest record (TRIM_HORIZON, as the template's mapping).
+type tableStream struct {
+	c         *dynamodbstreams.Client
+	arn       string
+	iterators map[string]*string // shard -> next iterator
+}
+
+// openStream turns on the table's stream (NEW_IMAGE, as template.yaml).
+func openStream(ctx context.Context, t *testing.T, client *dynamodb.Client, table string) *tableStream {
 	t.Helper()
-	img := map[string]any{}
-	for name, v := range item {
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			img[name] = map[string]string{"S": v.Value}
-		case *types.AttributeValueMemberN:
-			img[name] = map[string]string{"N": v.Value}
-		case *types.AttributeValueMemberB:
-			img[name] = map[string]string{"B": base64.StdEncoding.EncodeToString(v.Value)}
-		default:
-			t.Fatalf("attribute %s of type %T in a stored item", name, v)
+	out, err := client.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(table),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}})
+	if err != nil {
+		t.Fatalf("enabling the stream: %v", err)
+	}
+	o := client.Options()
+	c := dynamodbstreams.New(dynamodbstreams.Options{Region: o.Region, Credentials: o.Credentials, BaseEndpoint: o.BaseEndpoint})
+	return &tableStream{c: c, arn: aws.ToString(out.TableDescription.LatestStreamArn), iterators: map[string]*string{}}
+}
+
+// next returns the records written since the last call that pass filter,
+// rendered as Lambda delivers them.
+func (s *tableStream) next(ctx context.Context, t *testing.T, filter func(st.Record) bool) []map[string]any {
+	t.Helper()
+	d, err := s.c.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(s.arn)})
+	if err != nil {
+		t.Fatalf("describing the stream: %v", err)
+	}
+	var out []map[string]any
+	for _, sh := range d.StreamDescription.Shards {
+		id := aws.ToString(sh.ShardId)
+		it, ok := s.iterators[id]
+		if !ok {
+			gi, err := s.c.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(s.arn), ShardId: sh.ShardId, ShardIteratorType: st.ShardIteratorTypeTrimHorizon})
+			if err != nil {
+				t.Fatalf("shard iterator: %v", err)
+			}
+			it = gi.ShardIterator
+		}
+		for it != nil {
+			r, err := s.c.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it})
+			if err != nil {
+				t.Fatalf("reading the stream: %v", err)
+			}
+			for _, rec := range r.Records {
+				if filter(rec) {
+					out = append(out, lambdaRecord(t, s.arn, rec))
+				}
+			}
+			s.iterators[id] = r.NextShardIterator
+			if len(r.Records) == 0 {
+				break
+			}
+			it = r.NextShardIterator
 		}
 	}
+	return out
+}
+
+// streamFilter is AnnounceFunction's filter pattern from template.yaml
+// (the same shape TestAnnounceFromTheLog checks) as a predicate.
+func streamFilter(t *testing.T, doc *yaml.Node) func(st.Record) bool {
+	t.Helper()
+	filters := get(doc, "Resources", "AnnounceFunction", "Properties", "Events", "CommittedLog", "Properties", "FilterCriteria", "Filters")
+	if filters == nil || len(filters.Content) != 1 {
+		t.Fatal("AnnounceFunction's CommittedLog event has no single filter")
+	}
+	var pattern struct {
+		EventName []string `json:"eventName"`
+		Dynamodb  struct {
+			Keys struct {
+				SK struct {
+					S []struct {
+						Prefix string `json:"prefix"`
+					} `json:"S"`
+				} `json:"SK"`
+			} `json:"Keys"`
+		} `json:"dynamodb"`
+	}
+	if err := json.Unmarshal([]byte(str(get(filters.Content[0], "Pattern"))), &pattern); err != nil || len(pattern.Dynamodb.Keys.SK.S) != 1 {
+		t.Fatalf("filter pattern: %v", err)
+	}
+	return func(r st.Record) bool {
+		sk, _ := r.Dynamodb.Keys["SK"].(*st.AttributeValueMemberS)
+		return slices.Contains(pattern.EventName, string(r.EventName)) && sk != nil && strings.HasPrefix(sk.Value, pattern.Dynamodb.Keys.SK.S[0].Prefix)
+	}
+}
+
+func seqOf(r map[string]any) string { return r["dynamodb"].(map[string]any)["SequenceNumber"].(string) }
+
+// lambdaRecord renders a stream record as Lambda delivers it to a function
+// (the AWS JSON of attribute values, binary as base64).
+func lambdaRecord(t *testing.T, arn string, r st.Record) map[string]any {
+	t.Helper()
+	image := func(m map[string]st.AttributeValue) map[string]any {
+		img := map[string]any{}
+		for name, v := range m {
+			switch v := v.(type) {
+			case *st.AttributeValueMemberS:
+				img[name] = map[string]string{"S": v.Value}
+			case *st.AttributeValueMemberN:
+				img[name] = map[string]string{"N": v.Value}
+			case *st.AttributeValueMemberB:
+				img[name] = map[string]string{"B": base64.StdEncoding.EncodeToString(v.Value)}
+			default:
+				t.Fatalf("attribute %s of type %T in a stored item", name, v)
+			}
+		}
+		return img
+	}
+	d := r.Dynamodb
 	return map[string]any{
-		"eventID": "ev" + seq, "eventName": "INSERT", "eventVersion": "1.1", "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
+		"eventID": aws.ToString(r.EventID), "eventName": string(r.EventName), "eventVersion": aws.ToString(r.EventVersion),
+		"eventSource": aws.ToString(r.EventSource), "awsRegion": aws.ToString(r.AwsRegion), "eventSourceARN": arn,
 		"dynamodb": map[string]any{
-			"ApproximateCreationDateTime": time.Now().Unix(),
-			"Keys":                        map[string]any{"PK": img["PK"], "SK": img["SK"]},
-			"NewImage":                    img, "SequenceNumber": seq, "SizeBytes": 512, "StreamViewType": "NEW_IMAGE",
+			"ApproximateCreationDateTime": aws.ToTime(d.ApproximateCreationDateTime).Unix(),
+			"Keys":                        image(d.Keys), "NewImage": image(d.NewImage),
+			"SequenceNumber": aws.ToString(d.SequenceNumber), "SizeBytes": aws.ToInt64(d.SizeBytes), "StreamViewType": string(d.StreamViewType),
 		},
-		"eventSourceARN": fmt.Sprintf("arn:aws:dynamodb:us-east-1:123456789012:table/%s/stream/2027-01-01T00:00:00.000", table),
 	}
 }
