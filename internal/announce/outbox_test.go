@@ -154,8 +154,9 @@ func TestOutboxDiscordDownThenBack(t *testing.T) {
 	o.postedOnce(t, chip("2"), chip("3"))
 }
 
-// Two tails over one store (two announcers racing on every entry) post
-// each entry once.
+// Two tails over one store, each with its own cursor, so that each hands
+// every entry to its own announcer and they race on all of them: only the
+// delivery record keeps the posts single.
 func TestOutboxTwoTailsPostOnce(t *testing.T) {
 	ctx := context.Background()
 	o := newOutbox(t)
@@ -164,6 +165,7 @@ func TestOutboxTwoTailsPostOnce(t *testing.T) {
 		p.buyChip(t, who)
 	}
 	second := *p.tail
+	second.Name = "announce-twin"
 	second.Handle = (&announce.Announcer{Store: p.st, Bindings: p.svc, Discord: o.dc, Clock: o.clk, Log: quiet}).Handle
 	tails := []*publish.Tail{p.tail, &second}
 	// Poll both at once until neither has anything left; a poll that meets
