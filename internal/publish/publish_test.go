@@ -187,3 +187,27 @@ func TestTwoTailsShareTheCursor(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFromStream: whatever a stream batch holds, decoding it never panics,
+// and a record it accepts is a log entry with a valid game and an id.
+func FuzzFromStream(f *testing.F) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "events", "announce", "stream.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	f.Add([]byte(`{"Records":[{"eventName":"INSERT","dynamodb":{"NewImage":{"PK":{"S":"GAME#x"},"SK":{"S":"LOG#1"},"V":{"N":"1"},"D":{"B":"e30="}}}}]}`))
+	f.Add([]byte(`{"Records":[{"eventName":"INSERT","dynamodb":{"NewImage":{"PK":{"N":"1"},"D":{"L":[{"M":{"a":{"NULL":true}}}]}}}}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var ev events.DynamoDBEvent
+		if json.Unmarshal(b, &ev) != nil {
+			return
+		}
+		for _, r := range ev.Records {
+			m, ok, err := publish.FromStream(r)
+			if ok && err == nil && (!game.ValidGameID(m.Game) || m.Entry == nil || m.Entry.ID == "") {
+				t.Errorf("accepted %+v from %s", m, b)
+			}
+		}
+	})
+}
