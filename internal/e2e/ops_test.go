@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"croupier/internal/lambdadue"
+	"croupier/internal/lambdarun"
 )
 
 // Operations checks of template.yaml (TestTemplate runs them): what an
@@ -537,5 +539,53 @@ func checkOverdueAlarm(t *testing.T, root string, doc *yaml.Node, table string) 
 	}
 	if scheduled == 0 {
 		t.Error("no scheduled function writes the overdue metric")
+	}
+}
+
+// checkMetricLines: every scheduled function run under the emulator wrote,
+// among its output, the overdue metric's EMF line for the table it ran on,
+// as the real binary does on Lambda (lambdadue's own tests check the line
+// in detail).
+func checkMetricLines(t *testing.T, doc *yaml.Node, funcs map[string]*lambdarun.Function, table string) {
+	t.Helper()
+	for dir, f := range funcs {
+		fn, res := functionByDir(doc, dir)
+		scheduled := false
+		for _, ev := range entries(get(res, "Properties", "Events")) {
+			scheduled = scheduled || str(get(ev[1], "Type")) == "ScheduleV2"
+		}
+		if !scheduled {
+			continue
+		}
+		lines := 0
+		for _, l := range strings.Split(f.Output(), "\n") {
+			var m struct {
+				AWS struct {
+					CloudWatchMetrics []struct {
+						Namespace string
+						Metrics   []struct{ Name string }
+					}
+				} `json:"_aws"`
+			}
+			if !strings.Contains(l, `"_aws"`) || json.Unmarshal([]byte(l[strings.Index(l, "{"):]), &m) != nil {
+				continue
+			}
+			var all map[string]any
+			_ = json.Unmarshal([]byte(l[strings.Index(l, "{"):]), &all)
+			for _, d := range m.AWS.CloudWatchMetrics {
+				if d.Namespace == lambdadue.MetricNamespace && len(d.Metrics) == 1 && d.Metrics[0].Name == lambdadue.OverdueMetric {
+					lines++
+					if all[lambdadue.TableDimension] != table {
+						t.Errorf("%s wrote %s for table %v, want %s", fn, lambdadue.OverdueMetric, all[lambdadue.TableDimension], table)
+					}
+					if _, ok := all[lambdadue.OverdueMetric].(float64); !ok {
+						t.Errorf("%s wrote %s without a number: %s", fn, lambdadue.OverdueMetric, l)
+					}
+				}
+			}
+		}
+		if lines == 0 {
+			t.Errorf("%s (functions/%s) ran under the emulator but wrote no %s/%s metric line", fn, dir, lambdadue.MetricNamespace, lambdadue.OverdueMetric)
+		}
 	}
 }
