@@ -163,7 +163,9 @@ func sameNode(a, b *yaml.Node) bool {
 // resource carries the condition "ExistingTableName is empty", and every
 // reference to it anywhere else (environment, policies, alarms, outputs)
 // is the "no" branch of an !If on "ExistingTableName is set" whose "yes"
-// branch names the existing table. A reference outside such an !If would
+// branch names the existing table or its stream (the stream mapping's
+// !If [UseExistingTable, !Ref ExistingTableStreamArn, !GetAtt
+// GameTable.StreamArn]). A reference outside such an !If would
 // break the stack the moment an operator restores.
 func checkExistingTable(t *testing.T, doc *yaml.Node, table string) {
 	if get(doc, "Parameters", "ExistingTableName") == nil || str(get(doc, "Parameters", "ExistingTableName", "Default")) != "" {
@@ -187,8 +189,8 @@ func checkExistingTable(t *testing.T, doc *yaml.Node, table string) {
 			walk(yes, path+"[yes]", false)
 			if mentions(no, table) {
 				guarded++
-				if !mentions(yes, "ExistingTableName") {
-					t.Errorf("%s: the !If [%s, ...] uses %s but its other branch does not name ExistingTableName", path, useExisting, table)
+				if !mentions(yes, "ExistingTableName") && !mentions(yes, "ExistingTableStreamArn") {
+					t.Errorf("%s: the !If [%s, ...] uses %s but its other branch names neither ExistingTableName nor ExistingTableStreamArn", path, useExisting, table)
 				}
 			}
 			walk(no, path+"[no]", true)
