@@ -17,6 +17,8 @@ import (
 	"croupier/internal/lambdadue"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
 )
 
 // failingCommits is a store whose commits fail while down is set, as when
@@ -93,18 +95,29 @@ func parseEMF(t *testing.T, line []byte) (float64, map[string]any) {
 }
 
 // TestOverdueMetric runs the scheduled handler around a period end whose
-// commit fails, as an operator watching the alarm would see it: nothing
+// commit fails, on bolt and on DynamoDB Local (the due index is a GSI
+// there), as an operator watching the alarm would see it: nothing
 // overdue before the end; within the grace after it, still nothing; ten
 // minutes late with the store down, the run fails and reports 600 s and the
 // item; once the store is back, the run ends the period and reports 0.
 func TestOverdueMetric(t *testing.T) {
+	t.Run("bolt", func(t *testing.T) {
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "croupier.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		overdueScenario(t, b)
+	})
+	t.Run("dynamodb", func(t *testing.T) {
+		client, table := testenv.DynamoTable(t, "lambdadue")
+		overdueScenario(t, dynamo.New(client, table))
+	})
+}
+
+func overdueScenario(t *testing.T, base store.Store) {
 	ctx := context.Background()
-	b, err := bolt.Open(filepath.Join(t.TempDir(), "croupier.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	st := &failingCommits{Store: b}
+	st := &failingCommits{Store: base}
 	// Monday 2026-11-30 12:00 UTC, in Phase I.
 	clk := clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	svc := game.New(st, clk, game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
