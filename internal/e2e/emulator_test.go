@@ -554,6 +554,8 @@ func TestEmulator(t *testing.T) {
 	// Least privilege that works: every call each function made is one its
 	// template policies allow.
 	checkPermissions(t, loadTemplate(t, root), recs)
+	// The scheduled functions report overdue work as the alarm expects.
+	checkMetricLines(t, loadTemplate(t, root), funcs, table)
 
 	// phase-end's work is visible to a reader with the real clock.
 	reader := game.New(st, clock.Real{}, quiet)
