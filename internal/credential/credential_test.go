@@ -128,3 +128,45 @@ func TestParseSecrets(t *testing.T) {
 		t.Errorf("an unscoped bridge secret: %v, want a refusal", err)
 	}
 }
+
+// FuzzParseKeys: any list is parsed or refused without a panic, a refusal
+// never shows an entry's key, and every scope accepted reads back the same
+// from its own String.
+func FuzzParseKeys(f *testing.F) {
+	f.Add("k as=*")
+	f.Add("sha256:" + strings.Repeat("ab", 32) + " as=discord:1|slack: games=hall|league-*")
+	f.Add("k as=discord:12* games=*, other as=matrix:@a.b")
+	f.Add("k as=|")
+	f.Fuzz(func(t *testing.T, list string) {
+		ks, err := credential.ParseKeys(list)
+		if err != nil {
+			return
+		}
+		for _, k := range ks {
+			as, games, _ := strings.Cut(strings.TrimPrefix(k.Scope.String(), "as="), " games=")
+			again, err := credential.ParseScope(as, games)
+			if err != nil || again.String() != k.Scope.String() {
+				t.Fatalf("scope %q reads back as %q (%v)", k.Scope, again, err)
+			}
+		}
+	})
+}
+
+// BenchmarkKeysFind is the cost of authenticating one request against ten
+// configured keys (every key is compared, in constant time).
+func BenchmarkKeysFind(b *testing.B) {
+	var list []string
+	for i := range 10 {
+		list = append(list, strings.Repeat(string(rune('a'+i)), 64)+" as=discord:")
+	}
+	ks, err := credential.ParseKeys(strings.Join(list, ","))
+	if err != nil {
+		b.Fatal(err)
+	}
+	token := strings.Repeat("j", 64)
+	for b.Loop() {
+		if _, ok := ks.Find(token); !ok {
+			b.Fatal("not found")
+		}
+	}
+}
