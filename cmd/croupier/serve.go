@@ -258,14 +258,14 @@ func keyPolicy(cfg serveConfig, loopback bool) (credential.Keys, string, error) 
 		keys = credential.Keys{credential.AnyKey(devAPIKey)}
 	}
 	dev := keys.Has(devAPIKey)
-	real := len(keys)
+	realKeys := len(keys)
 	if dev {
-		real--
+		realKeys--
 	}
 	switch {
 	case dev && !manual && !cfg.insecureDevKey:
 		return nil, "", fmt.Errorf("refusing to accept the public development key %q with the real clock: set a real key with --api-key or CROUPIER_API_KEYS (\"<key> as=<identities>\", docs/operations.md \"Credentials\"), use --clock manual, or pass --insecure-dev-key", devAPIKey)
-	case !loopback && real == 0:
+	case !loopback && realKeys == 0:
 		return nil, "", fmt.Errorf("refusing to serve %s without an API key: that address is reachable from other machines, and without a real key anyone there could act as any player. Set --api-key or CROUPIER_API_KEYS (\"<key> as=<identities>\", docs/operations.md \"Credentials\"), or listen on loopback with --addr 127.0.0.1:8080", cfg.addr)
 	case !loopback && dev && !cfg.insecureDevKey:
 		return nil, "", fmt.Errorf("refusing to accept the public development key %q on %s, which other machines reach: remove it from --api-key/CROUPIER_API_KEYS, listen on loopback (--addr 127.0.0.1:8080), or pass --insecure-dev-key", devAPIKey, cfg.addr)
