@@ -29,6 +29,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
 )
 
 // chatRequest is one request to a chat webhook, as sent on the wire.
@@ -46,8 +48,8 @@ type chatRequest struct {
 	replayOf []byte
 }
 
-// webhooks serves the three chat webhooks in-process over one bolt store,
-// with a game "hall" bound to a Discord guild, a Slack team and a Matrix
+// webhooks serves the three chat webhooks in-process over one store (bolt,
+// or a fresh table on DynamoDB Local), with a game "hall" bound to a Discord guild, a Slack team and a Matrix
 // room (the bridge).
 type webhooks struct {
 	t   *testing.T
@@ -63,13 +65,20 @@ var (
 	ircSecret    = "irc-relay-secret-for-tests"
 )
 
-func newWebhooks(t *testing.T) *webhooks {
+func newWebhooks(t *testing.T, backend string) *webhooks {
 	t.Helper()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
+	var st store.Store
+	if backend == "dynamo" {
+		client, table := testenv.DynamoTable(t, "forgery")
+		st = dynamo.New(client, table)
+	} else {
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "w.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		st = b
 	}
-	t.Cleanup(func() { st.Close() })
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	clk := clock.NewManual(start)
 	var seed [32]byte
@@ -256,9 +265,15 @@ func forge(rng *rand.Rand, n int, now time.Time) chatRequest {
 // bytes and headers, within the window) is not accepted when it is answered
 // with the first response byte for byte and changes nothing; a replay after
 // the window is refused as stale. Across all 10,000 the game's partition,
-// its log included, must be unchanged.
+// its log included, must be unchanged. On bolt and on DynamoDB Local.
 func TestForgedStaleAndReplayedChatRequests(t *testing.T) {
-	w := newWebhooks(t)
+	for _, backend := range []string{"bolt", "dynamo"} {
+		t.Run(backend, func(t *testing.T) { testForgedStaleAndReplayed(t, backend) })
+	}
+}
+
+func testForgedStaleAndReplayed(t *testing.T, backend string) {
+	w := newWebhooks(t, backend)
 	rng := rand.New(rand.NewChaCha8([32]byte{'f', 'o', 'r', 'g', 'e'}))
 	now := w.clk.Now()
 

@@ -17,6 +17,8 @@ import (
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
 )
 
 // The keys of the credential tests, in the configuration syntax operators
@@ -27,9 +29,10 @@ const credentialKeys = `all-key as=*,
 	ada-key as=discord:20*,
 	admin-a-key as=discord:1000 games=hall-a`
 
-// credEnv is an API with the keys above over a bolt store holding two
-// games, hall-a and hall-b, both administered by discord:1000, with ada
-// (discord:2000) and slack:U1 playing and holding Vertebrae.
+// credEnv is an API with the keys above over a store (bolt, or a fresh
+// table on DynamoDB Local) holding two games, hall-a and hall-b, both
+// administered by discord:1000, with ada (discord:2000) and slack:U1
+// playing and holding Vertebrae.
 type credEnv struct {
 	t        *testing.T
 	api      http.Handler
@@ -37,13 +40,20 @@ type credEnv struct {
 	st       store.Store
 }
 
-func newCredEnv(t *testing.T) *credEnv {
+func newCredEnv(t *testing.T, backend string) *credEnv {
 	t.Helper()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "db"))
-	if err != nil {
-		t.Fatal(err)
+	var st store.Store
+	if backend == "dynamo" {
+		client, table := testenv.DynamoTable(t, "creds")
+		st = dynamo.New(client, table)
+	} else {
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = b.Close() })
+		st = b
 	}
-	t.Cleanup(func() { _ = st.Close() })
 	clk := clock.NewManual(t0)
 	keys, err := credential.ParseKeys(credentialKeys)
 	if err != nil {
@@ -155,9 +165,15 @@ func (e *credEnv) routes(g string) []route {
 // route, a key scoped to hall-a cannot touch hall-b on any route (reads,
 // commands, admin), and each refusal is 403 with its code and changes
 // nothing; the same keys in scope still work, and admin routes still need
-// the game's admin.
+// the game's admin. On bolt and on DynamoDB Local.
 func TestCredentialScopes(t *testing.T) {
-	e := newCredEnv(t)
+	for _, backend := range []string{"bolt", "dynamo"} {
+		t.Run(backend, func(t *testing.T) { testCredentialScopes(t, backend) })
+	}
+}
+
+func testCredentialScopes(t *testing.T, backend string) {
+	e := newCredEnv(t, backend)
 	before := e.snapshot()
 
 	all := e.routes("hall-b")
