@@ -178,7 +178,7 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 	start := fs.String("start", "", "with --clock manual: the starting `time`, RFC 3339 (default: now)")
 	var keys keyFlag
 	fs.Var(&keys, "api-key", "bearer API key `entries` accepted: \"<key> as=<identities> [games=<games>]\", comma-separated or repeated")
-	fs.BoolVar(&cfg.insecureDevKey, "insecure-dev-key", false, "accept the public development key "+devAPIKey+" with a real clock or on a non-loopback address")
+	fs.BoolVar(&cfg.insecureDevKey, "insecure-dev-key", false, "accept the public development key "+devAPIKey+" with a real clock, or beside a real key on a non-loopback address")
 	fs.DurationVar(&cfg.interval, "tick", sched.DefaultInterval, "how often the scheduler looks for due work")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
