@@ -187,16 +187,10 @@ func (a *API) authed(h http.HandlerFunc) http.Handler {
 // keyCtx is the context key of the request's API key.
 type keyCtx struct{}
 
-// scopeOf is the scope of the key authed accepted for r.
-func scopeOf(r *http.Request) credential.Scope {
+// keyOf is the key authed accepted for r.
+func keyOf(r *http.Request) credential.Key {
 	k, _ := r.Context().Value(keyCtx{}).(credential.Key)
-	return k.Scope
-}
-
-// refuseOutOfScope is outOfScope with the key authed accepted for r.
-func (a *API) refuseOutOfScope(w http.ResponseWriter, r *http.Request, code, detail string) {
-	k, _ := r.Context().Value(keyCtx{}).(credential.Key)
-	a.outOfScope(w, r, k, code, detail)
+	return k
 }
 
 // outOfScope refuses a request its key may not make, and logs which key
@@ -209,11 +203,11 @@ func (a *API) outOfScope(w http.ResponseWriter, r *http.Request, key credential.
 // identitiesInScope refuses, with actor_out_of_scope, a body naming
 // identities the key may not act for (the voters of a reaction push).
 func (a *API) identitiesInScope(w http.ResponseWriter, r *http.Request, ids ...[]string) bool {
-	s := scopeOf(r)
+	k := keyOf(r)
 	for _, l := range ids {
 		for _, id := range l {
-			if !s.Actor(id) {
-				a.refuseOutOfScope(w, r, "actor_out_of_scope", fmt.Sprintf("This API key may not speak for %s: it acts for %s.", id, s))
+			if !k.Scope.Actor(id) {
+				a.outOfScope(w, r, k, "actor_out_of_scope", fmt.Sprintf("This API key may not speak for %s: it acts for %s.", id, k.Scope))
 				return false
 			}
 		}
@@ -224,8 +218,8 @@ func (a *API) identitiesInScope(w http.ResponseWriter, r *http.Request, ids ...[
 // platformInScope refuses, with platform_out_of_scope, a message of a
 // platform the key acts for no identity of.
 func (a *API) platformInScope(w http.ResponseWriter, r *http.Request, platform string) bool {
-	if s := scopeOf(r); platform != "" && !s.Platform(platform) {
-		a.refuseOutOfScope(w, r, "platform_out_of_scope", fmt.Sprintf("This API key may not report on %s messages: it acts for %s.", platform, s))
+	if k := keyOf(r); platform != "" && !k.Scope.Platform(platform) {
+		a.outOfScope(w, r, k, "platform_out_of_scope", fmt.Sprintf("This API key may not report on %s messages: it acts for %s.", platform, k.Scope))
 		return false
 	}
 	return true
@@ -373,8 +367,8 @@ func (a *API) createGame(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if s := scopeOf(r); !s.Game(c.ID) {
-		a.refuseOutOfScope(w, r, "game_out_of_scope", fmt.Sprintf("This API key may not create game %s: it is limited to %s.", c.ID, s))
+	if k := keyOf(r); !k.Scope.Game(c.ID) {
+		a.outOfScope(w, r, k, "game_out_of_scope", fmt.Sprintf("This API key may not create game %s: it is limited to %s.", c.ID, k.Scope))
 		return
 	}
 	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.Create(r.Context(), req, c) })
@@ -598,8 +592,8 @@ type ClockRequest struct {
 }
 
 func (a *API) devClock(w http.ResponseWriter, r *http.Request) {
-	if s := scopeOf(r); !s.EveryGame() {
-		a.refuseOutOfScope(w, r, "game_out_of_scope", fmt.Sprintf("Moving the clock moves every game: this API key is limited to %s.", s))
+	if k := keyOf(r); !k.Scope.EveryGame() {
+		a.outOfScope(w, r, k, "game_out_of_scope", fmt.Sprintf("Moving the clock moves every game: this API key is limited to %s.", k.Scope))
 		return
 	}
 	var c ClockRequest
