@@ -18,7 +18,7 @@ import (
 func TestServeAnnouncesWhatWasCommittedBeforeARestart(t *testing.T) {
 	ctx := context.Background()
 	fake := announcetest.New(t, "serve-bot-token")
-	cfg := serveConfig{data: filepath.Join(t.TempDir(), "croupier.db"), clockMode: "manual", start: walkStart, apiKeys: []string{testKey},
+	cfg := serveConfig{data: filepath.Join(t.TempDir(), "croupier.db"), clockMode: "manual", start: walkStart,
 		interval: time.Second, discordToken: "serve-bot-token", discordAPI: fake.APIBase()}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv, err := newServer(cfg, quiet)

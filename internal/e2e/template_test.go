@@ -181,6 +181,12 @@ func TestTemplate(t *testing.T) {
 	t.Run(tables[0], func(t *testing.T) { checkTable(t, get(doc, "Resources", tables[0], "Properties")) })
 	t.Run("schedules", func(t *testing.T) { checkSchedules(t, doc) })
 	t.Run("routes", func(t *testing.T) { checkRoutes(t, root, doc) })
+	// Operations (ops_test.go).
+	t.Run("existing_table", func(t *testing.T) { checkExistingTable(t, doc, tables[0]) })
+	t.Run("log_groups", func(t *testing.T) { checkLogGroups(t, doc) })
+	t.Run("failure_destinations", func(t *testing.T) { checkFailureDestinations(t, doc) })
+	t.Run("function_alarms", func(t *testing.T) { checkFunctionAlarms(t, doc) })
+	t.Run("overdue_alarm", func(t *testing.T) { checkOverdueAlarm(t, root, doc, tables[0]) })
 	t.Logf("template: %d functions, table %s checked against dynamo.CreateTable", len(seenDirs), tables[0])
 }
 
@@ -225,9 +231,19 @@ func checkPolicies(t *testing.T, policies *yaml.Node) {
 					t.Errorf("action %q is not one the store uses (%v)", a, usedActions)
 				}
 			}
-			res := get(st, "Resource")
-			if s := str(res); s == "*" || (res.Tag != "!GetAtt" && res.Tag != "!Sub") {
-				t.Errorf("resource %q is not the table or one of its indexes", s)
+			// The table or one of its indexes: !GetAtt/!Sub of the table
+			// resource, under an !If for an existing table (checkExistingTable).
+			branches := []*yaml.Node{get(st, "Resource")}
+			if _, yes, no, ok := ifArgs(branches[0]); ok {
+				branches = []*yaml.Node{yes, no}
+				if indexOf(yes) != indexOf(no) {
+					t.Errorf("resource !If branches name different parts of the table: %q and %q", yes.Value, no.Value)
+				}
+			}
+			for _, res := range branches {
+				if s := str(res); s == "*" || (res.Tag != "!GetAtt" && res.Tag != "!Sub") {
+					t.Errorf("resource %q is not the table or one of its indexes", s)
+				}
 			}
 		}
 	}
@@ -480,8 +496,11 @@ func TestAnnounceFromTheLog(t *testing.T) {
 	}
 	ev := evs[0][1]
 	p := get(ev, "Properties")
-	if str(get(ev, "Type")) != "DynamoDB" || get(p, "Stream").Tag != "!GetAtt" || str(get(p, "Stream")) != "GameTable.StreamArn" {
-		t.Errorf("event %s: type %q stream %q, want DynamoDB on GameTable.StreamArn", evs[0][0].Value, str(get(ev, "Type")), str(get(p, "Stream")))
+	// The stream of GameTable, or of the existing table a restore names.
+	stream := get(p, "Stream")
+	if str(get(ev, "Type")) != "DynamoDB" || stream == nil || stream.Tag != "!If" || len(stream.Content) != 3 ||
+		str(stream.Content[0]) != "UseExistingTable" || str(stream.Content[1]) != "ExistingTableStreamArn" || str(stream.Content[2]) != "GameTable.StreamArn" {
+		t.Errorf("event %s: type %q, stream not !If [UseExistingTable, !Ref ExistingTableStreamArn, !GetAtt GameTable.StreamArn]", evs[0][0].Value, str(get(ev, "Type")))
 	}
 	if !slices.Equal(strs(get(p, "FunctionResponseTypes")), []string{"ReportBatchItemFailures"}) || str(get(p, "BisectBatchOnFunctionError")) != "true" {
 		t.Error("the mapping must report batch item failures and bisect on error")

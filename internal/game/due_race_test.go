@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -309,5 +310,48 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 		if t.Failed() {
 			return
 		}
+	}
+}
+
+// RULINGS X10 and T4 at the boundary: an engagement read while phase I is
+// open whose commit comes after the phase end (another Lambda ended it
+// meanwhile) must not be acknowledged for a battle formed without it; it
+// is retried and engages in the next phase's battle.
+func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T) {
+	ctx := context.Background()
+	st := newBolt(t)
+	svc, clk := newGame(t, st)
+	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
+	for _, p := range []string{ada, bo} {
+		if _, err := svc.EngageBattle(ctx, req(p, k("engage"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+	clk.Set(friday.Add(-time.Millisecond))
+	scheduler := game.New(st, clk, game.WithEntropy(seeded(2)))
+	late := &interleaved{Store: st, at: 2, other: func() { // before the engagement's commit
+		clk.Set(friday)
+		if rep, err := scheduler.RunDue(ctx); err != nil || len(rep.Transitions) != 1 {
+			t.Errorf("the phase end: %+v %v", rep, err)
+		}
+	}}
+	res, err := game.New(late, clk, game.WithEntropy(seeded(3))).EngageBattle(ctx, req(cy, k("engage")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if late.ranAt.Load() != 2 {
+		t.Fatal("the phase end did not run before the engagement's commit")
+	}
+	got := decode[game.BattleEngagement](t, res)
+	battle := view(t, svc, "b-2026-W49-I", "")
+	in := slices.Contains(battle.Players, cy)
+	switch {
+	case got.Period == "2026-W49-I" && !in:
+		t.Fatalf("engagement acknowledged for %s, whose battle was formed without %s: %v", got.Battle, cy, battle.Players)
+	case got.Period != "2026-W49-II" && !in:
+		t.Fatalf("engagement %+v", got)
 	}
 }
