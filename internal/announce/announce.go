@@ -11,9 +11,8 @@
 //
 // The stream and the tail deliver at least once: a failed batch is retried,
 // a restarted or second tail hands an entry again, so the same entry can
-// arrive twice, even concurrently. Each
-// entry has a delivery record in the game's partition, SK
-// "ANNOUNCED#<entry id>", expiring (TTL) after Keep:
+// arrive twice, even concurrently. Each entry has a delivery record in the
+// game's partition, SK "ANNOUNCED#<entry id>", expiring (TTL) after Keep:
 //
 //  1. claim: create the record as pending with a lease (a conditional
 //     write: Expect version 0), or take over a pending record whose lease
