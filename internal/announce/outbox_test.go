@@ -2,6 +2,7 @@ package announce_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -193,25 +194,26 @@ func TestOutboxTwoTailsPostOnce(t *testing.T) {
 }
 
 // cursorKiller is a store whose process dies when the tail moves its
-// cursor for the n-th time: the entry was announced, the cursor still
-// points before it.
+// cursor to or past position kill: the entries were announced, the cursor
+// still points before them.
 type cursorKiller struct {
 	store.Store
-	n int
+	kill uint64
 }
 
 func (c *cursorKiller) Commit(ctx context.Context, tx store.Tx) error {
 	if len(tx.Puts) == 1 && strings.HasPrefix(tx.Puts[0].Item.PK, "TAIL#") {
-		if c.n--; c.n == 0 {
+		var cur struct{ Seq uint64 }
+		if err := json.Unmarshal(tx.Puts[0].Item.Data, &cur); err != nil || cur.Seq >= c.kill {
 			return errors.New("killed")
 		}
 	}
 	return c.Store.Commit(ctx, tx)
 }
 
-// The tail is killed mid-way, after announcing an entry and before its
-// cursor moved past it; the restarted tail starts at that entry again and
-// posts nothing twice.
+// The tail is killed mid-way, after announcing entries and before its
+// cursor moved past them; the restarted tail hands them again and posts
+// nothing twice.
 func TestOutboxTailRestartMidway(t *testing.T) {
 	ctx := context.Background()
 	o := newOutbox(t)
@@ -219,14 +221,14 @@ func TestOutboxTailRestartMidway(t *testing.T) {
 	for _, who := range []string{"discord:2", "discord:3", "discord:4"} {
 		p.buyChip(t, who)
 	}
-	// The first poll moves the cursor over the setup's entries and the
-	// first Chip, then dies on the second Chip's.
+	// The first poll dies moving the cursor past the second Chip (its
+	// batch holds the first two Chips, or the second alone).
 	changes, err := p.st.Changes(ctx, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dying := *p.tail
-	dying.Store = &cursorKiller{Store: p.st, n: len(changes) - 1}
+	dying.Store = &cursorKiller{Store: p.st, kill: changes[len(changes)-2].Seq}
 	if _, err := dying.Poll(ctx); err == nil || !strings.Contains(err.Error(), "killed") {
 		t.Fatalf("the dying poll: %v", err)
 	}

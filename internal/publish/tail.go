@@ -57,10 +57,13 @@ func (t *Tail) logger() *slog.Logger {
 }
 
 // Poll hands every entry committed after the cursor to Handle and returns
-// how many it handed. It stops at the first entry Handle fails: the cursor
-// stays before it, so the next Poll starts there again (announcements keep
-// their order). An entry that cannot be decoded is logged and passed, since
-// no retry can fix it.
+// how many it handed. The cursor moves after each batch, past the entries
+// handed (a crash mid-batch hands them again: the announcer's record absorbs
+// that, and one cursor write per batch rather than per entry keeps the
+// tail off the store's single writer). It stops at the first entry Handle
+// fails: the cursor stays before it, so the next Poll starts there again
+// (announcements keep their order). An entry that cannot be decoded is
+// logged and passed, since no retry can fix it.
 func (t *Tail) Poll(ctx context.Context) (int, error) {
 	at, ver, err := t.read(ctx)
 	if err != nil {
@@ -79,23 +82,32 @@ func (t *Tail) Poll(ctx context.Context) (int, error) {
 		if len(cs) == 0 {
 			return n, nil
 		}
+		done := at
+		var failed error
 		for _, c := range cs {
-			if c.Seq <= at {
-				continue // another tail moved the cursor past it meanwhile
-			}
 			m, ok, err := FromItem(c.Item)
 			switch {
 			case err != nil:
 				t.logger().ErrorContext(ctx, "undecodable log entry; not announced", "item", c.Item.Key.String(), "err", err.Error())
 			case ok:
 				if err := t.Handle(ctx, m); err != nil {
-					return n, fmt.Errorf("publish: entry %s of %s: %w", m.Entry.ID, m.Game, err)
+					failed = fmt.Errorf("publish: entry %s of %s: %w", m.Entry.ID, m.Game, err)
+				} else {
+					n++
 				}
-				n++
 			}
-			if at, ver, err = t.advance(ctx, c.Seq, ver); err != nil {
+			if failed != nil {
+				break
+			}
+			done = c.Seq
+		}
+		if done > at {
+			if at, ver, err = t.advance(ctx, done, ver); err != nil {
 				return n, err
 			}
+		}
+		if failed != nil {
+			return n, failed
 		}
 	}
 }
