@@ -175,7 +175,7 @@ func openStream(ctx context.Context, t *testing.T, client *dynamodb.Client, tabl
 
 // next returns the records written since the last call that pass filter,
 // rendered as Lambda delivers them.
-func (s *tableStream) next(ctx context.Context, t *testing.T, filter func(st.Record) bool) []map[string]any {
+func (s *tableStream) next(ctx context.Context, t *testing.T, filter func(eventName, sk string) bool) []map[string]any {
 	t.Helper()
 	d, err := s.c.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(s.arn)})
 	if err != nil {
@@ -198,7 +198,8 @@ func (s *tableStream) next(ctx context.Context, t *testing.T, filter func(st.Rec
 				t.Fatalf("reading the stream: %v", err)
 			}
 			for _, rec := range r.Records {
-				if filter(rec) {
+				sk, _ := rec.Dynamodb.Keys["SK"].(*st.AttributeValueMemberS)
+				if sk != nil && filter(string(rec.EventName), sk.Value) {
 					out = append(out, lambdaRecord(t, s.arn, rec))
 				}
 			}
@@ -212,9 +213,11 @@ func (s *tableStream) next(ctx context.Context, t *testing.T, filter func(st.Rec
 	return out
 }
 
-// streamFilter is AnnounceFunction's filter pattern from template.yaml
-// (the same shape TestAnnounceFromTheLog checks) as a predicate.
-func streamFilter(t *testing.T, doc *yaml.Node) func(st.Record) bool {
+// streamFilter is AnnounceFunction's filter pattern from template.yaml as
+// a predicate on a record's eventName and sort key. It reads the one shape
+// the template uses (an eventName list and an SK prefix) and fails on any
+// other, so a changed pattern cannot pass unchecked.
+func streamFilter(t *testing.T, doc *yaml.Node) func(eventName, sk string) bool {
 	t.Helper()
 	filters := get(doc, "Resources", "AnnounceFunction", "Properties", "Events", "CommittedLog", "Properties", "FilterCriteria", "Filters")
 	if filters == nil || len(filters.Content) != 1 {
@@ -232,12 +235,13 @@ func streamFilter(t *testing.T, doc *yaml.Node) func(st.Record) bool {
 			} `json:"Keys"`
 		} `json:"dynamodb"`
 	}
-	if err := json.Unmarshal([]byte(str(get(filters.Content[0], "Pattern"))), &pattern); err != nil || len(pattern.Dynamodb.Keys.SK.S) != 1 {
-		t.Fatalf("filter pattern: %v", err)
+	dec := json.NewDecoder(strings.NewReader(str(get(filters.Content[0], "Pattern"))))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pattern); err != nil || len(pattern.EventName) == 0 || len(pattern.Dynamodb.Keys.SK.S) != 1 {
+		t.Fatalf("filter pattern %q (%v): want an eventName list and one SK prefix", str(get(filters.Content[0], "Pattern")), err)
 	}
-	return func(r st.Record) bool {
-		sk, _ := r.Dynamodb.Keys["SK"].(*st.AttributeValueMemberS)
-		return slices.Contains(pattern.EventName, string(r.EventName)) && sk != nil && strings.HasPrefix(sk.Value, pattern.Dynamodb.Keys.SK.S[0].Prefix)
+	return func(eventName, sk string) bool {
+		return slices.Contains(pattern.EventName, eventName) && strings.HasPrefix(sk, pattern.Dynamodb.Keys.SK.S[0].Prefix)
 	}
 }
 
