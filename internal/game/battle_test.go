@@ -18,7 +18,19 @@ var phaseEnd = time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 // match starts for them; it runs through selection (partly by timeout),
 // betting and play, and settles in one commit: the pool and the random
 // reward to the winner.
-func TestX10_ThirtyPlayerBattle(t *testing.T) {
+func TestX10_ThirtyPlayerBattle(t *testing.T) { thirtyPlayerBattle(t, false) }
+
+// X10 and X1 in a battle too large for one match item (here: more than 5
+// engaged players, as a game of thousands): the engaged players are kept
+// in the battle's roster and take seats as they select; the rules play out
+// as in the small battle (first come, first served, then random hands or
+// forfeits at the deadline), and the match item holds only the seated.
+func TestX10_LargeBattleKeepsARoster(t *testing.T) {
+	defer game.SetBattleInline(5)()
+	thirtyPlayerBattle(t, true)
+}
+
+func thirtyPlayerBattle(t *testing.T, roster bool) {
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))
 	var ps []string
@@ -59,9 +71,14 @@ func TestX10_ThirtyPlayerBattle(t *testing.T) {
 	}
 	id := list[0].ID
 	v := view(t, svc, id, "")
-	if v.Status != game.MatchPlaying || v.Phase != "selection" || len(v.Participants) != 30 || !v.StartedAt.Equal(phaseEnd) {
-		t.Fatalf("the battle of all 30 starts at the phase's end: status %s phase %s, %d participants, started %v",
-			v.Status, v.Phase, len(v.Participants), v.StartedAt)
+	wantSeated, wantEntrants := 30, 0
+	if roster {
+		wantSeated, wantEntrants = 0, 30
+	}
+	if v.Status != game.MatchPlaying || v.Phase != "selection" || len(v.Participants) != wantSeated ||
+		v.Entrants != wantEntrants || v.Waiting != wantEntrants || !v.StartedAt.Equal(phaseEnd) {
+		t.Fatalf("the battle of all 30 starts at the phase's end: status %s phase %s, %d participants (%d entrants, %d waiting), started %v",
+			v.Status, v.Phase, len(v.Participants), v.Entrants, v.Waiting, v.StartedAt)
 	}
 
 	// Eight select (those who still can: a name is in a match once, X1); the
@@ -78,6 +95,48 @@ func TestX10_ThirtyPlayerBattle(t *testing.T) {
 		}
 	}
 	v = view(t, svc, id, "")
+	if roster {
+		if len(v.Participants) != 8 || v.Waiting != 22 {
+			t.Fatalf("the 8 who selected are seated, 22 wait: %d seated, %d waiting", len(v.Participants), v.Waiting)
+		}
+		// A selection naming a card already in the match is refused, and
+		// the refused entrant stays waiting (X1).
+		taken := v.Participants[0].ID
+		own := view(t, svc, id, taken)
+		for _, p := range ps {
+			if slices.ContainsFunc(v.Participants, func(q game.ParticipantView) bool { return q.ID == p }) {
+				continue
+			}
+			mine, err := svc.Player(ctx, "hall", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var clash []string
+			for _, c := range own.Participants[0].Hand {
+				for _, d := range mine.Inventory.Cards {
+					if d.Name == c && !slices.Contains(clash, c) {
+						clash = append(clash, c)
+					}
+				}
+			}
+			for _, d := range mine.Inventory.Cards {
+				if len(clash) < 4 && !slices.Contains(clash, d.Name) {
+					clash = append(clash, d.Name)
+				}
+			}
+			if len(clash) < 4 || !slices.ContainsFunc(clash, func(c string) bool { return slices.Contains(own.Participants[0].Hand, c) }) {
+				continue
+			}
+			_, err = svc.Move(ctx, req(p, k("clash")), game.MatchMove{Match: id, Kind: "select", Cards: clash})
+			if ruleCode(err) != "card_in_match" {
+				t.Fatalf("%s selects %v, which holds a card of %s's hand: %v", p, clash, taken, err)
+			}
+			if w := view(t, svc, id, ""); len(w.Participants) != 8 || w.Waiting != 22 {
+				t.Fatalf("a refused selection seats nobody: %d seated, %d waiting", len(w.Participants), w.Waiting)
+			}
+			break
+		}
+	}
 	clk.Set(v.Deadline.Add(time.Minute))
 	if rep, err := svc.RunDue(ctx); err != nil || !slices.Contains(rep.Done["match"], "hall/"+id) {
 		t.Fatalf("selection deadline: %+v %v", rep, err)
@@ -91,6 +150,10 @@ func TestX10_ThirtyPlayerBattle(t *testing.T) {
 	}
 	if v.Phase != "betting" || active < 2 || active > 13 {
 		t.Fatalf("betting among the players who hold hands (at most 54/4): phase %s, %d active", v.Phase, active)
+	}
+	if roster && (v.Waiting != 0 || len(v.Participants) != active) {
+		t.Fatalf("after the deadline only those holding hands stay in the match item: %d seated, %d active, %d waiting",
+			len(v.Participants), active, v.Waiting)
 	}
 	move(t, svc, v.Turn, game.MatchMove{Match: id, Kind: "raise", Amount: 1})
 

@@ -19,12 +19,18 @@ import (
 // viewer). Engine types keep the engine's JSON names (pending.deadline,
 // betting.prevLevel...).
 type MatchView struct {
-	ID          string            `json:"id"`
-	Kind        string            `json:"kind"`
-	Status      string            `json:"status"`
-	RequestedBy string            `json:"requested_by,omitempty"`
-	Players     []string          `json:"players"`
-	Answers     map[string]string `json:"answers,omitempty"`
+	ID          string   `json:"id"`
+	Kind        string   `json:"kind"`
+	Status      string   `json:"status"`
+	RequestedBy string   `json:"requested_by,omitempty"`
+	Players     []string `json:"players"`
+	// Entrants counts a large battle's engaged players, kept in its roster
+	// rather than in Players; Players and Participants then list those
+	// seated in the match, and Waiting counts the entrants who may still
+	// select a hand (battle_roster.go).
+	Entrants int               `json:"entrants,omitempty"`
+	Waiting  int               `json:"waiting,omitempty"`
+	Answers  map[string]string `json:"answers,omitempty"`
 	// WaitingFor lists the duel players who have not answered yet.
 	WaitingFor   []string   `json:"waiting_for,omitempty"`
 	Period       string     `json:"period"`
@@ -104,9 +110,16 @@ func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
 			v.WaitingFor = r.waitingFor()
 		}
 	}
+	v.Entrants = r.Entrants
 	m := r.Match
 	if m == nil {
 		return v
+	}
+	if r.Entrants > 0 {
+		v.Waiting, v.Players = m.Waiting, []string{}
+		for _, p := range m.Participants {
+			v.Players = append(v.Players, p.ID)
+		}
 	}
 	secret := m.Phase == exoptosis.PhaseSelection
 	for _, p := range m.Participants {
@@ -166,6 +179,21 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 	r, err := t.matchRecord(id)
 	if err != nil {
 		return MatchView{}, err
+	}
+	if viewer != "" && len(r.Roster) > 0 && r.Match != nil && r.Match.Phase == exoptosis.PhaseSelection {
+		// A waiting entrant of a large battle sees the match as if seated,
+		// so their legal moves list the hand they may select.
+		if _, in := r.Match.Participant(viewer); !in {
+			t.ctx = ctx
+			page, e, err := t.rosterEntrant(r, viewer)
+			if err != nil {
+				return MatchView{}, err
+			}
+			if e != nil && e.Out == "" {
+				t.seat(r, page, e)
+				r.Match.Waiting++ // only seen as seated
+			}
+		}
 	}
 	if viewer != "" && r.Match != nil && r.Match.Phase == exoptosis.PhaseBetting {
 		if p, err := t.member(viewer); err == nil && p != nil {
@@ -272,7 +300,10 @@ func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]Match
 		if err := json.Unmarshal(it.Data, &r); err != nil {
 			return nil, fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
-		if liveStatus(r.Status) && r.involves(player) {
+		// A large battle's waiting entrants are in its roster, found
+		// through their engagement.
+		entrant := r.Entrants > 0 && r.Kind == MatchBattle && p.BattlePeriod == r.Period
+		if liveStatus(r.Status) && (r.involves(player) || entrant) {
 			out = append(out, t.matchSummary(&r))
 		}
 	}

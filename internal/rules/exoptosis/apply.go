@@ -200,7 +200,7 @@ func (e *eng) selectHand(p *Participant, cards []string) {
 // participant has selected (X1, X2).
 func (e *eng) afterSelection() {
 	m := e.m
-	if m.Phase != PhaseSelection || len(Movers(m)) > 0 {
+	if m.Phase != PhaseSelection || len(Movers(m)) > 0 || m.Waiting > 0 {
 		return
 	}
 	e.emit(Event{Kind: EvHandsRevealed})

@@ -167,6 +167,12 @@ type Match struct {
 	EndReason  string     `json:"endReason,omitempty"`
 	Ended      time.Time  `json:"ended,omitzero"`
 	Log        []LogEntry `json:"log"`
+	// Waiting counts entrants the game layer keeps outside Participants (a
+	// battle too large for one stored item) who have neither selected nor
+	// forfeited. The hands are not revealed while any wait: the game layer
+	// adds an entrant to Participants, in entry order, before their move,
+	// and adds all who still wait before the selection deadline's Timeout.
+	Waiting int `json:"waiting,omitempty"`
 }
 
 // Entrant is a player entering a match: their deck (card names, one per
@@ -221,6 +227,10 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 	}
 	return m, evs, nil
 }
+
+// HandMin is the smallest hand a participant may select (X1), and so the
+// fewest different names a deck must hold to play.
+func HandMin(rs *ruleset.Ruleset) int { return handMin(rs) }
 
 func handMin(rs *ruleset.Ruleset) int {
 	if n := rs.Thresholds.HandMinCards; n > 0 {
