@@ -231,28 +231,9 @@ type MatchSummary struct {
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
 }
 
-// Matches lists a game's matches, oldest id first.
+// Matches lists a game's matches, oldest id first, page by page (MatchesPage).
 func (s *Service) Matches(ctx context.Context, game string, f MatchFilter) ([]MatchSummary, error) {
-	t, err := s.view(ctx, game)
-	if err != nil {
-		return nil, err
-	}
-	out := []MatchSummary{}
-	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: matchPrefix}, func(it store.Item) error {
-		var r MatchRecord
-		if err := json.Unmarshal(it.Data, &r); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) {
-			return nil
-		}
-		if f.Player != "" && !r.involves(f.Player) {
-			return nil
-		}
-		out = append(out, t.matchSummary(&r))
-		return nil
-	})
-	return out, err
+	return AllPages(func(pr PageRequest) ([]MatchSummary, string, error) { return s.MatchesPage(ctx, game, f, pr) })
 }
 
 func (t *tx) matchSummary(r *MatchRecord) MatchSummary {

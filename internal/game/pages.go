@@ -86,7 +86,7 @@ func (s *Service) pageScan(ctx context.Context, q store.Query, pr PageRequest, k
 // cursor: for callers that need a whole list (the tracker, chat commands
 // of small games), page by page.
 func AllPages[T any](read func(PageRequest) ([]T, string, error)) ([]T, error) {
-	var out []T
+	out := []T{}
 	pr := PageRequest{Limit: MaxPageLimit}
 	for {
 		items, next, err := read(pr)

@@ -273,6 +273,7 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/candidacies":                   {"GET", "POST"},
 		"/v1/games/{game}/reactions":                     {"POST"},
 		"/v1/games/{game}/message-events":                {"POST"},
+		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
 	}
 	svc, clk := newService(t)
 	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, ManualClock: clk, Logger: quiet()})
