@@ -148,9 +148,9 @@ func str(m map[string]any, keys ...string) string {
 
 func periodEnded(ev game.Event, _ Context) (Line, bool) {
 	var d struct {
-		Ended    string   `json:"ended"`
-		Started  string   `json:"started"`
-		Kind     string   `json:"kind"`
+		Ended   string `json:"ended"`
+		Started string `json:"started"`
+		Kind    string `json:"kind"`
 		// Active and Inactive are samples of at most game.ActivitySample
 		// names; the counts say how many there are.
 		Active        []string `json:"active"`
