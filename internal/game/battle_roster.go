@@ -245,27 +245,18 @@ func (t *tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
 
 // prepareRoster seats who a change to a large battle needs before the
 // engine sees it: everyone still waiting when the selection deadline has
-// passed by t.now, else the actor ("" for none) if they wait. An actor who
-// is out is refused as the engine refuses a forfeited participant.
+// passed by t.now, or when no more than battleInline wait (then the engine
+// sees the whole match again, as a small battle: who is last standing,
+// whether all consent); else the actor ("" for none) if they wait. An
+// actor who is out is refused as the engine refuses a forfeited
+// participant.
 func (t *tx) prepareRoster(r *MatchRecord, actor string) error {
 	m := r.Match
-	if len(r.Roster) == 0 || m == nil || m.Phase != exoptosis.PhaseSelection {
+	if len(r.Roster) == 0 || m == nil || m.Phase != exoptosis.PhaseSelection || m.Waiting == 0 {
 		return nil
 	}
-	if at, ok := m.Deadline(t.rs); ok && !t.now.Before(at) && m.Waiting > 0 {
-		for n := 1; n <= len(r.Roster); n++ {
-			p, err := t.rosterPage(r, n)
-			if err != nil {
-				return err
-			}
-			for i := range p.Entrants {
-				e := &p.Entrants[i]
-				if _, in := m.Participant(e.ID); e.Out == "" && !in {
-					t.seat(r, p, e)
-				}
-			}
-		}
-		return nil
+	if at, ok := m.Deadline(t.rs); (ok && !t.now.Before(at)) || m.Waiting <= battleInline {
+		return t.seatAll(r)
 	}
 	if actor == "" {
 		return nil
@@ -281,6 +272,42 @@ func (t *tx) prepareRoster(r *MatchRecord, actor string) error {
 		return rules.Refuse("forfeited", "%s has forfeited this match (%s).", actor, e.Out)
 	}
 	t.seat(r, p, e)
+	return nil
+}
+
+// seatAll seats every entrant still waiting, in entry order: one merge of
+// the roster (in id order) with the seated (in id order too).
+func (t *tx) seatAll(r *MatchRecord) error {
+	m := r.Match
+	seated := make(map[string]bool, len(m.Participants))
+	for _, p := range m.Participants {
+		seated[p.ID] = true
+	}
+	var add []exoptosis.Participant
+	for n := 1; n <= len(r.Roster); n++ {
+		p, err := t.rosterPage(r, n)
+		if err != nil {
+			return err
+		}
+		for i := range p.Entrants {
+			if e := &p.Entrants[i]; e.Out == "" && !seated[e.ID] {
+				add = append(add, exoptosis.Participant{ID: e.ID, Deck: p.deck(e), Chips: e.Chips, Hand: []string{}, Status: exoptosis.StatusActive})
+				t.seated = append(t.seated, e.ID)
+			}
+		}
+	}
+	merged := make([]exoptosis.Participant, 0, len(m.Participants)+len(add))
+	i, j := 0, 0
+	for i < len(m.Participants) || j < len(add) {
+		if j == len(add) || (i < len(m.Participants) && m.Participants[i].ID < add[j].ID) {
+			merged = append(merged, m.Participants[i])
+			i++
+		} else {
+			merged = append(merged, add[j])
+			j++
+		}
+	}
+	m.Participants, m.Waiting = merged, 0
 	return nil
 }
 

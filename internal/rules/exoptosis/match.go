@@ -309,9 +309,20 @@ func (m *Match) InMatch(name string) bool {
 // available lists the distinct names of p's deck not in the match, in deck
 // order, leaving out exclude.
 func (m *Match) available(p *Participant, exclude string) []string {
+	// One pass over the hands for every name: a battle's selection
+	// deadline asks this of thousands of participants.
+	in := make(map[string]bool, len(m.Pile))
+	for _, n := range m.Pile {
+		in[n] = true
+	}
+	for i := range m.Participants {
+		for _, n := range m.Participants[i].Hand {
+			in[n] = true
+		}
+	}
 	var out []string
 	for _, n := range distinct(p.Deck) {
-		if n != exclude && !m.InMatch(n) {
+		if n != exclude && !in[n] {
 			out = append(out, n)
 		}
 	}
