@@ -216,3 +216,52 @@ func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 		t.Fatalf("a cancelled battle, never played: %+v %v", list, err)
 	}
 }
+
+// X9 and P1 in a large battle (here: more than 2 engaged players keep a
+// roster): entrants who have not selected forfeit or leave without taking
+// a seat for good, the one who has forfeited cannot select any more, and
+// when the last but one forfeits the last is the last standing and wins,
+// as in a small battle.
+func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
+	defer game.SetBattleInline(2)()
+	ctx := context.Background()
+	svc, clk := newGame(t, newBolt(t))
+	ps := []string{ada, bo, cy, dee, "discord:6"}
+	for i, p := range ps {
+		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		if _, err := svc.EngageBattle(ctx, req(p, "engage")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Set(phaseEnd.Add(time.Minute))
+	for range 2 {
+		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+			t.Fatalf("run due: %+v %v", rep, err)
+		}
+	}
+	id := "b-2026-W49-I"
+	if v := view(t, svc, id, ""); v.Entrants != 5 || v.Waiting != 5 || len(v.Participants) != 0 {
+		t.Fatalf("five entrants waiting in the roster: %d entrants, %d waiting, %d seated", v.Entrants, v.Waiting, len(v.Participants))
+	}
+	if lv := view(t, svc, id, ada); len(lv.LegalMoves) == 0 || lv.LegalMoves[0].Kind != "select" {
+		t.Fatalf("a waiting entrant sees their selection: %+v", lv.LegalMoves)
+	}
+	move(t, svc, ada, game.MatchMove{Match: id, Kind: "forfeit"})
+	if _, err := svc.Move(ctx, req(ada, k("select")), game.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); ruleCode(err) != "forfeited" {
+		t.Fatalf("selecting after forfeiting: %v", err)
+	}
+	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
+		t.Fatal(err)
+	}
+	if v := view(t, svc, id, ""); v.Waiting != 3 || len(v.Participants) != 0 || v.Status != game.MatchPlaying {
+		t.Fatalf("a forfeit and a departure leave 3 waiting and nobody seated: %d waiting, %d seated, %s", v.Waiting, len(v.Participants), v.Status)
+	}
+	move(t, svc, cy, game.MatchMove{Match: id, Kind: "forfeit"})
+	res := move(t, svc, dee, game.MatchMove{Match: id, Kind: "forfeit"})
+	if res.Match.Status != game.MatchEnded || res.Match.Winner != "discord:6" || res.Match.EndReason != "last_standing" {
+		t.Fatalf("the last entrant standing wins: %s, winner %q (%s)", res.Match.Status, res.Match.Winner, res.Match.EndReason)
+	}
+	if w, err := svc.Player(ctx, "hall", "discord:6"); err != nil || w.Inventory.Vertebrae == 0 && w.Inventory.Chips == 1 && len(w.Inventory.Cards) == 6 {
+		t.Fatalf("the winner got the battle's reward: %+v %v", w.Inventory, err)
+	}
+}

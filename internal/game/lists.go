@@ -60,16 +60,30 @@ func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr
 }
 
 // MatchesPage is one page of the game's matches that f selects, oldest id
-// first. A player filter finds a large battle's waiting entrants only once
-// they are seated (battle_roster.go); LiveMatches finds it for them.
+// first. With a player filter the player's record is read too: a large
+// battle's waiting entrants are found through their engagement
+// (battle_roster.go).
 func (s *Service) MatchesPage(ctx context.Context, game string, f MatchFilter, pr PageRequest) ([]MatchSummary, string, error) {
-	t, err := s.view(ctx, game)
+	var extra []store.Key
+	if f.Player != "" {
+		extra = append(extra, playerKey(game, f.Player))
+	}
+	t, err := s.view(ctx, game, extra...)
 	if err != nil {
 		return nil, "", err
 	}
+	engaged := ""
+	if f.Player != "" {
+		if p, err := t.player(f.Player); err != nil {
+			return nil, "", err
+		} else if p != nil {
+			engaged = p.BattlePeriod
+		}
+	}
 	out := []MatchSummary{}
 	_, next, err := pageRecords(ctx, s, game, matchPrefix, pr, func(r *MatchRecord) bool {
-		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) || (f.Player != "" && !r.involves(f.Player)) {
+		entrant := r.Entrants > 0 && r.Kind == MatchBattle && engaged != "" && engaged == r.Period
+		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) || (f.Player != "" && !r.involves(f.Player) && !entrant) {
 			return false
 		}
 		out = append(out, t.matchSummary(r))
