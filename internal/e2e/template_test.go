@@ -179,6 +179,12 @@ func TestTemplate(t *testing.T) {
 	t.Run(tables[0], func(t *testing.T) { checkTable(t, get(doc, "Resources", tables[0], "Properties")) })
 	t.Run("schedules", func(t *testing.T) { checkSchedules(t, doc) })
 	t.Run("routes", func(t *testing.T) { checkRoutes(t, root, doc) })
+	// Operations (ops_test.go).
+	t.Run("existing_table", func(t *testing.T) { checkExistingTable(t, doc, tables[0]) })
+	t.Run("log_groups", func(t *testing.T) { checkLogGroups(t, doc) })
+	t.Run("failure_destinations", func(t *testing.T) { checkFailureDestinations(t, doc) })
+	t.Run("function_alarms", func(t *testing.T) { checkFunctionAlarms(t, doc) })
+	t.Run("overdue_alarm", func(t *testing.T) { checkOverdueAlarm(t, root, doc, tables[0]) })
 	t.Logf("template: %d functions, table %s checked against dynamo.CreateTable", len(seenDirs), tables[0])
 }
 
@@ -223,9 +229,19 @@ func checkPolicies(t *testing.T, policies *yaml.Node) {
 					t.Errorf("action %q is not one the store uses (%v)", a, usedActions)
 				}
 			}
-			res := get(st, "Resource")
-			if s := str(res); s == "*" || (res.Tag != "!GetAtt" && res.Tag != "!Sub") {
-				t.Errorf("resource %q is not the table or one of its indexes", s)
+			// The table or one of its indexes: !GetAtt/!Sub of the table
+			// resource, under an !If for an existing table (checkExistingTable).
+			branches := []*yaml.Node{get(st, "Resource")}
+			if _, yes, no, ok := ifArgs(branches[0]); ok {
+				branches = []*yaml.Node{yes, no}
+				if indexOf(yes) != indexOf(no) {
+					t.Errorf("resource !If branches name different parts of the table: %q and %q", yes.Value, no.Value)
+				}
+			}
+			for _, res := range branches {
+				if s := str(res); s == "*" || (res.Tag != "!GetAtt" && res.Tag != "!Sub") {
+					t.Errorf("resource %q is not the table or one of its indexes", s)
+				}
 			}
 		}
 	}

@@ -54,6 +54,11 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 			}
 			p.BattlePeriod = t.period.ID
 			t.save(p)
+			// The engagement is for the period META says is open: if the
+			// period ends before this commits, the commit fails and the
+			// retry engages in the next phase, never in a battle already
+			// formed without this player (RULINGS T4).
+			t.checks = append(t.checks, store.Check{Key: metaKey(t.game), Version: t.metaVer})
 			res := BattleEngagement{Player: p.ID, Period: t.period.ID, Battle: battleID(t.period.ID), StartsAt: t.period.End,
 				DeckSize: len(p.Inventory.Cards)}
 			t.emit("battle_engaged", p.ID, res)

@@ -208,6 +208,9 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if mi.Due.IsZero() || mi.Due.After(now) {
 		return "", nil
 	}
+	// dueVersion is the META this run found due; every later read of META
+	// must still show it, or another run ended the period meanwhile.
+	dueVersion := mi.Version
 	if len(beforePeriodEnd) > 0 {
 		var m Meta
 		if err := json.Unmarshal(mi.Data, &m); err != nil {
@@ -230,9 +233,17 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 				return "", err
 			}
 		}
-		// The hooks committed their own changes; read META afresh.
+		// The hooks committed their own changes; read META afresh, and
+		// check again that this period is the one still due: if another
+		// run ended it meanwhile, META now holds the next period, which is
+		// not due, and ending it would end it early (RULINGS T4). A hook's
+		// own write to META (an adopted amendment) leaves the period as it
+		// was; either way start over from a fresh read.
 		if mi, err = s.store.Get(ctx, mk); err != nil {
 			return "", err
+		}
+		if mi.Version != dueVersion {
+			return "", &store.ConflictError{Keys: []store.Key{mk}}
 		}
 	}
 	t := &tx{s: s, ctx: ctx, now: mi.Due, game: game, loaded: map[store.Key]store.Item{mk: mi}}
