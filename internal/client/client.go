@@ -247,7 +247,8 @@ func getList[T any](ctx context.Context, c *Client, path, key string) ([]T, Repl
 // holding one page of the list under key and, unless it is the last page,
 // next_cursor (every list route pages, at most 500 items a page). It
 // follows the cursor to the end and returns the whole list, with the
-// reply of the last page.
+// reply of the last page; when there were several, its Body is the whole
+// list under key, as one page would have held it.
 func getPaged[T any](ctx context.Context, c *Client, path, key string) ([]T, Reply, error) {
 	u, err := url.Parse(path)
 	if err != nil {
@@ -257,7 +258,7 @@ func getPaged[T any](ctx context.Context, c *Client, path, key string) ([]T, Rep
 	q.Set("limit", strconv.Itoa(maxPage))
 	var all []T
 	seen := map[string]bool{}
-	for {
+	for pages := 1; ; pages++ {
 		u.RawQuery = q.Encode()
 		m, r, err := get[map[string]json.RawMessage](ctx, c, u.String())
 		if err != nil {
@@ -279,6 +280,11 @@ func getPaged[T any](ctx context.Context, c *Client, path, key string) ([]T, Rep
 		if next == "" {
 			if all == nil {
 				all = []T{}
+			}
+			if pages > 1 {
+				if r.Body, err = json.Marshal(map[string][]T{key: all}); err != nil {
+					return nil, r, err
+				}
 			}
 			return all, r, nil
 		}

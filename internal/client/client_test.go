@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -168,9 +169,13 @@ func TestListsFollowTheCursor(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, _ := New(srv.URL, "k", "")
-	got, _, err := c.Trades(context.Background(), "hall", game.TradeFilter{Status: "open"})
+	got, rep, err := c.Trades(context.Background(), "hall", game.TradeFilter{Status: "open"})
 	if err != nil || len(got) != 3 || got[2].ID != "t3" {
 		t.Fatalf("three trades over three pages: %+v %v", got, err)
+	}
+	var whole struct{ Trades []game.Trade }
+	if err := json.Unmarshal(rep.Body, &whole); err != nil || len(whole.Trades) != 3 {
+		t.Fatalf("the reply's body (what --json prints) holds the whole list: %s %v", rep.Body, err)
 	}
 	for _, q := range queries {
 		if !strings.Contains(q, "limit=500") || !strings.Contains(q, "status=open") {
