@@ -48,8 +48,15 @@ var battleInline = 100
 
 // rosterPageSize is how many entrants one ROSTER# item holds: with decks as
 // bit masks an entrant takes under 150 bytes, so a page stays far below the
-// item limit and a 10,000-player battle writes 20 of them.
-const rosterPageSize = 500
+// item limit and a 10,000-player battle writes 20 of them. A variable, like
+// the next, so tests can split a few dozen entrants as thousands are split.
+var rosterPageSize = 500
+
+// rosterPagesPerCommit is how many roster items one commit writes: the
+// setup's own commit holds the first ones, and a battle with more (over
+// 20,000 entrants) writes the rest in commits of their own just before,
+// so no transaction nears DynamoDB's 100 items or 4 MB.
+var rosterPagesPerCommit = 40
 
 func rosterKey(g, match string, page int) store.Key {
 	return store.Key{PK: gamePK(g), SK: fmt.Sprintf("%s%s#%04d", rosterPrefix, match, page)}
@@ -123,7 +130,7 @@ func (t *tx) distinctDeck(p *Player) []string {
 // different names forfeit at once (as the engine's New does), and with
 // fewer than 2 who can play there is no match.
 func (t *tx) startRosterBattle(r *MatchRecord) error {
-	min := exoptosis.HandMin(t.rs)
+	need := exoptosis.HandMin(t.rs)
 	var pages []*RosterPage
 	var dict map[string]int
 	playable, small := 0, []string{}
@@ -142,7 +149,7 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 		}
 		deck := t.distinctDeck(&p)
 		e := pages[len(pages)-1].add(p.ID, deck, len(p.Inventory.Cards), p.Inventory.Chips, dict)
-		if len(deck) < min {
+		if len(deck) < need {
 			e.Out = "deck_too_small"
 			smallCount++
 			if len(small) < ActivitySample {
@@ -163,12 +170,17 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 	if playable < 2 {
 		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", t.entry.Actor, t.now
 		t.emit(r.Kind+"_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players",
-			"detail": fmt.Sprintf("A match needs at least 2 participants with %d or more different cards in their deck; %d have them.", min, playable)})
+			"detail": fmt.Sprintf("A match needs at least 2 participants with %d or more different cards in their deck; %d have them.", need, playable)})
 		return nil
 	}
 	r.Entrants, r.Roster = entrants, make([]string, len(pages))
 	for i, p := range pages {
 		r.Roster[i] = p.Entrants[0].ID
+	}
+	if err := t.writeRosterOverflow(r, pages); err != nil {
+		return err
+	}
+	for _, p := range pages[:min(len(pages), rosterPagesPerCommit)] {
 		if err := t.put(rosterKey(t.game, r.ID, p.Page), p, time.Time{}); err != nil {
 			return err
 		}
@@ -179,6 +191,36 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 	t.emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "entrants": entrants, "waiting": playable})
 	if smallCount > 0 {
 		t.emit("match_forfeits", "", map[string]any{"match": r.ID, "reason": "deck_too_small", "count": smallCount, "players": small})
+	}
+	return nil
+}
+
+// writeRosterOverflow commits the roster items beyond the setup commit's
+// share, in commits of their own, before it. Nothing reads them until the
+// setup commits the match naming them; a setup that fails or is retried
+// writes them again (a retry recomputes the same roster, or a newer one).
+func (t *tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
+	for from := rosterPagesPerCommit; from < len(pages); from += rosterPagesPerCommit {
+		chunk := pages[from:min(len(pages), from+rosterPagesPerCommit)]
+		keys := make([]store.Key, len(chunk))
+		for i, p := range chunk {
+			keys[i] = rosterKey(t.game, r.ID, p.Page)
+		}
+		old, err := t.s.store.GetMany(t.ctx, keys)
+		if err != nil {
+			return fmt.Errorf("reading roster items of %s: %w", r.ID, err)
+		}
+		var tx store.Tx
+		for i, p := range chunk {
+			data, err := json.Marshal(p)
+			if err != nil {
+				return fmt.Errorf("encoding %s: %w", keys[i], err)
+			}
+			tx.Puts = append(tx.Puts, store.Put{Item: store.Item{Key: keys[i], Data: data}, Expect: old[i].Version})
+		}
+		if err := t.s.store.Commit(t.ctx, tx); err != nil {
+			return fmt.Errorf("writing roster items of %s: %w", r.ID, err)
+		}
 	}
 	return nil
 }

@@ -30,6 +30,15 @@ func TestX10_LargeBattleKeepsARoster(t *testing.T) {
 	thirtyPlayerBattle(t, true)
 }
 
+// The same with a roster split into items of 2 entrants, 3 items to a
+// commit: the setup writes most of the roster in commits of its own first
+// (a battle of tens of thousands), and the battle plays out the same way.
+func TestX10_LargeBattleRosterInManyItems(t *testing.T) {
+	defer game.SetBattleInline(5)()
+	defer game.SetRosterPaging(2, 3)()
+	thirtyPlayerBattle(t, true)
+}
+
 func thirtyPlayerBattle(t *testing.T, roster bool) {
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))

@@ -22,3 +22,11 @@ func SetBattleInline(n int) (restore func()) {
 	battleInline = n
 	return func() { battleInline = old }
 }
+
+// SetRosterPaging makes roster items of size entrants, perCommit of them
+// to a commit (battle_roster.go). It returns the function that restores them.
+func SetRosterPaging(size, perCommit int) (restore func()) {
+	oldSize, oldPer := rosterPageSize, rosterPagesPerCommit
+	rosterPageSize, rosterPagesPerCommit = size, perCommit
+	return func() { rosterPageSize, rosterPagesPerCommit = oldSize, oldPer }
+}

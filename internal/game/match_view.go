@@ -216,11 +216,13 @@ type MatchFilter struct {
 
 // MatchSummary is one line of a match list.
 type MatchSummary struct {
-	ID        string     `json:"id"`
-	Kind      string     `json:"kind"`
-	Status    string     `json:"status"`
-	Phase     string     `json:"phase,omitempty"`
-	Players   []string   `json:"players"`
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind"`
+	Status  string   `json:"status"`
+	Phase   string   `json:"phase,omitempty"`
+	Players []string `json:"players"`
+	// Entrants counts a large battle's engaged players (MatchView.Entrants).
+	Entrants  int        `json:"entrants,omitempty"`
 	Movers    []string   `json:"movers"`
 	Turn      string     `json:"turn,omitempty"`
 	Deadline  *time.Time `json:"deadline,omitempty"`
@@ -238,7 +240,7 @@ func (s *Service) Matches(ctx context.Context, game string, f MatchFilter) ([]Ma
 
 func (t *tx) matchSummary(r *MatchRecord) MatchSummary {
 	v := t.matchView(r, "")
-	return MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players,
+	return MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players, Entrants: v.Entrants,
 		Movers: v.Movers, Turn: v.Turn, Deadline: v.Deadline, Pool: v.Pool, Winner: v.Winner, CreatedAt: v.CreatedAt,
 		StartsAt: v.StartsAt, EndedAt: v.EndedAt}
 }
