@@ -163,6 +163,8 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 				t.Fatal(err)
 			}
 			ended = &r
+			b, _ := json.Marshal(en)
+			t.Logf("the period-end entry: %d bytes, %d activity items", len(b), r.ActivityPages)
 		}
 	}
 	if ended == nil || ended.ActiveCount != n || ended.InactiveCount != 0 || len(ended.Active) != game.ActivitySample || ended.ActivityPages < 1 {
