@@ -286,18 +286,18 @@ func (t *tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
 }
 
 // prepareRoster seats who a change to a large battle needs before the
-// engine sees it: everyone still waiting when the selection deadline has
-// passed by t.now, or when no more than battleInline wait (then the engine
-// sees the whole match again, as a small battle: who is last standing,
-// whether all consent); else the actor ("" for none) if they wait. An
-// actor who is out is refused as the engine refuses a forfeited
-// participant.
-func (t *tx) prepareRoster(r *MatchRecord, actor string) error {
+// engine sees it: everyone still waiting when the change runs the engine's
+// Timeout (timeout) and the selection deadline has passed by t.now, or
+// when no more than battleInline wait (then the engine sees the whole
+// match again, as a small battle: who is last standing, whether all
+// consent); else the actor ("" for none) if they wait. An actor who is
+// out is refused as the engine refuses a forfeited participant.
+func (t *tx) prepareRoster(r *MatchRecord, actor string, timeout bool) error {
 	m := r.Match
 	if len(r.Roster) == 0 || m == nil || m.Phase != exoptosis.PhaseSelection || m.Waiting == 0 {
 		return nil
 	}
-	if at, ok := m.Deadline(t.rs); (ok && !t.now.Before(at)) || m.Waiting <= battleInline {
+	if at, ok := m.Deadline(t.rs); (timeout && ok && !t.now.Before(at)) || m.Waiting <= battleInline {
 		return t.seatAll(r)
 	}
 	if actor == "" {

@@ -274,3 +274,44 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 		t.Fatalf("the winner got the battle's reward: %+v %v", w.Inventory, err)
 	}
 }
+
+// A departure after a large battle's selection deadline, before the
+// scheduler has acted on it, takes only the leaver out (a departure runs no
+// Timeout); the scheduler's run then deals with everyone else as of the
+// deadline (X7).
+func TestX7_LargeBattleDepartureBeforeTheOverdueDeadline(t *testing.T) {
+	defer game.SetBattleInline(2)()
+	ctx := context.Background()
+	svc, clk := newGame(t, newBolt(t))
+	ps := []string{ada, bo, cy, dee, "discord:6"}
+	for i, p := range ps {
+		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		if _, err := svc.EngageBattle(ctx, req(p, "engage")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Set(phaseEnd.Add(time.Minute))
+	for range 2 {
+		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+			t.Fatalf("run due: %+v %v", rep, err)
+		}
+	}
+	id := "b-2026-W49-I"
+	v := view(t, svc, id, "")
+	clk.Set(v.Deadline.Add(time.Hour))
+	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
+		t.Fatal(err)
+	}
+	if v := view(t, svc, id, ""); v.Waiting != 4 || len(v.Participants) != 0 || v.Phase != "selection" {
+		t.Fatalf("the departure takes out only the leaver: %d waiting, %d seated, phase %s", v.Waiting, len(v.Participants), v.Phase)
+	}
+	if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+		t.Fatalf("run due: %+v %v", rep, err)
+	}
+	// discord:6 holds the same six Hearts as Ada, who comes first: four of
+	// them make Ada's hand, two are left, and discord:6 forfeits (X1).
+	v = view(t, svc, id, "")
+	if v.Phase != "betting" || v.Waiting != 0 || !slices.Equal(v.Players, []string{ada, cy, dee}) {
+		t.Fatalf("the three who can hold hands get them at the deadline: phase %s, %d waiting, seated %v", v.Phase, v.Waiting, v.Players)
+	}
+}

@@ -448,7 +448,7 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 			if err := notRunning(r); err != nil {
 				return nil, err
 			}
-			if err := t.prepareRoster(r, p.ID); err != nil {
+			if err := t.prepareRoster(r, p.ID, true); err != nil {
 				return nil, err
 			}
 			m := r.Match

@@ -89,7 +89,9 @@ func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
 		if r.Match == nil {
 			return nil
 		}
-		if err := t.prepareRoster(r, p.ID); err != nil {
+		// A departure runs no Timeout: an overdue selection deadline is
+		// the scheduler's, which seats everyone for it.
+		if err := t.prepareRoster(r, p.ID, false); err != nil {
 			if re := (*rules.Error)(nil); errors.As(err, &re) {
 				return nil // out of the battle already
 			}

@@ -80,7 +80,7 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 			case MatchPlaying:
 				// A large battle's entrants still waiting take their seats
 				// for the selection deadline (battle_roster.go).
-				if err := t.prepareRoster(r, ""); err != nil {
+				if err := t.prepareRoster(r, "", true); err != nil {
 					return nil, err
 				}
 				before := r.Match.Phase
