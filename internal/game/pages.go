@@ -19,6 +19,11 @@ const (
 	// filter keeps few of them may come back short, even empty, with a
 	// cursor to go on.
 	maxPageScan = 5 * MaxPageLimit
+	// maxPageBytes ends a page early once the records kept hold this much
+	// stored data, so a page of large records (a player item may be 350
+	// KB) stays far below Lambda's 6 MB response: DynamoDB reads at most
+	// 1 MB a request, so a page holds at most about 2 MB of records.
+	maxPageBytes = 1 << 20
 )
 
 // PageRequest asks for one page of a list: at most Limit items (0: the
@@ -47,15 +52,16 @@ func badCursor(cursor string) *rules.Error {
 }
 
 // pageScan reads q from pr.Cursor and offers each item to keep; it stops
-// once pr's limit of items were kept, at the end, or after maxPageScan
-// items, and returns the cursor after the last item read ("" at the end).
+// once pr's limit of items were kept, at the end, after maxPageScan items,
+// or once the kept items hold maxPageBytes, and returns the cursor after
+// the last item read ("" at the end).
 func (s *Service) pageScan(ctx context.Context, q store.Query, pr PageRequest, keep func(store.Item) (bool, error)) (string, error) {
 	limit, err := pr.limit()
 	if err != nil {
 		return "", err
 	}
 	q.Cursor = pr.Cursor
-	kept, scanned := 0, 0
+	kept, scanned, bytes := 0, 0, 0
 	for {
 		q.Limit = limit - kept
 		page, err := s.store.Query(ctx, q)
@@ -73,9 +79,10 @@ func (s *Service) pageScan(ctx context.Context, q store.Query, pr PageRequest, k
 			}
 			if ok {
 				kept++
+				bytes += len(it.Data)
 			}
 		}
-		if page.Next == "" || kept >= limit || scanned >= maxPageScan {
+		if page.Next == "" || kept >= limit || scanned >= maxPageScan || bytes >= maxPageBytes {
 			return page.Next, nil
 		}
 		q.Cursor = page.Next
