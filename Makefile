@@ -2,7 +2,7 @@
 # the embedded store; no AWS, no Docker.
 #
 #   run      go run ./cmd/croupier serve (CLOCK=manual: a clock you move
-#            with `croupier play clock`; ADDR=:9090 to move the port)
+#            with `croupier play clock`; ADDR=127.0.0.1:9090 to move the port)
 #   test     every test, against DynamoDB Local and the Lambda emulator;
 #            the tracker's pages in headless Chromium (screenshots into
 #            build/screenshots) and through the Nu Html Checker
@@ -44,7 +44,9 @@ space := $(subst ,, )
 .PHONY: run test bench scale build invoke clean $(addprefix build-,$(FUNCTIONS))
 
 CLOCK ?= real
-ADDR ?= :8080
+# Loopback: a server nobody configured is reachable from this machine only
+# (croupier serve refuses another address without a real API key).
+ADDR ?= 127.0.0.1:8080
 BENCH_N ?= 200
 
 run:
@@ -145,7 +147,7 @@ build-TrackerFunction:
 
 # invoke builds FN for this machine and runs it under the emulator with the
 # event file(s) in EVENT, against DynamoDB Local and table $(INVOKE_TABLE),
-# with API key dev-key. A DynamoDB Local already running (make
+# with API key dev-key (for anyone: "dev-key as=*"). A DynamoDB Local already running (make
 # dynamodb-start) is used and kept, so state carries over between invokes;
 # otherwise one is started and stopped, and every invoke begins empty:
 #   make invoke FN=actions EVENT="events/actions/create-game.json events/actions/join.json"
@@ -164,7 +166,7 @@ invoke: tools
 	CGO_ENABLED=0 go build -tags lambda.norpc -o build/host/$(FN)/bootstrap ./functions/$(FN)
 	go run ./internal/e2e/cmd/invoke -rie $(RIE) -bootstrap build/host/$(FN)/bootstrap \
 		-env TABLE_NAME=$(INVOKE_TABLE) -env DYNAMODB_ENDPOINT=$$endpoint \
-		-env API_KEYS=dev-key -env LOG_LEVEL=info $(EVENT)
+		-env 'API_KEYS=dev-key as=*' -env LOG_LEVEL=info $(EVENT)
 
 clean:
 	rm -rf build .aws-sam

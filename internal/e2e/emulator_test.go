@@ -34,7 +34,7 @@ import (
 )
 
 // APIKey is the bearer key every sample event in events/ sends; the
-// emulated functions run with API_KEYS=APIKey.
+// emulated functions run with API_KEYS="<APIKey> as=*" (a key for anyone).
 const APIKey = "dev-key"
 
 // pastGame is created by the test, not by an event, with a clock 15 days
@@ -513,7 +513,7 @@ func TestEmulator(t *testing.T) {
 	for fn, boot := range boots {
 		recs[fn] = recordDynamo(t, endpoint)
 		env := []string{lambdarun.Env("TABLE_NAME", table), lambdarun.Env("DYNAMODB_ENDPOINT", recs[fn].srv.URL),
-			lambdarun.Env("API_KEYS", APIKey), lambdarun.Env("LOG_LEVEL", "info"),
+			lambdarun.Env("API_KEYS", APIKey+" as=*"), lambdarun.Env("LOG_LEVEL", "info"),
 			// The sample Discord events are signed at a fixed moment.
 			lambdarun.Env(discord.EnvPublicKey, discordtest.PublicKeyHex()), lambdarun.Env(discord.EnvTimestampWindow, "876000h")}
 		f, err := lambdarun.Start(rie, boot, env)

@@ -34,8 +34,36 @@ func (a *API) governanceRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(bareCommand(a, http.StatusOK, a.svc.Resign)))
 	m.Handle("POST /v1/games/{game}/candidacies", a.authed(bodyCommand(a, http.StatusCreated, a.svc.StandForJudge)))
 	m.Handle("GET /v1/games/{game}/candidacies", a.authed(a.listCandidacies))
-	m.Handle("POST /v1/games/{game}/reactions", a.authed(bodyCommand(a, http.StatusOK, a.svc.PushReactions)))
-	m.Handle("POST /v1/games/{game}/message-events", a.authed(bodyCommand(a, http.StatusOK, a.svc.PushMessageEvent)))
+	m.Handle("POST /v1/games/{game}/reactions", a.authed(a.pushReactions))
+	m.Handle("POST /v1/games/{game}/message-events", a.authed(a.pushMessageEvent))
+}
+
+// pushReactions records reactions: every voter it names is someone the
+// key speaks for, so a key for one platform cannot vote as another's users.
+func (a *API) pushReactions(w http.ResponseWriter, r *http.Request) {
+	var p game.PushReactions
+	if err := decode(w, r, &p, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if !a.platformInScope(w, r, p.Message.Platform) || !a.identitiesInScope(w, r, p.Up, p.Down) {
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushReactions(r.Context(), req, p) })
+}
+
+// pushMessageEvent records an edit or a deletion of a message of a
+// platform the key acts for.
+func (a *API) pushMessageEvent(w http.ResponseWriter, r *http.Request) {
+	var e game.MessageEvent
+	if err := decode(w, r, &e, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if !a.platformInScope(w, r, e.Message.Platform) {
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushMessageEvent(r.Context(), req, e) })
 }
 
 // The statuses of the governance codes: 400 for a request that is wrong
