@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
@@ -89,7 +90,7 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 	st := &sizeStore{Store: dynamo.New(client, table), largest: map[string]int{}}
 	clk := clock.NewManual(t0)
 	svc := game.New(st, clk, game.WithLogger(quiet()))
-	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, Logger: quiet(), Version: "test"})
+	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, Logger: quiet(), Version: "test"})
 	e := &env{Client: apitest.NewServer(t, httpapi.OpenAPI, api), clock: clk, svc: svc}
 	e.Key, e.Actor = testKey, admin
 	g := "/v1/games/" + gameID
