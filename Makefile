@@ -9,6 +9,9 @@
 #   bench    go test -bench, then the `croupier bench` table: per-command
 #            latency and AWS-priced cost on bolt and DynamoDB Local,
 #            bootstrap sizes and Init Durations under the emulator
+#   scale    a game of SCALE_PLAYERS (10,000) players on DynamoDB Local:
+#            the phase end with a battle of everyone, timed, GET /players
+#            paged, the largest item written (`make test` runs 1,500)
 #   build    every Lambda for AWS (linux/arm64) into build/<fn>/bootstrap
 #   invoke   FN=actions EVENT=events/actions/join.json: one function under
 #            the Lambda Runtime Interface Emulator against DynamoDB Local
@@ -38,7 +41,7 @@ SCREENSHOTS := $(CURDIR)/build/screenshots
 DYNAMODB_LOCAL := TOOLS=$(TOOLS) $(CURDIR)/scripts/dynamodb-local.sh
 space := $(subst ,, )
 
-.PHONY: run test bench build invoke clean $(addprefix build-,$(FUNCTIONS))
+.PHONY: run test bench scale build invoke clean $(addprefix build-,$(FUNCTIONS))
 
 CLOCK ?= real
 # Loopback: a server nobody configured is reachable from this machine only
@@ -84,6 +87,16 @@ bench: tools
 	go test -run '^$$' -bench . -benchmem ./...
 	echo
 	go run ./cmd/croupier bench --n $(BENCH_N) --dynamodb-endpoint $$CROUPIER_DYNAMODB_ENDPOINT --functions --rie $(RIE)
+
+SCALE_PLAYERS ?= 10000
+
+# scale is TestScale_PhaseEndWithABattleOfEveryone at full size (issue 11,
+# acceptance 6); its log prints the times and the largest item.
+scale: tools
+	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
+	$(DYNAMODB_LOCAL) start >/dev/null
+	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
+	CROUPIER_SCALE_PLAYERS=$(SCALE_PLAYERS) go test -count=1 -v -timeout 30m -run '^TestScale_' ./internal/httpapi/
 
 build: $(addprefix build/,$(addsuffix /bootstrap,$(FUNCTIONS)))
 

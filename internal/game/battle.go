@@ -91,11 +91,17 @@ func formBattle(t *tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnd
 	}
 	r := &MatchRecord{ID: battleID(ended.ID), Kind: MatchBattle, Status: MatchForming, Players: engaged,
 		Period: ended.ID, CreatedAt: ended.End, StartsAt: ended.End}
+	if len(engaged) > battleInline {
+		// Too many to name in the match item: the setup reads them again
+		// (BattlePeriod) into the battle's roster (battle_roster.go).
+		r.Players, r.Entrants = nil, len(engaged)
+	}
 	if len(engaged) < 2 {
 		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", SchedulerActor, ended.End
 		t.emit("battle_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players", "engaged": engaged})
 	} else {
-		t.emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": engaged, "starts_at": ended.End})
+		t.emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": sample(engaged), "engaged_count": len(engaged),
+			"starts_at": ended.End})
 	}
 	return t.saveMatch(r)
 }

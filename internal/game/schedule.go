@@ -155,11 +155,16 @@ type PeriodEnded struct {
 	Revealed  string     `json:"revealed_seed,omitempty"`
 	Committed string     `json:"committed"`
 	Season    string     `json:"season"`
-	// Active lists the players who performed an action in the ended
-	// period; Inactive those who did not and so are inactive in the period
-	// starting (RULINGS P3). Gift allowances reset with the period.
-	Active   []string `json:"active"`
-	Inactive []string `json:"inactive"`
+	// ActiveCount players performed an action in the ended period;
+	// InactiveCount did not and so are inactive in the period starting
+	// (RULINGS P3). Gift allowances reset with the period. Active and
+	// Inactive are the first ActivitySample of each; when either list is
+	// longer, ActivityPages items hold them whole (activity.go).
+	ActiveCount   int      `json:"active_count"`
+	InactiveCount int      `json:"inactive_count"`
+	Active        []string `json:"active"`
+	Inactive      []string `json:"inactive"`
+	ActivityPages int      `json:"activity_pages,omitempty"`
 }
 
 // endOnePeriod ends the game's open period if it is over. It returns the id
@@ -306,14 +311,16 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	res.Active, res.Inactive = activity(members, ended)
+	if err := t.recordActivity(ended, members, &res); err != nil {
+		return "", err
+	}
 	for _, h := range atPeriodEnd {
 		if err := h(t, ended, next, members, &res); err != nil {
 			return "", err
 		}
 	}
 	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
-		"active": res.Active, "inactive": res.Inactive})
+		"active": res.Active, "inactive": res.Inactive, "active_count": res.ActiveCount, "inactive_count": res.InactiveCount})
 	if weekEnds(ended) {
 		// Seasons advance at the end of each week (RULINGS T2).
 		old := t.meta.Season

@@ -170,6 +170,10 @@ type tx struct {
 	metaDirty bool
 	// ids names new card copies and packs after the command id.
 	ids func() string
+	// roster caches the pages of a large battle's roster the command read;
+	// seated lists the entrants it seated (battle_roster.go).
+	roster map[int]*RosterPage
+	seated []string
 }
 
 // spec describes one command for the executor.

@@ -20,7 +20,6 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -108,6 +107,7 @@ func (a *API) routes() {
 	m.Handle("GET /v1/games/{game}/me", a.authed(a.me))
 	m.Handle("GET /v1/games/{game}/log", a.authed(a.getLog))
 	m.Handle("GET /v1/games/{game}/seeds", a.authed(a.getSeeds))
+	m.Handle("GET /v1/games/{game}/periods/{period}/activity", a.authed(a.getActivity))
 	m.Handle("GET /v1/games/{game}/audit", a.authed(a.audit))
 	a.exoptosisRoutes(m)
 	a.governanceRoutes(m)
@@ -500,8 +500,12 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(tradeStatuses, ", "), f.Status))
 		return
 	}
-	v, err := a.svc.Trades(r.Context(), r.PathValue("game"), f)
-	a.reply(w, r, map[string]any{"trades": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.TradesPage(r.Context(), r.PathValue("game"), f, pr)
+	a.replyPage(w, r, "trades", v, next, err)
 }
 
 // maxTradeID bounds a trade id in a path, as the service does for commands:
@@ -534,8 +538,12 @@ func (a *API) getGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) listPlayers(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Players(r.Context(), r.PathValue("game"))
-	a.reply(w, r, map[string]any{"players": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.PlayersPage(r.Context(), r.PathValue("game"), pr)
+	a.replyPage(w, r, "players", v, next, err)
 }
 
 func (a *API) getPlayer(w http.ResponseWriter, r *http.Request) {
@@ -558,22 +566,21 @@ func (a *API) me(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getLog(w http.ResponseWriter, r *http.Request) {
-	limit := 0
-	if s := r.URL.Query().Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 500 {
-			problem(w, "invalid_request", fmt.Sprintf("limit must be a whole number from 1 to 500, not %q.", s))
-			return
-		}
-		limit = n
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
 	}
-	v, err := a.svc.Log(r.Context(), r.PathValue("game"), r.URL.Query().Get("cursor"), limit)
+	v, err := a.svc.Log(r.Context(), r.PathValue("game"), pr.Cursor, pr.Limit)
 	a.reply(w, r, v, err)
 }
 
 func (a *API) getSeeds(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Seeds(r.Context(), r.PathValue("game"))
-	a.reply(w, r, map[string]any{"seeds": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.SeedsPage(r.Context(), r.PathValue("game"), pr)
+	a.replyPage(w, r, "seeds", v, next, err)
 }
 
 func (a *API) audit(w http.ResponseWriter, r *http.Request) {

@@ -274,6 +274,7 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/candidacies":                   {"GET", "POST"},
 		"/v1/games/{game}/reactions":                     {"POST"},
 		"/v1/games/{game}/message-events":                {"POST"},
+		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
 	}
 	svc, clk := newService(t)
 	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, ManualClock: clk, Logger: quiet()})

@@ -48,6 +48,8 @@ var statusOf = map[string]int{
 	"invalid_player":          http.StatusBadRequest,
 	"invalid_dice":            http.StatusBadRequest,
 	"invalid_cursor":          http.StatusBadRequest,
+	"invalid_limit":           http.StatusBadRequest,
+	"period_not_ended":        http.StatusNotFound,
 	"invalid_idempotency_key": http.StatusBadRequest,
 	"invalid_clock":           http.StatusBadRequest,
 	"missing_actor":           http.StatusBadRequest,

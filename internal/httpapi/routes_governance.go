@@ -138,8 +138,12 @@ func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
 	if !oneOf(w, "status", status, proposalStatuses) {
 		return
 	}
-	v, err := a.svc.Proposals(r.Context(), r.PathValue("game"), status)
-	a.reply(w, r, map[string]any{"proposals": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.ProposalsPage(r.Context(), r.PathValue("game"), status, pr)
+	a.replyPage(w, r, "proposals", v, next, err)
 }
 
 // requestStatuses are the values the status filter of GET justice accepts.
@@ -150,8 +154,12 @@ func (a *API) listJustice(w http.ResponseWriter, r *http.Request) {
 	if !oneOf(w, "status", status, requestStatuses) {
 		return
 	}
-	v, err := a.svc.JusticeRequests(r.Context(), r.PathValue("game"), status)
-	a.reply(w, r, map[string]any{"requests": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.JusticeRequestsPage(r.Context(), r.PathValue("game"), status, pr)
+	a.replyPage(w, r, "requests", v, next, err)
 }
 
 // ruleBody is the body of a ruling: the request is the path's.
@@ -171,8 +179,12 @@ func (a *API) rule(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) listRulings(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Rulings(r.Context(), r.PathValue("game"))
-	a.reply(w, r, map[string]any{"rulings": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.RulingsPage(r.Context(), r.PathValue("game"), pr)
+	a.replyPage(w, r, "rulings", v, next, err)
 }
 
 // confidenceBody is the body that opens a vote of confidence: the poll
