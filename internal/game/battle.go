@@ -52,6 +52,11 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 				return nil, rules.Refuse("too_few_cards", "Engaging in battle needs at least %d cards in your deck; you have %d.",
 					need, len(p.Inventory.Cards)).With("needed", need).With("deck_size", len(p.Inventory.Cards))
 			}
+			if t.meta.Closing == t.period.ID {
+				// The period is ending right now: wait for it, then
+				// engage in the next phase (fencePeriod).
+				return nil, &store.ConflictError{Keys: []store.Key{metaKey(t.game)}}
+			}
 			p.BattlePeriod = t.period.ID
 			t.save(p)
 			// The engagement is for the period META says is open: if the

@@ -355,3 +355,61 @@ func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T
 		t.Fatalf("engagement %+v", got)
 	}
 }
+
+// The other side of that boundary: an engagement made in phase I (its
+// Lambda's clock still before the end) that commits at any point of the
+// phase end's run is either in the battle it was acknowledged for, or
+// acknowledged for the next phase, or not acknowledged at all.
+func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
+	ctx := context.Background()
+	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+	for at := int64(1); ; at++ {
+		st := newBolt(t)
+		svc, clk := newGame(t, st)
+		enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+		enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+		enrol(t, svc, cy, suit("Spades", 2, 10), 0)
+		for _, p := range []string{ada, bo} {
+			if _, err := svc.EngageBattle(ctx, req(p, k("engage"))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// cy's Lambda reads the time a millisecond before the end.
+		before := clock.NewManual(friday.Add(-time.Millisecond))
+		engager := game.New(st, before, game.WithEntropy(seeded(5)))
+		engager.MaxAttempts, engager.Backoff = 3, time.Microsecond
+		var res *game.Result
+		var engageErr error
+		run := &interleaved{Store: st, at: at, other: func() {
+			res, engageErr = engager.EngageBattle(ctx, req(cy, "engage-cy"))
+		}}
+		clk.Set(friday)
+		if rep, err := game.New(run, clk, game.WithEntropy(seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+			t.Fatalf("engagement before operation %d of the phase end: RunDue %+v %v", at, rep, err)
+		}
+		if run.ranAt.Load() != at {
+			break // past the run's last operation
+		}
+		battle := view(t, svc, "b-2026-W49-I", "")
+		in := slices.Contains(battle.Players, cy)
+		me, err := svc.Player(ctx, "hall", cy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case engageErr != nil:
+			if ruleCode(engageErr) != "busy" {
+				t.Fatalf("engagement before operation %d: %v", at, engageErr)
+			}
+			if in {
+				t.Fatalf("engagement before operation %d refused, yet %s is in the battle", at, cy)
+			}
+		default:
+			got := decode[game.BattleEngagement](t, res)
+			if got.Period == "2026-W49-I" && !in {
+				t.Fatalf("engagement before operation %d acknowledged for %s, formed without %s: %v (player's engagement %q)",
+					at, got.Battle, cy, battle.Players, me.Period)
+			}
+		}
+	}
+}

@@ -258,6 +258,9 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	// Applied as of the moment it was due (RULINGS T4).
 	t.now = ended.End
 	t.period = next
+	if err := t.fencePeriod(ended); err != nil {
+		return "", err
+	}
 
 	cmdID := CommandID(SchedulerActor, "period-end:"+ended.ID)
 	idem := logKey(game, cmdID)
@@ -328,7 +331,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		res.Season = t.meta.Season
 		t.emit("season_changed", "", map[string]string{"from": old, "to": t.meta.Season})
 	}
-	t.meta.Period = next.ID
+	t.meta.Period, t.meta.Closing = next.ID, ""
 	if err := t.put(mk, t.meta, next.End); err != nil {
 		return "", err
 	}
@@ -337,6 +340,34 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	}
 	s.log.InfoContext(ctx, "period ended", "game", game, "ended", ended.ID, "started", next.ID, "late_by", now.Sub(ended.End).String())
 	return ended.ID, nil
+}
+
+// fencePeriod marks META as closing the ended period, in a commit of its
+// own, before the period end reads the players. A command whose effect
+// belongs to the open period and is read at the period end (a battle
+// engagement) checks META in its commit: it either committed before the
+// fence, and the read below sees it, or its check fails and it retries
+// into the next period. Without the fence it could commit between that
+// read and the period end's commit, acknowledged and then left out.
+// A run that finds the fence already set (another run's, or its own from
+// an attempt that did not finish) goes on from it.
+func (t *tx) fencePeriod(ended calendar.Period) error {
+	if t.meta.Closing == ended.ID {
+		return nil
+	}
+	mk := metaKey(t.game)
+	mi := t.loaded[mk]
+	t.meta.Closing = ended.ID
+	data, err := json.Marshal(t.meta)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", mk, err)
+	}
+	if err := t.s.store.Commit(t.ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: mk, Data: data, Due: mi.Due}, Expect: mi.Version}}}); err != nil {
+		return err
+	}
+	t.loaded[mk] = store.Item{Key: mk, Version: mi.Version + 1, Data: data, Due: mi.Due}
+	t.metaVer = mi.Version + 1
+	return nil
 }
 
 // weekEnds reports whether a week ends with period p: the end of phase II,

@@ -264,6 +264,12 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 		if t.meta.Ended && !sp.allowEnded {
 			return nil, gameOver(t.meta)
 		}
+		// A period end another process already committed wins over this
+		// process's clock, should that be a moment behind: the command
+		// belongs to the period META has opened, never to one that ended.
+		if open, err := t.sched.Parse(t.meta.Period); err == nil && open.Start.After(t.period.Start) {
+			t.period = open
+		}
 	}
 	t.entry = &Entry{
 		Command:     sp.command,
