@@ -313,22 +313,30 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 	}
 }
 
-// RULINGS X10 and T4 at the boundary: an engagement read while phase I is
-// open whose commit comes after the phase end (another Lambda ended it
-// meanwhile) must not be acknowledged for a battle formed without it; it
-// is retried and engages in the next phase's battle.
-func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T) {
-	ctx := context.Background()
+// adaAndBoEngagedCyNot: three players with decks in phase W49-I, Ada and
+// Bo engaged in its battle.
+func adaAndBoEngagedCyNot(t *testing.T) (store.Store, *game.Service, *clock.Manual) {
+	t.Helper()
 	st := newBolt(t)
 	svc, clk := newGame(t, st)
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
 	for _, p := range []string{ada, bo} {
-		if _, err := svc.EngageBattle(ctx, req(p, k("engage"))); err != nil {
+		if _, err := svc.EngageBattle(context.Background(), req(p, k("engage"))); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return st, svc, clk
+}
+
+// RULINGS X10 and T4 at the boundary: an engagement read while phase I is
+// open whose commit comes after the phase end (another Lambda ended it
+// meanwhile) must not be acknowledged for a battle formed without it; it
+// is retried and engages in the next phase's battle.
+func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T) {
+	ctx := context.Background()
+	st, svc, clk := adaAndBoEngagedCyNot(t)
 	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	clk.Set(friday.Add(-time.Millisecond))
 	scheduler := game.New(st, clk, game.WithEntropy(seeded(2)))
@@ -364,16 +372,7 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 	ctx := context.Background()
 	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	for at := int64(1); ; at++ {
-		st := newBolt(t)
-		svc, clk := newGame(t, st)
-		enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-		enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
-		enrol(t, svc, cy, suit("Spades", 2, 10), 0)
-		for _, p := range []string{ada, bo} {
-			if _, err := svc.EngageBattle(ctx, req(p, k("engage"))); err != nil {
-				t.Fatal(err)
-			}
-		}
+		st, svc, clk := adaAndBoEngagedCyNot(t)
 		// cy's Lambda reads the time a millisecond before the end.
 		before := clock.NewManual(friday.Add(-time.Millisecond))
 		engager := game.New(st, before, game.WithEntropy(seeded(5)))
