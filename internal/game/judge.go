@@ -324,15 +324,20 @@ func (s *Service) justiceCommand(ctx context.Context, req Request, command strin
 }
 
 // AssentRemoval records the acting player's assent to removing the Judge;
-// the second distinct player's assent removes them (seed 000).
+// the ruleset's judgeRemovalAssents-th (second) distinct player's assent
+// removes them (seed 000, RULINGS R4).
 func (s *Service) AssentRemoval(ctx context.Context, req Request) (*Result, error) {
 	return s.officeCommand(ctx, req, "judge-removal-assent", func(t *tx, c *governance.Court) error {
 		p, err := t.member(req.Actor)
 		if err != nil {
 			return err
 		}
+		cfg, err := t.govConfig()
+		if err != nil {
+			return err
+		}
 		judge := c.Judge
-		removed, err := governance.AssentRemoval(c, req.Actor, func(id string) bool { return p != nil && id == p.ID }, t.now)
+		removed, err := governance.AssentRemoval(c, req.Actor, func(id string) bool { return p != nil && id == p.ID }, t.now, cfg)
 		if err != nil {
 			return err
 		}

@@ -227,7 +227,11 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 			return nil, errNothingDue
 		}
 		t.asOf(cur.VotingEnd)
-		if _, err := governance.Close(&cur.Proposal, snap.Votes(), isPlayer, snap.Edited, snap.Deleted, t.now); err != nil {
+		cfg, err := t.govConfig()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := governance.Close(&cur.Proposal, snap.Votes(), isPlayer, snap.Edited, snap.Deleted, t.now, cfg); err != nil {
 			return nil, err
 		}
 		if cur.Status == governance.StatusAdopted && len(cur.Amendment) > 0 {
@@ -341,6 +345,10 @@ func (s *Service) live(ctx context.Context, t *tx, r ProposalRecord, isPlayer fu
 	if err != nil {
 		return nil, err
 	}
-	res := governance.Tally(snap.Votes(), isPlayer, snap.Edited, snap.Deleted, r.Class)
+	cfg, err := t.govConfig()
+	if err != nil {
+		return nil, err
+	}
+	res := governance.Tally(snap.Votes(), isPlayer, snap.Edited, snap.Deleted, r.Class, cfg)
 	return &res, nil
 }

@@ -172,7 +172,8 @@ func TestX10_BattleRewards(t *testing.T) {
 func TestC4_C7_Thresholds(t *testing.T) {
 	r := mustLoad(t, "gilded-hall")
 	want := Thresholds{BattleMinCards: 4, HandMinCards: 4, WinChips: 25,
-		Gift: Gift{Base: 1, InactiveBonus: 2, SmallDeckBonus: 1, SmallDeckBelow: 5, ReturnToGiver: 1}}
+		Gift:       Gift{Base: 1, InactiveBonus: 2, SmallDeckBonus: 1, SmallDeckBelow: 5, ReturnToGiver: 1},
+		Governance: Governance{UrgentMaxAgainst: 2, JudgeRemovalAssents: 2}}
 	if r.Thresholds != want {
 		t.Errorf("thresholds = %+v, want %+v", r.Thresholds, want)
 	}
