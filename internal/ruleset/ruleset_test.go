@@ -366,7 +366,8 @@ func TestG3_AmendRefusesBadPatches(t *testing.T) {
 		{"wrong type", `{"thresholds": {"winChips": "30"}}`, "thresholds.winChips", "want an integer"},
 		{"drops a card", `{"cards": []}`, "", ""},
 		{"not JSON", `{"shop": `, "", "not valid JSON"},
-		{"not an object", `[{"op": "replace"}]`, "", "must be a JSON object"},
+		{"not an object", `"cheaper"`, "", "must be a JSON object"},
+		{"an operation without a value", `[{"op": "replace", "path": "/thresholds/winChips"}]`, "", "replace needs a value"},
 		{"changes the id", `{"id": "obelisk"}`, "id", "cannot change the ruleset id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
