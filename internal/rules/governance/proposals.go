@@ -47,10 +47,16 @@ type Proposal struct {
 	VotingStart time.Time  `json:"voting_start"`
 	VotingEnd   time.Time  `json:"voting_end"` // the tally is due at this moment (T4)
 	Status      Status     `json:"status"`
-	// Amendment is an optional RFC 7396 merge patch of the ruleset data that
-	// adoption applies (RULINGS G3); prose changes are applied by admins.
+	// Amendment is an optional change to the ruleset data that adoption
+	// applies (RULINGS G3, R4): a ruleset.Change, path-level operations with
+	// the base each had at submission. (Proposals made before changes were
+	// path-level hold an RFC 7396 merge patch object.) Prose changes are
+	// applied by admins.
 	Amendment json.RawMessage `json:"amendment,omitempty"`
-	Result    *Result         `json:"result,omitempty"`
+	// Summary says what the amendment changes, with the values at
+	// submission, e.g. "Random Card costs 2 Vertebrae, was 5".
+	Summary string  `json:"summary,omitempty"`
+	Result  *Result `json:"result,omitempty"`
 	// ClosedAt is when the proposal left Open: its VotingEnd for a tally
 	// (whenever the job ran, T4), the moment of withdrawal otherwise.
 	ClosedAt time.Time `json:"closed_at,omitzero"`
@@ -73,9 +79,11 @@ type Submission struct {
 //   - urgent: only a reputable player (RULINGS P4) may submit one; the
 //     voting period is the ruleset's urgentVoting (48 h) from submission.
 //
-// An amendment must apply cleanly to the current ruleset now, so that
-// players vote on something that can take effect; it is checked again at
-// adoption, against the ruleset of that moment.
+// An amendment (operations, or a merge patch that is turned into the
+// operations it amounts to) must apply cleanly to the current ruleset now,
+// so that players vote on something that can take effect; the proposal
+// stores it as operations with their bases and a summary. Adoption applies
+// each operation to its own path (RULINGS R4).
 func Submit(s Submission, author *players.Player, now time.Time, cfg Config) (Proposal, error) {
 	if s.ID == "" {
 		return Proposal{}, rules.Refuse("invalid_id", "A proposal needs an id.")
@@ -118,10 +126,14 @@ func Submit(s Submission, author *players.Player, now time.Time, cfg Config) (Pr
 		if cfg.Ruleset == nil {
 			return Proposal{}, rules.Refuse("not_in_ruleset", "This game has no ruleset data to amend.")
 		}
-		if _, err := ruleset.Amend(cfg.Ruleset, s.Amendment); err != nil {
+		c, err := ruleset.Prepare(cfg.Ruleset, s.Amendment)
+		if err != nil {
 			return Proposal{}, rules.Refuse("invalid_amendment", "The amendment cannot apply to the rules as they are: %v", err)
 		}
-		p.Amendment = slices.Clone(s.Amendment)
+		if p.Amendment, err = json.Marshal(c); err != nil {
+			return Proposal{}, err
+		}
+		p.Summary = ruleset.Summary(cfg.Ruleset, c)
 	}
 	return p, nil
 }
