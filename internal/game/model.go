@@ -80,10 +80,10 @@ type Amendment struct {
 	// BaseMoved says, for each operation whose base moved between the
 	// proposal and its adoption, what it replaced instead (RULINGS R4: it is
 	// applied as written to its own path).
-	BaseMoved []string `json:"base_moved,omitempty"`
-	Reason    string   `json:"reason"`
-	By      string          `json:"by"`
-	At      time.Time       `json:"at"`
+	BaseMoved []string  `json:"base_moved,omitempty"`
+	Reason    string    `json:"reason"`
+	By        string    `json:"by"`
+	At        time.Time `json:"at"`
 	// Source is "admin" or what adopted it ("proposal:<id>").
 	Source string `json:"source"`
 }
