@@ -257,7 +257,11 @@ func eventText(ev game.Event) string {
 	case "ruleset_amended":
 		var a game.Amendment
 		_ = json.Unmarshal(ev.Data, &a)
-		return fmt.Sprintf("ruleset amended to version %d by %s%s: %s", a.Version, a.By, because(a.Reason), strings.TrimSpace(string(a.Patch)))
+		what := a.Summary
+		if what == "" {
+			what = strings.TrimSpace(string(a.Patch))
+		}
+		return fmt.Sprintf("ruleset amended to version %d by %s%s: %s", a.Version, a.By, because(a.Reason), what)
 	case "game_won":
 		return fmt.Sprintf("%s holds %s Chips (%s win) and wins the game", ev.Player, num("chips"), num("threshold"))
 	case "period_ended":
