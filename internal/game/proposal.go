@@ -102,7 +102,7 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 	}
 	return s.run(ctx, spec{
 		req: req, command: "proposal-submit", body: p,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor), messageKey(g, p.Message)} },
 		apply: func(t *tx) (any, error) {
 			author, err := t.player(req.Actor)
 			if err != nil {
@@ -118,6 +118,9 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 				return nil, err
 			}
 			rec := ProposalRecord{Proposal: gp, Title: p.Title}
+			if err := t.claimMessage(p.Message, UseProposal, rec.ID, rec.Title); err != nil {
+				return nil, err
+			}
 			if err := t.put(proposalKey(t.game, rec.ID), rec, rec.due()); err != nil {
 				return nil, err
 			}
