@@ -189,8 +189,13 @@ func TestSubmit_BadInputRefused(t *testing.T) {
 			if code(err) != c.want {
 				t.Fatalf("got %v; want code %q", err, c.want)
 			}
-			if err == nil && string(p.Amendment) != string(c.s.Amendment) {
-				t.Errorf("amendment = %s; want it kept as %s", p.Amendment, c.s.Amendment)
+			// A merge patch is kept as the operation it amounts to, with
+			// its base, and a summary (RULINGS R4).
+			if want := `[{"op":"replace","path":"/durations/turnTimeout","value":"12h","was":"24h0m0s"}]`; err == nil && string(p.Amendment) != want {
+				t.Errorf("amendment = %s; want it kept as %s", p.Amendment, want)
+			}
+			if want := "the Exoptosis turn timeout is 12 hours, was 1 day"; err == nil && p.Summary != want {
+				t.Errorf("summary = %q; want %q", p.Summary, want)
 			}
 		})
 	}
