@@ -230,12 +230,15 @@ func economyCommands() map[string]playCmd {
 		"amend": {
 			synopsis: "amend (--patch JSON | --price ITEM=N ...) --reason R\n\n" +
 				"Admins only. Changes this game's rule numbers, versioned and logged.\n" +
-				"--patch is a JSON merge patch (RFC 7396) of the ruleset (croupier play\n" +
-				"ruleset --json shows it), e.g. '{\"durations\":{\"tradeWindow\":\"72h\"}}';\n" +
-				"--price random-card=4 changes one Croupier price.",
+				"--patch is a change to the ruleset (croupier play ruleset --json shows it):\n" +
+				"operations on paths, e.g.\n" +
+				"'[{\"op\":\"replace\",\"path\":\"/durations/tradeWindow\",\"value\":\"72h\"}]'\n" +
+				"(shop items by id: /shop/chip/price), or a merge patch such as\n" +
+				"'{\"durations\":{\"tradeWindow\":\"72h\"}}'; --price random-card=4 changes one\n" +
+				"Croupier price and nothing else.",
 			needGame: true, needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				patch := fs.String("patch", "", "a change to the ruleset: JSON operations such as [{\"op\":\"replace\",\"path\":\"/durations/tradeWindow\",\"value\":\"72h\"}], or a merge patch")
+				patch := fs.String("patch", "", "a change to the ruleset, as `JSON` operations (or a merge patch)")
 				var prices listFlag
 				fs.Var(&prices, "price", "`ITEM=N`: a new Croupier price (repeatable)")
 				reason := fs.String("reason", "", "why (required), shown in the log")
