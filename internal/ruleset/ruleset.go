@@ -3,8 +3,8 @@
 // and durations (RULINGS R1).
 //
 // They are data, not constants in code, because a nomic game changes its own
-// rules: an adopted proposal may carry a JSON merge patch that Amend applies
-// (RULINGS G3). Each ruleset ships as an embedded JSON file, data/<id>.json,
+// rules: an adopted proposal may carry a change, path-level operations that
+// Prepare checks and Apply applies each to its own path (RULINGS G3, R4). Each ruleset ships as an embedded JSON file, data/<id>.json,
 // that is decoded strictly and validated whenever it is loaded or amended, so
 // a broken file or a bad amendment is refused with an error naming the file,
 // the field and what is wrong, never half-applied.
