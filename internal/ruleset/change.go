@@ -629,6 +629,9 @@ var labels = map[string]string{
 }
 
 func describe(r *Ruleset, op Op) string {
+	if !strings.HasPrefix(op.Path, "/") {
+		return op.Op + " " + op.Path
+	}
 	segs := strings.Split(op.Path[1:], "/")
 	if len(segs) == 3 && segs[0] == "shop" && segs[2] == "price" && op.Op == OpReplace {
 		if it, ok := r.ShopItem(segs[1]); ok {

@@ -196,3 +196,45 @@ func TestR4_ChangeOperations(t *testing.T) {
 		t.Errorf("a change to a removed item: %v", err)
 	}
 }
+
+// FuzzPrepare: whatever a player sends as an amendment, Prepare either
+// refuses it with an *InvalidError or returns a change that Apply applies
+// to a valid ruleset, and the base ruleset is never modified.
+func FuzzPrepare(f *testing.F) {
+	for _, s := range []string{
+		`[{"op":"replace","path":"/shop/random-card/price","value":2}]`,
+		`[{"op":"add","path":"/battleRewards/-","value":{"kind":"chips","count":1}}]`,
+		`[{"op":"remove","path":"/shop/chip"},{"op":"add","path":"/shop/chip","value":{"id":"chip","name":"1 Chip","price":3,"currency":"chips","kind":"chips","count":1}}]`,
+		`[{"op":"replace","path":"/cards/7 of Hearts/types/0","value":"Special"}]`,
+		`{"shop":[{"id":"chip","name":"1 Chip","price":20,"currency":"vertebrae","kind":"chips","count":1}]}`,
+		`{"thresholds":{"governance":{"urgentMaxAgainst":0}}}`,
+		`[{"op":"replace","path":"/thresholds/gift","value":{"base":1}}]`,
+		`[{"op":"replace","path":"/a~1b/~0","value":null}]`,
+		`[]`, `{}`, `null`, `[1]`,
+	} {
+		f.Add([]byte(s))
+	}
+	base := mustLoad(f, "gilded-hall")
+	before, _ := json.Marshal(base)
+	f.Fuzz(func(t *testing.T, patch []byte) {
+		c, err := Prepare(base, patch)
+		if err != nil {
+			var inv *InvalidError
+			if !errors.As(err, &inv) {
+				t.Fatalf("Prepare(%q) = %v, not an *InvalidError", patch, err)
+			}
+		} else {
+			rs, _, _, err := Apply(base, c)
+			if err != nil {
+				t.Fatalf("a prepared change does not apply: %v", err)
+			}
+			if err := rs.Validate(); err != nil {
+				t.Fatalf("applied to an invalid ruleset: %v", err)
+			}
+			_ = Summary(base, c)
+		}
+		if after, _ := json.Marshal(base); string(after) != string(before) {
+			t.Fatalf("Prepare(%q) modified the base ruleset", patch)
+		}
+	})
+}

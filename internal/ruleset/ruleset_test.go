@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func mustLoad(t *testing.T, id string) *Ruleset {
+func mustLoad(t testing.TB, id string) *Ruleset {
 	t.Helper()
 	r, err := Load(id)
 	if err != nil {
