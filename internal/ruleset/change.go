@@ -68,7 +68,7 @@ func Prepare(r *Ruleset, patch []byte) (Change, error) {
 	if r == nil {
 		return nil, errors.New("change: no ruleset to change")
 	}
-	name := fmt.Sprintf("%s v%d change", r.ID, r.Version)
+	name := fmt.Sprintf("%s v%d with this change", r.ID, r.Version)
 	refuse := func(field, format string, args ...any) error {
 		return &InvalidError{File: name, Problems: []Problem{{Field: field, Message: fmt.Sprintf(format, args...)}}}
 	}
@@ -125,7 +125,7 @@ func Apply(r *Ruleset, c Change) (rs *Ruleset, applied Change, moved []string, e
 }
 
 func apply(r *Ruleset, c Change) (Change, *Ruleset, []string, error) {
-	name := fmt.Sprintf("%s v%d changed", r.ID, r.Version)
+	name := fmt.Sprintf("%s v%d with this change", r.ID, r.Version)
 	doc, err := document(r)
 	if err != nil {
 		return nil, nil, nil, err
@@ -429,7 +429,7 @@ func index(arr []any, key, seg, here string, adding bool) (int, error) {
 		if _, err := strconv.Atoi(seg); err == nil {
 			return 0, fmt.Errorf("%s: items of this list are named by their %s, not their position (%s)", here, key, joinList(keys))
 		}
-		return 0, fmt.Errorf("%s does not exist (there is %s)", here, joinList(keys))
+		return 0, fmt.Errorf("%s does not exist; the list has %s", here, joinList(keys))
 	}
 	if adding && seg == "-" {
 		return len(arr), nil
