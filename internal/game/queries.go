@@ -36,7 +36,7 @@ type GameView struct {
 	Admins    []string   `json:"admins"`
 	CreatedAt time.Time  `json:"created_at"`
 	Period    PeriodView `json:"period"`
-	Season    string     `json:"season"`
+	Season    string     `json:"season,omitempty"` // none for a ruleset without seasons (turns)
 	Ended     bool       `json:"ended"`
 	Winner    string     `json:"winner,omitempty"`
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
