@@ -70,8 +70,9 @@ type View struct {
 	What        string
 }
 
-// catalogue lists every command the service runs (Service.run refuses any
-// other). Its order is the order refusals list commands in.
+// catalogue lists every command the service runs or the scheduler logs
+// (Service.run refuses any other). Its order is the order refusals list
+// commands in.
 var catalogue = slices.Concat([]Command{
 	{Name: "create", Institution: InstCommon, What: "game creation"},
 	{Name: "join", Institution: InstCommon, Action: true, What: "joining"},
@@ -81,6 +82,7 @@ var catalogue = slices.Concat([]Command{
 	{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments"},
 	{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports"},
 	{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports"},
+	{Name: "period-end", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "period ends"},
 
 	{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier"},
 	{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs"},
@@ -97,6 +99,7 @@ var catalogue = slices.Concat([]Command{
 	{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades"},
 	{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades"},
 	{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades"},
+	{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
 
 	{Name: "proposal-submit", Institution: InstGovernance, What: "proposals"},
 	{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals"},
@@ -107,6 +110,9 @@ var catalogue = slices.Concat([]Command{
 	{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge"},
 	{Name: "judge-resign", Institution: InstGovernance, What: "a Judge"},
 	{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections"},
+	{Name: "proposal-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "proposals"},
+	{Name: "confidence-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "votes of confidence"},
+	{Name: "judge-election", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "Judge elections"},
 })
 
 // matchMoveCommands are the moves of a match, one command each ("match-play").
