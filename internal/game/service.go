@@ -205,10 +205,13 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	if err := sp.req.validate(); err != nil {
 		return nil, err
 	}
+	// checked: the ruleset check is done, from this process's cache.
+	checked := false
 	if id, ok := s.rulesets.Load(sp.req.Game); ok && cmd.Name != "create" {
 		if err := allowCommand(sp.req.Game, id.(string), cmd); err != nil {
 			return nil, err
 		}
+		checked = true
 	}
 	reqHash := hashBody(sp.command, sp.body)
 	cmdID := CommandID(sp.req.Actor, sp.req.Key)
@@ -216,7 +219,7 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	log := s.log.With("game", sp.req.Game, "command", sp.command, "actor", sp.req.Actor, "command_id", cmdID)
 
 	for attempt := 1; ; attempt++ {
-		res, err := s.attempt(ctx, sp, cmd, cmdID, idem, reqHash)
+		res, err := s.attempt(ctx, sp, cmd, checked, cmdID, idem, reqHash)
 		if err == nil {
 			res.Attempts = attempt
 			if !res.Replayed {
@@ -244,7 +247,7 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	}
 }
 
-func (s *Service) attempt(ctx context.Context, sp spec, cmd Command, cmdID string, idem store.Key, reqHash string) (*Result, error) {
+func (s *Service) attempt(ctx context.Context, sp spec, cmd Command, checked bool, cmdID string, idem store.Key, reqHash string) (*Result, error) {
 	now := s.clock.Now()
 	keys := []store.Key{metaKey(sp.req.Game), idem}
 	if sp.keys != nil {
@@ -268,7 +271,7 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmd Command, cmdID strin
 	for _, it := range items {
 		t.loaded[it.Key] = it
 	}
-	if cmd.Name != "create" {
+	if cmd.Name != "create" && !checked {
 		if err := t.loadMeta(); err != nil {
 			return nil, err
 		}
@@ -282,6 +285,11 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmd Command, cmdID strin
 		return replay(it, reqHash)
 	}
 	if cmd.Name != "create" {
+		if t.meta == nil {
+			if err := t.loadMeta(); err != nil {
+				return nil, err
+			}
+		}
 		if t.meta.Ended && !cmd.AfterEnd {
 			return nil, gameOver(t.meta)
 		}
