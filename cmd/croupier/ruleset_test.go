@@ -110,7 +110,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
 			r := h.cli(append([]string{"play", "--as", actor, "--game", g}, args...)...)
 			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
 			got := strings.Contains(r.stderr, sentence)
-			if game.Has(id, c.Institution) {
+			if game.RulesetHas(id, c.Institution) {
 				if got {
 					t.Errorf("%s %s: refused as not in the ruleset, but %s has %s: %s", id, c.Name, id, c.Institution, r)
 				}

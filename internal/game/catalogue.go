@@ -184,8 +184,8 @@ func Shape(id string) (RulesetShape, bool) {
 	return s, ok
 }
 
-// Has reports whether ruleset id has institution inst.
-func Has(id, inst string) bool {
+// RulesetHas reports whether ruleset id has institution inst.
+func RulesetHas(id, inst string) bool {
 	s, ok := shapes[id]
 	return ok && slices.Contains(s.Institutions, inst)
 }
@@ -195,7 +195,7 @@ func Has(id, inst string) bool {
 func CommandsOf(id string) []string {
 	var out []string
 	for _, c := range catalogue {
-		if c.Scheduled || c.Platform || c.Name == "create" || !Has(id, c.Institution) {
+		if c.Scheduled || c.Platform || c.Name == "create" || !RulesetHas(id, c.Institution) {
 			continue
 		}
 		out = append(out, c.Name)
@@ -229,7 +229,7 @@ func allow(game, rulesetID, inst, name, what string) error {
 	if _, ok := shapes[rulesetID]; !ok {
 		return fmt.Errorf("game %s: ruleset %q has no shape in the catalogue", game, rulesetID)
 	}
-	if !Has(rulesetID, inst) {
+	if !RulesetHas(rulesetID, inst) {
 		return notInRuleset(game, rulesetID, name, what)
 	}
 	return nil

@@ -153,7 +153,7 @@ func TestCatalogueListsEveryCommandTheServiceRuns(t *testing.T) {
 // packs, Croupier, gifts, grants or Exoptosis), turns the common ones only.
 func TestR3_WhatEachRulesetHas(t *testing.T) {
 	for _, c := range game.Catalogue() {
-		if !game.Has("gilded-hall", c.Institution) {
+		if !game.RulesetHas("gilded-hall", c.Institution) {
 			t.Errorf("gilded-hall lacks %s", c.Name)
 		}
 	}

@@ -123,7 +123,7 @@ func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 					rep.Failed = append(rep.Failed, game+"/"+it.SK+": "+err.Error())
 					continue
 				}
-				if !Has(id, w.institution) {
+				if !RulesetHas(id, w.institution) {
 					// Its ruleset has no such timers (R3): nothing runs.
 					s.log.WarnContext(ctx, "due item its ruleset does not have", "game", game, "key", it.SK, "ruleset", id)
 					continue
@@ -256,7 +256,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 			return "", fmt.Errorf("game %s: stored period: %w", game, err)
 		}
 		for _, h := range beforePeriodEnd {
-			if !Has(m.Ruleset, h.institution) {
+			if !RulesetHas(m.Ruleset, h.institution) {
 				continue
 			}
 			if err := h.run(s, ctx, game, ending); err != nil {
@@ -348,7 +348,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		return "", err
 	}
 	for _, h := range atPeriodEnd {
-		if !Has(t.meta.Ruleset, h.institution) {
+		if !RulesetHas(t.meta.Ruleset, h.institution) {
 			continue
 		}
 		if err := h.run(t, ended, next, members, &res); err != nil {

@@ -158,7 +158,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 				if !ok {
 					continue
 				}
-				has := game.Has(id, cmd.Institution)
+				has := game.RulesetHas(id, cmd.Institution)
 				call.Idem = fmt.Sprintf("r3-%s-%v-%s", id, cold, cmd.Name)
 				before := partition(t, e.svc.Store(), g)
 				r := c.Do(call)
@@ -202,7 +202,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 						Code string `json:"code"`
 					}
 					_ = json.Unmarshal(r.Body, &p)
-					if has := game.Has(id, v.Institution); has == (p.Code == "not_in_ruleset") {
+					if has := game.RulesetHas(id, v.Institution); has == (p.Code == "not_in_ruleset") {
 						t.Errorf("%s GET %s (cold %v): status %d %s; the ruleset has %s: %v", id, path, cold, r.Status, r.Body, v.Institution, has)
 					}
 				}

@@ -77,7 +77,7 @@ type overviewData struct {
 func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (string, error) {
 	g := l.Game
 	var js game.JudgeState
-	if game.Has(g.Ruleset, game.InstGovernance) {
+	if game.RulesetHas(g.Ruleset, game.InstGovernance) {
 		var err error
 		if js, err = h.svc.Judge(ctx, g.ID); err != nil {
 			return "", err

@@ -130,7 +130,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 			r := hs.send(slash(hs.nextID(), user, call["name"].(string), opts...))
 			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
 			got := strings.Contains(r.all(), sentence)
-			if game.Has(id, c.Institution) {
+			if game.RulesetHas(id, c.Institution) {
 				if got {
 					t.Errorf("%s %s: refused as not in the ruleset, but %s has %s: %s", id, c.Name, id, c.Institution, r.all())
 				}
