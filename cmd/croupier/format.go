@@ -122,8 +122,12 @@ func gameText(v game.GameView) string {
 	if v.Name != "" && v.Name != v.ID {
 		s += fmt.Sprintf(" (%q)", v.Name)
 	}
-	s += fmt.Sprintf(", ruleset %s, admins %s. Period %s (%s) runs until %s; season %s.",
-		v.Ruleset, strings.Join(v.Admins, ", "), v.Period.ID, v.Period.Kind, stamp(v.Period.End), v.Season)
+	s += fmt.Sprintf(", ruleset %s, admins %s. Period %s (%s) runs until %s",
+		v.Ruleset, strings.Join(v.Admins, ", "), v.Period.ID, v.Period.Kind, stamp(v.Period.End))
+	if v.Season != "" { // a ruleset without seasons (turns) has none
+		s += "; season " + v.Season
+	}
+	s += "."
 	if v.Ended {
 		s += " The game has ended"
 		if v.Winner != "" {

@@ -244,7 +244,7 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 			return CandidaciesView{}, rules.Refuse("invalid_request", "%q is not an ISO week such as 2026-W49.", week)
 		}
 	}
-	t, err := s.view(ctx, game, electionKey(game, wk.String()), judgeKey(game))
+	t, err := s.viewIn(ctx, viewElections, game, electionKey(game, wk.String()), judgeKey(game))
 	if err != nil {
 		return CandidaciesView{}, err
 	}

@@ -459,7 +459,7 @@ func (s *Service) closeConfidenceItem(ctx context.Context, game, sk string) ([]s
 
 // Judge returns the office of Judge.
 func (s *Service) Judge(ctx context.Context, game string) (JudgeState, error) {
-	t, err := s.view(ctx, game, judgeKey(game))
+	t, err := s.viewIn(ctx, viewJudge, game, judgeKey(game))
 	if err != nil {
 		return JudgeState{}, err
 	}
@@ -474,7 +474,7 @@ func (s *Service) JusticeRequests(ctx context.Context, game, status string) ([]J
 	default:
 		return nil, rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
 	}
-	if _, err := s.view(ctx, game); err != nil {
+	if _, err := s.viewIn(ctx, viewJustice, game); err != nil {
 		return nil, err
 	}
 	return scanRecords(ctx, s, game, rfjPrefix, func(r JusticeRecord) bool {
@@ -492,7 +492,7 @@ func (s *Service) JusticeRequest(ctx context.Context, game, id string) (JusticeR
 	if err := checkRecordID(id, "request"); err != nil {
 		return JusticeRecord{}, err
 	}
-	t, err := s.view(ctx, game, rfjKey(game, id))
+	t, err := s.viewIn(ctx, viewJustice, game, rfjKey(game, id))
 	if err != nil {
 		return JusticeRecord{}, err
 	}

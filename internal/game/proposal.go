@@ -285,7 +285,7 @@ func (s *Service) Proposals(ctx context.Context, game, status string) ([]Proposa
 	default:
 		return nil, rules.Refuse("invalid_request", "Unknown proposal status %q: use open, adopted, failed or withdrawn.", status)
 	}
-	t, err := s.view(ctx, game)
+	t, err := s.viewIn(ctx, viewProposals, game)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ func (s *Service) Proposal(ctx context.Context, game, id string) (ProposalView, 
 	if err := checkRecordID(id, "proposal"); err != nil {
 		return ProposalView{}, err
 	}
-	t, err := s.view(ctx, game, proposalKey(game, id))
+	t, err := s.viewIn(ctx, viewProposals, game, proposalKey(game, id))
 	if err != nil {
 		return ProposalView{}, err
 	}
