@@ -61,6 +61,12 @@ type Command struct {
 	Platform bool
 	// What names the thing, in the plural, for a refusal ("gifts").
 	What string
+	// Call is how an edge runs the command by name with a JSON payload
+	// (POST /v1/games/{game}/commands/{name}). It is nil for the commands
+	// no edge calls by name: the scheduler's, create (the game it makes is
+	// not there yet to be named) and bind (only a chat platform may ask for
+	// it: it proves who administers the server being bound).
+	Call *Call
 }
 
 // View is a read-only query that belongs to an institution.
@@ -75,41 +81,41 @@ type View struct {
 // commands in.
 var catalogue = slices.Concat([]Command{
 	{Name: "create", Institution: InstCommon, What: "game creation"},
-	{Name: "join", Institution: InstCommon, Action: true, What: "joining"},
-	{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving"},
-	{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls"},
+	{Name: "join", Institution: InstCommon, Action: true, What: "joining", Call: call(commands.Join, optional)},
+	{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Call: bare(commands.Leave)},
+	{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls", Call: call(commands.Roll)},
 	{Name: "bind", Institution: InstCommon, Admin: true, What: "chat bindings"},
-	{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments"},
-	{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports"},
-	{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports"},
+	{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments", Call: call(commands.Amend)},
+	{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports", Call: call(commands.PushReactions)},
+	{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports", Call: call(commands.PushMessageEvent)},
 	{Name: "period-end", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "period ends"},
 
-	{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier"},
-	{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs"},
-	{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts"},
-	{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs"},
-	{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs"},
+	{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Call: call(commands.Purchase)},
+	{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Call: call(commands.Open)},
+	{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Call: call(commands.Gift)},
+	{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Call: call(commands.Grant)},
+	{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Call: call(commands.Revoke)},
 
-	{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels"},
-	{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels"},
-	{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels"},
-	{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles"},
+	{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Call: call(commands.RequestDuel, creates)},
+	{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(true)},
+	{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(false)},
+	{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Call: bare(commands.EngageBattle)},
 	{Name: "match-timeout", Institution: InstExoptosis, Draws: true, AfterEnd: true, Scheduled: true, What: "Exoptosis matches"},
 }, matchMoveCommands(), []Command{
-	{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades"},
-	{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades"},
-	{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades"},
+	{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Call: call(commands.OfferTrade, creates)},
+	{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Call: byID[TradeRef](commands.AcceptTrade)},
+	{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Call: byID[TradeRef](commands.WithdrawTrade)},
 	{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
 
-	{Name: "proposal-submit", Institution: InstGovernance, What: "proposals"},
-	{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals"},
-	{Name: "justice-request", Institution: InstGovernance, What: "requests for justice"},
-	{Name: "ruling", Institution: InstGovernance, What: "rulings"},
-	{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings"},
-	{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence"},
-	{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge"},
-	{Name: "judge-resign", Institution: InstGovernance, What: "a Judge"},
-	{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections"},
+	{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Call: call(commands.SubmitProposal, creates)},
+	{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Call: byID[ProposalRef](commands.WithdrawProposal)},
+	{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Call: call(commands.RequestJustice, creates)},
+	{Name: "ruling", Institution: InstGovernance, What: "rulings", Call: call(commands.Rule, creates)},
+	{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Call: byID[RulingRef](commands.Overturn)},
+	{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Call: call(commands.OpenConfidence, creates)},
+	{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Call: bare(commands.AssentRemoval)},
+	{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Call: bare(commands.Resign)},
+	{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Call: call(commands.StandForJudge, creates)},
 	{Name: "proposal-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "proposals"},
 	{Name: "confidence-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "votes of confidence"},
 	{Name: "judge-election", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "Judge elections"},
@@ -119,7 +125,7 @@ var catalogue = slices.Concat([]Command{
 func matchMoveCommands() []Command {
 	out := make([]Command, 0, len(moveKinds))
 	for _, k := range moveKinds {
-		out = append(out, Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches"})
+		out = append(out, Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Call: moveCall(k)})
 	}
 	return out
 }
