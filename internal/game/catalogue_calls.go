@@ -193,4 +193,3 @@ func CallableIn(id string) []string {
 	}
 	return out
 }
-

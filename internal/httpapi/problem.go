@@ -62,6 +62,7 @@ var statusOf = map[string]int{
 	"game_out_of_scope":       http.StatusForbidden,
 	"platform_out_of_scope":   http.StatusForbidden,
 	"not_found":               http.StatusNotFound,
+	"unknown_command":         http.StatusNotFound,
 	"game_not_found":          http.StatusNotFound,
 	"player_not_found":        http.StatusNotFound,
 	"method_not_allowed":      http.StatusMethodNotAllowed,

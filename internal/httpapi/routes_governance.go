@@ -46,7 +46,7 @@ func (a *API) pushReactions(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if !a.platformInScope(w, r, p.Message.Platform) || !a.identitiesInScope(w, r, p.Up, p.Down) {
+	if !a.payloadInScope(w, r, &p) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushReactions(r.Context(), req, p) })
@@ -60,7 +60,7 @@ func (a *API) pushMessageEvent(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if !a.platformInScope(w, r, e.Message.Platform) {
+	if !a.payloadInScope(w, r, &e) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushMessageEvent(r.Context(), req, e) })

@@ -1,0 +1,53 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"croupier/internal/game"
+)
+
+// commandRoutes serves the one route shape of every command an edge may
+// call (game.Command.Call): POST /v1/games/{game}/commands/{name} runs the
+// catalogue's command name with the body as its payload. The other command
+// routes are aliases of it; a command whose alias names a record in its path
+// (a trade, a match, a proposal, a ruling) takes the id in the body here.
+func (a *API) commandRoutes(m *http.ServeMux) {
+	m.Handle("POST /v1/games/{game}/commands/{name}", a.authed(a.runCommand))
+}
+
+// runCommand decodes the body as the command's payload exactly as the
+// aliases do (strict JSON, the same size bound), applies the key's scope
+// to what the payload speaks for, and runs the command.
+func (a *API) runCommand(w http.ResponseWriter, r *http.Request) {
+	cmd, err := a.svc.Callable(r.Context(), r.PathValue("game"), r.PathValue("name"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	c := cmd.Call
+	p := c.Payload()
+	if err := decode(w, r, p, c.Optional); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if !a.payloadInScope(w, r, p) {
+		return
+	}
+	status := http.StatusOK
+	if c.Creates {
+		status = http.StatusCreated
+	}
+	a.command(w, r, status, func(req game.Request) (*game.Result, error) { return c.Run(r.Context(), a.svc, req, p) })
+}
+
+// payloadInScope refuses a payload that speaks for what the key may not:
+// a reaction push's platform and voters, a message event's platform.
+func (a *API) payloadInScope(w http.ResponseWriter, r *http.Request, payload any) bool {
+	switch p := payload.(type) {
+	case *game.PushReactions:
+		return a.platformInScope(w, r, p.Message.Platform) && a.identitiesInScope(w, r, p.Up, p.Down)
+	case *game.MessageEvent:
+		return a.platformInScope(w, r, p.Message.Platform)
+	}
+	return true
+}
