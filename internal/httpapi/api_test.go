@@ -276,6 +276,12 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/message-events":                {"POST"},
 		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
 	}
+	// And the one route shape of every command an edge may call.
+	for _, cmd := range game.Catalogue() {
+		if cmd.Call != nil {
+			want["/v1/games/{game}/commands/"+cmd.Name] = []string{"POST"}
+		}
+	}
 	svc, clk := newService(t)
 	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, ManualClock: clk, Logger: quiet()})
 	paths := c.Doc().Paths.Map()
