@@ -282,3 +282,178 @@ func firstDifference(a, c string) string {
 	}
 	return ""
 }
+
+// commandArgs is the body of POST .../commands/{name} for each command an
+// edge may call: the alias's body of commandCalls, with the record the
+// alias's path names moved into it.
+func commandArgs(name string) any {
+	body := commandCalls("x")[name].Body
+	poll := map[string]string{"platform": "discord", "channel": "700", "message": "m-c"}
+	switch name {
+	case "trade-accept", "trade-withdraw":
+		return obj("trade", "t-1")
+	case "proposal-withdraw":
+		return obj("proposal", "p-1")
+	case "ruling":
+		return obj("request", "r-1", "answer", "Because.")
+	case "ruling-overturn":
+		return obj("ruling", "r-1-1")
+	case "confidence-open":
+		return obj("ruling", "r-1-1", "poll", poll)
+	case "duel-accept", "duel-decline":
+		return obj("match", "d-1")
+	}
+	if move, ok := body.(map[string]any); ok && strings.HasPrefix(name, "match-") {
+		m := obj("match", "m-1")
+		for k, v := range move {
+			if k != "kind" {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	return body
+}
+
+// RULINGS R3 through the one route shape: against a game of each ruleset,
+// every command an edge may call that the ruleset lacks is 422
+// not_in_ruleset and leaves the game's partition byte for byte as it was;
+// what the ruleset has is never refused so. A name that is no command to
+// call (the scheduler's, create, bind, none) is 404 unknown_command listing
+// what the game's ruleset offers on the route, also changing nothing.
+func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
+	e := newEnv(t)
+	for id := range rulesetTitles {
+		g := "g-" + id
+		e.mustStatus(e.Post("/v1/games", "create-"+id, game.CreateGame{ID: g, Ruleset: id}), http.StatusCreated)
+		e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + g + "/join", Actor: ada, Idem: "join-ada-" + id, Body: game.JoinGame{Name: "Ada"}}), http.StatusOK)
+	}
+	refused := map[string]int{}
+	for id, title := range rulesetTitles {
+		g := "g-" + id
+		for _, cmd := range game.Catalogue() {
+			before := partition(t, e.svc.Store(), g)
+			r := e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + g + "/commands/" + cmd.Name, Idem: "cmd-" + cmd.Name, Body: commandArgs(cmd.Name),
+				Bad: cmd.Call == nil})
+			var p struct {
+				Code, Detail, Ruleset, Command string
+				Commands                       []string
+			}
+			_ = json.Unmarshal(r.Body, &p)
+			switch {
+			case cmd.Call == nil:
+				if r.Status != http.StatusNotFound || p.Code != "unknown_command" || p.Command != cmd.Name || p.Ruleset != id ||
+					fmt.Sprint(p.Commands) != fmt.Sprint(game.CallableIn(id)) || !strings.Contains(p.Detail, fmt.Sprintf("in the %s game %q", title, g)) {
+					t.Errorf("%s %s: %d %s, want 404 unknown_command listing %v", id, cmd.Name, r.Status, r.Body, game.CallableIn(id))
+				}
+			case game.RulesetHas(id, cmd.Institution):
+				if p.Code == "not_in_ruleset" || p.Code == "unknown_command" {
+					t.Errorf("%s %s: refused %s, but %s has %s: %s", id, cmd.Name, p.Code, id, cmd.Institution, r.Body)
+				}
+				continue
+			default:
+				if r.Status != http.StatusUnprocessableEntity || p.Code != "not_in_ruleset" || p.Ruleset != id ||
+					!strings.Contains(p.Detail, fmt.Sprintf("The %s game %q has no ", title, g)) {
+					t.Errorf("%s %s: %d %s, want 422 not_in_ruleset", id, cmd.Name, r.Status, r.Body)
+				}
+				refused[id]++
+			}
+			if after := partition(t, e.svc.Store(), g); after != before {
+				t.Errorf("%s %s: the refusal changed the game:\n%s", id, cmd.Name, firstDifference(before, after))
+			}
+		}
+		before := partition(t, e.svc.Store(), g)
+		r := e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + g + "/commands/nope", Idem: "nope", Body: map[string]any{}})
+		if p := r.Problem(t); r.Status != http.StatusNotFound || p.Code != "unknown_command" || !strings.Contains(p.Detail, `There is no command "nope"`) {
+			t.Errorf("%s nope: %d %s, want 404 unknown_command", id, r.Status, r.Body)
+		}
+		if partition(t, e.svc.Store(), g) != before {
+			t.Errorf("%s nope: the refusal changed the game", id)
+		}
+	}
+	// Obelisk lacks cards and Exoptosis (5 + 4 + 13 commands), turns those
+	// and trades and governance (+ 3 + 9), as through the aliases.
+	if want := map[string]int{"obelisk": 22, "turns": 34}; fmt.Sprint(refused) != fmt.Sprint(want) {
+		t.Errorf("refusals by ruleset %v, want %v", refused, want)
+	}
+	if r := e.Post("/v1/games/no-such-game/commands/nope", "nope", map[string]any{}); r.Status != http.StatusNotFound || r.Problem(t).Code != "game_not_found" {
+		t.Errorf("an unknown command of an unknown game: %d %s, want 404 game_not_found", r.Status, r.Body)
+	}
+}
+
+// Bad input on the new route gets the problem the alias gives (the same
+// decoding: strict JSON objects, the size bound, the media type, the actor
+// header), and changes nothing.
+func TestCommandsRouteRefusesBadInputAsTheAliasesDo(t *testing.T) {
+	e := withGame(t)
+	base := "/v1/games/" + gameID
+	before := partition(t, e.svc.Store(), gameID)
+	for _, c := range []struct {
+		name, alias, cmd string
+		body             any
+		ct, actor        string
+		status           int
+		code             string
+	}{
+		{"malformed JSON", "/purchases", "purchase", `{"item":`, "", ada, 400, "invalid_json"},
+		{"an unknown field", "/purchases", "purchase", `{"item":"random-card","colour":"red"}`, "", ada, 400, "invalid_json"},
+		{"a field of the wrong type", "/purchases", "purchase", `{"item":"random-card","quantity":"two"}`, "", ada, 400, "invalid_json"},
+		{"data after the object", "/gifts", "gift", `{"to":"discord:1000"}{}`, "", ada, 400, "invalid_json"},
+		{"no body", "/gifts", "gift", nil, "", ada, 400, "invalid_json"},
+		{"an oversized body", "/rolls", "roll", `{"dice":"1d6","reason":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, "", ada, 413, "body_too_large"},
+		{"another media type", "/rolls", "roll", `{"dice":"1d6"}`, "text/plain", ada, 415, "unsupported_media_type"},
+		{"no actor", "/rolls", "roll", `{"dice":"1d6"}`, "", "-", 400, "missing_actor"},
+		{"a bare command with a body", "/leave", "leave", `{"now":true}`, "", ada, 400, "invalid_json"},
+	} {
+		var got [2]*apitest.Response
+		for i, path := range []string{base + c.alias, base + "/commands/" + c.cmd} {
+			call := apitest.Call{Method: "POST", Path: path, Actor: c.actor, Idem: "bad-" + c.name, Body: c.body, ContentType: c.ct, Bad: true}
+			if c.actor == "-" {
+				call.Actor, call.Header = "", http.Header{httpapi.HeaderActor: {" "}}
+			}
+			got[i] = e.Do(call)
+		}
+		a, n := got[0].Problem(t), got[1].Problem(t)
+		if got[0].Status != c.status || a.Code != c.code {
+			t.Errorf("%s on the alias: %d %s, want %d %s", c.name, got[0].Status, got[0].Body, c.status, c.code)
+		}
+		if got[1].Status != got[0].Status || n.Code != a.Code || n.Detail != a.Detail {
+			t.Errorf("%s: the commands route answers %d %s, the alias %d %s", c.name, got[1].Status, got[1].Body, got[0].Status, got[0].Body)
+		}
+	}
+	if after := partition(t, e.svc.Store(), gameID); after != before {
+		t.Errorf("bad input changed the game:\n%s", firstDifference(before, after))
+	}
+}
+
+// The key's scopes apply on the new route as on the aliases: the actor, the
+// game, and what a push speaks for (its voters and its message's platform).
+func TestCommandsRouteAppliesTheKeysScopes(t *testing.T) {
+	e := newCredEnv(t, "bolt")
+	before := e.snapshot()
+	for _, c := range []struct {
+		name, key, actor, path, body string
+		status                       int
+		code                         string
+	}{
+		{"slack key as discord:1", "slack-key", "discord:1", "/v1/games/hall-a/commands/roll", `{"dice":"1d6"}`, 403, "actor_out_of_scope"},
+		{"hall-a admin key grants in hall-b", "admin-a-key", admin, "/v1/games/hall-b/commands/grant", `{"player":"discord:2000","vertebrae":500,"reason":"x"}`, 403, "game_out_of_scope"},
+		{"slack key pushes Discord votes", "slack-key", "slack:U1", "/v1/games/hall-a/commands/push-reactions",
+			`{"message":{"platform":"slack","channel":"C1","message":"M1"},"op":"add","up":["discord:2000"]}`, 403, "actor_out_of_scope"},
+		{"slack key pushes votes on a Discord message", "slack-key", "slack:U1", "/v1/games/hall-a/commands/push-reactions",
+			`{"message":{"platform":"discord","channel":"C1","message":"M1"},"op":"add","up":["slack:U1"]}`, 403, "platform_out_of_scope"},
+		{"slack key reports on a Discord message", "slack-key", "slack:U1", "/v1/games/hall-a/commands/push-message-event",
+			`{"message":{"platform":"discord","channel":"C1","message":"M1"},"event":"deleted"}`, 403, "platform_out_of_scope"},
+		{"an in-scope non-admin still cannot grant", "slack-key", "slack:U1", "/v1/games/hall-a/commands/grant", `{"player":"slack:U1","vertebrae":500,"reason":"x"}`, 403, "forbidden"},
+	} {
+		if s, p, b := e.do(c.key, c.actor, "POST", c.path, c.body); s != c.status || p.Code != c.code {
+			t.Errorf("%s: %d %s, want %d %s", c.name, s, b, c.status, c.code)
+		}
+	}
+	if after := e.snapshot(); after != before {
+		t.Fatalf("refused requests changed the store:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	e.must("slack-key", "slack:U1", "POST", "/v1/games/hall-a/commands/push-reactions",
+		`{"message":{"platform":"slack","channel":"C1","message":"M1"},"op":"add","up":["slack:U1"]}`, http.StatusOK)
+	e.must("admin-a-key", admin, "POST", "/v1/games/hall-a/commands/grant", `{"player":"discord:2000","vertebrae":5,"reason":"prize"}`, http.StatusOK)
+}
