@@ -390,3 +390,28 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 		}
 	}
 }
+
+// Every command a player, an admin or a bridge sends can be called by name
+// (POST /v1/games/{game}/commands/{name}): it has a Call, with a payload
+// type that decodes JSON, and the scheduler's commands have none. create
+// (no game to name yet) and bind (only a chat platform proves who
+// administers the server) are the two exceptions, by design.
+func TestCatalogueCallsEveryCommandAnEdgeSends(t *testing.T) {
+	notCalled := map[string]bool{"create": true, "bind": true}
+	for _, c := range game.Catalogue() {
+		switch want := !c.Scheduled && !notCalled[c.Name]; {
+		case want && c.Call == nil:
+			t.Errorf("command %s has no Call: no edge can run it by name", c.Name)
+		case !want && c.Call != nil:
+			t.Errorf("command %s has a Call, but is the scheduler's or no edge's to call by name", c.Name)
+		case want:
+			p := c.Call.Payload()
+			if err := json.Unmarshal([]byte(`{}`), p); err != nil {
+				t.Errorf("command %s: its payload %T does not decode {}: %v", c.Name, p, err)
+			}
+		}
+	}
+	if got := game.CallableIn("obelisk"); slices.Contains(got, "gift") || !slices.Contains(got, "trade-offer") || !slices.Contains(got, "push-reactions") {
+		t.Errorf("the Obelisk's callable commands %v: want trades and pushes, no gifts", got)
+	}
+}
