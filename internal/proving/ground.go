@@ -504,7 +504,9 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Open(ctx, r, o) }
 	case r < 37:
 		cmd.name = "gift"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Gift(ctx, r, game.Gift{To: other}) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return svc.Gift(ctx, r, game.Gift{To: other})
+		}
 	case r < 48:
 		o := game.OfferTrade{To: other, Give: itemsOf(c.rnd.IntN(4), nil)}
 		if c.rnd.IntN(2) == 0 {
@@ -574,7 +576,9 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.SubmitProposal(ctx, r, p) }
 	case r < 93:
 		cmd.name = "join"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Join(ctx, r, game.JoinGame{}) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return svc.Join(ctx, r, game.JoinGame{})
+		}
 	default:
 		gr := game.Grant{Player: other, Vertebrae: 5 + c.rnd.IntN(25), RandomCards: c.rnd.IntN(3), Reason: "proving ground"}
 		if c.rnd.IntN(3) == 0 {
