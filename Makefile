@@ -2,13 +2,16 @@
 # the embedded store; no AWS, no Docker.
 #
 #   run      go run ./cmd/croupier serve (CLOCK=manual: a clock you move
-#            with `croupier play clock`; ADDR=:9090 to move the port)
+#            with `croupier play clock`; ADDR=127.0.0.1:9090 to move the port)
 #   test     every test, against DynamoDB Local and the Lambda emulator;
 #            the tracker's pages in headless Chromium (screenshots into
 #            build/screenshots) and through the Nu Html Checker
 #   bench    go test -bench, then the `croupier bench` table: per-command
 #            latency and AWS-priced cost on bolt and DynamoDB Local,
 #            bootstrap sizes and Init Durations under the emulator
+#   scale    a game of SCALE_PLAYERS (10,000) players on DynamoDB Local:
+#            the phase end with a battle of everyone, timed, GET /players
+#            paged, the largest item written (`make test` runs 1,500)
 #   build    every Lambda for AWS (linux/arm64) into build/<fn>/bootstrap
 #   invoke   FN=actions EVENT=events/actions/join.json: one function under
 #            the Lambda Runtime Interface Emulator against DynamoDB Local
@@ -38,10 +41,12 @@ SCREENSHOTS := $(CURDIR)/build/screenshots
 DYNAMODB_LOCAL := TOOLS=$(TOOLS) $(CURDIR)/scripts/dynamodb-local.sh
 space := $(subst ,, )
 
-.PHONY: run test bench build invoke clean $(addprefix build-,$(FUNCTIONS))
+.PHONY: run test bench scale build invoke clean $(addprefix build-,$(FUNCTIONS))
 
 CLOCK ?= real
-ADDR ?= :8080
+# Loopback: a server nobody configured is reachable from this machine only
+# (croupier serve refuses another address without a real API key).
+ADDR ?= 127.0.0.1:8080
 BENCH_N ?= 200
 
 run:
@@ -82,6 +87,16 @@ bench: tools
 	go test -run '^$$' -bench . -benchmem ./...
 	echo
 	go run ./cmd/croupier bench --n $(BENCH_N) --dynamodb-endpoint $$CROUPIER_DYNAMODB_ENDPOINT --functions --rie $(RIE)
+
+SCALE_PLAYERS ?= 10000
+
+# scale is TestScale_PhaseEndWithABattleOfEveryone at full size (issue 11,
+# acceptance 6); its log prints the times and the largest item.
+scale: tools
+	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
+	$(DYNAMODB_LOCAL) start >/dev/null
+	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
+	CROUPIER_SCALE_PLAYERS=$(SCALE_PLAYERS) go test -count=1 -v -timeout 30m -run '^TestScale_' ./internal/httpapi/
 
 build: $(addprefix build/,$(addsuffix /bootstrap,$(FUNCTIONS)))
 
@@ -132,7 +147,7 @@ build-TrackerFunction:
 
 # invoke builds FN for this machine and runs it under the emulator with the
 # event file(s) in EVENT, against DynamoDB Local and table $(INVOKE_TABLE),
-# with API key dev-key. A DynamoDB Local already running (make
+# with API key dev-key (for anyone: "dev-key as=*"). A DynamoDB Local already running (make
 # dynamodb-start) is used and kept, so state carries over between invokes;
 # otherwise one is started and stopped, and every invoke begins empty:
 #   make invoke FN=actions EVENT="events/actions/create-game.json events/actions/join.json"
@@ -151,7 +166,7 @@ invoke: tools
 	CGO_ENABLED=0 go build -tags lambda.norpc -o build/host/$(FN)/bootstrap ./functions/$(FN)
 	go run ./internal/e2e/cmd/invoke -rie $(RIE) -bootstrap build/host/$(FN)/bootstrap \
 		-env TABLE_NAME=$(INVOKE_TABLE) -env DYNAMODB_ENDPOINT=$$endpoint \
-		-env API_KEYS=dev-key -env LOG_LEVEL=info $(EVENT)
+		-env 'API_KEYS=dev-key as=*' -env LOG_LEVEL=info $(EVENT)
 
 clean:
 	rm -rf build .aws-sam

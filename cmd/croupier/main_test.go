@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
@@ -46,7 +47,7 @@ func newHarness(t *testing.T, clockMode string) *harness {
 	// A fixed entropy source and numbered idempotency keys (see cli) make
 	// seeds, command ids and so every card drawn the same on every run: the
 	// README's sample output is compared as printed.
-	cfg := serveConfig{data: data, clockMode: clockMode, apiKeys: []string{testKey}, interval: time.Second,
+	cfg := serveConfig{data: data, clockMode: clockMode, apiKeys: credential.Keys{credential.AnyKey(testKey)}, interval: time.Second,
 		entropy: rand.NewChaCha8([32]byte{'c', 'r', 'o', 'u', 'p', 'i', 'e', 'r'})}
 	if clockMode == "manual" {
 		cfg.start = walkStart

@@ -351,7 +351,11 @@ func matchesText(g string, ms []game.MatchSummary) string {
 		if m.Phase != "" && m.Status == game.MatchPlaying {
 			state += "/" + m.Phase
 		}
-		fmt.Fprintf(&b, "\n  %s  %s  %s  %s", m.ID, m.Kind, state, strings.Join(m.Players, ", "))
+		who := strings.Join(m.Players, ", ")
+		if m.Entrants > 0 {
+			who = fmt.Sprintf("%d entrants", m.Entrants)
+		}
+		fmt.Fprintf(&b, "\n  %s  %s  %s  %s", m.ID, m.Kind, state, who)
 		if m.Status == game.MatchPlaying && len(m.Movers) > 0 {
 			fmt.Fprintf(&b, "; waits for %s", strings.Join(m.Movers, ", "))
 		}
@@ -378,7 +382,16 @@ func matchText(v game.MatchView) string {
 	if v.Phase != "" {
 		fmt.Fprintf(&b, ", phase %s", v.Phase)
 	}
-	fmt.Fprintf(&b, ". Players: %s.", strings.Join(v.Players, ", "))
+	if v.Entrants > 0 {
+		// A large battle: its entrants are counted, the seated named.
+		fmt.Fprintf(&b, ". %d entrants, %d still to select", v.Entrants, v.Waiting)
+		if len(v.Players) > 0 {
+			fmt.Fprintf(&b, "; seated: %s", strings.Join(v.Players, ", "))
+		}
+		b.WriteString(".")
+	} else {
+		fmt.Fprintf(&b, ". Players: %s.", strings.Join(v.Players, ", "))
+	}
 	switch v.Status {
 	case game.MatchRequested:
 		fmt.Fprintf(&b, "\nWaiting for %s to accept.", strings.Join(v.WaitingFor, ", "))

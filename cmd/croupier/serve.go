@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,7 @@ import (
 	"croupier/internal/chat/bridge"
 	"croupier/internal/chat/slack"
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/publish"
@@ -34,10 +36,14 @@ import (
 
 // Defaults of `croupier serve`.
 const (
-	defaultAddr = ":8080"
+	// defaultAddr is loopback: a server nobody configured is reachable from
+	// this machine only.
+	defaultAddr = "127.0.0.1:8080"
 	defaultData = ".croupier/croupier.db"
-	// devAPIKey is the key a local server accepts when none is configured,
-	// so the walkthrough needs no setup. It is logged loudly at startup.
+	// devAPIKey is the key a local server with a manual clock accepts when
+	// none is configured, so the walkthrough needs no setup. Everyone knows
+	// it: it is accepted only with --clock manual or --insecure-dev-key, and
+	// on another address than loopback only with --insecure-dev-key.
 	devAPIKey       = "dev-key"
 	shutdownTimeout = 10 * time.Second
 )
@@ -53,18 +59,28 @@ With --clock manual the server's time moves only when told to (POST
 fits in five minutes. Never use a manual clock for a real game.
 
 Environment: CROUPIER_ADDR (--addr), CROUPIER_DATA (--data),
-CROUPIER_API_KEYS (--api-key, comma-separated).
+CROUPIER_API_KEYS (--api-key).
 
-Chat (docs/operations.md): every committed log entry goes through an
-in-process bus to the announcer, which posts to the bound Discord
-announcement channels when CROUPIER_DISCORD_BOT_TOKEN is set (API base
-CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs the
-message. POST /slack/commands and /slack/interactions verify with
+API keys (docs/operations.md "Credentials"): each entry is
+"<key> as=<identities> [games=<games>]", entries separated by commas, e.g.
+--api-key 'sha256:<hex of the key's SHA-256> as=discord:|slack: games=hall'
+or --api-key "$KEY as=*" for a key that may act for anyone. The server fails
+closed: it listens on 127.0.0.1 unless told otherwise, and on any other
+address it refuses to start without a real key. Without a key it accepts
+the development key dev-key with --clock manual (or --insecure-dev-key),
+and otherwise a random key made for this run, printed at startup.
+
+Chat (docs/operations.md): a log tail reads every committed log entry from
+the store, every second, and hands it to the announcer, which posts to the
+bound Discord announcement channels when CROUPIER_DISCORD_BOT_TOKEN is set
+(API base CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs
+the message; entries committed before a crash are announced after the
+restart. POST /slack/commands and /slack/interactions verify with
 CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
-/bridge/v1/events with CROUPIER_BRIDGE_SECRETS (comma-separated). Without
-a secret those routes answer 401. CROUPIER_PUBLIC_URL, where chat platforms
-reach this server, makes replies about cards show their pictures
-(<url>/cards/<card>.png).
+/bridge/v1/events with CROUPIER_BRIDGE_SECRETS (entries as for keys, the
+secret itself: "<secret> as=matrix:"). Without a secret those routes answer
+401. CROUPIER_PUBLIC_URL, where chat platforms reach this server, makes
+replies about cards show their pictures (<url>/cards/<card>.png).
 
 The public tracker (docs/tracker.md) is at /tracker, e.g.
 http://localhost:8080/tracker/games/<game>; card images at /cards/.
@@ -76,8 +92,11 @@ type serveConfig struct {
 	data      string
 	clockMode string // "real" or "manual"
 	start     time.Time
-	apiKeys   []string
-	interval  time.Duration
+	apiKeys   credential.Keys
+	// insecureDevKey accepts dev-key with a real clock, and on an address
+	// other machines reach (--insecure-dev-key).
+	insecureDevKey bool
+	interval       time.Duration
 	// entropy, when set, replaces crypto/rand for seeds and ids: tests use a
 	// fixed one so documented sample output is reproducible. Never in serve.
 	entropy io.Reader
@@ -87,7 +106,7 @@ type serveConfig struct {
 	// pictures in replies); empty: replies show no pictures.
 	publicURL     string
 	slackSecret   string
-	bridgeSecrets []string
+	bridgeSecrets []credential.Secret
 }
 
 // server is the wired application: what serve runs and what tests drive
@@ -97,6 +116,7 @@ type server struct {
 	store   *bolt.Store
 	svc     *game.Service
 	runner  *sched.Runner
+	tail    *publish.Tail
 	manual  *clock.Manual // nil with a real clock
 }
 
@@ -112,9 +132,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 		manual = clock.NewManual(cfg.start)
 		clk = manual
 	}
-	// Committed entries reach the announcer synchronously (internal/publish).
-	bus := publish.NewBus()
-	opts := []game.Option{game.WithLogger(logger), game.WithPublisher(bus)}
+	opts := []game.Option{game.WithLogger(logger)}
 	if cfg.entropy != nil {
 		opts = append(opts, game.WithEntropy(cfg.entropy))
 	}
@@ -123,19 +141,19 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	if cfg.discordToken != "" {
 		poster = &announce.Discord{BaseURL: cfg.discordAPI, Token: cfg.discordToken}
 	}
-	bus.Subscribe((&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle)
+	// The log is the outbox (internal/publish): the tail announces what was
+	// committed, after a cursor in the store, so entries committed just
+	// before a crash are announced after the restart.
+	tail := &publish.Tail{Feed: st, Store: st, Log: logger,
+		Handle: (&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle}
 
-	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
+	api := httpapi.New(svc, httpapi.Config{Keys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
 	router := chat.NewRouter(svc, logger)
 	router.CardImage = chat.CardImageURL(cfg.publicURL)
 	cache := &chat.ReplyCache{Store: st, Clock: clk}
-	var secrets [][]byte
-	for _, s := range cfg.bridgeSecrets {
-		secrets = append(secrets, []byte(s))
-	}
 	mux := http.NewServeMux()
 	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: clk, Log: logger}).Routes(mux)
-	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: secrets, Clock: clk, Log: logger}).Routes(mux)
+	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: cfg.bridgeSecrets, Clock: clk, Log: logger}).Routes(mux)
 	// The public tracker (internal/tracker) and the card images it shows.
 	rs, err := ruleset.Load(ruleset.Default)
 	if err != nil {
@@ -152,7 +170,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	mux.Handle(tracker.Base+"/", tr)
 	mux.Handle(tracker.CardsBase+"/", tr)
 	mux.Handle("/", api)
-	return &server{handler: mux, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), manual: manual}, nil
+	return &server{handler: mux, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), tail: tail, manual: manual}, nil
 }
 
 func (e *env) serveConfig(args []string) (serveConfig, error) {
@@ -162,8 +180,9 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 	fs.StringVar(&cfg.data, "data", e.envOr("CROUPIER_DATA", defaultData), "`path` of the embedded store file (created if missing)")
 	fs.StringVar(&cfg.clockMode, "clock", "real", "`mode`: real (wall clock) or manual (moves only via POST /v1/dev/clock)")
 	start := fs.String("start", "", "with --clock manual: the starting `time`, RFC 3339 (default: now)")
-	var keys listFlag
-	fs.Var(&keys, "api-key", "bearer API `key` accepted (repeatable or comma-separated; default: "+devAPIKey+")")
+	var keys keyFlag
+	fs.Var(&keys, "api-key", "bearer API key `entries` accepted: \"<key> as=<identities> [games=<games>]\", comma-separated or repeated")
+	fs.BoolVar(&cfg.insecureDevKey, "insecure-dev-key", false, "accept the public development key "+devAPIKey+" with a real clock, or beside a real key on a non-loopback address")
 	fs.DurationVar(&cfg.interval, "tick", sched.DefaultInterval, "how often the scheduler looks for due work")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -195,18 +214,81 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 	if cfg.data == "" {
 		return cfg, usagef("--data must name a file")
 	}
-	if len(keys) == 0 {
-		_ = keys.Set(e.getenv("CROUPIER_API_KEYS"))
+	// A key flag or variable that is set but blank is a mistake (an unset
+	// shell variable, "--api-key $KEY"), not a request for no key.
+	source, list := "--api-key", strings.Join(keys.values, ",")
+	if !keys.set {
+		source, list = "CROUPIER_API_KEYS", e.getenv("CROUPIER_API_KEYS")
 	}
-	cfg.apiKeys = keys
+	if (keys.set || list != "") && strings.Trim(list, " \t\r\n,") == "" {
+		return cfg, usagef("%s is set but holds no key (an unset shell variable?): give \"<key> as=<identities>\", or leave it out to serve on loopback without one", source)
+	}
+	if cfg.apiKeys, err = credential.ParseKeys(list); err != nil {
+		return cfg, usagef("%s: %v", source, err)
+	}
 	cfg.discordToken = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_BOT_TOKEN"))
 	cfg.publicURL = strings.TrimSpace(e.getenv("CROUPIER_PUBLIC_URL"))
 	cfg.discordAPI = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_API_BASE"))
 	cfg.slackSecret = strings.TrimSpace(e.getenv("CROUPIER_SLACK_SIGNING_SECRET"))
-	var bridgeSecrets listFlag
-	_ = bridgeSecrets.Set(e.getenv("CROUPIER_BRIDGE_SECRETS"))
-	cfg.bridgeSecrets = bridgeSecrets
+	if cfg.bridgeSecrets, err = credential.ParseSecrets(e.getenv("CROUPIER_BRIDGE_SECRETS")); err != nil {
+		return cfg, usagef("CROUPIER_BRIDGE_SECRETS: %v", err)
+	}
 	return cfg, nil
+}
+
+// keyFlag collects --api-key values, remembering that the flag was given
+// even when blank.
+type keyFlag struct {
+	values []string
+	set    bool
+}
+
+func (k *keyFlag) String() string { return "" } // the keys are secrets
+
+func (k *keyFlag) Set(v string) error {
+	k.values, k.set = append(k.values, v), true
+	return nil
+}
+
+// keyPolicy decides which keys the server accepts, failing closed: the
+// public dev-key only with a manual clock or --insecure-dev-key; an
+// address other machines reach only with a real key; and without any key,
+// loopback only with a key made for this run. It returns the keys and what
+// to tell the operator.
+func keyPolicy(cfg serveConfig, loopback bool) (credential.Keys, string, error) {
+	keys := cfg.apiKeys
+	manual := cfg.clockMode == "manual"
+	if len(keys) == 0 && (manual || cfg.insecureDevKey) {
+		keys = credential.Keys{credential.AnyKey(devAPIKey)}
+	}
+	dev := keys.Has(devAPIKey)
+	realKeys := len(keys)
+	if dev {
+		realKeys--
+	}
+	switch {
+	case dev && !manual && !cfg.insecureDevKey:
+		return nil, "", fmt.Errorf("refusing to accept the public development key %q with the real clock: set a real key with --api-key or CROUPIER_API_KEYS (\"<key> as=<identities>\", docs/operations.md \"Credentials\"), use --clock manual, or pass --insecure-dev-key", devAPIKey)
+	case !loopback && realKeys == 0:
+		return nil, "", fmt.Errorf("refusing to serve %s without an API key: that address is reachable from other machines, and without a real key anyone there could act as any player. Set --api-key or CROUPIER_API_KEYS (\"<key> as=<identities>\", docs/operations.md \"Credentials\"), or listen on loopback with --addr 127.0.0.1:8080", cfg.addr)
+	case !loopback && dev && !cfg.insecureDevKey:
+		return nil, "", fmt.Errorf("refusing to accept the public development key %q on %s, which other machines reach: remove it from --api-key/CROUPIER_API_KEYS, listen on loopback (--addr 127.0.0.1:8080), or pass --insecure-dev-key", devAPIKey, cfg.addr)
+	case dev:
+		return keys, "accepting the development key \"" + devAPIKey + "\" (anyone who knows it may act as any player); set --api-key or CROUPIER_API_KEYS for anything but local use", nil
+	case len(keys) == 0:
+		var b [24]byte
+		_, _ = rand.Read(b[:])
+		k := fmt.Sprintf("%x", b)
+		return credential.Keys{credential.AnyKey(k)}, "no API key configured: this run accepts the key " + k + " only (export CROUPIER_KEY=" + k + " for croupier play); set --api-key or CROUPIER_API_KEYS for a lasting one", nil
+	}
+	return keys, "", nil
+}
+
+// isLoopback reports whether a listener's address is reachable from this
+// machine only.
+func isLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
 }
 
 func (e *env) serve(args []string) error {
@@ -215,10 +297,6 @@ func (e *env) serve(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-	devKey := len(cfg.apiKeys) == 0
-	if devKey {
-		cfg.apiKeys = []string{devAPIKey}
-	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -228,6 +306,13 @@ func (e *env) serve(args []string) error {
 		return fmt.Errorf("cannot listen on %s: %w", cfg.addr, err)
 	}
 	defer ln.Close()
+	// Decided on the address actually bound ("localhost" resolved).
+	loopback := isLoopback(ln.Addr())
+	keys, keyNote, err := keyPolicy(cfg, loopback)
+	if err != nil {
+		return err
+	}
+	cfg.apiKeys = keys
 
 	srv, err := newServer(cfg, logger)
 	if err != nil {
@@ -241,6 +326,9 @@ func (e *env) serve(args []string) error {
 
 	dataPath, _ := filepath.Abs(cfg.data)
 	logger.Info("croupier listening", "url", displayURL(ln.Addr()), "addr", ln.Addr().String(), "version", version)
+	if loopback {
+		logger.Info("listening on loopback only: other machines cannot reach this server", "hint", "to serve others, set --addr and a real key (--api-key or CROUPIER_API_KEYS)")
+	}
 	logger.Info("store", "data", dataPath, "kind", "embedded bolt")
 	if srv.manual != nil {
 		logger.Info("clock", "mode", "manual", "now", srv.manual.Now().Format(time.RFC3339),
@@ -248,9 +336,8 @@ func (e *env) serve(args []string) error {
 	} else {
 		logger.Info("clock", "mode", "real")
 	}
-	if devKey {
-		logger.Warn("no API key configured: accepting the development key \""+devAPIKey+"\"; set --api-key or CROUPIER_API_KEYS for anything but local use",
-			"api_key", devAPIKey)
+	if keyNote != "" {
+		logger.Warn(keyNote)
 	} else {
 		logger.Info("API keys configured", "count", len(cfg.apiKeys))
 	}
@@ -278,6 +365,7 @@ func (e *env) serve(args []string) error {
 	var wg sync.WaitGroup
 	schedCtx, stopSched := context.WithCancel(context.Background())
 	wg.Go(func() { _ = srv.runner.Run(schedCtx) })
+	wg.Go(func() { _ = srv.tail.Run(schedCtx) })
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()

@@ -15,8 +15,8 @@
 // from Discord's REST API at the deadline (internal/reactions.Discord, API
 // root DISCORD_API_BASE or Discord's); without it they read the reactions
 // bridges pushed, as they were at the deadline. Results are log entries
-// (proposal_adopted, ruling_overturned, judge_elected...), published to the
-// project bus when EVENT_BUS_NAME is set, for announcement.
+// (proposal_adopted, ruling_overturned, judge_elected...), announced from
+// the table's stream (functions/announce).
 package main
 
 import "croupier/internal/lambdadue"

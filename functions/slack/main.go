@@ -5,12 +5,13 @@
 //	POST /bridge/v1/commands, POST /bridge/v1/events  the signed bridge (internal/chat/bridge)
 //
 // Both verify an HMAC of the raw body with their own secret and run commands
-// through internal/chat's table. Commands publish their log entries to the
-// project bus when EVENT_BUS_NAME is set, so announcements follow.
+// through internal/chat's table. Their log entries are announced from the
+// table's stream (functions/announce).
 //
-// Environment: TABLE_NAME, SLACK_SIGNING_SECRET, BRIDGE_SECRETS (comma-
-// separated: current and previous during a rotation), EVENT_BUS_NAME.
-// Without a secret its routes answer 401 to everything.
+// Environment: TABLE_NAME, SLACK_SIGNING_SECRET, BRIDGE_SECRETS (each
+// secret with the identities and games it may act for, internal/credential;
+// current and previous during a rotation). Without a secret its routes
+// answer 401 to everything.
 package main
 
 import (
@@ -47,17 +48,11 @@ func main() {
 	if secret == "" {
 		log.Warn("SLACK_SIGNING_SECRET is empty: every Slack request will be refused (401)")
 	}
-	var secrets [][]byte
-	for s := range strings.SplitSeq(os.Getenv("BRIDGE_SECRETS"), ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			secrets = append(secrets, []byte(s))
-		}
-	}
-	if len(secrets) == 0 {
-		log.Warn("BRIDGE_SECRETS is empty: every bridge request will be refused (401)")
+	if len(cfg.BridgeSecrets) == 0 {
+		log.Warn(config.EnvBridgeSecrets + " is empty: every bridge request will be refused (401)")
 	}
 	mux := http.NewServeMux()
 	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(secret), Clock: clock.Real{}, Log: log}).Routes(mux)
-	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: secrets, Clock: clock.Real{}, Log: log}).Routes(mux)
+	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: cfg.BridgeSecrets, Clock: clock.Real{}, Log: log}).Routes(mux)
 	lambda.Start(lambdahttp.New(mux, log))
 }

@@ -9,8 +9,8 @@
 // It only wires: environment -> DynamoDB store -> game service (with the
 // Discord reaction reader when DISCORD_BOT_TOKEN is set, so open proposals'
 // live counts read Discord; otherwise the pushed reactions) -> JSON API ->
-// API Gateway adapter. Commands publish their log entries to the project
-// bus when EVENT_BUS_NAME is set, so proposals and rulings are announced.
+// API Gateway adapter. Proposals and rulings are announced from the
+// table's stream (functions/announce).
 package main
 
 import "croupier/internal/lambdaapi"

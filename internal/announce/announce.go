@@ -2,16 +2,17 @@
 // each bound Discord server's announcement channel: period ends with who
 // was active, your-turn notices and skipped turns, match results, purchases
 // of note, executed trades, proposals adopted or failed, rulings, election
-// results, and the winner. On AWS it runs in functions/announce, the target
-// of the project bus's rule; locally `croupier serve` calls it from the
-// in-process bus (internal/publish).
+// results, and the winner. It reads the committed log, never a message sent
+// beside a commit (internal/publish: the log is the outbox): on AWS
+// functions/announce receives the table's stream (HandleStream); locally
+// `croupier serve` runs a publish.Tail over the store's feed (Handle).
 //
 // # Posting once
 //
-// EventBridge delivers at least once and a failed Lambda invocation is
-// retried, so the same entry can arrive twice, even concurrently. Each
-// entry has a delivery record in the game's partition, SK
-// "ANNOUNCED#<entry id>", expiring (TTL) after Keep:
+// The stream and the tail deliver at least once: a failed batch is retried,
+// a restarted or second tail hands an entry again, so the same entry can
+// arrive twice, even concurrently. Each entry has a delivery record in the
+// game's partition, SK "ANNOUNCED#<entry id>", expiring (TTL) after Keep:
 //
 //  1. claim: create the record as pending with a lease (a conditional
 //     write: Expect version 0), or take over a pending record whose lease
@@ -77,7 +78,7 @@ type Announcer struct {
 	// minutes: longer than one delivery's bounded posting).
 	Lease time.Duration
 	// Keep is how long delivery records live (default 7 days, far beyond
-	// EventBridge's and Lambda's retry windows).
+	// the stream's 24 hours and the event source mapping's retry age).
 	Keep time.Duration
 }
 
@@ -128,7 +129,7 @@ func (a *Announcer) defaults() {
 	}
 }
 
-// Handle is Announce with the signature of a publish.Bus subscriber.
+// Handle is Announce as a publish.Handler (the local log tail's).
 func (a *Announcer) Handle(ctx context.Context, m publish.Message) error {
 	_, err := a.Announce(ctx, m)
 	return err
@@ -144,13 +145,6 @@ func (a *Announcer) Announce(ctx context.Context, m publish.Message) (Report, er
 	}
 	rep.Entry = m.Entry.ID
 	entry := m.Entry
-	if m.Truncated {
-		full, err := a.readEntry(ctx, m.Game, entry)
-		if err != nil {
-			return rep, err
-		}
-		entry = full
-	}
 	lines, skipped := Render(m.Game, entry)
 	rep.Lines, rep.Skipped = len(lines), skipped
 	log := a.Log.With("game", m.Game, "entry", entry.ID, "command", entry.Command)
@@ -280,26 +274,6 @@ func (a *Announcer) write(ctx context.Context, g string, rec record, expect int6
 		return 0, err
 	}
 	return expect + 1, nil
-}
-
-// readEntry reads an entry's full text from the game log (for a message
-// whose data was dropped to fit in an event).
-func (a *Announcer) readEntry(ctx context.Context, g string, e *game.Entry) (*game.Entry, error) {
-	if e.CommandID == "" {
-		return e, nil
-	}
-	it, err := a.Store.Get(ctx, store.Key{PK: "GAME#" + g, SK: "LOG#" + e.CommandID})
-	if err != nil {
-		return nil, fmt.Errorf("announce: reading entry %s: %w", e.ID, err)
-	}
-	if !it.Exists() {
-		return e, nil
-	}
-	var full game.Entry
-	if err := json.Unmarshal(it.Data, &full); err != nil || full.ID != e.ID {
-		return e, nil
-	}
-	return &full, nil
 }
 
 // postAll sends the parts of one entry's announcement to one channel.

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"croupier/internal/announce"
+	"croupier/internal/announce/announcetest"
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/publish"
@@ -29,105 +28,16 @@ const (
 	channel = "555000111"
 )
 
-// fakeDiscord is a loopback server speaking Discord's Create Message route
-// (POST /api/v10/channels/{channel.id}/messages): bot authorization, JSON
-// body, enforce_nonce, and 429s with retry_after when scripted.
-type fakeDiscord struct {
-	t   *testing.T
-	srv *httptest.Server
-	mu  sync.Mutex
-	// msgs are the messages created, by channel.
-	msgs map[string][]sentMessage
-	// nonces maps channel/nonce to the message created with it.
-	nonces map[string]int
-	// limits are queued 429s: each request pops one (retry_after seconds).
-	limits []float64
-	// status, when set for a channel, is answered instead of creating.
-	status   map[string]int
-	requests int
-}
-
-type sentMessage struct {
-	Content         string `json:"content"`
-	Nonce           string `json:"nonce"`
-	EnforceNonce    bool   `json:"enforce_nonce"`
-	AllowedMentions struct {
-		Parse []string `json:"parse"`
-		Users []string `json:"users"`
-	} `json:"allowed_mentions"`
-}
-
-func newFakeDiscord(t *testing.T) *fakeDiscord {
-	f := &fakeDiscord{t: t, msgs: map[string][]sentMessage{}, nonces: map[string]int{}, status: map[string]int{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/v10/channels/{channel}/messages", f.create)
-	f.srv = httptest.NewServer(mux)
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fakeDiscord) create(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.requests++
-	w.Header().Set("Content-Type", "application/json")
-	if r.Header.Get("Authorization") != "Bot "+token {
-		w.WriteHeader(http.StatusUnauthorized)
-		_, _ = io.WriteString(w, `{"message": "401: Unauthorized", "code": 0}`)
-		return
-	}
-	if !strings.HasPrefix(r.Header.Get("User-Agent"), "DiscordBot (") {
-		f.t.Errorf("User-Agent %q is not DiscordBot (url, version)", r.Header.Get("User-Agent"))
-	}
-	if len(f.limits) > 0 {
-		ra := f.limits[0]
-		f.limits = f.limits[1:]
-		w.Header().Set("Retry-After", fmt.Sprint(int(ra)+1))
-		w.Header().Set("X-RateLimit-Scope", "user")
-		w.WriteHeader(http.StatusTooManyRequests)
-		fmt.Fprintf(w, `{"message": "You are being rate limited.", "retry_after": %g, "global": false}`, ra)
-		return
-	}
-	ch := r.PathValue("channel")
-	if s := f.status[ch]; s != 0 {
-		w.WriteHeader(s)
-		_, _ = io.WriteString(w, `{"message": "Missing Access", "code": 50001}`)
-		return
-	}
-	var m sentMessage
-	if err := json.NewDecoder(r.Body).Decode(&m); err != nil || m.Content == "" || len(m.Content) > 4*announce.MaxMessage {
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = io.WriteString(w, `{"message": "Invalid Form Body", "code": 50035}`)
-		return
-	}
-	if len(m.Nonce) > 25 {
-		f.t.Errorf("nonce %q longer than Discord's 25 characters", m.Nonce)
-	}
-	// enforce_nonce: a repeat returns the message already created.
-	if i, ok := f.nonces[ch+"/"+m.Nonce]; ok && m.EnforceNonce {
-		fmt.Fprintf(w, `{"id": "%d", "channel_id": "%s"}`, i, ch)
-		return
-	}
-	f.msgs[ch] = append(f.msgs[ch], m)
-	f.nonces[ch+"/"+m.Nonce] = len(f.msgs[ch])
-	fmt.Fprintf(w, `{"id": "%d", "channel_id": "%s"}`, len(f.msgs[ch]), ch)
-}
-
-func (f *fakeDiscord) sent(ch string) []sentMessage {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]sentMessage(nil), f.msgs[ch]...)
-}
-
-// world is a game on bolt whose service publishes to a bus the announcer
-// listens on, posting to the fake Discord.
+// world is a game on bolt whose committed log a tail hands to the
+// announcer, posting to the fake Discord.
 type world struct {
 	svc    *game.Service
 	clk    *clock.Manual
-	st     store.Store
+	st     *bolt.Store
 	an     *announce.Announcer
 	dc     *announce.Discord
-	fake   *fakeDiscord
+	fake   *announcetest.Discord
+	tail   *publish.Tail
 	waits  []time.Duration
 	last   publish.Message
 	errors []error
@@ -140,27 +50,37 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	w := &world{st: st, clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: newFakeDiscord(t)}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	w.dc = &announce.Discord{BaseURL: w.fake.srv.URL + "/api/v10", Token: token,
+	w := &world{st: st, clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: announcetest.New(t, token)}
+	w.dc = &announce.Discord{BaseURL: w.fake.APIBase(), Token: token,
 		Sleep: func(ctx context.Context, d time.Duration) error { w.waits = append(w.waits, d); return nil }}
-	bus := publish.NewBus()
-	w.svc = game.New(st, w.clk, game.WithPublisher(bus), game.WithLogger(quiet))
+	w.svc = game.New(st, w.clk, game.WithLogger(quiet))
 	w.an = &announce.Announcer{Store: st, Bindings: w.svc, Discord: w.dc, Clock: w.clk, Log: quiet}
-	bus.Subscribe(func(ctx context.Context, m publish.Message) error {
+	w.tail = &publish.Tail{Feed: st, Store: st, Log: quiet, Handle: func(ctx context.Context, m publish.Message) error {
 		w.last = m
 		if err := w.an.Handle(ctx, m); err != nil {
 			w.errors = append(w.errors, err)
+			return err
 		}
 		return nil
-	})
+	}}
 	ctx := context.Background()
 	w.must(t)(w.svc.Create(ctx, game.Request{Actor: admin, Key: "c"}, game.CreateGame{ID: "hall"}))
 	w.must(t)(w.svc.Bind(ctx, w.req(admin, "bind"), game.Bind{Platform: "discord", Space: "424242", Channels: map[string]string{game.ChannelAnnouncements: channel}}))
 	for _, p := range []string{"discord:2", "discord:3"} {
 		w.must(t)(w.svc.Join(ctx, w.req(p, "join"), game.JoinGame{Name: p}))
 	}
+	w.settle(t)
 	return w
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// settle lets the tail announce everything committed so far.
+func (w *world) settle(t *testing.T) {
+	t.Helper()
+	if _, err := w.tail.Poll(context.Background()); err != nil {
+		t.Fatalf("the log tail: %v", err)
+	}
 }
 
 func (w *world) req(actor, key string) game.Request {
@@ -180,19 +100,21 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	ctx := context.Background()
 	w := newWorld(t)
 	// Joining and binding are not announced.
-	if n := len(w.fake.sent(channel)); n != 0 {
-		t.Fatalf("%d messages before anything of note: %+v", n, w.fake.sent(channel))
+	if n := len(w.fake.Sent(channel)); n != 0 {
+		t.Fatalf("%d messages before anything of note: %+v", n, w.fake.Sent(channel))
 	}
 	w.must(t)(w.svc.Grant(ctx, w.req(admin, "g"), game.Grant{Player: "discord:2", Vertebrae: 80, Reason: "test"}))
 	w.must(t)(w.svc.Purchase(ctx, w.req("discord:2", "b1"), game.Purchase{Item: "random-card"}))
-	if n := len(w.fake.sent(channel)); n != 0 {
-		t.Errorf("a random card (not of note) was announced: %+v", w.fake.sent(channel))
+	w.settle(t)
+	if n := len(w.fake.Sent(channel)); n != 0 {
+		t.Errorf("a random card (not of note) was announced: %+v", w.fake.Sent(channel))
 	}
 	// A Chip is of note, and Discord is rate limiting: the 429's retry_after
 	// (0.25 s in the body; the header says 1 s) is honoured, then it posts once.
-	w.fake.limits = []float64{0.25}
+	w.fake.Limit(0.25)
 	w.must(t)(w.svc.Purchase(ctx, w.req("discord:2", "b2"), game.Purchase{Item: "chip"}))
-	msgs := w.fake.sent(channel)
+	w.settle(t)
+	msgs := w.fake.Sent(channel)
 	if len(msgs) != 1 || msgs[0].Content != "<@2> bought from the Croupier: 1 Chip." {
 		t.Fatalf("after the Chip: %+v", msgs)
 	}
@@ -203,12 +125,12 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 		t.Errorf("message %+v: want no mentions allowed, a nonce enforced", msgs[0])
 	}
 
-	// EventBridge delivers the same entry again: nothing more is posted.
+	// The stream delivers the same entry again: nothing more is posted.
 	rep, err := w.an.Announce(ctx, w.last)
 	if err != nil || !rep.Duplicate || len(rep.Posted) != 0 {
 		t.Errorf("second delivery: %+v, %v; want a duplicate, nothing posted", rep, err)
 	}
-	if n := len(w.fake.sent(channel)); n != 1 {
+	if n := len(w.fake.Sent(channel)); n != 1 {
 		t.Errorf("%d messages after a duplicate delivery, want 1", n)
 	}
 
@@ -217,7 +139,8 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	if _, err := w.svc.RunDue(ctx); err != nil {
 		t.Fatal(err)
 	}
-	msgs = w.fake.sent(channel)
+	w.settle(t)
+	msgs = w.fake.Sent(channel)
 	last := msgs[len(msgs)-1].Content
 	if !strings.Contains(last, "ended.") || !strings.Contains(last, "Active (2): <@2>, <@3>.") || !strings.Contains(last, "Inactive (0): nobody.") {
 		t.Errorf("period summary %q: want both players active (joining is acting)", last)
@@ -243,7 +166,7 @@ func TestConcurrentDeliveriesPostOnce(t *testing.T) {
 			t.Errorf("delivery failed: %v", err)
 		}
 	}
-	msgs := w.fake.sent(channel)
+	msgs := w.fake.Sent(channel)
 	if len(msgs) != 1 || !strings.Contains(msgs[0].Content, "has won the game") || len(msgs[0].AllowedMentions.Users) != 1 {
 		t.Errorf("8 concurrent deliveries made %+v, want one message pinging the winner", msgs)
 	}
@@ -285,7 +208,7 @@ func TestCrashAfterPostingPostsOnce(t *testing.T) {
 	if err != nil || len(rep.Posted) != 1 {
 		t.Fatalf("retry after the lease: %+v, %v", rep, err)
 	}
-	msgs := w.fake.sent(channel)
+	msgs := w.fake.Sent(channel)
 	if len(msgs) != 1 || msgs[0].Content != "Trade t1 executed: <@2> gave 5 Vertebrae; <@3> gave 1 card." {
 		t.Errorf("messages %+v, want the trade once", msgs)
 	}
@@ -299,28 +222,28 @@ func TestRateLimitTooLongIsRetriedLater(t *testing.T) {
 	w := newWorld(t)
 	w.dc.MaxWait = time.Second
 	m := publish.Message{Game: "hall", Entry: &game.Entry{ID: "01SLOW", Events: []game.Event{{Type: "game_won", Player: "discord:2"}}}}
-	w.fake.limits = []float64{30}
+	w.fake.Limit(30)
 	if _, err := w.an.Announce(ctx, m); err == nil || !strings.Contains(err.Error(), "429") {
 		t.Fatalf("a 30 s retry_after with MaxWait 1 s: %v, want a transient error", err)
 	}
 	// The lease was released: the retry posts at once.
 	rep, err := w.an.Announce(ctx, m)
-	if err != nil || len(rep.Posted) != 1 || len(w.fake.sent(channel)) != 1 {
-		t.Errorf("retry: %+v, %v, %d messages", rep, err, len(w.fake.sent(channel)))
+	if err != nil || len(rep.Posted) != 1 || len(w.fake.Sent(channel)) != 1 {
+		t.Errorf("retry: %+v, %v, %d messages", rep, err, len(w.fake.Sent(channel)))
 	}
 }
 
 func TestPermanentRefusalIsRecordedNotRetried(t *testing.T) {
 	ctx := context.Background()
 	w := newWorld(t)
-	w.fake.status[channel] = http.StatusForbidden
+	w.fake.Refuse(channel, http.StatusForbidden)
 	m := publish.Message{Game: "hall", Entry: &game.Entry{ID: "01DENIED", Events: []game.Event{{Type: "game_won", Player: "discord:2"}}}}
 	rep, err := w.an.Announce(ctx, m)
 	if err != nil || !strings.Contains(rep.Failed[channel], "403") {
 		t.Fatalf("report %+v err %v: want the 403 recorded and no error (a retry cannot help)", rep, err)
 	}
-	before := w.fake.requests
-	if rep, _ := w.an.Announce(ctx, m); !rep.Duplicate || w.fake.requests != before {
+	before := w.fake.Requests()
+	if rep, _ := w.an.Announce(ctx, m); !rep.Duplicate || w.fake.Requests() != before {
 		t.Errorf("the refused entry was tried again: %+v", rep)
 	}
 }
@@ -330,7 +253,7 @@ func TestNoChannelBoundPostsNothing(t *testing.T) {
 	w := newWorld(t)
 	m := publish.Message{Game: "other", Entry: &game.Entry{ID: "01X", Events: []game.Event{{Type: "game_won", Player: "discord:2"}}}}
 	rep, err := w.an.Announce(ctx, m)
-	if err != nil || !rep.NoChannel || w.fake.requests != 0 {
+	if err != nil || !rep.NoChannel || w.fake.Requests() != 0 {
 		t.Errorf("%+v %v, want no channel and no request", rep, err)
 	}
 }

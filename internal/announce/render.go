@@ -148,11 +148,15 @@ func str(m map[string]any, keys ...string) string {
 
 func periodEnded(ev game.Event, _ Context) (Line, bool) {
 	var d struct {
-		Ended    string   `json:"ended"`
-		Started  string   `json:"started"`
-		Kind     string   `json:"kind"`
-		Active   []string `json:"active"`
-		Inactive []string `json:"inactive"`
+		Ended   string `json:"ended"`
+		Started string `json:"started"`
+		Kind    string `json:"kind"`
+		// Active and Inactive are samples of at most game.ActivitySample
+		// names; the counts say how many there are.
+		Active        []string `json:"active"`
+		Inactive      []string `json:"inactive"`
+		ActiveCount   *int     `json:"active_count"`
+		InactiveCount *int     `json:"inactive_count"`
 	}
 	if !data(ev, &d) {
 		return Line{Text: "**A period ended.**"}, true
@@ -161,8 +165,27 @@ func periodEnded(ev game.Event, _ Context) (Line, bool) {
 	if d.Kind != "" {
 		t += " (" + d.Kind + ")"
 	}
-	t += fmt.Sprintf(".\nActive (%d): %s.\nInactive (%d): %s.", len(d.Active), whoList(d.Active), len(d.Inactive), whoList(d.Inactive))
+	t += fmt.Sprintf(".\nActive (%d): %s.\nInactive (%d): %s.", count(d.ActiveCount, d.Active), sampleList(d.Active, d.ActiveCount),
+		count(d.InactiveCount, d.Inactive), sampleList(d.Inactive, d.InactiveCount))
 	return Line{Text: t}, true
+}
+
+// count is a list's count: the one recorded, or (entries written before
+// counts were) the list's length.
+func count(n *int, ids []string) int {
+	if n != nil {
+		return *n
+	}
+	return len(ids)
+}
+
+// sampleList names a sample of a longer list, saying how many more there are.
+func sampleList(ids []string, n *int) string {
+	s := whoList(ids)
+	if more := count(n, ids) - len(ids); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
 }
 
 func seasonChanged(ev game.Event, _ Context) (Line, bool) {

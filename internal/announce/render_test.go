@@ -23,6 +23,8 @@ func TestRender(t *testing.T) {
 	}{
 		{"phase end summary", ev("period_ended", "", `{"ended":"2026-W49-I","started":"2026-W49-II","kind":"phase-2","active":["discord:2"],"inactive":["slack:U1","discord:3"]}`),
 			"**2026-W49-I ended.** Now: 2026-W49-II (phase-2).\nActive (1): <@2>.\nInactive (2): `slack:U1`, <@3>.", nil},
+		{"a large game's phase end names a sample and counts the rest", ev("period_ended", "", `{"ended":"2026-W49-I","started":"2026-W49-II","kind":"phase-2","active":["discord:2","discord:4"],"active_count":7999,"inactive":["discord:3"],"inactive_count":1}`),
+			"**2026-W49-I ended.** Now: 2026-W49-II (phase-2).\nActive (7999): <@2>, <@4> and 7997 more.\nInactive (1): <@3>.", nil},
 		{"chips are of note", ev("purchased", "discord:2", `{"item":"chip","name":"1 Chip","quantity":2}`), "<@2> bought from the Croupier: 2 × 1 Chip.", nil},
 		{"legendary packs are of note", ev("purchased", "discord:2", `{"item":"legendary-pack","name":"Legendary Pack","quantity":1}`), "<@2> bought from the Croupier: Legendary Pack.", nil},
 		{"a random card is not", ev("purchased", "discord:2", `{"item":"random-card","name":"Random card","quantity":1}`), "", nil},

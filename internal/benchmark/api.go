@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/rules/economy"
@@ -113,7 +114,7 @@ type op struct {
 func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
 	clk := clock.NewManual(Start)
 	svc := game.New(st, clk)
-	m := &meter{cost: map[string]chan store.Cost{}, next: httpapi.New(svc, httpapi.Config{APIKeys: []string{benchKey}, ManualClock: clk})}
+	m := &meter{cost: map[string]chan store.Cost{}, next: httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(benchKey)}, ManualClock: clk})}
 	srv := httptest.NewServer(m)
 	defer srv.Close()
 	client := srv.Client()

@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -104,5 +105,25 @@ func TestTableCoversCommands(t *testing.T) {
 		if !ok || c.Description == "" {
 			t.Errorf("command %q missing or without a description", n)
 		}
+	}
+}
+
+// A game of more players than a chat reply can hold lists the first page
+// of them and says there are more.
+func TestPlayersListOfALargeGame(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRouter(t)
+	for i := range 60 {
+		if _, err := svc.Join(ctx, game.Request{Game: "hall", Actor: fmt.Sprintf("slack:U%03d", i), Key: "j"}, game.JoinGame{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inv := &chat.Invocation{Platform: "slack", Guild: "T1", Channel: "C1", User: "slack:ADMIN", Command: "bind", Options: map[string]string{"game": "hall"}, Key: "b"}
+	if rep := r.Handle(ctx, inv); rep.Refusal {
+		t.Fatalf("bind: %+v", rep)
+	}
+	rep := r.Handle(ctx, &chat.Invocation{Platform: "slack", Guild: "T1", Channel: "C1", User: "slack:U001", Command: "players", Key: "p"})
+	if rep.Refusal || rep.Title != "Players of hall (the first 30)" || strings.Count(rep.Text, "slack:U") != 60 || !strings.Contains(rep.Text, "and more") {
+		t.Fatalf("players of a game of 60: %q\n%s", rep.Title, rep.Text)
 	}
 }

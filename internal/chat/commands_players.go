@@ -236,8 +236,12 @@ func inventory(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 	}, nil
 }
 
+// chatPlayers is how many players one chat reply lists: a message holds a
+// few thousand characters, and a game may have thousands of players.
+const chatPlayers = 30
+
 func playersList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	ps, err := s.Players(ctx, inv.Game)
+	ps, next, err := s.PlayersPage(ctx, inv.Game, game.PageRequest{Limit: chatPlayers})
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +252,12 @@ func playersList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if len(ls) == 0 {
 		ls = []string{"Nobody has joined yet: /join"}
 	}
-	return &Reply{Title: fmt.Sprintf("Players of %s (%d)", inv.Game, len(ps)), Text: lines(ls)}, nil
+	title := fmt.Sprintf("Players of %s (%d)", inv.Game, len(ps))
+	if next != "" {
+		title = fmt.Sprintf("Players of %s (the first %d)", inv.Game, len(ps))
+		ls = append(ls, "…and more: the game's tracker lists everyone.")
+	}
+	return &Reply{Title: title, Text: lines(ls)}, nil
 }
 
 func roll(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

@@ -243,6 +243,62 @@ func getList[T any](ctx context.Context, c *Client, path, key string) ([]T, Repl
 	return v, r, nil
 }
 
+// getPaged reads every page of a list route: path's answer is an object
+// holding one page of the list under key and, unless it is the last page,
+// next_cursor (every list route pages, at most 500 items a page). It
+// follows the cursor to the end and returns the whole list, with the
+// reply of the last page; when there were several, its Body is the whole
+// list under key, as one page would have held it.
+func getPaged[T any](ctx context.Context, c *Client, path, key string) ([]T, Reply, error) {
+	u, err := url.Parse(path)
+	if err != nil {
+		return nil, Reply{}, fmt.Errorf("list path %q: %w", path, err)
+	}
+	q := u.Query()
+	q.Set("limit", strconv.Itoa(maxPage))
+	var all []T
+	seen := map[string]bool{}
+	for pages := 1; ; pages++ {
+		u.RawQuery = q.Encode()
+		m, r, err := get[map[string]json.RawMessage](ctx, c, u.String())
+		if err != nil {
+			return nil, r, err
+		}
+		var v []T
+		if raw := m[key]; raw != nil {
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return nil, r, fmt.Errorf("the server's answer to %s %s is not the expected JSON: %w", http.MethodGet, path, err)
+			}
+		}
+		all = append(all, v...)
+		var next string
+		if raw := m["next_cursor"]; raw != nil {
+			if err := json.Unmarshal(raw, &next); err != nil {
+				return nil, r, fmt.Errorf("the server's next_cursor for %s is not a string: %w", path, err)
+			}
+		}
+		if next == "" {
+			if all == nil {
+				all = []T{}
+			}
+			if pages > 1 {
+				if r.Body, err = json.Marshal(map[string][]T{key: all}); err != nil {
+					return nil, r, err
+				}
+			}
+			return all, r, nil
+		}
+		if seen[next] {
+			return nil, r, fmt.Errorf("the server returned the cursor %q twice for %s; stopping", next, path)
+		}
+		seen[next] = true
+		q.Set("cursor", next)
+	}
+}
+
+// maxPage is the largest page a list route serves (game.MaxPageLimit).
+const maxPage = game.MaxPageLimit
+
 // CreateGame creates a game; the actor becomes its admin unless admins are named.
 func (c *Client) CreateGame(ctx context.Context, idemKey string, body game.CreateGame) (game.GameView, Reply, error) {
 	return post[game.GameView](ctx, c, idemKey, "/v1/games", body)
@@ -276,7 +332,7 @@ func (c *Client) Grant(ctx context.Context, idemKey, g string, body game.Grant) 
 
 // Players lists the current players of g.
 func (c *Client) Players(ctx context.Context, g string) ([]game.PlayerView, Reply, error) {
-	return getList[game.PlayerView](ctx, c, gamePath(g, "players"), "players")
+	return getPaged[game.PlayerView](ctx, c, gamePath(g, "players"), "players")
 }
 
 // Player returns one player's status; an empty id means the actor (/me).
@@ -319,7 +375,7 @@ func (c *Client) AllLog(ctx context.Context, g string) ([]game.Entry, error) {
 
 // Seeds lists the commitments of g, and the seeds already revealed.
 func (c *Client) Seeds(ctx context.Context, g string) ([]game.SeedView, Reply, error) {
-	return getList[game.SeedView](ctx, c, gamePath(g, "seeds"), "seeds")
+	return getPaged[game.SeedView](ctx, c, gamePath(g, "seeds"), "seeds")
 }
 
 // Audit asks the server to recompute the draws of g (the server's own
@@ -414,7 +470,7 @@ func (c *Client) OfferTrade(ctx context.Context, idemKey, g string, body game.Of
 
 // Trades lists g's trades, oldest first; empty filter fields match all.
 func (c *Client) Trades(ctx context.Context, g string, f game.TradeFilter) ([]game.Trade, Reply, error) {
-	return getList[game.Trade](ctx, c, withQuery(gamePath(g, "trades"), "player", f.Player, "status", f.Status), "trades")
+	return getPaged[game.Trade](ctx, c, withQuery(gamePath(g, "trades"), "player", f.Player, "status", f.Status), "trades")
 }
 
 // Trade describes one trade.

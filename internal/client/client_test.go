@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -107,7 +108,7 @@ func TestEconomyRoutes(t *testing.T) {
 		t.Errorf("Shop = %+v, %v; request %+v", items, err, got)
 	}
 	trades, _, err := c.Trades(ctx, "hall", game.TradeFilter{Player: "discord:2", Status: "open"})
-	if err != nil || len(trades) != 1 || trades[0].ID != "t1" || got.path != "/v1/games/hall/trades?player=discord%3A2&status=open" {
+	if err != nil || len(trades) != 1 || trades[0].ID != "t1" || got.path != "/v1/games/hall/trades?limit=500&player=discord%3A2&status=open" {
 		t.Errorf("Trades = %+v, %v; request %+v", trades, err, got)
 	}
 	cases := []struct {
@@ -141,5 +142,48 @@ func TestEconomyRoutes(t *testing.T) {
 		if err := tc.do(); err != nil || got != tc.want {
 			t.Errorf("sent %+v (err %v), want %+v", got, err, tc.want)
 		}
+	}
+}
+
+// A list follows next_cursor to its end, asking for the largest pages and
+// keeping the route's filters, so a listing shows every item however many
+// pages the server splits it into; a server repeating a cursor is an error,
+// not an endless loop.
+func TestListsFollowTheCursor(t *testing.T) {
+	var queries []string
+	repeat := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		queries = append(queries, r.URL.RawQuery)
+		w.Header().Set("Content-Type", "application/json")
+		switch c := q.Get("cursor"); {
+		case c == "":
+			w.Write([]byte(`{"trades":[{"id":"t1"},{"id":"t2"}],"next_cursor":"p2"}`))
+		case c == "p2" && !repeat:
+			w.Write([]byte(`{"trades":[{"id":"t3"}],"next_cursor":"p3"}`))
+		case c == "p2":
+			w.Write([]byte(`{"trades":[{"id":"t3"}],"next_cursor":"p2"}`))
+		default:
+			w.Write([]byte(`{"trades":[]}`))
+		}
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, "k", "")
+	got, rep, err := c.Trades(context.Background(), "hall", game.TradeFilter{Status: "open"})
+	if err != nil || len(got) != 3 || got[2].ID != "t3" {
+		t.Fatalf("three trades over three pages: %+v %v", got, err)
+	}
+	var whole struct{ Trades []game.Trade }
+	if err := json.Unmarshal(rep.Body, &whole); err != nil || len(whole.Trades) != 3 {
+		t.Fatalf("the reply's body (what --json prints) holds the whole list: %s %v", rep.Body, err)
+	}
+	for _, q := range queries {
+		if !strings.Contains(q, "limit=500") || !strings.Contains(q, "status=open") {
+			t.Errorf("a page request without the largest limit or the filter: %s", q)
+		}
+	}
+	repeat = true
+	if _, _, err := c.Trades(context.Background(), "hall", game.TradeFilter{}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Fatalf("a repeated cursor: %v", err)
 	}
 }

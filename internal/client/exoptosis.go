@@ -39,7 +39,7 @@ func (c *Client) EngageBattle(ctx context.Context, idemKey, g string) (game.Batt
 // Matches lists g's matches, oldest id first; empty filter fields match all.
 func (c *Client) Matches(ctx context.Context, g string, f game.MatchFilter) ([]game.MatchSummary, Reply, error) {
 	path := withQuery(gamePath(g, "matches"), "player", f.Player, "status", f.Status, "kind", f.Kind)
-	return getList[game.MatchSummary](ctx, c, path, "matches")
+	return getPaged[game.MatchSummary](ctx, c, path, "matches")
 }
 
 // Match returns a match as the client's actor sees it, with the actor's

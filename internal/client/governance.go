@@ -19,7 +19,7 @@ func (c *Client) SubmitProposal(ctx context.Context, idemKey, g string, body gam
 
 // Proposals lists the game's proposals with a status ("" for all).
 func (c *Client) Proposals(ctx context.Context, g, status string) ([]game.ProposalView, Reply, error) {
-	return getList[game.ProposalView](ctx, c, withQuery(gamePath(g, "proposals"), "status", status), "proposals")
+	return getPaged[game.ProposalView](ctx, c, withQuery(gamePath(g, "proposals"), "status", status), "proposals")
 }
 
 // Proposal returns one proposal.
@@ -39,7 +39,7 @@ func (c *Client) RequestJustice(ctx context.Context, idemKey, g string, body gam
 
 // JusticeRequests lists requests for justice ("open" is the Judge's queue).
 func (c *Client) JusticeRequests(ctx context.Context, g, status string) ([]game.JusticeRecord, Reply, error) {
-	return getList[game.JusticeRecord](ctx, c, withQuery(gamePath(g, "justice"), "status", status), "requests")
+	return getPaged[game.JusticeRecord](ctx, c, withQuery(gamePath(g, "justice"), "status", status), "requests")
 }
 
 // Rule answers a request for justice (the Judge only).
@@ -50,7 +50,7 @@ func (c *Client) Rule(ctx context.Context, idemKey, g, request, answer string) (
 
 // Rulings lists every ruling, in the order made.
 func (c *Client) Rulings(ctx context.Context, g string) ([]game.RulingView, Reply, error) {
-	return getList[game.RulingView](ctx, c, gamePath(g, "rulings"), "rulings")
+	return getPaged[game.RulingView](ctx, c, gamePath(g, "rulings"), "rulings")
 }
 
 // Overturn overturns the Judge's own ruling.

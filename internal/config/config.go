@@ -19,6 +19,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
+	"croupier/internal/credential"
 	"croupier/internal/lambdahttp"
 	"croupier/internal/store/dynamo"
 )
@@ -30,9 +31,13 @@ const (
 	// EnvEndpoint points the DynamoDB client at another endpoint, such as
 	// DynamoDB Local (http://127.0.0.1:8000). Empty means AWS.
 	EnvEndpoint = "DYNAMODB_ENDPOINT"
-	// EnvAPIKeys holds the bearer keys bridges authenticate with,
-	// comma-separated.
+	// EnvAPIKeys holds the bearer keys bridges authenticate with, each
+	// with its scope: "sha256:<hex> as=discord: games=hall, ..." (the
+	// syntax is internal/credential's; docs/operations.md "Credentials").
 	EnvAPIKeys = "API_KEYS"
+	// EnvBridgeSecrets holds the signed bridge's HMAC secrets, each with
+	// its scope, in the same syntax (the secret itself, not its hash).
+	EnvBridgeSecrets = "BRIDGE_SECRETS"
 	// EnvLogLevel is debug, info (the default), warn or error.
 	EnvLogLevel = "LOG_LEVEL"
 )
@@ -41,9 +46,11 @@ const (
 type Config struct {
 	Table          string
 	DynamoEndpoint string
-	// APIKeys are secrets: never log them.
-	APIKeys  []string
-	LogLevel slog.Level
+	// APIKeys are the accepted keys (their hashes) and scopes.
+	APIKeys credential.Keys
+	// BridgeSecrets are secrets: never log them.
+	BridgeSecrets []credential.Secret
+	LogLevel      slog.Level
 }
 
 // tableRe is DynamoDB's rule for table names. A table ARN is accepted too.
@@ -69,17 +76,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		}
 		c.DynamoEndpoint = ep
 	}
-	for i, k := range strings.Split(getenv(EnvAPIKeys), ",") {
-		k = strings.TrimSpace(k)
-		if k == "" {
-			continue
-		}
-		if strings.ContainsAny(k, " \t\r\n") {
-			// The key itself is a secret: say which one, not what it is.
-			errs = append(errs, fmt.Errorf("%s: key %d contains whitespace, which a bearer token cannot carry", EnvAPIKeys, i+1))
-			continue
-		}
-		c.APIKeys = append(c.APIKeys, k)
+	// The errors name entries by position: an entry holds a secret.
+	var err error
+	if c.APIKeys, err = credential.ParseKeys(getenv(EnvAPIKeys)); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", EnvAPIKeys, err))
+	}
+	if c.BridgeSecrets, err = credential.ParseSecrets(getenv(EnvBridgeSecrets)); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", EnvBridgeSecrets, err))
 	}
 	if lv := strings.TrimSpace(getenv(EnvLogLevel)); lv != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(lv)); err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,16 +31,20 @@ func TestFromEnv(t *testing.T) {
 			config.Config{Table: "croupier-GameTable-1X2Y"}, nil},
 		{"everything",
 			map[string]string{"TABLE_NAME": "games", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000",
-				"API_KEYS": " dev-key , , other-key ", "LOG_LEVEL": "DEBUG"},
-			config.Config{Table: "games", DynamoEndpoint: "http://127.0.0.1:8000", APIKeys: []string{"dev-key", "other-key"}, LogLevel: slog.LevelDebug}, nil},
+				"API_KEYS": " dev-key as=* , , other-key as=slack: games=hall ", "BRIDGE_SECRETS": "relay as=matrix:", "LOG_LEVEL": "DEBUG"},
+			config.Config{Table: "games", DynamoEndpoint: "http://127.0.0.1:8000", LogLevel: slog.LevelDebug}, nil},
 		{"table ARN",
 			map[string]string{"TABLE_NAME": "arn:aws:dynamodb:eu-west-1:123456789012:table/games", "LOG_LEVEL": "warn"},
 			config.Config{Table: "arn:aws:dynamodb:eu-west-1:123456789012:table/games", LogLevel: slog.LevelWarn}, nil},
 		{"missing table", map[string]string{}, config.Config{}, []string{"TABLE_NAME is not set"}},
 		{"bad table name", map[string]string{"TABLE_NAME": "a b"}, config.Config{}, []string{`TABLE_NAME="a b"`}},
 		{"every problem at once",
-			map[string]string{"DYNAMODB_ENDPOINT": "localhost:8000", "API_KEYS": "good,has space", "LOG_LEVEL": "loud"},
-			config.Config{}, []string{"TABLE_NAME is not set", `DYNAMODB_ENDPOINT="localhost:8000"`, "API_KEYS: key 2 contains whitespace", `LOG_LEVEL="loud"`}},
+			map[string]string{"DYNAMODB_ENDPOINT": "localhost:8000", "API_KEYS": "good as=*,mykey xyzzy as=*", "BRIDGE_SECRETS": "unscoped-secret", "LOG_LEVEL": "loud"},
+			config.Config{}, []string{"TABLE_NAME is not set", `DYNAMODB_ENDPOINT="localhost:8000"`, "API_KEYS: entry 2: word 2 is not as=",
+				"BRIDGE_SECRETS: entry 1 names no scope", `LOG_LEVEL="loud"`}},
+		// A key without a scope is not read as "anyone": that must be said (as=*).
+		{"unscoped key", map[string]string{"TABLE_NAME": "games", "API_KEYS": "old-style-key"}, config.Config{},
+			[]string{"API_KEYS: entry 1 names no scope: append as=<identities> (as=* to act for anyone"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,17 +58,28 @@ func TestFromEnv(t *testing.T) {
 						t.Errorf("error %q does not mention %q", err, w)
 					}
 				}
-				if strings.Contains(err.Error(), "has space") {
-					t.Errorf("error %q leaks an API key", err)
+				for _, secret := range []string{"mykey", "xyzzy", "unscoped-secret", "old-style-key"} {
+					if strings.Contains(err.Error(), secret) {
+						t.Errorf("error %q leaks a key or secret", err)
+					}
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Table != c.want.Table || got.DynamoEndpoint != c.want.DynamoEndpoint ||
-				!slices.Equal(got.APIKeys, c.want.APIKeys) || got.LogLevel != c.want.LogLevel {
+			if got.Table != c.want.Table || got.DynamoEndpoint != c.want.DynamoEndpoint || got.LogLevel != c.want.LogLevel {
 				t.Errorf("got %+v, want %+v", got, c.want)
+			}
+			if c.env["API_KEYS"] != "" {
+				dev, devOK := got.APIKeys.Find("dev-key")
+				other, otherOK := got.APIKeys.Find("other-key")
+				if len(got.APIKeys) != 2 || !devOK || !otherOK || dev.Scope.String() != "as=*" || other.Scope.String() != "as=slack:* games=hall" {
+					t.Errorf("API keys %+v, want dev-key as=* and other-key as=slack: games=hall", got.APIKeys)
+				}
+			}
+			if c.env["BRIDGE_SECRETS"] != "" && (len(got.BridgeSecrets) != 1 || string(got.BridgeSecrets[0].Value) != "relay" || !got.BridgeSecrets[0].Scope.Platform("matrix")) {
+				t.Errorf("bridge secrets %+v, want relay as=matrix:", got.BridgeSecrets)
 			}
 		})
 	}

@@ -8,7 +8,6 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
-	"croupier/internal/publish"
 	"croupier/internal/reactions"
 	"croupier/internal/store/dynamo"
 )
@@ -24,23 +23,16 @@ const (
 )
 
 // Service builds the game service every function runs over: the DynamoDB
-// store, the real clock, the logger, the event bus publisher when
-// EVENT_BUS_NAME is set (so every commit is announced, whichever function
-// made it), and the Discord reaction reader when DISCORD_BOT_TOKEN is set.
-// One place, so no function can forget a part.
+// store, the real clock, the logger, and the Discord reaction reader when
+// DISCORD_BOT_TOKEN is set. One place, so no function can forget a part.
+// Nothing is published beside a commit: announcements follow the table's
+// stream (functions/announce, internal/publish).
 func (c Config) Service(ctx context.Context, getenv func(string) string, log *slog.Logger) (*game.Service, *dynamo.Store, error) {
 	st, err := c.Store(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	opts := []game.Option{game.WithLogger(log)}
-	pub, err := publish.FromEnv(ctx, getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	if pub != nil {
-		opts = append(opts, game.WithPublisher(pub))
-	}
 	if token := strings.TrimSpace(getenv(EnvDiscordBotToken)); token != "" {
 		opts = append(opts, game.WithReactions(&reactions.Discord{Token: token, BaseURL: strings.TrimSpace(getenv(EnvDiscordAPIBase)),
 			UserAgent: "DiscordBot (https://github.com/croupier/croupier, " + Version() + ")"}))

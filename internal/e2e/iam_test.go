@@ -102,7 +102,8 @@ func (rec *dynamoRecorder) Used() []string {
 
 // allowed lists what a function's template policies grant, in perm's form.
 // Resources are the table (!GetAtt GameTable.Arn) or one of its indexes
-// (!Sub "${GameTable.Arn}/index/<name>"); checkPolicies rejects others.
+// (!Sub "${GameTable.Arn}/index/<name>"), each under an !If for an existing
+// table; checkPolicies rejects others.
 func allowed(fn *yaml.Node) map[string]bool {
 	out := map[string]bool{}
 	policies := get(fn, "Properties", "Policies")
@@ -118,11 +119,7 @@ func allowed(fn *yaml.Node) map[string]bool {
 			if str(get(s, "Effect")) != "Allow" {
 				continue
 			}
-			res := get(s, "Resource")
-			var index string
-			if res != nil && res.Tag == "!Sub" {
-				_, index, _ = strings.Cut(str(res), "/index/")
-			}
+			index := indexOf(get(s, "Resource"))
 			for _, a := range strs(get(s, "Action")) {
 				name, _ := strings.CutPrefix(a, "dynamodb:")
 				out[perm(name, index)] = true
@@ -130,6 +127,20 @@ func allowed(fn *yaml.Node) map[string]bool {
 		}
 	}
 	return out
+}
+
+// indexOf is the index a policy resource names ("" for the table): the
+// part after /index/ of a !Sub, or of its branches under an !If for an
+// existing table (checkPolicies checks both branches agree).
+func indexOf(res *yaml.Node) string {
+	if _, _, no, ok := ifArgs(res); ok {
+		res = no
+	}
+	if res == nil || res.Tag != "!Sub" {
+		return ""
+	}
+	_, index, _ := strings.Cut(str(res), "/index/")
+	return index
 }
 
 // functionByDir finds the template's function whose CodeUri is functions/<dir>.

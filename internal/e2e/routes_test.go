@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 )
@@ -77,7 +78,7 @@ func checkRoutes(t *testing.T, root string, doc *yaml.Node) {
 	}
 	// The API's router answers 401 missing_api_key on a route it serves
 	// (no key sent), 404 or 405 on one it does not; it reaches no store.
-	api := httpapi.New(game.New(nil, clock.Real{}), httpapi.Config{APIKeys: []string{"k"}})
+	api := httpapi.New(game.New(nil, clock.Real{}), httpapi.Config{Keys: credential.Keys{credential.AnyKey("k")}})
 	for _, r := range routes {
 		if r.match == nil || !servesAPI(t, root, r.dir) {
 			continue // chat webhooks (Discord, Slack, bridge) have their own handlers and tests

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -179,6 +181,12 @@ func TestTemplate(t *testing.T) {
 	t.Run(tables[0], func(t *testing.T) { checkTable(t, get(doc, "Resources", tables[0], "Properties")) })
 	t.Run("schedules", func(t *testing.T) { checkSchedules(t, doc) })
 	t.Run("routes", func(t *testing.T) { checkRoutes(t, root, doc) })
+	// Operations (ops_test.go).
+	t.Run("existing_table", func(t *testing.T) { checkExistingTable(t, doc, tables[0]) })
+	t.Run("log_groups", func(t *testing.T) { checkLogGroups(t, doc) })
+	t.Run("failure_destinations", func(t *testing.T) { checkFailureDestinations(t, doc) })
+	t.Run("function_alarms", func(t *testing.T) { checkFunctionAlarms(t, doc) })
+	t.Run("overdue_alarm", func(t *testing.T) { checkOverdueAlarm(t, root, doc, tables[0]) })
 	t.Logf("template: %d functions, table %s checked against dynamo.CreateTable", len(seenDirs), tables[0])
 }
 
@@ -223,9 +231,19 @@ func checkPolicies(t *testing.T, policies *yaml.Node) {
 					t.Errorf("action %q is not one the store uses (%v)", a, usedActions)
 				}
 			}
-			res := get(st, "Resource")
-			if s := str(res); s == "*" || (res.Tag != "!GetAtt" && res.Tag != "!Sub") {
-				t.Errorf("resource %q is not the table or one of its indexes", s)
+			// The table or one of its indexes: !GetAtt/!Sub of the table
+			// resource, under an !If for an existing table (checkExistingTable).
+			branches := []*yaml.Node{get(st, "Resource")}
+			if _, yes, no, ok := ifArgs(branches[0]); ok {
+				branches = []*yaml.Node{yes, no}
+				if indexOf(yes) != indexOf(no) {
+					t.Errorf("resource !If branches name different parts of the table: %q and %q", yes.Value, no.Value)
+				}
+			}
+			for _, res := range branches {
+				if s := str(res); s == "*" || (res.Tag != "!GetAtt" && res.Tag != "!Sub") {
+					t.Errorf("resource %q is not the table or one of its indexes", s)
+				}
 			}
 		}
 	}
@@ -457,5 +475,63 @@ func checkSchedules(t *testing.T, doc *yaml.Node) {
 		if n < 100 {
 			t.Errorf("ruleset %s: only %d periods in a year checked", id, n)
 		}
+	}
+}
+
+// TestAnnounceFromTheLog checks that announcements come from the committed
+// log on AWS: the table streams new images, and AnnounceFunction's only
+// event is that stream, filtered to created log entries, reporting partial
+// failures, retried by age with an on-failure destination. The filter is
+// applied to events/announce/stream.json: the log entries pass, the player
+// update does not.
+func TestAnnounceFromTheLog(t *testing.T) {
+	root := repoRoot(t)
+	doc := loadTemplate(t, root)
+	if got := str(get(doc, "Resources", "GameTable", "Properties", "StreamSpecification", "StreamViewType")); got != "NEW_IMAGE" {
+		t.Errorf("GameTable StreamViewType %q, want NEW_IMAGE", got)
+	}
+	evs := entries(get(doc, "Resources", "AnnounceFunction", "Properties", "Events"))
+	if len(evs) != 1 {
+		t.Fatalf("AnnounceFunction has %d events, want the stream only", len(evs))
+	}
+	ev := evs[0][1]
+	p := get(ev, "Properties")
+	// The stream of GameTable, or of the existing table a restore names.
+	stream := get(p, "Stream")
+	if str(get(ev, "Type")) != "DynamoDB" || stream == nil || stream.Tag != "!If" || len(stream.Content) != 3 ||
+		str(stream.Content[0]) != "UseExistingTable" || str(stream.Content[1]) != "ExistingTableStreamArn" || str(stream.Content[2]) != "GameTable.StreamArn" {
+		t.Errorf("event %s: type %q, stream not !If [UseExistingTable, !Ref ExistingTableStreamArn, !GetAtt GameTable.StreamArn]", evs[0][0].Value, str(get(ev, "Type")))
+	}
+	if !slices.Equal(strs(get(p, "FunctionResponseTypes")), []string{"ReportBatchItemFailures"}) || str(get(p, "BisectBatchOnFunctionError")) != "true" {
+		t.Error("the mapping must report batch item failures and bisect on error")
+	}
+	if age, _ := strconv.Atoi(str(get(p, "MaximumRecordAgeInSeconds"))); age <= 0 || age > 86400 {
+		t.Errorf("MaximumRecordAgeInSeconds %q, want a bound within the stream's 24 hours", str(get(p, "MaximumRecordAgeInSeconds")))
+	}
+	dest := get(p, "DestinationConfig", "OnFailure")
+	if str(get(dest, "Type")) != "SQS" || get(dest, "Destination") == nil || get(doc, "Resources", strings.TrimSuffix(str(get(dest, "Destination")), ".Arn"), "Type") == nil {
+		t.Errorf("on-failure destination %v, want an SQS queue of the template", str(get(dest, "Destination")))
+	}
+	passes := streamFilter(t, doc)
+	raw, err := os.ReadFile(filepath.Join(root, "events", "announce", "stream.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sample events.DynamoDBEvent
+	if err := json.Unmarshal(raw, &sample); err != nil {
+		t.Fatal(err)
+	}
+	var passed []string
+	for _, r := range sample.Records {
+		sk := r.Change.Keys["SK"].String()
+		if passes(r.EventName, sk) {
+			passed = append(passed, r.EventName+" "+strings.SplitN(sk, "#", 2)[0])
+		}
+	}
+	if !slices.Equal(passed, []string{"INSERT LOG", "INSERT LOG"}) {
+		t.Errorf("the filter passes %v of the sample batch, want its two created log entries", passed)
+	}
+	if get(doc, "Resources", "AnnounceFunction", "Properties", "EventInvokeConfig") != nil {
+		t.Error("AnnounceFunction is not invoked asynchronously any more: drop EventInvokeConfig")
 	}
 }

@@ -52,8 +52,18 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 				return nil, rules.Refuse("too_few_cards", "Engaging in battle needs at least %d cards in your deck; you have %d.",
 					need, len(p.Inventory.Cards)).With("needed", need).With("deck_size", len(p.Inventory.Cards))
 			}
+			if t.meta.Closing == t.period.ID {
+				// The period is ending right now: wait for it, then
+				// engage in the next phase (fencePeriod).
+				return nil, &store.ConflictError{Keys: []store.Key{metaKey(t.game)}}
+			}
 			p.BattlePeriod = t.period.ID
 			t.save(p)
+			// The engagement is for the period META says is open: if the
+			// period ends before this commits, the commit fails and the
+			// retry engages in the next phase, never in a battle already
+			// formed without this player (RULINGS T4).
+			t.checks = append(t.checks, store.Check{Key: metaKey(t.game), Version: t.metaVer})
 			res := BattleEngagement{Player: p.ID, Period: t.period.ID, Battle: battleID(t.period.ID), StartsAt: t.period.End,
 				DeckSize: len(p.Inventory.Cards)}
 			t.emit("battle_engaged", p.ID, res)
@@ -86,11 +96,17 @@ func formBattle(t *tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnd
 	}
 	r := &MatchRecord{ID: battleID(ended.ID), Kind: MatchBattle, Status: MatchForming, Players: engaged,
 		Period: ended.ID, CreatedAt: ended.End, StartsAt: ended.End}
+	if len(engaged) > battleInline {
+		// Too many to name in the match item: the setup reads them again
+		// (BattlePeriod) into the battle's roster (battle_roster.go).
+		r.Players, r.Entrants = nil, len(engaged)
+	}
 	if len(engaged) < 2 {
 		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", SchedulerActor, ended.End
 		t.emit("battle_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players", "engaged": engaged})
 	} else {
-		t.emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": engaged, "starts_at": ended.End})
+		t.emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": sample(engaged), "engaged_count": len(engaged),
+			"starts_at": ended.End})
 	}
 	return t.saveMatch(r)
 }

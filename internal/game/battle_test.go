@@ -18,7 +18,28 @@ var phaseEnd = time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 // match starts for them; it runs through selection (partly by timeout),
 // betting and play, and settles in one commit: the pool and the random
 // reward to the winner.
-func TestX10_ThirtyPlayerBattle(t *testing.T) {
+func TestX10_ThirtyPlayerBattle(t *testing.T) { thirtyPlayerBattle(t, false) }
+
+// X10 and X1 in a battle too large for one match item (here: more than 5
+// engaged players, as a game of thousands): the engaged players are kept
+// in the battle's roster and take seats as they select; the rules play out
+// as in the small battle (first come, first served, then random hands or
+// forfeits at the deadline), and the match item holds only the seated.
+func TestX10_LargeBattleKeepsARoster(t *testing.T) {
+	defer game.SetBattleInline(5)()
+	thirtyPlayerBattle(t, true)
+}
+
+// The same with a roster split into items of 2 entrants, 3 items to a
+// commit: the setup writes most of the roster in commits of its own first
+// (a battle of tens of thousands), and the battle plays out the same way.
+func TestX10_LargeBattleRosterInManyItems(t *testing.T) {
+	defer game.SetBattleInline(5)()
+	defer game.SetRosterPaging(2, 3)()
+	thirtyPlayerBattle(t, true)
+}
+
+func thirtyPlayerBattle(t *testing.T, roster bool) {
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))
 	var ps []string
@@ -59,9 +80,14 @@ func TestX10_ThirtyPlayerBattle(t *testing.T) {
 	}
 	id := list[0].ID
 	v := view(t, svc, id, "")
-	if v.Status != game.MatchPlaying || v.Phase != "selection" || len(v.Participants) != 30 || !v.StartedAt.Equal(phaseEnd) {
-		t.Fatalf("the battle of all 30 starts at the phase's end: status %s phase %s, %d participants, started %v",
-			v.Status, v.Phase, len(v.Participants), v.StartedAt)
+	wantSeated, wantEntrants := 30, 0
+	if roster {
+		wantSeated, wantEntrants = 0, 30
+	}
+	if v.Status != game.MatchPlaying || v.Phase != "selection" || len(v.Participants) != wantSeated ||
+		v.Entrants != wantEntrants || v.Waiting != wantEntrants || !v.StartedAt.Equal(phaseEnd) {
+		t.Fatalf("the battle of all 30 starts at the phase's end: status %s phase %s, %d participants (%d entrants, %d waiting), started %v",
+			v.Status, v.Phase, len(v.Participants), v.Entrants, v.Waiting, v.StartedAt)
 	}
 
 	// Eight select (those who still can: a name is in a match once, X1); the
@@ -78,6 +104,48 @@ func TestX10_ThirtyPlayerBattle(t *testing.T) {
 		}
 	}
 	v = view(t, svc, id, "")
+	if roster {
+		if len(v.Participants) != 8 || v.Waiting != 22 {
+			t.Fatalf("the 8 who selected are seated, 22 wait: %d seated, %d waiting", len(v.Participants), v.Waiting)
+		}
+		// A selection naming a card already in the match is refused, and
+		// the refused entrant stays waiting (X1).
+		taken := v.Participants[0].ID
+		own := view(t, svc, id, taken)
+		for _, p := range ps {
+			if slices.ContainsFunc(v.Participants, func(q game.ParticipantView) bool { return q.ID == p }) {
+				continue
+			}
+			mine, err := svc.Player(ctx, "hall", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var clash []string
+			for _, c := range own.Participants[0].Hand {
+				for _, d := range mine.Inventory.Cards {
+					if d.Name == c && !slices.Contains(clash, c) {
+						clash = append(clash, c)
+					}
+				}
+			}
+			for _, d := range mine.Inventory.Cards {
+				if len(clash) < 4 && !slices.Contains(clash, d.Name) {
+					clash = append(clash, d.Name)
+				}
+			}
+			if len(clash) < 4 || !slices.ContainsFunc(clash, func(c string) bool { return slices.Contains(own.Participants[0].Hand, c) }) {
+				continue
+			}
+			_, err = svc.Move(ctx, req(p, k("clash")), game.MatchMove{Match: id, Kind: "select", Cards: clash})
+			if ruleCode(err) != "card_in_match" {
+				t.Fatalf("%s selects %v, which holds a card of %s's hand: %v", p, clash, taken, err)
+			}
+			if w := view(t, svc, id, ""); len(w.Participants) != 8 || w.Waiting != 22 {
+				t.Fatalf("a refused selection seats nobody: %d seated, %d waiting", len(w.Participants), w.Waiting)
+			}
+			break
+		}
+	}
 	clk.Set(v.Deadline.Add(time.Minute))
 	if rep, err := svc.RunDue(ctx); err != nil || !slices.Contains(rep.Done["match"], "hall/"+id) {
 		t.Fatalf("selection deadline: %+v %v", rep, err)
@@ -91,6 +159,10 @@ func TestX10_ThirtyPlayerBattle(t *testing.T) {
 	}
 	if v.Phase != "betting" || active < 2 || active > 13 {
 		t.Fatalf("betting among the players who hold hands (at most 54/4): phase %s, %d active", v.Phase, active)
+	}
+	if roster && (v.Waiting != 0 || len(v.Participants) != active) {
+		t.Fatalf("after the deadline only those holding hands stay in the match item: %d seated, %d active, %d waiting",
+			len(v.Participants), active, v.Waiting)
 	}
 	move(t, svc, v.Turn, game.MatchMove{Match: id, Kind: "raise", Amount: 1})
 
@@ -151,5 +223,95 @@ func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 	list, err := svc.Matches(ctx, "hall", game.MatchFilter{Player: ada})
 	if err != nil || len(list) != 1 || list[0].Status != game.MatchCancelled || list[0].Phase != "" {
 		t.Fatalf("a cancelled battle, never played: %+v %v", list, err)
+	}
+}
+
+// X9 and P1 in a large battle (here: more than 2 engaged players keep a
+// roster): entrants who have not selected forfeit or leave without taking
+// a seat for good, the one who has forfeited cannot select any more, and
+// when the last but one forfeits the last is the last standing and wins,
+// as in a small battle.
+func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
+	defer game.SetBattleInline(2)()
+	ctx := context.Background()
+	svc, clk := newGame(t, newBolt(t))
+	ps := []string{ada, bo, cy, dee, "discord:6"}
+	for i, p := range ps {
+		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		if _, err := svc.EngageBattle(ctx, req(p, "engage")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Set(phaseEnd.Add(time.Minute))
+	for range 2 {
+		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+			t.Fatalf("run due: %+v %v", rep, err)
+		}
+	}
+	id := "b-2026-W49-I"
+	if v := view(t, svc, id, ""); v.Entrants != 5 || v.Waiting != 5 || len(v.Participants) != 0 {
+		t.Fatalf("five entrants waiting in the roster: %d entrants, %d waiting, %d seated", v.Entrants, v.Waiting, len(v.Participants))
+	}
+	if lv := view(t, svc, id, ada); len(lv.LegalMoves) == 0 || lv.LegalMoves[0].Kind != "select" {
+		t.Fatalf("a waiting entrant sees their selection: %+v", lv.LegalMoves)
+	}
+	move(t, svc, ada, game.MatchMove{Match: id, Kind: "forfeit"})
+	if _, err := svc.Move(ctx, req(ada, k("select")), game.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); ruleCode(err) != "forfeited" {
+		t.Fatalf("selecting after forfeiting: %v", err)
+	}
+	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
+		t.Fatal(err)
+	}
+	if v := view(t, svc, id, ""); v.Waiting != 3 || len(v.Participants) != 0 || v.Status != game.MatchPlaying {
+		t.Fatalf("a forfeit and a departure leave 3 waiting and nobody seated: %d waiting, %d seated, %s", v.Waiting, len(v.Participants), v.Status)
+	}
+	move(t, svc, cy, game.MatchMove{Match: id, Kind: "forfeit"})
+	res := move(t, svc, dee, game.MatchMove{Match: id, Kind: "forfeit"})
+	if res.Match.Status != game.MatchEnded || res.Match.Winner != "discord:6" || res.Match.EndReason != "last_standing" {
+		t.Fatalf("the last entrant standing wins: %s, winner %q (%s)", res.Match.Status, res.Match.Winner, res.Match.EndReason)
+	}
+	if w, err := svc.Player(ctx, "hall", "discord:6"); err != nil || w.Inventory.Vertebrae == 0 && w.Inventory.Chips == 1 && len(w.Inventory.Cards) == 6 {
+		t.Fatalf("the winner got the battle's reward: %+v %v", w.Inventory, err)
+	}
+}
+
+// A departure after a large battle's selection deadline, before the
+// scheduler has acted on it, takes only the leaver out (a departure runs no
+// Timeout); the scheduler's run then deals with everyone else as of the
+// deadline (X7).
+func TestX7_LargeBattleDepartureBeforeTheOverdueDeadline(t *testing.T) {
+	defer game.SetBattleInline(2)()
+	ctx := context.Background()
+	svc, clk := newGame(t, newBolt(t))
+	ps := []string{ada, bo, cy, dee, "discord:6"}
+	for i, p := range ps {
+		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		if _, err := svc.EngageBattle(ctx, req(p, "engage")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Set(phaseEnd.Add(time.Minute))
+	for range 2 {
+		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+			t.Fatalf("run due: %+v %v", rep, err)
+		}
+	}
+	id := "b-2026-W49-I"
+	v := view(t, svc, id, "")
+	clk.Set(v.Deadline.Add(time.Hour))
+	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
+		t.Fatal(err)
+	}
+	if v := view(t, svc, id, ""); v.Waiting != 4 || len(v.Participants) != 0 || v.Phase != "selection" {
+		t.Fatalf("the departure takes out only the leaver: %d waiting, %d seated, phase %s", v.Waiting, len(v.Participants), v.Phase)
+	}
+	if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+		t.Fatalf("run due: %+v %v", rep, err)
+	}
+	// discord:6 holds the same six Hearts as Ada, who comes first: four of
+	// them make Ada's hand, two are left, and discord:6 forfeits (X1).
+	v = view(t, svc, id, "")
+	if v.Phase != "betting" || v.Waiting != 0 || !slices.Equal(v.Players, []string{ada, cy, dee}) {
+		t.Fatalf("the three who can hold hands get them at the deadline: phase %s, %d waiting, seated %v", v.Phase, v.Waiting, v.Players)
 	}
 }

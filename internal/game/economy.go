@@ -77,6 +77,11 @@ type PurchaseResult struct {
 // never negative; a Chip that brings the buyer to 25 wins the game (C7).
 func (s *Service) Purchase(ctx context.Context, req Request, b Purchase) (*Result, error) {
 	b.Item = strings.TrimSpace(b.Item)
+	// Defaults are applied before the body is hashed, so a body that spells
+	// a default out is the same request as one that leaves it out.
+	if b.Quantity == 0 {
+		b.Quantity = 1
+	}
 	return s.run(ctx, spec{
 		req: req, command: "purchase", body: b, random: true,
 		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },

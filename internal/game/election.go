@@ -171,7 +171,10 @@ func (s *Service) holdElectionItem(ctx context.Context, game, sk string) ([]stri
 	}
 	done, err := s.runScheduled(ctx, game, "judge-election", "judge-election:"+week, []store.Key{ek, judgeKey(game)}, func(t *tx) (any, error) {
 		var cur ElectionRecord
-		if err := json.Unmarshal(t.loaded[ek].Data, &cur); err != nil || cur.Status != ElectionOpen {
+		// The ballots were read as of rec.EndsAt: the election must still
+		// be open, end then, and be over by now (RULINGS T4).
+		if err := json.Unmarshal(t.loaded[ek].Data, &cur); err != nil || cur.Status != ElectionOpen ||
+			!cur.EndsAt.Equal(rec.EndsAt) || cur.EndsAt.After(t.now) {
 			return nil, errNothingDue
 		}
 		t.asOf(cur.EndsAt)

@@ -405,7 +405,10 @@ func (s *Service) closeConfidenceItem(ctx context.Context, game, sk string) ([]s
 	ck, rk := confidenceKey(game, ruling), rfjKey(game, timer.Request)
 	done, err := s.runScheduled(ctx, game, "confidence-tally", "confidence-tally:"+ruling, []store.Key{ck, rk}, func(t *tx) (any, error) {
 		var cur ConfidenceTimer
-		if err := json.Unmarshal(t.loaded[ck].Data, &cur); err != nil || cur.Status != governance.ConfidenceOpen {
+		// The votes were read as of timer.EndsAt: the vote must still be
+		// open, end then, and be over by now (RULINGS T4).
+		if err := json.Unmarshal(t.loaded[ck].Data, &cur); err != nil || cur.Status != governance.ConfidenceOpen ||
+			!cur.EndsAt.Equal(timer.EndsAt) || cur.EndsAt.After(t.now) {
 			return nil, errNothingDue
 		}
 		t.asOf(cur.EndsAt)

@@ -89,6 +89,12 @@ type MatchRecord struct {
 	Match      *exoptosis.Match     `json:"match,omitempty"`
 	Settlement []exoptosis.Transfer `json:"settlement,omitempty"`
 	Reward     *BattleReward        `json:"reward,omitempty"`
+	// Entrants, for a battle of more than battleInline engaged players,
+	// counts them: they are kept in ROSTER# items rather than in Players and
+	// the engine's participants, and Roster holds the first player id of
+	// each roster item (battle_roster.go).
+	Entrants int      `json:"entrants,omitempty"`
+	Roster   []string `json:"roster,omitempty"`
 }
 
 // BattleReward is what a battle's winner received besides the pool (X10):
@@ -189,6 +195,9 @@ var _ fair.Source = (*lazySource)(nil)
 // Chips are their inventory's. Players who are no longer members are left
 // out. With fewer than 2 playable entrants the match is cancelled instead.
 func (t *tx) startMatch(r *MatchRecord) error {
+	if r.Entrants > 0 {
+		return t.startRosterBattle(r)
+	}
 	if err := t.preload(r.Players); err != nil {
 		return err
 	}
@@ -439,6 +448,9 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 			if err := notRunning(r); err != nil {
 				return nil, err
 			}
+			if err := t.prepareRoster(r, p.ID, true); err != nil {
+				return nil, err
+			}
 			m := r.Match
 			before := m.Phase
 			src := &lazySource{t: t}
@@ -462,7 +474,7 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 				return nil, err
 			}
 			evs = append(evs, more...)
-			if err := t.finishMatchChange(r, evs, before, src); err != nil {
+			if evs, err = t.finishMatchChange(r, evs, before, src); err != nil {
 				return nil, err
 			}
 			if err := t.acted(p); err != nil {
@@ -475,20 +487,40 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 
 // finishMatchChange mirrors the engine's events, settles an ended match and
 // stages the match item: the common end of moves, timeouts and departures.
-func (t *tx) finishMatchChange(r *MatchRecord, evs []exoptosis.Event, before exoptosis.Phase, src *lazySource) error {
+// A large battle's entrants who are out leave the match item first, and
+// the events it returns (for the response) then sum up a crowd of
+// forfeits (battle_roster.go).
+func (t *tx) finishMatchChange(r *MatchRecord, evs []exoptosis.Event, before exoptosis.Phase, src *lazySource) ([]exoptosis.Event, error) {
 	if src.err != nil {
-		return src.err
+		return nil, src.err
 	}
+	out, err := t.unseatForfeits(r, evs)
+	if err != nil {
+		return nil, err
+	}
+	evs, sums := summarizeForfeits(r, evs, out)
 	if err := t.mirror(r, evs, before); err != nil {
-		return err
+		return nil, err
+	}
+	t.entry.Events = append(t.entry.Events, sums...)
+	if len(t.seated) > 0 {
+		var still []string
+		for _, id := range t.seated {
+			if _, in := r.Match.Participant(id); in {
+				still = append(still, id)
+			}
+		}
+		if err := t.indexMatch(r, still); err != nil {
+			return nil, err
+		}
 	}
 	if err := t.settle(r, src); err != nil {
-		return err
+		return nil, err
 	}
 	if src.err != nil {
-		return src.err
+		return nil, src.err
 	}
-	return t.saveMatch(r)
+	return evs, t.saveMatch(r)
 }
 
 func nonNil[T any](s []T) []T {

@@ -2,9 +2,11 @@ package game
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
+	"croupier/internal/rules"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/store"
 )
@@ -87,6 +89,14 @@ func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
 		if r.Match == nil {
 			return nil
 		}
+		// A departure runs no Timeout: an overdue selection deadline is
+		// the scheduler's, which seats everyone for it.
+		if err := t.prepareRoster(r, p.ID, false); err != nil {
+			if re := (*rules.Error)(nil); errors.As(err, &re) {
+				return nil // out of the battle already
+			}
+			return err
+		}
 		if part, ok := r.Match.Participant(p.ID); !ok || part.Status != exoptosis.StatusActive {
 			return nil
 		}
@@ -96,7 +106,8 @@ func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
 		if err != nil {
 			return err
 		}
-		return t.finishMatchChange(r, evs, before, src)
+		_, err = t.finishMatchChange(r, evs, before, src)
+		return err
 	default:
 		return nil
 	}

@@ -78,9 +78,15 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 					return nil, err
 				}
 			case MatchPlaying:
+				// A large battle's entrants still waiting take their seats
+				// for the selection deadline (battle_roster.go).
+				if err := t.prepareRoster(r, "", true); err != nil {
+					return nil, err
+				}
 				before := r.Match.Phase
 				evs = exoptosis.Timeout(r.Match, t.rs, realNow, src)
-				if err := t.finishMatchChange(r, evs, before, src); err != nil {
+				var err error
+				if evs, err = t.finishMatchChange(r, evs, before, src); err != nil {
 					return nil, err
 				}
 			}

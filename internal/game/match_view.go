@@ -19,12 +19,18 @@ import (
 // viewer). Engine types keep the engine's JSON names (pending.deadline,
 // betting.prevLevel...).
 type MatchView struct {
-	ID          string            `json:"id"`
-	Kind        string            `json:"kind"`
-	Status      string            `json:"status"`
-	RequestedBy string            `json:"requested_by,omitempty"`
-	Players     []string          `json:"players"`
-	Answers     map[string]string `json:"answers,omitempty"`
+	ID          string   `json:"id"`
+	Kind        string   `json:"kind"`
+	Status      string   `json:"status"`
+	RequestedBy string   `json:"requested_by,omitempty"`
+	Players     []string `json:"players"`
+	// Entrants counts a large battle's engaged players, kept in its roster
+	// rather than in Players; Players and Participants then list those
+	// seated in the match, and Waiting counts the entrants who may still
+	// select a hand (battle_roster.go).
+	Entrants int               `json:"entrants,omitempty"`
+	Waiting  int               `json:"waiting,omitempty"`
+	Answers  map[string]string `json:"answers,omitempty"`
 	// WaitingFor lists the duel players who have not answered yet.
 	WaitingFor   []string   `json:"waiting_for,omitempty"`
 	Period       string     `json:"period"`
@@ -104,9 +110,16 @@ func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
 			v.WaitingFor = r.waitingFor()
 		}
 	}
+	v.Entrants = r.Entrants
 	m := r.Match
 	if m == nil {
 		return v
+	}
+	if r.Entrants > 0 {
+		v.Waiting, v.Players = m.Waiting, []string{}
+		for _, p := range m.Participants {
+			v.Players = append(v.Players, p.ID)
+		}
 	}
 	secret := m.Phase == exoptosis.PhaseSelection
 	for _, p := range m.Participants {
@@ -167,6 +180,21 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 	if err != nil {
 		return MatchView{}, err
 	}
+	if viewer != "" && len(r.Roster) > 0 && r.Match != nil && r.Match.Phase == exoptosis.PhaseSelection {
+		// A waiting entrant of a large battle sees the match as if seated,
+		// so their legal moves list the hand they may select.
+		if _, in := r.Match.Participant(viewer); !in {
+			t.ctx = ctx
+			page, e, err := t.rosterEntrant(r, viewer)
+			if err != nil {
+				return MatchView{}, err
+			}
+			if e != nil && e.Out == "" {
+				t.seat(r, page, e)
+				r.Match.Waiting++ // only seen as seated
+			}
+		}
+	}
 	if viewer != "" && r.Match != nil && r.Match.Phase == exoptosis.PhaseBetting {
 		if p, err := t.member(viewer); err == nil && p != nil {
 			for i := range r.Match.Participants {
@@ -188,11 +216,13 @@ type MatchFilter struct {
 
 // MatchSummary is one line of a match list.
 type MatchSummary struct {
-	ID        string     `json:"id"`
-	Kind      string     `json:"kind"`
-	Status    string     `json:"status"`
-	Phase     string     `json:"phase,omitempty"`
-	Players   []string   `json:"players"`
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind"`
+	Status  string   `json:"status"`
+	Phase   string   `json:"phase,omitempty"`
+	Players []string `json:"players"`
+	// Entrants counts a large battle's engaged players (MatchView.Entrants).
+	Entrants  int        `json:"entrants,omitempty"`
 	Movers    []string   `json:"movers"`
 	Turn      string     `json:"turn,omitempty"`
 	Deadline  *time.Time `json:"deadline,omitempty"`
@@ -203,33 +233,14 @@ type MatchSummary struct {
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
 }
 
-// Matches lists a game's matches, oldest id first.
+// Matches lists a game's matches, oldest id first, page by page (MatchesPage).
 func (s *Service) Matches(ctx context.Context, game string, f MatchFilter) ([]MatchSummary, error) {
-	t, err := s.view(ctx, game)
-	if err != nil {
-		return nil, err
-	}
-	out := []MatchSummary{}
-	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: matchPrefix}, func(it store.Item) error {
-		var r MatchRecord
-		if err := json.Unmarshal(it.Data, &r); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) {
-			return nil
-		}
-		if f.Player != "" && !r.involves(f.Player) {
-			return nil
-		}
-		out = append(out, t.matchSummary(&r))
-		return nil
-	})
-	return out, err
+	return AllPages(func(pr PageRequest) ([]MatchSummary, string, error) { return s.MatchesPage(ctx, game, f, pr) })
 }
 
 func (t *tx) matchSummary(r *MatchRecord) MatchSummary {
 	v := t.matchView(r, "")
-	return MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players,
+	return MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players, Entrants: v.Entrants,
 		Movers: v.Movers, Turn: v.Turn, Deadline: v.Deadline, Pool: v.Pool, Winner: v.Winner, CreatedAt: v.CreatedAt,
 		StartsAt: v.StartsAt, EndedAt: v.EndedAt}
 }
@@ -272,7 +283,10 @@ func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]Match
 		if err := json.Unmarshal(it.Data, &r); err != nil {
 			return nil, fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
-		if liveStatus(r.Status) && r.involves(player) {
+		// A large battle's waiting entrants are in its roster, found
+		// through their engagement.
+		entrant := r.Entrants > 0 && r.Kind == MatchBattle && p.BattlePeriod == r.Period
+		if liveStatus(r.Status) && (r.involves(player) || entrant) {
 			out = append(out, t.matchSummary(&r))
 		}
 	}

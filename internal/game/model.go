@@ -52,6 +52,10 @@ type Meta struct {
 	CreatedBy      string    `json:"created_by"`
 	// Period is the period the engine last opened; phase-end moves it on.
 	Period string `json:"period"`
+	// Closing names the period a period end is ending right now (set in
+	// a commit before it reads the players, cleared by its own commit):
+	// commands that must not straddle the end wait for it (fencePeriod).
+	Closing string `json:"closing,omitempty"`
 	// Season is the current season (RULINGS T2); it changes at week ends.
 	Season  string    `json:"season"`
 	Ended   bool      `json:"ended,omitempty"`

@@ -221,7 +221,9 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 		if err != nil {
 			return nil, err
 		}
-		if cur.Status != governance.StatusOpen || t.now.Before(cur.VotingEnd) {
+		// The reactions and players were read as of rec.VotingEnd: the
+		// proposal must still be open and end then (RULINGS T4).
+		if cur.Status != governance.StatusOpen || t.now.Before(cur.VotingEnd) || !cur.VotingEnd.Equal(rec.VotingEnd) {
 			return nil, errNothingDue
 		}
 		t.asOf(cur.VotingEnd)

@@ -205,30 +205,15 @@ func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, erro
 	return t.playerView(p), nil
 }
 
-// Players lists the game's current players.
+// Players lists the game's current players, page by page (PlayersPage).
 func (s *Service) Players(ctx context.Context, game string) ([]PlayerView, error) {
-	t, err := s.view(ctx, game)
-	if err != nil {
-		return nil, err
-	}
-	out := []PlayerView{}
-	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
-		var p Player
-		if err := json.Unmarshal(it.Data, &p); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		if p.Member {
-			out = append(out, t.playerView(&p))
-		}
-		return nil
-	})
-	return out, err
+	return AllPages(func(pr PageRequest) ([]PlayerView, string, error) { return s.PlayersPage(ctx, game, pr) })
 }
 
 // LogPage is one page of a game's log, oldest first.
 type LogPage struct {
 	Entries []Entry `json:"entries"`
-	Next    string  `json:"next,omitempty"`
+	Next    string  `json:"next_cursor,omitempty"`
 }
 
 // Log reads the game log in time order, a page at a time.
@@ -241,8 +226,8 @@ func (s *Service) Log(ctx context.Context, game, cursor string, limit int) (LogP
 
 // logPage reads one page of a game known to exist.
 func (s *Service) logPage(ctx context.Context, game, cursor string, limit int) (LogPage, error) {
-	if limit <= 0 || limit > 500 {
-		limit = 100
+	if limit <= 0 || limit > MaxPageLimit {
+		limit = DefaultPageLimit
 	}
 	page, err := s.store.Query(ctx, store.Query{PK: gamePK(game), Prefix: logPrefix, Index: store.IndexOrder, Limit: limit, Cursor: cursor})
 	if err != nil {
@@ -272,26 +257,10 @@ type SeedView struct {
 	RevealedAt  *time.Time `json:"revealed_at,omitempty"`
 }
 
-// Seeds lists every period's commitment, and the seeds already revealed.
+// Seeds lists every period's commitment, and the seeds already revealed,
+// page by page (SeedsPage).
 func (s *Service) Seeds(ctx context.Context, game string) ([]SeedView, error) {
-	if _, err := s.view(ctx, game); err != nil {
-		return nil, err
-	}
-	out := []SeedView{}
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: seedPrefix}, func(it store.Item) error {
-		var r SeedRecord
-		if err := json.Unmarshal(it.Data, &r); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		v := SeedView{Period: r.Period, Commitment: r.Commitment, CommittedAt: r.CommittedAt}
-		if r.Revealed() {
-			at := r.RevealedAt
-			v.Seed, v.RevealedAt = r.Secret, &at
-		}
-		out = append(out, v)
-		return nil
-	})
-	return out, err
+	return AllPages(func(pr PageRequest) ([]SeedView, string, error) { return s.SeedsPage(ctx, game, pr) })
 }
 
 // Audit recomputes every logged draw of a game from the revealed seeds

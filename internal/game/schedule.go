@@ -155,11 +155,16 @@ type PeriodEnded struct {
 	Revealed  string     `json:"revealed_seed,omitempty"`
 	Committed string     `json:"committed"`
 	Season    string     `json:"season"`
-	// Active lists the players who performed an action in the ended
-	// period; Inactive those who did not and so are inactive in the period
-	// starting (RULINGS P3). Gift allowances reset with the period.
-	Active   []string `json:"active"`
-	Inactive []string `json:"inactive"`
+	// ActiveCount players performed an action in the ended period;
+	// InactiveCount did not and so are inactive in the period starting
+	// (RULINGS P3). Gift allowances reset with the period. Active and
+	// Inactive are the first ActivitySample of each; when either list is
+	// longer, ActivityPages items hold them whole (activity.go).
+	ActiveCount   int      `json:"active_count"`
+	InactiveCount int      `json:"inactive_count"`
+	Active        []string `json:"active"`
+	Inactive      []string `json:"inactive"`
+	ActivityPages int      `json:"activity_pages,omitempty"`
 }
 
 // endOnePeriod ends the game's open period if it is over. It returns the id
@@ -203,6 +208,9 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if mi.Due.IsZero() || mi.Due.After(now) {
 		return "", nil
 	}
+	// dueVersion is the META this run found due; every later read of META
+	// must still show it, or another run ended the period meanwhile.
+	dueVersion := mi.Version
 	if len(beforePeriodEnd) > 0 {
 		var m Meta
 		if err := json.Unmarshal(mi.Data, &m); err != nil {
@@ -225,9 +233,17 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 				return "", err
 			}
 		}
-		// The hooks committed their own changes; read META afresh.
+		// The hooks committed their own changes; read META afresh, and
+		// check again that this period is the one still due: if another
+		// run ended it meanwhile, META now holds the next period, which is
+		// not due, and ending it would end it early (RULINGS T4). A hook's
+		// own write to META (an adopted amendment) leaves the period as it
+		// was; either way start over from a fresh read.
 		if mi, err = s.store.Get(ctx, mk); err != nil {
 			return "", err
+		}
+		if mi.Version != dueVersion {
+			return "", &store.ConflictError{Keys: []store.Key{mk}}
 		}
 	}
 	t := &tx{s: s, ctx: ctx, now: mi.Due, game: game, loaded: map[store.Key]store.Item{mk: mi}}
@@ -242,6 +258,9 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	// Applied as of the moment it was due (RULINGS T4).
 	t.now = ended.End
 	t.period = next
+	if err := t.fencePeriod(ended); err != nil {
+		return "", err
+	}
 
 	cmdID := CommandID(SchedulerActor, "period-end:"+ended.ID)
 	idem := logKey(game, cmdID)
@@ -295,14 +314,16 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	res.Active, res.Inactive = activity(members, ended)
+	if err := t.recordActivity(ended, members, &res); err != nil {
+		return "", err
+	}
 	for _, h := range atPeriodEnd {
 		if err := h(t, ended, next, members, &res); err != nil {
 			return "", err
 		}
 	}
 	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
-		"active": res.Active, "inactive": res.Inactive})
+		"active": res.Active, "inactive": res.Inactive, "active_count": res.ActiveCount, "inactive_count": res.InactiveCount})
 	if weekEnds(ended) {
 		// Seasons advance at the end of each week (RULINGS T2).
 		old := t.meta.Season
@@ -310,7 +331,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		res.Season = t.meta.Season
 		t.emit("season_changed", "", map[string]string{"from": old, "to": t.meta.Season})
 	}
-	t.meta.Period = next.ID
+	t.meta.Period, t.meta.Closing = next.ID, ""
 	if err := t.put(mk, t.meta, next.End); err != nil {
 		return "", err
 	}
@@ -319,6 +340,34 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	}
 	s.log.InfoContext(ctx, "period ended", "game", game, "ended", ended.ID, "started", next.ID, "late_by", now.Sub(ended.End).String())
 	return ended.ID, nil
+}
+
+// fencePeriod marks META as closing the ended period, in a commit of its
+// own, before the period end reads the players. A command whose effect
+// belongs to the open period and is read at the period end (a battle
+// engagement) checks META in its commit: it either committed before the
+// fence, and the read below sees it, or its check fails and it retries
+// into the next period. Without the fence it could commit between that
+// read and the period end's commit, acknowledged and then left out.
+// A run that finds the fence already set (another run's, or its own from
+// an attempt that did not finish) goes on from it.
+func (t *tx) fencePeriod(ended calendar.Period) error {
+	if t.meta.Closing == ended.ID {
+		return nil
+	}
+	mk := metaKey(t.game)
+	mi := t.loaded[mk]
+	t.meta.Closing = ended.ID
+	data, err := json.Marshal(t.meta)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", mk, err)
+	}
+	if err := t.s.store.Commit(t.ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: mk, Data: data, Due: mi.Due}, Expect: mi.Version}}}); err != nil {
+		return err
+	}
+	t.loaded[mk] = store.Item{Key: mk, Version: mi.Version + 1, Data: data, Due: mi.Due}
+	t.metaVer = mi.Version + 1
+	return nil
 }
 
 // weekEnds reports whether a week ends with period p: the end of phase II,

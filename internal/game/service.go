@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,8 +44,6 @@ type Service struct {
 	// millisecond (a manual clock makes many) keep the order they were made.
 	ids io.Reader
 	log *slog.Logger
-	// publisher, if set, receives every committed log entry.
-	publisher Publisher
 	// reactions, if set, is where votes read reactions (WithReactions).
 	reactions reactions.Source
 	// MaxAttempts bounds how often a command is tried when its commit meets
@@ -171,6 +170,10 @@ type tx struct {
 	metaDirty bool
 	// ids names new card copies and packs after the command id.
 	ids func() string
+	// roster caches the pages of a large battle's roster the command read;
+	// seated lists the entrants it seated (battle_roster.go).
+	roster map[int]*RosterPage
+	seated []string
 }
 
 // spec describes one command for the executor.
@@ -261,6 +264,12 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 		if t.meta.Ended && !sp.allowEnded {
 			return nil, gameOver(t.meta)
 		}
+		// A period end another process already committed wins over this
+		// process's clock, should that be a moment behind: the command
+		// belongs to the period META has opened, never to one that ended.
+		if open, err := t.sched.Parse(t.meta.Period); err == nil && open.Start.After(t.period.Start) {
+			t.period = open
+		}
 	}
 	t.entry = &Entry{
 		Command:     sp.command,
@@ -314,31 +323,27 @@ func (t *tx) commit(ctx context.Context, idem store.Key, resp any) error {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}
 	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
-	if err := t.s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem}); err != nil {
-		return err
-	}
-	t.s.publish(ctx, t.game, t.entry)
-	return nil
+	return t.s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem})
 }
 
-// Publisher receives every committed log entry, for announcements
-// (internal/publish: EventBridge PutEvents on AWS, an in-process bus
-// locally). Publishing happens after the commit and never fails a command:
-// the log is the record, announcements are its echo.
-type Publisher interface {
-	Publish(ctx context.Context, game string, e *Entry) error
-}
-
-// WithPublisher sets where committed log entries are published.
-func WithPublisher(p Publisher) Option { return func(s *Service) { s.publisher = p } }
-
-func (s *Service) publish(ctx context.Context, game string, e *Entry) {
-	if s.publisher == nil {
-		return
+// LogEntry decodes a stored item as a committed log entry and names its
+// game; ok is false for any other item. Announcements are read from the
+// committed log this way (the table's stream on AWS, the store's feed
+// locally: internal/publish), never sent beside the commit, so a crash after
+// a commit cannot lose one.
+func LogEntry(it store.Item) (game string, e *Entry, ok bool, err error) {
+	id, isGame := strings.CutPrefix(it.PK, "GAME#")
+	if !isGame || !strings.HasPrefix(it.SK, logPrefix) {
+		return "", nil, false, nil
 	}
-	if err := s.publisher.Publish(ctx, game, e); err != nil {
-		s.log.ErrorContext(ctx, "publishing log entry failed", "game", game, "entry", e.ID, "err", err)
+	e = new(Entry)
+	if err := json.Unmarshal(it.Data, e); err != nil {
+		return id, nil, true, fmt.Errorf("decoding log entry %s: %w", it.Key, err)
 	}
+	if e.ID == "" {
+		return id, nil, true, fmt.Errorf("log entry %s has no id", it.Key)
+	}
+	return id, e, true, nil
 }
 
 // maxPause caps one pause between attempts.

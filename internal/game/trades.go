@@ -226,25 +226,9 @@ type TradeFilter struct {
 	Status string // "" for all
 }
 
-// Trades lists a game's trades, oldest first.
+// Trades lists a game's trades, oldest first, page by page (TradesPage).
 func (s *Service) Trades(ctx context.Context, game string, f TradeFilter) ([]Trade, error) {
-	t, err := s.view(ctx, game)
-	if err != nil {
-		return nil, err
-	}
-	out := []Trade{}
-	err = s.scan(ctx, store.Query{PK: gamePK(game), Prefix: tradePrefix}, func(it store.Item) error {
-		var tr Trade
-		if err := json.Unmarshal(it.Data, &tr); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		t.expireView(&tr)
-		if (f.Player == "" || tr.From == f.Player || tr.To == f.Player) && (f.Status == "" || tr.Status == f.Status) {
-			out = append(out, tr)
-		}
-		return nil
-	})
-	return out, err
+	return AllPages(func(pr PageRequest) ([]Trade, string, error) { return s.TradesPage(ctx, game, f, pr) })
 }
 
 // Trade returns one trade.

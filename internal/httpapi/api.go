@@ -2,15 +2,15 @@
 // by the Lambdas (through an API Gateway adapter) and by the local server
 // alike. Callers are chat bridges authenticated with a bearer API key; the
 // acting player is named by the bridge in the X-Croupier-Actor header as a
-// platform identity (discord:1234). Errors are application/problem+json
-// with a stable code. The contract is openapi.yaml, served at /openapi.yaml.
+// platform identity (discord:1234), which must be one the key may act for
+// (internal/credential), as must the game of the path. Errors are
+// application/problem+json with a stable code. The contract is
+// openapi.yaml, served at /openapi.yaml.
 package httpapi
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -20,11 +20,11 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/rules"
 )
@@ -46,9 +46,10 @@ const (
 
 // Config configures the API.
 type Config struct {
-	// APIKeys are the bearer keys bridges authenticate with. Empty refuses
-	// every authenticated route (a deployment must configure keys).
-	APIKeys []string
+	// Keys are the bearer keys bridges authenticate with, each with the
+	// identities and games it may act for. Empty refuses every
+	// authenticated route (a deployment must configure keys).
+	Keys credential.Keys
 	// ManualClock, when set, enables POST /v1/dev/clock (local only).
 	ManualClock *clock.Manual
 	Logger      *slog.Logger
@@ -59,7 +60,7 @@ type Config struct {
 // API serves the routes.
 type API struct {
 	svc     *game.Service
-	keys    [][32]byte
+	keys    credential.Keys
 	manual  *clock.Manual
 	log     *slog.Logger
 	version string
@@ -68,17 +69,12 @@ type API struct {
 
 // New builds the API over a game service.
 func New(svc *game.Service, cfg Config) *API {
-	a := &API{svc: svc, manual: cfg.ManualClock, log: cfg.Logger, version: cfg.Version, mux: http.NewServeMux()}
+	a := &API{svc: svc, keys: cfg.Keys, manual: cfg.ManualClock, log: cfg.Logger, version: cfg.Version, mux: http.NewServeMux()}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
 	if a.version == "" {
 		a.version = "dev"
-	}
-	for _, k := range cfg.APIKeys {
-		if k = strings.TrimSpace(k); k != "" {
-			a.keys = append(a.keys, sha256.Sum256([]byte(k)))
-		}
 	}
 	a.routes()
 	return a
@@ -111,6 +107,7 @@ func (a *API) routes() {
 	m.Handle("GET /v1/games/{game}/me", a.authed(a.me))
 	m.Handle("GET /v1/games/{game}/log", a.authed(a.getLog))
 	m.Handle("GET /v1/games/{game}/seeds", a.authed(a.getSeeds))
+	m.Handle("GET /v1/games/{game}/periods/{period}/activity", a.authed(a.getActivity))
 	m.Handle("GET /v1/games/{game}/audit", a.authed(a.audit))
 	a.exoptosisRoutes(m)
 	a.governanceRoutes(m)
@@ -155,7 +152,10 @@ func (a *API) allowedMethods(r *http.Request) []string {
 	return out
 }
 
-// authed checks the bridge's bearer key before h runs.
+// authed checks the bridge's bearer key before h runs, and that the key may
+// act for the request's actor (the X-Croupier-Actor header, commands' and
+// views' alike) and touch the path's game: a refusal is answered before
+// anything is read or written.
 func (a *API) authed(h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		auth := r.Header.Get("Authorization")
@@ -165,23 +165,64 @@ func (a *API) authed(h http.HandlerFunc) http.Handler {
 			return
 		}
 		// The scheme is case-insensitive (RFC 9110 11.1).
-		scheme, token, ok := strings.Cut(auth, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") || !a.validKey(strings.TrimSpace(token)) {
+		scheme, token, _ := strings.Cut(auth, " ")
+		key, ok := a.keys.Find(strings.TrimSpace(token))
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="croupier", error="invalid_token"`)
 			problem(w, "invalid_api_key", "The API key is not valid for this server.")
 			return
 		}
-		h(w, r)
+		if actor := strings.TrimSpace(r.Header.Get(HeaderActor)); actor != "" && !key.Scope.Actor(actor) {
+			a.outOfScope(w, r, key, "actor_out_of_scope", fmt.Sprintf("This API key may not act for %s: it acts for %s.", actor, key.Scope))
+			return
+		}
+		if g := r.PathValue("game"); g != "" && !key.Scope.Game(g) {
+			a.outOfScope(w, r, key, "game_out_of_scope", fmt.Sprintf("This API key may not touch game %s: it is limited to %s.", g, key.Scope))
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
 	})
 }
 
-func (a *API) validKey(token string) bool {
-	sum := sha256.Sum256([]byte(token))
-	ok := 0
-	for _, k := range a.keys {
-		ok |= subtle.ConstantTimeCompare(sum[:], k[:])
+// keyCtx is the context key of the request's API key.
+type keyCtx struct{}
+
+// keyOf is the key authed accepted for r.
+func keyOf(r *http.Request) credential.Key {
+	k, _ := r.Context().Value(keyCtx{}).(credential.Key)
+	return k
+}
+
+// outOfScope refuses a request its key may not make, and logs which key
+// (by its hash's prefix) tried: a key that keeps trying is worth a look.
+func (a *API) outOfScope(w http.ResponseWriter, r *http.Request, key credential.Key, code, detail string) {
+	a.log.WarnContext(r.Context(), "request outside its key's scope", "code", code, "key", key.ID(), "method", r.Method, "path", r.URL.Path)
+	problem(w, code, detail)
+}
+
+// identitiesInScope refuses, with actor_out_of_scope, a body naming
+// identities the key may not act for (the voters of a reaction push).
+func (a *API) identitiesInScope(w http.ResponseWriter, r *http.Request, ids ...[]string) bool {
+	k := keyOf(r)
+	for _, l := range ids {
+		for _, id := range l {
+			if !k.Scope.Actor(id) {
+				a.outOfScope(w, r, k, "actor_out_of_scope", fmt.Sprintf("This API key may not speak for %s: it acts for %s.", id, k.Scope))
+				return false
+			}
+		}
 	}
-	return ok == 1
+	return true
+}
+
+// platformInScope refuses, with platform_out_of_scope, a message of a
+// platform the key acts for no identity of.
+func (a *API) platformInScope(w http.ResponseWriter, r *http.Request, platform string) bool {
+	if k := keyOf(r); platform != "" && !k.Scope.Platform(platform) {
+		a.outOfScope(w, r, k, "platform_out_of_scope", fmt.Sprintf("This API key may not report on %s messages: it acts for %s.", platform, k.Scope))
+		return false
+	}
+	return true
 }
 
 // request builds the command identity from the headers.
@@ -326,6 +367,10 @@ func (a *API) createGame(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if k := keyOf(r); !k.Scope.Game(c.ID) {
+		a.outOfScope(w, r, k, "game_out_of_scope", fmt.Sprintf("This API key may not create game %s: it is limited to %s.", c.ID, k.Scope))
+		return
+	}
 	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.Create(r.Context(), req, c) })
 }
 
@@ -455,8 +500,12 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(tradeStatuses, ", "), f.Status))
 		return
 	}
-	v, err := a.svc.Trades(r.Context(), r.PathValue("game"), f)
-	a.reply(w, r, map[string]any{"trades": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.TradesPage(r.Context(), r.PathValue("game"), f, pr)
+	a.replyPage(w, r, "trades", v, next, err)
 }
 
 // maxTradeID bounds a trade id in a path, as the service does for commands:
@@ -489,8 +538,12 @@ func (a *API) getGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) listPlayers(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Players(r.Context(), r.PathValue("game"))
-	a.reply(w, r, map[string]any{"players": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.PlayersPage(r.Context(), r.PathValue("game"), pr)
+	a.replyPage(w, r, "players", v, next, err)
 }
 
 func (a *API) getPlayer(w http.ResponseWriter, r *http.Request) {
@@ -513,22 +566,21 @@ func (a *API) me(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getLog(w http.ResponseWriter, r *http.Request) {
-	limit := 0
-	if s := r.URL.Query().Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 500 {
-			problem(w, "invalid_request", fmt.Sprintf("limit must be a whole number from 1 to 500, not %q.", s))
-			return
-		}
-		limit = n
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
 	}
-	v, err := a.svc.Log(r.Context(), r.PathValue("game"), r.URL.Query().Get("cursor"), limit)
+	v, err := a.svc.Log(r.Context(), r.PathValue("game"), pr.Cursor, pr.Limit)
 	a.reply(w, r, v, err)
 }
 
 func (a *API) getSeeds(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Seeds(r.Context(), r.PathValue("game"))
-	a.reply(w, r, map[string]any{"seeds": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.SeedsPage(r.Context(), r.PathValue("game"), pr)
+	a.replyPage(w, r, "seeds", v, next, err)
 }
 
 func (a *API) audit(w http.ResponseWriter, r *http.Request) {
@@ -547,6 +599,10 @@ type ClockRequest struct {
 }
 
 func (a *API) devClock(w http.ResponseWriter, r *http.Request) {
+	if k := keyOf(r); !k.Scope.EveryGame() {
+		a.outOfScope(w, r, k, "game_out_of_scope", fmt.Sprintf("Moving the clock moves every game: this API key is limited to %s.", k.Scope))
+		return
+	}
 	var c ClockRequest
 	if err := decode(w, r, &c, false); err != nil {
 		a.writeError(w, r, err)

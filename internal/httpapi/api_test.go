@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"croupier/internal/credential"
 	"croupier/internal/fair"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
@@ -273,9 +274,10 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/candidacies":                   {"GET", "POST"},
 		"/v1/games/{game}/reactions":                     {"POST"},
 		"/v1/games/{game}/message-events":                {"POST"},
+		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
 	}
 	svc, clk := newService(t)
-	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, ManualClock: clk, Logger: quiet()})
+	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, ManualClock: clk, Logger: quiet()})
 	paths := c.Doc().Paths.Map()
 	if len(paths) != len(want) {
 		t.Errorf("the document has %d paths, want %d", len(paths), len(want))
@@ -315,7 +317,7 @@ var pathParam = regexp.MustCompile(`\{[^/]+\}`)
 // security check is not, so this exchange bypasses the contract harness.
 func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 	svc, _ := newService(t)
-	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, Logger: quiet()})
+	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, Logger: quiet()})
 	for scheme, want := range map[string]int{"bearer": 404, "BEARER": 404, "Bearer": 404, "Basic": 401} {
 		r := httptest.NewRequest("GET", "/v1/games/nowhere", nil)
 		r.Header.Set("Authorization", scheme+" "+testKey)

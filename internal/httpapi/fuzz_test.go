@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
@@ -19,7 +20,7 @@ import (
 // between, which is slow by design, not a bug.
 func FuzzAPI(f *testing.F) {
 	svc, _ := newService(f)
-	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, Logger: quiet()})
+	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, Logger: quiet()})
 	contract, err := apitest.Load(httpapi.OpenAPI)
 	if err != nil {
 		f.Fatal(err)

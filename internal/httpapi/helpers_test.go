@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
@@ -53,7 +54,7 @@ func newService(t testing.TB) (*game.Service, *clock.Manual) {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	svc, clk := newService(t)
-	api := httpapi.New(svc, httpapi.Config{APIKeys: []string{testKey}, ManualClock: clk, Logger: quiet(), Version: "test"})
+	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, ManualClock: clk, Logger: quiet(), Version: "test"})
 	c := apitest.NewServer(t, httpapi.OpenAPI, api)
 	c.Key, c.Actor = testKey, admin
 	return &env{Client: c, clock: clk, svc: svc}

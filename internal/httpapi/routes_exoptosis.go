@@ -112,8 +112,12 @@ func (a *API) listMatches(w http.ResponseWriter, r *http.Request) {
 	if !oneOf(w, "status", f.Status, matchStatuses) || !oneOf(w, "kind", f.Kind, matchKinds) {
 		return
 	}
-	v, err := a.svc.Matches(r.Context(), r.PathValue("game"), f)
-	a.reply(w, r, map[string]any{"matches": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.MatchesPage(r.Context(), r.PathValue("game"), f, pr)
+	a.replyPage(w, r, "matches", v, next, err)
 }
 
 // viewer is the optional actor of a read: it sees its own selection before

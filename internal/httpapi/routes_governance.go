@@ -34,8 +34,36 @@ func (a *API) governanceRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(bareCommand(a, http.StatusOK, a.svc.Resign)))
 	m.Handle("POST /v1/games/{game}/candidacies", a.authed(bodyCommand(a, http.StatusCreated, a.svc.StandForJudge)))
 	m.Handle("GET /v1/games/{game}/candidacies", a.authed(a.listCandidacies))
-	m.Handle("POST /v1/games/{game}/reactions", a.authed(bodyCommand(a, http.StatusOK, a.svc.PushReactions)))
-	m.Handle("POST /v1/games/{game}/message-events", a.authed(bodyCommand(a, http.StatusOK, a.svc.PushMessageEvent)))
+	m.Handle("POST /v1/games/{game}/reactions", a.authed(a.pushReactions))
+	m.Handle("POST /v1/games/{game}/message-events", a.authed(a.pushMessageEvent))
+}
+
+// pushReactions records reactions: every voter it names is someone the
+// key speaks for, so a key for one platform cannot vote as another's users.
+func (a *API) pushReactions(w http.ResponseWriter, r *http.Request) {
+	var p game.PushReactions
+	if err := decode(w, r, &p, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if !a.platformInScope(w, r, p.Message.Platform) || !a.identitiesInScope(w, r, p.Up, p.Down) {
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushReactions(r.Context(), req, p) })
+}
+
+// pushMessageEvent records an edit or a deletion of a message of a
+// platform the key acts for.
+func (a *API) pushMessageEvent(w http.ResponseWriter, r *http.Request) {
+	var e game.MessageEvent
+	if err := decode(w, r, &e, false); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if !a.platformInScope(w, r, e.Message.Platform) {
+		return
+	}
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushMessageEvent(r.Context(), req, e) })
 }
 
 // The statuses of the governance codes: 400 for a request that is wrong
@@ -110,8 +138,12 @@ func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
 	if !oneOf(w, "status", status, proposalStatuses) {
 		return
 	}
-	v, err := a.svc.Proposals(r.Context(), r.PathValue("game"), status)
-	a.reply(w, r, map[string]any{"proposals": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.ProposalsPage(r.Context(), r.PathValue("game"), status, pr)
+	a.replyPage(w, r, "proposals", v, next, err)
 }
 
 // requestStatuses are the values the status filter of GET justice accepts.
@@ -122,8 +154,12 @@ func (a *API) listJustice(w http.ResponseWriter, r *http.Request) {
 	if !oneOf(w, "status", status, requestStatuses) {
 		return
 	}
-	v, err := a.svc.JusticeRequests(r.Context(), r.PathValue("game"), status)
-	a.reply(w, r, map[string]any{"requests": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.JusticeRequestsPage(r.Context(), r.PathValue("game"), status, pr)
+	a.replyPage(w, r, "requests", v, next, err)
 }
 
 // ruleBody is the body of a ruling: the request is the path's.
@@ -143,8 +179,12 @@ func (a *API) rule(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) listRulings(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Rulings(r.Context(), r.PathValue("game"))
-	a.reply(w, r, map[string]any{"rulings": v}, err)
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, next, err := a.svc.RulingsPage(r.Context(), r.PathValue("game"), pr)
+	a.replyPage(w, r, "rulings", v, next, err)
 }
 
 // confidenceBody is the body that opens a vote of confidence: the poll

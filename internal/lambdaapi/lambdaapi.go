@@ -31,6 +31,6 @@ func Main(name string) {
 	if err != nil {
 		config.Fatal(err)
 	}
-	api := httpapi.New(svc, httpapi.Config{APIKeys: cfg.APIKeys, Logger: log, Version: config.Version()})
+	api := httpapi.New(svc, httpapi.Config{Keys: cfg.APIKeys, Logger: log, Version: config.Version()})
 	lambda.Start(lambdahttp.New(api, log))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/lambdahttp"
@@ -261,7 +262,7 @@ func TestResponseConversion(t *testing.T) {
 // through the adapter to the real API handler: the adapter must not bypass
 // the handler's http.MaxBytesReader, also for a base64 body.
 func TestBodyLimitHoldsThroughAdapter(t *testing.T) {
-	api := httpapi.New(game.New(nil, clock.Real{}), httpapi.Config{APIKeys: []string{"k"}, Logger: quiet})
+	api := httpapi.New(game.New(nil, clock.Real{}), httpapi.Config{Keys: credential.Keys{credential.AnyKey("k")}, Logger: quiet})
 	h := lambdahttp.New(api, quiet)
 	pad := func(n int) string {
 		// A JSON object of exactly n bytes with an unknown field: small

@@ -177,6 +177,19 @@ type Page struct {
 	Next  string
 }
 
+// Change is one entry of a store's feed of created ordered items (the game
+// log), in commit order rather than Order: the log as commits made it, which
+// is what announcements follow (a scheduled entry is dated, and ordered, as
+// of its due moment, possibly before entries committed earlier). On AWS the
+// table's stream is the feed; the bolt adapter keeps one (bolt.Store.Changes)
+// for the local log tail (internal/publish.Tail).
+type Change struct {
+	// Seq is the change's position: it grows with every commit that
+	// created an ordered item.
+	Seq  uint64
+	Item Item
+}
+
 // Store is the storage port.
 type Store interface {
 	// Get reads one item, strongly consistent. A missing item is returned

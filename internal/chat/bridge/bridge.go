@@ -13,6 +13,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/governance"
@@ -23,8 +24,9 @@ type Handler struct {
 	Router *chat.Router
 	Game   *game.Service
 	Cache  *chat.ReplyCache
-	// Secrets are the accepted signing secrets (never logged).
-	Secrets [][]byte
+	// Secrets are the accepted signing secrets (never logged), each with
+	// the identities and games it may act for.
+	Secrets []credential.Secret
 	Clock   clock.Clock
 	Log     *slog.Logger
 }
@@ -140,8 +142,9 @@ func render(r *chat.Reply) Reply {
 // selectOption names, inside a select's action, the option its value fills.
 const selectOption = "_select"
 
-// read verifies and reads a request body; on failure it has answered.
-func (h *Handler) read(w http.ResponseWriter, r *http.Request, v any) bool {
+// read verifies and reads a request body and returns the scope of the
+// secret that signed it; on failure it has answered.
+func (h *Handler) read(w http.ResponseWriter, r *http.Request, v any) (credential.Scope, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -150,20 +153,51 @@ func (h *Handler) read(w http.ResponseWriter, r *http.Request, v any) bool {
 		} else {
 			problem(w, http.StatusBadRequest, "invalid_request", "The request body could not be read.")
 		}
-		return false
+		return credential.Scope{}, false
 	}
-	if err := Verify(h.Secrets, r.Header, body, h.Clock.Now()); err != nil {
+	scope, err := Verify(h.Secrets, r.Header, body, h.Clock.Now())
+	if err != nil {
 		h.log().WarnContext(r.Context(), "bridge request refused", "err", err.Error(), "remote", r.RemoteAddr)
 		problem(w, http.StatusUnauthorized, "invalid_signature", strings.TrimPrefix(err.Error(), "bridge: ")+".")
-		return false
+		return credential.Scope{}, false
 	}
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		problem(w, http.StatusBadRequest, "invalid_json", "The body is not the expected JSON object: "+err.Error()+".")
+		return credential.Scope{}, false
+	}
+	return scope, true
+}
+
+// inScope refuses (403) a request naming a platform or identities the
+// secret that signed it may not act for; on failure it has answered.
+func (h *Handler) inScope(w http.ResponseWriter, r *http.Request, scope credential.Scope, platform string, ids ...string) bool {
+	if !scope.Platform(platform) {
+		h.outOfScope(w, r, "platform_out_of_scope", fmt.Sprintf("This bridge secret may not act for %s users: it acts for %s.", platform, scope))
+		return false
+	}
+	for _, id := range ids {
+		if id != "" && !scope.Actor(id) {
+			h.outOfScope(w, r, "actor_out_of_scope", fmt.Sprintf("This bridge secret may not act for %s: it acts for %s.", id, scope))
+			return false
+		}
+	}
+	return true
+}
+
+// gameInScope refuses (403) a request touching a game the secret may not.
+func (h *Handler) gameInScope(w http.ResponseWriter, r *http.Request, scope credential.Scope, g string) bool {
+	if g != "" && !scope.Game(g) {
+		h.outOfScope(w, r, "game_out_of_scope", fmt.Sprintf("This bridge secret may not touch game %s: it is limited to %s.", g, scope))
 		return false
 	}
 	return true
+}
+
+func (h *Handler) outOfScope(w http.ResponseWriter, r *http.Request, code, detail string) {
+	h.log().WarnContext(r.Context(), "bridge request outside its secret's scope", "code", code, "remote", r.RemoteAddr)
+	problem(w, http.StatusForbidden, code, detail)
 }
 
 // identity turns a relay's user id into a platform identity.
@@ -194,7 +228,8 @@ func (c *Command) check() error {
 
 func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 	var c Command
-	if !h.read(w, r, &c) {
+	scope, ok := h.read(w, r, &c)
+	if !ok {
 		return
 	}
 	if err := c.check(); err != nil {
@@ -204,6 +239,14 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 	user, err := identity(c.Platform, c.User)
 	if err != nil {
 		problem(w, http.StatusBadRequest, "invalid_request", upper(err.Error())+".")
+		return
+	}
+	// A message command names the message's author, whose words it acts on.
+	var author string
+	if c.Target != nil {
+		author, _ = identity(c.Platform, c.Target.Author)
+	}
+	if !h.inScope(w, r, scope, c.Platform, user, author) {
 		return
 	}
 	ctx := r.Context()
@@ -235,8 +278,19 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if c.Target != nil {
-		author, _ := identity(c.Platform, c.Target.Author)
 		inv.Target = &chat.MessageRef{Channel: c.Target.Channel, ID: c.Target.ID, Author: author, Content: c.Target.Content}
+	}
+	if rep == nil && !scope.EveryGame() {
+		// The game comes from the space's binding (or, for bind, the
+		// option): resolve it first to check it.
+		g, refusal, err := h.gameOf(ctx, inv)
+		if err != nil {
+			h.fail(w, ctx, err)
+			return
+		}
+		if rep = refusal; rep == nil && !h.gameInScope(w, r, scope, g) {
+			return
+		}
 	}
 	if rep == nil {
 		rep = h.Router.Handle(ctx, inv)
@@ -253,6 +307,23 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, b)
+}
+
+// gameOf finds the game inv would act on, as the router will: the bound
+// game, bind's game option, or none (help). A refusal comes back as the
+// reply the router would give.
+func (h *Handler) gameOf(ctx context.Context, inv *chat.Invocation) (string, *chat.Reply, error) {
+	cmd, err := h.Router.Resolve(ctx, inv)
+	var re *rules.Error
+	switch {
+	case errors.As(err, &re):
+		return "", chat.Refusal(re), nil
+	case err != nil:
+		return "", nil, err
+	case cmd.NoGame:
+		return inv.Opt("game"), nil, nil
+	}
+	return inv.Game, nil, nil
 }
 
 // Event is the body of POST /bridge/v1/events.
@@ -285,12 +356,24 @@ const (
 
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	var e Event
-	if !h.read(w, r, &e) {
+	scope, ok := h.read(w, r, &e)
+	if !ok {
 		return
 	}
 	ctx := r.Context()
 	if e.ID == "" || len(e.ID) > 200 || !platformRe.MatchString(e.Platform) || !idRe.MatchString(e.Space) {
 		problem(w, http.StatusBadRequest, "invalid_request", "An event needs id (the relay's unique id), platform and space.")
+		return
+	}
+	// Every reactor named is a vote cast for them: each must be someone
+	// the secret acts for.
+	var named []string
+	for _, u := range append(append([]string{e.User}, e.Up...), e.Down...) {
+		if id, err := identity(e.Platform, u); err == nil {
+			named = append(named, id)
+		}
+	}
+	if !h.inScope(w, r, scope, e.Platform, named...) {
 		return
 	}
 	b, ok, err := h.Game.BindingFor(ctx, e.Platform, e.Space)
@@ -300,6 +383,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		problem(w, http.StatusUnprocessableEntity, "not_bound", fmt.Sprintf("The %s space %q is not bound to a game; bind it first.", e.Platform, e.Space))
+		return
+	}
+	if !h.gameInScope(w, r, scope, b.Game) {
 		return
 	}
 	msg := game.MessageRef{Platform: e.Platform, Channel: e.Channel, Message: e.Message}

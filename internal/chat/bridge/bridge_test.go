@@ -17,6 +17,7 @@ import (
 	"croupier/internal/chat"
 	"croupier/internal/chat/bridge"
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/store/bolt"
 )
@@ -53,7 +54,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	h := &bridge.Handler{Router: chat.NewRouter(e.svc, quiet), Game: e.svc, Cache: &chat.ReplyCache{Store: st, Clock: e.clk},
-		Secrets: [][]byte{secret, old}, Clock: e.clk, Log: quiet}
+		Secrets: []credential.Secret{{Value: secret, Scope: credential.Everyone}, {Value: old, Scope: credential.Everyone}}, Clock: e.clk, Log: quiet}
 	m := http.NewServeMux()
 	h.Routes(m)
 	e.srv = httptest.NewServer(m)
@@ -277,7 +278,7 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sig string, body []byte) {
 		h := http.Header{}
 		h.Set(bridge.Header, sig)
-		if bridge.Verify([][]byte{secret}, h, body, now) == nil && !strings.Contains(strings.ToLower(h.Get(bridge.Header)), strings.Split(bridge.Sign(secret, now, body), "v1=")[1][:16]) {
+		if _, err := bridge.Verify([]credential.Secret{{Value: secret, Scope: credential.Everyone}}, h, body, now); err == nil && !strings.Contains(strings.ToLower(h.Get(bridge.Header)), strings.Split(bridge.Sign(secret, now, body), "v1=")[1][:16]) {
 			// Accepted: the header must carry the body's MAC for some time in the window.
 			ok := false
 			for d := -bridge.Window; d <= bridge.Window; d += time.Second {

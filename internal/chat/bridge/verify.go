@@ -12,6 +12,13 @@
 // now; the body is at most 64 KiB. Anything else is 401 (413 for the size)
 // and changes nothing. Each request has a unique id from the relay: the
 // idempotency key, so a retried request answers as the first did.
+//
+// Each secret is bound to the identities (and optionally the games) it may
+// act for (internal/credential): a request naming a platform, a user, a
+// voter or a game outside the scope of the secret that signed it is 403
+// (platform_out_of_scope, actor_out_of_scope, game_out_of_scope) and
+// changes nothing, so one relay's secret cannot speak for another
+// platform's users.
 // docs/api.md ("Bridge webhook") is the guide for relay authors.
 package bridge
 
@@ -24,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"croupier/internal/credential"
 )
 
 // Header carries the signature.
@@ -57,23 +66,24 @@ func mac(secret []byte, ts string, body []byte) string {
 }
 
 // Verify checks the signature header against the raw body with any of
-// secrets (current and previous, during a rotation).
-func Verify(secrets [][]byte, h http.Header, body []byte, now time.Time) error {
+// secrets (current and previous, during a rotation) and returns the scope of
+// the secret that signed it.
+func Verify(secrets []credential.Secret, h http.Header, body []byte, now time.Time) (credential.Scope, error) {
 	v := h.Get(Header)
 	if v == "" {
-		return ErrMissing
+		return credential.Scope{}, ErrMissing
 	}
 	var ts string
 	var sigs []string
 	for part := range strings.SplitSeq(v, ",") {
 		k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
-			return ErrMalformed
+			return credential.Scope{}, ErrMalformed
 		}
 		switch k {
 		case "t":
 			if ts != "" {
-				return ErrMalformed
+				return credential.Scope{}, ErrMalformed
 			}
 			ts = val
 		case "v1":
@@ -84,21 +94,21 @@ func Verify(secrets [][]byte, h http.Header, body []byte, now time.Time) error {
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil || len(sigs) == 0 || len(sigs) > 8 {
-		return ErrMalformed
+		return credential.Scope{}, ErrMalformed
 	}
 	if d := now.Sub(time.Unix(sec, 0)); d > Window || d < -Window {
-		return ErrStale
+		return credential.Scope{}, ErrStale
 	}
 	for _, s := range secrets {
-		if len(s) == 0 {
+		if len(s.Value) == 0 {
 			continue
 		}
-		want := mac(s, ts, body)
+		want := mac(s.Value, ts, body)
 		for _, got := range sigs {
 			if hmac.Equal([]byte(got), []byte(want)) {
-				return nil
+				return s.Scope, nil
 			}
 		}
 	}
-	return ErrBadSignature
+	return credential.Scope{}, ErrBadSignature
 }

@@ -149,6 +149,9 @@ func Movers(m *Match) []string {
 
 // ---- Selection (X1) ----
 
+// toSelect: p may still select a hand (Movers in selection).
+func toSelect(p Participant) bool { return p.Status == StatusActive && !p.Selected }
+
 func (e *eng) selection(p *Participant, mv Move) *rules.Error {
 	if mv.Kind != MoveSelect {
 		return wrongMove(mv.Kind, "the match is in selection: select your hand (at least %d cards of your deck)", handMin(e.rs))
@@ -200,7 +203,7 @@ func (e *eng) selectHand(p *Participant, cards []string) {
 // participant has selected (X1, X2).
 func (e *eng) afterSelection() {
 	m := e.m
-	if m.Phase != PhaseSelection || len(Movers(m)) > 0 {
+	if m.Phase != PhaseSelection || m.Waiting > 0 || slices.ContainsFunc(m.Participants, toSelect) {
 		return
 	}
 	e.emit(Event{Kind: EvHandsRevealed})
@@ -313,6 +316,9 @@ func (e *eng) consent(p *Participant) *rules.Error {
 // allConsented ends the match without a winner if every remaining
 // participant consents (X9); bets are refunded by Settle.
 func (e *eng) allConsented() bool {
+	if e.m.Waiting > 0 { // entrants the game layer keeps outside have not consented
+		return false
+	}
 	for _, p := range e.m.Participants {
 		if p.Status == StatusActive && !p.Consented {
 			return false
@@ -324,11 +330,22 @@ func (e *eng) allConsented() bool {
 
 // lastStanding ends the match if one active participant is left (X9).
 func (e *eng) lastStanding() bool {
-	ids := e.m.activeIDs()
-	if len(ids) != 1 {
+	if e.m.Waiting > 0 { // entrants the game layer keeps outside are active too
 		return false
 	}
-	e.end(ids[0], EndLastStanding)
+	last := ""
+	for _, p := range e.m.Participants {
+		if p.Status == StatusActive {
+			if last != "" {
+				return false
+			}
+			last = p.ID
+		}
+	}
+	if last == "" {
+		return false
+	}
+	e.end(last, EndLastStanding)
 	return true
 }
 

@@ -167,6 +167,12 @@ type Match struct {
 	EndReason  string     `json:"endReason,omitempty"`
 	Ended      time.Time  `json:"ended,omitzero"`
 	Log        []LogEntry `json:"log"`
+	// Waiting counts entrants the game layer keeps outside Participants (a
+	// battle too large for one stored item) who have neither selected nor
+	// forfeited. The hands are not revealed while any wait: the game layer
+	// adds an entrant to Participants, in entry order, before their move,
+	// and adds all who still wait before the selection deadline's Timeout.
+	Waiting int `json:"waiting,omitempty"`
 }
 
 // Entrant is a player entering a match: their deck (card names, one per
@@ -221,6 +227,10 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 	}
 	return m, evs, nil
 }
+
+// HandMin is the smallest hand a participant may select (X1), and so the
+// fewest different names a deck must hold to play.
+func HandMin(rs *ruleset.Ruleset) int { return handMin(rs) }
 
 func handMin(rs *ruleset.Ruleset) int {
 	if n := rs.Thresholds.HandMinCards; n > 0 {
@@ -299,9 +309,20 @@ func (m *Match) InMatch(name string) bool {
 // available lists the distinct names of p's deck not in the match, in deck
 // order, leaving out exclude.
 func (m *Match) available(p *Participant, exclude string) []string {
+	// One pass over the hands for every name: a battle's selection
+	// deadline asks this of thousands of participants.
+	in := make(map[string]bool, len(m.Pile))
+	for _, n := range m.Pile {
+		in[n] = true
+	}
+	for i := range m.Participants {
+		for _, n := range m.Participants[i].Hand {
+			in[n] = true
+		}
+	}
 	var out []string
 	for _, n := range distinct(p.Deck) {
-		if n != exclude && !m.InMatch(n) {
+		if n != exclude && !in[n] {
 			out = append(out, n)
 		}
 	}

@@ -55,7 +55,7 @@ func (e *eng) expire() {
 			e.emit(Event{Kind: EvChosenAtRandom, Participant: p.ID, Reason: MoveSelect})
 			e.selectHand(p, pick(e.src, avail, handMin(e.rs)))
 		}
-		if m.Phase == PhaseSelection { // cannot happen: every unselected participant was handled
+		if m.Phase == PhaseSelection { // only while entrants the game layer has not added wait
 			m.TurnStart = e.now
 		}
 	case PhaseBetting:

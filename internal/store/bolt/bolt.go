@@ -46,6 +46,7 @@ var (
 	bucketItems = []byte("items")
 	bucketDue   = []byte("due")
 	bucketOrder = []byte("order")
+	bucketFeed  = []byte("feed")
 )
 
 // Store is a store.Store on one bbolt file.
@@ -74,7 +75,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("bolt: open store %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
-		for _, b := range [][]byte{bucketItems, bucketDue, bucketOrder} {
+		for _, b := range [][]byte{bucketItems, bucketDue, bucketOrder, bucketFeed} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -234,6 +235,11 @@ func (s *Store) Commit(ctx context.Context, tx store.Tx) error {
 			}
 			if err := ix.add(it); err != nil {
 				return err
+			}
+			if p.Expect == 0 && it.Order != "" {
+				if err := appendFeed(btx.Bucket(bucketFeed), k); err != nil {
+					return err
+				}
 			}
 		}
 		for _, d := range tx.Deletes {

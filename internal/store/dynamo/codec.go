@@ -220,3 +220,8 @@ func decodeCursor(c, pk, sortAttr, prefix string, want ...string) (map[string]av
 	}
 	return m, nil
 }
+
+// DecodeItem reads an item in the table's attribute layout: what a
+// DynamoDB Streams record's NewImage holds (internal/publish decodes the
+// announce function's stream records with it).
+func DecodeItem(m map[string]types.AttributeValue) (store.Item, error) { return decodeItem(m) }

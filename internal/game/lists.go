@@ -1,0 +1,182 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"croupier/internal/rules"
+	"croupier/internal/rules/governance"
+	"croupier/internal/store"
+)
+
+// The paged lists (pages.go): one page of each list the API serves, in the
+// order of the items' keys, with the cursor of the next page.
+
+// pageRecords reads one page of the records under prefix that keep keeps.
+func pageRecords[T any](ctx context.Context, s *Service, game, prefix string, pr PageRequest, keep func(*T) bool) ([]T, string, error) {
+	out := []T{}
+	next, err := s.pageScan(ctx, store.Query{PK: gamePK(game), Prefix: prefix}, pr, func(it store.Item) (bool, error) {
+		var v T
+		if err := json.Unmarshal(it.Data, &v); err != nil {
+			return false, fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if keep != nil && !keep(&v) {
+			return false, nil
+		}
+		out = append(out, v)
+		return true, nil
+	})
+	return out, next, err
+}
+
+// PlayersPage is one page of the game's current players, in id order.
+func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) ([]PlayerView, string, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, "", err
+	}
+	out := []PlayerView{}
+	_, next, err := pageRecords(ctx, s, game, playerPrefix, pr, func(p *Player) bool {
+		if p.Member {
+			out = append(out, t.playerView(p))
+		}
+		return p.Member
+	})
+	return out, next, err
+}
+
+// TradesPage is one page of the game's trades that f selects, oldest id first.
+func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr PageRequest) ([]Trade, string, error) {
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, "", err
+	}
+	return pageRecords(ctx, s, game, tradePrefix, pr, func(tr *Trade) bool {
+		t.expireView(tr)
+		return (f.Player == "" || tr.From == f.Player || tr.To == f.Player) && (f.Status == "" || tr.Status == f.Status)
+	})
+}
+
+// MatchesPage is one page of the game's matches that f selects, oldest id
+// first. With a player filter the player's record is read too: a large
+// battle's waiting entrants are found through their engagement
+// (battle_roster.go).
+func (s *Service) MatchesPage(ctx context.Context, game string, f MatchFilter, pr PageRequest) ([]MatchSummary, string, error) {
+	var extra []store.Key
+	if f.Player != "" {
+		extra = append(extra, playerKey(game, f.Player))
+	}
+	t, err := s.view(ctx, game, extra...)
+	if err != nil {
+		return nil, "", err
+	}
+	engaged := ""
+	if f.Player != "" {
+		if p, err := t.player(f.Player); err != nil {
+			return nil, "", err
+		} else if p != nil {
+			engaged = p.BattlePeriod
+		}
+	}
+	out := []MatchSummary{}
+	_, next, err := pageRecords(ctx, s, game, matchPrefix, pr, func(r *MatchRecord) bool {
+		entrant := r.Entrants > 0 && r.Kind == MatchBattle && engaged != "" && engaged == r.Period
+		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) || (f.Player != "" && !r.involves(f.Player) && !entrant) {
+			return false
+		}
+		out = append(out, t.matchSummary(r))
+		return true
+	})
+	return out, next, err
+}
+
+// SeedsPage is one page of the game's seed records (SeedView), by period.
+func (s *Service) SeedsPage(ctx context.Context, game string, pr PageRequest) ([]SeedView, string, error) {
+	if _, err := s.view(ctx, game); err != nil {
+		return nil, "", err
+	}
+	out := []SeedView{}
+	_, next, err := pageRecords(ctx, s, game, seedPrefix, pr, func(r *SeedRecord) bool {
+		v := SeedView{Period: r.Period, Commitment: r.Commitment, CommittedAt: r.CommittedAt}
+		if r.Revealed() {
+			at := r.RevealedAt
+			v.Seed, v.RevealedAt = r.Secret, &at
+		}
+		out = append(out, v)
+		return true
+	})
+	return out, next, err
+}
+
+// ProposalsPage is one page of the game's proposals with the status given
+// ("" for all), oldest first; open ones carry their Live counts.
+func (s *Service) ProposalsPage(ctx context.Context, game, status string, pr PageRequest) ([]ProposalView, string, error) {
+	switch governance.Status(status) {
+	case "", governance.StatusOpen, governance.StatusAdopted, governance.StatusFailed, governance.StatusWithdrawn:
+	default:
+		return nil, "", rules.Refuse("invalid_request", "Unknown proposal status %q: use open, adopted, failed or withdrawn.", status)
+	}
+	t, err := s.view(ctx, game)
+	if err != nil {
+		return nil, "", err
+	}
+	recs, next, err := pageRecords(ctx, s, game, proposalPrefix, pr, func(r *ProposalRecord) bool {
+		return status == "" || string(r.Status) == status
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]ProposalView, 0, len(recs))
+	var isPlayer func(string) bool
+	for _, r := range recs {
+		v := ProposalView{ProposalRecord: r}
+		if r.Status == governance.StatusOpen {
+			if isPlayer == nil {
+				if isPlayer, err = s.membersAt(ctx, game, t.now); err != nil {
+					return nil, "", err
+				}
+			}
+			v.setLive(s.live(ctx, t, r, isPlayer))
+		}
+		out = append(out, v)
+	}
+	return out, next, nil
+}
+
+// JusticeRequestsPage is one page of the game's requests for justice with
+// the status given ("" for all), oldest first.
+func (s *Service) JusticeRequestsPage(ctx context.Context, game, status string, pr PageRequest) ([]JusticeRecord, string, error) {
+	switch status {
+	case "", governance.RequestOpen, governance.RequestAnswered:
+	default:
+		return nil, "", rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
+	}
+	if _, err := s.view(ctx, game); err != nil {
+		return nil, "", err
+	}
+	return pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool {
+		return status == "" || r.Request.Status == status
+	})
+}
+
+// RulingsPage is one page of the rulings made in the game: the rulings of
+// a page of requests for justice (oldest request first), in the order made.
+func (s *Service) RulingsPage(ctx context.Context, game string, pr PageRequest) ([]RulingView, string, error) {
+	if _, err := s.view(ctx, game); err != nil {
+		return nil, "", err
+	}
+	recs, next, err := pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool { return len(r.Rulings) > 0 })
+	if err != nil {
+		return nil, "", err
+	}
+	out := []RulingView{}
+	for i := range recs {
+		for _, r := range recs[i].Rulings {
+			out = append(out, rulingView(&recs[i], r))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b RulingView) int { return a.At.Compare(b.At) })
+	return out, next, nil
+}
