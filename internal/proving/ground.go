@@ -29,7 +29,6 @@ import (
 	"croupier/internal/announce"
 	"croupier/internal/clock"
 	"croupier/internal/game"
-	"croupier/internal/publish"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
@@ -70,6 +69,9 @@ type Config struct {
 	// after the first (EventBridge fires the scheduled Lambdas of one
 	// moment within milliseconds of each other, not at one instant).
 	Jitter time.Duration
+	// Outbox feeds the announcer from the committed log (TailOutbox for
+	// bolt, StreamOutbox for DynamoDB).
+	Outbox Outbox
 	// Log receives the services' logs (discarded when nil).
 	Log *slog.Logger
 }
@@ -86,6 +88,7 @@ type ground struct {
 	admin   *game.Service
 	clients []*client
 	runners []*game.Service
+	pollers []Poller
 	ids     []string // every player identity
 
 	mu      sync.Mutex
@@ -115,6 +118,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Runners < 1 || cfg.Clients < 2 || cfg.Boundaries < 1 || cfg.Ops < 1 {
 		return nil, fmt.Errorf("proving: need at least 2 clients, 1 runner, 1 boundary and 1 op (got %+v)", cfg)
 	}
+	if cfg.Outbox == nil {
+		return nil, fmt.Errorf("proving: no outbox: how committed entries reach the announcer")
+	}
 	if cfg.Game == "" {
 		cfg.Game = "proving"
 	}
@@ -132,12 +138,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if g.sched, err = calendar.For(calendar.UTCPhases); err != nil {
 		return nil, err
 	}
-	// One bus for every service: what each commits is announced through
-	// the announcer `croupier serve` wires, over the faulty store, to the
-	// Discord fake.
-	bus := publish.NewBus()
 	newSvc := func() *game.Service {
-		svc := game.New(g.fs, g.clk, game.WithLogger(cfg.Log), game.WithPublisher(bus))
+		svc := game.New(g.fs, g.clk, game.WithLogger(cfg.Log))
 		// Fewer conflict retries than a Lambda's 25: the clients retry
 		// themselves, and a livelock (every attempt conflicting, as after a
 		// seed revealed early) shows as busy answers, not as a hang.
@@ -145,8 +147,27 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return svc
 	}
 	g.admin = newSvc()
-	bus.Subscribe((&announce.Announcer{Store: g.fs, Bindings: g.admin, Clock: g.clk, Log: cfg.Log,
-		Discord: &announce.Discord{BaseURL: g.fake.URL(), Token: DiscordToken}}).Handle)
+	// The log is the outbox: the announcer `croupier serve` and
+	// functions/announce run, over the faulty store, posting to the Discord
+	// fake, fed by two pollers of the committed log at once (overlapping
+	// deliveries). Its leases run on real time, so they expire while the
+	// game clock stands still.
+	an := &announce.Announcer{Store: g.fs, Bindings: g.admin, Clock: clock.Real{}, Lease: 2 * time.Second, Log: cfg.Log,
+		Discord: &announce.Discord{BaseURL: g.fake.URL(), Token: DiscordToken}}
+	for range 2 {
+		g.pollers = append(g.pollers, cfg.Outbox(g.fs, an.Handle))
+	}
+	pollCtx, stopPolling := context.WithCancel(ctx)
+	var polling sync.WaitGroup
+	defer func() { stopPolling(); polling.Wait() }()
+	for _, p := range g.pollers {
+		polling.Go(func() {
+			for pollCtx.Err() == nil {
+				_, _ = p.Poll(pollCtx)
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
 	rnd := rand.New(rand.NewPCG(cfg.Seed, 7))
 	g.rnd = rand.New(rand.NewPCG(cfg.Seed, 8))
 	for i := range cfg.Clients {
@@ -380,6 +401,13 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 		snap.SeedsSecret(c, settled)
 		snap.Conservation(c)
 		snap.Acknowledged(c, obs)
+		c.inv = InvAnnounced
+		c.check(g.drain(ctx), "the outbox did not deliver every committed entry")
+		if snap, err = Read(ctx, g.cfg.Store, g.cfg.Game, g.clk.Now()); err != nil {
+			c.check(false, "reading the game: %v", err)
+			g.record(c, when)
+			return
+		}
 		n := snap.Announcements(c, g.fake, Channel, "")
 		g.mu.Lock()
 		g.rep.Announced = n
@@ -387,6 +415,28 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 		g.mu.Unlock()
 	}
 	g.record(c, when)
+}
+
+// drain polls every poller until each has handed everything committed
+// (the announcer's posts then done); false if one never got there.
+func (g *ground) drain(ctx context.Context) bool {
+	for _, p := range g.pollers {
+		ok := false
+		for range 2000 {
+			n, err := p.Poll(ctx)
+			if err == nil && n == 0 {
+				ok = true
+				break
+			}
+			if err != nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func countPeriodEnds(s *Snapshot) int {

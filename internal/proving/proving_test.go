@@ -33,18 +33,24 @@ var short = proving.Config{
 	Faults:     faulty.Rates{Conflict: 0.04, Throttle: 0.03, Timeout: 0.04, LostRead: 0.03},
 }
 
-func stores() map[string]func(t *testing.T) store.Store {
-	return map[string]func(t *testing.T) store.Store{
-		"bolt": func(t *testing.T) store.Store {
+// stores opens a fresh store of each kind and the outbox that feeds its
+// announcer as production does: the bolt feed's tail, the table's stream.
+func stores() map[string]func(t *testing.T) (store.Store, proving.Outbox) {
+	return map[string]func(t *testing.T) (store.Store, proving.Outbox){
+		"bolt": func(t *testing.T) (store.Store, proving.Outbox) {
 			st, err := bolt.Open(filepath.Join(t.TempDir(), "proving.db"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			return st
+			return st, proving.TailOutbox(st)
 		},
-		"dynamodb": func(t *testing.T) store.Store {
+		"dynamodb": func(t *testing.T) (store.Store, proving.Outbox) {
 			client, table := testenv.DynamoTable(t, "proving")
-			return dynamo.New(client, table)
+			ob, err := proving.StreamOutbox(context.Background(), client, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return dynamo.New(client, table), ob
 		},
 	}
 }
@@ -69,7 +75,8 @@ func TestProvingGround(t *testing.T) {
 			deadline := time.Now().Add(soak)
 			for round := 1; ; round++ {
 				cfg := short
-				cfg.Name, cfg.Store = name, open(t)
+				cfg.Name = name
+				cfg.Store, cfg.Outbox = open(t)
 				cfg.Seed = uint64(time.Now().UnixNano())
 				cfg.Game = fmt.Sprintf("proving-%d", round)
 				rep, err := proving.Run(context.Background(), cfg)
