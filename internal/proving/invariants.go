@@ -145,6 +145,9 @@ const (
 	InvRead         = "read"
 )
 
+// Check counts one check; a false ok adds the violation format describes.
+func (c *Checks) Check(ok bool, format string, args ...any) { c.check(ok, format, args...) }
+
 func (c *Checks) check(ok bool, format string, args ...any) {
 	c.N++
 	if !ok {

@@ -36,6 +36,10 @@ type Report struct {
 // Counts are one command's outcomes.
 type Counts struct{ OK, Refused, Unacked int }
 
+// Count returns the counts of cmd, created at zero. Not safe for
+// concurrent use.
+func (r *Report) Count(cmd string) *Counts { return r.count(cmd) }
+
 func (r *Report) count(cmd string) *Counts {
 	if r.Commands == nil {
 		r.Commands = map[string]*Counts{}
