@@ -408,7 +408,7 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 			g.record(c, when)
 			return
 		}
-		n := snap.Announcements(c, g.fake, Channel, "")
+		n := snap.Announcements(c, g.fake, Channel, nil)
 		g.mu.Lock()
 		g.rep.Announced = n
 		g.rep.PeriodEnds = countPeriodEnds(snap)

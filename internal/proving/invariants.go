@@ -527,9 +527,9 @@ func jsonEqual(a, b []byte) bool {
 // against what the Discord fake received: each part of its announcement
 // was created exactly once in the channel (delivered at least once, posted
 // once), its ANNOUNCED# claim is done, and nothing was posted that no
-// committed entry says. Entries up to `upTo` (a log id; "" for all) are
-// checked: later ones may still be on their way.
-func (s *Snapshot) Announcements(c *Checks, fake *Discord, channel, upTo string) int {
+// committed entry says. Only the entries in due are checked (nil: all):
+// others may still be on their way.
+func (s *Snapshot) Announcements(c *Checks, fake *Discord, channel string, due map[string]bool) int {
 	c.inv = InvAnnounced
 	want := map[string]string{} // nonce -> entry id
 	n := 0
@@ -542,7 +542,7 @@ func (s *Snapshot) Announcements(c *Checks, fake *Discord, channel, upTo string)
 		for i := range parts {
 			want[announce.Nonce(e.ID, channel, i)] = e.ID
 		}
-		if upTo != "" && e.ID > upTo {
+		if due != nil && !due[e.ID] {
 			continue
 		}
 		n++

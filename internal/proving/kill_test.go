@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,8 +94,10 @@ func TestServeKill9(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-
-	announcedUpTo := "" // every entry up to this id must be announced
+	// Every entry up to this id must be announced (the ones before the
+	// binding had no channel to go to).
+	announced := entryIDs(readBolt(t, srv.data, now))
+	killedAfter := 0 // kills that came after the phase end committed
 	var pending []httpCmd
 	keys := 0
 	for cycle := 1; cycle <= Kills; cycle++ {
@@ -114,14 +117,19 @@ func TestServeKill9(t *testing.T) {
 		// phase end); the server is killed during or just after it.
 		var wg sync.WaitGroup
 		var mu sync.Mutex
+		killed := make(chan struct{})
 		for _, p := range players {
-			cmds := make([]httpCmd, 8)
-			for i := range cmds {
-				keys++
-				cmds[i] = randomHTTPCmd(rnd, p, players, fmt.Sprintf("c%d", keys))
-			}
 			wg.Go(func() {
-				for _, c := range cmds {
+				for range 40 {
+					select {
+					case <-killed:
+						return
+					default:
+					}
+					mu.Lock()
+					keys++
+					c := randomHTTPCmd(rnd, p, players, fmt.Sprintf("c%d", keys))
+					mu.Unlock()
 					if srv.send(c, rep, obs) == outcomeUnacked {
 						mu.Lock()
 						pending = append(pending, c)
@@ -130,27 +138,36 @@ func TestServeKill9(t *testing.T) {
 				}
 			})
 		}
-		time.Sleep(time.Duration(20+rnd.IntN(80)) * time.Millisecond)
+		mu.Lock()
+		early := time.Duration(20+rnd.IntN(80)) * time.Millisecond
+		// A third of the kills come within 5 ms of the clock's move (before
+		// or inside the phase end's commit), a third within 40 ms, a third
+		// up to 1.2 s later (the scheduler's tick).
+		late := []time.Duration{5, 40, 1200}[cycle%3] * time.Duration(rnd.IntN(1000)) * time.Microsecond
+		mu.Unlock()
+		time.Sleep(early)
 		wg.Go(func() {
 			_, _, _ = srv.do(http.MethodPost, "/v1/dev/clock", proving.Admin, "", map[string]any{"set": end})
 		})
-		time.Sleep(time.Duration(rnd.IntN(1200)) * time.Millisecond)
+		time.Sleep(late)
 		srv.stop(syscall.SIGKILL)
+		close(killed)
 		rep.Kills++
 		wg.Wait()
 
 		// The bolt file as the kill left it.
 		snap := readBolt(t, srv.data, end)
+		if _, ok := snap.ByKey[game.CommandID(game.SchedulerActor, "period-end:"+sch.PeriodAt(end.Add(-time.Second)).ID)]; ok {
+			killedAfter++
+		}
 		c := &proving.Checks{}
 		snap.Periods(c, false)
 		snap.SeedsSecret(c, false)
 		snap.Conservation(c)
 		snap.Acknowledged(c, obs.snapshot())
-		rep.Announced += snap.Announcements(c, fake, proving.Channel, announcedUpTo)
+		rep.Announced += snap.Announcements(c, fake, proving.Channel, announced)
 		recordChecks(rep, c, fmt.Sprintf("after kill %d", cycle))
-		if len(snap.Entries) > 0 {
-			announcedUpTo = snap.Entries[len(snap.Entries)-1].ID
-		}
+		announced = entryIDs(snap)
 
 		// Restarted past the boundary (and past any delivery lease the
 		// kill left, on the manual clock), the game must catch up and the
@@ -182,7 +199,7 @@ func TestServeKill9(t *testing.T) {
 	snap.Conservation(c)
 	snap.Acknowledged(c, obs.snapshot())
 	snap.Audit(c)
-	rep.Announced = snap.Announcements(c, fake, proving.Channel, "")
+	rep.Announced = snap.Announcements(c, fake, proving.Channel, nil)
 	rep.PeriodEnds = 0
 	for _, e := range snap.Entries {
 		if e.Command == "period-end" {
@@ -192,13 +209,21 @@ func TestServeKill9(t *testing.T) {
 	}
 	recordChecks(rep, c, "at the end")
 	rep.Posts, rep.Deliveries = fake.Deliveries()
-	t.Logf("\n%s", rep)
+	t.Logf("\n%s  %d of the %d kills during phase ends came after the phase end committed, %d before\n", rep, killedAfter, Kills, Kills-killedAfter)
 	if len(rep.Violations) > 0 {
 		t.Errorf("%d violations, listed in the report above", len(rep.Violations))
 	}
 	if rep.Kills < 2*Kills || rep.PeriodEnds < Kills {
 		t.Errorf("%d kills and %d period ends; want at least %d of each", rep.Kills, rep.PeriodEnds, Kills)
 	}
+}
+
+func entryIDs(s *proving.Snapshot) map[string]bool {
+	ids := map[string]bool{}
+	for _, e := range s.Entries {
+		ids[e.ID] = true
+	}
+	return ids
 }
 
 func recordChecks(rep *proving.Report, c *proving.Checks, when string) {
@@ -403,7 +428,11 @@ func (s *serveProc) waitPeriodEnded(id string) bool {
 	for range 300 {
 		cursor := ""
 		for {
-			status, body, err := s.do(http.MethodGet, "/v1/games/"+killGame+"/log?limit=500&cursor="+cursor, proving.Admin, "", nil)
+			path := "/v1/games/" + killGame + "/log?limit=" + fmt.Sprint(game.MaxPageLimit)
+			if cursor != "" {
+				path += "&cursor=" + url.QueryEscape(cursor)
+			}
+			status, body, err := s.do(http.MethodGet, path, proving.Admin, "", nil)
 			var page game.LogPage
 			if err != nil || status != http.StatusOK || json.Unmarshal(body, &page) != nil {
 				break
