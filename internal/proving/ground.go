@@ -103,6 +103,9 @@ type client struct {
 	id  string
 	svc *game.Service
 	rnd *rand.Rand
+	// member is what the client last learnt: a player who left sends
+	// joins (refused for a week, RULINGS P1) until one is accepted.
+	member bool
 }
 
 // command is one command as a client sends it: retried with the same key
@@ -151,8 +154,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// functions/announce run, over the faulty store, posting to the Discord
 	// fake, fed by two pollers of the committed log at once (overlapping
 	// deliveries). Its leases run on real time, so they expire while the
-	// game clock stands still.
-	an := &announce.Announcer{Store: g.fs, Bindings: g.admin, Clock: clock.Real{}, Lease: 2 * time.Second, Log: cfg.Log,
+	// game clock stands still; a quarter second is ample for a loopback post.
+	an := &announce.Announcer{Store: g.fs, Bindings: g.admin, Clock: clock.Real{}, Lease: 250 * time.Millisecond, Log: cfg.Log,
 		Discord: &announce.Discord{BaseURL: g.fake.URL(), Token: DiscordToken}}
 	for range 2 {
 		g.pollers = append(g.pollers, cfg.Outbox(g.fs, an.Handle))
@@ -221,6 +224,9 @@ func (g *ground) setup(ctx context.Context) error {
 			return fmt.Errorf("proving: setting up the game: %s by %s was not applied: %v", s.name, s.actor, err)
 		}
 	}
+	for _, c := range g.clients {
+		c.member = true
+	}
 	return nil
 }
 
@@ -243,7 +249,7 @@ func (g *ground) do(ctx context.Context, c *command, tries int) (applied bool, e
 			return true, nil
 		case errors.As(err, &re) && re.Code != game.ErrBusy.Code:
 			g.mu.Lock()
-			g.rep.count(c.name).Refused++
+			g.rep.count(c.name).Refuse(re.Code)
 			g.obs.Refusals = append(g.obs.Refusals, Refusal{Actor: c.actor, Key: c.key, Command: c.name, Code: re.Code})
 			g.mu.Unlock()
 			return false, err
@@ -317,7 +323,9 @@ func (g *ground) window(ctx context.Context, progress func(done int64), during f
 			for range g.cfg.Ops {
 				cmd := g.next(ctx, c)
 				if cmd != nil {
-					g.do(ctx, cmd, 4)
+					if ok, _ := g.do(ctx, cmd, 4); ok && cmd.actor == c.id && (cmd.name == "join" || cmd.name == "leave") {
+						c.member = cmd.name == "join"
+					}
 				}
 				progress(done.Add(1))
 			}
@@ -422,14 +430,14 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 func (g *ground) drain(ctx context.Context) bool {
 	for _, p := range g.pollers {
 		ok := false
-		for range 2000 {
+		for range 3000 {
 			n, err := p.Poll(ctx)
 			if err == nil && n == 0 {
 				ok = true
 				break
 			}
 			if err != nil {
-				time.Sleep(5 * time.Millisecond)
+				time.Sleep(20 * time.Millisecond)
 			}
 		}
 		if !ok {
@@ -541,6 +549,9 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 	cmd := &command{actor: c.id, key: g.req(c.id).Key}
 	svc, gm := c.svc, g.cfg.Game
 	r := c.rnd.IntN(100)
+	if !c.member && r < 90 {
+		r = 90 // a join
+	}
 	switch {
 	case r < 16:
 		items := []string{"random-card", "handy-pack", "deck-pack", "chip", "legendary-pack"}
@@ -611,12 +622,12 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 	case r < 81:
 		cmd.name = "engage"
 		cmd.run = svc.EngageBattle
-	case r < 84:
+	case r < 85:
 		cmd.name = "roll"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
 			return svc.Roll(ctx, r, game.RollDice{Dice: "2d6"})
 		}
-	case r < 87:
+	case r < 86:
 		cmd.name = "leave"
 		cmd.run = svc.Leave
 	case r < 90:
@@ -624,7 +635,7 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 			Title: "A proposal from the proving ground", Text: "Let the ground shake."}
 		cmd.name = "proposal"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.SubmitProposal(ctx, r, p) }
-	case r < 93:
+	case r < 92:
 		cmd.name = "join"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
 			return svc.Join(ctx, r, game.JoinGame{})

@@ -60,14 +60,8 @@ func stores() map[string]func(t *testing.T) (store.Store, proving.Outbox) {
 // phase boundary, with store faults injected, on bolt and DynamoDB Local;
 // every invariant holds after every boundary (0 violations).
 func TestProvingGround(t *testing.T) {
-	soak := time.Duration(0)
-	if v := os.Getenv(SoakEnv); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			t.Fatalf("%s=%q is not a positive duration such as 30m", SoakEnv, v)
-		}
-		soak = d
-	}
+	t.Parallel()
+	soak := soakDuration(t)
 	for name, open := range stores() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -96,6 +90,19 @@ func TestProvingGround(t *testing.T) {
 			assertExercised(t, total)
 		})
 	}
+}
+
+// soakDuration is $CROUPIER_SOAK, or 0 for the short form.
+func soakDuration(t *testing.T) time.Duration {
+	v := os.Getenv(SoakEnv)
+	if v == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		t.Fatalf("%s=%q is not a positive duration such as 30m", SoakEnv, v)
+	}
+	return d
 }
 
 // assertExercised fails a run that did not exercise what it claims to:

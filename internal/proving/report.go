@@ -34,7 +34,20 @@ type Report struct {
 }
 
 // Counts are one command's outcomes.
-type Counts struct{ OK, Refused, Unacked int }
+type Counts struct {
+	OK, Refused, Unacked int
+	// Codes counts the refusals by their code.
+	Codes map[string]int
+}
+
+// Refuse counts one refusal with its code.
+func (c *Counts) Refuse(code string) {
+	c.Refused++
+	if c.Codes == nil {
+		c.Codes = map[string]int{}
+	}
+	c.Codes[code]++
+}
 
 // Count returns the counts of cmd, created at zero. Not safe for
 // concurrent use.
@@ -59,6 +72,12 @@ func (r *Report) Add(o *Report) {
 		m.OK += c.OK
 		m.Refused += c.Refused
 		m.Unacked += c.Unacked
+		for code, n := range c.Codes {
+			for range n {
+				m.Refuse(code)
+			}
+			m.Refused -= n
+		}
 	}
 	if r.Faults == nil {
 		r.Faults = map[string]int64{}
@@ -103,7 +122,7 @@ func (r *Report) String() string {
 	sort.Strings(names)
 	for _, k := range names {
 		c := r.Commands[k]
-		fmt.Fprintf(&b, "    %-16s %6d ok %6d refused %6d unacked\n", k, c.OK, c.Refused, c.Unacked)
+		fmt.Fprintf(&b, "    %-16s %6d ok %6d refused %6d unacked  %s\n", k, c.OK, c.Refused, c.Unacked, codes(c.Codes))
 	}
 	var fs []string
 	var total int64
@@ -149,4 +168,22 @@ func byInvariant(vs []string) string {
 		parts[i] = fmt.Sprintf("%s %d", k, n[k])
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// codes lists refusal codes, most frequent first: "(insufficient_funds 12,
+// not_a_player 3)".
+func codes(m map[string]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool { return m[ks[i]] > m[ks[j]] || m[ks[i]] == m[ks[j]] && ks[i] < ks[j] })
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
