@@ -65,9 +65,11 @@ type Config struct {
 	Ops int
 	// Start is where the clock starts (a Wednesday noon by default).
 	Start time.Time
-	// Jitter spreads the runners' starts at a boundary over [0, Jitter)
-	// after the first (EventBridge fires the scheduled Lambdas of one
-	// moment within milliseconds of each other, not at one instant).
+	// Jitter spreads the runners' starts at a boundary over [0, j) after
+	// the first, j chosen per boundary between Jitter/64 and Jitter
+	// (EventBridge fires the scheduled Lambdas of one moment within
+	// milliseconds of each other, not at one instant; the spread that makes
+	// two runs overlap depends on how long a phase end takes on the store).
 	Jitter time.Duration
 	// Outbox feeds the announcer from the committed log (TailOutbox for
 	// bolt, StreamOutbox for DynamoDB).
@@ -93,6 +95,7 @@ type ground struct {
 
 	mu      sync.Mutex
 	rnd     *rand.Rand // under mu
+	jitter  time.Duration
 	rep     Report
 	obs     Observed
 	pending []*command
@@ -167,7 +170,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		polling.Go(func() {
 			for pollCtx.Err() == nil {
 				_, _ = p.Poll(pollCtx)
-				time.Sleep(10 * time.Millisecond)
+				time.Sleep(100 * time.Millisecond)
 			}
 		})
 	}
@@ -274,6 +277,7 @@ func (g *ground) do(ctx context.Context, c *command, tries int) (applied bool, e
 // every invariant checked.
 func (g *ground) boundary(ctx context.Context, rnd *rand.Rand) {
 	end := g.sched.PeriodAt(g.clk.Now()).End
+	g.jitter = g.cfg.Jitter >> rnd.IntN(7)
 	// Mid-phase: the clock jumps (due trade expiries and match timers are
 	// applied late, as of their due moments) while runners also run.
 	mid := g.clk.Now().Add(end.Sub(g.clk.Now()) / 2)
@@ -341,9 +345,9 @@ func (g *ground) runAll(ctx context.Context) {
 	start := make(chan struct{})
 	for i, r := range g.runners {
 		var wait time.Duration
-		if i > 0 && g.cfg.Jitter > 0 {
+		if i > 0 && g.jitter > 0 {
 			g.mu.Lock()
-			wait = time.Duration(g.rnd.Int64N(int64(g.cfg.Jitter)))
+			wait = time.Duration(g.rnd.Int64N(int64(g.jitter)))
 			g.mu.Unlock()
 		}
 		wg.Go(func() {

@@ -26,10 +26,10 @@ const SoakEnv = "CROUPIER_SOAK"
 // each per boundary, and Runners runners at every boundary.
 var short = proving.Config{
 	Clients:    6,
-	Runners:    4,
-	Boundaries: 6,
+	Runners:    5,
+	Boundaries: 10,
 	Ops:        5,
-	Jitter:     20 * time.Millisecond,
+	Jitter:     64 * time.Millisecond,
 	Faults:     faulty.Rates{Conflict: 0.04, Throttle: 0.03, Timeout: 0.04, LostRead: 0.03},
 }
 
