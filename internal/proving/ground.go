@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"croupier/internal/announce"
+	"croupier/internal/announce/announcetest"
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules"
@@ -35,6 +36,9 @@ import (
 	"croupier/internal/store"
 	"croupier/internal/store/faulty"
 )
+
+// DiscordToken is the bot token the announcer uses and the fake accepts.
+const DiscordToken = "proving-bot-token"
 
 // Admin is the game's admin identity (not a player); it makes the grants.
 const Admin = "discord:1"
@@ -71,6 +75,9 @@ type Config struct {
 	// milliseconds of each other, not at one instant; the spread that makes
 	// two runs overlap depends on how long a phase end takes on the store).
 	Jitter time.Duration
+	// Discord is the loopback Discord the announcer posts to (made with
+	// DiscordToken).
+	Discord *announcetest.Discord
 	// Outbox feeds the announcer from the committed log (TailOutbox for
 	// bolt, StreamOutbox for DynamoDB).
 	Outbox Outbox
@@ -86,7 +93,7 @@ type ground struct {
 	fs      *faulty.Store
 	clk     *clock.Manual
 	sched   calendar.Schedule
-	fake    *Discord
+	fake    *announcetest.Discord
 	admin   *game.Service
 	clients []*client
 	runners []*game.Service
@@ -124,8 +131,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Runners < 1 || cfg.Clients < 2 || cfg.Boundaries < 1 || cfg.Ops < 1 {
 		return nil, fmt.Errorf("proving: need at least 2 clients, 1 runner, 1 boundary and 1 op (got %+v)", cfg)
 	}
-	if cfg.Outbox == nil {
-		return nil, fmt.Errorf("proving: no outbox: how committed entries reach the announcer")
+	if cfg.Outbox == nil || cfg.Discord == nil {
+		return nil, fmt.Errorf("proving: no outbox (how committed entries reach the announcer) or no Discord fake")
 	}
 	if cfg.Game == "" {
 		cfg.Game = "proving"
@@ -136,8 +143,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	g := &ground{cfg: cfg, clk: clock.NewManual(cfg.Start), fake: NewDiscord()}
-	defer g.fake.Close()
+	g := &ground{cfg: cfg, clk: clock.NewManual(cfg.Start), fake: cfg.Discord}
 	g.rep.Name = cfg.Name
 	g.fs = faulty.New(cfg.Store, cfg.Seed, cfg.Faults)
 	var err error
@@ -159,7 +165,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// deliveries). Its leases run on real time, so they expire while the
 	// game clock stands still; a quarter second is ample for a loopback post.
 	an := &announce.Announcer{Store: g.fs, Bindings: g.admin, Clock: clock.Real{}, Lease: 250 * time.Millisecond, Log: cfg.Log,
-		Discord: &announce.Discord{BaseURL: g.fake.URL(), Token: DiscordToken}}
+		Discord: &announce.Discord{BaseURL: g.fake.APIBase(), Token: DiscordToken}}
 	for range 2 {
 		g.pollers = append(g.pollers, cfg.Outbox(g.fs, an.Handle))
 	}
@@ -195,7 +201,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	g.finalCheck(ctx)
 	g.rep.Faults = g.fs.Counts()
-	g.rep.Posts, g.rep.Deliveries = g.fake.Deliveries()
+	g.rep.Posts, g.rep.Deliveries = len(g.fake.Sent(Channel)), g.fake.Accepted(Channel)
 	return &g.rep, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"croupier/internal/announce"
+	"croupier/internal/announce/announcetest"
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/proving"
@@ -57,9 +58,8 @@ func TestServeKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := proving.NewDiscord()
-	defer fake.Close()
-	srv := &serveProc{t: t, bin: bin, data: filepath.Join(dir, "croupier.db"), addr: fmt.Sprintf("127.0.0.1:%d", port), discord: fake.URL()}
+	fake := announcetest.New(t, proving.DiscordToken)
+	srv := &serveProc{t: t, bin: bin, data: filepath.Join(dir, "croupier.db"), addr: fmt.Sprintf("127.0.0.1:%d", port), discord: fake.APIBase()}
 	sch, _ := calendar.For(calendar.UTCPhases)
 	now := proving.DefaultStart
 	rnd := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
@@ -213,7 +213,7 @@ func TestServeKill9(t *testing.T) {
 		}
 	}
 	recordChecks(rep, c, "at the end")
-	rep.Posts, rep.Deliveries = fake.Deliveries()
+	rep.Posts, rep.Deliveries = len(fake.Sent(proving.Channel)), fake.Accepted(proving.Channel)
 	t.Logf("\n%s  %d of the %d kills during phase ends came after the phase end committed, %d before\n", rep, killedAfter, cycles, cycles-killedAfter)
 	if len(rep.Violations) > 0 {
 		t.Errorf("%d violations, listed in the report above", len(rep.Violations))
@@ -254,13 +254,17 @@ func readBolt(t *testing.T, path string, now time.Time) *proving.Snapshot {
 
 // waitAnnounced waits until every announceable entry of snap has reached
 // the fake.
-func waitAnnounced(fake *proving.Discord, snap *proving.Snapshot) bool {
+func waitAnnounced(fake *announcetest.Discord, snap *proving.Snapshot) bool {
 	for range 300 {
+		created := map[string]bool{}
+		for _, m := range fake.Sent(proving.Channel) {
+			created[m.Nonce] = true
+		}
 		missing := false
 		for _, e := range snap.Entries {
 			lines, _ := announce.Render(snap.Game, &e)
 			for i := range announce.Split(lines) {
-				if fake.Created(proving.Channel, announce.Nonce(e.ID, proving.Channel, i)) == 0 {
+				if !created[announce.Nonce(e.ID, proving.Channel, i)] {
 					missing = true
 				}
 			}

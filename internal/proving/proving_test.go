@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"croupier/internal/announce/announcetest"
 	"croupier/internal/proving"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
@@ -71,6 +72,7 @@ func TestProvingGround(t *testing.T) {
 				cfg := short
 				cfg.Name = name
 				cfg.Store, cfg.Outbox = open(t)
+				cfg.Discord = announcetest.New(t, proving.DiscordToken)
 				cfg.Seed = uint64(time.Now().UnixNano())
 				cfg.Game = fmt.Sprintf("proving-%d", round)
 				rep, err := proving.Run(context.Background(), cfg)

@@ -26,8 +26,8 @@ type Report struct {
 	Boundaries               int
 	PeriodEnds               int
 	Announced                int
-	// Deliveries and Posts are the Discord fake's delivery requests and
-	// messages created.
+	// Deliveries and Posts are the posts Discord (the fake) accepted,
+	// repeats of a nonce included, and the messages it created.
 	Deliveries, Posts int
 	Checks            int
 	Violations        []string
@@ -134,7 +134,7 @@ func (r *Report) String() string {
 	fmt.Fprintf(&b, "  kills:      %d (kill -9 of croupier serve)\n", r.Kills)
 	fmt.Fprintf(&b, "  runners:    %d RunDue runs, %d with an error or failed work (retried)\n", r.RunnerRuns, r.RunnerErrors)
 	fmt.Fprintf(&b, "  boundaries: %d crossed, %d period ends logged\n", r.Boundaries, r.PeriodEnds)
-	fmt.Fprintf(&b, "  announced:  %d entries checked; Discord got %d deliveries, created %d messages\n", r.Announced, r.Deliveries, r.Posts)
+	fmt.Fprintf(&b, "  announced:  %d entries checked; Discord accepted %d posts, created %d messages\n", r.Announced, r.Deliveries, r.Posts)
 	fmt.Fprintf(&b, "  checks:     %d invariant checks\n", r.Checks)
 	fmt.Fprintf(&b, "  violations: %d%s\n", len(r.Violations), byInvariant(r.Violations))
 	for i, v := range first(r.Violations, 50) {
