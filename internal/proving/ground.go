@@ -559,8 +559,8 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 	cmd := &command{actor: c.id, key: g.req(c.id).Key}
 	svc, gm := c.svc, g.cfg.Game
 	r := c.rnd.IntN(100)
-	if !c.member && r < 90 {
-		r = 90 // a join
+	if !c.member && r < 60 {
+		r = 90 // mostly joins; the rest are refused as not a player
 	}
 	switch {
 	case r < 16:
