@@ -122,8 +122,12 @@ func gameText(v game.GameView) string {
 	if v.Name != "" && v.Name != v.ID {
 		s += fmt.Sprintf(" (%q)", v.Name)
 	}
-	s += fmt.Sprintf(", ruleset %s, admins %s. Period %s (%s) runs until %s; season %s.",
-		v.Ruleset, strings.Join(v.Admins, ", "), v.Period.ID, v.Period.Kind, stamp(v.Period.End), v.Season)
+	s += fmt.Sprintf(", ruleset %s, admins %s. Period %s (%s) runs until %s",
+		v.Ruleset, strings.Join(v.Admins, ", "), v.Period.ID, v.Period.Kind, stamp(v.Period.End))
+	if v.Season != "" { // a ruleset without seasons (turns) has none
+		s += "; season " + v.Season
+	}
+	s += "."
 	if v.Ended {
 		s += " The game has ended"
 		if v.Winner != "" {
@@ -257,7 +261,11 @@ func eventText(ev game.Event) string {
 	case "ruleset_amended":
 		var a game.Amendment
 		_ = json.Unmarshal(ev.Data, &a)
-		return fmt.Sprintf("ruleset amended to version %d by %s%s: %s", a.Version, a.By, because(a.Reason), strings.TrimSpace(string(a.Patch)))
+		what := a.Summary
+		if what == "" {
+			what = strings.TrimSpace(string(a.Patch))
+		}
+		return fmt.Sprintf("ruleset amended to version %d by %s%s: %s", a.Version, a.By, because(a.Reason), what)
 	case "game_won":
 		return fmt.Sprintf("%s holds %s Chips (%s win) and wins the game", ev.Player, num("chips"), num("threshold"))
 	case "period_ended":

@@ -312,14 +312,14 @@ func revokeText(v game.RevokeResult) string {
 	return fmt.Sprintf("Revoked from %s: %s%s.", v.Player, strings.Join(parts, ", "), because(v.Reason))
 }
 
-// amendText shows the patch when it is short; a --price patch carries the
-// whole shop, so its summary says what changed instead.
-func amendText(g string, v game.AmendResult, summary string) string {
+// amendText says what the amendment changed (its summary), or shows the
+// patch of an amendment recorded without one when it is short.
+func amendText(g string, v game.AmendResult) string {
 	s := fmt.Sprintf("Amended the ruleset of %s (%s) to version %d%s", g, v.Ruleset, v.Version, because(v.Amendment.Reason))
 	patch := strings.TrimSpace(string(v.Amendment.Patch))
 	switch {
-	case summary != "":
-		return s + ": " + summary + "."
+	case v.Amendment.Summary != "":
+		return s + ": " + v.Amendment.Summary + "."
 	case len(patch) <= 200:
 		return s + ": " + patch
 	}

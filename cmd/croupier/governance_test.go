@@ -68,6 +68,11 @@ func TestG2G3_ProposalsOverTheCLI(t *testing.T) {
 	if !std.VotingEnd.Equal(monday) || std.Class != governance.Standard {
 		t.Fatalf("standard proposal on Thursday: class %s, voting ends %s; want standard, %s", std.Class, std.VotingEnd, monday)
 	}
+	// A second price proposal open at the same time (issue 15 defect 1):
+	// both hold once adopted.
+	contains(t, "propose --price", h.must("play", "propose", "--channel", "c1", "--message", "m6", "--price", "chip=20"),
+		"; amendment: 1 Chip costs 20 Vertebrae, was 25")
+	h.must("play", "react", "--channel", "c1", "--message", "m6", "--up", ids(2, 5))
 	var two, three, edited game.ProposalView
 	h.jsonOut(&two, "play", "propose", "--urgent", "--channel", "c1", "--message", "m2")
 	h.jsonOut(&three, "play", "propose", "--urgent", "--channel", "c1", "--message", "m3")
@@ -80,7 +85,7 @@ func TestG2G3_ProposalsOverTheCLI(t *testing.T) {
 	out = h.must("play", "message-event", "edited", "--channel", "c1", "--message", "m4")
 	contains(t, "message-event", out, "; edited (2 change(s) recorded).")
 	out = h.must("play", "proposals", "--status", "open")
-	contains(t, "open proposals", out, "proposal "+std.ID+" \"Cheaper cards\" by discord:1 (standard, message discord/c1/m1): open; voting 2026-03-06T00:00:00Z to 2026-03-09T00:00:00Z; now 4 for, 1 against (popular)")
+	contains(t, "open proposals", out, "proposal "+std.ID+" \"Cheaper cards\" by discord:1 (standard, message discord/c1/m1): open; voting 2026-03-06T00:00:00Z to 2026-03-09T00:00:00Z; now 4 for, 1 against (popular); amendment: Random Card costs 2 Vertebrae, was 5")
 
 	// A player who joins after the game's first 72 hours is not reputable.
 	h.must("play", "clock", "--set", "2026-03-08T13:00:00Z")
@@ -100,7 +105,7 @@ func TestG2G3_ProposalsOverTheCLI(t *testing.T) {
 	}
 
 	out = h.must("play", "shop")
-	contains(t, "shop after adoption", out, "random-card     2 Vertebrae")
+	contains(t, "shop after adoption", out, "random-card     2 Vertebrae", "20 Vertebrae")
 	h.must("play", "grant", "discord:2", "--vertebrae", "10", "--reason", "test funds")
 	var bought game.PurchaseResult
 	h.jsonOut(&bought, "play", "--as", "discord:2", "buy", "random-card")
@@ -117,7 +122,7 @@ func TestG2G3_ProposalsOverTheCLI(t *testing.T) {
 			if ev.Type == "ruleset_amended" {
 				var am game.Amendment
 				_ = json.Unmarshal(ev.Data, &am)
-				found = am.Source == "proposal:"+std.ID && am.At.Equal(monday) && en.At.Equal(monday)
+				found = found || am.Source == "proposal:"+std.ID && am.At.Equal(monday) && en.At.Equal(monday)
 			}
 		}
 	}

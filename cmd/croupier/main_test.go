@@ -612,10 +612,10 @@ func TestEconomyCLI(t *testing.T) {
 		t.Errorf("a player revoking: %s", r)
 	}
 	contains(t, "amend", h.must("play", "amend", "--price", "chip=1", "--reason", "end-of-cycle sale"),
-		"Amended the ruleset of hall (gilded-hall) to version 2 (end-of-cycle sale): chip costs 1 Vertebrae (was 25).")
+		"Amended the ruleset of hall (gilded-hall) to version 2 (end-of-cycle sale): 1 Chip costs 1 Vertebrae, was 25.")
 	contains(t, "ruleset", h.must("play", "ruleset"), "hall plays gilded-hall version 2", "chip 1 Vertebrae", "Victory at 25 Chips.")
 	contains(t, "amend --patch", h.must("play", "amend", "--patch", `{"durations":{"tradeWindow":"72h"}}`, "--reason", "faster trades"),
-		`to version 3 (faster trades): {"durations":{"tradeWindow":"72h"}}`)
+		`to version 3 (faster trades): the time to consent to a trade is 3 days, was 7 days.`)
 	contains(t, "log", h.must("play", "log", "--all"), "granted discord:1 +40 Vertebrae, 2 × 7 of Hearts", "discord:1 bought 1 × Handy Pack", "Trade "+id+", executed", "ruleset amended to version 2 by discord:1 (end-of-cycle sale)")
 
 	// C7: 24 more Chips make 25, and the game is over.

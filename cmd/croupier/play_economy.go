@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -229,12 +230,15 @@ func economyCommands() map[string]playCmd {
 		"amend": {
 			synopsis: "amend (--patch JSON | --price ITEM=N ...) --reason R\n\n" +
 				"Admins only. Changes this game's rule numbers, versioned and logged.\n" +
-				"--patch is a JSON merge patch (RFC 7396) of the ruleset (croupier play\n" +
-				"ruleset --json shows it), e.g. '{\"durations\":{\"tradeWindow\":\"72h\"}}';\n" +
-				"--price random-card=4 changes one Croupier price.",
+				"--patch is a change to the ruleset (croupier play ruleset --json shows it):\n" +
+				"operations on paths, e.g.\n" +
+				"'[{\"op\":\"replace\",\"path\":\"/durations/tradeWindow\",\"value\":\"72h\"}]'\n" +
+				"(shop items by id: /shop/chip/price), or a merge patch such as\n" +
+				"'{\"durations\":{\"tradeWindow\":\"72h\"}}'; --price random-card=4 changes one\n" +
+				"Croupier price and nothing else.",
 			needGame: true, needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				patch := fs.String("patch", "", "a JSON merge patch of the ruleset")
+				patch := fs.String("patch", "", "a change to the ruleset, as `JSON` operations (or a merge patch)")
 				var prices listFlag
 				fs.Var(&prices, "price", "`ITEM=N`: a new Croupier price (repeatable)")
 				reason := fs.String("reason", "", "why (required), shown in the log")
@@ -252,14 +256,13 @@ func economyCommands() map[string]playCmd {
 					if *patch != "" && !json.Valid(a.Patch) {
 						return usagef("--patch is not valid JSON: %s", *patch)
 					}
-					summary := ""
 					if len(prices) > 0 {
 						var err error
-						if a.Patch, summary, err = p.pricePatch(prices); err != nil {
+						if a.Patch, err = p.pricePatch(prices); err != nil {
 							return err
 						}
 					}
-					return show(p, func(v game.AmendResult) string { return amendText(p.opts.game, v, summary) })(p.c.Amend(p.ctx, p.idem(), p.opts.game, a))
+					return show(p, func(v game.AmendResult) string { return amendText(p.opts.game, v) })(p.c.Amend(p.ctx, p.idem(), p.opts.game, a))
 				}
 			},
 		},
@@ -448,41 +451,36 @@ func packKinds(rs *ruleset.Ruleset) string {
 	return strings.Join(ks, ", ")
 }
 
-// pricePatch builds the merge patch of --price ITEM=N: a merge patch
-// replaces a JSON array whole, so the patch carries the game's whole shop
-// with the named prices changed.
-func (p *player) pricePatch(prices []string) (json.RawMessage, string, error) {
+// pricePatch builds the change of --price ITEM=N: one replace operation
+// per price, on the item's own path (/shop/ITEM/price), so it changes
+// nothing else whatever is adopted meanwhile (RULINGS R4). The items are
+// looked up for a clear usage error and their exact ids; the server checks
+// the change again and says what it does.
+func (p *player) pricePatch(prices []string) (json.RawMessage, error) {
 	rs, _, err := p.c.Ruleset(p.ctx, p.opts.game)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	shop := rs.Shop
-	var changes []string
+	var ops ruleset.Change
 	for _, pr := range prices {
 		item, num, ok := strings.Cut(pr, "=")
 		n, err := strconv.Atoi(strings.TrimSpace(num))
 		if !ok || err != nil || n < 0 {
-			return nil, "", usagef("--price %q is not ITEM=N with N a whole number of at least 0, e.g. random-card=4", pr)
+			return nil, usagef("--price %q is not ITEM=N with N a whole number of at least 0, e.g. random-card=4", pr)
 		}
-		i := -1
-		for j, it := range shop {
-			if strings.EqualFold(it.ID, strings.TrimSpace(item)) {
-				i = j
-			}
-		}
+		i := slices.IndexFunc(rs.Shop, func(it ruleset.ShopItem) bool { return strings.EqualFold(it.ID, strings.TrimSpace(item)) })
 		if i < 0 {
-			ids := make([]string, len(shop))
-			for j, it := range shop {
+			ids := make([]string, len(rs.Shop))
+			for j, it := range rs.Shop {
 				ids[j] = it.ID
 			}
-			return nil, "", usagef("--price %q: the Croupier of %s sells no %q; it sells %s", pr, p.opts.game, item, strings.Join(ids, ", "))
+			return nil, usagef("--price %q: the Croupier of %s sells no %q; it sells %s", pr, p.opts.game, item, strings.Join(ids, ", "))
 		}
-		changes = append(changes, fmt.Sprintf("%s costs %s (was %d)", shop[i].ID, money(n, shop[i].Currency), shop[i].Price))
-		shop[i].Price = n
+		ops = append(ops, ruleset.Op{Op: ruleset.OpReplace, Path: "/shop/" + rs.Shop[i].ID + "/price", Value: json.RawMessage(strconv.Itoa(n))})
 	}
-	b, err := json.Marshal(map[string][]ruleset.ShopItem{"shop": shop})
+	b, err := json.Marshal(ops)
 	if err != nil {
-		return nil, "", fmt.Errorf("encoding the price patch: %w", err)
+		return nil, fmt.Errorf("encoding the price change: %w", err)
 	}
-	return b, strings.Join(changes, ", "), nil
+	return b, nil
 }

@@ -38,9 +38,10 @@ func governanceCommands() map[string]playCmd {
 			synopsis: "propose --channel C --message M [--urgent] [--title T] [--text T] [--amend JSON | --price ITEM=N]\n\n" +
 				"Submits your chat message as a proposal: its 👍 and 👎 reactions when the voting\n" +
 				"period ends are the votes. Standard proposals are voted on during the next phase;\n" +
-				"--urgent ones (reputable players only) for 48 hours. --amend is a merge patch of\n" +
-				"the ruleset data applied if the proposal is adopted; --price random-card=4 builds\n" +
-				"one that changes a Croupier price.",
+				"--urgent ones (reputable players only) for 48 hours. --amend is a change to the\n" +
+				"ruleset data applied if the proposal is adopted: operations such as\n" +
+				"[{\"op\":\"replace\",\"path\":\"/shop/chip/price\",\"value\":20}] (or a merge patch);\n" +
+				"--price random-card=4 builds one that changes a Croupier price, and nothing else.",
 			needGame: true, needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
 				var m msgFlags
@@ -48,7 +49,7 @@ func governanceCommands() map[string]playCmd {
 				urgent := fs.Bool("urgent", false, "an urgent proposal (48-hour vote; reputable players only)")
 				title := fs.String("title", "", "a short `title` for announcements")
 				text := fs.String("text", "", "the proposal's `text` (a copy of the message)")
-				amend := fs.String("amend", "", "a merge patch of the ruleset data, as `JSON`")
+				amend := fs.String("amend", "", "a change to the ruleset data, as `JSON` operations (or a merge patch)")
 				var prices listFlag
 				fs.Var(&prices, "price", "`ITEM=N`: the amendment changes a Croupier price (repeatable)")
 				return func(p *player, pos []string) error {
@@ -72,7 +73,7 @@ func governanceCommands() map[string]playCmd {
 						}
 						sp.Amendment = json.RawMessage(*amend)
 					case len(prices) > 0:
-						if sp.Amendment, _, err = p.pricePatch(prices); err != nil {
+						if sp.Amendment, err = p.pricePatch(prices); err != nil {
 							return err
 						}
 					}
@@ -301,12 +302,19 @@ func proposalText(v game.ProposalView) string {
 		fmt.Fprintf(&b, " at %s", stamp(v.ClosedAt))
 	}
 	if len(v.Amendment) > 0 {
-		fmt.Fprintf(&b, "; amendment %s", v.Amendment)
+		if v.Summary != "" {
+			fmt.Fprintf(&b, "; amendment: %s", v.Summary)
+		} else {
+			fmt.Fprintf(&b, "; amendment %s", v.Amendment)
+		}
 		if v.RulesetVersion > 0 {
 			fmt.Fprintf(&b, " (ruleset version %d)", v.RulesetVersion)
 		}
 		if v.AmendmentError != "" {
 			fmt.Fprintf(&b, " (not applied: %s)", v.AmendmentError)
+		}
+		for _, m := range v.BaseMoved {
+			fmt.Fprintf(&b, " (applied as written: %s)", m)
 		}
 	}
 	return b.String()

@@ -280,6 +280,14 @@ func roll(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	return &Reply{Text: text + ". Verifiable with /audit once period " + r.Period + " ends."}, nil
 }
 
+// seasonOf names the game's season, or says its ruleset has none (turns).
+func seasonOf(g game.GameView) string {
+	if g.Season == "" {
+		return "none (this ruleset has no seasons)"
+	}
+	return g.Season
+}
+
 func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	g, err := s.Game(ctx, inv.Game)
 	if err != nil {
@@ -287,7 +295,7 @@ func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 	}
 	r := &Reply{Title: fmt.Sprintf("%s (%s)", g.Name, g.ID), Fields: []Field{
 		{Name: "Ruleset", Value: fmt.Sprintf("%s v%d", g.Ruleset, g.RulesetVersion), Inline: true},
-		{Name: "Season", Value: g.Season, Inline: true},
+		{Name: "Season", Value: seasonOf(g), Inline: true},
 		{Name: "Period", Value: fmt.Sprintf("%s (%s), ends %s", g.Period.ID, g.Period.Kind, g.Period.End.UTC().Format(time.RFC1123)), Inline: false},
 		{Name: "Admins", Value: strings.Join(g.Admins, ", "), Inline: false},
 	}}

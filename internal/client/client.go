@@ -493,7 +493,8 @@ func (c *Client) Revoke(ctx context.Context, idemKey, g string, body game.Revoke
 	return post[game.RevokeResult](ctx, c, idemKey, gamePath(g, "revocations"), body)
 }
 
-// Amend applies a JSON merge patch to g's ruleset; admins only, with a reason.
+// Amend applies a change to g's ruleset (operations on paths, or a merge
+// patch turned into them; RULINGS R4); admins only, with a reason.
 func (c *Client) Amend(ctx context.Context, idemKey, g string, body game.Amend) (game.AmendResult, Reply, error) {
 	return post[game.AmendResult](ctx, c, idemKey, gamePath(g, "amendments"), body)
 }

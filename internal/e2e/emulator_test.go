@@ -232,7 +232,7 @@ func TestEmulator(t *testing.T) {
 			r, _ := httpResp(t, res)
 			var page struct {
 				Entries []struct{ Command string }
-				Next    string
+				Next    string `json:"next_cursor"`
 			}
 			_ = json.Unmarshal([]byte(r.Body), &page)
 			var cmds []string

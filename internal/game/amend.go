@@ -49,9 +49,13 @@ func effectiveRuleset(m *Meta) (*ruleset.Ruleset, error) {
 	return rs, nil
 }
 
-// Amend is the payload of an operator's ruleset amendment: a JSON merge
-// patch (RFC 7396) over the game's ruleset data, e.g.
-// {"shop":[...]} or {"durations":{"tradeWindow":"72h"}}, and why.
+// Amend is the payload of an operator's ruleset amendment, and why. Patch
+// is a change to the game's ruleset data (RULINGS R4): a JSON array of
+// operations on paths, e.g.
+// [{"op":"replace","path":"/shop/random-card/price","value":4}] or
+// [{"op":"replace","path":"/durations/tradeWindow","value":"72h"}], or an
+// RFC 7396 merge patch such as {"durations":{"tradeWindow":"72h"}}, which
+// is turned into the operations it amounts to against the rules as they are.
 type Amend struct {
 	Patch  json.RawMessage `json:"patch"`
 	Reason string          `json:"reason"`
@@ -68,15 +72,16 @@ type AmendResult struct {
 const MaxPatch = 16 << 10
 
 // Amend changes the game's ruleset numbers (admins only): validated like a
-// ruleset file, versioned, logged with its reason. It is also how adopted
-// proposals carry out machine-readable amendments (RULINGS G3).
+// ruleset file, versioned, logged with its reason and a summary of what it
+// changed. Adopted proposals carry out their amendments the same way
+// (RULINGS G3).
 func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, error) {
 	if err := needReason(a.Reason); err != nil {
 		return nil, err
 	}
 	a.Patch = bytes.TrimSpace(a.Patch)
 	if len(a.Patch) == 0 || string(a.Patch) == "null" {
-		return nil, rules.Refuse("invalid_amendment", "An amendment needs a patch: a JSON object such as {\"shop\": [...]}.")
+		return nil, rules.Refuse("invalid_amendment", "An amendment needs a patch: operations such as [{\"op\":\"replace\",\"path\":\"/shop/random-card/price\",\"value\":4}].")
 	}
 	if len(a.Patch) > MaxPatch {
 		return nil, rules.Refuse("invalid_amendment", "The patch is %d bytes; at most %d are allowed.", len(a.Patch), MaxPatch)
@@ -87,7 +92,11 @@ func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, err
 			if err := t.admin("amend the ruleset"); err != nil {
 				return nil, err
 			}
-			am, err := t.amend(a.Patch, a.Reason, "admin")
+			c, err := prepareChange(t.rs, a.Patch)
+			if err != nil {
+				return nil, err
+			}
+			am, err := t.amend(c, a.Reason, "admin")
 			if err != nil {
 				return nil, err
 			}
@@ -96,16 +105,36 @@ func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, err
 	})
 }
 
-// amend applies a merge patch to the game's ruleset in this command's
-// commit: checked, recorded in META with its version, and logged.
-func (t *tx) amend(patch json.RawMessage, reason, source string) (Amendment, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(patch, &obj); err == nil {
-		if _, ok := obj["version"]; ok {
-			return Amendment{}, rules.Refuse("invalid_amendment", "An amendment cannot set the ruleset version; each amendment increments it.")
-		}
+// prepareChange reads a change against rs, refusing a bad one with
+// invalid_amendment and its problems.
+func prepareChange(rs *ruleset.Ruleset, patch json.RawMessage) (ruleset.Change, error) {
+	c, err := ruleset.Prepare(rs, patch)
+	var inv *ruleset.InvalidError
+	if errors.As(err, &inv) {
+		return nil, rules.Refuse("invalid_amendment", "The amendment was refused: %s", problems(inv))
 	}
-	rs, err := ruleset.Amend(t.rs, patch)
+	return c, err
+}
+
+// storedChange is the change a proposal recorded: operations, or (for a
+// proposal made before changes were path-level) a merge patch, turned into
+// operations against the rules as they are now.
+func storedChange(rs *ruleset.Ruleset, amendment json.RawMessage) (ruleset.Change, error) {
+	if a := bytes.TrimSpace(amendment); len(a) > 0 && a[0] == '[' {
+		var c ruleset.Change
+		if err := json.Unmarshal(a, &c); err != nil {
+			return nil, fmt.Errorf("decoding the recorded change: %w", err)
+		}
+		return c, nil
+	}
+	return prepareChange(rs, amendment)
+}
+
+// amend applies a change to the game's ruleset in this command's commit,
+// each operation to its own path (RULINGS R4): checked, recorded in META
+// with its version and summary, and logged.
+func (t *tx) amend(c ruleset.Change, reason, source string) (Amendment, error) {
+	rs, applied, moved, err := ruleset.Apply(t.rs, c)
 	if err != nil {
 		var inv *ruleset.InvalidError
 		if errors.As(err, &inv) {
@@ -113,11 +142,12 @@ func (t *tx) amend(patch json.RawMessage, reason, source string) (Amendment, err
 		}
 		return Amendment{}, err
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, patch); err != nil {
-		return Amendment{}, rules.Refuse("invalid_amendment", "The patch is not valid JSON: %v", err)
+	patch, err := json.Marshal(applied)
+	if err != nil {
+		return Amendment{}, err
 	}
-	am := Amendment{Version: rs.Version, Patch: slices.Clone(compact.Bytes()), Reason: reason, By: t.entry.Actor, At: t.now, Source: source}
+	am := Amendment{Version: rs.Version, Patch: patch, Summary: ruleset.Summary(t.rs, applied), BaseMoved: moved,
+		Reason: reason, By: t.entry.Actor, At: t.now, Source: source}
 	t.meta.Amendments = append(t.meta.Amendments, am)
 	t.meta.RulesetVersion = rs.Version
 	t.rs = rs

@@ -73,7 +73,7 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 }
 
 func init() {
-	atPeriodEnd = append(atPeriodEnd, formBattle)
+	atPeriodEnd = append(atPeriodEnd, atHook{institution: InstExoptosis, run: formBattle})
 }
 
 // formBattle runs inside the period-end commit: the players who engaged in

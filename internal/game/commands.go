@@ -48,14 +48,20 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 			return nil, rules.Refuse("invalid_request", "Admin %q is not a platform identity such as discord:1234.", a)
 		}
 	}
-	if c.Season == "" {
-		c.Season = calendar.Seasons[0]
-	} else if !slices.Contains(calendar.Seasons, c.Season) {
-		return nil, rules.Refuse("invalid_request", "Unknown season %q; the seasons are %s.", c.Season, strings.Join(calendar.Seasons, ", "))
-	}
 	rs, err := ruleset.Load(c.Ruleset)
 	if err != nil {
 		return nil, rules.Refuse("unknown_ruleset", "%v", err)
+	}
+	switch {
+	case !shapes[rs.ID].Seasons:
+		// Seasons are seed 002's; a ruleset without them has none (T2, R3).
+		if c.Season != "" {
+			return nil, rules.Refuse("invalid_request", "The %s ruleset has no seasons; leave the season out.", shapes[rs.ID].Title)
+		}
+	case c.Season == "":
+		c.Season = calendar.Seasons[0]
+	case !slices.Contains(calendar.Seasons, c.Season):
+		return nil, rules.Refuse("invalid_request", "Unknown season %q; the seasons are %s.", c.Season, strings.Join(calendar.Seasons, ", "))
 	}
 	return s.run(ctx, spec{
 		req: req, command: "create", body: c,
@@ -128,7 +134,7 @@ type LeaveResult struct {
 // Leave ends the actor's membership; their items are destroyed (RULINGS P1).
 func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 	return s.run(ctx, spec{
-		req: req, command: "leave", body: struct{}{}, allowEnded: true,
+		req: req, command: "leave", body: struct{}{},
 		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
 		apply: func(t *tx) (any, error) {
 			p, err := t.player(req.Actor)

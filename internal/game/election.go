@@ -71,7 +71,7 @@ func (s *Service) StandForJudge(ctx context.Context, req Request, sf StandForJud
 			// The week as of the clock now; apply reads again if the
 			// command's moment falls in another week.
 			w := calendar.WeekAt(s.clock.Now()).String()
-			return []store.Key{playerKey(g, req.Actor), candidacyKey(g, w, req.Actor), electionKey(g, w)}
+			return []store.Key{playerKey(g, req.Actor), candidacyKey(g, w, req.Actor), electionKey(g, w), messageKey(g, sf.Message)}
 		},
 		apply: func(t *tx) (any, error) {
 			week := calendar.WeekAt(t.now)
@@ -99,6 +99,9 @@ func (s *Service) StandForJudge(ctx context.Context, req Request, sf StandForJud
 			}
 			cd, err := governance.Stand(existing, t.orderedID(), p, sf.Message, t.now, cfg)
 			if err != nil {
+				return nil, err
+			}
+			if err := t.claimMessage(sf.Message, UseCandidacy, cd.ID, cd.Candidate); err != nil {
 				return nil, err
 			}
 			if err := t.put(ck, cd, time.Time{}); err != nil {
@@ -241,7 +244,7 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 			return CandidaciesView{}, rules.Refuse("invalid_request", "%q is not an ISO week such as 2026-W49.", week)
 		}
 	}
-	t, err := s.view(ctx, game, electionKey(game, wk.String()), judgeKey(game))
+	t, err := s.viewIn(ctx, viewElections, game, electionKey(game, wk.String()), judgeKey(game))
 	if err != nil {
 		return CandidaciesView{}, err
 	}

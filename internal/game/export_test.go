@@ -6,11 +6,12 @@ import (
 	"croupier/internal/rules/calendar"
 )
 
-// AddBeforePeriodEndHook appends h to the hooks run before a period ends,
-// for tests that interleave other work there; the returned func removes it.
+// AddBeforePeriodEndHook appends h to the hooks run before a period ends
+// (of every ruleset: common), for tests that interleave other work there;
+// the returned func removes it.
 func AddBeforePeriodEndHook(h func(s *Service, ctx context.Context, game string, ended calendar.Period) error) (remove func()) {
 	n := len(beforePeriodEnd)
-	beforePeriodEnd = append(beforePeriodEnd[:n:n], h)
+	beforePeriodEnd = append(beforePeriodEnd[:n:n], beforeHook{institution: InstCommon, run: h})
 	return func() { beforePeriodEnd = beforePeriodEnd[:n:n] }
 }
 

@@ -282,7 +282,7 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 	}
 	k, _ := reactions.Key(gamePK(req.Game), m)
 	return s.run(ctx, spec{
-		req: req, command: command, body: body, allowEnded: true,
+		req: req, command: command, body: body,
 		keys: func(string) []store.Key { return []store.Key{k} },
 		apply: func(t *tx) (any, error) {
 			rec := reactions.Record{Message: m}
@@ -307,20 +307,20 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 
 func init() {
 	dueWorks = append(dueWorks,
-		dueWork{kind: "proposal", prefix: proposalPrefix, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+		dueWork{kind: "proposal", prefix: proposalPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
 			return s.TallyProposals(ctx, game)
 		}},
-		dueWork{kind: "confidence", prefix: confidencePrefix, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+		dueWork{kind: "confidence", prefix: confidencePrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
 			return s.closeConfidenceItem(ctx, game, sk)
 		}},
-		dueWork{kind: "election", prefix: electionPrefix, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+		dueWork{kind: "election", prefix: electionPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
 			return s.holdElectionItem(ctx, game, sk)
 		}},
 	)
 	// Proposals whose voting ends with a period take effect before that
 	// period ends and, at a week's end, before the season changes (T2).
-	beforePeriodEnd = append(beforePeriodEnd, func(s *Service, ctx context.Context, game string, ended calendar.Period) error {
+	beforePeriodEnd = append(beforePeriodEnd, beforeHook{institution: InstGovernance, run: func(s *Service, ctx context.Context, game string, ended calendar.Period) error {
 		_, err := s.tallyProposalsUntil(ctx, game, ended.End)
 		return err
-	})
+	}})
 }

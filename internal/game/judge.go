@@ -155,7 +155,7 @@ func (s *Service) RequestJustice(ctx context.Context, req Request, r RequestJust
 	}
 	return s.run(ctx, spec{
 		req: req, command: "justice-request", body: r,
-		keys: func(g string) []store.Key { return []store.Key{judgeKey(g)} },
+		keys: func(g string) []store.Key { return []store.Key{judgeKey(g), messageKey(g, r.Message)} },
 		apply: func(t *tx) (any, error) {
 			js, err := t.judgeState()
 			if err != nil {
@@ -164,6 +164,9 @@ func (s *Service) RequestJustice(ctx context.Context, req Request, r RequestJust
 			c := court(js, nil)
 			got, err := governance.RequestJustice(c, t.orderedID(), req.Actor, r.Kind, r.Text, r.Message, t.now)
 			if err != nil {
+				return nil, err
+			}
+			if err := t.claimMessage(r.Message, UseRequest, got.ID, got.Text); err != nil {
 				return nil, err
 			}
 			rec := &JusticeRecord{Request: got, Rulings: []governance.Ruling{}}
@@ -212,7 +215,7 @@ func (s *Service) Rule(ctx context.Context, req Request, r RuleOn) (*Result, err
 	if len(r.Answer) > MaxJusticeText {
 		return nil, rules.Refuse("invalid_request", "The answer is %d characters long; at most %d are allowed.", len(r.Answer), MaxJusticeText)
 	}
-	return s.justiceCommand(ctx, req, "ruling", r, r.Request, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
+	return s.justiceCommand(ctx, req, "ruling", r, r.Request, nil, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
 		c := court(js, rec)
 		got, err := governance.Rule(c, fmt.Sprintf("%s-%d", rec.Request.ID, len(rec.Rulings)+1), rec.Request.ID, req.Actor, r.Answer, t.now)
 		if err != nil {
@@ -232,7 +235,7 @@ func (s *Service) Overturn(ctx context.Context, req Request, ruling string) (*Re
 	if err != nil {
 		return nil, err
 	}
-	return s.justiceCommand(ctx, req, "ruling-overturn", map[string]string{"ruling": ruling}, reqID, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
+	return s.justiceCommand(ctx, req, "ruling-overturn", map[string]string{"ruling": ruling}, reqID, nil, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
 		cfg, err := t.govConfig()
 		if err != nil {
 			return nil, err
@@ -274,7 +277,7 @@ func (s *Service) OpenConfidence(ctx context.Context, req Request, o OpenConfide
 	if err := checkMessage(o.Poll, "confidence poll"); err != nil {
 		return nil, err
 	}
-	return s.justiceCommand(ctx, req, "confidence-open", o, reqID, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
+	return s.justiceCommand(ctx, req, "confidence-open", o, reqID, []store.Key{messageKey(req.Game, o.Poll)}, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
 		cfg, err := t.govConfig()
 		if err != nil {
 			return nil, err
@@ -282,6 +285,9 @@ func (s *Service) OpenConfidence(ctx context.Context, req Request, o OpenConfide
 		c := court(js, rec)
 		v, err := governance.OpenConfidence(c, o.Ruling, req.Actor, o.Poll, t.now, cfg)
 		if err != nil {
+			return nil, err
+		}
+		if err := t.claimMessage(o.Poll, UseConfidence, o.Ruling, ""); err != nil {
 			return nil, err
 		}
 		*rec = *recordOf(c)
@@ -295,12 +301,13 @@ func (s *Service) OpenConfidence(ctx context.Context, req Request, o OpenConfide
 	})
 }
 
-// justiceCommand runs a command on one request for justice and the office.
-func (s *Service) justiceCommand(ctx context.Context, req Request, command string, body any, reqID string,
+// justiceCommand runs a command on one request for justice and the office;
+// more are further keys it reads in the same request.
+func (s *Service) justiceCommand(ctx context.Context, req Request, command string, body any, reqID string, more []store.Key,
 	fn func(t *tx, js JudgeState, rec *JusticeRecord) (any, error)) (*Result, error) {
 	return s.run(ctx, spec{
 		req: req, command: command, body: body,
-		keys: func(g string) []store.Key { return []store.Key{judgeKey(g), rfjKey(g, reqID)} },
+		keys: func(g string) []store.Key { return append([]store.Key{judgeKey(g), rfjKey(g, reqID)}, more...) },
 		apply: func(t *tx) (any, error) {
 			js, err := t.judgeState()
 			if err != nil {
@@ -324,15 +331,20 @@ func (s *Service) justiceCommand(ctx context.Context, req Request, command strin
 }
 
 // AssentRemoval records the acting player's assent to removing the Judge;
-// the second distinct player's assent removes them (seed 000).
+// the ruleset's judgeRemovalAssents-th (second) distinct player's assent
+// removes them (seed 000, RULINGS R4).
 func (s *Service) AssentRemoval(ctx context.Context, req Request) (*Result, error) {
 	return s.officeCommand(ctx, req, "judge-removal-assent", func(t *tx, c *governance.Court) error {
 		p, err := t.member(req.Actor)
 		if err != nil {
 			return err
 		}
+		cfg, err := t.govConfig()
+		if err != nil {
+			return err
+		}
 		judge := c.Judge
-		removed, err := governance.AssentRemoval(c, req.Actor, func(id string) bool { return p != nil && id == p.ID }, t.now)
+		removed, err := governance.AssentRemoval(c, req.Actor, func(id string) bool { return p != nil && id == p.ID }, t.now, cfg)
 		if err != nil {
 			return err
 		}
@@ -447,7 +459,7 @@ func (s *Service) closeConfidenceItem(ctx context.Context, game, sk string) ([]s
 
 // Judge returns the office of Judge.
 func (s *Service) Judge(ctx context.Context, game string) (JudgeState, error) {
-	t, err := s.view(ctx, game, judgeKey(game))
+	t, err := s.viewIn(ctx, viewJudge, game, judgeKey(game))
 	if err != nil {
 		return JudgeState{}, err
 	}
@@ -462,7 +474,7 @@ func (s *Service) JusticeRequests(ctx context.Context, game, status string) ([]J
 	default:
 		return nil, rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
 	}
-	if _, err := s.view(ctx, game); err != nil {
+	if _, err := s.viewIn(ctx, viewJustice, game); err != nil {
 		return nil, err
 	}
 	return scanRecords(ctx, s, game, rfjPrefix, func(r JusticeRecord) bool {
@@ -480,7 +492,7 @@ func (s *Service) JusticeRequest(ctx context.Context, game, id string) (JusticeR
 	if err := checkRecordID(id, "request"); err != nil {
 		return JusticeRecord{}, err
 	}
-	t, err := s.view(ctx, game, rfjKey(game, id))
+	t, err := s.viewIn(ctx, viewJustice, game, rfjKey(game, id))
 	if err != nil {
 		return JusticeRecord{}, err
 	}

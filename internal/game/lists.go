@@ -49,7 +49,7 @@ func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) 
 
 // TradesPage is one page of the game's trades that f selects, oldest id first.
 func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr PageRequest) ([]Trade, string, error) {
-	t, err := s.view(ctx, game)
+	t, err := s.viewIn(ctx, viewTrades, game)
 	if err != nil {
 		return nil, "", err
 	}
@@ -68,7 +68,7 @@ func (s *Service) MatchesPage(ctx context.Context, game string, f MatchFilter, p
 	if f.Player != "" {
 		extra = append(extra, playerKey(game, f.Player))
 	}
-	t, err := s.view(ctx, game, extra...)
+	t, err := s.viewIn(ctx, viewMatches, game, extra...)
 	if err != nil {
 		return nil, "", err
 	}
@@ -118,7 +118,7 @@ func (s *Service) ProposalsPage(ctx context.Context, game, status string, pr Pag
 	default:
 		return nil, "", rules.Refuse("invalid_request", "Unknown proposal status %q: use open, adopted, failed or withdrawn.", status)
 	}
-	t, err := s.view(ctx, game)
+	t, err := s.viewIn(ctx, viewProposals, game)
 	if err != nil {
 		return nil, "", err
 	}
@@ -153,7 +153,7 @@ func (s *Service) JusticeRequestsPage(ctx context.Context, game, status string, 
 	default:
 		return nil, "", rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
 	}
-	if _, err := s.view(ctx, game); err != nil {
+	if _, err := s.viewIn(ctx, viewJustice, game); err != nil {
 		return nil, "", err
 	}
 	return pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool {
@@ -164,7 +164,7 @@ func (s *Service) JusticeRequestsPage(ctx context.Context, game, status string, 
 // RulingsPage is one page of the rulings made in the game: the rulings of
 // a page of requests for justice (oldest request first), in the order made.
 func (s *Service) RulingsPage(ctx context.Context, game string, pr PageRequest) ([]RulingView, string, error) {
-	if _, err := s.view(ctx, game); err != nil {
+	if _, err := s.viewIn(ctx, viewRulings, game); err != nil {
 		return nil, "", err
 	}
 	recs, next, err := pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool { return len(r.Rulings) > 0 })

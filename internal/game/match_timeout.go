@@ -15,7 +15,7 @@ import (
 const dueMatch = "match"
 
 func init() {
-	dueWorks = append(dueWorks, dueWork{kind: dueMatch, prefix: matchPrefix,
+	dueWorks = append(dueWorks, dueWork{kind: dueMatch, prefix: matchPrefix, institution: InstExoptosis,
 		run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
 			id := strings.TrimPrefix(sk, matchPrefix)
 			done, err := s.ExpireMatch(ctx, game, id)
@@ -48,8 +48,7 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 	res, err := s.run(ctx, spec{
 		req:     Request{Game: game, Actor: SchedulerActor, Key: key},
 		command: "match-timeout", body: map[string]string{"match": id, "due": due.UTC().Format(time.RFC3339Nano)},
-		allowEnded: true,
-		keys:       func(g string) []store.Key { return []store.Key{matchKey(g, id)} },
+		keys: func(g string) []store.Key { return []store.Key{matchKey(g, id)} },
 		apply: func(t *tx) (any, error) {
 			r, err := t.matchRecord(id)
 			if err != nil {

@@ -172,7 +172,7 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 		}
 		keys = append(keys, playerKey(game, viewer))
 	}
-	t, err := s.view(ctx, game, keys...)
+	t, err := s.viewIn(ctx, viewMatches, game, keys...)
 	if err != nil {
 		return MatchView{}, err
 	}
@@ -254,7 +254,7 @@ func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]Match
 	if !ValidIdentity(player) {
 		return nil, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", player)
 	}
-	t, err := s.view(ctx, game, playerKey(game, player))
+	t, err := s.viewIn(ctx, viewMatches, game, playerKey(game, player))
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +332,7 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	if err := validMatchID(id); err != nil {
 		return MatchReplay{}, err
 	}
-	t, err := s.view(ctx, game, matchKey(game, id))
+	t, err := s.viewIn(ctx, viewMatches, game, matchKey(game, id))
 	if err != nil {
 		return MatchReplay{}, err
 	}

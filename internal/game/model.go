@@ -66,14 +66,24 @@ type Meta struct {
 	Amendments []Amendment `json:"amendments,omitempty"`
 }
 
-// Amendment is one versioned change to a game's ruleset data: an RFC 7396
-// merge patch over the ruleset as amended so far.
+// Amendment is one versioned change to a game's ruleset data, over the
+// ruleset as amended so far (RULINGS R4).
 type Amendment struct {
-	Version int             `json:"version"`
-	Patch   json.RawMessage `json:"patch"`
-	Reason  string          `json:"reason"`
-	By      string          `json:"by"`
-	At      time.Time       `json:"at"`
+	Version int `json:"version"`
+	// Patch is the change as applied: a ruleset.Change, whose operations'
+	// was are the values they replaced (amendments recorded before changes
+	// were path-level hold an RFC 7396 merge patch object).
+	Patch json.RawMessage `json:"patch"`
+	// Summary says what changed, old and new values, e.g. "Random Card
+	// costs 2 Vertebrae, was 5".
+	Summary string `json:"summary,omitempty"`
+	// BaseMoved says, for each operation whose base moved between the
+	// proposal and its adoption, what it replaced instead (RULINGS R4: it is
+	// applied as written to its own path).
+	BaseMoved []string  `json:"base_moved,omitempty"`
+	Reason    string    `json:"reason"`
+	By        string    `json:"by"`
+	At        time.Time `json:"at"`
 	// Source is "admin" or what adopted it ("proposal:<id>").
 	Source string `json:"source"`
 }

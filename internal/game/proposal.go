@@ -28,8 +28,13 @@ type ProposalRecord struct {
 	RulesetVersion int `json:"ruleset_version,omitempty"`
 	// AmendmentError says why an adopted proposal's amendment could not
 	// apply to the rules as they were at adoption (an earlier amendment
-	// changed them); the proposal is adopted, its data change is not made.
+	// removed what it changes, or its result is invalid); the proposal is
+	// adopted, its data change is not made.
 	AmendmentError string `json:"amendment_error,omitempty"`
+	// BaseMoved says, for each of the amendment's operations whose value
+	// changed between submission and adoption, what it replaced: it was
+	// applied as written to its own path (RULINGS R4).
+	BaseMoved []string `json:"base_moved,omitempty"`
 }
 
 func (r *ProposalRecord) due() time.Time {
@@ -54,8 +59,10 @@ type ProposalView struct {
 // SubmitProposal is the payload of a proposal: the chat message it was made
 // in (its reactions are the votes), its class ("standard", the default, or
 // "urgent" for reputable players), a title and text for announcements, and
-// optionally a machine-readable amendment: an RFC 7396 merge patch of the
-// ruleset data that adoption applies (RULINGS G3).
+// optionally a machine-readable amendment that adoption applies (RULINGS
+// G3, R4): operations on ruleset paths such as
+// [{"op":"replace","path":"/shop/random-card/price","value":2}], or a merge
+// patch, turned into the operations it amounts to at submission.
 type SubmitProposal struct {
 	Message   MessageRef       `json:"message"`
 	Class     governance.Class `json:"class,omitempty"`
@@ -92,17 +99,10 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 		if len(p.Amendment) > MaxPatch {
 			return nil, rules.Refuse("invalid_amendment", "The amendment is %d bytes; at most %d are allowed.", len(p.Amendment), MaxPatch)
 		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(p.Amendment, &obj); err != nil {
-			return nil, rules.Refuse("invalid_amendment", "The amendment must be a JSON object (a merge patch of the ruleset data): %v", err)
-		}
-		if _, ok := obj["version"]; ok {
-			return nil, rules.Refuse("invalid_amendment", "An amendment cannot set the ruleset version; each amendment increments it.")
-		}
 	}
 	return s.run(ctx, spec{
 		req: req, command: "proposal-submit", body: p,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
+		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor), messageKey(g, p.Message)} },
 		apply: func(t *tx) (any, error) {
 			author, err := t.player(req.Actor)
 			if err != nil {
@@ -118,6 +118,9 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 				return nil, err
 			}
 			rec := ProposalRecord{Proposal: gp, Title: p.Title}
+			if err := t.claimMessage(p.Message, UseProposal, rec.ID, rec.Title); err != nil {
+				return nil, err
+			}
 			if err := t.put(proposalKey(t.game, rec.ID), rec, rec.due()); err != nil {
 				return nil, err
 			}
@@ -227,11 +230,19 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 			return nil, errNothingDue
 		}
 		t.asOf(cur.VotingEnd)
-		if _, err := governance.Close(&cur.Proposal, snap.Votes(), isPlayer, snap.Edited, snap.Deleted, t.now); err != nil {
+		cfg, err := t.govConfig()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := governance.Close(&cur.Proposal, snap.Votes(), isPlayer, snap.Edited, snap.Deleted, t.now, cfg); err != nil {
 			return nil, err
 		}
 		if cur.Status == governance.StatusAdopted && len(cur.Amendment) > 0 {
-			am, err := t.amend(cur.Amendment, fmt.Sprintf("proposal %s adopted", id), "proposal:"+id)
+			c, err := storedChange(t.rs, cur.Amendment)
+			var am Amendment
+			if err == nil {
+				am, err = t.amend(c, fmt.Sprintf("proposal %s adopted", id), "proposal:"+id)
+			}
 			var re *rules.Error
 			switch {
 			case errors.As(err, &re):
@@ -241,6 +252,7 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 				return nil, err
 			default:
 				cur.RulesetVersion = am.Version
+				cur.BaseMoved = am.BaseMoved
 			}
 		}
 		if err := t.put(proposalKey(t.game, id), cur, cur.due()); err != nil {
@@ -273,7 +285,7 @@ func (s *Service) Proposals(ctx context.Context, game, status string) ([]Proposa
 	default:
 		return nil, rules.Refuse("invalid_request", "Unknown proposal status %q: use open, adopted, failed or withdrawn.", status)
 	}
-	t, err := s.view(ctx, game)
+	t, err := s.viewIn(ctx, viewProposals, game)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +315,7 @@ func (s *Service) Proposal(ctx context.Context, game, id string) (ProposalView, 
 	if err := checkRecordID(id, "proposal"); err != nil {
 		return ProposalView{}, err
 	}
-	t, err := s.view(ctx, game, proposalKey(game, id))
+	t, err := s.viewIn(ctx, viewProposals, game, proposalKey(game, id))
 	if err != nil {
 		return ProposalView{}, err
 	}
@@ -341,6 +353,10 @@ func (s *Service) live(ctx context.Context, t *tx, r ProposalRecord, isPlayer fu
 	if err != nil {
 		return nil, err
 	}
-	res := governance.Tally(snap.Votes(), isPlayer, snap.Edited, snap.Deleted, r.Class)
+	cfg, err := t.govConfig()
+	if err != nil {
+		return nil, err
+	}
+	res := governance.Tally(snap.Votes(), isPlayer, snap.Edited, snap.Deleted, r.Class, cfg)
 	return &res, nil
 }

@@ -36,7 +36,7 @@ type GameView struct {
 	Admins    []string   `json:"admins"`
 	CreatedAt time.Time  `json:"created_at"`
 	Period    PeriodView `json:"period"`
-	Season    string     `json:"season"`
+	Season    string     `json:"season,omitempty"` // none for a ruleset without seasons (turns)
 	Ended     bool       `json:"ended"`
 	Winner    string     `json:"winner,omitempty"`
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
@@ -128,8 +128,24 @@ func (t *tx) playerView(p *Player) PlayerView {
 
 // view runs a read-only query with the game's META loaded.
 func (s *Service) view(ctx context.Context, game string, extra ...store.Key) (*tx, error) {
+	return s.viewOf(ctx, nil, game, extra...)
+}
+
+// viewIn runs a read-only query of an institution's view: refused
+// not_in_ruleset, before anything is read when the process knows the
+// game's ruleset, or after the one read (RULINGS R3).
+func (s *Service) viewIn(ctx context.Context, v View, game string, extra ...store.Key) (*tx, error) {
+	return s.viewOf(ctx, &v, game, extra...)
+}
+
+func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...store.Key) (*tx, error) {
 	if !ValidGameID(game) {
 		return nil, rules.Refuse("invalid_game_id", "%q is not a valid game id.", game)
+	}
+	if id, ok := s.rulesets.Load(game); ok && v != nil {
+		if err := allowView(game, id.(string), *v); err != nil {
+			return nil, err
+		}
 	}
 	keys := append([]store.Key{metaKey(game)}, extra...)
 	items, err := s.store.GetMany(ctx, keys)
@@ -142,6 +158,11 @@ func (s *Service) view(ctx context.Context, game string, extra ...store.Key) (*t
 	}
 	if err := t.loadMeta(); err != nil {
 		return nil, err
+	}
+	if v != nil {
+		if err := allowView(game, t.meta.Ruleset, *v); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }
@@ -157,7 +178,7 @@ type ShopItemView struct {
 
 // Shop lists what the Croupier sells in this game, at the game's prices.
 func (s *Service) Shop(ctx context.Context, game string) ([]ShopItemView, error) {
-	t, err := s.view(ctx, game)
+	t, err := s.viewIn(ctx, viewShop, game)
 	if err != nil {
 		return nil, err
 	}

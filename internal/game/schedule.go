@@ -60,7 +60,10 @@ const (
 type dueWork struct {
 	kind   string
 	prefix string
-	run    func(s *Service, ctx context.Context, game, sk string) ([]string, error)
+	// institution is the catalogue's institution the kind belongs to: a
+	// game whose ruleset lacks it runs none of it (RULINGS R3).
+	institution string
+	run         func(s *Service, ctx context.Context, game, sk string) ([]string, error)
 }
 
 // dueWorks is every kind of timer, registered by the file that owns the
@@ -68,10 +71,10 @@ type dueWork struct {
 // often they run), so no kind of work can starve behind another in the
 // one due index.
 var dueWorks = []dueWork{
-	{kind: duePeriod, prefix: metaSK, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+	{kind: duePeriod, prefix: metaSK, institution: InstCommon, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
 		return s.EndPeriods(ctx, game)
 	}},
-	{kind: dueTrade, prefix: tradePrefix, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+	{kind: dueTrade, prefix: tradePrefix, institution: InstTrades, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
 		id := strings.TrimPrefix(sk, tradePrefix)
 		closed, err := s.ExpireTrade(ctx, game, id)
 		if err != nil || !closed {
@@ -113,6 +116,18 @@ func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 			if !ok {
 				s.log.WarnContext(ctx, "due item of no known kind", "game", game, "key", it.SK)
 				continue
+			}
+			if w.institution != InstCommon {
+				id, err := s.rulesetOf(ctx, game)
+				if err != nil {
+					rep.Failed = append(rep.Failed, game+"/"+it.SK+": "+err.Error())
+					continue
+				}
+				if !RulesetHas(id, w.institution) {
+					// Its ruleset has no such timers (R3): nothing runs.
+					s.log.WarnContext(ctx, "due item its ruleset does not have", "game", game, "key", it.SK, "ruleset", id)
+					continue
+				}
 			}
 			done, err := w.run(s, ctx, game, it.SK)
 			rep.add(w.kind, done)
@@ -187,13 +202,25 @@ func (s *Service) endOnePeriod(ctx context.Context, game string) (string, error)
 
 // beforePeriodEnd is work that must be applied before a period ends, in its
 // own commits: e.g. proposals whose voting ends with the period take effect
-// before the season changes (RULINGS T2). Each hook is idempotent.
-var beforePeriodEnd []func(s *Service, ctx context.Context, game string, ended calendar.Period) error
+// before the season changes (RULINGS T2). Each hook is idempotent, and runs
+// only for games whose ruleset has its institution (R3).
+var beforePeriodEnd []beforeHook
+
+type beforeHook struct {
+	institution string
+	run         func(s *Service, ctx context.Context, game string, ended calendar.Period) error
+}
 
 // atPeriodEnd is work done inside a period end's commit (e.g. starting the
 // battle of the players who engaged in the ended period). members are the
-// game's current players, as read for the activity record.
-var atPeriodEnd []func(t *tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
+// game's current players, as read for the activity record. A hook runs
+// only for games whose ruleset has its institution (R3).
+var atPeriodEnd []atHook
+
+type atHook struct {
+	institution string
+	run         func(t *tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
+}
 
 func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error) {
 	now := s.clock.Now()
@@ -229,7 +256,10 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 			return "", fmt.Errorf("game %s: stored period: %w", game, err)
 		}
 		for _, h := range beforePeriodEnd {
-			if err := h(s, ctx, game, ending); err != nil {
+			if !RulesetHas(m.Ruleset, h.institution) {
+				continue
+			}
+			if err := h.run(s, ctx, game, ending); err != nil {
 				return "", err
 			}
 		}
@@ -318,14 +348,18 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		return "", err
 	}
 	for _, h := range atPeriodEnd {
-		if err := h(t, ended, next, members, &res); err != nil {
+		if !RulesetHas(t.meta.Ruleset, h.institution) {
+			continue
+		}
+		if err := h.run(t, ended, next, members, &res); err != nil {
 			return "", err
 		}
 	}
 	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
 		"active": res.Active, "inactive": res.Inactive, "active_count": res.ActiveCount, "inactive_count": res.InactiveCount})
-	if weekEnds(ended) {
-		// Seasons advance at the end of each week (RULINGS T2).
+	if weekEnds(ended) && shapes[t.meta.Ruleset].Seasons {
+		// Seasons advance at the end of each week (RULINGS T2); a ruleset
+		// without seasons (turns, seed 003) has none to advance.
 		old := t.meta.Season
 		t.meta.Season = calendar.NextSeason(old)
 		res.Season = t.meta.Season
@@ -435,6 +469,29 @@ func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, er
 		return false, err
 	}
 	return true, nil
+}
+
+// rulesetOf returns the ruleset id of game: from the process's cache, or
+// read from its META (a game's ruleset never changes).
+func (s *Service) rulesetOf(ctx context.Context, game string) (string, error) {
+	if id, ok := s.rulesets.Load(game); ok {
+		return id.(string), nil
+	}
+	it, err := s.store.Get(ctx, metaKey(game))
+	if err != nil {
+		return "", err
+	}
+	if !it.Exists() {
+		return "", gameNotFound(game)
+	}
+	var m struct {
+		Ruleset string `json:"ruleset"`
+	}
+	if err := json.Unmarshal(it.Data, &m); err != nil {
+		return "", fmt.Errorf("decoding game %s: %w", game, err)
+	}
+	s.rulesets.Store(game, m.Ruleset)
+	return m.Ruleset, nil
 }
 
 // members reads the game's current players.

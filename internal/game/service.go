@@ -46,6 +46,10 @@ type Service struct {
 	log *slog.Logger
 	// reactions, if set, is where votes read reactions (WithReactions).
 	reactions reactions.Source
+	// rulesets caches each game's ruleset id (game id -> id), read from
+	// its META: a game's ruleset never changes after create, so a command
+	// its ruleset lacks is refused before anything is read (RULINGS R3).
+	rulesets sync.Map
 	// MaxAttempts bounds how often a command is tried when its commit meets
 	// a concurrent write (version conflict).
 	MaxAttempts int
@@ -185,16 +189,29 @@ type spec struct {
 	keys func(game string) []store.Key
 	// random makes the current period's seed available to apply.
 	random bool
-	// allowEnded lets the command run after the game ended.
-	allowEnded bool
-	apply      func(t *tx) (any, error)
+	apply  func(t *tx) (any, error)
 }
 
 // run executes a command: one read, rules, one atomic commit, retried on
 // conflict. It is the only path by which commands change state.
+// Its flags (allowed after the end...) are the catalogue's; a command the
+// game's ruleset lacks is refused not_in_ruleset before anything but META
+// is read, and with nothing written (RULINGS R3).
 func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
+	cmd, ok := CommandNamed(sp.command)
+	if !ok {
+		return nil, fmt.Errorf("internal: command %q is not in the catalogue", sp.command)
+	}
 	if err := sp.req.validate(); err != nil {
 		return nil, err
+	}
+	// checked: the ruleset check is done, from this process's cache.
+	checked := false
+	if id, ok := s.rulesets.Load(sp.req.Game); ok && cmd.Name != "create" {
+		if err := allowCommand(sp.req.Game, id.(string), cmd); err != nil {
+			return nil, err
+		}
+		checked = true
 	}
 	reqHash := hashBody(sp.command, sp.body)
 	cmdID := CommandID(sp.req.Actor, sp.req.Key)
@@ -202,7 +219,7 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	log := s.log.With("game", sp.req.Game, "command", sp.command, "actor", sp.req.Actor, "command_id", cmdID)
 
 	for attempt := 1; ; attempt++ {
-		res, err := s.attempt(ctx, sp, cmdID, idem, reqHash)
+		res, err := s.attempt(ctx, sp, cmd, checked, cmdID, idem, reqHash)
 		if err == nil {
 			res.Attempts = attempt
 			if !res.Replayed {
@@ -230,7 +247,7 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	}
 }
 
-func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store.Key, reqHash string) (*Result, error) {
+func (s *Service) attempt(ctx context.Context, sp spec, cmd Command, checked bool, cmdID string, idem store.Key, reqHash string) (*Result, error) {
 	now := s.clock.Now()
 	keys := []store.Key{metaKey(sp.req.Game), idem}
 	if sp.keys != nil {
@@ -254,14 +271,26 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmdID string, idem store
 	for _, it := range items {
 		t.loaded[it.Key] = it
 	}
-	if it := t.loaded[idem]; it.Exists() {
-		return replay(it, reqHash)
-	}
-	if sp.command != "create" {
+	if cmd.Name != "create" && !checked {
 		if err := t.loadMeta(); err != nil {
 			return nil, err
 		}
-		if t.meta.Ended && !sp.allowEnded {
+		// A process that had not seen the game yet checks the ruleset here,
+		// after the one read: refused, nothing more is read or written.
+		if err := allowCommand(t.game, t.meta.Ruleset, cmd); err != nil {
+			return nil, err
+		}
+	}
+	if it := t.loaded[idem]; it.Exists() {
+		return replay(it, reqHash)
+	}
+	if cmd.Name != "create" {
+		if t.meta == nil {
+			if err := t.loadMeta(); err != nil {
+				return nil, err
+			}
+		}
+		if t.meta.Ended && !cmd.AfterEnd {
 			return nil, gameOver(t.meta)
 		}
 		// A period end another process already committed wins over this
@@ -383,6 +412,8 @@ func (t *tx) loadMeta() error {
 	if err := json.Unmarshal(it.Data, &m); err != nil {
 		return fmt.Errorf("decoding game %s: %w", t.game, err)
 	}
+	// Only a committed META is cached, never a create's own (it may lose).
+	t.s.rulesets.Store(t.game, m.Ruleset)
 	return t.setMeta(&m, it.Version)
 }
 

@@ -233,7 +233,7 @@ func (s *Service) Trades(ctx context.Context, game string, f TradeFilter) ([]Tra
 
 // Trade returns one trade.
 func (s *Service) Trade(ctx context.Context, game, id string) (Trade, error) {
-	t, err := s.view(ctx, game, tradeKey(game, id))
+	t, err := s.viewIn(ctx, viewTrades, game, tradeKey(game, id))
 	if err != nil {
 		return Trade{}, err
 	}

@@ -2,12 +2,14 @@ package game_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/store"
 )
 
 // Under obelisk (seed 002 Trading, "Reputable players can trade items with
@@ -16,7 +18,8 @@ import (
 func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	ctx := context.Background()
 	clk := clock.NewManual(start)
-	svc := game.New(newBolt(t), clk, game.WithEntropy(seeded(3)))
+	st := newBolt(t)
+	svc := game.New(st, clk, game.WithEntropy(seeded(3)))
 	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: "obelisk"}); err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +31,9 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := svc.Grant(ctx, req(admin, "g"), game.Grant{Player: "discord:2", Vertebrae: 10, Reason: "test"}); err != nil {
-		t.Fatal(err)
-	}
+	// The Obelisk has no grants (RULINGS R3: Vertebrae are Gilded Hall's),
+	// and its own items are not built yet: the holding is stored directly.
+	holdVertebrae(t, st, "hall", "discord:2", 10)
 	offer := game.OfferTrade{To: "discord:3", Give: economy.Items{Vertebrae: 4}}
 	_, err := svc.OfferTrade(ctx, req("discord:2", "t1"), offer)
 	if ruleCode(err) != "not_reputable" {
@@ -51,5 +54,26 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	p3, err := svc.Player(ctx, "hall", "discord:3")
 	if err != nil || p3.Inventory.Vertebrae != 4 {
 		t.Fatalf("receiver holds %d Vertebrae (%v), want 4", p3.Inventory.Vertebrae, err)
+	}
+}
+
+// holdVertebrae sets a player's Vertebrae in the store, bypassing the
+// commands (for a ruleset that has no command granting them).
+func holdVertebrae(t *testing.T, st store.Store, g, player string, n int) {
+	t.Helper()
+	ctx := context.Background()
+	k := store.Key{PK: "GAME#" + g, SK: "PLAYER#" + player}
+	it, err := st.Get(ctx, k)
+	if err != nil || !it.Exists() {
+		t.Fatalf("reading %s: %v (exists %v)", k, err, it.Exists())
+	}
+	var p game.Player
+	if err := json.Unmarshal(it.Data, &p); err != nil {
+		t.Fatal(err)
+	}
+	p.Inventory.Vertebrae = n
+	data, _ := json.Marshal(p)
+	if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: data}, Expect: it.Version}}}); err != nil {
+		t.Fatal(err)
 	}
 }

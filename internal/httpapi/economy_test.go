@@ -423,6 +423,13 @@ func TestRulesetDocumented(t *testing.T) {
 		var rs ruleset.Ruleset
 		e.mustStatus(e.Get("/v1/games/"+id+"/ruleset"), 200).Decode(t, &rs)
 		var shop struct{ Items []game.ShopItemView }
+		if !game.RulesetHas(id, game.InstCards) {
+			// A ruleset without a Croupier has no shop (RULINGS R3).
+			if p := e.mustStatus(e.Get("/v1/games/"+id+"/shop"), http.StatusUnprocessableEntity).Problem(t); p.Code != "not_in_ruleset" || len(rs.Shop) != 0 {
+				t.Errorf("%s: shop answered %+v with %d items in its data, want not_in_ruleset and none", id, p, len(rs.Shop))
+			}
+			continue
+		}
 		e.mustStatus(e.Get("/v1/games/"+id+"/shop"), 200).Decode(t, &shop)
 		if rs.ID != id || rs.Version != 1 || len(shop.Items) != len(rs.Shop) {
 			t.Errorf("%s: ruleset %s v%d with %d shop items, shop lists %d", id, rs.ID, rs.Version, len(rs.Shop), len(shop.Items))

@@ -467,3 +467,31 @@ func TestG4_TheJudge(t *testing.T) {
 	e.wantCode(e.gpost(voters[2], "/judge/removal-assents", nil), http.StatusConflict, "no_judge")
 	e.wantCode(e.gpost(ada, "/judge/resign", nil), http.StatusForbidden, "not_the_judge")
 }
+
+// TestG6_MessageAlreadyUsedIs409: over HTTP a second use of a proposal's
+// message is a 409 problem with code message_already_used, a sentence
+// naming the proposal and used_for; the proposal's response carries its
+// amendment's summary (RULINGS G6, R4).
+func TestG6_MessageAlreadyUsedIs409(t *testing.T) {
+	e := govGame(t)
+	p := e.propose(ada, game.SubmitProposal{Message: msg("2801"), Title: "More gifts",
+		Amendment: json.RawMessage(`[{"op":"replace","path":"/shop/random-card/price","value":2}]`)})
+	if p.Summary != "Random Card costs 2 Vertebrae, was 5" {
+		t.Errorf("summary %q", p.Summary)
+	}
+	for path, body := range map[string]any{
+		"/proposals":   game.SubmitProposal{Message: msg("2801")},
+		"/justice":     game.RequestJustice{Kind: governance.KindQuestion, Text: "Is it?", Message: msg("2801")},
+		"/candidacies": game.StandForJudge{Message: msg("2801")},
+	} {
+		r := e.gpost(voters[0], path, body)
+		pr := r.Problem(t)
+		if r.Status != http.StatusConflict || pr.Code != "message_already_used" ||
+			pr.Detail != "That message is already proposal "+p.ID+" «More gifts». One message is one thing (a proposal, a request for justice, a candidacy or a confidence poll), so that its reactions count once: use a new message." {
+			t.Errorf("POST %s on a proposal's message: %d %s %q", path, r.Status, pr.Code, pr.Detail)
+		}
+		if u, _ := pr.Extra["used_for"].(map[string]any); u["use"] != "proposal" || u["id"] != p.ID {
+			t.Errorf("POST %s: used_for %v", path, pr.Extra["used_for"])
+		}
+	}
+}

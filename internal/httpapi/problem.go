@@ -39,7 +39,9 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 // self_trade). A code is 400 when the request is wrong whatever the game's
 // state (a name no ruleset item has, a bad quantity, a missing reason), 409
 // when the game's state rules it out for now (already gifted this period, a
-// closed trade, the game is over).
+// closed trade, the game is over). not_in_ruleset (RULINGS R3: the game's
+// ruleset has no such command or view) is 422, not 409: no change of the
+// game's state will ever allow it, as a game's ruleset never changes.
 var statusOf = map[string]int{
 	"invalid_json":            http.StatusBadRequest,
 	"invalid_request":         http.StatusBadRequest,
@@ -71,6 +73,7 @@ var statusOf = map[string]int{
 	"not_a_player":            http.StatusConflict,
 	"game_over":               http.StatusConflict,
 	"idempotency_key_reused":  http.StatusUnprocessableEntity,
+	"not_in_ruleset":          http.StatusUnprocessableEntity,
 	"unknown_ruleset":         http.StatusBadRequest,
 	"unknown_item":            http.StatusBadRequest,
 	"unknown_card":            http.StatusBadRequest,

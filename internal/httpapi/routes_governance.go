@@ -100,6 +100,7 @@ func init() {
 		"no_judge":                 http.StatusConflict,
 		"already_assented":         http.StatusConflict,
 		"already_candidate":        http.StatusConflict,
+		"message_already_used":     http.StatusConflict,
 	})
 }
 

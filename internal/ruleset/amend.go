@@ -8,9 +8,12 @@ import (
 	"io"
 )
 
-// Amend returns a new ruleset: r with the RFC 7396 JSON merge patch applied
-// to its JSON form, decoded as strictly as a data file and re-validated. This
-// is how an adopted proposal changes rule numbers (RULINGS G3); for example
+// Amend returns a new ruleset: r with a recorded amendment applied. An
+// amendment recorded as a Change (a JSON array of operations, RULINGS R4)
+// is applied with Apply. One recorded as an RFC 7396 JSON merge patch (a
+// JSON object: amendments made before changes were path-level, and tests)
+// is applied to r's JSON form, decoded as strictly as a data file and
+// re-validated; for example
 // {"shop":[...]} replaces the whole shop list (merge patches replace arrays
 // whole), {"durations":{"turnTimeout":"12h"}} changes one duration and
 // {"thresholds":{"joinEnergy":null}} removes a field.
@@ -28,6 +31,18 @@ func Amend(r *Ruleset, mergePatch []byte) (*Ruleset, error) {
 		return &InvalidError{File: name, Problems: []Problem{{Field: field, Message: fmt.Sprintf(format, args...)}}}
 	}
 
+	if t := bytes.TrimSpace(mergePatch); len(t) > 0 && t[0] == '[' {
+		v, err := decodeJSON(t)
+		if err != nil {
+			return nil, refuse("", "the change is not valid JSON: %s", describeJSONError(t, err))
+		}
+		c, err := decodeOps(v.([]any))
+		if err != nil {
+			return nil, refuse("", "%v", err)
+		}
+		rs, _, _, err := Apply(r, c)
+		return rs, err
+	}
 	var patch any
 	dec := json.NewDecoder(bytes.NewReader(mergePatch))
 	dec.UseNumber()

@@ -3,8 +3,8 @@
 // and durations (RULINGS R1).
 //
 // They are data, not constants in code, because a nomic game changes its own
-// rules: an adopted proposal may carry a JSON merge patch that Amend applies
-// (RULINGS G3). Each ruleset ships as an embedded JSON file, data/<id>.json,
+// rules: an adopted proposal may carry a change, path-level operations that
+// Prepare checks and Apply applies each to its own path (RULINGS G3, R4). Each ruleset ships as an embedded JSON file, data/<id>.json,
 // that is decoded strictly and validated whenever it is loaded or amended, so
 // a broken file or a bad amendment is refused with an error naming the file,
 // the field and what is wrong, never half-applied.
@@ -159,6 +159,9 @@ type Thresholds struct {
 	Gift           Gift `json:"gift,omitzero"`            // RULINGS C4
 	JoinEnergy     int  `json:"joinEnergy,omitempty"`     // obelisk: ⚡ gained on joining (002)
 
+	// Governance holds the counts of the 000 governance (RULINGS R4).
+	Governance Governance `json:"governance,omitzero"`
+
 	// turns (seed 003)
 	WinPoints        int `json:"winPoints,omitempty"`        // points that win the round
 	DefeatPenalty    int `json:"defeatPenalty,omitempty"`    // points a defeated proposer loses
@@ -166,6 +169,18 @@ type Thresholds struct {
 	JudgeLatePenalty int `json:"judgeLatePenalty,omitempty"` // points a late Judge loses
 	FirstCaseNumber  int `json:"firstCaseNumber,omitempty"`  // the first RFJ case number
 	UnanimityTurns   int `json:"unanimityTurns,omitempty"`   // turns of a round that need unanimity
+}
+
+// Governance holds the counts the 000 governance rules state (RULINGS R4,
+// G2, G4), so a proposal can amend them. Its fields have no omitempty: an
+// urgent proposal may be amended to allow no votes against at all (0).
+type Governance struct {
+	// UrgentMaxAgainst: an urgent proposal is popular with at most this
+	// many votes against (000 Urgent Class: "no more than two").
+	UrgentMaxAgainst int `json:"urgentMaxAgainst"`
+	// JudgeRemovalAssents: this many distinct players' assents remove the
+	// Judge (000 Judgement: "the assent of two players").
+	JudgeRemovalAssents int `json:"judgeRemovalAssents"`
 }
 
 // Gift holds the gifting numbers (RULINGS C4): the receiver gets Base random

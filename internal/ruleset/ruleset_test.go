@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func mustLoad(t *testing.T, id string) *Ruleset {
+func mustLoad(t testing.TB, id string) *Ruleset {
 	t.Helper()
 	r, err := Load(id)
 	if err != nil {
@@ -172,7 +172,8 @@ func TestX10_BattleRewards(t *testing.T) {
 func TestC4_C7_Thresholds(t *testing.T) {
 	r := mustLoad(t, "gilded-hall")
 	want := Thresholds{BattleMinCards: 4, HandMinCards: 4, WinChips: 25,
-		Gift: Gift{Base: 1, InactiveBonus: 2, SmallDeckBonus: 1, SmallDeckBelow: 5, ReturnToGiver: 1}}
+		Gift:       Gift{Base: 1, InactiveBonus: 2, SmallDeckBonus: 1, SmallDeckBelow: 5, ReturnToGiver: 1},
+		Governance: Governance{UrgentMaxAgainst: 2, JudgeRemovalAssents: 2}}
 	if r.Thresholds != want {
 		t.Errorf("thresholds = %+v, want %+v", r.Thresholds, want)
 	}
@@ -365,7 +366,8 @@ func TestG3_AmendRefusesBadPatches(t *testing.T) {
 		{"wrong type", `{"thresholds": {"winChips": "30"}}`, "thresholds.winChips", "want an integer"},
 		{"drops a card", `{"cards": []}`, "", ""},
 		{"not JSON", `{"shop": `, "", "not valid JSON"},
-		{"not an object", `[{"op": "replace"}]`, "", "must be a JSON object"},
+		{"not an object", `"cheaper"`, "", "must be a JSON object"},
+		{"an operation without a value", `[{"op": "replace", "path": "/thresholds/winChips"}]`, "", "replace needs a value"},
 		{"changes the id", `{"id": "obelisk"}`, "id", "cannot change the ruleset id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

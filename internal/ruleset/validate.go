@@ -309,6 +309,17 @@ func (r *Ruleset) validateNumbers(v *validator) {
 		}
 	}
 
+	// The 000 governance runs under the UTC-phase calendar (gilded-hall and
+	// obelisk, RULINGS R3); turns has its own judicial system.
+	if g := t.Governance; r.Calendar == CalendarUTCPhases || g != (Governance{}) {
+		if g.UrgentMaxAgainst < 0 {
+			v.add("thresholds.governance.urgentMaxAgainst", "must not be negative, got %d", g.UrgentMaxAgainst)
+		}
+		if g.JudgeRemovalAssents < 1 {
+			v.add("thresholds.governance.judgeRemovalAssents", "must be at least 1 (missing or zero), got %d", g.JudgeRemovalAssents)
+		}
+	}
+
 	d := r.Durations
 	phases := r.Calendar == CalendarUTCPhases
 	turns := r.Calendar == CalendarChicagoTurns

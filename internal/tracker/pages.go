@@ -76,9 +76,12 @@ type overviewData struct {
 
 func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (string, error) {
 	g := l.Game
-	js, err := h.svc.Judge(ctx, g.ID)
-	if err != nil {
-		return "", err
+	var js game.JudgeState
+	if game.RulesetHas(g.Ruleset, game.InstGovernance) {
+		var err error
+		if js, err = h.svc.Judge(ctx, g.ID); err != nil {
+			return "", err
+		}
 	}
 	rs, err := h.svc.Ruleset(ctx, g.ID)
 	if err != nil {

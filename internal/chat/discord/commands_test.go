@@ -163,11 +163,19 @@ func TestEverySlashCommand(t *testing.T) {
 	// register the user's own message so its reactions count.
 	r = hs.send(interaction(hs.nextID(), grace, discord.InteractionCommand, map[string]any{"name": "Player status", "type": discord.CommandUser, "target_id": ada}))
 	contains(t, "Player status", r, "User 2", "Vertebrae")
-	for name, want := range map[string]string{"Submit as proposal": "proposal is open", "Submit as request for justice": "asks the Judge", "Stand for Judge": "stands for Judge"} {
-		r = hs.send(interaction(hs.nextID(), ada, discord.InteractionCommand, map[string]any{"name": name, "type": discord.CommandMessage, "target_id": "555",
-			"resolved": map[string]any{"messages": map[string]any{"555": map[string]any{"id": "555", "channel_id": "700", "content": "I propose…", "author": map[string]any{"id": ada}}}}}))
-		contains(t, name, r, want)
+	// Each on its own message: one message is one thing (RULINGS G6).
+	onMessage := func(name, id string) result {
+		return hs.send(interaction(hs.nextID(), ada, discord.InteractionCommand, map[string]any{"name": name, "type": discord.CommandMessage, "target_id": id,
+			"resolved": map[string]any{"messages": map[string]any{id: map[string]any{"id": id, "channel_id": "700", "content": "I propose…", "author": map[string]any{"id": ada}}}}}))
 	}
+	for name, c := range map[string]struct{ id, want string }{
+		"Submit as proposal":            {"555", "proposal is open"},
+		"Submit as request for justice": {"556", "asks the Judge"},
+		"Stand for Judge":               {"557", "stands for Judge"},
+	} {
+		contains(t, name, onMessage(name, c.id), c.want)
+	}
+	contains(t, "a proposal's message as a request", onMessage("Submit as request for justice", "555"), "That message is already proposal")
 
 	// Leaving asks first.
 	r = hs.cmd(grace, "leave")

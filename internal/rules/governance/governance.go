@@ -93,6 +93,19 @@ func (c Config) duration(field string, pick func(ruleset.Durations) ruleset.Dura
 	return d, nil
 }
 
+// urgentMaxAgainst is the urgent class's limit on votes against (RULINGS
+// R4), or false when the ruleset has no 000 governance counts.
+func (c Config) urgentMaxAgainst() (int, bool) {
+	if c.Ruleset == nil {
+		return 0, false
+	}
+	g := c.Ruleset.Thresholds.Governance
+	if g == (ruleset.Governance{}) {
+		return 0, false
+	}
+	return g.UrgentMaxAgainst, true
+}
+
 // count is the G1 reading of a message's reactions: a player with 👍 only is
 // for, 👎 only is against, both is unclear; non-players are ignored. Each
 // list is sorted and free of duplicates, so the outcome does not depend on

@@ -15,7 +15,7 @@ type Court struct {
 	Judge string    `json:"judge,omitempty"` // "" while there is no Judge
 	Since time.Time `json:"since,omitzero"`  // when the current Judge took office
 	// RemovalAssents are the players who assented to removing the current
-	// Judge; two distinct ones remove them. Cleared when the Judge changes.
+	// Judge; judgeRemovalAssents distinct ones (two) remove them. Cleared when the Judge changes.
 	RemovalAssents []string  `json:"removal_assents,omitempty"`
 	Requests       []Request `json:"requests"`
 	Rulings        []Ruling  `json:"rulings"`
@@ -227,11 +227,16 @@ func Overturn(c *Court, rulingID, by string, now time.Time, cfg Config) error {
 }
 
 // AssentRemoval records player by's assent to removing the current Judge
-// (seed 000: "removed with the assent of two players"). The Judge's own
-// assent does not count. It reports whether this assent removed the Judge.
-func AssentRemoval(c *Court, by string, isPlayer func(string) bool, now time.Time) (removed bool, err error) {
+// (seed 000: "removed with the assent of two players"; the count is the
+// ruleset's thresholds.governance.judgeRemovalAssents, RULINGS R4). The
+// Judge's own assent does not count. It reports whether this assent
+// removed the Judge.
+func AssentRemoval(c *Court, by string, isPlayer func(string) bool, now time.Time, cfg Config) (removed bool, err error) {
 	if c == nil {
 		return false, rules.Refuse("no_court", "This game has no court state.")
+	}
+	if cfg.Ruleset == nil || cfg.Ruleset.Thresholds.Governance.JudgeRemovalAssents < 1 {
+		return false, rules.Refuse("not_in_ruleset", "This ruleset has no removal of the Judge by assent (no thresholds.governance.judgeRemovalAssents).")
 	}
 	if c.Judge == "" {
 		return false, rules.Refuse("no_judge", "There is no Judge to remove.")
@@ -248,7 +253,7 @@ func AssentRemoval(c *Court, by string, isPlayer func(string) bool, now time.Tim
 		}
 	}
 	c.RemovalAssents = append(c.RemovalAssents, by)
-	if len(c.RemovalAssents) < 2 {
+	if len(c.RemovalAssents) < cfg.Ruleset.Thresholds.Governance.JudgeRemovalAssents {
 		return false, nil
 	}
 	c.seat("", now)

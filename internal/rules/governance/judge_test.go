@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"croupier/internal/ruleset"
 )
 
 var (
@@ -283,7 +285,7 @@ func TestG4_RemovalByTwoPlayersAndResignation(t *testing.T) {
 		{"cy", "no_judge", false},
 	}
 	for _, s := range steps {
-		removed, err := AssentRemoval(c, s.by, isPlayer, monday)
+		removed, err := AssentRemoval(c, s.by, isPlayer, monday, testConfig(t))
 		if code(err) != s.want || removed != s.removed {
 			t.Errorf("assent by %s: removed %v, %v; want %v, %q", s.by, removed, err, s.removed, s.want)
 		}
@@ -324,7 +326,7 @@ func TestStateRoundTripsThroughJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Close(&p, Reactions{Up: []string{"a"}}, everyone, false, false, p.VotingEnd); err != nil {
+	if _, err := Close(&p, Reactions{Up: []string{"a"}}, everyone, false, false, p.VotingEnd, testConfig(t)); err != nil {
 		t.Fatal(err)
 	}
 	b, err = json.Marshal(p)
@@ -337,5 +339,29 @@ func TestStateRoundTripsThroughJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(pb, p) {
 		t.Errorf("proposal changed in a JSON round trip:\n%+v\n%+v", p, pb)
+	}
+}
+
+// TestR4_JudgeRemovalAssentsIsRulesetData: "the assent of two players" is
+// ruleset data; amended to three, two assents leave the Judge in office and
+// the third removes them.
+func TestR4_JudgeRemovalAssentsIsRulesetData(t *testing.T) {
+	rs, err := ruleset.Amend(testConfig(t).Ruleset, []byte(`{"thresholds":{"governance":{"judgeRemovalAssents":3}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := NewConfig(rs, gameStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Court{Judge: "jo", Since: gameStart}
+	for i, by := range []string{"ada", "bo", "cy"} {
+		removed, err := AssentRemoval(c, by, everyone, monday, cfg)
+		if err != nil || removed != (i == 2) {
+			t.Fatalf("assent %d by %s: removed %v, %v; want removed only at the third", i+1, by, removed, err)
+		}
+	}
+	if c.Judge != "" {
+		t.Errorf("the Judge is still %q after three assents", c.Judge)
 	}
 }

@@ -47,10 +47,16 @@ type Proposal struct {
 	VotingStart time.Time  `json:"voting_start"`
 	VotingEnd   time.Time  `json:"voting_end"` // the tally is due at this moment (T4)
 	Status      Status     `json:"status"`
-	// Amendment is an optional RFC 7396 merge patch of the ruleset data that
-	// adoption applies (RULINGS G3); prose changes are applied by admins.
+	// Amendment is an optional change to the ruleset data that adoption
+	// applies (RULINGS G3, R4): a ruleset.Change, path-level operations with
+	// the base each had at submission. (Proposals made before changes were
+	// path-level hold an RFC 7396 merge patch object.) Prose changes are
+	// applied by admins.
 	Amendment json.RawMessage `json:"amendment,omitempty"`
-	Result    *Result         `json:"result,omitempty"`
+	// Summary says what the amendment changes, with the values at
+	// submission, e.g. "Random Card costs 2 Vertebrae, was 5".
+	Summary string  `json:"summary,omitempty"`
+	Result  *Result `json:"result,omitempty"`
 	// ClosedAt is when the proposal left Open: its VotingEnd for a tally
 	// (whenever the job ran, T4), the moment of withdrawal otherwise.
 	ClosedAt time.Time `json:"closed_at,omitzero"`
@@ -73,9 +79,11 @@ type Submission struct {
 //   - urgent: only a reputable player (RULINGS P4) may submit one; the
 //     voting period is the ruleset's urgentVoting (48 h) from submission.
 //
-// An amendment must apply cleanly to the current ruleset now, so that
-// players vote on something that can take effect; it is checked again at
-// adoption, against the ruleset of that moment.
+// An amendment (operations, or a merge patch that is turned into the
+// operations it amounts to) must apply cleanly to the current ruleset now,
+// so that players vote on something that can take effect; the proposal
+// stores it as operations with their bases and a summary. Adoption applies
+// each operation to its own path (RULINGS R4).
 func Submit(s Submission, author *players.Player, now time.Time, cfg Config) (Proposal, error) {
 	if s.ID == "" {
 		return Proposal{}, rules.Refuse("invalid_id", "A proposal needs an id.")
@@ -118,10 +126,14 @@ func Submit(s Submission, author *players.Player, now time.Time, cfg Config) (Pr
 		if cfg.Ruleset == nil {
 			return Proposal{}, rules.Refuse("not_in_ruleset", "This game has no ruleset data to amend.")
 		}
-		if _, err := ruleset.Amend(cfg.Ruleset, s.Amendment); err != nil {
+		c, err := ruleset.Prepare(cfg.Ruleset, s.Amendment)
+		if err != nil {
 			return Proposal{}, rules.Refuse("invalid_amendment", "The amendment cannot apply to the rules as they are: %v", err)
 		}
-		p.Amendment = slices.Clone(s.Amendment)
+		if p.Amendment, err = json.Marshal(c); err != nil {
+			return Proposal{}, err
+		}
+		p.Summary = ruleset.Summary(cfg.Ruleset, c)
 	}
 	return p, nil
 }
@@ -170,17 +182,15 @@ type Result struct {
 	Reason  string `json:"reason"`
 }
 
-// UrgentMaxAgainst is the most votes against an urgent proposal may have
-// and still be popular (seed 000 Urgent Class: "no more than two").
-const UrgentMaxAgainst = 2
-
 // Tally reads the reactions present on a proposal's message when its
 // voting period ends (RULINGS G1, G2). isPlayer must answer for that moment;
 // nil means the reactions are already players' only. A player with both 👍
 // and 👎 votes against. Standard is popular if for > against, urgent if
-// against <= 2. An edited or deleted proposal never takes effect, however
-// it was voted.
-func Tally(r Reactions, isPlayer func(id string) bool, edited, deleted bool, class Class) Result {
+// against is at most the ruleset's thresholds.governance.urgentMaxAgainst
+// (seed 000: "no more than two"; ruleset data so a proposal can amend it,
+// RULINGS R4), read from cfg: the rules in force when the tally runs. An
+// edited or deleted proposal never takes effect, however it was voted.
+func Tally(r Reactions, isPlayer func(id string) bool, edited, deleted bool, class Class, cfg Config) Result {
 	c := countReactions(r, isPlayer)
 	against := slices.Concat(c.down, c.both)
 	slices.Sort(against)
@@ -202,11 +212,15 @@ func Tally(r Reactions, isPlayer func(id string) bool, edited, deleted bool, cla
 			res.Reason = "not popular: " + votes + "; a standard proposal needs more votes for than against"
 		}
 	case Urgent:
-		res.Popular = res.Against <= UrgentMaxAgainst
-		if res.Popular {
-			res.Reason = fmt.Sprintf("popular: %s; an urgent proposal may have at most %d against", votes, UrgentMaxAgainst)
-		} else {
-			res.Reason = fmt.Sprintf("not popular: %s; an urgent proposal may have at most %d against", votes, UrgentMaxAgainst)
+		limit, ok := cfg.urgentMaxAgainst()
+		switch {
+		case !ok:
+			res.Reason = "not popular: " + votes + "; the ruleset has no urgent class (no thresholds.governance), so nothing urgent can be popular"
+		case res.Against <= limit:
+			res.Popular = true
+			res.Reason = fmt.Sprintf("popular: %s; an urgent proposal may have at most %d against", votes, limit)
+		default:
+			res.Reason = fmt.Sprintf("not popular: %s; an urgent proposal may have at most %d against", votes, limit)
 		}
 	default:
 		res.Reason = fmt.Sprintf("unknown class %q: nothing can be popular", class)
@@ -224,11 +238,13 @@ func Tally(r Reactions, isPlayer func(id string) bool, edited, deleted bool, cla
 // Close tallies an open proposal whose voting period has ended, marking it
 // adopted or failed (RULINGS G1, G2). The outcome is fixed by the reactions
 // at VotingEnd, so a tally run late gives the result it would have given on
-// time, and ClosedAt is VotingEnd, not now (T4). Closing a proposal that is
+// time, and ClosedAt is VotingEnd, not now (T4); the thresholds are cfg's,
+// the rules in force when the tally runs (after any amendment adopted
+// before it at the same moment, RULINGS G1). Closing a proposal that is
 // no longer open changes nothing and reports changed=false, so a tally
 // delivered twice decides once. Applying an adopted Amendment is the
 // caller's next step, in AdoptionOrder.
-func Close(p *Proposal, r Reactions, isPlayer func(id string) bool, edited, deleted bool, now time.Time) (changed bool, err error) {
+func Close(p *Proposal, r Reactions, isPlayer func(id string) bool, edited, deleted bool, now time.Time, cfg Config) (changed bool, err error) {
 	if p == nil {
 		return false, rules.Refuse("unknown_proposal", "No such proposal.")
 	}
@@ -239,7 +255,7 @@ func Close(p *Proposal, r Reactions, isPlayer func(id string) bool, edited, dele
 		return false, rules.Refuse("voting_open", "Voting on proposal %s is open until %s.", p.ID, when(p.VotingEnd)).
 			With("voting_end", p.VotingEnd.UTC())
 	}
-	res := Tally(r, isPlayer, edited, deleted, p.Class)
+	res := Tally(r, isPlayer, edited, deleted, p.Class, cfg)
 	p.Result = &res
 	p.ClosedAt = p.VotingEnd
 	p.Status = StatusFailed

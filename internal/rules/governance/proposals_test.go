@@ -3,7 +3,9 @@ package governance
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,7 +108,7 @@ func TestG2_UrgentTwoAgainstPassesThreeFails(t *testing.T) {
 		{"1 against + 2 unclear = 3", Reactions{Up: []string{"b", "c"}, Down: []string{"a", "b", "c"}}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res := Tally(c.r, everyone, false, false, Urgent)
+			res := Tally(c.r, everyone, false, false, Urgent, testConfig(t))
 			if res.Popular != c.popular || res.Adopted != c.popular {
 				t.Errorf("popular, adopted = %v, %v; want %v (%s)", res.Popular, res.Adopted, c.popular, res.Reason)
 			}
@@ -126,7 +128,7 @@ func TestG2_StandardNeedsMoreForThanAgainst(t *testing.T) {
 		{"1 for, 0 against", Reactions{Up: []string{"a"}}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if res := Tally(c.r, everyone, false, false, Standard); res.Popular != c.popular {
+			if res := Tally(c.r, everyone, false, false, Standard, testConfig(t)); res.Popular != c.popular {
 				t.Errorf("popular = %v; want %v (%s)", res.Popular, c.popular, res.Reason)
 			}
 		})
@@ -187,8 +189,13 @@ func TestSubmit_BadInputRefused(t *testing.T) {
 			if code(err) != c.want {
 				t.Fatalf("got %v; want code %q", err, c.want)
 			}
-			if err == nil && string(p.Amendment) != string(c.s.Amendment) {
-				t.Errorf("amendment = %s; want it kept as %s", p.Amendment, c.s.Amendment)
+			// A merge patch is kept as the operation it amounts to, with
+			// its base, and a summary (RULINGS R4).
+			if want := `[{"op":"replace","path":"/durations/turnTimeout","value":"12h","was":"24h0m0s"}]`; err == nil && string(p.Amendment) != want {
+				t.Errorf("amendment = %s; want it kept as %s", p.Amendment, want)
+			}
+			if want := "the Exoptosis turn timeout is 12 hours, was 1 day"; err == nil && p.Summary != want {
+				t.Errorf("summary = %q; want %q", p.Summary, want)
 			}
 		})
 	}
@@ -226,7 +233,7 @@ func TestG1_EditedProposalFails(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			changed, err := Close(&p, majority, everyone, c.edited, c.deleted, p.VotingEnd)
+			changed, err := Close(&p, majority, everyone, c.edited, c.deleted, p.VotingEnd, testConfig(t))
 			if err != nil || !changed {
 				t.Fatalf("Close = %v, %v", changed, err)
 			}
@@ -240,7 +247,7 @@ func TestG1_EditedProposalFails(t *testing.T) {
 
 func TestG1_BothReactionsCountAgainst(t *testing.T) {
 	r := Reactions{Up: []string{"a", "b", "both"}, Down: []string{"c", "both"}}
-	res := Tally(r, everyone, false, false, Standard)
+	res := Tally(r, everyone, false, false, Standard, testConfig(t))
 	if res.For != 2 || res.Against != 2 || res.Popular {
 		t.Errorf("for %d against %d popular %v; want 2-2, not popular", res.For, res.Against, res.Popular)
 	}
@@ -253,7 +260,7 @@ func TestG1_BothReactionsCountAgainst(t *testing.T) {
 func TestG1_OnlyPlayersCount(t *testing.T) {
 	isPlayer := func(id string) bool { return id != "bot" && id != "visitor" && id != "left-yesterday" }
 	r := Reactions{Up: []string{"a", "bot", "visitor"}, Down: []string{"b", "c", "left-yesterday"}}
-	res := Tally(r, isPlayer, false, false, Standard)
+	res := Tally(r, isPlayer, false, false, Standard, testConfig(t))
 	if res.For != 1 || res.Against != 2 {
 		t.Errorf("for %d, against %d; want 1, 2 (non-players ignored)", res.For, res.Against)
 	}
@@ -308,14 +315,14 @@ func TestT4_CloseLateOrTwiceDecidesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	early := p
-	if _, err := Close(&early, r, everyone, false, false, p.VotingEnd.Add(-1)); code(err) != "voting_open" {
+	if _, err := Close(&early, r, everyone, false, false, p.VotingEnd.Add(-1), testConfig(t)); code(err) != "voting_open" {
 		t.Fatalf("closing before the end: %v; want voting_open", err)
 	}
 	onTime, late := p, p
-	if ch, err := Close(&onTime, r, everyone, false, false, p.VotingEnd); err != nil || !ch {
+	if ch, err := Close(&onTime, r, everyone, false, false, p.VotingEnd, testConfig(t)); err != nil || !ch {
 		t.Fatal(ch, err)
 	}
-	if ch, err := Close(&late, r, everyone, false, false, p.VotingEnd.Add(2*h)); err != nil || !ch {
+	if ch, err := Close(&late, r, everyone, false, false, p.VotingEnd.Add(2*h), testConfig(t)); err != nil || !ch {
 		t.Fatal(ch, err)
 	}
 	a, _ := json.Marshal(onTime)
@@ -327,7 +334,7 @@ func TestT4_CloseLateOrTwiceDecidesOnce(t *testing.T) {
 		t.Errorf("ClosedAt = %v; want the voting end %v", onTime.ClosedAt, p.VotingEnd)
 	}
 	again := onTime
-	if ch, err := Close(&again, Reactions{Down: []string{"x", "y", "z"}}, everyone, false, false, p.VotingEnd.Add(3*h)); err != nil || ch {
+	if ch, err := Close(&again, Reactions{Down: []string{"x", "y", "z"}}, everyone, false, false, p.VotingEnd.Add(3*h), testConfig(t)); err != nil || ch {
 		t.Fatalf("second Close = %v, %v; want no change", ch, err)
 	}
 	if c, _ := json.Marshal(again); string(c) != string(a) {
@@ -361,7 +368,7 @@ func TestWithdraw(t *testing.T) {
 				if q.Status != StatusWithdrawn {
 					t.Errorf("status = %q", q.Status)
 				}
-				if ch, err := Close(&q, Reactions{Up: []string{"a"}}, everyone, false, false, p.VotingEnd); ch || err != nil {
+				if ch, err := Close(&q, Reactions{Up: []string{"a"}}, everyone, false, false, p.VotingEnd, testConfig(t)); ch || err != nil {
 					t.Errorf("a withdrawn proposal was tallied: %v, %v", ch, err)
 				}
 				if code(Withdraw(&q, "ada", c.at)) != "not_open" {
@@ -369,5 +376,44 @@ func TestWithdraw(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestR4_UrgentAgainstLimitIsRulesetData: the urgent class's "no more than
+// two votes against" is read from the ruleset, so amending it changes which
+// urgent proposals are popular.
+func TestR4_UrgentAgainstLimitIsRulesetData(t *testing.T) {
+	twoAgainst := Reactions{Up: []string{"a", "b", "c"}, Down: []string{"d", "e"}}
+	oneAgainst := Reactions{Up: []string{"a", "b", "c"}, Down: []string{"d"}}
+	for _, c := range []struct {
+		limit    int
+		r        Reactions
+		popular  bool
+		inReason string
+	}{
+		{2, twoAgainst, true, "at most 2 against"},
+		{1, twoAgainst, false, "at most 1 against"},
+		{1, oneAgainst, true, "at most 1 against"},
+		{0, oneAgainst, false, "at most 0 against"},
+		{0, Reactions{Up: []string{"a"}}, true, "at most 0 against"},
+	} {
+		rs, err := ruleset.Amend(testConfig(t).Ruleset, []byte(fmt.Sprintf(`{"thresholds":{"governance":{"urgentMaxAgainst":%d}}}`, c.limit)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := NewConfig(rs, gameStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Tally(c.r, everyone, false, false, Urgent, cfg)
+		if res.Popular != c.popular || !strings.Contains(res.Reason, c.inReason) {
+			t.Errorf("limit %d, %d against: popular %v (%s); want %v and %q", c.limit, res.Against, res.Popular, res.Reason, c.popular, c.inReason)
+		}
+		if std := Tally(c.r, everyone, false, false, Standard, cfg); std.Popular != (std.For > std.Against) {
+			t.Errorf("the urgent limit changed a standard tally: %+v", std)
+		}
+	}
+	if _, err := ruleset.Amend(testConfig(t).Ruleset, []byte(`{"thresholds":{"governance":{"urgentMaxAgainst":-1}}}`)); err == nil {
+		t.Error("a negative limit was accepted")
 	}
 }

@@ -39,12 +39,13 @@ func scramble(t *rapid.T, r Reactions) Reactions {
 }
 
 func TestG1_TallyInvariantUnderOrderAndDuplicates(t *testing.T) {
+	cfg := testConfig(t)
 	rapid.Check(t, func(t *rapid.T) {
 		r := reactionsGen(population).Draw(t, "reactions")
 		s := scramble(t, r)
 		class := rapid.SampledFrom([]Class{Standard, Urgent}).Draw(t, "class")
 		edited := rapid.Bool().Draw(t, "edited")
-		if a, b := Tally(r, isPlayerProp, edited, false, class), Tally(s, isPlayerProp, edited, false, class); !reflect.DeepEqual(a, b) {
+		if a, b := Tally(r, isPlayerProp, edited, false, class, cfg), Tally(s, isPlayerProp, edited, false, class, cfg); !reflect.DeepEqual(a, b) {
 			t.Fatalf("tally changed under reordering/duplicates:\n%+v\n%+v", a, b)
 		}
 		if a, b := TallyConfidence(r, isPlayerProp), TallyConfidence(s, isPlayerProp); !reflect.DeepEqual(a, b) {
@@ -56,6 +57,7 @@ func TestG1_TallyInvariantUnderOrderAndDuplicates(t *testing.T) {
 // TestG1G2_TallyMatchesDirectReading checks Tally against a person-by-person
 // reading of G1 and G2.
 func TestG1G2_TallyMatchesDirectReading(t *testing.T) {
+	cfg := testConfig(t)
 	rapid.Check(t, func(t *rapid.T) {
 		r := reactionsGen(population).Draw(t, "reactions")
 		class := rapid.SampledFrom([]Class{Standard, Urgent}).Draw(t, "class")
@@ -84,7 +86,7 @@ func TestG1G2_TallyMatchesDirectReading(t *testing.T) {
 		if class == Urgent {
 			popular = against <= 2
 		}
-		res := Tally(r, isPlayerProp, edited, deleted, class)
+		res := Tally(r, isPlayerProp, edited, deleted, class, cfg)
 		if res.For != forN || res.Against != against || res.Popular != popular || res.Adopted != (popular && !edited && !deleted) {
 			t.Fatalf("Tally %+v; direct reading: for %d against %d popular %v", res, forN, against, popular)
 		}

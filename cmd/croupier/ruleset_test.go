@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"croupier/internal/game"
+	"croupier/internal/store"
+)
+
+// cliCalls is the `croupier play` verb that reaches each command of the
+// catalogue (game.Catalogue), with arguments the CLI accepts, so that what
+// refuses a command its ruleset lacks is the ruleset.
+var cliCalls = map[string][]string{
+	"join":                 {"join"},
+	"leave":                {"leave"},
+	"roll":                 {"roll", "1d6"},
+	"amend":                {"amend", "--patch", `{"durations":{"rejoinWait":"168h"}}`, "--reason", "test"},
+	"push-reactions":       {"react", "--channel", "700", "--message", "m-r"},
+	"push-message-event":   {"message-event", "edited", "--channel", "700", "--message", "m-e"},
+	"purchase":             {"buy", "random-card"},
+	"open":                 {"open", "handy-pack"},
+	"gift":                 {"gift", "discord:3"},
+	"grant":                {"grant", "discord:3", "--vertebrae", "5", "--reason", "test"},
+	"revoke":               {"revoke", "discord:3", "--vertebrae", "5", "--reason", "test"},
+	"duel-request":         {"duel", "discord:3"},
+	"duel-accept":          {"duel", "accept", "d-1"},
+	"duel-decline":         {"duel", "decline", "d-1"},
+	"battle-engage":        {"battle"},
+	"match-select":         {"select", "m-1", "2 of Hearts", "3 of Hearts", "4 of Hearts", "5 of Hearts"},
+	"match-raise":          {"bet", "m-1", "raise", "2"},
+	"match-match":          {"bet", "m-1", "match"},
+	"match-decline":        {"bet", "m-1", "decline"},
+	"match-pass":           {"bet", "m-1", "pass"},
+	"match-play":           {"play", "m-1", "2 of Hearts"},
+	"match-add":            {"add", "m-1", "2 of Hearts"},
+	"match-give":           {"give", "m-1", "2 of Hearts"},
+	"match-giver":          {"giver", "m-1", "discord:3"},
+	"match-target":         {"target", "m-1", "discord:3"},
+	"match-forfeit":        {"forfeit", "m-1"},
+	"match-terminate":      {"terminate", "m-1"},
+	"trade-offer":          {"trade", "offer", "discord:3", "--give", "1 vertebrae"},
+	"trade-accept":         {"trade", "accept", "t-1"},
+	"trade-withdraw":       {"trade", "withdraw", "t-1"},
+	"proposal-submit":      {"propose", "--channel", "700", "--message", "m-p", "--title", "More", "--text", "Let there be more."},
+	"proposal-withdraw":    {"withdraw-proposal", "p-1"},
+	"justice-request":      {"rfj", "question", "Why?", "--channel", "700", "--message", "m-j"},
+	"ruling":               {"rule", "r-1", "Because."},
+	"ruling-overturn":      {"overturn", "r-1-1"},
+	"confidence-open":      {"confidence", "r-1-1", "--channel", "700", "--message", "m-c"},
+	"judge-removal-assent": {"assent-removal"},
+	"judge-resign":         {"resign"},
+	"judge-candidacy":      {"stand", "--channel", "700", "--message", "m-k"},
+}
+
+// notInCLI are the catalogue's player commands `croupier play` does not
+// send as such: create (create-game runs before there is a game to refuse
+// in), bind (chat's) and match-bet (the CLI's bet sends raise).
+var notInCLI = map[string]bool{"create": true, "bind": true, "match-bet": true}
+
+func gamePartition(t *testing.T, st store.Store, g string) string {
+	t.Helper()
+	var b strings.Builder
+	cursor := ""
+	for {
+		page, err := st.Query(context.Background(), store.Query{PK: "GAME#" + g, Limit: 1000, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			fmt.Fprintf(&b, "%s v%d due=%s order=%s %s\n", it.Key, it.Version, it.Due, it.Order, it.Data)
+		}
+		if page.Next == "" {
+			return b.String()
+		}
+		cursor = page.Next
+	}
+}
+
+// Acceptance 2 of issue 12 (RULINGS R3), the CLI's part: every command of
+// the catalogue, as its `croupier play` verb, against a game of each
+// ruleset. What the ruleset lacks fails with the not_in_ruleset sentence
+// naming the ruleset and what it has, and leaves the game's items, versions
+// and log exactly as they were; what it has is never refused so.
+func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
+	h := newHarness(t, "manual")
+	for _, c := range game.Catalogue() {
+		if _, ok := cliCalls[c.Name]; !ok && !c.Scheduled && !notInCLI[c.Name] {
+			t.Errorf("command %s of the catalogue has no case in this test's table", c.Name)
+		}
+	}
+	titles := map[string]string{"gilded-hall": "Gilded Hall", "obelisk": "Obelisk", "turns": "turns"}
+	refused := map[string]int{"gilded-hall": 0}
+	for _, id := range []string{"gilded-hall", "obelisk", "turns"} {
+		g := "g-" + id
+		h.must("play", "--as", "discord:1", "create-game", g, "--ruleset", id)
+		h.must("play", "--as", "discord:2", "--game", g, "join")
+		for _, c := range game.Catalogue() {
+			args, ok := cliCalls[c.Name]
+			if !ok {
+				continue
+			}
+			actor := "discord:2"
+			if c.Admin {
+				actor = "discord:1"
+			}
+			before := gamePartition(t, h.srv.store, g)
+			r := h.cli(append([]string{"play", "--as", actor, "--game", g}, args...)...)
+			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
+			got := strings.Contains(r.stderr, sentence)
+			if game.RulesetHas(id, c.Institution) {
+				if got {
+					t.Errorf("%s %s: refused as not in the ruleset, but %s has %s: %s", id, c.Name, id, c.Institution, r)
+				}
+				continue
+			}
+			refused[id]++
+			if r.code == 0 || !got || !strings.Contains(r.stderr, "[not_in_ruleset]") || !strings.Contains(r.stderr, "Its commands are: join, leave, roll") {
+				t.Errorf("%s %s (croupier play %s): %s\nwant the not_in_ruleset sentence", id, c.Name, strings.Join(args, " "), r)
+			}
+			if after := gamePartition(t, h.srv.store, g); after != before {
+				t.Errorf("%s %s: the refusal changed the store:\nbefore %s\nafter  %s", id, c.Name, before, after)
+			}
+		}
+	}
+	// obelisk lacks cards and Exoptosis (5 + 4 + 12 moves the CLI sends),
+	// turns those and trades and governance (+ 3 + 9); Gilded Hall nothing.
+	if want := map[string]int{"gilded-hall": 0, "obelisk": 21, "turns": 33}; fmt.Sprint(refused) != fmt.Sprint(want) {
+		t.Errorf("refusals by ruleset %v, want %v", refused, want)
+	}
+}

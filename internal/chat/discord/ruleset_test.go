@@ -1,0 +1,153 @@
+package discord_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"croupier/internal/game"
+	"croupier/internal/store"
+)
+
+// chatCalls is the slash command that reaches each command of the
+// catalogue (game.Catalogue), with options that pass the chat layer's own
+// checks, so that what refuses a command its ruleset lacks is the ruleset.
+func chatCalls() map[string]map[string]any {
+	match := func(kind string, opts ...map[string]any) map[string]any {
+		return map[string]any{"name": "match", "sub": sub("move", append([]map[string]any{opt("match", "m-1"), opt("kind", kind)}, opts...)...)}
+	}
+	calls := map[string]map[string]any{
+		"join":                 {"name": "join"},
+		"roll":                 {"name": "roll", "opts": []map[string]any{opt("dice", "1d6")}},
+		"amend":                {"name": "amend", "opts": []map[string]any{opt("patch", `{"durations":{"rejoinWait":"168h"}}`), opt("reason", "test")}},
+		"purchase":             {"name": "buy", "opts": []map[string]any{opt("item", "random-card")}},
+		"open":                 {"name": "open", "opts": []map[string]any{opt("pack", "handy-pack")}},
+		"gift":                 {"name": "gift", "opts": []map[string]any{userOpt("player", ada)}},
+		"grant":                {"name": "grant", "opts": []map[string]any{userOpt("player", ada), opt("vertebrae", 5), opt("reason", "test")}},
+		"revoke":               {"name": "revoke", "opts": []map[string]any{userOpt("player", ada), opt("vertebrae", 5), opt("reason", "test")}},
+		"duel-request":         {"name": "duel", "sub": sub("request", userOpt("player", grace))},
+		"duel-accept":          {"name": "duel", "sub": sub("answer", opt("accept", true), opt("match", "d-1"))},
+		"duel-decline":         {"name": "duel", "sub": sub("answer", opt("accept", false), opt("match", "d-1"))},
+		"battle-engage":        {"name": "battle"},
+		"trade-offer":          {"name": "trade", "sub": sub("offer", userOpt("player", grace), opt("give_vertebrae", 1))},
+		"trade-accept":         {"name": "trade", "sub": sub("accept", opt("trade", "t-1"))},
+		"trade-withdraw":       {"name": "trade", "sub": sub("withdraw", opt("trade", "t-1"))},
+		"proposal-submit":      {"name": "propose", "opts": []map[string]any{opt("message", "1111"), opt("title", "More"), opt("text", "Let there be more.")}},
+		"proposal-withdraw":    {"name": "withdraw", "opts": []map[string]any{opt("proposal", "p-1")}},
+		"justice-request":      {"name": "rfj", "opts": []map[string]any{opt("kind", "question"), opt("text", "Why?"), opt("message", "1113")}},
+		"ruling":               {"name": "rule", "opts": []map[string]any{opt("request", "r-1"), opt("answer", "Because.")}},
+		"ruling-overturn":      {"name": "overturn", "opts": []map[string]any{opt("ruling", "r-1-1")}},
+		"confidence-open":      {"name": "confidence", "opts": []map[string]any{opt("ruling", "r-1-1"), opt("message", "1114")}},
+		"judge-removal-assent": {"name": "assent-removal"},
+		"judge-resign":         {"name": "resign"},
+		"judge-candidacy":      {"name": "stand", "opts": []map[string]any{opt("message", "1115")}},
+		"match-select":         match("select", opt("card", "c1,c2,c3,c4")),
+		"match-raise":          match("raise", opt("level", 2)),
+		"match-play":           match("play", opt("card", "c1")),
+		"match-add":            match("add", opt("card", "c1")),
+		"match-give":           match("give", opt("card", "c1")),
+		"match-giver":          match("giver", userOpt("player", ada)),
+		"match-target":         match("target", userOpt("player", ada)),
+	}
+	for _, k := range []string{"match", "decline", "pass", "forfeit", "terminate"} {
+		calls["match-"+k] = match(k)
+	}
+	return calls
+}
+
+// notInChat are the catalogue's player commands no slash command sends as
+// such: create (the CLI's and the API's), bind (common: it moves this
+// test's guild), leave (a confirmation button runs it), the platform's
+// reaction reports, and match-bet (raise's alias: chat offers raise).
+var notInChat = map[string]bool{"create": true, "bind": true, "leave": true, "push-reactions": true,
+	"push-message-event": true, "match-bet": true}
+
+// partitionOf is every item of a game's partition with its version.
+func partitionOf(t *testing.T, st store.Store, g string) string {
+	t.Helper()
+	var b strings.Builder
+	cursor := ""
+	for {
+		page, err := st.Query(context.Background(), store.Query{PK: "GAME#" + g, Limit: 1000, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			fmt.Fprintf(&b, "%s v%d due=%s order=%s %s\n", it.Key, it.Version, it.Due, it.Order, it.Data)
+		}
+		if page.Next == "" {
+			return b.String()
+		}
+		cursor = page.Next
+	}
+}
+
+// Acceptance 2 of issue 12 (RULINGS R3), Discord's part: every command of
+// the catalogue, as its slash command, in a guild bound to a game of each
+// ruleset. What the ruleset lacks is answered privately with the sentence
+// naming the ruleset and what it has, and leaves the game's items, versions
+// and log exactly as they were; what it has is never refused so.
+func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
+	hs := newHarness(t)
+	ctx := context.Background()
+	calls := chatCalls()
+	for _, c := range game.Catalogue() {
+		if _, ok := calls[c.Name]; !ok && !c.Scheduled && !notInChat[c.Name] {
+			t.Errorf("command %s of the catalogue has no case in this test's table", c.Name)
+		}
+	}
+	titles := map[string]string{"gilded-hall": "Gilded Hall", "obelisk": "Obelisk", "turns": "turns"}
+	refused := map[string]int{"gilded-hall": 0}
+	for _, id := range []string{"gilded-hall", "obelisk", "turns"} {
+		g := "hall"
+		if id != "gilded-hall" {
+			g = "g-" + id
+			if _, err := hs.svc.Create(ctx, game.Request{Actor: "discord:" + admin, Key: "create-" + id}, game.CreateGame{ID: g, Ruleset: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := hs.cmd(admin, "bind", opt("game", g)); !strings.Contains(r.all(), "now plays the game "+g) {
+			t.Fatalf("bind %s: %s", g, r.Raw)
+		}
+		hs.cmd(ada, "join")
+		for _, c := range game.Catalogue() {
+			call, ok := calls[c.Name]
+			if !ok {
+				continue
+			}
+			var opts []map[string]any
+			if s, ok := call["sub"].(map[string]any); ok {
+				opts = []map[string]any{s}
+			} else if o, ok := call["opts"].([]map[string]any); ok {
+				opts = o
+			}
+			user := ada
+			if c.Admin {
+				user = admin
+			}
+			before := partitionOf(t, hs.st, g)
+			r := hs.send(slash(hs.nextID(), user, call["name"].(string), opts...))
+			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
+			got := strings.Contains(r.all(), sentence)
+			if game.RulesetHas(id, c.Institution) {
+				if got {
+					t.Errorf("%s %s: refused as not in the ruleset, but %s has %s: %s", id, c.Name, id, c.Institution, r.all())
+				}
+				continue
+			}
+			refused[id]++
+			if !got || !strings.Contains(r.all(), "Its commands are: join, leave, roll") || !r.ephemeral() {
+				t.Errorf("%s %s: reply %q (ephemeral %v), want the private not_in_ruleset sentence", id, c.Name, r.all(), r.ephemeral())
+			}
+			if after := partitionOf(t, hs.st, g); after != before {
+				t.Errorf("%s %s: the refusal changed the store:\nbefore %s\nafter  %s", id, c.Name, before, after)
+			}
+		}
+	}
+	// obelisk lacks cards and Exoptosis (5 + 4 + 12 moves in chat), turns
+	// those and trades and governance (+ 3 + 9); Gilded Hall nothing.
+	if want := map[string]int{"gilded-hall": 0, "obelisk": 21, "turns": 33}; fmt.Sprint(refused) != fmt.Sprint(want) {
+		t.Errorf("refusals by ruleset %v, want %v", refused, want)
+	}
+}
