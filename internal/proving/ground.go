@@ -33,6 +33,8 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/exoptosis"
+	"croupier/internal/ruleset"
 	"croupier/internal/store"
 	"croupier/internal/store/faulty"
 )
@@ -99,6 +101,7 @@ type ground struct {
 	runners []*game.Service
 	pollers []Poller
 	ids     []string // every player identity
+	handMin int      // the smallest hand a match accepts (X1)
 
 	mu      sync.Mutex
 	rnd     *rand.Rand // under mu
@@ -150,6 +153,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if g.sched, err = calendar.For(calendar.UTCPhases); err != nil {
 		return nil, err
 	}
+	rs, err := ruleset.Load(ruleset.Default)
+	if err != nil {
+		return nil, err
+	}
+	g.handMin = exoptosis.HandMin(rs)
 	newSvc := func() *game.Service {
 		svc := game.New(g.fs, g.clk, game.WithLogger(cfg.Log))
 		// Fewer conflict retries than a Lambda's 25: the clients retry
@@ -621,7 +629,7 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
 			return svc.RequestDuel(ctx, r, game.RequestDuel{Invitees: []string{other}})
 		}
-	case r < 75:
+	case r < 72:
 		ms, err := svc.Matches(ctx, gm, game.MatchFilter{Player: c.id, Status: "requested", Kind: "duel"})
 		if err != nil || len(ms) == 0 {
 			return nil
@@ -629,6 +637,13 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 		a := game.AnswerDuel{Match: ms[c.rnd.IntN(len(ms))].ID, Accept: c.rnd.IntN(4) != 0}
 		cmd.name = "answer"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.AnswerDuel(ctx, r, a) }
+	case r < 76:
+		mv, ok := g.move(ctx, c)
+		if !ok {
+			return nil
+		}
+		cmd.name = "move"
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Move(ctx, r, mv) }
 	case r < 81:
 		cmd.name = "engage"
 		cmd.run = svc.EngageBattle
@@ -659,6 +674,60 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Grant(ctx, r, gr) }
 	}
 	return cmd
+}
+
+// move picks a move in one of the client's live matches where it is to
+// move: a hand of distinct cards in the selection, a raise, match, pass or
+// decline in the betting (Chips leave the bettor into the pool), a pass or
+// a forfeit in play. Many are refused (not legal now): refusals too must
+// change nothing.
+func (g *ground) move(ctx context.Context, c *client) (game.MatchMove, bool) {
+	ms, err := c.svc.Matches(ctx, g.cfg.Game, game.MatchFilter{Player: c.id, Status: game.MatchPlaying})
+	if err != nil {
+		return game.MatchMove{}, false
+	}
+	var mine []game.MatchSummary
+	for _, m := range ms {
+		if slices.Contains(m.Movers, c.id) {
+			mine = append(mine, m)
+		}
+	}
+	if len(mine) == 0 {
+		return game.MatchMove{}, false
+	}
+	m := mine[c.rnd.IntN(len(mine))]
+	mv := game.MatchMove{Match: m.ID}
+	switch exoptosis.Phase(m.Phase) {
+	case exoptosis.PhaseSelection:
+		v, err := c.svc.Player(ctx, g.cfg.Game, c.id)
+		if err != nil {
+			return game.MatchMove{}, false
+		}
+		var names []string
+		for _, cd := range v.Inventory.Cards {
+			if !slices.Contains(names, cd.Name) && len(names) < g.handMin {
+				names = append(names, cd.Name)
+			}
+		}
+		mv.Kind, mv.Cards = exoptosis.MoveSelect, names
+	case exoptosis.PhaseBetting:
+		switch c.rnd.IntN(4) {
+		case 0:
+			mv.Kind, mv.Amount = exoptosis.MoveRaise, 1+c.rnd.IntN(3)
+		case 1:
+			mv.Kind = exoptosis.MoveMatch
+		case 2:
+			mv.Kind = exoptosis.MovePass
+		default:
+			mv.Kind = exoptosis.MoveDecline
+		}
+	default:
+		mv.Kind = exoptosis.MovePass
+		if c.rnd.IntN(4) == 0 {
+			mv.Kind = exoptosis.MoveForfeit
+		}
+	}
+	return mv, true
 }
 
 func itemsOf(vertebrae int, cards []string) economy.Items {
