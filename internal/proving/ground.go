@@ -316,6 +316,9 @@ func (g *ground) boundary(ctx context.Context, rnd *rand.Rand) {
 		g.runAll(ctx)
 	})
 	once.Do(func() { close(atBoundary) })
+	// Quiet for a moment: the runners at the boundary may have failed
+	// under faults, so the period may not have ended yet (not settled).
+	g.checkAll(ctx, "just after the phase end of "+end.Format("Mon 2006-01-02 15:04"), false)
 
 	// After it, with late runs.
 	g.window(ctx, func(int64) {}, func() {
