@@ -14,14 +14,14 @@ import (
 // The admin commands (the game refuses non-admins with a clear sentence;
 // platforms may also hide them from members without a server permission),
 // and the public record: log, seeds, audit.
-func init() {
+func adminCommands() []Command {
 	player := Option{Name: "player", Description: "The player", Type: User, Required: true}
 	reason := Option{Name: "reason", Description: "Why (kept in the log)", Required: true}
 	channel := func(purpose, desc string) Option {
 		return Option{Name: purpose, Description: desc, Type: Channel}
 	}
-	Register(
-		Command{Name: "grant", Description: "Give a player items (admins)", Admin: true,
+	cmds := []Command{
+		Command{Name: "grant", Runs: []string{"grant"}, Description: "Give a player items (admins)", Admin: true,
 			Options: []Option{player, reason,
 				{Name: "vertebrae", Description: "Vertebrae to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
 				{Name: "chips", Description: "Chips to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
@@ -33,7 +33,7 @@ func init() {
 				{Name: "packs", Description: "How many of that pack (default 1)", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
 			},
 			Handler: grant},
-		Command{Name: "revoke", Description: "Take specific items from a player (admins)", Admin: true,
+		Command{Name: "revoke", Runs: []string{"revoke"}, Description: "Take specific items from a player (admins)", Admin: true,
 			Options: []Option{player, reason,
 				{Name: "vertebrae", Description: "Vertebrae to take", Type: Integer, Min: intp(0)},
 				{Name: "chips", Description: "Chips to take", Type: Integer, Min: intp(0)},
@@ -41,10 +41,10 @@ func init() {
 				{Name: "packs", Description: "Pack ids, comma-separated", Complete: CompleteTheirPacks},
 			},
 			Handler: revoke},
-		Command{Name: "amend", Description: "Amend the game's ruleset numbers with a JSON merge patch (admins)", Admin: true,
+		Command{Name: "amend", Runs: []string{"amend"}, Description: "Amend the game's ruleset numbers with a JSON merge patch (admins)", Admin: true,
 			Options: []Option{{Name: "patch", Description: `JSON merge patch, e.g. {"durations":{"tradeWindow":"72h"}}`, Required: true}, reason},
 			Handler: amend},
-		Command{Name: "bind", Description: "Bind this server and its channels to a game (the game's admins)", Admin: true, NoGame: true,
+		Command{Name: "bind", Runs: []string{"bind"}, Description: "Bind this server and its channels to a game (the game's admins)", Admin: true, NoGame: true,
 			Options: []Option{
 				{Name: "game", Description: "The game's id", Required: true},
 				channel(game.ChannelProposals, "Where proposals are made"),
@@ -58,7 +58,8 @@ func init() {
 			Handler: logTail},
 		Command{Name: "seeds", Private: true, Description: "Each period's seed commitment, and the revealed seeds", Handler: seeds},
 		Command{Name: "audit", Private: true, Description: "Recompute every random draw from the revealed seeds", Handler: audit},
-	)
+	}
+	return cmds
 }
 
 func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

@@ -12,15 +12,15 @@ import (
 
 // The player commands: membership, status and inventory (private views),
 // the player list, dice, the game's description, and help.
-func init() {
-	Register(
+func playerCommands() []Command {
+	cmds := []Command{
 		Command{Name: "help", Private: true, Description: "List the Croupier's commands", NoGame: true, Handler: help,
 			Options: []Option{{Name: "command", Description: "A command to describe, e.g. trade"}}},
-		Command{Name: "join", Description: "Join the game bound to this server",
+		Command{Name: "join", Runs: []string{"join"}, Description: "Join the game bound to this server",
 			Options: []Option{{Name: "name", Description: "Your display name in the game (default: your name here)"}},
 			Handler: join},
-		Command{Name: "leave", Private: true, Description: "Leave the game (your items are destroyed; asks to confirm)", Handler: leave},
-		Command{Name: "leave confirm", Description: "Leave the game for real", Hidden: true, Handler: leaveConfirm},
+		Command{Name: "leave", Runs: []string{"leave"}, Private: true, Description: "Leave the game (your items are destroyed; asks to confirm)", Handler: leave},
+		Command{Name: "leave confirm", Runs: []string{"leave"}, Description: "Leave the game for real", Hidden: true, Handler: leaveConfirm},
 		Command{Name: "dismiss", Description: "Close a prompt without doing anything", Hidden: true, NoGame: true, Handler: dismiss},
 		Command{Name: "status", Private: true, Description: "Your status and balances (only you see it)",
 			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
@@ -29,7 +29,7 @@ func init() {
 			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
 			Handler: inventory},
 		Command{Name: "players", Description: "The game's current players", Handler: playersList},
-		Command{Name: "roll", Description: "Roll dice publicly and verifiably, e.g. 2d6",
+		Command{Name: "roll", Runs: []string{"roll"}, Description: "Roll dice publicly and verifiably, e.g. 2d6",
 			Options: []Option{
 				{Name: "dice", Description: "NdK: N dice of K sides, e.g. 1d20", Required: true},
 				{Name: "reason", Description: "Why (shown in the log)"},
@@ -37,7 +37,8 @@ func init() {
 			Handler: roll},
 		Command{Name: "game", Description: "The game bound to this server: period, season, admins", Handler: gameInfo},
 		Command{Name: "Player status", Private: true, Kind: UserMenu, Description: "A player's status (only you see it)", Handler: userStatus},
-	)
+	}
+	return cmds
 }
 
 // help lists the commands compactly, one line per top-level name with its
