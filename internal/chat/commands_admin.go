@@ -9,6 +9,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/ruleset"
 )
 
 // The admin commands (the game refuses non-admins with a clear sentence;
@@ -158,6 +159,10 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 			b.Channels[p] = ch
 		}
 	}
+	before, hadRuleset, err := boundRuleset(ctx, s, inv)
+	if err != nil {
+		return nil, err
+	}
 	r := req(inv)
 	r.Game = inv.Opt("game")
 	res, err := s.Bind(ctx, r, b)
@@ -169,6 +174,11 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 		return nil, err
 	}
 	reply := &Reply{Text: fmt.Sprintf("This server now plays the game %s.", nb.Game)}
+	if note, err := registerNote(ctx, s, inv, nb.Game, before, hadRuleset); err != nil {
+		return nil, err
+	} else if note != "" {
+		reply.Text += "\n" + note
+	}
 	for _, p := range game.ChannelPurposes {
 		v := "not set"
 		if ch := nb.Channels[p]; ch != "" {
@@ -177,6 +187,31 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 		reply.Fields = append(reply.Fields, Field{Name: p, Value: v, Inline: true})
 	}
 	return reply, nil
+}
+
+// registerNote tells the admin to register the commands of the newly bound
+// game's ruleset in this server when they differ from what it offered: the
+// commands a server shows are registered with the platform (on Discord by
+// croupier discord register), not chosen by the binding. Nothing is said
+// when the ruleset is the one bound before, or, on a first binding, Gilded
+// Hall's, whose commands (all of them) a plain registration offers.
+func registerNote(ctx context.Context, s *game.Service, inv *Invocation, g, before string, hadRuleset bool) (string, error) {
+	v, err := s.Game(ctx, g)
+	if err != nil {
+		return "", err
+	}
+	if hadRuleset && v.Ruleset == before || !hadRuleset && v.Ruleset == ruleset.Default {
+		return "", nil
+	}
+	title := v.Ruleset
+	if sh, ok := game.Shape(v.Ruleset); ok {
+		title = sh.Title
+	}
+	how := "register this server's commands for it"
+	if inv.Platform == "discord" {
+		how = fmt.Sprintf("run `croupier discord register --guild %s --ruleset %s`", inv.Guild, v.Ruleset)
+	}
+	return fmt.Sprintf("Its ruleset is %s: %s so that this server offers only its commands.", title, how), nil
 }
 
 // maxLogPages bounds how much of a long log /log walks to find its end.

@@ -44,13 +44,20 @@ func playerCommands() []Command {
 // help lists the commands compactly, one line per top-level name with its
 // subcommands ("/trade offer · accept · ..."), so the list stays inside a
 // chat message however many commands the areas register; "help NAME" gives
-// each subcommand's description.
-func help(_ context.Context, _ *game.Service, inv *Invocation) (*Reply, error) {
+// each subcommand's description. In a server bound to a game it lists only
+// the commands of that game's ruleset (RULINGS R3).
+func help(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	topic := strings.TrimPrefix(strings.TrimSpace(inv.Opt("command")), "/")
+	cmds := Commands()
+	if id, ok, err := boundRuleset(ctx, s, inv); err != nil {
+		return nil, err
+	} else if ok {
+		cmds = CommandsFor(id)
+	}
 	var order []string
 	subs := map[string][]Command{}
 	var menus []string
-	for _, c := range Commands() {
+	for _, c := range cmds {
 		if c.Hidden {
 			continue
 		}
@@ -90,6 +97,26 @@ func help(_ context.Context, _ *game.Service, inv *Invocation) (*Reply, error) {
 	ls = append(ls, menus...)
 	ls = append(ls, "/help command:NAME describes one command's subcommands.")
 	return &Reply{Title: "Croupier commands", Text: lines(ls), Ephemeral: true}, nil
+}
+
+// boundRuleset is the ruleset of the game bound to inv's space, if any.
+func boundRuleset(ctx context.Context, s *game.Service, inv *Invocation) (string, bool, error) {
+	g := inv.Game
+	if g == "" && inv.Guild != "" {
+		b, ok, err := s.BindingFor(ctx, inv.Platform, inv.Guild)
+		if err != nil || !ok {
+			return "", false, err
+		}
+		g = b.Game
+	}
+	if g == "" {
+		return "", false, nil
+	}
+	v, err := s.Game(ctx, g)
+	if err != nil {
+		return "", false, err
+	}
+	return v.Ruleset, true, nil
 }
 
 func adminNote(c Command) string {
