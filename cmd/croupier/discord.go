@@ -9,6 +9,7 @@ import (
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
 	"croupier/internal/game"
+	"croupier/internal/ruleset"
 )
 
 const discordHelp = `Usage: croupier discord register [--app-id ID] [--token T] [--guild G [--ruleset R]] [--api-base URL]
@@ -67,7 +68,7 @@ func (e *env) discord(args []string) error {
 			return usagef("discord register --ruleset needs --guild: global commands are every server's, whatever game it plays")
 		}
 		if _, ok := game.Shape(*rulesetID); !ok {
-			return usagef("discord register: there is no ruleset %q (gilded-hall, obelisk, turns)", *rulesetID)
+			return usagef("discord register: there is no ruleset %q (%s)", *rulesetID, strings.Join(ruleset.IDs(), ", "))
 		}
 		table = chat.CommandsFor(*rulesetID)
 	}
