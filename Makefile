@@ -12,6 +12,10 @@
 #   scale    a game of SCALE_PLAYERS (10,000) players on DynamoDB Local:
 #            the phase end with a battle of everyone, timed, GET /players
 #            paged, the largest item written (`make test` runs 1,500)
+#   soak     the proving ground's long form (docs/proving.md) for SOAK
+#            (30m): rounds of random clients, concurrent schedulers and
+#            store faults on bolt and DynamoDB Local, and kill -9 restarts
+#            of croupier serve, side by side (`make test` runs one round)
 #   build    every Lambda for AWS (linux/arm64) into build/<fn>/bootstrap
 #   invoke   FN=actions EVENT=events/actions/join.json: one function under
 #            the Lambda Runtime Interface Emulator against DynamoDB Local
@@ -33,7 +37,7 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA_GOFLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 # Packages whose -v output `make test` summarises (conformance suite, e2e).
-VERBOSE_PKGS := ./internal/store/... ./internal/e2e/...
+VERBOSE_PKGS := ./internal/store/... ./internal/e2e/... ./internal/proving/...
 TEST_LOG := build/test-verbose.log
 # The tracker's browser tests save a full-page screenshot of each page here.
 SCREENSHOTS := $(CURDIR)/build/screenshots
@@ -41,7 +45,7 @@ SCREENSHOTS := $(CURDIR)/build/screenshots
 DYNAMODB_LOCAL := TOOLS=$(TOOLS) $(CURDIR)/scripts/dynamodb-local.sh
 space := $(subst ,, )
 
-.PHONY: run test bench scale build invoke clean $(addprefix build-,$(FUNCTIONS))
+.PHONY: run test bench scale soak build invoke clean $(addprefix build-,$(FUNCTIONS))
 
 CLOCK ?= real
 # Loopback: a server nobody configured is reachable from this machine only
@@ -54,9 +58,10 @@ run:
 
 # test starts DynamoDB Local once for every package (tests start their own
 # when CROUPIER_DYNAMODB_ENDPOINT is unset), always stops it, and exits with
-# go test's status. The store and e2e packages run with -v; their full log is
-# $(TEST_LOG), and the summary printed shows each test that ran (the
-# conformance suite on bolt and dynamo, one line per event file invoked).
+# go test's status. The store, e2e and proving packages run with -v; their
+# full log is $(TEST_LOG), and the summary printed shows each test that ran
+# (the conformance suite on bolt and dynamo, one line per event file
+# invoked, the proving ground's reports).
 test: tools
 	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
 	$(DYNAMODB_LOCAL) start >/dev/null
@@ -69,11 +74,11 @@ test: tools
 	echo "test: DynamoDB Local at $$CROUPIER_DYNAMODB_ENDPOINT, emulator $$CROUPIER_RIE"
 	echo "test: Chromium $$CROUPIER_CHROMIUM, Nu Html Checker $$CROUPIER_VNU, screenshots into $$CROUPIER_SCREENSHOTS"
 	status=0
-	others=$$(go list ./... | grep -v -e '/internal/store/' -e '/internal/e2e')
+	others=$$(go list ./... | grep -v -e '/internal/store/' -e '/internal/e2e' -e '/internal/proving')
 	go test -count=1 $$others || status=1
 	mkdir -p $(dir $(TEST_LOG))
 	go test -count=1 -v $(VERBOSE_PKGS) >$(TEST_LOG) 2>&1 || status=1
-	grep -E '^(--- |ok |FAIL|panic:)|^ +[a-z_]+_test\.go:[0-9]+: (invoked|template|conformance)' $(TEST_LOG) || true
+	grep -E '^(--- |ok |FAIL|panic:)|^ +[a-z_]+_test\.go:[0-9]+: (invoked|template|conformance)|^ +(proving ground:|(commands|faults|kills|runners|boundaries|announced|checks|violations): )' $(TEST_LOG) || true
 	if [ $$status -ne 0 ]; then
 		echo "test: FAILED. $(TEST_LOG) without the RUN and passing-subtest lines:"
 		grep -v -E '^=== |^ +--- PASS' $(TEST_LOG) | head -2000 || true
@@ -97,6 +102,16 @@ scale: tools
 	$(DYNAMODB_LOCAL) start >/dev/null
 	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
 	CROUPIER_SCALE_PLAYERS=$(SCALE_PLAYERS) go test -count=1 -v -timeout 30m -run '^TestScale_' ./internal/httpapi/
+
+# soak runs the proving ground until SOAK has passed (a Go duration); the
+# report at the end counts commands, faults, kills and checks, and lists
+# every violation (the run fails on any).
+SOAK ?= 30m
+soak: tools
+	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
+	$(DYNAMODB_LOCAL) start >/dev/null
+	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
+	CROUPIER_SOAK=$(SOAK) go test -count=1 -v -timeout 0 -run '^(TestProvingGround|TestServeKill9)$$' ./internal/proving/
 
 build: $(addprefix build/,$(addsuffix /bootstrap,$(FUNCTIONS)))
 

@@ -8,9 +8,11 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
+	"croupier/internal/game"
+	"croupier/internal/ruleset"
 )
 
-const discordHelp = `Usage: croupier discord register [--app-id ID] [--token T] [--guild G] [--api-base URL]
+const discordHelp = `Usage: croupier discord register [--app-id ID] [--token T] [--guild G [--ruleset R]] [--api-base URL]
 
 Makes the Discord application's commands equal to Croupier's command table
 (every slash command and the "Submit as proposal", "Submit as request for
@@ -19,12 +21,17 @@ it lists the registered commands first and sends one bulk overwrite
 (PUT /applications/{id}/commands) only when they differ, so running it
 again is a no-op. With --guild the commands are registered in that server
 only, where changes show at once (global commands may take a while to
-appear everywhere).
+appear everywhere). With --ruleset (and --guild) the server gets only the
+commands of that ruleset, the one of the game bound there (/bind says
+which): the common ones and those of the ruleset's institutions, as the
+command catalogue declares them.
 
   --app-id    the application id (DISCORD_APPLICATION_ID)
   --token     the bot token (DISCORD_BOT_TOKEN; prefer the variable: flags
               show up in the process list and shell history)
   --guild     a server id, for server-only commands
+  --ruleset   only that ruleset's commands (gilded-hall, obelisk, turns);
+              needs --guild: global commands are every server's
   --api-base  Discord's REST API base (default https://discord.com/api/v10)
 
 See docs/discord.md for creating the application and binding a game.
@@ -42,6 +49,7 @@ func (e *env) discord(args []string) error {
 	appID := fs.String("app-id", e.envOr(discord.EnvApplicationID, ""), "application `id` (DISCORD_APPLICATION_ID)")
 	token := fs.String("token", e.envOr(discord.EnvBotToken, ""), "bot `token` (DISCORD_BOT_TOKEN)")
 	guild := fs.String("guild", "", "register in this server `id` only")
+	rulesetID := fs.String("ruleset", "", "register only this `ruleset`'s commands (with --guild)")
 	base := fs.String("api-base", e.envOr(discord.EnvAPIBase, discord.DefaultAPIBase), "Discord REST API base `URL`")
 	timeout := fs.Duration("timeout", time.Minute, "give up after this `duration`")
 	rest, err := parseInterspersed(fs, args[1:])
@@ -54,7 +62,17 @@ func (e *env) discord(args []string) error {
 	if *appID == "" || *token == "" {
 		return usagef("discord register needs the application id and the bot token: --app-id and --token, or DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN")
 	}
-	cmds, err := discord.AppCommands(chat.Commands())
+	table := chat.Commands()
+	if *rulesetID != "" {
+		if *guild == "" {
+			return usagef("discord register --ruleset needs --guild: global commands are every server's, whatever game it plays")
+		}
+		if _, ok := game.Shape(*rulesetID); !ok {
+			return usagef("discord register: there is no ruleset %q (%s)", *rulesetID, strings.Join(ruleset.IDs(), ", "))
+		}
+		table = chat.CommandsFor(*rulesetID)
+	}
+	cmds, err := discord.AppCommands(table)
 	if err != nil {
 		return err
 	}
@@ -67,6 +85,9 @@ func (e *env) discord(args []string) error {
 	scope := "globally"
 	if *guild != "" {
 		scope = "in server " + *guild
+	}
+	if *rulesetID != "" {
+		scope += " for the ruleset " + *rulesetID
 	}
 	if reg.Changed {
 		fmt.Fprintf(e.stdout, "registered %d commands %s\n", reg.Commands, scope)

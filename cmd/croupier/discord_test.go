@@ -3,12 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+
+	"croupier/internal/chat"
+	"croupier/internal/chat/discord"
+	"croupier/internal/game"
 )
 
 // Acceptance 4: `croupier discord register` against a loopback server
@@ -64,5 +69,139 @@ func TestDiscordRegisterIdempotent(t *testing.T) {
 	e := &env{ctx: context.Background(), stdout: io.Discard, stderr: &errb, getenv: func(string) string { return "" }}
 	if code := e.run([]string{"discord", "register"}); code != exitUsage || !strings.Contains(errb.String(), "DISCORD_BOT_TOKEN") {
 		t.Errorf("without credentials: exit %d, %q", code, errb.String())
+	}
+}
+
+// Acceptance 6 of issue 12: `croupier discord register --guild G --ruleset
+// R` (what /bind tells the admin to run) registers in G only the commands
+// of R. A Gilded Hall server gets every command; an Obelisk server the
+// same less exactly those of the institutions the catalogue says the
+// Obelisk lacks (the cards and Exoptosis), a turns server less trades and
+// governance too.
+func TestDiscordRegisterPerRuleset(t *testing.T) {
+	var mu sync.Mutex
+	stored := map[string][]byte{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Header.Get("Authorization") != "Bot tok" || !strings.HasPrefix(r.URL.Path, "/applications/4242/") {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		switch r.Method {
+		case http.MethodGet:
+			if b, ok := stored[r.URL.Path]; ok {
+				_, _ = w.Write(b)
+				return
+			}
+			_, _ = w.Write([]byte("[]"))
+		case http.MethodPut:
+			b, _ := io.ReadAll(r.Body)
+			stored[r.URL.Path] = b
+			_, _ = w.Write(b)
+		}
+	}))
+	defer srv.Close()
+	register := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		e := &env{ctx: context.Background(), stdout: &out, stderr: &errb, getenv: func(k string) string {
+			return map[string]string{"DISCORD_BOT_TOKEN": "tok", "DISCORD_APPLICATION_ID": "4242"}[k]
+		}}
+		code := e.run(append([]string{"discord", "register", "--api-base", srv.URL}, args...))
+		return code, out.String(), errb.String()
+	}
+	names := func(guild string) map[string]bool {
+		var cmds []discord.AppCommand
+		if err := json.Unmarshal(stored["/applications/4242/guilds/"+guild+"/commands"], &cmds); err != nil {
+			t.Fatalf("guild %s: %v", guild, err)
+		}
+		out := map[string]bool{}
+		for _, c := range cmds {
+			out[c.Name] = true
+			for _, o := range c.Options {
+				if o.Type == discord.OptSubCommand {
+					out[c.Name+" "+o.Name] = true
+				}
+			}
+		}
+		return out
+	}
+	for guild, id := range map[string]string{"900": "gilded-hall", "901": "obelisk", "902": "turns"} {
+		if code, out, errs := register("--guild", guild, "--ruleset", id); code != 0 || !strings.Contains(out, "in server "+guild+" for the ruleset "+id) {
+			t.Fatalf("register %s: exit %d, %q %q", id, code, out, errs)
+		}
+	}
+	if code, out, _ := register("--guild", "901", "--ruleset", "obelisk"); code != 0 || !strings.Contains(out, "nothing sent") {
+		t.Errorf("second obelisk registration: %q, want nothing sent", out)
+	}
+	all := map[string]bool{}
+	for _, c := range chat.Commands() {
+		if !c.Hidden {
+			all[c.Name] = true
+		}
+	}
+	hall, ob, turns := names("900"), names("901"), names("902")
+	for n := range all {
+		if !hall[n] {
+			t.Errorf("the Gilded Hall server lacks %q", n)
+		}
+	}
+	// What each lacks, by the catalogue: a command is missing exactly when
+	// it runs a catalogue command or view of an institution the ruleset
+	// lacks.
+	for _, rs := range []struct {
+		id  string
+		got map[string]bool
+	}{{"obelisk", ob}, {"turns", turns}} {
+		for n := range all {
+			c, _ := chat.Lookup(n)
+			lacks := false
+			for _, run := range c.Runs {
+				inst := ""
+				if cc, ok := game.CommandNamed(run); ok {
+					inst = cc.Institution
+				}
+				for _, v := range game.Views() {
+					if v.Name == run {
+						inst = v.Institution
+					}
+				}
+				if inst == "" || !game.RulesetHas(rs.id, inst) {
+					lacks = true
+				}
+			}
+			if rs.got[n] == lacks {
+				t.Errorf("%s server: %q registered %v, but it runs %v", rs.id, n, rs.got[n], c.Runs)
+			}
+		}
+	}
+	// What a user sees, named: the Obelisk's server has the common
+	// commands, trades and governance, and no shop, gift, duel or grant.
+	for _, n := range []string{"join", "leave", "roll", "status", "help", "log", "trade offer", "propose", "rfj", "Submit as proposal"} {
+		if !ob[n] {
+			t.Errorf("the Obelisk server lacks %q", n)
+		}
+	}
+	for _, n := range []string{"shop", "buy", "open", "gift", "grant", "revoke", "duel", "battle", "match"} {
+		if ob[n] {
+			t.Errorf("the Obelisk server has %q", n)
+		}
+	}
+	for _, n := range []string{"trade", "propose", "judge", "Submit as proposal"} {
+		if turns[n] {
+			t.Errorf("the turns server has %q", n)
+		}
+	}
+	if !turns["join"] || !turns["roll"] || !turns["audit"] {
+		t.Errorf("the turns server lacks common commands: %v", turns)
+	}
+	if code, _, errs := register("--ruleset", "obelisk"); code != exitUsage || !strings.Contains(errs, "needs --guild") {
+		t.Errorf("--ruleset without --guild: exit %d, %q", code, errs)
+	}
+	if code, _, errs := register("--guild", "903", "--ruleset", "nomic"); code != exitUsage || !strings.Contains(errs, `no ruleset "nomic"`) {
+		t.Errorf("unknown ruleset: exit %d, %q", code, errs)
+	}
+	if _, ok := stored["/applications/4242/commands"]; ok {
+		t.Error("a per-ruleset registration changed the global commands")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -332,10 +331,28 @@ func (p *player) meOr(id *string) error {
 	return nil
 }
 
-var playCommands map[string]playCmd
+// playCommands is every verb of croupier play: the common ones below and
+// each area's, listed here once.
+var playCommands = playVerbs(commonCommands(), economyCommands(), exoptosisCommands(), governanceCommands())
 
-func init() {
-	playCommands = map[string]playCmd{
+// playVerbs merges the areas' verbs; a name in two areas is a programming
+// error.
+func playVerbs(areas ...map[string]playCmd) map[string]playCmd {
+	out := map[string]playCmd{}
+	for _, a := range areas {
+		for name, c := range a {
+			if _, dup := out[name]; dup {
+				panic("croupier play: verb " + name + " is defined twice")
+			}
+			out[name] = c
+		}
+	}
+	return out
+}
+
+// commonCommands are the verbs of every ruleset's commands and views.
+func commonCommands() map[string]playCmd {
+	return map[string]playCmd{
 		"create-game": {
 			synopsis: "create-game ID [--name N] [--ruleset R] [--admin ID ...] [--season S]", needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
@@ -514,9 +531,6 @@ func init() {
 			},
 		},
 	}
-	maps.Copy(playCommands, economyCommands())
-	maps.Copy(playCommands, exoptosisCommands())
-	maps.Copy(playCommands, governanceCommands())
 }
 
 func (p *player) log(limit int, all bool, cursor string) error {

@@ -30,8 +30,9 @@ type Context struct {
 // that cannot read its event should say something plain, never fail.
 type Renderer func(ev game.Event, c Context) (Line, bool)
 
-// The mapping from event type to renderer. Other packages extend it from
-// their init() with Register; unknown types are not announced.
+// The mapping from event type to renderer, listed here once (no init()
+// adds to it; Register is for a test's own types); unknown types are not
+// announced.
 var (
 	mu        sync.RWMutex
 	renderers = map[string]Renderer{

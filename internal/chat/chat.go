@@ -25,19 +25,14 @@
 //
 // # Adding commands (other areas)
 //
-// The table is a registry filled from init functions, so an area adds its
-// commands in its own file without touching this package's others:
-//
-//	func init() {
-//		chat.Register(chat.Command{Name: "duel", Description: "...", Options: ..., Handler: duel})
-//	}
-//
-// (from package chat, a file such as commands_exoptosis.go; or from any
-// package that the function wiring imports). Names are unique: Register
-// panics at start-up on a duplicate, except that an entry marked
-// Placeholder (the governance context-menu commands that answer "not
-// available yet") is replaced by a later registration of the same name.
-// Autocomplete kinds are added the same way with RegisterCompletion.
+// The table is explicit: each area declares its commands as values in a
+// function of its own file (economyCommands in commands_economy.go...),
+// and groups (registry.go) lists those functions once; autocomplete
+// providers likewise, in completions. Nothing registers from init(). Each
+// command names the catalogue commands and views it runs (Runs), so each
+// ruleset offers only the commands it has (CommandsFor, RULINGS R3).
+// Names are unique: a duplicate panics the first time the table is built,
+// which every test does.
 package chat
 
 import (

@@ -9,19 +9,20 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/ruleset"
 )
 
 // The admin commands (the game refuses non-admins with a clear sentence;
 // platforms may also hide them from members without a server permission),
 // and the public record: log, seeds, audit.
-func init() {
+func adminCommands() []Command {
 	player := Option{Name: "player", Description: "The player", Type: User, Required: true}
 	reason := Option{Name: "reason", Description: "Why (kept in the log)", Required: true}
 	channel := func(purpose, desc string) Option {
 		return Option{Name: purpose, Description: desc, Type: Channel}
 	}
-	Register(
-		Command{Name: "grant", Description: "Give a player items (admins)", Admin: true,
+	cmds := []Command{
+		Command{Name: "grant", Runs: []string{"grant"}, Description: "Give a player items (admins)", Admin: true,
 			Options: []Option{player, reason,
 				{Name: "vertebrae", Description: "Vertebrae to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
 				{Name: "chips", Description: "Chips to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
@@ -33,7 +34,7 @@ func init() {
 				{Name: "packs", Description: "How many of that pack (default 1)", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
 			},
 			Handler: grant},
-		Command{Name: "revoke", Description: "Take specific items from a player (admins)", Admin: true,
+		Command{Name: "revoke", Runs: []string{"revoke"}, Description: "Take specific items from a player (admins)", Admin: true,
 			Options: []Option{player, reason,
 				{Name: "vertebrae", Description: "Vertebrae to take", Type: Integer, Min: intp(0)},
 				{Name: "chips", Description: "Chips to take", Type: Integer, Min: intp(0)},
@@ -41,10 +42,10 @@ func init() {
 				{Name: "packs", Description: "Pack ids, comma-separated", Complete: CompleteTheirPacks},
 			},
 			Handler: revoke},
-		Command{Name: "amend", Description: "Amend the game's ruleset numbers with a JSON merge patch (admins)", Admin: true,
+		Command{Name: "amend", Runs: []string{"amend"}, Description: "Amend the game's ruleset numbers with a JSON merge patch (admins)", Admin: true,
 			Options: []Option{{Name: "patch", Description: `JSON merge patch, e.g. {"durations":{"tradeWindow":"72h"}}`, Required: true}, reason},
 			Handler: amend},
-		Command{Name: "bind", Description: "Bind this server and its channels to a game (the game's admins)", Admin: true, NoGame: true,
+		Command{Name: "bind", Runs: []string{"bind"}, Description: "Bind this server and its channels to a game (the game's admins)", Admin: true, NoGame: true,
 			Options: []Option{
 				{Name: "game", Description: "The game's id", Required: true},
 				channel(game.ChannelProposals, "Where proposals are made"),
@@ -58,7 +59,8 @@ func init() {
 			Handler: logTail},
 		Command{Name: "seeds", Private: true, Description: "Each period's seed commitment, and the revealed seeds", Handler: seeds},
 		Command{Name: "audit", Private: true, Description: "Recompute every random draw from the revealed seeds", Handler: audit},
-	)
+	}
+	return cmds
 }
 
 func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -157,6 +159,10 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 			b.Channels[p] = ch
 		}
 	}
+	before, hadRuleset, err := boundRuleset(ctx, s, inv)
+	if err != nil {
+		return nil, err
+	}
 	r := req(inv)
 	r.Game = inv.Opt("game")
 	res, err := s.Bind(ctx, r, b)
@@ -168,6 +174,11 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 		return nil, err
 	}
 	reply := &Reply{Text: fmt.Sprintf("This server now plays the game %s.", nb.Game)}
+	if note, err := registerNote(ctx, s, inv, nb.Game, before, hadRuleset); err != nil {
+		return nil, err
+	} else if note != "" {
+		reply.Text += "\n" + note
+	}
 	for _, p := range game.ChannelPurposes {
 		v := "not set"
 		if ch := nb.Channels[p]; ch != "" {
@@ -176,6 +187,31 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 		reply.Fields = append(reply.Fields, Field{Name: p, Value: v, Inline: true})
 	}
 	return reply, nil
+}
+
+// registerNote tells the admin to register the commands of the newly bound
+// game's ruleset in this server when they differ from what it offered: the
+// commands a server shows are registered with the platform (on Discord by
+// croupier discord register), not chosen by the binding. Nothing is said
+// when the ruleset is the one bound before, or, on a first binding, Gilded
+// Hall's, whose commands (all of them) a plain registration offers.
+func registerNote(ctx context.Context, s *game.Service, inv *Invocation, g, before string, hadRuleset bool) (string, error) {
+	v, err := s.Game(ctx, g)
+	if err != nil {
+		return "", err
+	}
+	if hadRuleset && v.Ruleset == before || !hadRuleset && v.Ruleset == ruleset.Default {
+		return "", nil
+	}
+	title := v.Ruleset
+	if sh, ok := game.Shape(v.Ruleset); ok {
+		title = sh.Title
+	}
+	how := "register this server's commands for it"
+	if inv.Platform == "discord" {
+		how = fmt.Sprintf("run `croupier discord register --guild %s --ruleset %s`", inv.Guild, v.Ruleset)
+	}
+	return fmt.Sprintf("Its ruleset is %s: %s so that this server offers only its commands.", title, how), nil
 }
 
 // maxLogPages bounds how much of a long log /log walks to find its end.

@@ -15,26 +15,26 @@ import (
 // The economy (RULINGS C1-C7): the Croupier's shop and purchases (with a
 // confirmation button), packs, gifts and trades (consent buttons on an
 // offer).
-func init() {
+func economyCommands() []Command {
 	tradeID := Option{Name: "trade", Description: "The trade's id (default: your only open one)", Complete: CompleteMyTrades}
-	Register(
-		Command{Name: "shop", Private: true, Description: "What the Croupier sells, at this game's prices", Handler: shop},
-		Command{Name: "buy", Private: true, Description: "Buy from the Croupier (asks you to confirm)",
+	cmds := []Command{
+		Command{Name: "shop", Runs: []string{"shop"}, Private: true, Description: "What the Croupier sells, at this game's prices", Handler: shop},
+		Command{Name: "buy", Runs: []string{"purchase", "shop"}, Private: true, Description: "Buy from the Croupier (asks you to confirm)",
 			Options: []Option{
 				{Name: "item", Description: "What to buy", Required: true, Complete: CompleteShop},
 				{Name: "quantity", Description: "How many (default 1)", Type: Integer, Min: intp(1), Max: intp(economy.MaxQuantity)},
 			},
 			Handler: buy},
-		Command{Name: "buy confirm", Description: "Confirm a purchase", Hidden: true,
+		Command{Name: "buy confirm", Runs: []string{"purchase"}, Description: "Confirm a purchase", Hidden: true,
 			Options: []Option{{Name: "item", Required: true}, {Name: "quantity", Type: Integer, Min: intp(1), Max: intp(economy.MaxQuantity)}},
 			Handler: buyConfirm},
-		Command{Name: "open", Description: "Open one of your packs",
+		Command{Name: "open", Runs: []string{"open"}, Description: "Open one of your packs",
 			Options: []Option{{Name: "pack", Description: "The pack (id, or kind for your oldest of that kind)", Required: true, Complete: CompleteMyPacks}},
 			Handler: openPack},
-		Command{Name: "gift", Description: "Make your gift of this period to a player",
+		Command{Name: "gift", Runs: []string{"gift"}, Description: "Make your gift of this period to a player",
 			Options: []Option{{Name: "player", Description: "Who receives it", Type: User, Required: true}},
 			Handler: gift},
-		Command{Name: "trade offer", Description: "Offer a trade to a player (they accept with a button)",
+		Command{Name: "trade offer", Runs: []string{"trade-offer"}, Description: "Offer a trade to a player (they accept with a button)",
 			Options: []Option{
 				{Name: "player", Description: "Who you offer it to", Type: User, Required: true},
 				{Name: "give_cards", Description: "Your card ids to give, comma-separated", Complete: CompleteMyCards},
@@ -48,17 +48,18 @@ func init() {
 				{Name: "note", Description: "A note for the other player"},
 			},
 			Handler: tradeOffer},
-		Command{Name: "trade accept", Description: "Accept a trade offered to you", Options: []Option{tradeID}, Handler: tradeAccept},
-		Command{Name: "trade withdraw", Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
-		Command{Name: "trade list", Private: true, Description: "Your trades (only you see them)",
+		Command{Name: "trade accept", Runs: []string{"trade-accept"}, Description: "Accept a trade offered to you", Options: []Option{tradeID}, Handler: tradeAccept},
+		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
+		Command{Name: "trade list", Runs: []string{"trades"}, Private: true, Description: "Your trades (only you see them)",
 			Options: []Option{{Name: "status", Description: "Which trades (default open)", Choices: []Choice{
 				{Label: "open", Value: game.TradeOpen}, {Label: "executed", Value: game.TradeExecuted},
 				{Label: "withdrawn", Value: game.TradeWithdrawn}, {Label: "expired", Value: game.TradeExpired}, {Label: "all", Value: "all"}}}},
 			Handler: tradeList},
-		Command{Name: "trade show", Private: true, Description: "One trade, with its buttons",
+		Command{Name: "trade show", Runs: []string{"trades"}, Private: true, Description: "One trade, with its buttons",
 			Options: []Option{{Name: "trade", Description: "The trade's id", Required: true, Complete: CompleteMyTrades}},
 			Handler: tradeShow},
-	)
+	}
+	return cmds
 }
 
 // decoded reads the response of a command as a T, or passes the command's

@@ -32,7 +32,7 @@ const (
 	CompleteMatchCards Completion = "match-cards"
 )
 
-func init() {
+func exoptosisCommands() []Command {
 	match := Option{Name: "match", Description: "The match (default: your only running match)", Complete: CompleteMyMatches}
 	var kinds []Choice
 	for _, k := range game.MoveKinds() {
@@ -40,8 +40,8 @@ func init() {
 			kinds = append(kinds, Choice{Label: k, Value: k})
 		}
 	}
-	Register(
-		Command{Name: "duel request", Description: "Ask players to a duel",
+	cmds := []Command{
+		Command{Name: "duel request", Runs: []string{"duel-request"}, Description: "Ask players to a duel",
 			Options: []Option{
 				{Name: "player", Description: "A player to duel", Type: User, Required: true},
 				{Name: "player2", Description: "Another player", Type: User},
@@ -49,13 +49,13 @@ func init() {
 				{Name: "player4", Description: "Another player", Type: User},
 			},
 			Handler: duelRequest},
-		Command{Name: "duel answer", Description: "Accept or decline a duel",
+		Command{Name: "duel answer", Runs: []string{"duel-accept", "duel-decline"}, Description: "Accept or decline a duel",
 			Options: []Option{{Name: "accept", Description: "true accepts; false declines (cancels the duel)", Type: Boolean, Required: true}, match},
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 				return duelAnswer(ctx, s, inv, inv.Bool("accept"))
 			}},
-		Command{Name: "battle", Description: "Engage in this phase's battle", Handler: battle},
-		Command{Name: "match status", Private: true, Description: "A match and your legal moves",
+		Command{Name: "battle", Runs: []string{"battle-engage"}, Description: "Engage in this phase's battle", Handler: battle},
+		Command{Name: "match status", Runs: []string{"matches"}, Private: true, Description: "A match and your legal moves",
 			Options: []Option{match, {Name: "replay", Description: "Show the match move by move instead", Type: Boolean}},
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 				if inv.Bool("replay") {
@@ -66,7 +66,7 @@ func init() {
 		// One command for every move: a platform's menus stay short, and
 		// the card option completes with exactly the cards the caller's
 		// legal moves name, whatever the kind.
-		Command{Name: "match move", Description: "Make a move in a match",
+		Command{Name: "match move", Runs: matchMoves(), Description: "Make a move in a match",
 			Options: []Option{
 				{Name: "kind", Description: "The move", Required: true, Choices: kinds},
 				{Name: "card", Description: "play, add, give: the card; select: cards, comma-separated; a Queen's card", Complete: CompleteMatchCards},
@@ -77,32 +77,39 @@ func init() {
 			},
 			Handler: moveHandler(buildMove)},
 		// The components of a match view run these (see controls).
-		Command{Name: "match hand", Hidden: true, Description: "Build your hand card by card, then select it",
+		Command{Name: "match hand", Runs: matchMoves(), Hidden: true, Description: "Build your hand card by card, then select it",
 			Options: []Option{{Name: "match", Description: "The match", Required: true},
 				{Name: "picks", Description: "The cards picked so far (encoded)"},
 				{Name: "card", Description: "A card to pick, or to take back if picked"},
 				{Name: "done", Description: "true selects the picked cards", Type: Boolean}},
 			Handler: matchHand},
-		Command{Name: "match pick", Hidden: true, Description: "Make one of your legal moves",
+		Command{Name: "match pick", Runs: matchMoves(), Hidden: true, Description: "Make one of your legal moves",
 			Options: []Option{{Name: "match", Description: "The match", Required: true},
 				{Name: "move", Description: "The move: kind|card|player|player2|level", Required: true}},
 			Handler: moveHandler(pickedMove)},
-	)
-	RegisterCompletion(CompleteMyMatches, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-		// The player's live-match index: cost independent of past matches.
-		ms, err := s.LiveMatches(ctx, inv.Game, inv.User)
-		if err != nil {
-			return nil, err
+	}
+	return cmds
+}
+
+// exoptosisCompletions are the match autocompletions.
+var exoptosisCompletions = map[Completion]CompletionFunc{
+	CompleteMyMatches:  completeMyMatches,
+	CompleteMatchCards: completeMatchCards,
+}
+
+func completeMyMatches(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+	// The player's live-match index: cost independent of past matches.
+	ms, err := s.LiveMatches(ctx, inv.Game, inv.User)
+	if err != nil {
+		return nil, err
+	}
+	var cs []Choice
+	for _, m := range ms {
+		if m.Status == game.MatchPlaying || m.Status == game.MatchRequested {
+			cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s %s (%s): %s", m.Kind, m.ID, m.Status, strings.Join(m.Players, ", ")), 100), Value: m.ID})
 		}
-		var cs []Choice
-		for _, m := range ms {
-			if m.Status == game.MatchPlaying || m.Status == game.MatchRequested {
-				cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s %s (%s): %s", m.Kind, m.ID, m.Status, strings.Join(m.Players, ", ")), 100), Value: m.ID})
-			}
-		}
-		return filterChoices(cs, partial), nil
-	})
-	RegisterCompletion(CompleteMatchCards, completeMatchCards)
+	}
+	return filterChoices(cs, partial), nil
 }
 
 // completeMatchCards suggests the cards the caller's legal moves name. A
@@ -704,4 +711,14 @@ func decodePicks(table []string, s string) ([]string, error) {
 		out = append(out, table[i])
 	}
 	return out, nil
+}
+
+// matchMoves are the catalogue's match moves ("match-play"...), which the
+// move commands run.
+func matchMoves() []string {
+	var out []string
+	for _, k := range game.MoveKinds() {
+		out = append(out, "match-"+k)
+	}
+	return out
 }

@@ -17,57 +17,58 @@ import (
 // message: the context-menu commands ("Submit as proposal", "Submit as
 // request for justice", "Stand for Judge") to the message they are used on,
 // the slash commands to a message named by its link or id.
-func init() {
+func governanceCommands() []Command {
 	msgOpt := func(what string) Option {
 		return Option{Name: "message", Required: true,
 			Description: "The " + what + " message: its link (Copy Message Link) or its id in this channel"}
 	}
-	Register(
-		Command{Name: "propose", Description: "Submit your message as a proposal",
+	cmds := []Command{
+		Command{Name: "propose", Runs: []string{"proposal-submit"}, Description: "Submit your message as a proposal",
 			Options: []Option{msgOpt("proposal"),
 				{Name: "class", Description: "standard (voted on during the next phase) or urgent (48 hours; reputable players)",
 					Choices: []Choice{{Label: "standard", Value: string(governance.Standard)}, {Label: "urgent", Value: string(governance.Urgent)}}},
 				{Name: "title", Description: "A short title for announcements"},
 				{Name: "text", Description: "The proposal's text (a copy of the message)"}},
 			Handler: propose},
-		Command{Name: "withdraw", Description: "Withdraw your proposal",
+		Command{Name: "withdraw", Runs: []string{"proposal-withdraw"}, Description: "Withdraw your proposal",
 			Options: []Option{{Name: "proposal", Description: "The proposal's id", Required: true}}, Handler: withdraw},
-		Command{Name: "proposals", Description: "Proposals, votes and deadlines",
+		Command{Name: "proposals", Runs: []string{"proposals"}, Description: "Proposals, votes and deadlines",
 			Options: []Option{{Name: "status", Description: "Which proposals (default open)", Choices: []Choice{
 				{Label: "open", Value: string(governance.StatusOpen)}, {Label: "adopted", Value: string(governance.StatusAdopted)},
 				{Label: "failed", Value: string(governance.StatusFailed)}, {Label: "withdrawn", Value: string(governance.StatusWithdrawn)},
 				{Label: "all", Value: "all"}}}},
 			Handler: proposals},
-		Command{Name: "rfj", Description: "Request justice from the Judge",
+		Command{Name: "rfj", Runs: []string{"justice-request"}, Description: "Request justice from the Judge",
 			Options: []Option{
 				{Name: "kind", Description: "statement or question", Required: true, Choices: []Choice{
 					{Label: "statement", Value: string(governance.KindStatement)}, {Label: "question", Value: string(governance.KindQuestion)}}},
 				{Name: "text", Description: "The statement or question", Required: true},
 				msgOpt("request")},
 			Handler: rfj},
-		Command{Name: "rule", Description: "Rule on a request (the Judge)",
+		Command{Name: "rule", Runs: []string{"ruling"}, Description: "Rule on a request (the Judge)",
 			Options: []Option{{Name: "request", Description: "The request's id", Required: true},
 				{Name: "answer", Description: "TRUE, FALSE, or the answer", Required: true}},
 			Handler: rule},
-		Command{Name: "overturn", Description: "Overturn your ruling (the Judge)",
+		Command{Name: "overturn", Runs: []string{"ruling-overturn"}, Description: "Overturn your ruling (the Judge)",
 			Options: []Option{{Name: "ruling", Description: "The ruling's id", Required: true}}, Handler: overturn},
-		Command{Name: "confidence", Description: "Vote of confidence on a ruling",
+		Command{Name: "confidence", Runs: []string{"confidence-open"}, Description: "Vote of confidence on a ruling",
 			Options: []Option{{Name: "ruling", Description: "The ruling's id", Required: true}, msgOpt("poll")},
 			Handler: confidence},
-		Command{Name: "rulings", Description: "Past rulings", Handler: rulings},
-		Command{Name: "judge", Description: "The Judge and their queue", Handler: judge},
-		Command{Name: "assent-removal", Description: "Assent to removing the Judge", Handler: assentRemoval},
-		Command{Name: "resign", Description: "Resign as Judge", Handler: resign},
-		Command{Name: "stand", Description: "Stand for Judge this week",
+		Command{Name: "rulings", Runs: []string{"rulings"}, Description: "Past rulings", Handler: rulings},
+		Command{Name: "judge", Runs: []string{"judge"}, Description: "The Judge and their queue", Handler: judge},
+		Command{Name: "assent-removal", Runs: []string{"judge-removal-assent"}, Description: "Assent to removing the Judge", Handler: assentRemoval},
+		Command{Name: "resign", Runs: []string{"judge-resign"}, Description: "Resign as Judge", Handler: resign},
+		Command{Name: "stand", Runs: []string{"judge-candidacy"}, Description: "Stand for Judge this week",
 			Options: []Option{msgOpt("candidacy")}, Handler: stand},
-		Command{Name: "Submit as proposal", Kind: MessageMenu, Description: "Submit this message of yours as a proposal",
+		Command{Name: "Submit as proposal", Runs: []string{"proposal-submit"}, Kind: MessageMenu, Description: "Submit this message of yours as a proposal",
 			Handler: proposeMessage},
-		Command{Name: "Submit as request for justice", Kind: MessageMenu,
+		Command{Name: "Submit as request for justice", Runs: []string{"justice-request"}, Kind: MessageMenu,
 			Description: "Submit this message of yours as a request for justice (a question if it ends with ?)",
 			Handler:     rfjMessage},
-		Command{Name: "Stand for Judge", Kind: MessageMenu, Description: "Stand for Judge this week with this message of yours",
+		Command{Name: "Stand for Judge", Runs: []string{"judge-candidacy"}, Kind: MessageMenu, Description: "Stand for Judge this week with this message of yours",
 			Handler: standMessage},
-	)
+	}
+	return cmds
 }
 
 // discordLink matches a Discord message link's channel and message ids.

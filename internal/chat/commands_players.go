@@ -12,15 +12,15 @@ import (
 
 // The player commands: membership, status and inventory (private views),
 // the player list, dice, the game's description, and help.
-func init() {
-	Register(
+func playerCommands() []Command {
+	cmds := []Command{
 		Command{Name: "help", Private: true, Description: "List the Croupier's commands", NoGame: true, Handler: help,
 			Options: []Option{{Name: "command", Description: "A command to describe, e.g. trade"}}},
-		Command{Name: "join", Description: "Join the game bound to this server",
+		Command{Name: "join", Runs: []string{"join"}, Description: "Join the game bound to this server",
 			Options: []Option{{Name: "name", Description: "Your display name in the game (default: your name here)"}},
 			Handler: join},
-		Command{Name: "leave", Private: true, Description: "Leave the game (your items are destroyed; asks to confirm)", Handler: leave},
-		Command{Name: "leave confirm", Description: "Leave the game for real", Hidden: true, Handler: leaveConfirm},
+		Command{Name: "leave", Runs: []string{"leave"}, Private: true, Description: "Leave the game (your items are destroyed; asks to confirm)", Handler: leave},
+		Command{Name: "leave confirm", Runs: []string{"leave"}, Description: "Leave the game for real", Hidden: true, Handler: leaveConfirm},
 		Command{Name: "dismiss", Description: "Close a prompt without doing anything", Hidden: true, NoGame: true, Handler: dismiss},
 		Command{Name: "status", Private: true, Description: "Your status and balances (only you see it)",
 			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
@@ -29,7 +29,7 @@ func init() {
 			Options: []Option{{Name: "player", Description: "Another player to look at", Type: User}},
 			Handler: inventory},
 		Command{Name: "players", Description: "The game's current players", Handler: playersList},
-		Command{Name: "roll", Description: "Roll dice publicly and verifiably, e.g. 2d6",
+		Command{Name: "roll", Runs: []string{"roll"}, Description: "Roll dice publicly and verifiably, e.g. 2d6",
 			Options: []Option{
 				{Name: "dice", Description: "NdK: N dice of K sides, e.g. 1d20", Required: true},
 				{Name: "reason", Description: "Why (shown in the log)"},
@@ -37,19 +37,27 @@ func init() {
 			Handler: roll},
 		Command{Name: "game", Description: "The game bound to this server: period, season, admins", Handler: gameInfo},
 		Command{Name: "Player status", Private: true, Kind: UserMenu, Description: "A player's status (only you see it)", Handler: userStatus},
-	)
+	}
+	return cmds
 }
 
 // help lists the commands compactly, one line per top-level name with its
 // subcommands ("/trade offer · accept · ..."), so the list stays inside a
 // chat message however many commands the areas register; "help NAME" gives
-// each subcommand's description.
-func help(_ context.Context, _ *game.Service, inv *Invocation) (*Reply, error) {
+// each subcommand's description. In a server bound to a game it lists only
+// the commands of that game's ruleset (RULINGS R3).
+func help(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	topic := strings.TrimPrefix(strings.TrimSpace(inv.Opt("command")), "/")
+	cmds := Commands()
+	if id, ok, err := boundRuleset(ctx, s, inv); err != nil {
+		return nil, err
+	} else if ok {
+		cmds = CommandsFor(id)
+	}
 	var order []string
 	subs := map[string][]Command{}
 	var menus []string
-	for _, c := range Commands() {
+	for _, c := range cmds {
 		if c.Hidden {
 			continue
 		}
@@ -89,6 +97,26 @@ func help(_ context.Context, _ *game.Service, inv *Invocation) (*Reply, error) {
 	ls = append(ls, menus...)
 	ls = append(ls, "/help command:NAME describes one command's subcommands.")
 	return &Reply{Title: "Croupier commands", Text: lines(ls), Ephemeral: true}, nil
+}
+
+// boundRuleset is the ruleset of the game bound to inv's space, if any.
+func boundRuleset(ctx context.Context, s *game.Service, inv *Invocation) (string, bool, error) {
+	g := inv.Game
+	if g == "" && inv.Guild != "" {
+		b, ok, err := s.BindingFor(ctx, inv.Platform, inv.Guild)
+		if err != nil || !ok {
+			return "", false, err
+		}
+		g = b.Game
+	}
+	if g == "" {
+		return "", false, nil
+	}
+	v, err := s.Game(ctx, g)
+	if err != nil {
+		return "", false, err
+	}
+	return v.Ruleset, true, nil
 }
 
 func adminNote(c Command) string {

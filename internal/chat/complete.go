@@ -14,8 +14,8 @@ const CompletePackKinds Completion = "pack-kinds"
 
 // The autocomplete providers. Suggestions are filtered by what the user
 // typed (case-insensitive, anywhere in the label or value).
-func init() {
-	RegisterCompletion(CompleteCards, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+var economyCompletions = map[Completion]CompletionFunc{
+	CompleteCards: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
 		rs, err := s.Ruleset(ctx, inv.Game)
 		if err != nil {
 			return nil, err
@@ -25,8 +25,8 @@ func init() {
 			cs[i] = Choice{Label: c.Name, Value: c.Name}
 		}
 		return filterChoices(cs, partial), nil
-	})
-	RegisterCompletion(CompletePackKinds, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+	},
+	CompletePackKinds: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
 		rs, err := s.Ruleset(ctx, inv.Game)
 		if err != nil {
 			return nil, err
@@ -36,8 +36,8 @@ func init() {
 			cs[i] = Choice{Label: p.Name, Value: p.ID}
 		}
 		return filterChoices(cs, partial), nil
-	})
-	RegisterCompletion(CompleteShop, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+	},
+	CompleteShop: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
 		items, err := s.Shop(ctx, inv.Game)
 		if err != nil {
 			return nil, err
@@ -47,12 +47,12 @@ func init() {
 			cs[i] = Choice{Label: fmt.Sprintf("%s: %d %s", it.Name, it.Price, currency(it.Currency)), Value: it.ID}
 		}
 		return filterChoices(cs, partial), nil
-	})
-	RegisterCompletion(CompleteMyCards, holdings(false, false))
-	RegisterCompletion(CompleteMyPacks, holdings(false, true))
-	RegisterCompletion(CompleteTheirCards, holdings(true, false))
-	RegisterCompletion(CompleteTheirPacks, holdings(true, true))
-	RegisterCompletion(CompleteMyTrades, func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+	},
+	CompleteMyCards:    holdings(false, false),
+	CompleteMyPacks:    holdings(false, true),
+	CompleteTheirCards: holdings(true, false),
+	CompleteTheirPacks: holdings(true, true),
+	CompleteMyTrades: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
 		ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: game.TradeOpen})
 		if err != nil {
 			return nil, err
@@ -62,7 +62,7 @@ func init() {
 			cs[i] = Choice{Label: clip(fmt.Sprintf("%s: %s → %s", t.ID, t.From, t.To), 100), Value: t.ID}
 		}
 		return filterChoices(cs, partial), nil
-	})
+	},
 }
 
 // holdings suggests card copies (or packs) of the caller, or of the player

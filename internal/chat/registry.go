@@ -36,7 +36,7 @@ const (
 	Channel
 )
 
-// Completion names an autocomplete provider (RegisterCompletion).
+// Completion names an autocomplete provider (see completions).
 type Completion string
 
 // The autocomplete kinds this package provides.
@@ -98,50 +98,115 @@ type Command struct {
 	// Hidden commands are not registered with the platform: they are run
 	// only by buttons and selects ("buy confirm").
 	Hidden bool
-	// Placeholder entries may be replaced by a later Register of the same
-	// name (commands whose area has not landed yet).
-	Placeholder bool
+	// Runs names the catalogue commands (game.Catalogue) and institution
+	// views (game.Views) the command runs. A ruleset offers the command
+	// when it has every one of them (RULINGS R3); a command that names
+	// none (help, status, the log...) is offered by every ruleset.
+	Runs []string
 }
 
+// InRuleset reports whether ruleset id offers c: whether it has every
+// catalogue command and view c runs.
+func (c Command) InRuleset(id string) bool {
+	for _, name := range c.Runs {
+		if !game.RulesetHas(id, institutionOf(name)) {
+			return false
+		}
+	}
+	return true
+}
+
+// institutionOf is the institution of catalogue command or view name ("" when
+// the catalogue has no such name, which TestEveryChatCommandRunsCatalogueNames
+// rules out).
+func institutionOf(name string) string {
+	if c, ok := game.CommandNamed(name); ok {
+		return c.Institution
+	}
+	for _, v := range game.Views() {
+		if v.Name == name {
+			return v.Institution
+		}
+	}
+	return ""
+}
+
+// groups lists every area's commands, once: the command table. Each area's
+// function (playerCommands in commands_players.go...) declares its commands
+// as values; nothing is added from init().
+func groups() [][]Command {
+	return [][]Command{playerCommands(), adminCommands(), economyCommands(), exoptosisCommands(), governanceCommands()}
+}
+
+// completions lists every area's autocomplete providers, once.
+var completions = mergeCompletions(economyCompletions, exoptosisCompletions)
+
 var (
-	regMu    sync.RWMutex
-	registry = map[string]Command{}
+	tableOnce sync.Once
+	tableMu   sync.RWMutex
+	table     map[string]Command
 )
 
-// Register adds commands to the table (call it from init). It panics on a
-// duplicate name (unless the existing entry is a Placeholder) or an entry
-// without a name or handler: these are programming errors, found at start-up.
+// commandTable returns the table, built from groups on first use (built
+// lazily, not as a package variable's initialiser, because help reads the
+// table it is in).
+func commandTable() map[string]Command {
+	tableOnce.Do(func() {
+		t := map[string]Command{}
+		for _, g := range groups() {
+			for _, c := range g {
+				add(t, c)
+			}
+		}
+		tableMu.Lock()
+		table = t
+		tableMu.Unlock()
+	})
+	return table
+}
+
+// add puts c in t. It panics on a duplicate name or an entry without a name
+// or handler: these are programming errors, found by every test.
+func add(t map[string]Command, c Command) {
+	if c.Name == "" || c.Handler == nil {
+		panic(fmt.Sprintf("chat: command %q needs a name and a handler", c.Name))
+	}
+	if _, ok := t[c.Name]; ok {
+		panic(fmt.Sprintf("chat: command %q is in the table twice", c.Name))
+	}
+	if c.Kind == Slash && len(strings.Fields(c.Name)) > 2 {
+		panic(fmt.Sprintf("chat: command %q: at most a name and a subcommand", c.Name))
+	}
+	t[c.Name] = c
+}
+
+// Register adds a test's own commands to the table (the Croupier's own are
+// listed in groups). It panics on a duplicate name.
 func Register(cmds ...Command) {
-	regMu.Lock()
-	defer regMu.Unlock()
+	commandTable()
+	tableMu.Lock()
+	defer tableMu.Unlock()
 	for _, c := range cmds {
-		if c.Name == "" || c.Handler == nil {
-			panic(fmt.Sprintf("chat.Register: command %q needs a name and a handler", c.Name))
-		}
-		if old, ok := registry[c.Name]; ok && !old.Placeholder {
-			panic(fmt.Sprintf("chat.Register: command %q is registered twice", c.Name))
-		}
-		if c.Kind == Slash && len(strings.Fields(c.Name)) > 2 {
-			panic(fmt.Sprintf("chat.Register: command %q: at most a name and a subcommand", c.Name))
-		}
-		registry[c.Name] = c
+		add(table, c)
 	}
 }
 
 // Lookup returns the command named name.
 func Lookup(name string) (Command, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	c, ok := registry[name]
+	t := commandTable()
+	tableMu.RLock()
+	defer tableMu.RUnlock()
+	c, ok := t[name]
 	return c, ok
 }
 
 // Commands returns every command, sorted by kind then name.
 func Commands() []Command {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]Command, 0, len(registry))
-	for _, c := range registry {
+	t := commandTable()
+	tableMu.RLock()
+	defer tableMu.RUnlock()
+	out := make([]Command, 0, len(t))
+	for _, c := range t {
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b Command) int {
@@ -153,7 +218,11 @@ func Commands() []Command {
 	return out
 }
 
-// Option returns the command's option named name.
+// CommandsFor returns the commands ruleset id offers, sorted as Commands.
+func CommandsFor(id string) []Command {
+	return slices.DeleteFunc(Commands(), func(c Command) bool { return !c.InRuleset(id) })
+}
+
 func (c Command) Option(name string) (Option, bool) {
 	i := slices.IndexFunc(c.Options, func(o Option) bool { return o.Name == name })
 	if i < 0 {
@@ -166,21 +235,22 @@ func (c Command) Option(name string) (Option, bool) {
 // inv carries the other options typed so far.
 type CompletionFunc func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error)
 
-var completions = map[Completion]CompletionFunc{}
-
-// RegisterCompletion adds an autocomplete provider (call it from init).
-func RegisterCompletion(kind Completion, fn CompletionFunc) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, ok := completions[kind]; ok {
-		panic(fmt.Sprintf("chat.RegisterCompletion: %q is registered twice", kind))
+// mergeCompletions merges the areas' providers; a kind in two areas is a
+// programming error.
+func mergeCompletions(areas ...map[Completion]CompletionFunc) map[Completion]CompletionFunc {
+	out := map[Completion]CompletionFunc{}
+	for _, a := range areas {
+		for k, fn := range a {
+			if _, dup := out[k]; dup {
+				panic(fmt.Sprintf("chat: completion %q is defined twice", k))
+			}
+			out[k] = fn
+		}
 	}
-	completions[kind] = fn
+	return out
 }
 
 func completion(kind Completion) (CompletionFunc, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
 	fn, ok := completions[kind]
 	return fn, ok
 }

@@ -72,9 +72,8 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 	})
 }
 
-func init() {
-	atPeriodEnd = append(atPeriodEnd, atHook{institution: InstExoptosis, run: formBattle})
-}
+// formBattleAtPeriodEnd is listed in atPeriodEnd (schedule.go).
+var formBattleAtPeriodEnd = atHook{institution: InstExoptosis, run: formBattle}
 
 // formBattle runs inside the period-end commit: the players who engaged in
 // the ended phase make one battle (X10). It only writes the battle's item,

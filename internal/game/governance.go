@@ -305,22 +305,24 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 	})
 }
 
-func init() {
-	dueWorks = append(dueWorks,
-		dueWork{kind: "proposal", prefix: proposalPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
-			return s.TallyProposals(ctx, game)
-		}},
-		dueWork{kind: "confidence", prefix: confidencePrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
-			return s.closeConfidenceItem(ctx, game, sk)
-		}},
-		dueWork{kind: "election", prefix: electionPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
-			return s.holdElectionItem(ctx, game, sk)
-		}},
-	)
-	// Proposals whose voting ends with a period take effect before that
-	// period ends and, at a week's end, before the season changes (T2).
-	beforePeriodEnd = append(beforePeriodEnd, beforeHook{institution: InstGovernance, run: func(s *Service, ctx context.Context, game string, ended calendar.Period) error {
-		_, err := s.tallyProposalsUntil(ctx, game, ended.End)
-		return err
-	}})
-}
+// The governance timers (listed in dueWorks, schedule.go): proposal
+// tallies, confidence votes, Judge elections.
+var (
+	proposalWork = dueWork{kind: "proposal", prefix: proposalPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+		return s.TallyProposals(ctx, game)
+	}}
+	confidenceWork = dueWork{kind: "confidence", prefix: confidencePrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+		return s.closeConfidenceItem(ctx, game, sk)
+	}}
+	electionWork = dueWork{kind: "election", prefix: electionPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+		return s.holdElectionItem(ctx, game, sk)
+	}}
+)
+
+// tallyBeforePeriodEnd (listed in beforePeriodEnd, schedule.go): proposals
+// whose voting ends with a period take effect before that period ends and,
+// at a week's end, before the season changes (T2).
+var tallyBeforePeriodEnd = beforeHook{institution: InstGovernance, run: func(s *Service, ctx context.Context, game string, ended calendar.Period) error {
+	_, err := s.tallyProposalsUntil(ctx, game, ended.End)
+	return err
+}}

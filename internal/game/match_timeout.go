@@ -14,17 +14,16 @@ import (
 // (X7) and the setup of a forming battle (X10).
 const dueMatch = "match"
 
-func init() {
-	dueWorks = append(dueWorks, dueWork{kind: dueMatch, prefix: matchPrefix, institution: InstExoptosis,
-		run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
-			id := strings.TrimPrefix(sk, matchPrefix)
-			done, err := s.ExpireMatch(ctx, game, id)
-			if err != nil || !done {
-				return nil, err
-			}
-			return []string{game + "/" + id}, nil
-		}})
-}
+// matchWork applies match timers (listed in dueWorks, schedule.go).
+var matchWork = dueWork{kind: dueMatch, prefix: matchPrefix, institution: InstExoptosis,
+	run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+		id := strings.TrimPrefix(sk, matchPrefix)
+		done, err := s.ExpireMatch(ctx, game, id)
+		if err != nil || !done {
+			return nil, err
+		}
+		return []string{game + "/" + id}, nil
+	}}
 
 // errMatchNotDue: the match's timer moved (a move or another run came first).
 var errMatchNotDue = errors.New("nothing due")

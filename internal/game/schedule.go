@@ -66,23 +66,27 @@ type dueWork struct {
 	run         func(s *Service, ctx context.Context, game, sk string) ([]string, error)
 }
 
-// dueWorks is every kind of timer, registered by the file that owns the
-// kind. Every scheduled function runs all of them (they differ only in how
-// often they run), so no kind of work can starve behind another in the
-// one due index.
-var dueWorks = []dueWork{
-	{kind: duePeriod, prefix: metaSK, institution: InstCommon, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
-		return s.EndPeriods(ctx, game)
-	}},
-	{kind: dueTrade, prefix: tradePrefix, institution: InstTrades, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
-		id := strings.TrimPrefix(sk, tradePrefix)
-		closed, err := s.ExpireTrade(ctx, game, id)
-		if err != nil || !closed {
-			return nil, err
-		}
-		return []string{game + "/" + id}, nil
-	}},
-}
+// dueWorks is every kind of timer, each defined in the file that owns the
+// kind, listed here once (no init() adds to it). Every scheduled function
+// runs all of them (they differ only in how often they run), so no kind of
+// work can starve behind another in the one due index. The order is the
+// order the index's prefixes are tried in.
+var dueWorks = []dueWork{periodWork, tradeWork, proposalWork, confidenceWork, electionWork, matchWork}
+
+// periodWork ends periods (META is due at the open period's end).
+var periodWork = dueWork{kind: duePeriod, prefix: metaSK, institution: InstCommon, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+	return s.EndPeriods(ctx, game)
+}}
+
+// tradeWork closes trades whose window has passed.
+var tradeWork = dueWork{kind: dueTrade, prefix: tradePrefix, institution: InstTrades, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+	id := strings.TrimPrefix(sk, tradePrefix)
+	closed, err := s.ExpireTrade(ctx, game, id)
+	if err != nil || !closed {
+		return nil, err
+	}
+	return []string{game + "/" + id}, nil
+}}
 
 func dueWorkFor(sk string) (dueWork, bool) {
 	for _, w := range dueWorks {
@@ -95,7 +99,7 @@ func dueWorkFor(sk string) (dueWork, bool) {
 
 // RunDue applies every piece of scheduled work due at the clock's now, of
 // every game: period ends (phase ends, turn parts), trade expiries, and the
-// timers registered in dueWorks. The phase-end and timeouts Lambdas and the
+// timers listed in dueWorks. The phase-end and timeouts Lambdas and the
 // local scheduler call it. Each piece is applied as of its due moment and is
 // idempotent, so late, repeated or concurrent runs are harmless (RULINGS T4).
 func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
@@ -203,8 +207,9 @@ func (s *Service) endOnePeriod(ctx context.Context, game string) (string, error)
 // beforePeriodEnd is work that must be applied before a period ends, in its
 // own commits: e.g. proposals whose voting ends with the period take effect
 // before the season changes (RULINGS T2). Each hook is idempotent, and runs
-// only for games whose ruleset has its institution (R3).
-var beforePeriodEnd []beforeHook
+// only for games whose ruleset has its institution (R3). Each hook is
+// defined beside its institution, listed here once.
+var beforePeriodEnd = []beforeHook{tallyBeforePeriodEnd}
 
 type beforeHook struct {
 	institution string
@@ -214,8 +219,9 @@ type beforeHook struct {
 // atPeriodEnd is work done inside a period end's commit (e.g. starting the
 // battle of the players who engaged in the ended period). members are the
 // game's current players, as read for the activity record. A hook runs
-// only for games whose ruleset has its institution (R3).
-var atPeriodEnd []atHook
+// only for games whose ruleset has its institution (R3). Each hook is
+// defined beside its institution, listed here once.
+var atPeriodEnd = []atHook{formBattleAtPeriodEnd}
 
 type atHook struct {
 	institution string

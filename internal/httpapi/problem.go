@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"strconv"
 
@@ -42,7 +43,21 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 // closed trade, the game is over). not_in_ruleset (RULINGS R3: the game's
 // ruleset has no such command or view) is 422, not 409: no change of the
 // game's state will ever allow it, as a game's ruleset never changes.
-var statusOf = map[string]int{
+// Each area's codes are in its own map, beside its routes; they are listed
+// here once.
+var statusOf = statusTable(coreStatuses, exoptosisStatuses, governanceStatuses)
+
+// statusTable merges the areas' status maps (a later map's entry wins).
+func statusTable(areas ...map[string]int) map[string]int {
+	out := map[string]int{}
+	for _, a := range areas {
+		maps.Copy(out, a)
+	}
+	return out
+}
+
+// coreStatuses: the codes of the engine, the API itself and the economy.
+var coreStatuses = map[string]int{
 	"invalid_json":            http.StatusBadRequest,
 	"invalid_request":         http.StatusBadRequest,
 	"invalid_game_id":         http.StatusBadRequest,

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net/http"
 	"strings"
 
@@ -25,33 +24,31 @@ func (a *API) exoptosisRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/matches/{match}/moves", a.authed(a.move))
 }
 
-// The statuses of the Exoptosis codes. 409 when the match's state rules the
+// exoptosisStatuses: the statuses of the Exoptosis codes. 409 when the match's state rules the
 // move out for now (someone else's turn, a choice pending, the match not
 // started or over); 403 when the actor has no part in the match; 422 (the
 // default) for a move the rules refuse whatever the timing (illegal_play,
 // must_play, must_add, card_not_in_hand, card_in_match, card_not_in_deck,
 // selection_too_small, insufficient_chips, raise_too_small, invalid_target,
 // invalid_move, too_few_cards, no_battles, not_a_duel ...).
-func init() {
-	maps.Copy(statusOf, map[string]int{
-		"match_not_found":    http.StatusNotFound,
-		"not_invited":        http.StatusForbidden,
-		"not_a_participant":  http.StatusForbidden,
-		"match_not_started":  http.StatusConflict,
-		"duel_closed":        http.StatusConflict,
-		"already_answered":   http.StatusConflict,
-		"already_engaged":    http.StatusConflict,
-		"not_your_turn":      http.StatusConflict,
-		"match_over":         http.StatusConflict,
-		"forfeited":          http.StatusConflict,
-		"choice_pending":     http.StatusConflict,
-		"no_pending_choice":  http.StatusConflict,
-		"must_answer":        http.StatusConflict,
-		"betting_final":      http.StatusConflict,
-		"already_consented":  http.StatusConflict,
-		"nothing_to_match":   http.StatusConflict,
-		"nothing_to_decline": http.StatusConflict,
-	})
+var exoptosisStatuses = map[string]int{
+	"match_not_found":    http.StatusNotFound,
+	"not_invited":        http.StatusForbidden,
+	"not_a_participant":  http.StatusForbidden,
+	"match_not_started":  http.StatusConflict,
+	"duel_closed":        http.StatusConflict,
+	"already_answered":   http.StatusConflict,
+	"already_engaged":    http.StatusConflict,
+	"not_your_turn":      http.StatusConflict,
+	"match_over":         http.StatusConflict,
+	"forfeited":          http.StatusConflict,
+	"choice_pending":     http.StatusConflict,
+	"no_pending_choice":  http.StatusConflict,
+	"must_answer":        http.StatusConflict,
+	"betting_final":      http.StatusConflict,
+	"already_consented":  http.StatusConflict,
+	"nothing_to_match":   http.StatusConflict,
+	"nothing_to_decline": http.StatusConflict,
 }
 
 // answerBody is the body of a duel answer. Accept is a pointer so a missing

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net/http"
 
 	"croupier/internal/game"
@@ -66,42 +65,40 @@ func (a *API) pushMessageEvent(w http.ResponseWriter, r *http.Request) {
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushMessageEvent(r.Context(), req, e) })
 }
 
-// The statuses of the governance codes: 400 for a request that is wrong
+// governanceStatuses: the statuses of the governance codes: 400 for a request that is wrong
 // whatever the game's state, 403 when the actor may not do it (not the
 // author, not the Judge, the Judge acting on themself), 404 for an unknown
 // record, 409 when the record's or the office's state rules it out now.
 // not_reputable (403) and invalid_amendment (400) are shared with the
 // economy; not_in_ruleset is 422 (the default).
-func init() {
-	maps.Copy(statusOf, map[string]int{
-		"invalid_class":            http.StatusBadRequest,
-		"invalid_message":          http.StatusBadRequest,
-		"invalid_reactions":        http.StatusBadRequest,
-		"invalid_event":            http.StatusBadRequest,
-		"invalid_kind":             http.StatusBadRequest,
-		"empty_request":            http.StatusBadRequest,
-		"truth_value_required":     http.StatusBadRequest,
-		"answer_required":          http.StatusBadRequest,
-		"not_author":               http.StatusForbidden,
-		"not_the_judge":            http.StatusForbidden,
-		"not_ruling_judge":         http.StatusForbidden,
-		"judge_cannot_request":     http.StatusForbidden,
-		"judge_cannot_assent":      http.StatusForbidden,
-		"unknown_proposal":         http.StatusNotFound,
-		"unknown_request":          http.StatusNotFound,
-		"unknown_ruling":           http.StatusNotFound,
-		"not_open":                 http.StatusConflict,
-		"voting_ended":             http.StatusConflict,
-		"already_ruled":            http.StatusConflict,
-		"already_overturned":       http.StatusConflict,
-		"overturn_window_closed":   http.StatusConflict,
-		"confidence_already_held":  http.StatusConflict,
-		"confidence_window_closed": http.StatusConflict,
-		"no_judge":                 http.StatusConflict,
-		"already_assented":         http.StatusConflict,
-		"already_candidate":        http.StatusConflict,
-		"message_already_used":     http.StatusConflict,
-	})
+var governanceStatuses = map[string]int{
+	"invalid_class":            http.StatusBadRequest,
+	"invalid_message":          http.StatusBadRequest,
+	"invalid_reactions":        http.StatusBadRequest,
+	"invalid_event":            http.StatusBadRequest,
+	"invalid_kind":             http.StatusBadRequest,
+	"empty_request":            http.StatusBadRequest,
+	"truth_value_required":     http.StatusBadRequest,
+	"answer_required":          http.StatusBadRequest,
+	"not_author":               http.StatusForbidden,
+	"not_the_judge":            http.StatusForbidden,
+	"not_ruling_judge":         http.StatusForbidden,
+	"judge_cannot_request":     http.StatusForbidden,
+	"judge_cannot_assent":      http.StatusForbidden,
+	"unknown_proposal":         http.StatusNotFound,
+	"unknown_request":          http.StatusNotFound,
+	"unknown_ruling":           http.StatusNotFound,
+	"not_open":                 http.StatusConflict,
+	"voting_ended":             http.StatusConflict,
+	"already_ruled":            http.StatusConflict,
+	"already_overturned":       http.StatusConflict,
+	"overturn_window_closed":   http.StatusConflict,
+	"confidence_already_held":  http.StatusConflict,
+	"confidence_window_closed": http.StatusConflict,
+	"no_judge":                 http.StatusConflict,
+	"already_assented":         http.StatusConflict,
+	"already_candidate":        http.StatusConflict,
+	"message_already_used":     http.StatusConflict,
 }
 
 // maxRecordID bounds a proposal, request or ruling id in a path, as the

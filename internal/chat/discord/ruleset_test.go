@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"croupier/internal/chat"
 	"croupier/internal/game"
 	"croupier/internal/store"
 )
@@ -149,5 +150,103 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 	// those and trades and governance (+ 3 + 9); Gilded Hall nothing.
 	if want := map[string]int{"gilded-hall": 0, "obelisk": 21, "turns": 33}; fmt.Sprint(refused) != fmt.Sprint(want) {
 		t.Errorf("refusals by ruleset %v, want %v", refused, want)
+	}
+}
+
+// Acceptance 6 of issue 12, the table's part: the slash command that
+// reaches each catalogue command is offered to a ruleset's servers exactly
+// when that ruleset has the command, which is when the game does not
+// refuse it (TestR3_EveryCommandOfEveryRulesetThroughDiscord).
+func TestR3_ChatCommandsOfferedAreTheCatalogues(t *testing.T) {
+	calls := chatCalls()
+	for _, id := range []string{"gilded-hall", "obelisk", "turns"} {
+		for _, c := range game.Catalogue() {
+			call, ok := calls[c.Name]
+			if !ok {
+				continue
+			}
+			path := call["name"].(string)
+			if s, ok := call["sub"].(map[string]any); ok {
+				path += " " + s["name"].(string)
+			}
+			cmd, ok := chat.Lookup(path)
+			if !ok {
+				t.Fatalf("no chat command %q", path)
+			}
+			if got, want := cmd.InRuleset(id), game.RulesetHas(id, c.Institution); got != want {
+				t.Errorf("%s: /%s (runs %s) offered %v, but the ruleset has %s: %v", id, path, c.Name, got, c.Institution, want)
+			}
+		}
+	}
+}
+
+// Every name a chat command says it runs is a command or a view of the
+// catalogue, so the ruleset filter cannot drift from it.
+func TestEveryChatCommandRunsCatalogueNames(t *testing.T) {
+	known := map[string]bool{}
+	for _, c := range game.Catalogue() {
+		known[c.Name] = true
+	}
+	for _, v := range game.Views() {
+		known[v.Name] = true
+	}
+	for _, c := range chat.Commands() {
+		for _, n := range c.Runs {
+			if !known[n] {
+				t.Errorf("/%s runs %q, which the catalogue does not declare", c.Name, n)
+			}
+		}
+	}
+}
+
+// The views a ruleset lacks are not offered either: each is refused with
+// the not_in_ruleset sentence in an Obelisk server, and /help there lists
+// only what the Obelisk has; /bind to it tells the admin how to register
+// the Obelisk's commands for the server.
+func TestR3_ObeliskServerOffersAndHelpsWithObeliskCommandsOnly(t *testing.T) {
+	hs := newHarness(t)
+	ctx := context.Background()
+	if _, err := hs.svc.Create(ctx, game.Request{Actor: "discord:" + admin, Key: "create-ob"}, game.CreateGame{ID: "ob", Ruleset: "obelisk"}); err != nil {
+		t.Fatal(err)
+	}
+	hs.bind() // Gilded Hall first
+	r := hs.cmd(admin, "bind", opt("game", "ob"))
+	contains(t, "bind to an Obelisk game", r, "now plays the game ob", "croupier discord register --guild "+guild+" --ruleset obelisk")
+	if r := hs.cmd(admin, "bind", opt("game", "ob")); strings.Contains(r.all(), "croupier discord register") {
+		t.Errorf("binding the same ruleset again: %q, want no registration note", r.all())
+	}
+	hs.cmd(ada, "join")
+	views := map[string][]map[string]any{"shop": nil, "match": {sub("status")}}
+	for name, opts := range views {
+		before := partitionOf(t, hs.st, "ob")
+		r := hs.send(slash(hs.nextID(), ada, name, opts...))
+		path := name
+		if opts != nil {
+			path += " " + opts[0]["name"].(string)
+		}
+		if c, _ := chat.Lookup(path); c.InRuleset("obelisk") {
+			t.Errorf("/%s is offered to Obelisk servers", path)
+		}
+		if !strings.Contains(r.all(), `The Obelisk game "ob" has no `) || !r.ephemeral() {
+			t.Errorf("/%s: %q, want the private not_in_ruleset sentence", path, r.all())
+		}
+		if after := partitionOf(t, hs.st, "ob"); after != before {
+			t.Errorf("/%s changed the store", name)
+		}
+	}
+	help := hs.cmd(ada, "help").all()
+	for _, has := range []string{"/join", "/trade accept · list · offer", "/propose", "/roll", "/help"} {
+		if !strings.Contains(help, has) {
+			t.Errorf("Obelisk /help lacks %s: %s", has, help)
+		}
+	}
+	for _, lacks := range []string{"/buy", "/shop", "/gift", "/duel", "/battle", "/match", "/grant"} {
+		if strings.Contains(help, lacks) {
+			t.Errorf("Obelisk /help lists %s: %s", lacks, help)
+		}
+	}
+	hs.bind()
+	if help := hs.cmd(ada, "help").all(); !strings.Contains(help, "/buy") || !strings.Contains(help, "/duel") {
+		t.Errorf("Gilded Hall /help: %s", help)
 	}
 }

@@ -1,0 +1,462 @@
+package proving_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"croupier/internal/announce"
+	"croupier/internal/announce/announcetest"
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/proving"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/store/bolt"
+	"croupier/internal/testenv"
+)
+
+// Kills is how many times TestServeKill9 kills the server (acceptance 3).
+const Kills = 20
+
+const killGame = "killing-floor"
+
+// TestServeKill9 is acceptance 3 of issue 11: a real `croupier serve`
+// (manual clock, bolt) is killed with SIGKILL 20 times during phase ends
+// with commands in flight, and restarted on the same data each time.
+// After each kill the bolt file is checked for every invariant of the
+// proving ground; after each restart the game catches up to the period
+// containing the clock and everything committed before the kill is
+// announced (the log tail), exactly once.
+func TestServeKill9(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	soak := soakDuration(t)
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "croupier")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/croupier")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building croupier: %v\n%s", err, out)
+	}
+	port, err := testenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := announcetest.New(t, proving.DiscordToken)
+	srv := &serveProc{t: t, bin: bin, data: filepath.Join(dir, "croupier.db"), addr: fmt.Sprintf("127.0.0.1:%d", port), discord: fake.APIBase()}
+	sch, _ := calendar.For(calendar.UTCPhases)
+	now := proving.DefaultStart
+	rnd := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
+	rep := &proving.Report{Name: "croupier serve, kill -9"}
+	obs := &observed{}
+
+	// The game and its players, over HTTP; then (the server stopped) its
+	// Discord announcement channel, bound in the store as an operator
+	// would from Discord (there is no HTTP route for binding).
+	srv.start(now)
+	players := []string{"discord:200", "discord:201", "discord:202", "discord:203", "discord:204"}
+	setup := []httpCmd{{actor: proving.Admin, name: "create", path: "/v1/games", body: game.CreateGame{ID: killGame, Name: "Killing Floor"}}}
+	for _, p := range players {
+		setup = append(setup, httpCmd{actor: p, name: "join", path: "/v1/games/" + killGame + "/join", body: game.JoinGame{}},
+			httpCmd{actor: proving.Admin, name: "grant", path: "/v1/games/" + killGame + "/grants", body: game.Grant{Player: p, Vertebrae: 200, RandomCards: 3, Reason: "starting stake"}})
+	}
+	for i, c := range setup {
+		c.key = fmt.Sprintf("setup-%d", i)
+		if out := srv.send(c, rep, obs); out != outcomeOK {
+			t.Fatalf("setting up: %s by %s: %s", c.name, c.actor, out)
+		}
+	}
+	srv.stop(syscall.SIGTERM)
+	{
+		st, err := bolt.Open(srv.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := game.New(st, clock.NewManual(now))
+		_, err = svc.Bind(ctx, game.Request{Game: killGame, Actor: proving.Admin, Key: "bind"},
+			game.Bind{Platform: "discord", Space: proving.Guild, Channels: map[string]string{game.ChannelAnnouncements: proving.Channel}})
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every entry up to this id must be announced (the ones before the
+	// binding had no channel to go to).
+	announced := entryIDs(readBolt(t, srv.data, now))
+	killedAfter := 0 // kills that came after the phase end committed
+	var pending []httpCmd
+	keys := 0
+	deadline := time.Now().Add(soak)
+	cycles := 0
+	for cycle := 1; cycle <= Kills || time.Now().Before(deadline); cycle++ {
+		cycles = cycle
+		srv.start(now)
+		// Retried with the same key after the restart: the commands the
+		// kill left unanswered.
+		for _, c := range pending {
+			if out := srv.send(c, rep, obs); out == outcomeUnacked {
+				rep.Abandoned++
+			}
+		}
+		pending = nil
+		end := sch.PeriodAt(now).End
+
+		// Commands in flight from every player while the clock is set to
+		// the boundary (the scheduler and the clock route both run the
+		// phase end); the server is killed during or just after it.
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		killed := make(chan struct{})
+		for _, p := range players {
+			wg.Go(func() {
+				for range 40 {
+					select {
+					case <-killed:
+						return
+					default:
+					}
+					mu.Lock()
+					keys++
+					c := randomHTTPCmd(rnd, p, players, fmt.Sprintf("c%d", keys))
+					mu.Unlock()
+					if srv.send(c, rep, obs) == outcomeUnacked {
+						mu.Lock()
+						pending = append(pending, c)
+						mu.Unlock()
+					}
+				}
+			})
+		}
+		mu.Lock()
+		early := time.Duration(20+rnd.IntN(80)) * time.Millisecond
+		// A third of the kills come within 5 ms of the clock's move (before
+		// or inside the phase end's commit), a third within 40 ms, a third
+		// up to 1.2 s later (the scheduler's tick).
+		late := []time.Duration{5, 40, 1200}[cycle%3] * time.Duration(rnd.IntN(1000)) * time.Microsecond
+		mu.Unlock()
+		time.Sleep(early)
+		wg.Go(func() {
+			_, _, _ = srv.do(http.MethodPost, "/v1/dev/clock", proving.Admin, "", map[string]any{"set": end})
+		})
+		time.Sleep(late)
+		srv.stop(syscall.SIGKILL)
+		close(killed)
+		rep.Kills++
+		wg.Wait()
+
+		// The bolt file as the kill left it.
+		snap := readBolt(t, srv.data, end)
+		if _, ok := snap.ByKey[game.CommandID(game.SchedulerActor, "period-end:"+sch.PeriodAt(end.Add(-time.Second)).ID)]; ok {
+			killedAfter++
+		}
+		c := &proving.Checks{}
+		snap.Periods(c, false)
+		snap.SeedsSecret(c, false)
+		snap.Conservation(c)
+		snap.Acknowledged(c, obs.snapshot())
+		rep.Announced += snap.Announcements(c, fake, proving.Channel, announced)
+		recordChecks(rep, c, fmt.Sprintf("after kill %d", cycle))
+		announced = entryIDs(snap)
+
+		// Restarted past the boundary (and past any delivery lease the
+		// kill left, on the manual clock), the game must catch up and the
+		// tail announce what the killed server committed.
+		now = end.Add(3 * time.Minute)
+		srv.start(now)
+		c = &proving.Checks{}
+		last := sch.Prev(sch.PeriodAt(now)).ID
+		c.Check(srv.waitPeriodEnded(last), "restarted at %s, the server did not end period %s within 30 s", now.Format(time.RFC3339), last)
+		c.Check(waitAnnounced(fake, snap), "the restarted server did not announce, within 30 s, what the killed one committed")
+		recordChecks(rep, c, fmt.Sprintf("after restart %d", cycle))
+		srv.stop(syscall.SIGKILL)
+		rep.Kills++
+		now = now.Add(time.Duration(1+rnd.IntN(30)) * time.Hour)
+	}
+
+	// The last restart: settled, everything announced, stopped cleanly.
+	srv.start(now)
+	for _, c := range pending {
+		srv.send(c, rep, obs)
+	}
+	srv.waitPeriodEnded(sch.Prev(sch.PeriodAt(now)).ID)
+	time.Sleep(2 * time.Second) // the tail polls every second
+	srv.stop(syscall.SIGTERM)
+	snap := readBolt(t, srv.data, now)
+	c := &proving.Checks{}
+	snap.Periods(c, true)
+	snap.SeedsSecret(c, true)
+	snap.Conservation(c)
+	snap.Acknowledged(c, obs.snapshot())
+	snap.Audit(c)
+	rep.Announced = snap.Announcements(c, fake, proving.Channel, nil)
+	rep.PeriodEnds = 0
+	for _, e := range snap.Entries {
+		if e.Command == "period-end" {
+			rep.PeriodEnds++
+			rep.Boundaries++
+		}
+	}
+	recordChecks(rep, c, "at the end")
+	rep.Posts, rep.Deliveries = len(fake.Sent(proving.Channel)), fake.Accepted(proving.Channel)
+	t.Logf("\n%s  %d of the %d kills during phase ends came after the phase end committed, %d before\n", rep, killedAfter, cycles, cycles-killedAfter)
+	if len(rep.Violations) > 0 {
+		t.Errorf("%d violations, listed in the report above", len(rep.Violations))
+	}
+	if rep.Kills < 2*Kills || rep.PeriodEnds < Kills || killedAfter == 0 || killedAfter == cycles {
+		t.Errorf("%d kills, %d period ends, %d of %d kills after the phase end committed: want at least %d kills and period ends, some kills before and some after", rep.Kills, rep.PeriodEnds, killedAfter, cycles, Kills)
+	}
+}
+
+func entryIDs(s *proving.Snapshot) map[string]bool {
+	ids := map[string]bool{}
+	for _, e := range s.Entries {
+		ids[e.ID] = true
+	}
+	return ids
+}
+
+func recordChecks(rep *proving.Report, c *proving.Checks, when string) {
+	rep.Checks += c.N
+	for _, v := range c.Violations {
+		rep.Violations = append(rep.Violations, when+": "+v)
+	}
+}
+
+func readBolt(t *testing.T, path string, now time.Time) *proving.Snapshot {
+	t.Helper()
+	st, err := bolt.Open(path)
+	if err != nil {
+		t.Fatalf("opening the killed server's store: %v", err)
+	}
+	defer st.Close()
+	snap, err := proving.Read(context.Background(), st, killGame, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// waitAnnounced waits until every announceable entry of snap has reached
+// the fake.
+func waitAnnounced(fake *announcetest.Discord, snap *proving.Snapshot) bool {
+	for range 300 {
+		created := map[string]bool{}
+		for _, m := range fake.Sent(proving.Channel) {
+			created[m.Nonce] = true
+		}
+		missing := false
+		for _, e := range snap.Entries {
+			lines, _ := announce.Render(snap.Game, &e)
+			for i := range announce.Split(lines) {
+				if !created[announce.Nonce(e.ID, proving.Channel, i)] {
+					missing = true
+				}
+			}
+		}
+		if !missing {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
+}
+
+// observed collects what the HTTP clients were told.
+type observed struct {
+	mu  sync.Mutex
+	obs proving.Observed
+}
+
+func (o *observed) snapshot() proving.Observed {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return proving.Observed{Acks: append([]proving.Ack(nil), o.obs.Acks...), Refusals: append([]proving.Refusal(nil), o.obs.Refusals...)}
+}
+
+type httpCmd struct {
+	actor, key, name, path string
+	body                   any
+}
+
+func randomHTTPCmd(rnd *rand.Rand, p string, players []string, key string) httpCmd {
+	g := "/v1/games/" + killGame
+	other := players[rnd.IntN(len(players))]
+	c := httpCmd{actor: p, key: key}
+	switch r := rnd.IntN(100); {
+	case r < 30:
+		items := []string{"random-card", "handy-pack", "deck-pack"}
+		c.name, c.path, c.body = "purchase", g+"/purchases", game.Purchase{Item: items[rnd.IntN(len(items))]}
+	case r < 45:
+		c.name, c.path, c.body = "open", g+"/packs/open", game.OpenPack{Pack: "handy-pack"}
+	case r < 60:
+		c.name, c.path, c.body = "gift", g+"/gifts", game.Gift{To: other}
+	case r < 70:
+		c.name, c.path, c.body = "engage", g+"/battles/engage", nil
+	case r < 85:
+		c.name, c.path, c.body = "roll", g+"/rolls", game.RollDice{Dice: "3d6"}
+	default:
+		c.actor, c.name, c.path = proving.Admin, "grant", g+"/grants"
+		c.body = game.Grant{Player: other, Vertebrae: 10 + rnd.IntN(20), RandomCards: rnd.IntN(2), Reason: "proving ground"}
+	}
+	return c
+}
+
+type outcome string
+
+const (
+	outcomeOK      outcome = "acknowledged"
+	outcomeRefused outcome = "refused"
+	outcomeUnacked outcome = "unacknowledged"
+)
+
+// serveProc is one `croupier serve` process at a time on one data file.
+type serveProc struct {
+	t                        *testing.T
+	bin, data, addr, discord string
+	cmd                      *exec.Cmd
+	out                      bytes.Buffer
+	exited                   chan struct{}
+	client                   http.Client
+}
+
+func (s *serveProc) start(at time.Time) {
+	s.t.Helper()
+	s.out.Reset()
+	s.cmd = exec.Command(s.bin, "serve", "--clock", "manual", "--start", at.Format(time.RFC3339),
+		"--data", s.data, "--addr", s.addr)
+	s.cmd.Env = append(os.Environ(), "CROUPIER_DISCORD_BOT_TOKEN="+proving.DiscordToken, "CROUPIER_DISCORD_API_BASE="+s.discord,
+		"CROUPIER_API_KEYS=", "CROUPIER_ADDR=", "CROUPIER_DATA=")
+	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := s.cmd.Start(); err != nil {
+		s.t.Fatalf("starting croupier serve: %v", err)
+	}
+	s.exited = make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(s.exited) }()
+	s.client.Timeout = 10 * time.Second
+	for range 200 {
+		select {
+		case <-s.exited:
+			s.t.Fatalf("croupier serve exited at start:\n%s", s.out.String())
+		default:
+		}
+		if resp, err := s.client.Get("http://" + s.addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("croupier serve did not answer /healthz:\n%s", s.out.String())
+}
+
+// stop sends sig (SIGKILL: kill -9) and waits for the process to exit.
+func (s *serveProc) stop(sig syscall.Signal) {
+	s.t.Helper()
+	_ = s.cmd.Process.Signal(sig)
+	select {
+	case <-s.exited:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.exited
+		s.t.Errorf("croupier serve did not stop on %v:\n%s", sig, s.out.String())
+	}
+}
+
+func (s *serveProc) do(method, path, actor, key string, body any) (int, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, "http://"+s.addr+path, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer dev-key")
+	req.Header.Set("X-Croupier-Actor", actor)
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// send runs one command and records what the client was told.
+func (s *serveProc) send(c httpCmd, rep *proving.Report, obs *observed) outcome {
+	status, body, err := s.do(http.MethodPost, c.path, c.actor, c.key, c.body)
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	cnt := rep.Count(c.name)
+	var problem struct {
+		Code string `json:"code"`
+	}
+	switch {
+	case err == nil && status >= 200 && status < 300:
+		cnt.OK++
+		obs.obs.Acks = append(obs.obs.Acks, proving.Ack{Actor: c.actor, Key: c.key, Command: c.name, Body: body})
+		return outcomeOK
+	case err == nil && status >= 400 && status < 500 && json.Unmarshal(body, &problem) == nil && problem.Code != "":
+		cnt.Refuse(problem.Code)
+		obs.obs.Refusals = append(obs.obs.Refusals, proving.Refusal{Actor: c.actor, Key: c.key, Command: c.name, Code: problem.Code})
+		return outcomeRefused
+	default:
+		cnt.Unacked++
+		return outcomeUnacked
+	}
+}
+
+// waitPeriodEnded waits until the log (read over HTTP) holds the end of
+// period id: the restarted server's scheduler caught up.
+func (s *serveProc) waitPeriodEnded(id string) bool {
+	for range 300 {
+		cursor := ""
+		for {
+			path := "/v1/games/" + killGame + "/log?limit=" + fmt.Sprint(game.MaxPageLimit)
+			if cursor != "" {
+				path += "&cursor=" + url.QueryEscape(cursor)
+			}
+			status, body, err := s.do(http.MethodGet, path, proving.Admin, "", nil)
+			var page game.LogPage
+			if err != nil || status != http.StatusOK || json.Unmarshal(body, &page) != nil {
+				break
+			}
+			for _, e := range page.Entries {
+				if e.Command == "period-end" && e.Key == "period-end:"+id {
+					return true
+				}
+			}
+			if page.Next == "" {
+				break
+			}
+			cursor = page.Next
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
+}
