@@ -86,16 +86,16 @@ func (a *API) routes() {
 	m.HandleFunc("GET /openapi.yaml", a.openapi)
 	m.Handle("POST /v1/games", a.authed(a.createGame))
 	m.Handle("GET /v1/games/{game}", a.authed(a.getGame))
-	m.Handle("POST /v1/games/{game}/join", a.authed(a.join))
-	m.Handle("POST /v1/games/{game}/leave", a.authed(a.leave))
-	m.Handle("POST /v1/games/{game}/rolls", a.authed(a.roll))
-	m.Handle("POST /v1/games/{game}/grants", a.authed(a.grant))
-	m.Handle("POST /v1/games/{game}/revocations", a.authed(a.revoke))
-	m.Handle("POST /v1/games/{game}/amendments", a.authed(a.amend))
-	m.Handle("POST /v1/games/{game}/purchases", a.authed(a.purchase))
-	m.Handle("POST /v1/games/{game}/packs/open", a.authed(a.openPack))
-	m.Handle("POST /v1/games/{game}/gifts", a.authed(a.gift))
-	m.Handle("POST /v1/games/{game}/trades", a.authed(a.offerTrade))
+	m.Handle("POST /v1/games/{game}/join", a.authed(a.alias("join")))
+	m.Handle("POST /v1/games/{game}/leave", a.authed(a.alias("leave")))
+	m.Handle("POST /v1/games/{game}/rolls", a.authed(a.alias("roll")))
+	m.Handle("POST /v1/games/{game}/grants", a.authed(a.alias("grant")))
+	m.Handle("POST /v1/games/{game}/revocations", a.authed(a.alias("revoke")))
+	m.Handle("POST /v1/games/{game}/amendments", a.authed(a.alias("amend")))
+	m.Handle("POST /v1/games/{game}/purchases", a.authed(a.alias("purchase")))
+	m.Handle("POST /v1/games/{game}/packs/open", a.authed(a.alias("open")))
+	m.Handle("POST /v1/games/{game}/gifts", a.authed(a.alias("gift")))
+	m.Handle("POST /v1/games/{game}/trades", a.authed(a.alias("trade-offer")))
 	m.Handle("GET /v1/games/{game}/trades", a.authed(a.listTrades))
 	m.Handle("GET /v1/games/{game}/trades/{trade}", a.authed(a.getTrade))
 	m.Handle("POST /v1/games/{game}/trades/{trade}/accept", a.authed(a.acceptTrade))
@@ -310,28 +310,11 @@ func (a *API) command(w http.ResponseWriter, r *http.Request, status int, run fu
 	writeRaw(w, status, res.Body)
 }
 
-// The handlers of commands whose request is all in the body, or all in the
-// path, are built from the service method, so each route says only what it
-// runs and the plumbing (decode, identify, run, write) is written once.
-
-// bodyCommand is the handler of a command whose body, required, is a B.
-func bodyCommand[B any](a *API, status int, run func(context.Context, game.Request, B) (*game.Result, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var b B
-		if err := decode(w, r, &b, false); err != nil {
-			a.writeError(w, r, err)
-			return
-		}
-		a.command(w, r, status, func(req game.Request) (*game.Result, error) { return run(r.Context(), req, b) })
-	}
-}
-
-// bareCommand is the handler of a command without arguments.
-func bareCommand(a *API, status int, run func(context.Context, game.Request) (*game.Result, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		a.bare(w, r, status, func(req game.Request) (*game.Result, error) { return run(r.Context(), req) })
-	}
-}
+// A command route whose body is the command's whole payload is an alias of
+// POST .../commands/{name} (alias, routes_commands.go). The handlers of
+// commands on the record their path names are built from the service
+// method, so each route says only what it runs and the plumbing (decode,
+// identify, run, write) is written once.
 
 // pathCommand is the handler of a command on the record the path value
 // name identifies, without a body.
@@ -373,96 +356,6 @@ func (a *API) createGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.Create(r.Context(), req, c) })
-}
-
-func (a *API) join(w http.ResponseWriter, r *http.Request) {
-	var j game.JoinGame
-	if err := decode(w, r, &j, true); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Join(r.Context(), req, j) })
-}
-
-func (a *API) leave(w http.ResponseWriter, r *http.Request) {
-	var none struct{}
-	if err := decode(w, r, &none, true); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Leave(r.Context(), req) })
-}
-
-func (a *API) roll(w http.ResponseWriter, r *http.Request) {
-	var d game.RollDice
-	if err := decode(w, r, &d, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Roll(r.Context(), req, d) })
-}
-
-func (a *API) grant(w http.ResponseWriter, r *http.Request) {
-	var g game.Grant
-	if err := decode(w, r, &g, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Grant(r.Context(), req, g) })
-}
-
-func (a *API) revoke(w http.ResponseWriter, r *http.Request) {
-	var v game.Revoke
-	if err := decode(w, r, &v, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Revoke(r.Context(), req, v) })
-}
-
-func (a *API) amend(w http.ResponseWriter, r *http.Request) {
-	var am game.Amend
-	if err := decode(w, r, &am, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Amend(r.Context(), req, am) })
-}
-
-func (a *API) purchase(w http.ResponseWriter, r *http.Request) {
-	var b game.Purchase
-	if err := decode(w, r, &b, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Purchase(r.Context(), req, b) })
-}
-
-func (a *API) openPack(w http.ResponseWriter, r *http.Request) {
-	var o game.OpenPack
-	if err := decode(w, r, &o, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Open(r.Context(), req, o) })
-}
-
-func (a *API) gift(w http.ResponseWriter, r *http.Request) {
-	var g game.Gift
-	if err := decode(w, r, &g, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Gift(r.Context(), req, g) })
-}
-
-func (a *API) offerTrade(w http.ResponseWriter, r *http.Request) {
-	var o game.OfferTrade
-	if err := decode(w, r, &o, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	a.command(w, r, http.StatusCreated, func(req game.Request) (*game.Result, error) { return a.svc.OfferTrade(r.Context(), req, o) })
 }
 
 func (a *API) acceptTrade(w http.ResponseWriter, r *http.Request) {

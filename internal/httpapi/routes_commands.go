@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 
 	"croupier/internal/game"
@@ -15,16 +16,32 @@ func (a *API) commandRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/commands/{name}", a.authed(a.runCommand))
 }
 
-// runCommand decodes the body as the command's payload exactly as the
-// aliases do (strict JSON, the same size bound), applies the key's scope
-// to what the payload speaks for, and runs the command.
+// runCommand runs the path's command.
 func (a *API) runCommand(w http.ResponseWriter, r *http.Request) {
 	cmd, err := a.svc.Callable(r.Context(), r.PathValue("game"), r.PathValue("name"))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	c := cmd.Call
+	a.call(w, r, cmd.Call)
+}
+
+// alias is the handler of an older route whose body is the whole payload
+// of the catalogue's command name: it runs as POST .../commands/{name}.
+// (A route that names a record in its path builds the payload itself.)
+func (a *API) alias(name string) http.HandlerFunc {
+	cmd, ok := game.CommandNamed(name)
+	if !ok || cmd.Call == nil {
+		// A wiring mistake in routes(), met by any test that builds the API.
+		panic(fmt.Sprintf("httpapi: %q is no catalogue command an edge may call", name))
+	}
+	return func(w http.ResponseWriter, r *http.Request) { a.call(w, r, cmd.Call) }
+}
+
+// call decodes the body as the command's payload (strict JSON, the size
+// bound), applies the key's scope to what the payload speaks for, and runs
+// the command: 201 for one that creates a record, 200 otherwise.
+func (a *API) call(w http.ResponseWriter, r *http.Request, c *game.Call) {
 	p := c.Payload()
 	if err := decode(w, r, p, c.Optional); err != nil {
 		a.writeError(w, r, err)

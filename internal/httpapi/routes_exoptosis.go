@@ -15,9 +15,9 @@ import (
 // every kind goes to one route (POST .../matches/{match}/moves), so a bridge
 // maps each button or command to a body, not to a URL.
 func (a *API) exoptosisRoutes(m *http.ServeMux) {
-	m.Handle("POST /v1/games/{game}/duels", a.authed(bodyCommand(a, http.StatusCreated, a.svc.RequestDuel)))
+	m.Handle("POST /v1/games/{game}/duels", a.authed(a.alias("duel-request")))
 	m.Handle("POST /v1/games/{game}/duels/{match}/answer", a.authed(a.answerDuel))
-	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(bareCommand(a, http.StatusOK, a.svc.EngageBattle)))
+	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(a.alias("battle-engage")))
 	m.Handle("GET /v1/games/{game}/matches", a.authed(a.listMatches))
 	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(viewerRead(a, a.svc.Match)))
 	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(viewerRead(a, a.svc.Replay)))

@@ -17,11 +17,11 @@ import (
 // server read reactions itself pushes them (POST .../reactions and
 // .../message-events) and the tallies read them as of each deadline.
 func (a *API) governanceRoutes(m *http.ServeMux) {
-	m.Handle("POST /v1/games/{game}/proposals", a.authed(bodyCommand(a, http.StatusCreated, a.svc.SubmitProposal)))
+	m.Handle("POST /v1/games/{game}/proposals", a.authed(a.alias("proposal-submit")))
 	m.Handle("GET /v1/games/{game}/proposals", a.authed(a.listProposals))
 	m.Handle("GET /v1/games/{game}/proposals/{proposal}", a.authed(recordRead(a, "proposal", a.svc.Proposal)))
 	m.Handle("POST /v1/games/{game}/proposals/{proposal}/withdraw", a.authed(pathCommand(a, http.StatusOK, "proposal", a.svc.WithdrawProposal)))
-	m.Handle("POST /v1/games/{game}/justice", a.authed(bodyCommand(a, http.StatusCreated, a.svc.RequestJustice)))
+	m.Handle("POST /v1/games/{game}/justice", a.authed(a.alias("justice-request")))
 	m.Handle("GET /v1/games/{game}/justice", a.authed(a.listJustice))
 	m.Handle("GET /v1/games/{game}/justice/{request}", a.authed(recordRead(a, "request", a.svc.JusticeRequest)))
 	m.Handle("POST /v1/games/{game}/justice/{request}/rulings", a.authed(a.rule))
@@ -29,40 +29,12 @@ func (a *API) governanceRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/rulings/{ruling}/overturn", a.authed(pathCommand(a, http.StatusOK, "ruling", a.svc.Overturn)))
 	m.Handle("POST /v1/games/{game}/rulings/{ruling}/confidence", a.authed(a.openConfidence))
 	m.Handle("GET /v1/games/{game}/judge", a.authed(a.getJudge))
-	m.Handle("POST /v1/games/{game}/judge/removal-assents", a.authed(bareCommand(a, http.StatusOK, a.svc.AssentRemoval)))
-	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(bareCommand(a, http.StatusOK, a.svc.Resign)))
-	m.Handle("POST /v1/games/{game}/candidacies", a.authed(bodyCommand(a, http.StatusCreated, a.svc.StandForJudge)))
+	m.Handle("POST /v1/games/{game}/judge/removal-assents", a.authed(a.alias("judge-removal-assent")))
+	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(a.alias("judge-resign")))
+	m.Handle("POST /v1/games/{game}/candidacies", a.authed(a.alias("judge-candidacy")))
 	m.Handle("GET /v1/games/{game}/candidacies", a.authed(a.listCandidacies))
-	m.Handle("POST /v1/games/{game}/reactions", a.authed(a.pushReactions))
-	m.Handle("POST /v1/games/{game}/message-events", a.authed(a.pushMessageEvent))
-}
-
-// pushReactions records reactions: every voter it names is someone the
-// key speaks for, so a key for one platform cannot vote as another's users.
-func (a *API) pushReactions(w http.ResponseWriter, r *http.Request) {
-	var p game.PushReactions
-	if err := decode(w, r, &p, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if !a.payloadInScope(w, r, &p) {
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushReactions(r.Context(), req, p) })
-}
-
-// pushMessageEvent records an edit or a deletion of a message of a
-// platform the key acts for.
-func (a *API) pushMessageEvent(w http.ResponseWriter, r *http.Request) {
-	var e game.MessageEvent
-	if err := decode(w, r, &e, false); err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	if !a.payloadInScope(w, r, &e) {
-		return
-	}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.PushMessageEvent(r.Context(), req, e) })
+	m.Handle("POST /v1/games/{game}/reactions", a.authed(a.alias("push-reactions")))
+	m.Handle("POST /v1/games/{game}/message-events", a.authed(a.alias("push-message-event")))
 }
 
 // governanceStatuses: the statuses of the governance codes: 400 for a request that is wrong
