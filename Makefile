@@ -75,9 +75,9 @@ test: tools
 	echo "test: Chromium $$CROUPIER_CHROMIUM, Nu Html Checker $$CROUPIER_VNU, screenshots into $$CROUPIER_SCREENSHOTS"
 	status=0
 	others=$$(go list ./... | grep -v -e '/internal/store/' -e '/internal/e2e' -e '/internal/proving')
-	go test -count=1 $$others || status=1
+	go test -count=1 -timeout 30m $$others || status=1
 	mkdir -p $(dir $(TEST_LOG))
-	go test -count=1 -v $(VERBOSE_PKGS) >$(TEST_LOG) 2>&1 || status=1
+	go test -count=1 -timeout 30m -v $(VERBOSE_PKGS) >$(TEST_LOG) 2>&1 || status=1
 	grep -E '^(--- |ok |FAIL|panic:)|^ +[a-z_]+_test\.go:[0-9]+: (invoked|template|conformance)|^ +(proving ground:|(commands|faults|kills|runners|boundaries|announced|checks|violations): )' $(TEST_LOG) || true
 	if [ $$status -ne 0 ]; then
 		echo "test: FAILED. $(TEST_LOG) without the RUN and passing-subtest lines:"
