@@ -106,7 +106,7 @@ func TestTradeIndex_Property(t *testing.T) {
 			refused(err)
 		}
 		rt.Repeat(map[string]func(*rapid.T){
-			"offer": offer,
+			"offer":       offer,
 			"offer again": offer, // offers are the most common step
 			"accept": func(rt *rapid.T) {
 				tr := open(rt)
