@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -280,4 +281,63 @@ func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 		t.Fatalf("the departure withdrew %v, want %v", w, []string{before, after})
 	}
 	checkTradeIndex(t, svc, []string{ada, bo, cy})
+}
+
+// Against DynamoDB Local, concurrently: acceptances, withdrawals and
+// refusals of a dozen open trades, a dozen new offers, and the departure
+// of a party to some of each. Every commit that opens or closes a trade
+// writes both parties under version conditions, so afterwards each
+// player's index is still exactly their open trades.
+func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newGame(t, newDynamo(t))
+	people := []string{ada, bo, cy, dee}
+	for _, p := range people {
+		enrol(t, svc, p, nil, 0)
+		if _, err := svc.Grant(ctx, req(admin, k("grant")), game.Grant{Player: p, Vertebrae: 100, Reason: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	offer := func(ctx context.Context, from, to string) (*game.Result, error) {
+		return svc.OfferTrade(ctx, req(from, k("offer")), game.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
+	}
+	var open []game.Trade
+	for i := range 12 {
+		res, err := offer(ctx, people[i%4], people[(i+1)%4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, decode[game.Trade](t, res))
+	}
+	checkTradeIndex(t, svc, people)
+	var wg sync.WaitGroup
+	run := func(f func() (*game.Result, error)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var re *rules.Error
+			if _, err := f(); err != nil && !errors.As(err, &re) && !errors.Is(err, game.ErrBusy) {
+				t.Error(err)
+			}
+		}()
+	}
+	for i, tr := range open {
+		switch i % 3 {
+		case 0:
+			run(func() (*game.Result, error) { return svc.AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID) })
+		case 1:
+			run(func() (*game.Result, error) { return svc.WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID) })
+		case 2:
+			run(func() (*game.Result, error) { return svc.WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID) })
+		}
+	}
+	for i := range 12 {
+		run(func() (*game.Result, error) { return offer(ctx, people[i%4], people[(i+2)%4]) })
+	}
+	run(func() (*game.Result, error) { return svc.Leave(ctx, req(dee, k("leave"))) })
+	wg.Wait()
+	checkTradeIndex(t, svc, people)
+	if p := record(t, svc, dee); p.Member || len(p.Trades) != 0 {
+		t.Fatalf("Dee left; her record: member %v, trades %v", p.Member, p.Trades)
+	}
 }
