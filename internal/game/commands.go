@@ -115,6 +115,12 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			if err != nil {
 				return nil, err
 			}
+			// The trade index (trade_index.go) is complete from a first join;
+			// a rejoin keeps the open trades the departure had no room to close.
+			p.TradesIndexed = prev == nil || prev.TradesIndexed
+			if prev != nil {
+				p.Trades = prev.Trades
+			}
 			t.save(p)
 			t.emit("player_joined", p.ID, map[string]string{"name": p.Name})
 			return t.playerView(p), nil
@@ -146,7 +152,7 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 				return nil, err
 			}
 			t.save(p)
-			withdrawn, err := t.withdrawTradesOf(p.ID)
+			withdrawn, err := t.withdrawTradesOf(p) // trade_index.go
 			if err != nil {
 				return nil, err
 			}

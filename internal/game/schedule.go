@@ -470,6 +470,9 @@ func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, er
 	if err := t.put(tk, tr, time.Time{}); err != nil {
 		return false, err
 	}
+	if err := t.unindexTrade(tr); err != nil {
+		return false, err
+	}
 	t.emit("trade_expired", "", tr)
 	if err := t.commit(ctx, idem, tr); err != nil {
 		return false, err

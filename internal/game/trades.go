@@ -110,6 +110,9 @@ func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*R
 			if err := t.put(tradeKey(t.game, tr.ID), tr, tr.due()); err != nil {
 				return nil, err
 			}
+			indexTrade(tr, from, to)
+			t.save(from)
+			t.save(to)
 			t.emit("trade_offered", from.ID, tr)
 			return tr, t.acted(from)
 		},
@@ -212,6 +215,9 @@ func (s *Service) tradeCommand(ctx context.Context, req Request, id, command str
 			if err := fn(t, tr); err != nil {
 				return nil, err
 			}
+			if err := t.unindexTrade(tr); err != nil {
+				return nil, err
+			}
 			if err := t.put(tradeKey(t.game, tr.ID), tr, tr.due()); err != nil {
 				return nil, err
 			}
@@ -251,35 +257,6 @@ func (t *tx) expireView(tr *Trade) {
 	if tr.Status == TradeOpen && !t.now.Before(tr.ExpiresAt) {
 		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, SchedulerActor
 	}
-}
-
-// maxLeaveTrades bounds the trades a departure closes in its one commit;
-// any beyond it can no longer execute (a non-player holds nothing) and
-// expire on their timer.
-const maxLeaveTrades = 80
-
-// withdrawTradesOf closes the open trades id is a party to, as part of their
-// departure (RULINGS P1). Leaving is rare, so reading the game's trades here
-// costs less than keeping a per-player index on every offer.
-func (t *tx) withdrawTradesOf(id string) ([]string, error) {
-	withdrawn := []string{}
-	err := t.s.scan(t.ctx, store.Query{PK: gamePK(t.game), Prefix: tradePrefix}, func(it store.Item) error {
-		if len(withdrawn) >= maxLeaveTrades {
-			return nil
-		}
-		var tr Trade
-		if err := json.Unmarshal(it.Data, &tr); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
-		}
-		if tr.Status != TradeOpen || (tr.From != id && tr.To != id) {
-			return nil
-		}
-		t.loaded[it.Key] = it
-		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.now, id
-		withdrawn = append(withdrawn, tr.ID)
-		return t.put(it.Key, tr, time.Time{})
-	})
-	return withdrawn, err
 }
 
 // mayTrade applies the ruleset's trading restriction: under seed 002 only

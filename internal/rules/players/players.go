@@ -81,6 +81,14 @@ type Player struct {
 	// command finds them without reading every match the game ever had.
 	// The game layer maintains it (internal/game/match_index.go).
 	Matches []string `json:"matches,omitempty"`
+	// Trades indexes the open trades the player is a party to (as offerer
+	// or receiver), so a departure withdraws them without reading every
+	// trade the game ever had. TradesIndexed says the index is complete: a
+	// record made before the index existed lacks it, and its first
+	// departure reads the game's trades once. The game layer maintains both
+	// (internal/game/trade_index.go).
+	Trades        []string `json:"trades,omitempty"`
+	TradesIndexed bool     `json:"trades_indexed,omitempty"`
 }
 
 // Owed is a giver's pending card from a gift to an inactive player.

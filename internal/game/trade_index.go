@@ -1,0 +1,165 @@
+package game
+
+// The per-player index of open trades (Player.Trades). A departure withdraws
+// every open trade the leaver is a party to (RULINGS P1); it used to read
+// every TRADE# item the game ever had, a cost that grows forever. Like the
+// live-match index (match_index.go), each player's record lists their open
+// trades, written in the commits that open or close a trade:
+//
+//   - an offer adds the trade to the offerer and the receiver: both records
+//     are read for the offer's checks anyway, and are now written too, as a
+//     duel request writes its requester and invitees;
+//   - an acceptance removes it from both (both are written by the swap);
+//   - a withdrawal or a refusal by one party, and the expiry, read the
+//     party they lack and remove it from both;
+//   - a departure removes the trades it withdraws from the leaver and from
+//     each counterparty.
+//
+// The index is exact: every entry is an open trade, so a departure's reads
+// are bounded by the leaver's open trades, not by the game's history. A
+// record made before the index existed has TradesIndexed false; its
+// departure falls back to reading the game's trades once, and every record
+// joined since is indexed from the start.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"croupier/internal/store"
+)
+
+// maxLeaveTrades bounds the trades a departure closes in its one commit:
+// each writes the trade and may write its counterparty. Any beyond it stay
+// in the indexes, can no longer execute (a non-player holds nothing) and
+// expire on their timer, which removes them.
+const maxLeaveTrades = 40
+
+// indexTrade adds tr to the index of each party; the caller saves them.
+func indexTrade(tr *Trade, parties ...*Player) {
+	for _, p := range parties {
+		if !slices.Contains(p.Trades, tr.ID) {
+			p.Trades = append(slices.Clone(p.Trades), tr.ID)
+		}
+	}
+}
+
+// unindexTrade removes the closed trade tr from both parties' indexes,
+// reading in one request the party the command has not read.
+func (t *tx) unindexTrade(tr *Trade) error {
+	ids := []string{tr.From, tr.To}
+	if err := t.preload(ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		p, err := t.player(id)
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			continue
+		}
+		if i := slices.Index(p.Trades, tr.ID); i >= 0 {
+			p.Trades = slices.Delete(slices.Clone(p.Trades), i, i+1)
+			t.save(p)
+		}
+	}
+	return nil
+}
+
+// withdrawTradesOf closes the open trades p is a party to, as part of their
+// departure (RULINGS P1), reading only the trades of p's index (one
+// request) and their counterparties (one more). p's record from before the
+// index is read the old way, once: every trade of the game.
+func (t *tx) withdrawTradesOf(p *Player) ([]string, error) {
+	var open []*Trade
+	var err error
+	if p.TradesIndexed {
+		open, err = t.indexedTrades(p.Trades)
+	} else {
+		open, err = t.scanOpenTrades(p.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The leaver's index is exact from now on: it lists the trades this
+	// commit has no room to close.
+	p.TradesIndexed = true
+	p.Trades = nil
+	for _, tr := range open[min(len(open), maxLeaveTrades):] {
+		p.Trades = append(p.Trades, tr.ID)
+	}
+	t.save(p)
+	open = open[:min(len(open), maxLeaveTrades)]
+	var others []string
+	for _, tr := range open {
+		others = append(others, tr.From, tr.To)
+	}
+	if err := t.preload(others); err != nil {
+		return nil, err
+	}
+	withdrawn := []string{}
+	for _, tr := range open {
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.now, p.ID
+		if err := t.put(tradeKey(t.game, tr.ID), tr, time.Time{}); err != nil {
+			return nil, err
+		}
+		if err := t.unindexTrade(tr); err != nil {
+			return nil, err
+		}
+		withdrawn = append(withdrawn, tr.ID)
+	}
+	return withdrawn, nil
+}
+
+// indexedTrades reads the trades of an index in one request, keeping the
+// open ones (all of them, the index being exact; a closed one is skipped
+// rather than withdrawn again).
+func (t *tx) indexedTrades(ids []string) ([]*Trade, error) {
+	var keys []store.Key
+	for _, id := range ids {
+		if k := tradeKey(t.game, id); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	if err := t.load(keys...); err != nil {
+		return nil, err
+	}
+	var open []*Trade
+	for _, k := range keys {
+		it := t.loaded[k]
+		if !it.Exists() {
+			continue
+		}
+		var tr Trade
+		if err := json.Unmarshal(it.Data, &tr); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if tr.Status == TradeOpen {
+			open = append(open, &tr)
+		}
+	}
+	return open, nil
+}
+
+// scanOpenTrades reads every trade of the game for the open ones id is a
+// party to: the departure of a record made before the index.
+func (t *tx) scanOpenTrades(id string) ([]*Trade, error) {
+	var open []*Trade
+	err := t.s.scan(t.ctx, store.Query{PK: gamePK(t.game), Prefix: tradePrefix}, func(it store.Item) error {
+		var tr Trade
+		if err := json.Unmarshal(it.Data, &tr); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		if tr.Status == TradeOpen && (tr.From == id || tr.To == id) {
+			t.loaded[it.Key] = it
+			open = append(open, &tr)
+		}
+		return nil
+	})
+	return open, err
+}
