@@ -657,8 +657,17 @@ func streamBatch(output func() string, announced, duplicates int) func(*testing.
 		if err := json.Unmarshal(res, &r); err != nil || !strings.Contains(string(res), `"batchItemFailures"`) || len(r.BatchItemFailures) != 0 {
 			t.Fatalf("response %s (%v), want a partial batch response without failures", res, err)
 		}
-		out := output()
-		a, d := strings.Count(out, `"msg":"announced"`), strings.Count(out, `"msg":"already announced; duplicate delivery ignored"`)
+		// The function's log reaches us through the emulator's pipe, which
+		// may still hold the last lines when the response arrives: wait
+		// for them (a watchdog, not a timing check), then compare exactly.
+		var a, d int
+		for wait := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			out := output()
+			a, d = strings.Count(out, `"msg":"announced"`), strings.Count(out, `"msg":"already announced; duplicate delivery ignored"`)
+			if (a >= announced && d >= duplicates) || time.Now().After(wait) {
+				break
+			}
+		}
 		if a != announced || d != duplicates {
 			t.Errorf("the function has announced %d entries and ignored %d duplicates, want %d and %d", a, d, announced, duplicates)
 		}
