@@ -39,7 +39,9 @@ const (
 	// defaultAddr is loopback: a server nobody configured is reachable from
 	// this machine only.
 	defaultAddr = "127.0.0.1:8080"
-	defaultData = ".croupier/croupier.db"
+	defaultData = ".croupier/" + storeFile
+	// storeFile is the store's file name inside a --data directory.
+	storeFile = "croupier.db"
 	// devAPIKey is the key a local server with a manual clock accepts when
 	// none is configured, so the walkthrough needs no setup. Everyone knows
 	// it: it is accepted only with --clock manual or --insecure-dev-key, and
@@ -56,7 +58,16 @@ Ctrl-C (SIGINT) or SIGTERM: it finishes requests in flight and closes the store.
 
 With --clock manual the server's time moves only when told to (POST
 /v1/dev/clock, or "croupier play clock --advance 36h"), so a week of play
-fits in five minutes. Never use a manual clock for a real game.
+fits in five minutes. Never use a manual clock for a real game. Its time is
+kept in the store at every move: a restart without --start resumes there.
+
+--data names the store file, or a directory to keep croupier.db in (an
+existing directory, a path ending in /, or a missing path without an
+extension; created if missing).
+
+At start, serve refuses to end more than one period of a game at once (a
+store left behind by a stopped real-clock server, or moved by --start): it
+says how many period ends it would apply; --catch-up applies them.
 
 Environment: CROUPIER_ADDR (--addr), CROUPIER_DATA (--data),
 CROUPIER_API_KEYS (--api-key).
@@ -91,8 +102,12 @@ type serveConfig struct {
 	addr      string
 	data      string
 	clockMode string // "real" or "manual"
-	start     time.Time
-	apiKeys   credential.Keys
+	// start is --start; zero: the manual clock resumes at its stored time,
+	// or now on a new store.
+	start time.Time
+	// catchUp allows applying more than one period end per game at start.
+	catchUp bool
+	apiKeys credential.Keys
 	// insecureDevKey accepts dev-key with a real clock, and on an address
 	// other machines reach (--insecure-dev-key).
 	insecureDevKey bool
@@ -118,6 +133,13 @@ type server struct {
 	runner  *sched.Runner
 	tail    *publish.Tail
 	manual  *clock.Manual // nil with a real clock
+	// clockFrom says where the manual clock's time came from: "stored"
+	// (resumed), "--start" or "now" (a store no manual clock ran on);
+	// stored is the stored time, zero if none.
+	clockFrom string
+	stored    time.Time
+	// caughtUp is how many period ends --catch-up applied at start.
+	caughtUp int
 }
 
 // newServer opens the store and wires the service, API and scheduler.
@@ -126,17 +148,49 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the store: %w", err)
 	}
+	ctx := context.Background()
 	var clk clock.Clock = clock.Real{}
 	var manual *clock.Manual
+	var saveManual func(context.Context, time.Time) error
+	srv := &server{store: st}
 	if cfg.clockMode == "manual" {
-		manual = clock.NewManual(cfg.start)
+		stored, ok, err := loadClock(ctx, st)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		start, from := cfg.start, "--start"
+		switch {
+		case !start.IsZero():
+		case ok:
+			start, from = stored, "stored"
+		default:
+			start, from = time.Now().UTC().Truncate(time.Second), "now"
+		}
+		manual = clock.NewManual(start)
 		clk = manual
+		srv.clockFrom, srv.stored = from, stored
+		// The clock's own now, not the time a move asked for: of two
+		// racing moves the last save then holds the later time.
+		saveManual = func(ctx context.Context, _ time.Time) error { return saveClock(ctx, st, manual.Now) }
 	}
 	opts := []game.Option{game.WithLogger(logger)}
 	if cfg.entropy != nil {
 		opts = append(opts, game.WithEntropy(cfg.entropy))
 	}
 	svc := game.New(st, clk, opts...)
+	if srv.caughtUp, err = checkLag(ctx, svc, clk.Now(), cfg.catchUp); err != nil {
+		st.Close()
+		return nil, err
+	}
+	// Saved once the start is accepted (a refusal changes nothing), so a
+	// restart without --start resumes here.
+	if saveManual != nil {
+		if err := saveManual(ctx, manual.Now()); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("saving the manual clock: %w", err)
+		}
+	}
 	var poster announce.Poster = announce.LogPoster{Log: logger}
 	if cfg.discordToken != "" {
 		poster = &announce.Discord{BaseURL: cfg.discordAPI, Token: cfg.discordToken}
@@ -147,7 +201,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	tail := &publish.Tail{Feed: st, Store: st, Log: logger,
 		Handle: (&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle}
 
-	api := httpapi.New(svc, httpapi.Config{Keys: cfg.apiKeys, ManualClock: manual, Logger: logger, Version: version})
+	api := httpapi.New(svc, httpapi.Config{Keys: cfg.apiKeys, ManualClock: manual, SaveClock: saveManual, Logger: logger, Version: version})
 	router := chat.NewRouter(svc, logger)
 	router.CardImage = chat.CardImageURL(cfg.publicURL)
 	cache := &chat.ReplyCache{Store: st, Clock: clk}
@@ -170,16 +224,18 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	mux.Handle(tracker.Base+"/", tr)
 	mux.Handle(tracker.CardsBase+"/", tr)
 	mux.Handle("/", api)
-	return &server{handler: mux, store: st, svc: svc, runner: sched.New(svc, cfg.interval, logger), tail: tail, manual: manual}, nil
+	srv.handler, srv.svc, srv.runner, srv.tail, srv.manual = mux, svc, sched.New(svc, cfg.interval, logger), tail, manual
+	return srv, nil
 }
 
 func (e *env) serveConfig(args []string) (serveConfig, error) {
 	cfg := serveConfig{interval: sched.DefaultInterval}
 	fs := e.newFlagSet("serve", serveHelp)
 	fs.StringVar(&cfg.addr, "addr", e.envOr("CROUPIER_ADDR", defaultAddr), "`address` to listen on, host:port")
-	fs.StringVar(&cfg.data, "data", e.envOr("CROUPIER_DATA", defaultData), "`path` of the embedded store file (created if missing)")
+	fs.StringVar(&cfg.data, "data", e.envOr("CROUPIER_DATA", defaultData), "`path` of the embedded store file, or a directory to keep "+storeFile+" in (created if missing)")
 	fs.StringVar(&cfg.clockMode, "clock", "real", "`mode`: real (wall clock) or manual (moves only via POST /v1/dev/clock)")
-	start := fs.String("start", "", "with --clock manual: the starting `time`, RFC 3339 (default: now)")
+	start := fs.String("start", "", "with --clock manual: the starting `time`, RFC 3339 (default: the time stored with the data, or now)")
+	fs.BoolVar(&cfg.catchUp, "catch-up", false, "apply every period end due at start, even several per game (otherwise serve refuses)")
 	var keys keyFlag
 	fs.Var(&keys, "api-key", "bearer API key `entries` accepted: \"<key> as=<identities> [games=<games>]\", comma-separated or repeated")
 	fs.BoolVar(&cfg.insecureDevKey, "insecure-dev-key", false, "accept the public development key "+devAPIKey+" with a real clock, or beside a real key on a non-loopback address")
@@ -197,7 +253,6 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 			return cfg, usagef("--start needs --clock manual: a real clock cannot start at another time")
 		}
 	case "manual":
-		cfg.start = time.Now().UTC().Truncate(time.Second)
 		if *start != "" {
 			t, err := time.Parse(time.RFC3339, *start)
 			if err != nil {
@@ -212,8 +267,9 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 		return cfg, usagef("--tick must be positive, not %s", cfg.interval)
 	}
 	if cfg.data == "" {
-		return cfg, usagef("--data must name a file")
+		return cfg, usagef("--data must name a file or a directory")
 	}
+	cfg.data = storePath(cfg.data)
 	// A key flag or variable that is set but blank is a mistake (an unset
 	// shell variable, "--api-key $KEY"), not a request for no key.
 	source, list := "--api-key", strings.Join(keys.values, ",")
@@ -331,10 +387,18 @@ func (e *env) serve(args []string) error {
 	}
 	logger.Info("store", "data", dataPath, "kind", "embedded bolt")
 	if srv.manual != nil {
-		logger.Info("clock", "mode", "manual", "now", srv.manual.Now().Format(time.RFC3339),
+		now := srv.manual.Now()
+		from := map[string]string{"stored": "resumed at the time stored with the data", "--start": "set by --start", "now": "started now: no time stored with the data"}[srv.clockFrom]
+		logger.Info("clock", "mode", "manual", "now", now.Format(time.RFC3339), "from", from,
 			"hint", "move it with POST /v1/dev/clock or: croupier play clock --advance 36h")
+		if srv.clockFrom == "--start" && !srv.stored.IsZero() && !srv.stored.Equal(now) {
+			logger.Warn("--start differs from the time stored with the data", "start", now.Format(time.RFC3339), "stored", srv.stored.Format(time.RFC3339))
+		}
 	} else {
 		logger.Info("clock", "mode", "real")
+	}
+	if srv.caughtUp > 0 {
+		logger.Info("caught up", "period_ends", srv.caughtUp)
 	}
 	if keyNote != "" {
 		logger.Warn(keyNote)

@@ -81,6 +81,7 @@ func (e *env) verify(args []string) error {
 
 // verifyLocal audits a game straight from a store file.
 func verifyLocal(ctx context.Context, path, g string) (fair.Report, error) {
+	path = storePath(path)
 	// bolt.Open would create a missing file; a typo must not look like an
 	// empty game.
 	if _, err := os.Stat(path); err != nil {

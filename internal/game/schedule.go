@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -535,4 +536,54 @@ func activity(members []*Player, ended calendar.Period) (active, inactive []stri
 		}
 	}
 	return active, inactive
+}
+
+// Lag is how far one game's calendar is behind a moment: the period ends a
+// scheduler reaching that moment would apply, starting with Period's.
+type Lag struct {
+	Game   string `json:"game"`
+	Name   string `json:"name"`
+	Period string `json:"period"`
+	Ends   int    `json:"ends"`
+}
+
+// PeriodEndsBehind lists the games whose open period ends at or before
+// until, each with the number of period ends RunDue at until would apply.
+// It changes nothing: `croupier serve` asks before catching up many at once.
+func (s *Service) PeriodEndsBehind(ctx context.Context, until time.Time) ([]Lag, error) {
+	// A local store holds few games; one large page of the due index
+	// covers them (this is a start-up check, not a hot path).
+	items, err := s.store.QueryDue(ctx, until, 10000)
+	if err != nil {
+		return nil, fmt.Errorf("reading due work: %w", err)
+	}
+	var out []Lag
+	for _, it := range items {
+		game, ok := strings.CutPrefix(it.PK, "GAME#")
+		if !ok || it.SK != metaSK {
+			continue
+		}
+		var m Meta
+		if err := json.Unmarshal(it.Data, &m); err != nil {
+			return nil, fmt.Errorf("decoding game %s: %w", game, err)
+		}
+		rs, err := effectiveRuleset(&m)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: %w", game, err)
+		}
+		sch, err := calendar.For(rs.Calendar)
+		if err != nil {
+			return nil, err
+		}
+		p, err := sch.Parse(m.Period)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: stored period: %w", game, err)
+		}
+		lag := Lag{Game: game, Name: cmp.Or(m.Name, game), Period: m.Period}
+		for ; !p.End.After(until) && lag.Ends < 1_000_000; p = sch.Next(p) {
+			lag.Ends++
+		}
+		out = append(out, lag)
+	}
+	return out, nil
 }

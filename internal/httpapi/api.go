@@ -52,7 +52,10 @@ type Config struct {
 	Keys credential.Keys
 	// ManualClock, when set, enables POST /v1/dev/clock (local only).
 	ManualClock *clock.Manual
-	Logger      *slog.Logger
+	// SaveClock, when set, records the manual clock's time after each move
+	// (`croupier serve` keeps it in the store, so a restart resumes there).
+	SaveClock func(context.Context, time.Time) error
+	Logger    *slog.Logger
 	// Version is reported by /healthz.
 	Version string
 }
@@ -62,6 +65,7 @@ type API struct {
 	svc     *game.Service
 	keys    credential.Keys
 	manual  *clock.Manual
+	save    func(context.Context, time.Time) error
 	log     *slog.Logger
 	version string
 	mux     *http.ServeMux
@@ -69,7 +73,7 @@ type API struct {
 
 // New builds the API over a game service.
 func New(svc *game.Service, cfg Config) *API {
-	a := &API{svc: svc, keys: cfg.Keys, manual: cfg.ManualClock, log: cfg.Logger, version: cfg.Version, mux: http.NewServeMux()}
+	a := &API{svc: svc, keys: cfg.Keys, manual: cfg.ManualClock, save: cfg.SaveClock, log: cfg.Logger, version: cfg.Version, mux: http.NewServeMux()}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -523,6 +527,16 @@ func (a *API) devClock(w http.ResponseWriter, r *http.Request) {
 	default:
 		problem(w, "invalid_clock", "Give set (an RFC 3339 time) or advance (a duration such as 36h).")
 		return
+	}
+	// Saved before the due work runs: a restart after a crash in between
+	// resumes at the new time and the scheduler finishes that work; saved
+	// after, it would resume before period ends already applied.
+	if a.save != nil {
+		if err := a.save(r.Context(), a.manual.Now()); err != nil {
+			a.manual.Set(now)
+			a.writeError(w, r, err)
+			return
+		}
 	}
 	// Due scheduled work runs before the answer, so a client sees its effect.
 	rep, err := a.svc.RunDue(r.Context())
