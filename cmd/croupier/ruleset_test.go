@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"croupier/internal/game"
-	"croupier/internal/store"
+	"croupier/internal/store/storetest"
 )
 
 // cliCalls is the `croupier play` verb that reaches each command of the
@@ -60,25 +59,6 @@ var cliCalls = map[string][]string{
 // in), bind (chat's) and match-bet (the CLI's bet sends raise).
 var notInCLI = map[string]bool{"create": true, "bind": true, "match-bet": true}
 
-func gamePartition(t *testing.T, st store.Store, g string) string {
-	t.Helper()
-	var b strings.Builder
-	cursor := ""
-	for {
-		page, err := st.Query(context.Background(), store.Query{PK: "GAME#" + g, Limit: 1000, Cursor: cursor})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range page.Items {
-			fmt.Fprintf(&b, "%s v%d due=%s order=%s %s\n", it.Key, it.Version, it.Due, it.Order, it.Data)
-		}
-		if page.Next == "" {
-			return b.String()
-		}
-		cursor = page.Next
-	}
-}
-
 // Acceptance 2 of issue 12 (RULINGS R3), the CLI's part: every command of
 // the catalogue, as its `croupier play` verb, against a game of each
 // ruleset. What the ruleset lacks fails with the not_in_ruleset sentence
@@ -106,7 +86,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
 			if c.Admin {
 				actor = "discord:1"
 			}
-			before := gamePartition(t, h.srv.store, g)
+			before := storetest.Partition(t, h.srv.store, g)
 			r := h.cli(append([]string{"play", "--as", actor, "--game", g}, args...)...)
 			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
 			got := strings.Contains(r.stderr, sentence)
@@ -120,7 +100,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
 			if r.code == 0 || !got || !strings.Contains(r.stderr, "[not_in_ruleset]") || !strings.Contains(r.stderr, "Its commands are: join, leave, roll") {
 				t.Errorf("%s %s (croupier play %s): %s\nwant the not_in_ruleset sentence", id, c.Name, strings.Join(args, " "), r)
 			}
-			if after := gamePartition(t, h.srv.store, g); after != before {
+			if after := storetest.Partition(t, h.srv.store, g); after != before {
 				t.Errorf("%s %s: the refusal changed the store:\nbefore %s\nafter  %s", id, c.Name, before, after)
 			}
 		}

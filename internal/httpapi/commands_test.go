@@ -17,6 +17,7 @@ import (
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rules/governance"
 	"croupier/internal/store/bolt"
+	"croupier/internal/store/storetest"
 )
 
 // detEnv is newEnv over a service whose seeds and log ids come from a
@@ -241,7 +242,7 @@ func TestCommandsRouteDoesWhatTheAliasesDo(t *testing.T) {
 				t.Fatalf("%s: refused %s, not by the game's state", where, code)
 			}
 		}
-		if pa, pc := partition(t, worlds[0].svc.Store(), gameID), partition(t, worlds[1].svc.Store(), gameID); pa != pc {
+		if pa, pc := storetest.Partition(t, worlds[0].svc.Store(), gameID), storetest.Partition(t, worlds[1].svc.Store(), gameID); pa != pc {
 			t.Fatalf("%s: the games differ\n%s", where, firstDifference(pa, pc))
 		}
 		if s.ok {
@@ -332,7 +333,7 @@ func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
 	for id, title := range rulesetTitles {
 		g := "g-" + id
 		for _, cmd := range game.Catalogue() {
-			before := partition(t, e.svc.Store(), g)
+			before := storetest.Partition(t, e.svc.Store(), g)
 			r := e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + g + "/commands/" + cmd.Name, Idem: "cmd-" + cmd.Name, Body: commandArgs(cmd.Name),
 				Bad: cmd.Call == nil})
 			var p struct {
@@ -358,16 +359,16 @@ func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
 				}
 				refused[id]++
 			}
-			if after := partition(t, e.svc.Store(), g); after != before {
+			if after := storetest.Partition(t, e.svc.Store(), g); after != before {
 				t.Errorf("%s %s: the refusal changed the game:\n%s", id, cmd.Name, firstDifference(before, after))
 			}
 		}
-		before := partition(t, e.svc.Store(), g)
+		before := storetest.Partition(t, e.svc.Store(), g)
 		r := e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + g + "/commands/nope", Idem: "nope", Body: map[string]any{}})
 		if p := r.Problem(t); r.Status != http.StatusNotFound || p.Code != "unknown_command" || !strings.Contains(p.Detail, `There is no command "nope"`) {
 			t.Errorf("%s nope: %d %s, want 404 unknown_command", id, r.Status, r.Body)
 		}
-		if partition(t, e.svc.Store(), g) != before {
+		if storetest.Partition(t, e.svc.Store(), g) != before {
 			t.Errorf("%s nope: the refusal changed the game", id)
 		}
 	}
@@ -387,7 +388,7 @@ func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
 func TestCommandsRouteRefusesBadInputAsTheAliasesDo(t *testing.T) {
 	e := withGame(t)
 	base := "/v1/games/" + gameID
-	before := partition(t, e.svc.Store(), gameID)
+	before := storetest.Partition(t, e.svc.Store(), gameID)
 	for _, c := range []struct {
 		name, alias, cmd string
 		body             any
@@ -421,7 +422,7 @@ func TestCommandsRouteRefusesBadInputAsTheAliasesDo(t *testing.T) {
 			t.Errorf("%s: the commands route answers %d %s, the alias %d %s", c.name, got[1].Status, got[1].Body, got[0].Status, got[0].Body)
 		}
 	}
-	if after := partition(t, e.svc.Store(), gameID); after != before {
+	if after := storetest.Partition(t, e.svc.Store(), gameID); after != before {
 		t.Errorf("bad input changed the game:\n%s", firstDifference(before, after))
 	}
 }

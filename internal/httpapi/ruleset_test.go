@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,7 +11,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
-	"croupier/internal/store"
+	"croupier/internal/store/storetest"
 )
 
 // commandCalls is how the JSON API reaches each command of the catalogue
@@ -94,27 +93,6 @@ func viewCalls(g string) map[string][]string {
 	}
 }
 
-// partition is every item of a game's partition with its version and due
-// time: the store byte for byte, as far as the game is concerned.
-func partition(t *testing.T, st store.Store, g string) string {
-	t.Helper()
-	var b strings.Builder
-	cursor := ""
-	for {
-		page, err := st.Query(context.Background(), store.Query{PK: "GAME#" + g, Limit: 1000, Cursor: cursor})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range page.Items {
-			fmt.Fprintf(&b, "%s v%d due=%s order=%s %s\n", it.Key, it.Version, it.Due, it.Order, it.Data)
-		}
-		if page.Next == "" {
-			return b.String()
-		}
-		cursor = page.Next
-	}
-}
-
 var rulesetTitles = map[string]string{"gilded-hall": "Gilded Hall", "obelisk": "Obelisk", "turns": "turns"}
 
 // Acceptance 2 of issue 12 (RULINGS R3), the JSON API's part: every command
@@ -160,7 +138,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 				}
 				has := game.RulesetHas(id, cmd.Institution)
 				call.Idem = fmt.Sprintf("r3-%s-%v-%s", id, cold, cmd.Name)
-				before := partition(t, e.svc.Store(), g)
+				before := storetest.Partition(t, e.svc.Store(), g)
 				r := c.Do(call)
 				var p struct {
 					Code     string   `json:"code"`
@@ -186,7 +164,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 					t.Errorf("%s %s: problem names ruleset %q and commands %v", id, cmd.Name, p.Ruleset, p.Commands)
 				}
 				refused[id]++
-				if after := partition(t, e.svc.Store(), g); after != before {
+				if after := storetest.Partition(t, e.svc.Store(), g); after != before {
 					t.Errorf("%s %s (cold %v): the refusal changed the store:\nbefore %s\nafter  %s", id, cmd.Name, cold, before, after)
 				}
 			}

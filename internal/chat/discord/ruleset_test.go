@@ -8,7 +8,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/game"
-	"croupier/internal/store"
+	"croupier/internal/store/storetest"
 )
 
 // chatCalls is the slash command that reaches each command of the
@@ -64,26 +64,6 @@ func chatCalls() map[string]map[string]any {
 var notInChat = map[string]bool{"create": true, "bind": true, "leave": true, "push-reactions": true,
 	"push-message-event": true, "match-bet": true}
 
-// partitionOf is every item of a game's partition with its version.
-func partitionOf(t *testing.T, st store.Store, g string) string {
-	t.Helper()
-	var b strings.Builder
-	cursor := ""
-	for {
-		page, err := st.Query(context.Background(), store.Query{PK: "GAME#" + g, Limit: 1000, Cursor: cursor})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range page.Items {
-			fmt.Fprintf(&b, "%s v%d due=%s order=%s %s\n", it.Key, it.Version, it.Due, it.Order, it.Data)
-		}
-		if page.Next == "" {
-			return b.String()
-		}
-		cursor = page.Next
-	}
-}
-
 // Acceptance 2 of issue 12 (RULINGS R3), Discord's part: every command of
 // the catalogue, as its slash command, in a guild bound to a game of each
 // ruleset. What the ruleset lacks is answered privately with the sentence
@@ -127,7 +107,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 			if c.Admin {
 				user = admin
 			}
-			before := partitionOf(t, hs.st, g)
+			before := storetest.Partition(t, hs.st, g)
 			r := hs.send(slash(hs.nextID(), user, call["name"].(string), opts...))
 			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
 			got := strings.Contains(r.all(), sentence)
@@ -141,7 +121,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 			if !got || !strings.Contains(r.all(), "Its commands are: join, leave, roll") || !r.ephemeral() {
 				t.Errorf("%s %s: reply %q (ephemeral %v), want the private not_in_ruleset sentence", id, c.Name, r.all(), r.ephemeral())
 			}
-			if after := partitionOf(t, hs.st, g); after != before {
+			if after := storetest.Partition(t, hs.st, g); after != before {
 				t.Errorf("%s %s: the refusal changed the store:\nbefore %s\nafter  %s", id, c.Name, before, after)
 			}
 		}
@@ -218,7 +198,7 @@ func TestR3_ObeliskServerOffersAndHelpsWithObeliskCommandsOnly(t *testing.T) {
 	hs.cmd(ada, "join")
 	views := map[string][]map[string]any{"shop": nil, "match": {sub("status")}}
 	for name, opts := range views {
-		before := partitionOf(t, hs.st, "ob")
+		before := storetest.Partition(t, hs.st, "ob")
 		r := hs.send(slash(hs.nextID(), ada, name, opts...))
 		path := name
 		if opts != nil {
@@ -230,7 +210,7 @@ func TestR3_ObeliskServerOffersAndHelpsWithObeliskCommandsOnly(t *testing.T) {
 		if !strings.Contains(r.all(), `The Obelisk game "ob" has no `) || !r.ephemeral() {
 			t.Errorf("/%s: %q, want the private not_in_ruleset sentence", path, r.all())
 		}
-		if after := partitionOf(t, hs.st, "ob"); after != before {
+		if after := storetest.Partition(t, hs.st, "ob"); after != before {
 			t.Errorf("/%s changed the store", name)
 		}
 	}
