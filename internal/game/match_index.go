@@ -95,23 +95,31 @@ func (t *tx) unindexMatch(r *MatchRecord) error {
 	if r.Kind == MatchBattle && r.Match == nil {
 		return nil
 	}
-	ids := r.everyone()
+	return t.dropFromIndexes(r.everyone(), r.ID, func(p *Player) *[]string { return &p.Matches }, t.canSave)
+}
+
+// dropFromIndexes removes id from an index held on the records of the
+// players ids (their live matches, their open trades), reading in one
+// request the records the command has not read, and saves those it
+// changed. may, when set, says whether a record can still be written.
+func (t *tx) dropFromIndexes(ids []string, id string, index func(*Player) *[]string, may func(string) bool) error {
 	if err := t.preload(ids); err != nil {
 		return err
 	}
-	for _, id := range ids {
-		p, err := t.player(id)
+	for _, pid := range ids {
+		p, err := t.player(pid)
 		if err != nil {
 			return err
 		}
 		if p == nil {
 			continue
 		}
-		i := slices.Index(p.Matches, r.ID)
-		if i < 0 || !t.canSave(id) {
+		list := index(p)
+		i := slices.Index(*list, id)
+		if i < 0 || (may != nil && !may(pid)) {
 			continue
 		}
-		p.Matches = slices.Delete(slices.Clone(p.Matches), i, i+1)
+		*list = slices.Delete(slices.Clone(*list), i, i+1)
 		t.save(p)
 	}
 	return nil

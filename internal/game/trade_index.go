@@ -48,24 +48,7 @@ func indexTrade(tr *Trade, parties ...*Player) {
 // unindexTrade removes the closed trade tr from both parties' indexes,
 // reading in one request the party the command has not read.
 func (t *tx) unindexTrade(tr *Trade) error {
-	ids := []string{tr.From, tr.To}
-	if err := t.preload(ids); err != nil {
-		return err
-	}
-	for _, id := range ids {
-		p, err := t.player(id)
-		if err != nil {
-			return err
-		}
-		if p == nil {
-			continue
-		}
-		if i := slices.Index(p.Trades, tr.ID); i >= 0 {
-			p.Trades = slices.Delete(slices.Clone(p.Trades), i, i+1)
-			t.save(p)
-		}
-	}
-	return nil
+	return t.dropFromIndexes([]string{tr.From, tr.To}, tr.ID, func(p *Player) *[]string { return &p.Trades }, nil)
 }
 
 // withdrawTradesOf closes the open trades p is a party to, as part of their
