@@ -29,7 +29,7 @@ const (
 )
 
 func activityKey(g, period string, page int) store.Key {
-	return store.Key{PK: gamePK(g), SK: fmt.Sprintf("%s%s#%04d", activityPrefix, period, page)}
+	return store.Key{PK: GamePK(g), SK: fmt.Sprintf("%s%s#%04d", activityPrefix, period, page)}
 }
 
 // ActivityRecord is one ACTIVITY# item: a slice of an ended period's lists.
@@ -40,7 +40,7 @@ type ActivityRecord struct {
 	Inactive []string `json:"inactive"`
 }
 
-func sample(ids []string) []string {
+func Sample(ids []string) []string {
 	if len(ids) > ActivitySample {
 		return ids[:ActivitySample]
 	}
@@ -49,10 +49,10 @@ func sample(ids []string) []string {
 
 // recordActivity fills res with who acted in ended and, when the lists are
 // longer than the sample, stages the activity items holding them whole.
-func (t *tx) recordActivity(ended calendar.Period, members []*Player, res *PeriodEnded) error {
+func (t *Tx) recordActivity(ended calendar.Period, members []*Player, res *PeriodEnded) error {
 	active, inactive := activity(members, ended)
 	res.ActiveCount, res.InactiveCount = len(active), len(inactive)
-	res.Active, res.Inactive = sample(active), sample(inactive)
+	res.Active, res.Inactive = Sample(active), Sample(inactive)
 	if len(active) <= ActivitySample && len(inactive) <= ActivitySample {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (t *tx) recordActivity(ended calendar.Period, members []*Player, res *Perio
 	flush := func() error {
 		res.ActivityPages++
 		rec.Page = res.ActivityPages
-		if err := t.put(activityKey(t.game, ended.ID, rec.Page), rec, time.Time{}); err != nil {
+		if err := t.Put(activityKey(t.Game, ended.ID, rec.Page), rec, time.Time{}); err != nil {
 			return err
 		}
 		rec, size = ActivityRecord{Period: ended.ID, Active: []string{}, Inactive: []string{}}, 0
@@ -124,7 +124,7 @@ func (s *Service) Activity(ctx context.Context, game, period string, pr PageRequ
 	if err != nil {
 		return ActivityPage{}, err
 	}
-	it := t.loaded[idem]
+	it := t.Loaded[idem]
 	if !it.Exists() {
 		return ActivityPage{}, rules.Refuse("period_not_ended", "Period %q of game %q has not ended (or is not a period of this game).", period, game)
 	}

@@ -93,7 +93,7 @@ func (g *Grant) check() error {
 	if g.Vertebrae == 0 && g.Chips == 0 && items == 0 {
 		return rules.Refuse("invalid_request", "A grant needs something to grant: vertebrae, chips, cards, random_cards or packs.")
 	}
-	return needReason(g.Reason)
+	return NeedReason(g.Reason)
 }
 
 // Grant adds items to a player (admins only). Chips that reach the winning
@@ -102,11 +102,11 @@ func (s *Service) Grant(ctx context.Context, req Request, g Grant) (*Result, err
 	if err := g.check(); err != nil {
 		return nil, err
 	}
-	return s.run(ctx, spec{
-		req: req, command: "grant", body: g, random: g.RandomCards > 0,
-		keys: func(game string) []store.Key { return []store.Key{playerKey(game, g.Player)} },
-		apply: func(t *tx) (any, error) {
-			if err := t.admin("grant items"); err != nil {
+	return s.Run(ctx, Spec{
+		Req: req, Command: "grant", Body: g, Random: g.RandomCards > 0,
+		Keys: func(game string) []store.Key { return []store.Key{PlayerKey(game, g.Player)} },
+		Apply: func(t *Tx) (any, error) {
+			if err := t.Admin("grant items"); err != nil {
 				return nil, err
 			}
 			p, err := t.target(g.Player)
@@ -120,23 +120,23 @@ func (s *Service) Grant(ctx context.Context, req Request, g Grant) (*Result, err
 			}
 			res := GrantResult{Player: p.ID, Reason: g.Reason}
 			for _, c := range g.Cards {
-				info, ok := t.rs.Card(c.Name)
+				info, ok := t.Rules.Card(c.Name)
 				if !ok {
 					return nil, rules.Refuse("unknown_card", "There is no card %q in this game's card table (e.g. \"7 of Hearts\", \"Red Joker\").", c.Name)
 				}
 				for range c.Count {
-					res.Cards = append(res.Cards, players.Card{ID: t.newID(), Name: info.Name, Holo: c.Holo})
+					res.Cards = append(res.Cards, players.Card{ID: t.NewID(), Name: info.Name, Holo: c.Holo})
 				}
 			}
 			if g.RandomCards > 0 {
-				res.Cards = append(res.Cards, cards.RandomN(t.drawer, t.rs, g.RandomCards, t.rs.Chances.HoloGranted, t.newID)...)
+				res.Cards = append(res.Cards, cards.RandomN(t.Drawer, t.Rules, g.RandomCards, t.Rules.Chances.HoloGranted, t.NewID)...)
 			}
 			for _, pg := range g.Packs {
-				if _, ok := t.rs.Pack(pg.Pack); !ok {
+				if _, ok := t.Rules.Pack(pg.Pack); !ok {
 					return nil, rules.Refuse("unknown_pack", "There is no pack kind %q in this game's ruleset.", pg.Pack)
 				}
 				for range pg.Count {
-					res.Packs = append(res.Packs, players.Pack{ID: t.newID(), Kind: pg.Pack})
+					res.Packs = append(res.Packs, players.Pack{ID: t.NewID(), Kind: pg.Pack})
 				}
 			}
 			inv.Vertebrae += g.Vertebrae
@@ -144,12 +144,12 @@ func (s *Service) Grant(ctx context.Context, req Request, g Grant) (*Result, err
 			inv.Cards = append(inv.Cards, res.Cards...)
 			inv.Packs = append(inv.Packs, res.Packs...)
 			res.Vertebrae, res.Chips = inv.Vertebrae, inv.Chips
-			t.save(p)
-			t.emit("granted", p.ID, grantedEvent{Grant: g, NewCards: res.Cards, NewPacks: res.Packs})
-			if err := t.flush(); err != nil {
+			t.Save(p)
+			t.Emit("granted", p.ID, grantedEvent{Grant: g, NewCards: res.Cards, NewPacks: res.Packs})
+			if err := t.Flush(); err != nil {
 				return nil, err
 			}
-			res.Won = t.meta.Ended && t.meta.Winner == p.ID
+			res.Won = t.Meta.Ended && t.Meta.Winner == p.ID
 			return res, nil
 		},
 	})
@@ -190,14 +190,14 @@ func (s *Service) Revoke(ctx context.Context, req Request, r Revoke) (*Result, e
 	if r.Items.Empty() {
 		return nil, rules.Refuse("invalid_request", "A revocation needs something to revoke: vertebrae, chips, cards or packs (by id).")
 	}
-	if err := needReason(r.Reason); err != nil {
+	if err := NeedReason(r.Reason); err != nil {
 		return nil, err
 	}
-	return s.run(ctx, spec{
-		req: req, command: "revoke", body: r,
-		keys: func(game string) []store.Key { return []store.Key{playerKey(game, r.Player)} },
-		apply: func(t *tx) (any, error) {
-			if err := t.admin("revoke items"); err != nil {
+	return s.Run(ctx, Spec{
+		Req: req, Command: "revoke", Body: r,
+		Keys: func(game string) []store.Key { return []store.Key{PlayerKey(game, r.Player)} },
+		Apply: func(t *Tx) (any, error) {
+			if err := t.Admin("revoke items"); err != nil {
 				return nil, err
 			}
 			p, err := t.target(r.Player)
@@ -208,9 +208,9 @@ func (s *Service) Revoke(ctx context.Context, req Request, r Revoke) (*Result, e
 			if err != nil {
 				return nil, err
 			}
-			t.save(p)
+			t.Save(p)
 			res := RevokeResult{Player: p.ID, Revoked: taken.Normalized(), Reason: r.Reason}
-			t.emit("revoked", p.ID, res)
+			t.Emit("revoked", p.ID, res)
 			return res, nil
 		},
 	})
@@ -218,8 +218,8 @@ func (s *Service) Revoke(ctx context.Context, req Request, r Revoke) (*Result, e
 
 // target returns the player an admin command is about, refusing a
 // non-player.
-func (t *tx) target(id string) (*Player, error) {
-	p, err := t.member(id)
+func (t *Tx) target(id string) (*Player, error) {
+	p, err := t.Member(id)
 	if err != nil {
 		return nil, err
 	}

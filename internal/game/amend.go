@@ -76,7 +76,7 @@ const MaxPatch = 16 << 10
 // changed. Adopted proposals carry out their amendments the same way
 // (RULINGS G3).
 func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, error) {
-	if err := needReason(a.Reason); err != nil {
+	if err := NeedReason(a.Reason); err != nil {
 		return nil, err
 	}
 	a.Patch = bytes.TrimSpace(a.Patch)
@@ -86,13 +86,13 @@ func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, err
 	if len(a.Patch) > MaxPatch {
 		return nil, rules.Refuse("invalid_amendment", "The patch is %d bytes; at most %d are allowed.", len(a.Patch), MaxPatch)
 	}
-	return s.run(ctx, spec{
-		req: req, command: "amend", body: a,
-		apply: func(t *tx) (any, error) {
-			if err := t.admin("amend the ruleset"); err != nil {
+	return s.Run(ctx, Spec{
+		Req: req, Command: "amend", Body: a,
+		Apply: func(t *Tx) (any, error) {
+			if err := t.Admin("amend the ruleset"); err != nil {
 				return nil, err
 			}
-			c, err := prepareChange(t.rs, a.Patch)
+			c, err := prepareChange(t.Rules, a.Patch)
 			if err != nil {
 				return nil, err
 			}
@@ -100,7 +100,7 @@ func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, err
 			if err != nil {
 				return nil, err
 			}
-			return AmendResult{Ruleset: t.rs.ID, Version: t.rs.Version, Amendment: am}, nil
+			return AmendResult{Ruleset: t.Rules.ID, Version: t.Rules.Version, Amendment: am}, nil
 		},
 	})
 }
@@ -133,8 +133,8 @@ func storedChange(rs *ruleset.Ruleset, amendment json.RawMessage) (ruleset.Chang
 // amend applies a change to the game's ruleset in this command's commit,
 // each operation to its own path (RULINGS R4): checked, recorded in META
 // with its version and summary, and logged.
-func (t *tx) amend(c ruleset.Change, reason, source string) (Amendment, error) {
-	rs, applied, moved, err := ruleset.Apply(t.rs, c)
+func (t *Tx) amend(c ruleset.Change, reason, source string) (Amendment, error) {
+	rs, applied, moved, err := ruleset.Apply(t.Rules, c)
 	if err != nil {
 		var inv *ruleset.InvalidError
 		if errors.As(err, &inv) {
@@ -146,13 +146,13 @@ func (t *tx) amend(c ruleset.Change, reason, source string) (Amendment, error) {
 	if err != nil {
 		return Amendment{}, err
 	}
-	am := Amendment{Version: rs.Version, Patch: patch, Summary: ruleset.Summary(t.rs, applied), BaseMoved: moved,
-		Reason: reason, By: t.entry.Actor, At: t.now, Source: source}
-	t.meta.Amendments = append(t.meta.Amendments, am)
-	t.meta.RulesetVersion = rs.Version
-	t.rs = rs
+	am := Amendment{Version: rs.Version, Patch: patch, Summary: ruleset.Summary(t.Rules, applied), BaseMoved: moved,
+		Reason: reason, By: t.Entry.Actor, At: t.Now, Source: source}
+	t.Meta.Amendments = append(t.Meta.Amendments, am)
+	t.Meta.RulesetVersion = rs.Version
+	t.Rules = rs
 	t.metaDirty = true
-	t.emit("ruleset_amended", "", am)
+	t.Emit("ruleset_amended", "", am)
 	return am, nil
 }
 
@@ -164,9 +164,9 @@ func problems(e *ruleset.InvalidError) string {
 	return strings.Join(msgs, "; ")
 }
 
-// admin refuses a non-admin actor; what says what they tried.
-func (t *tx) admin(what string) error {
-	if !slices.Contains(t.meta.Admins, t.entry.Actor) {
+// Admin refuses a non-Admin actor; what says what they tried.
+func (t *Tx) Admin(what string) error {
+	if !slices.Contains(t.Meta.Admins, t.Entry.Actor) {
 		return rules.Refuse("forbidden", "Only the game's admins can %s.", what)
 	}
 	return nil
@@ -175,9 +175,9 @@ func (t *tx) admin(what string) error {
 // MaxReason bounds an operator's stated reason.
 const MaxReason = 200
 
-// needReason refuses an operator correction without a reason: every
+// NeedReason refuses an operator correction without a reason: every
 // correction is in the log with why it was made.
-func needReason(r string) error {
+func NeedReason(r string) error {
 	if r == "" {
 		return rules.Refuse("reason_required", "An operator correction needs a reason (for the log), e.g. \"Judge's ruling 12\".")
 	}
@@ -193,5 +193,5 @@ func (s *Service) Ruleset(ctx context.Context, game string) (*ruleset.Ruleset, e
 	if err != nil {
 		return nil, err
 	}
-	return t.rs, nil
+	return t.Rules, nil
 }

@@ -32,42 +32,42 @@ func battleID(period string) string { return "b-" + period }
 // (RULINGS P2). Refusals: too_few_cards, already_engaged, no_battles (a
 // calendar without phases).
 func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error) {
-	return s.run(ctx, spec{
-		req: req, command: "battle-engage", body: struct{}{},
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			p, err := t.actor()
+	return s.Run(ctx, Spec{
+		Req: req, Command: "battle-engage", Body: struct{}{},
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
-			if !strings.HasPrefix(t.period.Kind, "phase") {
+			if !strings.HasPrefix(t.Period.Kind, "phase") {
 				return nil, rules.Refuse("no_battles", "Battles are held at the end of a phase, and this game's calendar has no phases.")
 			}
-			if p.BattlePeriod == t.period.ID {
+			if p.BattlePeriod == t.Period.ID {
 				return nil, rules.Refuse("already_engaged", "You are already engaged in the battle of this phase; it starts %s.",
-					t.period.End.UTC().Format(time.RFC1123)).With("starts_at", t.period.End.UTC())
+					t.Period.End.UTC().Format(time.RFC1123)).With("starts_at", t.Period.End.UTC())
 			}
-			need := t.rs.Thresholds.BattleMinCards
+			need := t.Rules.Thresholds.BattleMinCards
 			if len(p.Inventory.Cards) < need {
 				return nil, rules.Refuse("too_few_cards", "Engaging in battle needs at least %d cards in your deck; you have %d.",
 					need, len(p.Inventory.Cards)).With("needed", need).With("deck_size", len(p.Inventory.Cards))
 			}
-			if t.meta.Closing == t.period.ID {
+			if t.Meta.Closing == t.Period.ID {
 				// The period is ending right now: wait for it, then
 				// engage in the next phase (fencePeriod).
-				return nil, &store.ConflictError{Keys: []store.Key{metaKey(t.game)}}
+				return nil, &store.ConflictError{Keys: []store.Key{MetaKey(t.Game)}}
 			}
-			p.BattlePeriod = t.period.ID
-			t.save(p)
+			p.BattlePeriod = t.Period.ID
+			t.Save(p)
 			// The engagement is for the period META says is open: if the
 			// period ends before this commits, the commit fails and the
 			// retry engages in the next phase, never in a battle already
 			// formed without this player (RULINGS T4).
-			t.checks = append(t.checks, store.Check{Key: metaKey(t.game), Version: t.metaVer})
-			res := BattleEngagement{Player: p.ID, Period: t.period.ID, Battle: battleID(t.period.ID), StartsAt: t.period.End,
+			t.Checks = append(t.Checks, store.Check{Key: MetaKey(t.Game), Version: t.MetaVersion})
+			res := BattleEngagement{Player: p.ID, Period: t.Period.ID, Battle: battleID(t.Period.ID), StartsAt: t.Period.End,
 				DeckSize: len(p.Inventory.Cards)}
-			t.emit("battle_engaged", p.ID, res)
-			return res, t.acted(p)
+			t.Emit("battle_engaged", p.ID, res)
+			return res, t.Acted(p)
 		},
 	})
 }
@@ -83,7 +83,7 @@ var formBattleAtPeriodEnd = atHook{institution: InstExoptosis, run: formBattle}
 // period-end commit reads no player items: a forming battle is found
 // through BattlePeriod, see match_index.go). With fewer
 // than 2 engaged players there is no match, and the log says so.
-func formBattle(t *tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnded) error {
+func formBattle(t *Tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnded) error {
 	var engaged []string
 	for _, p := range members {
 		if p.BattlePeriod == ended.ID {
@@ -102,9 +102,9 @@ func formBattle(t *tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnd
 	}
 	if len(engaged) < 2 {
 		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", SchedulerActor, ended.End
-		t.emit("battle_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players", "engaged": engaged})
+		t.Emit("battle_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players", "engaged": engaged})
 	} else {
-		t.emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": sample(engaged), "engaged_count": len(engaged),
+		t.Emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": Sample(engaged), "engaged_count": len(engaged),
 			"starts_at": ended.End})
 	}
 	return t.saveMatch(r)

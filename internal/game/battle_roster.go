@@ -59,7 +59,7 @@ var rosterPageSize = 500
 var rosterPagesPerCommit = 40
 
 func rosterKey(g, match string, page int) store.Key {
-	return store.Key{PK: gamePK(g), SK: fmt.Sprintf("%s%s#%04d", rosterPrefix, match, page)}
+	return store.Key{PK: GamePK(g), SK: fmt.Sprintf("%s%s#%04d", rosterPrefix, match, page)}
 }
 
 // RosterPage is one ROSTER# item: entrants of a large battle, in entry
@@ -115,10 +115,10 @@ func (p *RosterPage) add(id string, deck []string, cards, chips int, dict map[st
 
 // distinctDeck lists the distinct names of p's cards the ruleset knows, in
 // the order first held: all the engine uses of a deck (X1, X4, X5).
-func (t *tx) distinctDeck(p *Player) []string {
+func (t *Tx) distinctDeck(p *Player) []string {
 	var out []string
 	for _, c := range p.Inventory.Cards {
-		if _, known := t.rs.Card(c.Name); known && !slices.Contains(out, c.Name) {
+		if _, known := t.Rules.Card(c.Name); known && !slices.Contains(out, c.Name) {
 			out = append(out, c.Name)
 		}
 	}
@@ -129,13 +129,13 @@ func (t *tx) distinctDeck(p *Player) []string {
 // engaged in its phase enter, in id order; those whose decks hold too few
 // different names forfeit at once (as the engine's New does), and with
 // fewer than 2 who can play there is no match.
-func (t *tx) startRosterBattle(r *MatchRecord) error {
-	need := exoptosis.HandMin(t.rs)
+func (t *Tx) startRosterBattle(r *MatchRecord) error {
+	need := exoptosis.HandMin(t.Rules)
 	var pages []*RosterPage
 	var dict map[string]int
 	playable, small := 0, []string{}
 	smallCount := 0
-	err := t.s.scan(t.ctx, store.Query{PK: gamePK(t.game), Prefix: playerPrefix}, func(it store.Item) error {
+	err := t.Svc.Scan(t.Ctx, store.Query{PK: GamePK(t.Game), Prefix: PlayerPrefix}, func(it store.Item) error {
 		var p Player
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
@@ -168,8 +168,8 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 		entrants += len(p.Entrants)
 	}
 	if playable < 2 {
-		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", t.entry.Actor, t.now
-		t.emit(r.Kind+"_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players",
+		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", t.Entry.Actor, t.Now
+		t.Emit(r.Kind+"_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players",
 			"detail": fmt.Sprintf("A match needs at least 2 participants with %d or more different cards in their deck; %d have them.", need, playable)})
 		return nil
 	}
@@ -181,16 +181,16 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 		return err
 	}
 	for _, p := range pages[:min(len(pages), rosterPagesPerCommit)] {
-		if err := t.put(rosterKey(t.game, r.ID, p.Page), p, time.Time{}); err != nil {
+		if err := t.Put(rosterKey(t.Game, r.ID, p.Page), p, time.Time{}); err != nil {
 			return err
 		}
 	}
-	r.Match = &exoptosis.Match{ID: r.ID, Phase: exoptosis.PhaseSelection, Started: t.now, TurnStart: t.now,
+	r.Match = &exoptosis.Match{ID: r.ID, Phase: exoptosis.PhaseSelection, Started: t.Now, TurnStart: t.Now,
 		Participants: []exoptosis.Participant{}, Pile: []string{}, Log: []exoptosis.LogEntry{}, Waiting: playable}
-	r.Status, r.StartedAt = MatchPlaying, t.now
-	t.emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "entrants": entrants, "waiting": playable})
+	r.Status, r.StartedAt = MatchPlaying, t.Now
+	t.Emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "entrants": entrants, "waiting": playable})
 	if smallCount > 0 {
-		t.emit("match_forfeits", "", map[string]any{"match": r.ID, "reason": "deck_too_small", "count": smallCount, "players": small})
+		t.Emit("match_forfeits", "", map[string]any{"match": r.ID, "reason": "deck_too_small", "count": smallCount, "players": small})
 	}
 	return nil
 }
@@ -199,14 +199,14 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 // share, in commits of their own, before it. Nothing reads them until the
 // setup commits the match naming them; a setup that fails or is retried
 // writes them again (a retry recomputes the same roster, or a newer one).
-func (t *tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
+func (t *Tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
 	for from := rosterPagesPerCommit; from < len(pages); from += rosterPagesPerCommit {
 		chunk := pages[from:min(len(pages), from+rosterPagesPerCommit)]
 		keys := make([]store.Key, len(chunk))
 		for i, p := range chunk {
-			keys[i] = rosterKey(t.game, r.ID, p.Page)
+			keys[i] = rosterKey(t.Game, r.ID, p.Page)
 		}
-		old, err := t.s.store.GetMany(t.ctx, keys)
+		old, err := t.Svc.store.GetMany(t.Ctx, keys)
 		if err != nil {
 			return fmt.Errorf("reading roster items of %s: %w", r.ID, err)
 		}
@@ -218,7 +218,7 @@ func (t *tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
 			}
 			tx.Puts = append(tx.Puts, store.Put{Item: store.Item{Key: keys[i], Data: data}, Expect: old[i].Version})
 		}
-		if err := t.s.store.Commit(t.ctx, tx); err != nil {
+		if err := t.Svc.store.Commit(t.Ctx, tx); err != nil {
 			return fmt.Errorf("writing roster items of %s: %w", r.ID, err)
 		}
 	}
@@ -226,17 +226,17 @@ func (t *tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
 }
 
 // rosterPage returns page n of r's roster, read once per command.
-func (t *tx) rosterPage(r *MatchRecord, n int) (*RosterPage, error) {
+func (t *Tx) rosterPage(r *MatchRecord, n int) (*RosterPage, error) {
 	if p, ok := t.roster[n]; ok {
 		return p, nil
 	}
-	k := rosterKey(t.game, r.ID, n)
-	if _, ok := t.loaded[k]; !ok {
-		if err := t.load(k); err != nil {
+	k := rosterKey(t.Game, r.ID, n)
+	if _, ok := t.Loaded[k]; !ok {
+		if err := t.Load(k); err != nil {
 			return nil, err
 		}
 	}
-	it := t.loaded[k]
+	it := t.Loaded[k]
 	if !it.Exists() {
 		return nil, fmt.Errorf("internal: roster page %d of %s is missing", n, r.ID)
 	}
@@ -257,7 +257,7 @@ func (r *MatchRecord) pageOf(id string) int {
 }
 
 // rosterEntrant finds id in r's roster: its page and entry, or nil.
-func (t *tx) rosterEntrant(r *MatchRecord, id string) (*RosterPage, *RosterEntrant, error) {
+func (t *Tx) rosterEntrant(r *MatchRecord, id string) (*RosterPage, *RosterEntrant, error) {
 	n := r.pageOf(id)
 	if n == 0 {
 		return nil, nil, nil
@@ -276,7 +276,7 @@ func (t *tx) rosterEntrant(r *MatchRecord, id string) (*RosterPage, *RosterEntra
 
 // seat adds a waiting entrant to the engine's participants, keeping them in
 // entry order.
-func (t *tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
+func (t *Tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
 	m := r.Match
 	part := exoptosis.Participant{ID: e.ID, Deck: p.deck(e), Chips: e.Chips, Hand: []string{}, Status: exoptosis.StatusActive}
 	i := sort.Search(len(m.Participants), func(i int) bool { return m.Participants[i].ID > e.ID })
@@ -292,12 +292,12 @@ func (t *tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
 // match again, as a small battle: who is last standing, whether all
 // consent); else the actor ("" for none) if they wait. An actor who is
 // out is refused as the engine refuses a forfeited participant.
-func (t *tx) prepareRoster(r *MatchRecord, actor string, timeout bool) error {
+func (t *Tx) prepareRoster(r *MatchRecord, actor string, timeout bool) error {
 	m := r.Match
 	if len(r.Roster) == 0 || m == nil || m.Phase != exoptosis.PhaseSelection || m.Waiting == 0 {
 		return nil
 	}
-	if at, ok := m.Deadline(t.rs); (timeout && ok && !t.now.Before(at)) || m.Waiting <= battleInline {
+	if at, ok := m.Deadline(t.Rules); (timeout && ok && !t.Now.Before(at)) || m.Waiting <= battleInline {
 		return t.seatAll(r)
 	}
 	if actor == "" {
@@ -319,7 +319,7 @@ func (t *tx) prepareRoster(r *MatchRecord, actor string, timeout bool) error {
 
 // seatAll seats every entrant still waiting, in entry order: one merge of
 // the roster (in id order) with the seated (in id order too).
-func (t *tx) seatAll(r *MatchRecord) error {
+func (t *Tx) seatAll(r *MatchRecord) error {
 	m := r.Match
 	seated := make(map[string]bool, len(m.Participants))
 	for _, p := range m.Participants {
@@ -357,7 +357,7 @@ func (t *tx) seatAll(r *MatchRecord) error {
 // who forfeited holding no hand and no bet and has no part in the turn
 // order or a pending choice, recording the forfeit in their roster entry.
 // It returns who left, with the reason each forfeited.
-func (t *tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]string, error) {
+func (t *Tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]string, error) {
 	m := r.Match
 	if len(r.Roster) == 0 || m == nil {
 		return nil, nil
@@ -396,7 +396,7 @@ func (t *tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]s
 	}
 	m.Participants = keep
 	for n := range dirty {
-		if err := t.put(rosterKey(t.game, r.ID, n), t.roster[n], time.Time{}); err != nil {
+		if err := t.Put(rosterKey(t.Game, r.ID, n), t.roster[n], time.Time{}); err != nil {
 			return nil, err
 		}
 	}
@@ -438,7 +438,7 @@ func summarizeForfeits(r *MatchRecord, evs []exoptosis.Event, out map[string]str
 	var sums []Event
 	for _, reason := range reasons {
 		g := groups[reason]
-		sums = append(sums, event("match_forfeits", "", map[string]any{"match": r.ID, "reason": reason, "count": g.count, "players": g.players}))
+		sums = append(sums, MakeEvent("match_forfeits", "", map[string]any{"match": r.ID, "reason": reason, "count": g.count, "players": g.players}))
 	}
 	return kept, sums
 }

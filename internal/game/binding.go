@@ -53,7 +53,7 @@ func bindKey(platform, space string) store.Key {
 }
 
 func gameBindKey(game, platform, space string) store.Key {
-	return store.Key{PK: gamePK(game), SK: bindPrefix + spaceID(platform, space)}
+	return store.Key{PK: GamePK(game), SK: bindPrefix + spaceID(platform, space)}
 }
 
 // Binding is a chat space's game and channels.
@@ -107,59 +107,59 @@ func (s *Service) Bind(ctx context.Context, req Request, b Bind) (*Result, error
 	if err := b.check(); err != nil {
 		return nil, err
 	}
-	return s.run(ctx, spec{
-		req: req, command: "bind", body: b,
-		keys: func(g string) []store.Key { return []store.Key{bindKey(b.Platform, b.Space)} },
-		apply: func(t *tx) (any, error) {
-			if err := t.admin("bind a chat server to the game"); err != nil {
+	return s.Run(ctx, Spec{
+		Req: req, Command: "bind", Body: b,
+		Keys: func(g string) []store.Key { return []store.Key{bindKey(b.Platform, b.Space)} },
+		Apply: func(t *Tx) (any, error) {
+			if err := t.Admin("bind a chat server to the game"); err != nil {
 				return nil, err
 			}
 			k := bindKey(b.Platform, b.Space)
 			var prev Binding
-			if it := t.loaded[k]; it.Exists() {
+			if it := t.Loaded[k]; it.Exists() {
 				if err := json.Unmarshal(it.Data, &prev); err != nil {
 					return nil, fmt.Errorf("decoding binding %s: %w", k, err)
 				}
 			}
-			if prev.Game != "" && prev.Game != t.game {
+			if prev.Game != "" && prev.Game != t.Game {
 				if err := t.adminOfOther(prev.Game); err != nil {
 					return nil, err
 				}
 				prev.Replaced = true
 				ok := gameBindKey(prev.Game, b.Platform, b.Space)
-				if err := t.load(ok); err != nil {
+				if err := t.Load(ok); err != nil {
 					return nil, err
 				}
-				if err := t.put(ok, prev, time.Time{}); err != nil {
-					return nil, err
-				}
-			}
-			nb := Binding{Platform: b.Platform, Space: b.Space, Game: t.game, Channels: maps.Clone(b.Channels), By: t.entry.Actor, At: t.now}
-			gk := gameBindKey(t.game, b.Platform, b.Space)
-			if _, ok := t.loaded[gk]; !ok {
-				if err := t.load(gk); err != nil {
+				if err := t.Put(ok, prev, time.Time{}); err != nil {
 					return nil, err
 				}
 			}
-			if err := t.put(k, nb, time.Time{}); err != nil {
+			nb := Binding{Platform: b.Platform, Space: b.Space, Game: t.Game, Channels: maps.Clone(b.Channels), By: t.Entry.Actor, At: t.Now}
+			gk := gameBindKey(t.Game, b.Platform, b.Space)
+			if _, ok := t.Loaded[gk]; !ok {
+				if err := t.Load(gk); err != nil {
+					return nil, err
+				}
+			}
+			if err := t.Put(k, nb, time.Time{}); err != nil {
 				return nil, err
 			}
-			if err := t.put(gk, nb, time.Time{}); err != nil {
+			if err := t.Put(gk, nb, time.Time{}); err != nil {
 				return nil, err
 			}
-			t.emit("game_bound", "", map[string]any{"platform": nb.Platform, "space": nb.Space, "channels": nb.Channels, "previous_game": prev.Game})
+			t.Emit("game_bound", "", map[string]any{"platform": nb.Platform, "space": nb.Space, "channels": nb.Channels, "previous_game": prev.Game})
 			return nb, nil
 		},
 	})
 }
 
 // adminOfOther refuses unless the actor is an admin of game id too.
-func (t *tx) adminOfOther(id string) error {
-	mk := metaKey(id)
-	if err := t.load(mk); err != nil {
+func (t *Tx) adminOfOther(id string) error {
+	mk := MetaKey(id)
+	if err := t.Load(mk); err != nil {
 		return err
 	}
-	it := t.loaded[mk]
+	it := t.Loaded[mk]
 	if !it.Exists() {
 		return nil // that game is gone: nothing to protect
 	}
@@ -167,10 +167,10 @@ func (t *tx) adminOfOther(id string) error {
 	if err := json.Unmarshal(it.Data, &m); err != nil {
 		return fmt.Errorf("decoding game %s: %w", id, err)
 	}
-	if !slices.Contains(m.Admins, t.entry.Actor) {
+	if !slices.Contains(m.Admins, t.Entry.Actor) {
 		return rules.Refuse("forbidden", "This server is bound to game %q; only an admin of that game can move it to another.", id)
 	}
-	t.checks = append(t.checks, store.Check{Key: mk, Version: it.Version})
+	t.Checks = append(t.Checks, store.Check{Key: mk, Version: it.Version})
 	return nil
 }
 
@@ -200,7 +200,7 @@ func (s *Service) Bindings(ctx context.Context, game string) ([]Binding, error) 
 		return nil, rules.Refuse("invalid_game_id", "%q is not a valid game id.", game)
 	}
 	out := []Binding{}
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: bindPrefix}, func(it store.Item) error {
+	err := s.Scan(ctx, store.Query{PK: GamePK(game), Prefix: bindPrefix}, func(it store.Item) error {
 		var b Binding
 		if err := json.Unmarshal(it.Data, &b); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)

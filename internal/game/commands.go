@@ -63,31 +63,31 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 	case !slices.Contains(calendar.Seasons, c.Season):
 		return nil, rules.Refuse("invalid_request", "Unknown season %q; the seasons are %s.", c.Season, strings.Join(calendar.Seasons, ", "))
 	}
-	return s.run(ctx, spec{
-		req: req, command: "create", body: c,
-		apply: func(t *tx) (any, error) {
-			if t.loaded[metaKey(t.game)].Exists() {
-				return nil, rules.Refuse("game_exists", "A game with id %q already exists.", t.game)
+	return s.Run(ctx, Spec{
+		Req: req, Command: "create", Body: c,
+		Apply: func(t *Tx) (any, error) {
+			if t.Loaded[MetaKey(t.Game)].Exists() {
+				return nil, rules.Refuse("game_exists", "A game with id %q already exists.", t.Game)
 			}
 			m := &Meta{ID: c.ID, Name: c.Name, Ruleset: rs.ID, RulesetVersion: rs.Version, Admins: c.Admins,
-				CreatedAt: t.now, CreatedBy: req.Actor, Season: c.Season}
+				CreatedAt: t.Now, CreatedBy: req.Actor, Season: c.Season}
 			if err := t.setMeta(m, 0); err != nil {
 				return nil, err
 			}
-			m.Period = t.period.ID
-			t.entry.Period = t.period.ID
-			seed, err := s.newSeed(t.period.ID, t.now)
+			m.Period = t.Period.ID
+			t.Entry.Period = t.Period.ID
+			seed, err := s.newSeed(t.Period.ID, t.Now)
 			if err != nil {
 				return nil, err
 			}
-			if err := t.put(metaKey(t.game), m, t.period.End); err != nil {
+			if err := t.Put(MetaKey(t.Game), m, t.Period.End); err != nil {
 				return nil, err
 			}
-			if err := t.put(seedKey(t.game, t.period.ID), seed, time.Time{}); err != nil {
+			if err := t.Put(seedKey(t.Game, t.Period.ID), seed, time.Time{}); err != nil {
 				return nil, err
 			}
-			t.emit("game_created", "", map[string]any{"name": m.Name, "ruleset": m.Ruleset, "admins": m.Admins, "season": m.Season})
-			t.emit("seed_committed", "", map[string]string{"period": seed.Period, "commitment": seed.Commitment})
+			t.Emit("game_created", "", map[string]any{"name": m.Name, "ruleset": m.Ruleset, "admins": m.Admins, "season": m.Season})
+			t.Emit("seed_committed", "", map[string]string{"period": seed.Period, "commitment": seed.Commitment})
 			return t.gameView(), nil
 		},
 	})
@@ -103,15 +103,15 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 	if len(j.Name) > 80 {
 		return nil, rules.Refuse("invalid_request", "The display name is %d characters long; at most 80 are allowed.", len(j.Name))
 	}
-	return s.run(ctx, spec{
-		req: req, command: "join", body: j,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			prev, err := t.player(req.Actor)
+	return s.Run(ctx, Spec{
+		Req: req, Command: "join", Body: j,
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			prev, err := t.Player(req.Actor)
 			if err != nil {
 				return nil, err
 			}
-			p, err := players.Join(prev, req.Actor, j.Name, t.now, t.period.ID, t.rs.Durations.RejoinWait.Std())
+			p, err := players.Join(prev, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
 			if err != nil {
 				return nil, err
 			}
@@ -121,8 +121,8 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			if prev != nil {
 				p.Trades = prev.Trades
 			}
-			t.save(p)
-			t.emit("player_joined", p.ID, map[string]string{"name": p.Name})
+			t.Save(p)
+			t.Emit("player_joined", p.ID, map[string]string{"name": p.Name})
 			return t.playerView(p), nil
 		},
 	})
@@ -139,19 +139,19 @@ type LeaveResult struct {
 
 // Leave ends the actor's membership; their items are destroyed (RULINGS P1).
 func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
-	return s.run(ctx, spec{
-		req: req, command: "leave", body: struct{}{},
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			p, err := t.player(req.Actor)
+	return s.Run(ctx, Spec{
+		Req: req, Command: "leave", Body: struct{}{},
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Player(req.Actor)
 			if err != nil {
 				return nil, err
 			}
-			destroyed, err := players.Leave(p, t.now)
+			destroyed, err := players.Leave(p, t.Now)
 			if err != nil {
 				return nil, err
 			}
-			t.save(p)
+			t.Save(p)
 			withdrawn, err := t.withdrawTradesOf(p) // trade_index.go
 			if err != nil {
 				return nil, err
@@ -159,9 +159,9 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 			if err := t.leaveMatches(p); err != nil { // match_leave.go: forfeits, duel requests, battle engagement
 				return nil, err
 			}
-			t.emit("player_left", p.ID, map[string]any{"destroyed": destroyed, "withdrawn_trades": withdrawn})
-			return LeaveResult{Player: p.ID, LeftAt: t.now, Destroyed: destroyed, WithdrawnTrades: withdrawn,
-				RejoinPossibleAt: t.now.Add(t.rs.Durations.RejoinWait.Std())}, nil
+			t.Emit("player_left", p.ID, map[string]any{"destroyed": destroyed, "withdrawn_trades": withdrawn})
+			return LeaveResult{Player: p.ID, LeftAt: t.Now, Destroyed: destroyed, WithdrawnTrades: withdrawn,
+				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std())}, nil
 		},
 	})
 }
@@ -215,23 +215,23 @@ func (s *Service) Roll(ctx context.Context, req Request, r RollDice) (*Result, e
 	if len(r.Reason) > 200 {
 		return nil, rules.Refuse("invalid_request", "The reason is %d characters long; at most 200 are allowed.", len(r.Reason))
 	}
-	return s.run(ctx, spec{
-		req: req, command: "roll", body: r, random: true,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			p, err := t.player(req.Actor)
+	return s.Run(ctx, Spec{
+		Req: req, Command: "roll", Body: r, Random: true,
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Player(req.Actor)
 			if err != nil {
 				return nil, err
 			}
 			if p == nil || !p.Member {
 				return nil, players.NotAPlayer()
 			}
-			res := RollResult{Dice: fmt.Sprintf("%dd%d", n, k), Rolls: make([]int, n), Reason: r.Reason, Period: t.period.ID}
+			res := RollResult{Dice: fmt.Sprintf("%dd%d", n, k), Rolls: make([]int, n), Reason: r.Reason, Period: t.Period.ID}
 			for i := range res.Rolls {
-				res.Rolls[i] = t.drawer.Intn(fmt.Sprintf("d%d", k), k) + 1
+				res.Rolls[i] = t.Drawer.Intn(fmt.Sprintf("d%d", k), k) + 1
 				res.Total += res.Rolls[i]
 			}
-			t.emit("dice_rolled", p.ID, res)
+			t.Emit("dice_rolled", p.ID, res)
 			return res, nil
 		},
 	})

@@ -43,22 +43,22 @@ func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (
 			MaxDuelPlayers, len(invitees)+1)
 	}
 	d.Invitees = invitees
-	return s.run(ctx, spec{
-		req: req, command: "duel-request", body: d,
-		keys: func(g string) []store.Key {
-			keys := []store.Key{playerKey(g, req.Actor)}
+	return s.Run(ctx, Spec{
+		Req: req, Command: "duel-request", Body: d,
+		Keys: func(g string) []store.Key {
+			keys := []store.Key{PlayerKey(g, req.Actor)}
 			for _, id := range invitees {
-				keys = append(keys, playerKey(g, id))
+				keys = append(keys, PlayerKey(g, id))
 			}
 			return keys
 		},
-		apply: func(t *tx) (any, error) {
-			p, err := t.actor()
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
 			for _, id := range invitees {
-				m, err := t.member(id)
+				m, err := t.Member(id)
 				if err != nil {
 					return nil, err
 				}
@@ -66,9 +66,9 @@ func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (
 					return nil, rules.Refuse("not_a_player", "%s is not a player in this game; duels are between players.", id).With("player", id)
 				}
 			}
-			r := &MatchRecord{ID: "d" + t.entry.CommandID[:12], Kind: MatchDuel, Status: MatchRequested, RequestedBy: p.ID,
+			r := &MatchRecord{ID: "d" + t.Entry.CommandID[:12], Kind: MatchDuel, Status: MatchRequested, RequestedBy: p.ID,
 				Players: append([]string{p.ID}, invitees...), Answers: map[string]string{p.ID: AnswerAccepted},
-				Period: t.period.ID, CreatedAt: t.now}
+				Period: t.Period.ID, CreatedAt: t.Now}
 			if err := t.saveMatch(r); err != nil {
 				return nil, err
 			}
@@ -77,8 +77,8 @@ func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (
 			if err := t.indexMatch(r, r.Players); err != nil {
 				return nil, err
 			}
-			t.emit("duel_requested", p.ID, map[string]any{"match": r.ID, "invitees": invitees})
-			return t.matchView(r, ""), t.acted(p)
+			t.Emit("duel_requested", p.ID, map[string]any{"match": r.ID, "invitees": invitees})
+			return t.matchView(r, ""), t.Acted(p)
 		},
 	})
 }
@@ -104,11 +104,11 @@ func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*R
 	if a.Accept {
 		command = "duel-accept"
 	}
-	return s.run(ctx, spec{
-		req: req, command: command, body: a,
-		keys: func(g string) []store.Key { return []store.Key{matchKey(g, a.Match), playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			p, err := t.actor()
+	return s.Run(ctx, Spec{
+		Req: req, Command: command, Body: a,
+		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, a.Match), PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
@@ -134,7 +134,7 @@ func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*R
 						r.ID, strings.Join(r.waitingFor(), ", "))
 				}
 				r.Answers[p.ID] = AnswerAccepted
-				t.emit("duel_accepted", p.ID, map[string]any{"match": r.ID})
+				t.Emit("duel_accepted", p.ID, map[string]any{"match": r.ID})
 				if len(r.waitingFor()) == 0 {
 					if err := t.startMatch(r); err != nil {
 						return nil, err
@@ -144,17 +144,17 @@ func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*R
 			if err := t.saveMatch(r); err != nil {
 				return nil, err
 			}
-			return t.matchView(r, ""), t.acted(p)
+			return t.matchView(r, ""), t.Acted(p)
 		},
 	})
 }
 
 // cancelDuel closes a requested duel: a decline, a withdrawal (the requester
 // declines), or a departure (RULINGS P1, X11). No Chips were bet yet.
-func (t *tx) cancelDuel(r *MatchRecord, by, reason string) {
+func (t *Tx) cancelDuel(r *MatchRecord, by, reason string) {
 	if by == r.RequestedBy && reason == "declined" {
 		reason = "withdrawn"
 	}
-	r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, reason, by, t.now
-	t.emit("duel_cancelled", by, map[string]any{"match": r.ID, "reason": reason})
+	r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, reason, by, t.Now
+	t.Emit("duel_cancelled", by, map[string]any{"match": r.ID, "reason": reason})
 }

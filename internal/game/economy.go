@@ -11,45 +11,45 @@ import (
 	"croupier/internal/store"
 )
 
-// acted records that p performed an action (RULINGS P2) and settles what
+// Acted records that p performed an action (RULINGS P2) and settles what
 // acting owes: each giver of a gift p received while inactive in this period
 // gets their card, once per gift (C4). Every action command calls it.
-func (t *tx) acted(p *Player) error {
-	if players.RecordAction(p, t.period.ID) {
-		t.save(p)
+func (t *Tx) Acted(p *Player) error {
+	if players.RecordAction(p, t.Period.ID) {
+		t.Save(p)
 	}
 	if len(p.Owed) == 0 {
 		return nil
 	}
-	t.save(p)
+	t.Save(p)
 	owed := p.Owed
 	p.Owed = nil
 	for _, o := range owed {
-		if o.Period != t.period.ID {
+		if o.Period != t.Period.ID {
 			continue // the receiver did not act in that phase: nothing is owed
 		}
-		g, err := t.member(o.Giver)
+		g, err := t.Member(o.Giver)
 		if err != nil {
 			return err
 		}
 		if g == nil {
 			continue // the giver left; a non-player's items are destroyed
 		}
-		src, err := t.source()
+		src, err := t.Source()
 		if err != nil {
 			return err
 		}
-		got := cards.RandomN(src, t.rs, t.rs.Thresholds.Gift.ReturnToGiver, t.rs.Chances.HoloGranted, t.newID)
+		got := cards.RandomN(src, t.Rules, t.Rules.Thresholds.Gift.ReturnToGiver, t.Rules.Chances.HoloGranted, t.NewID)
 		g.Inventory.Cards = append(g.Inventory.Cards, got...)
-		t.save(g)
-		t.emit("gift_returned", g.ID, map[string]any{"receiver": p.ID, "gift": o.Gift, "cards": got})
+		t.Save(g)
+		t.Emit("gift_returned", g.ID, map[string]any{"receiver": p.ID, "gift": o.Gift, "cards": got})
 	}
 	return nil
 }
 
-// actor returns the acting player, refusing a non-player.
-func (t *tx) actor() (*Player, error) {
-	p, err := t.member(t.entry.Actor)
+// Actor returns the acting player, refusing a non-player.
+func (t *Tx) Actor() (*Player, error) {
+	p, err := t.Member(t.Entry.Actor)
 	if err != nil {
 		return nil, err
 	}
@@ -82,28 +82,28 @@ func (s *Service) Purchase(ctx context.Context, req Request, b Purchase) (*Resul
 	if b.Quantity == 0 {
 		b.Quantity = 1
 	}
-	return s.run(ctx, spec{
-		req: req, command: "purchase", body: b, random: true,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			p, err := t.actor()
+	return s.Run(ctx, Spec{
+		Req: req, Command: "purchase", Body: b, Random: true,
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
-			bought, err := economy.Buy(&p.Inventory, t.rs, b.Item, b.Quantity, t.drawer, t.newID)
+			bought, err := economy.Buy(&p.Inventory, t.Rules, b.Item, b.Quantity, t.Drawer, t.NewID)
 			if err != nil {
 				return nil, err
 			}
-			t.save(p)
-			t.emit("purchased", p.ID, bought)
-			if err := t.acted(p); err != nil {
+			t.Save(p)
+			t.Emit("purchased", p.ID, bought)
+			if err := t.Acted(p); err != nil {
 				return nil, err
 			}
-			if err := t.flush(); err != nil {
+			if err := t.Flush(); err != nil {
 				return nil, err
 			}
 			return PurchaseResult{Bought: bought, Vertebrae: p.Inventory.Vertebrae, Chips: p.Inventory.Chips,
-				Won: t.meta.Ended && t.meta.Winner == p.ID}, nil
+				Won: t.Meta.Ended && t.Meta.Winner == p.ID}, nil
 		},
 	})
 }
@@ -120,21 +120,21 @@ func (s *Service) Open(ctx context.Context, req Request, o OpenPack) (*Result, e
 	if o.Pack == "" {
 		return nil, rules.Refuse("invalid_request", "Say which pack to open: its id, or its kind (e.g. handy-pack).")
 	}
-	return s.run(ctx, spec{
-		req: req, command: "open", body: o, random: true,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			p, err := t.actor()
+	return s.Run(ctx, Spec{
+		Req: req, Command: "open", Body: o, Random: true,
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
-			opened, err := economy.Open(&p.Inventory, t.rs, o.Pack, t.drawer, t.newID)
+			opened, err := economy.Open(&p.Inventory, t.Rules, o.Pack, t.Drawer, t.NewID)
 			if err != nil {
 				return nil, err
 			}
-			t.save(p)
-			t.emit("pack_opened", p.ID, opened)
-			return opened, t.acted(p)
+			t.Save(p)
+			t.Emit("pack_opened", p.ID, opened)
+			return opened, t.Acted(p)
 		},
 	})
 }
@@ -163,42 +163,42 @@ func (s *Service) Gift(ctx context.Context, req Request, g Gift) (*Result, error
 	if !ValidIdentity(g.To) {
 		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", g.To)
 	}
-	return s.run(ctx, spec{
-		req: req, command: "gift", body: g, random: true,
-		keys: func(game string) []store.Key {
-			return []store.Key{playerKey(game, req.Actor), playerKey(game, g.To)}
+	return s.Run(ctx, Spec{
+		Req: req, Command: "gift", Body: g, Random: true,
+		Keys: func(game string) []store.Key {
+			return []store.Key{PlayerKey(game, req.Actor), PlayerKey(game, g.To)}
 		},
-		apply: func(t *tx) (any, error) {
-			giver, err := t.player(req.Actor)
+		Apply: func(t *Tx) (any, error) {
+			giver, err := t.Player(req.Actor)
 			if err != nil {
 				return nil, err
 			}
-			recv, err := t.player(g.To)
+			recv, err := t.Player(g.To)
 			if err != nil {
 				return nil, err
 			}
 			if recv == nil && g.To != req.Actor {
 				recv = &Player{ID: g.To}
 			}
-			if err := economy.CheckGift(giver, recv, t.period.ID); err != nil {
+			if err := economy.CheckGift(giver, recv, t.Period.ID); err != nil {
 				return nil, err
 			}
-			prev := t.sched.Prev(t.period)
-			inactive := players.Inactive(recv, t.period.ID, prev.ID)
-			gs := t.rs.Thresholds.Gift
+			prev := t.Schedule.Prev(t.Period)
+			inactive := players.Inactive(recv, t.Period.ID, prev.ID)
+			gs := t.Rules.Thresholds.Gift
 			n := economy.GiftSize(gs, len(recv.Inventory.Cards), inactive)
 			res := GiftResult{Giver: giver.ID, Receiver: recv.ID, Inactive: inactive,
-				SmallDeck: len(recv.Inventory.Cards) < gs.SmallDeckBelow, Period: t.period.ID}
-			res.Cards = cards.RandomN(t.drawer, t.rs, n, t.rs.Chances.HoloGranted, t.newID)
+				SmallDeck: len(recv.Inventory.Cards) < gs.SmallDeckBelow, Period: t.Period.ID}
+			res.Cards = cards.RandomN(t.Drawer, t.Rules, n, t.Rules.Chances.HoloGranted, t.NewID)
 			recv.Inventory.Cards = append(recv.Inventory.Cards, res.Cards...)
 			if inactive && gs.ReturnToGiver > 0 {
-				recv.Owed = append(recv.Owed, players.Owed{Giver: giver.ID, Period: t.period.ID, Gift: t.entry.CommandID})
+				recv.Owed = append(recv.Owed, players.Owed{Giver: giver.ID, Period: t.Period.ID, Gift: t.Entry.CommandID})
 			}
-			giver.GiftPeriod, giver.GiftedTo = t.period.ID, recv.ID
-			t.save(recv)
-			t.save(giver)
-			t.emit("gifted", giver.ID, res)
-			return res, t.acted(giver)
+			giver.GiftPeriod, giver.GiftedTo = t.Period.ID, recv.ID
+			t.Save(recv)
+			t.Save(giver)
+			t.Emit("gifted", giver.ID, res)
+			return res, t.Acted(giver)
 		},
 	})
 }

@@ -26,10 +26,10 @@ const (
 )
 
 func candidacyKey(g, week, player string) store.Key {
-	return store.Key{PK: gamePK(g), SK: candidacyPrefix + week + "#" + player}
+	return store.Key{PK: GamePK(g), SK: candidacyPrefix + week + "#" + player}
 }
 func electionKey(g, week string) store.Key {
-	return store.Key{PK: gamePK(g), SK: electionPrefix + week}
+	return store.Key{PK: GamePK(g), SK: electionPrefix + week}
 }
 
 // Election statuses.
@@ -65,28 +65,28 @@ func (s *Service) StandForJudge(ctx context.Context, req Request, sf StandForJud
 	if err := checkMessage(sf.Message, "candidacy"); err != nil {
 		return nil, err
 	}
-	return s.run(ctx, spec{
-		req: req, command: "judge-candidacy", body: sf,
-		keys: func(g string) []store.Key {
+	return s.Run(ctx, Spec{
+		Req: req, Command: "judge-candidacy", Body: sf,
+		Keys: func(g string) []store.Key {
 			// The week as of the clock now; apply reads again if the
 			// command's moment falls in another week.
 			w := calendar.WeekAt(s.clock.Now()).String()
-			return []store.Key{playerKey(g, req.Actor), candidacyKey(g, w, req.Actor), electionKey(g, w), messageKey(g, sf.Message)}
+			return []store.Key{PlayerKey(g, req.Actor), candidacyKey(g, w, req.Actor), electionKey(g, w), messageKey(g, sf.Message)}
 		},
-		apply: func(t *tx) (any, error) {
-			week := calendar.WeekAt(t.now)
-			ck, ek := candidacyKey(t.game, week.String(), req.Actor), electionKey(t.game, week.String())
-			if _, ok := t.loaded[ck]; !ok {
-				if err := t.load(ck, ek); err != nil {
+		Apply: func(t *Tx) (any, error) {
+			week := calendar.WeekAt(t.Now)
+			ck, ek := candidacyKey(t.Game, week.String(), req.Actor), electionKey(t.Game, week.String())
+			if _, ok := t.Loaded[ck]; !ok {
+				if err := t.Load(ck, ek); err != nil {
 					return nil, err
 				}
 			}
-			p, err := t.player(req.Actor)
+			p, err := t.Player(req.Actor)
 			if err != nil {
 				return nil, err
 			}
 			var existing []governance.Candidacy
-			if it := t.loaded[ck]; it.Exists() {
+			if it := t.Loaded[ck]; it.Exists() {
 				var c governance.Candidacy
 				if err := json.Unmarshal(it.Data, &c); err != nil {
 					return nil, fmt.Errorf("decoding %s: %w", ck, err)
@@ -97,23 +97,23 @@ func (s *Service) StandForJudge(ctx context.Context, req Request, sf StandForJud
 			if err != nil {
 				return nil, err
 			}
-			cd, err := governance.Stand(existing, t.orderedID(), p, sf.Message, t.now, cfg)
+			cd, err := governance.Stand(existing, t.orderedID(), p, sf.Message, t.Now, cfg)
 			if err != nil {
 				return nil, err
 			}
 			if err := t.claimMessage(sf.Message, UseCandidacy, cd.ID, cd.Candidate); err != nil {
 				return nil, err
 			}
-			if err := t.put(ck, cd, time.Time{}); err != nil {
+			if err := t.Put(ck, cd, time.Time{}); err != nil {
 				return nil, err
 			}
-			if !t.loaded[ek].Exists() {
+			if !t.Loaded[ek].Exists() {
 				e := ElectionRecord{Week: week.String(), EndsAt: week.End(), Status: ElectionOpen}
-				if err := t.put(ek, e, e.due()); err != nil {
+				if err := t.Put(ek, e, e.due()); err != nil {
 					return nil, err
 				}
 			}
-			t.emit("judge_candidacy", cd.Candidate, cd)
+			t.Emit("judge_candidacy", cd.Candidate, cd)
 			return cd, nil
 		},
 	})
@@ -172,12 +172,12 @@ func (s *Service) holdElectionItem(ctx context.Context, game, sk string) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	done, err := s.runScheduled(ctx, game, "judge-election", "judge-election:"+week, []store.Key{ek, judgeKey(game)}, func(t *tx) (any, error) {
+	done, err := s.runScheduled(ctx, game, "judge-election", "judge-election:"+week, []store.Key{ek, judgeKey(game)}, func(t *Tx) (any, error) {
 		var cur ElectionRecord
 		// The ballots were read as of rec.EndsAt: the election must still
 		// be open, end then, and be over by now (RULINGS T4).
-		if err := json.Unmarshal(t.loaded[ek].Data, &cur); err != nil || cur.Status != ElectionOpen ||
-			!cur.EndsAt.Equal(rec.EndsAt) || cur.EndsAt.After(t.now) {
+		if err := json.Unmarshal(t.Loaded[ek].Data, &cur); err != nil || cur.Status != ElectionOpen ||
+			!cur.EndsAt.Equal(rec.EndsAt) || cur.EndsAt.After(t.Now) {
 			return nil, errNothingDue
 		}
 		t.asOf(cur.EndsAt)
@@ -187,20 +187,20 @@ func (s *Service) holdElectionItem(ctx context.Context, game, sk string) ([]stri
 		}
 		e := governance.Elect(calendar.WeekAt(cur.EndsAt.Add(-time.Nanosecond)), js.Judge, bs, isPlayer)
 		c := court(js, nil)
-		governance.Seat(c, e, t.now)
+		governance.Seat(c, e, t.Now)
 		if e.Changed {
-			if err := t.put(judgeKey(t.game), officeOf(c), time.Time{}); err != nil {
+			if err := t.Put(judgeKey(t.Game), officeOf(c), time.Time{}); err != nil {
 				return nil, err
 			}
 		}
 		cur.Status, cur.Result = ElectionHeld, &e
-		if err := t.put(ek, cur, cur.due()); err != nil {
+		if err := t.Put(ek, cur, cur.due()); err != nil {
 			return nil, err
 		}
 		if e.Winner != "" {
-			t.emit("judge_elected", e.Judge, e)
+			t.Emit("judge_elected", e.Judge, e)
 		} else {
-			t.emit("judge_election_no_winner", "", e)
+			t.Emit("judge_election_no_winner", "", e)
 		}
 		return cur, nil
 	})
@@ -244,12 +244,12 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 			return CandidaciesView{}, rules.Refuse("invalid_request", "%q is not an ISO week such as 2026-W49.", week)
 		}
 	}
-	t, err := s.viewIn(ctx, viewElections, game, electionKey(game, wk.String()), judgeKey(game))
+	t, err := s.ViewIn(ctx, viewElections, game, electionKey(game, wk.String()), judgeKey(game))
 	if err != nil {
 		return CandidaciesView{}, err
 	}
 	v := CandidaciesView{Week: wk.String(), EndsAt: wk.End(), Status: "none"}
-	if it := t.loaded[electionKey(game, wk.String())]; it.Exists() {
+	if it := t.Loaded[electionKey(game, wk.String())]; it.Exists() {
 		var rec ElectionRecord
 		if err := json.Unmarshal(it.Data, &rec); err != nil {
 			return CandidaciesView{}, fmt.Errorf("decoding election %s: %w", wk, err)
@@ -260,7 +260,7 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 		return CandidaciesView{}, err
 	}
 	if v.Status == ElectionOpen {
-		at := t.now
+		at := t.Now
 		if wk.End().Before(at) {
 			at = wk.End()
 		}

@@ -37,13 +37,13 @@ func WithReactions(src reactions.Source) Option {
 // first read did not include it; it is nil when there is no such record.
 // Proposals, requests for justice and the office of Judge are each one
 // record read this way.
-func record[T any](t *tx, k store.Key) (*T, error) {
-	it, ok := t.loaded[k]
+func record[T any](t *Tx, k store.Key) (*T, error) {
+	it, ok := t.Loaded[k]
 	if !ok {
-		if err := t.load(k); err != nil {
+		if err := t.Load(k); err != nil {
 			return nil, err
 		}
-		it = t.loaded[k]
+		it = t.Loaded[k]
 	}
 	if !it.Exists() {
 		return nil, nil
@@ -59,7 +59,7 @@ func record[T any](t *tx, k store.Key) (*T, error) {
 // keeping those keep accepts (all when keep is nil).
 func scanRecords[T any](ctx context.Context, s *Service, game, prefix string, keep func(T) bool) ([]T, error) {
 	out := []T{}
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: prefix}, func(it store.Item) error {
+	err := s.Scan(ctx, store.Query{PK: GamePK(game), Prefix: prefix}, func(it store.Item) error {
 		var v T
 		if err := json.Unmarshal(it.Data, &v); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
@@ -82,7 +82,7 @@ func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at
 		}
 		return snap, nil
 	}
-	return reactions.Pushed{Store: s.store, PK: gamePK(game), At: at}.Reactions(ctx, m)
+	return reactions.Pushed{Store: s.store, PK: GamePK(game), At: at}.Reactions(ctx, m)
 }
 
 // readsPlatform reports whether src can read messages of platform: a
@@ -97,7 +97,7 @@ func readsPlatform(src reactions.Source, platform string) bool {
 // left after at still counts; one who joined after at does not.
 func (s *Service) membersAt(ctx context.Context, game string, at time.Time) (func(string) bool, error) {
 	in := map[string]bool{}
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
+	err := s.Scan(ctx, store.Query{PK: GamePK(game), Prefix: PlayerPrefix}, func(it store.Item) error {
 		var p Player
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
@@ -118,8 +118,8 @@ func memberAt(p *Player, at time.Time) bool {
 }
 
 // govConfig is the governance rules' view of the game as read by t.
-func (t *tx) govConfig() (governance.Config, error) {
-	return governance.NewConfig(t.rs, t.meta.CreatedAt)
+func (t *Tx) govConfig() (governance.Config, error) {
+	return governance.NewConfig(t.Rules, t.Meta.CreatedAt)
 }
 
 // checkMessage refuses a message reference that cannot name a chat message
@@ -140,11 +140,11 @@ func checkMessage(m MessageRef, what string) error {
 // a ULID, so records sort in creation order (RULINGS G1: simultaneous
 // proposals take effect in creation order; the Judge's queue is first come,
 // first served). It fixes the entry's id, taken after the command's reads.
-func (t *tx) orderedID() string {
-	if t.entry.ID == "" {
-		t.entry.ID = newULID(later(t.now, t.s.clock.Now()), t.s.ids)
+func (t *Tx) orderedID() string {
+	if t.Entry.ID == "" {
+		t.Entry.ID = newULID(later(t.Now, t.Svc.clock.Now()), t.Svc.ids)
 	}
-	return t.entry.ID
+	return t.Entry.ID
 }
 
 // errNothingDue tells runScheduled that an earlier run already did the work.
@@ -156,7 +156,7 @@ var errNothingDue = errors.New("nothing due")
 // and its log entry are dated when due (RULINGS T4); it returns
 // errNothingDue when there is nothing (left) to do. It reports whether this
 // run did the work: a repeated or concurrent run reports false.
-func (s *Service) runScheduled(ctx context.Context, game, command, key string, keys []store.Key, apply func(t *tx) (any, error)) (bool, error) {
+func (s *Service) runScheduled(ctx context.Context, game, command, key string, keys []store.Key, apply func(t *Tx) (any, error)) (bool, error) {
 	cmdID := CommandID(SchedulerActor, key)
 	idem := logKey(game, cmdID)
 	for attempt := 1; ; attempt++ {
@@ -179,35 +179,35 @@ func (s *Service) runScheduled(ctx context.Context, game, command, key string, k
 	}
 }
 
-func (s *Service) tryScheduled(ctx context.Context, game, command, key, cmdID string, idem store.Key, keys []store.Key, apply func(t *tx) (any, error)) error {
-	items, err := s.store.GetMany(ctx, append([]store.Key{metaKey(game), idem}, keys...))
+func (s *Service) tryScheduled(ctx context.Context, game, command, key, cmdID string, idem store.Key, keys []store.Key, apply func(t *Tx) (any, error)) error {
+	items, err := s.store.GetMany(ctx, append([]store.Key{MetaKey(game), idem}, keys...))
 	if err != nil {
 		return err
 	}
-	t := &tx{s: s, ctx: ctx, now: s.clock.Now(), game: game, loaded: map[store.Key]store.Item{}}
+	t := &Tx{Svc: s, Ctx: ctx, Now: s.clock.Now(), Game: game, Loaded: map[store.Key]store.Item{}}
 	for _, it := range items {
-		t.loaded[it.Key] = it
+		t.Loaded[it.Key] = it
 	}
-	if t.loaded[idem].Exists() {
+	if t.Loaded[idem].Exists() {
 		return store.ErrDuplicate
 	}
 	if err := t.loadMeta(); err != nil {
 		return err
 	}
-	t.entry = &Entry{Command: command, CommandID: cmdID, Actor: SchedulerActor, Key: key, At: t.now, Period: t.period.ID}
+	t.Entry = &Entry{Command: command, CommandID: cmdID, Actor: SchedulerActor, Key: key, At: t.Now, Period: t.Period.ID}
 	resp, err := apply(t)
 	if err != nil {
 		return err
 	}
-	t.entry.ID = newULID(t.now, s.ids)
+	t.Entry.ID = newULID(t.Now, s.ids)
 	return t.commit(ctx, idem, resp)
 }
 
 // asOf dates the scheduled work and its log entry at its due moment.
-func (t *tx) asOf(at time.Time) {
-	t.now = at
-	t.period = t.sched.PeriodAt(at)
-	t.entry.At, t.entry.Period = at, t.period.ID
+func (t *Tx) asOf(at time.Time) {
+	t.Now = at
+	t.Period = t.Schedule.PeriodAt(at)
+	t.Entry.At, t.Entry.Period = at, t.Period.ID
 }
 
 // PushReactions is what a bridge sends about a message's 👍 and 👎
@@ -280,26 +280,26 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 	if err := checkMessage(m, "push"); err != nil {
 		return nil, err
 	}
-	k, _ := reactions.Key(gamePK(req.Game), m)
-	return s.run(ctx, spec{
-		req: req, command: command, body: body,
-		keys: func(string) []store.Key { return []store.Key{k} },
-		apply: func(t *tx) (any, error) {
+	k, _ := reactions.Key(GamePK(req.Game), m)
+	return s.Run(ctx, Spec{
+		Req: req, Command: command, Body: body,
+		Keys: func(string) []store.Key { return []store.Key{k} },
+		Apply: func(t *Tx) (any, error) {
 			rec := reactions.Record{Message: m}
-			if it := t.loaded[k]; it.Exists() {
+			if it := t.Loaded[k]; it.Exists() {
 				if err := json.Unmarshal(it.Data, &rec); err != nil {
 					return nil, fmt.Errorf("decoding %s: %w", k, err)
 				}
 			}
-			c.At = t.now
+			c.At = t.Now
 			if err := rec.Apply(c); err != nil {
 				return nil, rules.Refuse("invalid_reactions", "%v", err)
 			}
-			if err := t.put(k, rec, time.Time{}); err != nil {
+			if err := t.Put(k, rec, time.Time{}); err != nil {
 				return nil, err
 			}
 			v := PushedView{Message: m, Snapshot: rec.AsOf(time.Time{}), Changes: len(rec.Changes)}
-			t.emit("reactions_pushed", "", map[string]any{"message": m, "op": c.Op, "up": c.Up, "down": c.Down})
+			t.Emit("reactions_pushed", "", map[string]any{"message": m, "op": c.Op, "up": c.Up, "down": c.Down})
 			return v, nil
 		},
 	})

@@ -25,10 +25,10 @@ const (
 	confidencePrefix = "CONFIDENCE#"
 )
 
-func judgeKey(g string) store.Key   { return store.Key{PK: gamePK(g), SK: judgeSK} }
-func rfjKey(g, id string) store.Key { return store.Key{PK: gamePK(g), SK: rfjPrefix + id} }
+func judgeKey(g string) store.Key   { return store.Key{PK: GamePK(g), SK: judgeSK} }
+func rfjKey(g, id string) store.Key { return store.Key{PK: GamePK(g), SK: rfjPrefix + id} }
 func confidenceKey(g, id string) store.Key {
-	return store.Key{PK: gamePK(g), SK: confidencePrefix + id}
+	return store.Key{PK: GamePK(g), SK: confidencePrefix + id}
 }
 
 // JudgeState is the office of Judge: who holds it ("" none), since when,
@@ -73,8 +73,8 @@ func (c *ConfidenceTimer) due() time.Time {
 	return time.Time{}
 }
 
-func (t *tx) judgeState() (JudgeState, error) {
-	stored, err := record[JudgeState](t, judgeKey(t.game))
+func (t *Tx) judgeState() (JudgeState, error) {
+	stored, err := record[JudgeState](t, judgeKey(t.Game))
 	if err != nil {
 		return JudgeState{}, err
 	}
@@ -88,8 +88,8 @@ func (t *tx) judgeState() (JudgeState, error) {
 	return js, nil
 }
 
-func (t *tx) justice(id string) (*JusticeRecord, error) {
-	r, err := record[JusticeRecord](t, rfjKey(t.game, id))
+func (t *Tx) justice(id string) (*JusticeRecord, error) {
+	r, err := record[JusticeRecord](t, rfjKey(t.Game, id))
 	if err == nil && r == nil {
 		err = rules.Refuse("unknown_request", "There is no request for justice %q in this game.", id)
 	}
@@ -153,16 +153,16 @@ func (s *Service) RequestJustice(ctx context.Context, req Request, r RequestJust
 	if err := checkMessage(r.Message, "request for justice"); err != nil {
 		return nil, err
 	}
-	return s.run(ctx, spec{
-		req: req, command: "justice-request", body: r,
-		keys: func(g string) []store.Key { return []store.Key{judgeKey(g), messageKey(g, r.Message)} },
-		apply: func(t *tx) (any, error) {
+	return s.Run(ctx, Spec{
+		Req: req, Command: "justice-request", Body: r,
+		Keys: func(g string) []store.Key { return []store.Key{judgeKey(g), messageKey(g, r.Message)} },
+		Apply: func(t *Tx) (any, error) {
 			js, err := t.judgeState()
 			if err != nil {
 				return nil, err
 			}
 			c := court(js, nil)
-			got, err := governance.RequestJustice(c, t.orderedID(), req.Actor, r.Kind, r.Text, r.Message, t.now)
+			got, err := governance.RequestJustice(c, t.orderedID(), req.Actor, r.Kind, r.Text, r.Message, t.Now)
 			if err != nil {
 				return nil, err
 			}
@@ -170,11 +170,11 @@ func (s *Service) RequestJustice(ctx context.Context, req Request, r RequestJust
 				return nil, err
 			}
 			rec := &JusticeRecord{Request: got, Rulings: []governance.Ruling{}}
-			if err := t.put(rfjKey(t.game, got.ID), rec, time.Time{}); err != nil {
+			if err := t.Put(rfjKey(t.Game, got.ID), rec, time.Time{}); err != nil {
 				return nil, err
 			}
 			t.checkJudge()
-			t.emit("justice_requested", req.Actor, rec.Request)
+			t.Emit("justice_requested", req.Actor, rec.Request)
 			return rec, nil
 		},
 	})
@@ -182,9 +182,9 @@ func (s *Service) RequestJustice(ctx context.Context, req Request, r RequestJust
 
 // checkJudge makes the commit fail if the office changed since it was read
 // (a ruling by a Judge removed meanwhile must not stand).
-func (t *tx) checkJudge() {
-	k := judgeKey(t.game)
-	t.checks = append(t.checks, store.Check{Key: k, Version: t.loaded[k].Version})
+func (t *Tx) checkJudge() {
+	k := judgeKey(t.Game)
+	t.Checks = append(t.Checks, store.Check{Key: k, Version: t.Loaded[k].Version})
 }
 
 // RuleOn is the payload of a ruling: the request answered and the answer
@@ -215,15 +215,15 @@ func (s *Service) Rule(ctx context.Context, req Request, r RuleOn) (*Result, err
 	if len(r.Answer) > MaxJusticeText {
 		return nil, rules.Refuse("invalid_request", "The answer is %d characters long; at most %d are allowed.", len(r.Answer), MaxJusticeText)
 	}
-	return s.justiceCommand(ctx, req, "ruling", r, r.Request, nil, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
+	return s.justiceCommand(ctx, req, "ruling", r, r.Request, nil, func(t *Tx, js JudgeState, rec *JusticeRecord) (any, error) {
 		c := court(js, rec)
-		got, err := governance.Rule(c, fmt.Sprintf("%s-%d", rec.Request.ID, len(rec.Rulings)+1), rec.Request.ID, req.Actor, r.Answer, t.now)
+		got, err := governance.Rule(c, fmt.Sprintf("%s-%d", rec.Request.ID, len(rec.Rulings)+1), rec.Request.ID, req.Actor, r.Answer, t.Now)
 		if err != nil {
 			return nil, err
 		}
 		*rec = *recordOf(c)
 		v := rulingView(rec, got)
-		t.emit("ruling_made", req.Actor, v)
+		t.Emit("ruling_made", req.Actor, v)
 		return v, nil
 	})
 }
@@ -235,18 +235,18 @@ func (s *Service) Overturn(ctx context.Context, req Request, ruling string) (*Re
 	if err != nil {
 		return nil, err
 	}
-	return s.justiceCommand(ctx, req, "ruling-overturn", map[string]string{"ruling": ruling}, reqID, nil, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
+	return s.justiceCommand(ctx, req, "ruling-overturn", map[string]string{"ruling": ruling}, reqID, nil, func(t *Tx, js JudgeState, rec *JusticeRecord) (any, error) {
 		cfg, err := t.govConfig()
 		if err != nil {
 			return nil, err
 		}
 		c := court(js, rec)
-		if err := governance.Overturn(c, ruling, req.Actor, t.now, cfg); err != nil {
+		if err := governance.Overturn(c, ruling, req.Actor, t.Now, cfg); err != nil {
 			return nil, err
 		}
 		*rec = *recordOf(c)
 		v := rulingView(rec, *findRuling(rec, ruling))
-		t.emit("ruling_overturned", req.Actor, v)
+		t.Emit("ruling_overturned", req.Actor, v)
 		return v, nil
 	})
 }
@@ -277,13 +277,13 @@ func (s *Service) OpenConfidence(ctx context.Context, req Request, o OpenConfide
 	if err := checkMessage(o.Poll, "confidence poll"); err != nil {
 		return nil, err
 	}
-	return s.justiceCommand(ctx, req, "confidence-open", o, reqID, []store.Key{messageKey(req.Game, o.Poll)}, func(t *tx, js JudgeState, rec *JusticeRecord) (any, error) {
+	return s.justiceCommand(ctx, req, "confidence-open", o, reqID, []store.Key{messageKey(req.Game, o.Poll)}, func(t *Tx, js JudgeState, rec *JusticeRecord) (any, error) {
 		cfg, err := t.govConfig()
 		if err != nil {
 			return nil, err
 		}
 		c := court(js, rec)
-		v, err := governance.OpenConfidence(c, o.Ruling, req.Actor, o.Poll, t.now, cfg)
+		v, err := governance.OpenConfidence(c, o.Ruling, req.Actor, o.Poll, t.Now, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -292,11 +292,11 @@ func (s *Service) OpenConfidence(ctx context.Context, req Request, o OpenConfide
 		}
 		*rec = *recordOf(c)
 		timer := ConfidenceTimer{Ruling: o.Ruling, Request: reqID, Poll: o.Poll, EndsAt: v.EndsAt, Status: v.Status}
-		if err := t.put(confidenceKey(t.game, o.Ruling), timer, timer.due()); err != nil {
+		if err := t.Put(confidenceKey(t.Game, o.Ruling), timer, timer.due()); err != nil {
 			return nil, err
 		}
 		view := rulingView(rec, *findRuling(rec, o.Ruling))
-		t.emit("confidence_opened", req.Actor, view)
+		t.Emit("confidence_opened", req.Actor, view)
 		return view, nil
 	})
 }
@@ -304,11 +304,11 @@ func (s *Service) OpenConfidence(ctx context.Context, req Request, o OpenConfide
 // justiceCommand runs a command on one request for justice and the office;
 // more are further keys it reads in the same request.
 func (s *Service) justiceCommand(ctx context.Context, req Request, command string, body any, reqID string, more []store.Key,
-	fn func(t *tx, js JudgeState, rec *JusticeRecord) (any, error)) (*Result, error) {
-	return s.run(ctx, spec{
-		req: req, command: command, body: body,
-		keys: func(g string) []store.Key { return append([]store.Key{judgeKey(g), rfjKey(g, reqID)}, more...) },
-		apply: func(t *tx) (any, error) {
+	fn func(t *Tx, js JudgeState, rec *JusticeRecord) (any, error)) (*Result, error) {
+	return s.Run(ctx, Spec{
+		Req: req, Command: command, Body: body,
+		Keys: func(g string) []store.Key { return append([]store.Key{judgeKey(g), rfjKey(g, reqID)}, more...) },
+		Apply: func(t *Tx) (any, error) {
 			js, err := t.judgeState()
 			if err != nil {
 				return nil, err
@@ -321,7 +321,7 @@ func (s *Service) justiceCommand(ctx context.Context, req Request, command strin
 			if err != nil {
 				return nil, err
 			}
-			if err := t.put(rfjKey(t.game, reqID), rec, time.Time{}); err != nil {
+			if err := t.Put(rfjKey(t.Game, reqID), rec, time.Time{}); err != nil {
 				return nil, err
 			}
 			t.checkJudge()
@@ -334,8 +334,8 @@ func (s *Service) justiceCommand(ctx context.Context, req Request, command strin
 // the ruleset's judgeRemovalAssents-th (second) distinct player's assent
 // removes them (seed 000, RULINGS R4).
 func (s *Service) AssentRemoval(ctx context.Context, req Request) (*Result, error) {
-	return s.officeCommand(ctx, req, "judge-removal-assent", func(t *tx, c *governance.Court) error {
-		p, err := t.member(req.Actor)
+	return s.officeCommand(ctx, req, "judge-removal-assent", func(t *Tx, c *governance.Court) error {
+		p, err := t.Member(req.Actor)
 		if err != nil {
 			return err
 		}
@@ -344,33 +344,33 @@ func (s *Service) AssentRemoval(ctx context.Context, req Request) (*Result, erro
 			return err
 		}
 		judge := c.Judge
-		removed, err := governance.AssentRemoval(c, req.Actor, func(id string) bool { return p != nil && id == p.ID }, t.now, cfg)
+		removed, err := governance.AssentRemoval(c, req.Actor, func(id string) bool { return p != nil && id == p.ID }, t.Now, cfg)
 		if err != nil {
 			return err
 		}
-		t.emit("judge_removal_assented", req.Actor, map[string]any{"judge": judge, "assents": c.RemovalAssents})
+		t.Emit("judge_removal_assented", req.Actor, map[string]any{"judge": judge, "assents": c.RemovalAssents})
 		if removed {
-			t.emit("judge_removed", judge, map[string]any{"judge": judge})
+			t.Emit("judge_removed", judge, map[string]any{"judge": judge})
 		}
 		return nil
-	}, func(g string) []store.Key { return []store.Key{judgeKey(g), playerKey(g, req.Actor)} })
+	}, func(g string) []store.Key { return []store.Key{judgeKey(g), PlayerKey(g, req.Actor)} })
 }
 
 // Resign ends the acting Judge's term.
 func (s *Service) Resign(ctx context.Context, req Request) (*Result, error) {
-	return s.officeCommand(ctx, req, "judge-resign", func(t *tx, c *governance.Court) error {
-		if err := governance.Resign(c, req.Actor, t.now); err != nil {
+	return s.officeCommand(ctx, req, "judge-resign", func(t *Tx, c *governance.Court) error {
+		if err := governance.Resign(c, req.Actor, t.Now); err != nil {
 			return err
 		}
-		t.emit("judge_resigned", req.Actor, map[string]any{"judge": req.Actor})
+		t.Emit("judge_resigned", req.Actor, map[string]any{"judge": req.Actor})
 		return nil
 	}, func(g string) []store.Key { return []store.Key{judgeKey(g)} })
 }
 
-func (s *Service) officeCommand(ctx context.Context, req Request, command string, fn func(t *tx, c *governance.Court) error, keys func(string) []store.Key) (*Result, error) {
-	return s.run(ctx, spec{
-		req: req, command: command, body: struct{}{}, keys: keys,
-		apply: func(t *tx) (any, error) {
+func (s *Service) officeCommand(ctx context.Context, req Request, command string, fn func(t *Tx, c *governance.Court) error, keys func(string) []store.Key) (*Result, error) {
+	return s.Run(ctx, Spec{
+		Req: req, Command: command, Body: struct{}{}, Keys: keys,
+		Apply: func(t *Tx) (any, error) {
 			js, err := t.judgeState()
 			if err != nil {
 				return nil, err
@@ -380,7 +380,7 @@ func (s *Service) officeCommand(ctx context.Context, req Request, command string
 				return nil, err
 			}
 			js = officeOf(c)
-			if err := t.put(judgeKey(t.game), js, time.Time{}); err != nil {
+			if err := t.Put(judgeKey(t.Game), js, time.Time{}); err != nil {
 				return nil, err
 			}
 			return js, nil
@@ -415,12 +415,12 @@ func (s *Service) closeConfidenceItem(ctx context.Context, game, sk string) ([]s
 		return nil, err
 	}
 	ck, rk := confidenceKey(game, ruling), rfjKey(game, timer.Request)
-	done, err := s.runScheduled(ctx, game, "confidence-tally", "confidence-tally:"+ruling, []store.Key{ck, rk}, func(t *tx) (any, error) {
+	done, err := s.runScheduled(ctx, game, "confidence-tally", "confidence-tally:"+ruling, []store.Key{ck, rk}, func(t *Tx) (any, error) {
 		var cur ConfidenceTimer
 		// The votes were read as of timer.EndsAt: the vote must still be
 		// open, end then, and be over by now (RULINGS T4).
-		if err := json.Unmarshal(t.loaded[ck].Data, &cur); err != nil || cur.Status != governance.ConfidenceOpen ||
-			!cur.EndsAt.Equal(timer.EndsAt) || cur.EndsAt.After(t.now) {
+		if err := json.Unmarshal(t.Loaded[ck].Data, &cur); err != nil || cur.Status != governance.ConfidenceOpen ||
+			!cur.EndsAt.Equal(timer.EndsAt) || cur.EndsAt.After(t.Now) {
 			return nil, errNothingDue
 		}
 		t.asOf(cur.EndsAt)
@@ -429,25 +429,25 @@ func (s *Service) closeConfidenceItem(ctx context.Context, game, sk string) ([]s
 			return nil, err
 		}
 		c := court(JudgeState{}, rec)
-		if _, err := governance.CloseConfidence(c, ruling, snap.Votes(), isPlayer, t.now); err != nil {
+		if _, err := governance.CloseConfidence(c, ruling, snap.Votes(), isPlayer, t.Now); err != nil {
 			return nil, err
 		}
 		*rec = *recordOf(c)
 		r := findRuling(rec, ruling)
 		cur.Status = r.Confidence.Status
-		if err := t.put(ck, cur, cur.due()); err != nil {
+		if err := t.Put(ck, cur, cur.due()); err != nil {
 			return nil, err
 		}
-		if err := t.put(rk, rec, time.Time{}); err != nil {
+		if err := t.Put(rk, rec, time.Time{}); err != nil {
 			return nil, err
 		}
 		v := rulingView(rec, *r)
-		t.emit("confidence_vote_closed", "", v)
+		t.Emit("confidence_vote_closed", "", v)
 		switch cur.Status {
 		case governance.ConfidenceOverturned:
-			t.emit("ruling_overturned", "", v)
+			t.Emit("ruling_overturned", "", v)
 		case governance.ConfidenceAffirmed:
-			t.emit("ruling_affirmed", "", v)
+			t.Emit("ruling_affirmed", "", v)
 		}
 		return v, nil
 	})
@@ -459,7 +459,7 @@ func (s *Service) closeConfidenceItem(ctx context.Context, game, sk string) ([]s
 
 // Judge returns the office of Judge.
 func (s *Service) Judge(ctx context.Context, game string) (JudgeState, error) {
-	t, err := s.viewIn(ctx, viewJudge, game, judgeKey(game))
+	t, err := s.ViewIn(ctx, viewJudge, game, judgeKey(game))
 	if err != nil {
 		return JudgeState{}, err
 	}
@@ -474,7 +474,7 @@ func (s *Service) JusticeRequests(ctx context.Context, game, status string) ([]J
 	default:
 		return nil, rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
 	}
-	if _, err := s.viewIn(ctx, viewJustice, game); err != nil {
+	if _, err := s.ViewIn(ctx, viewJustice, game); err != nil {
 		return nil, err
 	}
 	return scanRecords(ctx, s, game, rfjPrefix, func(r JusticeRecord) bool {
@@ -492,7 +492,7 @@ func (s *Service) JusticeRequest(ctx context.Context, game, id string) (JusticeR
 	if err := checkRecordID(id, "request"); err != nil {
 		return JusticeRecord{}, err
 	}
-	t, err := s.viewIn(ctx, viewJustice, game, rfjKey(game, id))
+	t, err := s.ViewIn(ctx, viewJustice, game, rfjKey(game, id))
 	if err != nil {
 		return JusticeRecord{}, err
 	}

@@ -17,7 +17,7 @@ import (
 // pageRecords reads one page of the records under prefix that keep keeps.
 func pageRecords[T any](ctx context.Context, s *Service, game, prefix string, pr PageRequest, keep func(*T) bool) ([]T, string, error) {
 	out := []T{}
-	next, err := s.pageScan(ctx, store.Query{PK: gamePK(game), Prefix: prefix}, pr, func(it store.Item) (bool, error) {
+	next, err := s.pageScan(ctx, store.Query{PK: GamePK(game), Prefix: prefix}, pr, func(it store.Item) (bool, error) {
 		var v T
 		if err := json.Unmarshal(it.Data, &v); err != nil {
 			return false, fmt.Errorf("decoding %s: %w", it.Key, err)
@@ -38,7 +38,7 @@ func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) 
 		return nil, "", err
 	}
 	out := []PlayerView{}
-	_, next, err := pageRecords(ctx, s, game, playerPrefix, pr, func(p *Player) bool {
+	_, next, err := pageRecords(ctx, s, game, PlayerPrefix, pr, func(p *Player) bool {
 		if p.Member {
 			out = append(out, t.playerView(p))
 		}
@@ -49,7 +49,7 @@ func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) 
 
 // TradesPage is one page of the game's trades that f selects, oldest id first.
 func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr PageRequest) ([]Trade, string, error) {
-	t, err := s.viewIn(ctx, viewTrades, game)
+	t, err := s.ViewIn(ctx, viewTrades, game)
 	if err != nil {
 		return nil, "", err
 	}
@@ -66,15 +66,15 @@ func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr
 func (s *Service) MatchesPage(ctx context.Context, game string, f MatchFilter, pr PageRequest) ([]MatchSummary, string, error) {
 	var extra []store.Key
 	if f.Player != "" {
-		extra = append(extra, playerKey(game, f.Player))
+		extra = append(extra, PlayerKey(game, f.Player))
 	}
-	t, err := s.viewIn(ctx, viewMatches, game, extra...)
+	t, err := s.ViewIn(ctx, viewMatches, game, extra...)
 	if err != nil {
 		return nil, "", err
 	}
 	engaged := ""
 	if f.Player != "" {
-		if p, err := t.player(f.Player); err != nil {
+		if p, err := t.Player(f.Player); err != nil {
 			return nil, "", err
 		} else if p != nil {
 			engaged = p.BattlePeriod
@@ -118,7 +118,7 @@ func (s *Service) ProposalsPage(ctx context.Context, game, status string, pr Pag
 	default:
 		return nil, "", rules.Refuse("invalid_request", "Unknown proposal status %q: use open, adopted, failed or withdrawn.", status)
 	}
-	t, err := s.viewIn(ctx, viewProposals, game)
+	t, err := s.ViewIn(ctx, viewProposals, game)
 	if err != nil {
 		return nil, "", err
 	}
@@ -134,7 +134,7 @@ func (s *Service) ProposalsPage(ctx context.Context, game, status string, pr Pag
 		v := ProposalView{ProposalRecord: r}
 		if r.Status == governance.StatusOpen {
 			if isPlayer == nil {
-				if isPlayer, err = s.membersAt(ctx, game, t.now); err != nil {
+				if isPlayer, err = s.membersAt(ctx, game, t.Now); err != nil {
 					return nil, "", err
 				}
 			}
@@ -153,7 +153,7 @@ func (s *Service) JusticeRequestsPage(ctx context.Context, game, status string, 
 	default:
 		return nil, "", rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
 	}
-	if _, err := s.viewIn(ctx, viewJustice, game); err != nil {
+	if _, err := s.ViewIn(ctx, viewJustice, game); err != nil {
 		return nil, "", err
 	}
 	return pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool {
@@ -164,7 +164,7 @@ func (s *Service) JusticeRequestsPage(ctx context.Context, game, status string, 
 // RulingsPage is one page of the rulings made in the game: the rulings of
 // a page of requests for justice (oldest request first), in the order made.
 func (s *Service) RulingsPage(ctx context.Context, game string, pr PageRequest) ([]RulingView, string, error) {
-	if _, err := s.viewIn(ctx, viewRulings, game); err != nil {
+	if _, err := s.ViewIn(ctx, viewRulings, game); err != nil {
 		return nil, "", err
 	}
 	recs, next, err := pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool { return len(r.Rulings) > 0 })

@@ -34,7 +34,7 @@ import (
 
 const matchPrefix = "MATCH#"
 
-func matchKey(g, id string) store.Key { return store.Key{PK: gamePK(g), SK: matchPrefix + id} }
+func matchKey(g, id string) store.Key { return store.Key{PK: GamePK(g), SK: matchPrefix + id} }
 
 // Match kinds.
 const (
@@ -108,13 +108,13 @@ type BattleReward struct {
 
 // due is the record's timer: a forming battle's setup, or the running
 // match's next deadline (X7); none otherwise.
-func (t *tx) matchDue(r *MatchRecord) time.Time {
+func (t *Tx) matchDue(r *MatchRecord) time.Time {
 	switch r.Status {
 	case MatchForming:
 		return r.StartsAt
 	case MatchPlaying:
 		if r.Match != nil {
-			if at, ok := r.Match.Deadline(t.rs); ok {
+			if at, ok := r.Match.Deadline(t.Rules); ok {
 				return at
 			}
 		}
@@ -127,8 +127,8 @@ func matchNotFound(id string) *rules.Error {
 }
 
 // matchRecord decodes a match the command read.
-func (t *tx) matchRecord(id string) (*MatchRecord, error) {
-	it := t.loaded[matchKey(t.game, id)]
+func (t *Tx) matchRecord(id string) (*MatchRecord, error) {
+	it := t.Loaded[matchKey(t.Game, id)]
 	if !it.Exists() {
 		return nil, matchNotFound(id)
 	}
@@ -141,30 +141,30 @@ func (t *tx) matchRecord(id string) (*MatchRecord, error) {
 
 // saveMatch stages the match with its timer; a match that is over leaves
 // its players' indexes in the same commit (match_index.go).
-func (t *tx) saveMatch(r *MatchRecord) error {
+func (t *Tx) saveMatch(r *MatchRecord) error {
 	if !liveStatus(r.Status) {
 		if err := t.unindexMatch(r); err != nil {
 			return err
 		}
 	}
-	return t.put(matchKey(t.game, r.ID), r, t.matchDue(r))
+	return t.Put(matchKey(t.Game, r.ID), r, t.matchDue(r))
 }
 
-// preload reads, in one request, the player items of ids not read yet, so a
+// Preload reads, in one request, the player items of ids not read yet, so a
 // command touching many players (a battle's setup) does not read them one
 // at a time.
-func (t *tx) preload(ids []string) error {
+func (t *Tx) Preload(ids []string) error {
 	var keys []store.Key
 	for _, id := range ids {
-		k := playerKey(t.game, id)
-		if _, ok := t.loaded[k]; !ok && !slices.Contains(keys, k) {
+		k := PlayerKey(t.Game, id)
+		if _, ok := t.Loaded[k]; !ok && !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
 	if len(keys) == 0 {
 		return nil
 	}
-	return t.load(keys...)
+	return t.Load(keys...)
 }
 
 // lazySource is the engine's random source for one command: it opens the
@@ -172,7 +172,7 @@ func (t *tx) preload(ids []string) error {
 // then pay no seed read). A failure to open the seed is kept and returned by
 // the caller after the engine call; the changed match is then discarded.
 type lazySource struct {
-	t   *tx
+	t   *Tx
 	err error
 }
 
@@ -180,7 +180,7 @@ func (l *lazySource) Intn(purpose string, n int) int {
 	if l.err != nil {
 		return 0
 	}
-	src, err := l.t.source()
+	src, err := l.t.Source()
 	if err != nil {
 		l.err = err
 		return 0
@@ -194,16 +194,16 @@ var _ fair.Source = (*lazySource)(nil)
 // entrant's deck is the names of the cards in their inventory (X1) and their
 // Chips are their inventory's. Players who are no longer members are left
 // out. With fewer than 2 playable entrants the match is cancelled instead.
-func (t *tx) startMatch(r *MatchRecord) error {
+func (t *Tx) startMatch(r *MatchRecord) error {
 	if r.Entrants > 0 {
 		return t.startRosterBattle(r)
 	}
-	if err := t.preload(r.Players); err != nil {
+	if err := t.Preload(r.Players); err != nil {
 		return err
 	}
 	var entrants []exoptosis.Entrant
 	for _, id := range r.Players {
-		p, err := t.member(id)
+		p, err := t.Member(id)
 		if err != nil {
 			return err
 		}
@@ -212,24 +212,24 @@ func (t *tx) startMatch(r *MatchRecord) error {
 		}
 		deck := make([]string, 0, len(p.Inventory.Cards))
 		for _, c := range p.Inventory.Cards {
-			if _, known := t.rs.Card(c.Name); known {
+			if _, known := t.Rules.Card(c.Name); known {
 				deck = append(deck, c.Name)
 			}
 		}
 		entrants = append(entrants, exoptosis.Entrant{ID: p.ID, Deck: deck, Chips: p.Inventory.Chips})
 	}
-	m, evs, err := exoptosis.New(t.rs, r.ID, entrants, t.now)
+	m, evs, err := exoptosis.New(t.Rules, r.ID, entrants, t.Now)
 	if err != nil {
 		var re *rules.Error
 		if !errors.As(err, &re) {
 			return err
 		}
-		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, re.Code, t.entry.Actor, t.now
-		t.emit(r.Kind+"_cancelled", "", map[string]any{"match": r.ID, "reason": re.Code, "detail": re.Message})
+		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, re.Code, t.Entry.Actor, t.Now
+		t.Emit(r.Kind+"_cancelled", "", map[string]any{"match": r.ID, "reason": re.Code, "detail": re.Message})
 		return nil
 	}
-	r.Match, r.Status, r.StartedAt = m, MatchPlaying, t.now
-	t.emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "participants": r.Players})
+	r.Match, r.Status, r.StartedAt = m, MatchPlaying, t.Now
+	t.Emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "participants": r.Players})
 	if err := t.indexMatch(r, r.everyone()); err != nil { // a duel's players have it since the request
 		return err
 	}
@@ -241,7 +241,7 @@ func (t *tx) startMatch(r *MatchRecord) error {
 // goes to the log as "match_<kind>". Selections are secret until the hands
 // are revealed (X1), so the log never holds a selected hand's cards, nor a
 // hand that leaves the match during selection.
-func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis.Phase) error {
+func (t *Tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis.Phase) error {
 	secret := phaseBefore == exoptosis.PhaseSelection
 	for i := range evs {
 		ev := &evs[i]
@@ -255,7 +255,7 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 				ev.Cards = nil
 			}
 		case exoptosis.EvRaised, exoptosis.EvMatched:
-			p, err := t.member(ev.Participant)
+			p, err := t.Member(ev.Participant)
 			if err != nil {
 				return err
 			}
@@ -264,13 +264,13 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 				return fmt.Errorf("internal: %s cannot pay the %d Chips the engine took", ev.Participant, ev.Chips)
 			}
 			p.Inventory.Chips -= ev.Chips
-			t.save(p)
+			t.Save(p)
 		case exoptosis.EvRefunded:
 			if err := t.credit(r, ev.Participant, ev.Chips, "refund"); err != nil {
 				return err
 			}
 		}
-		t.emit("match_"+ev.Kind, ev.Participant, matchEvent{Match: r.ID, Event: *ev})
+		t.Emit("match_"+ev.Kind, ev.Participant, matchEvent{Match: r.ID, Event: *ev})
 	}
 	return nil
 }
@@ -284,17 +284,17 @@ type matchEvent struct {
 // credit pays Chips out of a match to a player. A player who has left
 // owns nothing: Chips due to them are destroyed (seed 002 Items), and the
 // log says so.
-func (t *tx) credit(r *MatchRecord, id string, chips int, why string) error {
-	p, err := t.member(id)
+func (t *Tx) credit(r *MatchRecord, id string, chips int, why string) error {
+	p, err := t.Member(id)
 	if err != nil {
 		return err
 	}
 	if p == nil {
-		t.emit("chips_destroyed", id, map[string]any{"match": r.ID, "chips": chips, "reason": why})
+		t.Emit("chips_destroyed", id, map[string]any{"match": r.ID, "chips": chips, "reason": why})
 		return nil
 	}
 	p.Inventory.Chips += chips
-	t.save(p)
+	t.Save(p)
 	return nil
 }
 
@@ -302,7 +302,7 @@ func (t *tx) credit(r *MatchRecord, id string, chips int, why string) error {
 // the pool to the winner or the bets back on termination (X8, X9), and a
 // battle winner's random reward (X10). Winnings count towards the winning
 // Chips (C7): flush checks every saved player at commit.
-func (t *tx) settle(r *MatchRecord, src fair.Source) error {
+func (t *Tx) settle(r *MatchRecord, src fair.Source) error {
 	m := r.Match
 	if m == nil || m.Phase != exoptosis.PhaseEnded || r.Status != MatchPlaying {
 		return nil
@@ -313,7 +313,7 @@ func (t *tx) settle(r *MatchRecord, src fair.Source) error {
 	}
 	// Everyone's record is written at the end (the index, the payouts):
 	// read the ones not read yet in one request.
-	if err := t.preload(r.everyone()); err != nil {
+	if err := t.Preload(r.everyone()); err != nil {
 		return err
 	}
 	for _, tr := range transfers {
@@ -322,12 +322,12 @@ func (t *tx) settle(r *MatchRecord, src fair.Source) error {
 		}
 	}
 	r.Status, r.EndedAt, r.Settlement = MatchEnded, m.Ended, transfers
-	if r.Kind == MatchBattle && m.Winner != "" && len(t.rs.BattleRewards) > 0 {
+	if r.Kind == MatchBattle && m.Winner != "" && len(t.Rules.BattleRewards) > 0 {
 		if r.Reward, err = t.reward(m.Winner, src); err != nil {
 			return err
 		}
 	}
-	t.emit("match_settled", m.Winner, map[string]any{"match": r.ID, "kind": r.Kind, "winner": m.Winner,
+	t.Emit("match_settled", m.Winner, map[string]any{"match": r.ID, "kind": r.Kind, "winner": m.Winner,
 		"end_reason": m.EndReason, "pool": m.Betting.Pool, "transfers": transfers, "reward": r.Reward})
 	return nil
 }
@@ -340,16 +340,16 @@ const (
 
 // reward draws and grants a battle winner's reward (X10): one of the
 // ruleset's rewards with equal odds.
-func (t *tx) reward(winner string, src fair.Source) (*BattleReward, error) {
-	p, err := t.member(winner)
+func (t *Tx) reward(winner string, src fair.Source) (*BattleReward, error) {
+	p, err := t.Member(winner)
 	if err != nil || p == nil {
 		return nil, err
 	}
-	rw := t.rs.BattleRewards[src.Intn(PurposeBattleReward, len(t.rs.BattleRewards))]
+	rw := t.Rules.BattleRewards[src.Intn(PurposeBattleReward, len(t.Rules.BattleRewards))]
 	out := &BattleReward{Kind: rw.Kind}
 	switch rw.Kind {
 	case "cards":
-		out.Cards = cards.RandomN(src, t.rs, rw.Count, t.rs.Chances.HoloGranted, t.newID)
+		out.Cards = cards.RandomN(src, t.Rules, rw.Count, t.Rules.Chances.HoloGranted, t.NewID)
 		p.Inventory.Cards = append(p.Inventory.Cards, out.Cards...)
 	case "vertebrae":
 		out.Vertebrae = rw.Min + src.Intn(PurposeRewardVertebrae, rw.Max-rw.Min+1)
@@ -358,8 +358,8 @@ func (t *tx) reward(winner string, src fair.Source) (*BattleReward, error) {
 		out.Chips = rw.Count
 		p.Inventory.Chips += out.Chips
 	}
-	t.save(p)
-	t.emit("battle_rewarded", p.ID, out)
+	t.Save(p)
+	t.Emit("battle_rewarded", p.ID, out)
 	return out, nil
 }
 
@@ -433,11 +433,11 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 	if err := mv.check(); err != nil {
 		return nil, err
 	}
-	return s.run(ctx, spec{
-		req: req, command: "match-" + mv.Kind, body: mv,
-		keys: func(g string) []store.Key { return []store.Key{matchKey(g, mv.Match), playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
-			p, err := t.actor()
+	return s.Run(ctx, Spec{
+		Req: req, Command: "match-" + mv.Kind, Body: mv,
+		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, mv.Match), PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
+			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
@@ -455,8 +455,8 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 			before := m.Phase
 			src := &lazySource{t: t}
 			var evs []exoptosis.Event
-			if at, ok := m.Deadline(t.rs); ok && !t.now.Before(at) {
-				evs = exoptosis.Timeout(m, t.rs, t.now, src)
+			if at, ok := m.Deadline(t.Rules); ok && !t.Now.Before(at) {
+				evs = exoptosis.Timeout(m, t.Rules, t.Now, src)
 			}
 			if m.Phase == exoptosis.PhaseBetting {
 				// The engine's idea of the bettor's Chips may be stale (a
@@ -468,8 +468,8 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 					}
 				}
 			}
-			more, err := exoptosis.Apply(m, t.rs, exoptosis.Move{Kind: mv.Kind, Actor: p.ID, Card: mv.Card,
-				Cards: mv.Cards, Target: mv.Target, Targets: mv.Targets, Amount: mv.Amount}, t.now, src)
+			more, err := exoptosis.Apply(m, t.Rules, exoptosis.Move{Kind: mv.Kind, Actor: p.ID, Card: mv.Card,
+				Cards: mv.Cards, Target: mv.Target, Targets: mv.Targets, Amount: mv.Amount}, t.Now, src)
 			if err != nil {
 				return nil, err
 			}
@@ -477,7 +477,7 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 			if evs, err = t.finishMatchChange(r, evs, before, src); err != nil {
 				return nil, err
 			}
-			if err := t.acted(p); err != nil {
+			if err := t.Acted(p); err != nil {
 				return nil, err
 			}
 			return MoveResult{Match: t.matchView(r, ""), Events: nonNil(evs)}, nil
@@ -490,7 +490,7 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 // A large battle's entrants who are out leave the match item first, and
 // the events it returns (for the response) then sum up a crowd of
 // forfeits (battle_roster.go).
-func (t *tx) finishMatchChange(r *MatchRecord, evs []exoptosis.Event, before exoptosis.Phase, src *lazySource) ([]exoptosis.Event, error) {
+func (t *Tx) finishMatchChange(r *MatchRecord, evs []exoptosis.Event, before exoptosis.Phase, src *lazySource) ([]exoptosis.Event, error) {
 	if src.err != nil {
 		return nil, src.err
 	}
@@ -502,7 +502,7 @@ func (t *tx) finishMatchChange(r *MatchRecord, evs []exoptosis.Event, before exo
 	if err := t.mirror(r, evs, before); err != nil {
 		return nil, err
 	}
-	t.entry.Events = append(t.entry.Events, sums...)
+	t.Entry.Events = append(t.Entry.Events, sums...)
 	if len(t.seated) > 0 {
 		var still []string
 		for _, id := range t.seated {

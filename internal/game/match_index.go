@@ -36,20 +36,20 @@ func liveStatus(s string) bool {
 	return s == MatchRequested || s == MatchForming || s == MatchPlaying
 }
 
-// txReserve is the room a match commit keeps besides the staged items and
+// TxReserve is the room a match commit keeps besides the staged items and
 // players: the match item itself, the log entry, META (a victory, C7) and a
 // period seed opened by a late draw.
-const txReserve = 4
+const TxReserve = 4
 
 // room is how many more items the commit can stage.
-func (t *tx) room() int {
-	return store.MaxTxItems - len(t.puts) - len(t.checks) - len(t.dirty) - txReserve
+func (t *Tx) room() int {
+	return store.MaxTxItems - len(t.Puts) - len(t.Checks) - len(t.Dirty) - TxReserve
 }
 
 // canSave reports whether saving id's record fits the commit: a record
 // already staged costs nothing more.
-func (t *tx) canSave(id string) bool {
-	return slices.Contains(t.dirty, id) || t.room() > 0
+func (t *Tx) canSave(id string) bool {
+	return slices.Contains(t.Dirty, id) || t.room() > 0
 }
 
 // everyone lists the match's group and its participants, each once.
@@ -69,9 +69,9 @@ func (r *MatchRecord) everyone() []string {
 // lacks it. A battle's engagement is spent once the battle is indexed, so
 // BattlePeriod no longer needs reading. Players who do not fit the commit
 // are left out (see the file comment).
-func (t *tx) indexMatch(r *MatchRecord, ids []string) error {
+func (t *Tx) indexMatch(r *MatchRecord, ids []string) error {
 	for _, id := range ids {
-		p, err := t.member(id)
+		p, err := t.Member(id)
 		if err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ func (t *tx) indexMatch(r *MatchRecord, ids []string) error {
 		if r.Kind == MatchBattle && p.BattlePeriod == r.Period {
 			p.BattlePeriod = ""
 		}
-		t.save(p)
+		t.Save(p)
 	}
 	return nil
 }
@@ -91,7 +91,7 @@ func (t *tx) indexMatch(r *MatchRecord, ids []string) error {
 // it, reading in one request the records the command has not read. A
 // battle that never started was never indexed and is skipped without
 // reads (the period end cancels a battle of one).
-func (t *tx) unindexMatch(r *MatchRecord) error {
+func (t *Tx) unindexMatch(r *MatchRecord) error {
 	if r.Kind == MatchBattle && r.Match == nil {
 		return nil
 	}
@@ -102,12 +102,12 @@ func (t *tx) unindexMatch(r *MatchRecord) error {
 // players ids (their live matches, their open trades), reading in one
 // request the records the command has not read, and saves those it
 // changed. may, when set, says whether a record can still be written.
-func (t *tx) dropFromIndexes(ids []string, id string, index func(*Player) *[]string, may func(string) bool) error {
-	if err := t.preload(ids); err != nil {
+func (t *Tx) dropFromIndexes(ids []string, id string, index func(*Player) *[]string, may func(string) bool) error {
+	if err := t.Preload(ids); err != nil {
 		return err
 	}
 	for _, pid := range ids {
-		p, err := t.player(pid)
+		p, err := t.Player(pid)
 		if err != nil {
 			return err
 		}
@@ -120,7 +120,7 @@ func (t *tx) dropFromIndexes(ids []string, id string, index func(*Player) *[]str
 			continue
 		}
 		*list = slices.Delete(slices.Clone(*list), i, i+1)
-		t.save(p)
+		t.Save(p)
 	}
 	return nil
 }

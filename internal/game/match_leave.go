@@ -19,26 +19,26 @@ import (
 // however many matches the game has had; the index is then dropped, stale
 // entries with it. Chips refunded to the leaver are destroyed with their
 // other items.
-func (t *tx) leaveMatches(p *Player) error {
-	ids := liveMatchIDs(p, t.period.ID)
+func (t *Tx) leaveMatches(p *Player) error {
+	ids := liveMatchIDs(p, t.Period.ID)
 	p.BattlePeriod, p.Matches = "", nil
-	t.save(p)
+	t.Save(p)
 	var keys []store.Key
 	for _, id := range ids {
-		if k := matchKey(t.game, id); !slices.Contains(keys, k) {
+		if k := matchKey(t.Game, id); !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
 	if len(keys) == 0 {
 		return nil
 	}
-	if err := t.load(keys...); err != nil {
+	if err := t.Load(keys...); err != nil {
 		return err
 	}
 	var rs []*MatchRecord
 	var cancelled []string
 	for _, k := range keys {
-		it := t.loaded[k]
+		it := t.Loaded[k]
 		if !it.Exists() {
 			continue
 		}
@@ -53,7 +53,7 @@ func (t *tx) leaveMatches(p *Player) error {
 	}
 	// The duels cancelled leave their players' indexes: read those players
 	// in one request rather than one per duel.
-	if err := t.preload(cancelled); err != nil {
+	if err := t.Preload(cancelled); err != nil {
 		return err
 	}
 	for _, r := range rs {
@@ -72,7 +72,7 @@ func (t *tx) leaveMatches(p *Player) error {
 }
 
 // leaveMatch applies p's departure to one match read for it.
-func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
+func (t *Tx) leaveMatch(p *Player, r *MatchRecord) error {
 	switch r.Status {
 	case MatchRequested:
 		if !slices.Contains(r.Players, p.ID) {
@@ -84,7 +84,7 @@ func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
 			return nil
 		}
 		r.Players = slices.DeleteFunc(r.Players, func(id string) bool { return id == p.ID })
-		t.emit("battle_withdrawn", p.ID, map[string]any{"match": r.ID})
+		t.Emit("battle_withdrawn", p.ID, map[string]any{"match": r.ID})
 	case MatchPlaying:
 		if r.Match == nil {
 			return nil
@@ -102,7 +102,7 @@ func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
 		}
 		before := r.Match.Phase
 		src := &lazySource{t: t}
-		evs, err := exoptosis.Apply(r.Match, t.rs, exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: p.ID}, t.now, src)
+		evs, err := exoptosis.Apply(r.Match, t.Rules, exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: p.ID}, t.Now, src)
 		if err != nil {
 			return err
 		}

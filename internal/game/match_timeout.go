@@ -44,11 +44,11 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 		return false, nil
 	}
 	key := "match-timeout:" + id + ":" + due.UTC().Format(time.RFC3339Nano)
-	res, err := s.run(ctx, spec{
-		req:     Request{Game: game, Actor: SchedulerActor, Key: key},
-		command: "match-timeout", body: map[string]string{"match": id, "due": due.UTC().Format(time.RFC3339Nano)},
-		keys: func(g string) []store.Key { return []store.Key{matchKey(g, id)} },
-		apply: func(t *tx) (any, error) {
+	res, err := s.Run(ctx, Spec{
+		Req:     Request{Game: game, Actor: SchedulerActor, Key: key},
+		Command: "match-timeout", Body: map[string]string{"match": id, "due": due.UTC().Format(time.RFC3339Nano)},
+		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, id)} },
+		Apply: func(t *Tx) (any, error) {
 			r, err := t.matchRecord(id)
 			if err != nil {
 				return nil, err
@@ -59,11 +59,11 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 			// Logged as of the moment it was due. The draws use the seed of
 			// the period current now (t.period), which is still secret, so
 			// a late run never draws from a revealed seed.
-			realNow := t.now
-			t.now, t.entry.At, t.entry.ID = due, due, newULID(due, t.s.ids)
-			if t.meta.Ended {
+			realNow := t.Now
+			t.Now, t.Entry.At, t.Entry.ID = due, due, newULID(due, t.Svc.ids)
+			if t.Meta.Ended {
 				// The game is over (C7): its matches stop; drop the timer.
-				return MatchTimeoutResult{Match: r.ID, Due: due, Stopped: true}, t.put(matchKey(t.game, r.ID), r, time.Time{})
+				return MatchTimeoutResult{Match: r.ID, Due: due, Stopped: true}, t.Put(matchKey(t.Game, r.ID), r, time.Time{})
 			}
 			src := &lazySource{t: t}
 			var evs []exoptosis.Event
@@ -82,7 +82,7 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 					return nil, err
 				}
 				before := r.Match.Phase
-				evs = exoptosis.Timeout(r.Match, t.rs, realNow, src)
+				evs = exoptosis.Timeout(r.Match, t.Rules, realNow, src)
 				var err error
 				if evs, err = t.finishMatchChange(r, evs, before, src); err != nil {
 					return nil, err

@@ -98,7 +98,7 @@ func timePtr(t time.Time) *time.Time {
 
 // matchView renders r for viewer ("" for the public view, which is also
 // what command responses hold: they are stored in the public log).
-func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
+func (t *Tx) matchView(r *MatchRecord, viewer string) MatchView {
 	v := MatchView{ID: r.ID, Kind: r.Kind, Status: r.Status, RequestedBy: r.RequestedBy, Players: nonNil(r.Players),
 		Period: r.Period, CreatedAt: r.CreatedAt, StartsAt: timePtr(r.StartsAt), StartedAt: timePtr(r.StartedAt),
 		EndedAt: timePtr(r.EndedAt), CancelReason: r.CancelReason, CancelledBy: r.CancelledBy,
@@ -139,9 +139,9 @@ func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
 		v.Turn = m.Order[m.Turn]
 	}
 	v.TurnStart = timePtr(m.TurnStart)
-	if at, ok := m.Deadline(t.rs); ok {
+	if at, ok := m.Deadline(t.Rules); ok {
 		v.Deadline = &at
-		v.Overdue = !t.now.Before(at)
+		v.Overdue = !t.Now.Before(at)
 	}
 	v.Movers = nonNil(exoptosis.Movers(m))
 	v.Pending, v.Draws, v.Constraint = m.Pending, m.Draws, m.Constraint
@@ -153,7 +153,7 @@ func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
 	v.Betting, v.Pool = &b, b.Pool
 	v.Winner, v.EndReason, v.Moves = m.Winner, m.EndReason, len(m.Log)
 	if viewer != "" {
-		v.LegalMoves = nonNil(exoptosis.LegalMoves(m, t.rs, viewer))
+		v.LegalMoves = nonNil(exoptosis.LegalMoves(m, t.Rules, viewer))
 	}
 	return v
 }
@@ -170,9 +170,9 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 		if !ValidIdentity(viewer) {
 			return MatchView{}, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", viewer)
 		}
-		keys = append(keys, playerKey(game, viewer))
+		keys = append(keys, PlayerKey(game, viewer))
 	}
-	t, err := s.viewIn(ctx, viewMatches, game, keys...)
+	t, err := s.ViewIn(ctx, viewMatches, game, keys...)
 	if err != nil {
 		return MatchView{}, err
 	}
@@ -184,7 +184,7 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 		// A waiting entrant of a large battle sees the match as if seated,
 		// so their legal moves list the hand they may select.
 		if _, in := r.Match.Participant(viewer); !in {
-			t.ctx = ctx
+			t.Ctx = ctx
 			page, e, err := t.rosterEntrant(r, viewer)
 			if err != nil {
 				return MatchView{}, err
@@ -196,7 +196,7 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 		}
 	}
 	if viewer != "" && r.Match != nil && r.Match.Phase == exoptosis.PhaseBetting {
-		if p, err := t.member(viewer); err == nil && p != nil {
+		if p, err := t.Member(viewer); err == nil && p != nil {
 			for i := range r.Match.Participants {
 				if r.Match.Participants[i].ID == viewer {
 					r.Match.Participants[i].Chips = p.Inventory.Chips
@@ -238,7 +238,7 @@ func (s *Service) Matches(ctx context.Context, game string, f MatchFilter) ([]Ma
 	return AllPages(func(pr PageRequest) ([]MatchSummary, string, error) { return s.MatchesPage(ctx, game, f, pr) })
 }
 
-func (t *tx) matchSummary(r *MatchRecord) MatchSummary {
+func (t *Tx) matchSummary(r *MatchRecord) MatchSummary {
 	v := t.matchView(r, "")
 	return MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players, Entrants: v.Entrants,
 		Movers: v.Movers, Turn: v.Turn, Deadline: v.Deadline, Pool: v.Pool, Winner: v.Winner, CreatedAt: v.CreatedAt,
@@ -254,16 +254,16 @@ func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]Match
 	if !ValidIdentity(player) {
 		return nil, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", player)
 	}
-	t, err := s.viewIn(ctx, viewMatches, game, playerKey(game, player))
+	t, err := s.ViewIn(ctx, viewMatches, game, PlayerKey(game, player))
 	if err != nil {
 		return nil, err
 	}
 	out := []MatchSummary{}
-	p, err := t.member(player)
+	p, err := t.Member(player)
 	if err != nil || p == nil {
 		return out, err
 	}
-	ids := liveMatchIDs(p, t.period.ID)
+	ids := liveMatchIDs(p, t.Period.ID)
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -332,7 +332,7 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	if err := validMatchID(id); err != nil {
 		return MatchReplay{}, err
 	}
-	t, err := s.viewIn(ctx, viewMatches, game, matchKey(game, id))
+	t, err := s.ViewIn(ctx, viewMatches, game, matchKey(game, id))
 	if err != nil {
 		return MatchReplay{}, err
 	}

@@ -21,7 +21,7 @@ import (
 const messagePrefix = "MSG#"
 
 func messageKey(g string, m MessageRef) store.Key {
-	return store.Key{PK: gamePK(g), SK: messagePrefix + m.Platform + "#" + m.Channel + "#" + m.Message}
+	return store.Key{PK: GamePK(g), SK: messagePrefix + m.Platform + "#" + m.Channel + "#" + m.Message}
 }
 
 // Uses of a chat message.
@@ -63,14 +63,14 @@ func (u MessageUse) String() string {
 // claimMessage records that m is now use id (RULINGS G6), or refuses with
 // message_already_used saying what m already is. The claim is written in
 // this command's commit and must be new.
-func (t *tx) claimMessage(m MessageRef, use, id, title string) error {
-	k := messageKey(t.game, m)
-	if _, ok := t.loaded[k]; !ok {
-		if err := t.load(k); err != nil {
+func (t *Tx) claimMessage(m MessageRef, use, id, title string) error {
+	k := messageKey(t.Game, m)
+	if _, ok := t.Loaded[k]; !ok {
+		if err := t.Load(k); err != nil {
 			return err
 		}
 	}
-	if it := t.loaded[k]; it.Exists() {
+	if it := t.Loaded[k]; it.Exists() {
 		var was MessageUse
 		if err := json.Unmarshal(it.Data, &was); err != nil {
 			return fmt.Errorf("decoding %s: %w", k, err)
@@ -78,5 +78,5 @@ func (t *tx) claimMessage(m MessageRef, use, id, title string) error {
 		return rules.Refuse("message_already_used", "That message is already %s. One message is one thing (a proposal, a request for justice, a candidacy or a confidence poll), so that its reactions count once: use a new message.", was).
 			With("used_for", was)
 	}
-	return t.put(k, MessageUse{Message: m, Use: use, ID: id, Title: title, By: t.entry.Actor, At: t.now}, time.Time{})
+	return t.Put(k, MessageUse{Message: m, Use: use, ID: id, Title: title, By: t.Entry.Actor, At: t.Now}, time.Time{})
 }

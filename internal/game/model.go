@@ -15,22 +15,22 @@ import (
 // Item keys inside a game's partition (DESIGN.md: State and storage).
 const (
 	metaSK       = "META"
-	playerPrefix = "PLAYER#"
+	PlayerPrefix = "PLAYER#"
 	logPrefix    = "LOG#"
 	seedPrefix   = "SEED#"
 )
 
-func gamePK(id string) string         { return "GAME#" + id }
-func metaKey(id string) store.Key     { return store.Key{PK: gamePK(id), SK: metaSK} }
-func playerKey(g, p string) store.Key { return store.Key{PK: gamePK(g), SK: playerPrefix + p} }
+func GamePK(id string) string         { return "GAME#" + id }
+func MetaKey(id string) store.Key     { return store.Key{PK: GamePK(id), SK: metaSK} }
+func PlayerKey(g, p string) store.Key { return store.Key{PK: GamePK(g), SK: PlayerPrefix + p} }
 func seedKey(g, period string) store.Key {
-	return store.Key{PK: gamePK(g), SK: seedPrefix + period}
+	return store.Key{PK: GamePK(g), SK: seedPrefix + period}
 }
 
 // logKey is the key of the log entry that doubles as the idempotency record
 // of (actor, idempotency key): a repeat of the same command finds it.
 func logKey(g, commandID string) store.Key {
-	return store.Key{PK: gamePK(g), SK: logPrefix + commandID}
+	return store.Key{PK: GamePK(g), SK: logPrefix + commandID}
 }
 
 // CommandID is the stable id of a command: a hash of who sent it and its
@@ -123,7 +123,7 @@ type Event struct {
 	Data   json.RawMessage `json:"data,omitempty"`
 }
 
-func event(typ, player string, data any) Event {
+func MakeEvent(typ, player string, data any) Event {
 	e := Event{Type: typ, Player: player}
 	if data != nil {
 		e.Data, _ = json.Marshal(data) // our own types: cannot fail

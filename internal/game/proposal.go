@@ -16,7 +16,7 @@ import (
 
 const proposalPrefix = "PROPOSAL#"
 
-func proposalKey(g, id string) store.Key { return store.Key{PK: gamePK(g), SK: proposalPrefix + id} }
+func proposalKey(g, id string) store.Key { return store.Key{PK: GamePK(g), SK: proposalPrefix + id} }
 
 // ProposalRecord is a stored proposal (seed 000 Proposals): the governance
 // rules' Proposal plus what the service adds. Its item is due at VotingEnd
@@ -100,11 +100,11 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 			return nil, rules.Refuse("invalid_amendment", "The amendment is %d bytes; at most %d are allowed.", len(p.Amendment), MaxPatch)
 		}
 	}
-	return s.run(ctx, spec{
-		req: req, command: "proposal-submit", body: p,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor), messageKey(g, p.Message)} },
-		apply: func(t *tx) (any, error) {
-			author, err := t.player(req.Actor)
+	return s.Run(ctx, Spec{
+		Req: req, Command: "proposal-submit", Body: p,
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor), messageKey(g, p.Message)} },
+		Apply: func(t *Tx) (any, error) {
+			author, err := t.Player(req.Actor)
 			if err != nil {
 				return nil, err
 			}
@@ -113,7 +113,7 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 				return nil, err
 			}
 			gp, err := governance.Submit(governance.Submission{ID: t.orderedID(), Class: p.Class, Message: p.Message, Text: p.Text, Amendment: p.Amendment},
-				author, t.now, cfg)
+				author, t.Now, cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -121,10 +121,10 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 			if err := t.claimMessage(p.Message, UseProposal, rec.ID, rec.Title); err != nil {
 				return nil, err
 			}
-			if err := t.put(proposalKey(t.game, rec.ID), rec, rec.due()); err != nil {
+			if err := t.Put(proposalKey(t.Game, rec.ID), rec, rec.due()); err != nil {
 				return nil, err
 			}
-			t.emit("proposal_submitted", rec.Author, rec)
+			t.Emit("proposal_submitted", rec.Author, rec)
 			return ProposalView{ProposalRecord: rec}, nil
 		},
 	})
@@ -136,21 +136,21 @@ func (s *Service) WithdrawProposal(ctx context.Context, req Request, id string) 
 	if err := checkRecordID(id, "proposal"); err != nil {
 		return nil, err
 	}
-	return s.run(ctx, spec{
-		req: req, command: "proposal-withdraw", body: map[string]string{"proposal": id},
-		keys: func(g string) []store.Key { return []store.Key{proposalKey(g, id)} },
-		apply: func(t *tx) (any, error) {
+	return s.Run(ctx, Spec{
+		Req: req, Command: "proposal-withdraw", Body: map[string]string{"proposal": id},
+		Keys: func(g string) []store.Key { return []store.Key{proposalKey(g, id)} },
+		Apply: func(t *Tx) (any, error) {
 			rec, err := t.proposal(id)
 			if err != nil {
 				return nil, err
 			}
-			if err := governance.Withdraw(&rec.Proposal, req.Actor, t.now); err != nil {
+			if err := governance.Withdraw(&rec.Proposal, req.Actor, t.Now); err != nil {
 				return nil, err
 			}
-			if err := t.put(proposalKey(t.game, id), rec, rec.due()); err != nil {
+			if err := t.Put(proposalKey(t.Game, id), rec, rec.due()); err != nil {
 				return nil, err
 			}
-			t.emit("proposal_withdrawn", req.Actor, rec)
+			t.Emit("proposal_withdrawn", req.Actor, rec)
 			return ProposalView{ProposalRecord: *rec}, nil
 		},
 	})
@@ -164,8 +164,8 @@ func checkRecordID(id, what string) error {
 	return nil
 }
 
-func (t *tx) proposal(id string) (*ProposalRecord, error) {
-	r, err := record[ProposalRecord](t, proposalKey(t.game, id))
+func (t *Tx) proposal(id string) (*ProposalRecord, error) {
+	r, err := record[ProposalRecord](t, proposalKey(t.Game, id))
 	if err == nil && r == nil {
 		err = rules.Refuse("unknown_proposal", "There is no proposal %q in this game.", id)
 	}
@@ -219,14 +219,14 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 		return false, err
 	}
 	id := rec.ID
-	return s.runScheduled(ctx, game, "proposal-tally", "proposal-tally:"+id, []store.Key{proposalKey(game, id)}, func(t *tx) (any, error) {
+	return s.runScheduled(ctx, game, "proposal-tally", "proposal-tally:"+id, []store.Key{proposalKey(game, id)}, func(t *Tx) (any, error) {
 		cur, err := t.proposal(id)
 		if err != nil {
 			return nil, err
 		}
 		// The reactions and players were read as of rec.VotingEnd: the
 		// proposal must still be open and end then (RULINGS T4).
-		if cur.Status != governance.StatusOpen || t.now.Before(cur.VotingEnd) || !cur.VotingEnd.Equal(rec.VotingEnd) {
+		if cur.Status != governance.StatusOpen || t.Now.Before(cur.VotingEnd) || !cur.VotingEnd.Equal(rec.VotingEnd) {
 			return nil, errNothingDue
 		}
 		t.asOf(cur.VotingEnd)
@@ -234,11 +234,11 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 		if err != nil {
 			return nil, err
 		}
-		if _, err := governance.Close(&cur.Proposal, snap.Votes(), isPlayer, snap.Edited, snap.Deleted, t.now, cfg); err != nil {
+		if _, err := governance.Close(&cur.Proposal, snap.Votes(), isPlayer, snap.Edited, snap.Deleted, t.Now, cfg); err != nil {
 			return nil, err
 		}
 		if cur.Status == governance.StatusAdopted && len(cur.Amendment) > 0 {
-			c, err := storedChange(t.rs, cur.Amendment)
+			c, err := storedChange(t.Rules, cur.Amendment)
 			var am Amendment
 			if err == nil {
 				am, err = t.amend(c, fmt.Sprintf("proposal %s adopted", id), "proposal:"+id)
@@ -247,7 +247,7 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 			switch {
 			case errors.As(err, &re):
 				cur.AmendmentError = re.Message
-				t.emit("proposal_amendment_failed", cur.Author, map[string]string{"proposal": id, "error": re.Message})
+				t.Emit("proposal_amendment_failed", cur.Author, map[string]string{"proposal": id, "error": re.Message})
 			case err != nil:
 				return nil, err
 			default:
@@ -255,14 +255,14 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 				cur.BaseMoved = am.BaseMoved
 			}
 		}
-		if err := t.put(proposalKey(t.game, id), cur, cur.due()); err != nil {
+		if err := t.Put(proposalKey(t.Game, id), cur, cur.due()); err != nil {
 			return nil, err
 		}
 		typ := "proposal_failed"
 		if cur.Status == governance.StatusAdopted {
 			typ = "proposal_adopted"
 		}
-		t.emit(typ, cur.Author, cur)
+		t.Emit(typ, cur.Author, cur)
 		return ProposalView{ProposalRecord: *cur}, nil
 	})
 }
@@ -285,7 +285,7 @@ func (s *Service) Proposals(ctx context.Context, game, status string) ([]Proposa
 	default:
 		return nil, rules.Refuse("invalid_request", "Unknown proposal status %q: use open, adopted, failed or withdrawn.", status)
 	}
-	t, err := s.viewIn(ctx, viewProposals, game)
+	t, err := s.ViewIn(ctx, viewProposals, game)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (s *Service) Proposals(ctx context.Context, game, status string) ([]Proposa
 		v := ProposalView{ProposalRecord: r}
 		if r.Status == governance.StatusOpen {
 			if isPlayer == nil {
-				if isPlayer, err = s.membersAt(ctx, game, t.now); err != nil {
+				if isPlayer, err = s.membersAt(ctx, game, t.Now); err != nil {
 					return nil, err
 				}
 			}
@@ -315,7 +315,7 @@ func (s *Service) Proposal(ctx context.Context, game, id string) (ProposalView, 
 	if err := checkRecordID(id, "proposal"); err != nil {
 		return ProposalView{}, err
 	}
-	t, err := s.viewIn(ctx, viewProposals, game, proposalKey(game, id))
+	t, err := s.ViewIn(ctx, viewProposals, game, proposalKey(game, id))
 	if err != nil {
 		return ProposalView{}, err
 	}
@@ -325,7 +325,7 @@ func (s *Service) Proposal(ctx context.Context, game, id string) (ProposalView, 
 	}
 	v := ProposalView{ProposalRecord: *r}
 	if r.Status == governance.StatusOpen {
-		isPlayer, err := s.membersAt(ctx, game, t.now)
+		isPlayer, err := s.membersAt(ctx, game, t.Now)
 		if err != nil {
 			return ProposalView{}, err
 		}
@@ -344,12 +344,12 @@ func (v *ProposalView) setLive(res *governance.Result, err error) {
 
 // live tallies an open proposal as if its voting ended now (or at its end,
 // if that has passed and the tally has not run yet).
-func (s *Service) live(ctx context.Context, t *tx, r ProposalRecord, isPlayer func(string) bool) (*governance.Result, error) {
-	at := t.now
+func (s *Service) live(ctx context.Context, t *Tx, r ProposalRecord, isPlayer func(string) bool) (*governance.Result, error) {
+	at := t.Now
 	if r.VotingEnd.Before(at) {
 		at = r.VotingEnd
 	}
-	snap, err := s.reactionsAt(ctx, t.game, r.Message, at)
+	snap, err := s.reactionsAt(ctx, t.Game, r.Message, at)
 	if err != nil {
 		return nil, err
 	}

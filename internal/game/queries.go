@@ -44,10 +44,10 @@ type GameView struct {
 	RulesetVersion int `json:"ruleset_version"`
 }
 
-func (t *tx) gameView() GameView {
-	m := t.meta
+func (t *Tx) gameView() GameView {
+	m := t.Meta
 	v := GameView{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, Admins: m.Admins, CreatedAt: m.CreatedAt,
-		Period: periodView(t.period), Season: m.Season, Ended: m.Ended, Winner: m.Winner, RulesetVersion: t.rs.Version}
+		Period: periodView(t.Period), Season: m.Season, Ended: m.Ended, Winner: m.Winner, RulesetVersion: t.Rules.Version}
 	if m.Ended {
 		at := m.EndedAt
 		v.EndedAt = &at
@@ -85,14 +85,14 @@ type PackEntry struct {
 	IDs   []string `json:"ids"`
 }
 
-func groupPacks(t *tx, ps []players.Pack) []PackEntry {
+func groupPacks(t *Tx, ps []players.Pack) []PackEntry {
 	out := []PackEntry{}
 	idx := map[string]int{}
 	for _, p := range ps {
 		i, ok := idx[p.Kind]
 		if !ok {
 			name := p.Kind
-			if k, known := t.rs.Pack(p.Kind); known {
+			if k, known := t.Rules.Pack(p.Kind); known {
 				name = k.Name
 			}
 			i = len(out)
@@ -105,21 +105,21 @@ func groupPacks(t *tx, ps []players.Pack) []PackEntry {
 	return out
 }
 
-func (t *tx) playerView(p *Player) PlayerView {
-	v := PlayerView{Game: t.game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt,
-		Period: t.period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized(),
-		Deck: cards.Group(t.rs, p.Inventory.Cards), Packs: groupPacks(t, p.Inventory.Packs),
-		CanGift: p.Member && p.GiftPeriod != t.period.ID}
+func (t *Tx) playerView(p *Player) PlayerView {
+	v := PlayerView{Game: t.Game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt,
+		Period: t.Period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized(),
+		Deck: cards.Group(t.Rules, p.Inventory.Cards), Packs: groupPacks(t, p.Inventory.Packs),
+		CanGift: p.Member && p.GiftPeriod != t.Period.ID}
 	if p.Member {
-		prev := t.sched.Prev(t.period)
-		v.Active = !players.Inactive(p, t.period.ID, prev.ID)
-		d := t.rs.Durations
-		v.Reputable = players.Reputable(p, t.now, t.meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std())
+		prev := t.Schedule.Prev(t.Period)
+		v.Active = !players.Inactive(p, t.Period.ID, prev.ID)
+		d := t.Rules.Durations
+		v.Reputable = players.Reputable(p, t.Now, t.Meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std())
 	} else {
 		left := p.LeftAt
-		again := left.Add(t.rs.Durations.RejoinWait.Std())
+		again := left.Add(t.Rules.Durations.RejoinWait.Std())
 		v.LeftAt = &left
-		if t.now.Before(again) {
+		if t.Now.Before(again) {
 			v.RejoinPossibleAt = &again
 		}
 	}
@@ -127,18 +127,18 @@ func (t *tx) playerView(p *Player) PlayerView {
 }
 
 // view runs a read-only query with the game's META loaded.
-func (s *Service) view(ctx context.Context, game string, extra ...store.Key) (*tx, error) {
+func (s *Service) view(ctx context.Context, game string, extra ...store.Key) (*Tx, error) {
 	return s.viewOf(ctx, nil, game, extra...)
 }
 
-// viewIn runs a read-only query of an institution's view: refused
+// ViewIn runs a read-only query of an institution's view: refused
 // not_in_ruleset, before anything is read when the process knows the
 // game's ruleset, or after the one read (RULINGS R3).
-func (s *Service) viewIn(ctx context.Context, v View, game string, extra ...store.Key) (*tx, error) {
+func (s *Service) ViewIn(ctx context.Context, v View, game string, extra ...store.Key) (*Tx, error) {
 	return s.viewOf(ctx, &v, game, extra...)
 }
 
-func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...store.Key) (*tx, error) {
+func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...store.Key) (*Tx, error) {
 	if !ValidGameID(game) {
 		return nil, rules.Refuse("invalid_game_id", "%q is not a valid game id.", game)
 	}
@@ -147,20 +147,20 @@ func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...sto
 			return nil, err
 		}
 	}
-	keys := append([]store.Key{metaKey(game)}, extra...)
+	keys := append([]store.Key{MetaKey(game)}, extra...)
 	items, err := s.store.GetMany(ctx, keys)
 	if err != nil {
 		return nil, fmt.Errorf("reading game %s: %w", game, err)
 	}
-	t := &tx{s: s, now: s.clock.Now(), game: game, loaded: map[store.Key]store.Item{}}
+	t := &Tx{Svc: s, Now: s.clock.Now(), Game: game, Loaded: map[store.Key]store.Item{}}
 	for _, it := range items {
-		t.loaded[it.Key] = it
+		t.Loaded[it.Key] = it
 	}
 	if err := t.loadMeta(); err != nil {
 		return nil, err
 	}
 	if v != nil {
-		if err := allowView(game, t.meta.Ruleset, *v); err != nil {
+		if err := allowView(game, t.Meta.Ruleset, *v); err != nil {
 			return nil, err
 		}
 	}
@@ -178,19 +178,19 @@ type ShopItemView struct {
 
 // Shop lists what the Croupier sells in this game, at the game's prices.
 func (s *Service) Shop(ctx context.Context, game string) ([]ShopItemView, error) {
-	t, err := s.viewIn(ctx, viewShop, game)
+	t, err := s.ViewIn(ctx, viewShop, game)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ShopItemView, 0, len(t.rs.Shop))
-	for _, it := range t.rs.Shop {
+	out := make([]ShopItemView, 0, len(t.Rules.Shop))
+	for _, it := range t.Rules.Shop {
 		v := ShopItemView{ShopItem: it}
 		switch it.Kind {
 		case ruleset.ItemRandomCard:
-			v.Cards, v.HoloChance = it.Count, t.rs.Chances.HoloCroupierCard
+			v.Cards, v.HoloChance = it.Count, t.Rules.Chances.HoloCroupierCard
 		case ruleset.ItemPack:
-			if p, ok := t.rs.Pack(it.Pack); ok {
-				v.Cards, v.HoloChance = p.Size(), t.rs.Chances.HoloPack
+			if p, ok := t.Rules.Pack(it.Pack); ok {
+				v.Cards, v.HoloChance = p.Size(), t.Rules.Chances.HoloPack
 			}
 		}
 		out = append(out, v)
@@ -212,11 +212,11 @@ func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, erro
 	if !ValidIdentity(id) {
 		return PlayerView{}, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", id)
 	}
-	t, err := s.view(ctx, game, playerKey(game, id))
+	t, err := s.view(ctx, game, PlayerKey(game, id))
 	if err != nil {
 		return PlayerView{}, err
 	}
-	p, err := t.player(id)
+	p, err := t.Player(id)
 	if err != nil {
 		return PlayerView{}, err
 	}
@@ -250,7 +250,7 @@ func (s *Service) logPage(ctx context.Context, game, cursor string, limit int) (
 	if limit <= 0 || limit > MaxPageLimit {
 		limit = DefaultPageLimit
 	}
-	page, err := s.store.Query(ctx, store.Query{PK: gamePK(game), Prefix: logPrefix, Index: store.IndexOrder, Limit: limit, Cursor: cursor})
+	page, err := s.store.Query(ctx, store.Query{PK: GamePK(game), Prefix: logPrefix, Index: store.IndexOrder, Limit: limit, Cursor: cursor})
 	if err != nil {
 		if errors.Is(err, store.ErrBadCursor) {
 			return LogPage{}, rules.Refuse("invalid_cursor", "The cursor %q is not one this server gave out.", cursor)
@@ -328,8 +328,8 @@ func VerifyDraws(seeds []SeedView, recs []fair.Record) (fair.Report, error) {
 	return fair.Verify(revealed, commits, recs), nil
 }
 
-// scan walks every page of a query.
-func (s *Service) scan(ctx context.Context, q store.Query, fn func(store.Item) error) error {
+// Scan walks every page of a query.
+func (s *Service) Scan(ctx context.Context, q store.Query, fn func(store.Item) error) error {
 	for {
 		page, err := s.store.Query(ctx, q)
 		if err != nil {

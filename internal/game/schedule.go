@@ -226,12 +226,12 @@ var atPeriodEnd = []atHook{formBattleAtPeriodEnd}
 
 type atHook struct {
 	institution string
-	run         func(t *tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
+	run         func(t *Tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
 }
 
 func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error) {
 	now := s.clock.Now()
-	mk := metaKey(game)
+	mk := MetaKey(game)
 	mi, err := s.store.Get(ctx, mk)
 	if err != nil {
 		return "", err
@@ -283,18 +283,18 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 			return "", &store.ConflictError{Keys: []store.Key{mk}}
 		}
 	}
-	t := &tx{s: s, ctx: ctx, now: mi.Due, game: game, loaded: map[store.Key]store.Item{mk: mi}}
+	t := &Tx{Svc: s, Ctx: ctx, Now: mi.Due, Game: game, Loaded: map[store.Key]store.Item{mk: mi}}
 	if err := t.loadMeta(); err != nil {
 		return "", err
 	}
-	ended, err := t.sched.Parse(t.meta.Period)
+	ended, err := t.Schedule.Parse(t.Meta.Period)
 	if err != nil {
 		return "", fmt.Errorf("game %s: stored period: %w", game, err)
 	}
-	next := t.sched.Next(ended)
+	next := t.Schedule.Next(ended)
 	// Applied as of the moment it was due (RULINGS T4).
-	t.now = ended.End
-	t.period = next
+	t.Now = ended.End
+	t.Period = next
 	if err := t.fencePeriod(ended); err != nil {
 		return "", err
 	}
@@ -307,30 +307,30 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		return "", err
 	}
 	for _, it := range items {
-		t.loaded[it.Key] = it
+		t.Loaded[it.Key] = it
 	}
-	if t.loaded[idem].Exists() {
+	if t.Loaded[idem].Exists() {
 		return "", store.ErrDuplicate
 	}
-	t.entry = &Entry{ID: newULID(ended.End, s.ids), Command: "period-end", CommandID: cmdID, Actor: SchedulerActor,
+	t.Entry = &Entry{ID: newULID(ended.End, s.ids), Command: "period-end", CommandID: cmdID, Actor: SchedulerActor,
 		Key: "period-end:" + ended.ID, At: ended.End, Period: next.ID}
-	res := PeriodEnded{Ended: periodView(ended), Started: periodView(next), Season: t.meta.Season}
+	res := PeriodEnded{Ended: periodView(ended), Started: periodView(next), Season: t.Meta.Season}
 
-	if it := t.loaded[endedSeed]; it.Exists() {
+	if it := t.Loaded[endedSeed]; it.Exists() {
 		var rec SeedRecord
 		if err := json.Unmarshal(it.Data, &rec); err != nil {
 			return "", fmt.Errorf("decoding %s: %w", endedSeed, err)
 		}
 		if !rec.Revealed() {
 			rec.RevealedAt = ended.End
-			if err := t.put(endedSeed, rec, time.Time{}); err != nil {
+			if err := t.Put(endedSeed, rec, time.Time{}); err != nil {
 				return "", err
 			}
-			t.emit("seed_revealed", "", map[string]string{"period": rec.Period, "seed": rec.Secret, "commitment": rec.Commitment})
+			t.Emit("seed_revealed", "", map[string]string{"period": rec.Period, "seed": rec.Secret, "commitment": rec.Commitment})
 			res.Revealed = rec.Secret
 		}
 	}
-	if it := t.loaded[nextSeed]; it.Exists() {
+	if it := t.Loaded[nextSeed]; it.Exists() {
 		var rec SeedRecord
 		if err := json.Unmarshal(it.Data, &rec); err != nil {
 			return "", fmt.Errorf("decoding %s: %w", nextSeed, err)
@@ -341,10 +341,10 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		if err != nil {
 			return "", err
 		}
-		if err := t.put(nextSeed, rec, time.Time{}); err != nil {
+		if err := t.Put(nextSeed, rec, time.Time{}); err != nil {
 			return "", err
 		}
-		t.emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
+		t.Emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
 		res.Committed = rec.Commitment
 	}
 	members, err := s.members(ctx, game)
@@ -355,25 +355,25 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		return "", err
 	}
 	for _, h := range atPeriodEnd {
-		if !RulesetHas(t.meta.Ruleset, h.institution) {
+		if !RulesetHas(t.Meta.Ruleset, h.institution) {
 			continue
 		}
 		if err := h.run(t, ended, next, members, &res); err != nil {
 			return "", err
 		}
 	}
-	t.emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
+	t.Emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
 		"active": res.Active, "inactive": res.Inactive, "active_count": res.ActiveCount, "inactive_count": res.InactiveCount})
-	if weekEnds(ended) && shapes[t.meta.Ruleset].Seasons {
+	if weekEnds(ended) && shapes[t.Meta.Ruleset].Seasons {
 		// Seasons advance at the end of each week (RULINGS T2); a ruleset
 		// without seasons (turns, seed 003) has none to advance.
-		old := t.meta.Season
-		t.meta.Season = calendar.NextSeason(old)
-		res.Season = t.meta.Season
-		t.emit("season_changed", "", map[string]string{"from": old, "to": t.meta.Season})
+		old := t.Meta.Season
+		t.Meta.Season = calendar.NextSeason(old)
+		res.Season = t.Meta.Season
+		t.Emit("season_changed", "", map[string]string{"from": old, "to": t.Meta.Season})
 	}
-	t.meta.Period, t.meta.Closing = next.ID, ""
-	if err := t.put(mk, t.meta, next.End); err != nil {
+	t.Meta.Period, t.Meta.Closing = next.ID, ""
+	if err := t.Put(mk, t.Meta, next.End); err != nil {
 		return "", err
 	}
 	if err := t.commit(ctx, idem, res); err != nil {
@@ -392,22 +392,22 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 // read and the period end's commit, acknowledged and then left out.
 // A run that finds the fence already set (another run's, or its own from
 // an attempt that did not finish) goes on from it.
-func (t *tx) fencePeriod(ended calendar.Period) error {
-	if t.meta.Closing == ended.ID {
+func (t *Tx) fencePeriod(ended calendar.Period) error {
+	if t.Meta.Closing == ended.ID {
 		return nil
 	}
-	mk := metaKey(t.game)
-	mi := t.loaded[mk]
-	t.meta.Closing = ended.ID
-	data, err := json.Marshal(t.meta)
+	mk := MetaKey(t.Game)
+	mi := t.Loaded[mk]
+	t.Meta.Closing = ended.ID
+	data, err := json.Marshal(t.Meta)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", mk, err)
 	}
-	if err := t.s.store.Commit(t.ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: mk, Data: data, Due: mi.Due}, Expect: mi.Version}}}); err != nil {
+	if err := t.Svc.store.Commit(t.Ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: mk, Data: data, Due: mi.Due}, Expect: mi.Version}}}); err != nil {
 		return err
 	}
-	t.loaded[mk] = store.Item{Key: mk, Version: mi.Version + 1, Data: data, Due: mi.Due}
-	t.metaVer = mi.Version + 1
+	t.Loaded[mk] = store.Item{Key: mk, Version: mi.Version + 1, Data: data, Due: mi.Due}
+	t.MetaVersion = mi.Version + 1
 	return nil
 }
 
@@ -441,15 +441,15 @@ func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, er
 	tk := tradeKey(game, id)
 	cmdID := CommandID(SchedulerActor, "trade-expire:"+id)
 	idem := logKey(game, cmdID)
-	items, err := s.store.GetMany(ctx, []store.Key{metaKey(game), tk, idem})
+	items, err := s.store.GetMany(ctx, []store.Key{MetaKey(game), tk, idem})
 	if err != nil {
 		return false, err
 	}
-	t := &tx{s: s, ctx: ctx, now: now, game: game, loaded: map[store.Key]store.Item{}}
+	t := &Tx{Svc: s, Ctx: ctx, Now: now, Game: game, Loaded: map[store.Key]store.Item{}}
 	for _, it := range items {
-		t.loaded[it.Key] = it
+		t.Loaded[it.Key] = it
 	}
-	if t.loaded[idem].Exists() {
+	if t.Loaded[idem].Exists() {
 		return false, store.ErrDuplicate
 	}
 	if err := t.loadMeta(); err != nil {
@@ -463,18 +463,18 @@ func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, er
 		return false, nil
 	}
 	// Applied as of the moment it was due (RULINGS T4).
-	t.now = tr.ExpiresAt
-	t.period = t.sched.PeriodAt(t.now)
-	t.entry = &Entry{ID: newULID(t.now, s.ids), Command: "trade-expire", CommandID: cmdID, Actor: SchedulerActor,
-		Key: "trade-expire:" + id, At: t.now, Period: t.period.ID}
+	t.Now = tr.ExpiresAt
+	t.Period = t.Schedule.PeriodAt(t.Now)
+	t.Entry = &Entry{ID: newULID(t.Now, s.ids), Command: "trade-expire", CommandID: cmdID, Actor: SchedulerActor,
+		Key: "trade-expire:" + id, At: t.Now, Period: t.Period.ID}
 	tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, SchedulerActor
-	if err := t.put(tk, tr, time.Time{}); err != nil {
+	if err := t.Put(tk, tr, time.Time{}); err != nil {
 		return false, err
 	}
 	if err := t.unindexTrade(tr); err != nil {
 		return false, err
 	}
-	t.emit("trade_expired", "", tr)
+	t.Emit("trade_expired", "", tr)
 	if err := t.commit(ctx, idem, tr); err != nil {
 		return false, err
 	}
@@ -487,7 +487,7 @@ func (s *Service) rulesetOf(ctx context.Context, game string) (string, error) {
 	if id, ok := s.rulesets.Load(game); ok {
 		return id.(string), nil
 	}
-	it, err := s.store.Get(ctx, metaKey(game))
+	it, err := s.store.Get(ctx, MetaKey(game))
 	if err != nil {
 		return "", err
 	}
@@ -507,7 +507,7 @@ func (s *Service) rulesetOf(ctx context.Context, game string) (string, error) {
 // members reads the game's current players.
 func (s *Service) members(ctx context.Context, game string) ([]*Player, error) {
 	var out []*Player
-	err := s.scan(ctx, store.Query{PK: gamePK(game), Prefix: playerPrefix}, func(it store.Item) error {
+	err := s.Scan(ctx, store.Query{PK: GamePK(game), Prefix: PlayerPrefix}, func(it store.Item) error {
 		var p Player
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)

@@ -149,27 +149,27 @@ type Result struct {
 	Attempts int
 }
 
-// tx is the working state of one attempt of one command.
-type tx struct {
-	s       *Service
-	ctx     context.Context
-	now     time.Time
-	game    string
-	meta    *Meta
-	metaVer int64
-	rs      *ruleset.Ruleset
-	sched   calendar.Schedule
-	period  calendar.Period
-	loaded  map[store.Key]store.Item
-	puts    []store.Put
-	checks  []store.Check
-	entry   *Entry
-	drawer  *fair.Drawer
+// Tx is the working state of one attempt of one command.
+type Tx struct {
+	Svc         *Service
+	Ctx         context.Context
+	Now         time.Time
+	Game        string
+	Meta        *Meta
+	MetaVersion int64
+	Rules       *ruleset.Ruleset
+	Schedule    calendar.Schedule
+	Period      calendar.Period
+	Loaded      map[store.Key]store.Item
+	Puts        []store.Put
+	Checks      []store.Check
+	Entry       *Entry
+	Drawer      *fair.Drawer
 	// ps caches decoded players, so a command that touches one player twice
 	// (a gift back to one's own giver) sees and writes one record; dirty
 	// lists the ones to write, in the order first saved.
 	ps    map[string]*Player
-	dirty []string
+	Dirty []string
 	// metaDirty: META is written at commit (a victory, an amendment).
 	metaDirty bool
 	// ids names new card copies and packs after the command id.
@@ -180,43 +180,43 @@ type tx struct {
 	seated []string
 }
 
-// spec describes one command for the executor.
-type spec struct {
-	req     Request
-	command string
-	body    any // the request payload, hashed to detect a reused key
-	// keys are the items apply needs besides META and the idempotency record.
-	keys func(game string) []store.Key
-	// random makes the current period's seed available to apply.
-	random bool
-	apply  func(t *tx) (any, error)
+// Spec describes one command for the executor.
+type Spec struct {
+	Req     Request
+	Command string
+	Body    any // the request payload, hashed to detect a reused key
+	// Keys are the items apply needs besides META and the idempotency record.
+	Keys func(game string) []store.Key
+	// Random makes the current period's seed available to apply.
+	Random bool
+	Apply  func(t *Tx) (any, error)
 }
 
-// run executes a command: one read, rules, one atomic commit, retried on
+// Run executes a command: one read, rules, one atomic commit, retried on
 // conflict. It is the only path by which commands change state.
 // Its flags (allowed after the end...) are the catalogue's; a command the
 // game's ruleset lacks is refused not_in_ruleset before anything but META
 // is read, and with nothing written (RULINGS R3).
-func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
-	cmd, ok := CommandNamed(sp.command)
+func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
+	cmd, ok := CommandNamed(sp.Command)
 	if !ok {
-		return nil, fmt.Errorf("internal: command %q is not in the catalogue", sp.command)
+		return nil, fmt.Errorf("internal: command %q is not in the catalogue", sp.Command)
 	}
-	if err := sp.req.validate(); err != nil {
+	if err := sp.Req.validate(); err != nil {
 		return nil, err
 	}
 	// checked: the ruleset check is done, from this process's cache.
 	checked := false
-	if id, ok := s.rulesets.Load(sp.req.Game); ok && cmd.Name != "create" {
-		if err := allowCommand(sp.req.Game, id.(string), cmd); err != nil {
+	if id, ok := s.rulesets.Load(sp.Req.Game); ok && cmd.Name != "create" {
+		if err := allowCommand(sp.Req.Game, id.(string), cmd); err != nil {
 			return nil, err
 		}
 		checked = true
 	}
-	reqHash := hashBody(sp.command, sp.body)
-	cmdID := CommandID(sp.req.Actor, sp.req.Key)
-	idem := logKey(sp.req.Game, cmdID)
-	log := s.log.With("game", sp.req.Game, "command", sp.command, "actor", sp.req.Actor, "command_id", cmdID)
+	reqHash := hashBody(sp.Command, sp.Body)
+	cmdID := CommandID(sp.Req.Actor, sp.Req.Key)
+	idem := logKey(sp.Req.Game, cmdID)
+	log := s.log.With("game", sp.Req.Game, "command", sp.Command, "actor", sp.Req.Actor, "command_id", cmdID)
 
 	for attempt := 1; ; attempt++ {
 		res, err := s.attempt(ctx, sp, cmd, checked, cmdID, idem, reqHash)
@@ -247,29 +247,29 @@ func (s *Service) run(ctx context.Context, sp spec) (*Result, error) {
 	}
 }
 
-func (s *Service) attempt(ctx context.Context, sp spec, cmd Command, checked bool, cmdID string, idem store.Key, reqHash string) (*Result, error) {
+func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked bool, cmdID string, idem store.Key, reqHash string) (*Result, error) {
 	now := s.clock.Now()
-	keys := []store.Key{metaKey(sp.req.Game), idem}
-	if sp.keys != nil {
-		keys = append(keys, sp.keys(sp.req.Game)...)
+	keys := []store.Key{MetaKey(sp.Req.Game), idem}
+	if sp.Keys != nil {
+		keys = append(keys, sp.Keys(sp.Req.Game)...)
 	}
-	t := &tx{s: s, ctx: ctx, now: now, game: sp.req.Game, loaded: make(map[store.Key]store.Item, len(keys)+1)}
+	t := &Tx{Svc: s, Ctx: ctx, Now: now, Game: sp.Req.Game, Loaded: make(map[store.Key]store.Item, len(keys)+1)}
 
 	// The seed's key depends on the period, which depends on the ruleset in
 	// META; guess the common calendar so the seed comes in the same read.
 	var seedGuess store.Key
-	if sp.random {
+	if sp.Random {
 		if sch, err := calendar.For(calendar.UTCPhases); err == nil {
-			seedGuess = seedKey(sp.req.Game, sch.PeriodAt(now).ID)
+			seedGuess = seedKey(sp.Req.Game, sch.PeriodAt(now).ID)
 			keys = append(keys, seedGuess)
 		}
 	}
 	items, err := s.store.GetMany(ctx, keys)
 	if err != nil {
-		return nil, fmt.Errorf("reading game %s: %w", sp.req.Game, err)
+		return nil, fmt.Errorf("reading game %s: %w", sp.Req.Game, err)
 	}
 	for _, it := range items {
-		t.loaded[it.Key] = it
+		t.Loaded[it.Key] = it
 	}
 	if cmd.Name != "create" && !checked {
 		if err := t.loadMeta(); err != nil {
@@ -277,82 +277,82 @@ func (s *Service) attempt(ctx context.Context, sp spec, cmd Command, checked boo
 		}
 		// A process that had not seen the game yet checks the ruleset here,
 		// after the one read: refused, nothing more is read or written.
-		if err := allowCommand(t.game, t.meta.Ruleset, cmd); err != nil {
+		if err := allowCommand(t.Game, t.Meta.Ruleset, cmd); err != nil {
 			return nil, err
 		}
 	}
-	if it := t.loaded[idem]; it.Exists() {
+	if it := t.Loaded[idem]; it.Exists() {
 		return replay(it, reqHash)
 	}
 	if cmd.Name != "create" {
-		if t.meta == nil {
+		if t.Meta == nil {
 			if err := t.loadMeta(); err != nil {
 				return nil, err
 			}
 		}
-		if t.meta.Ended && !cmd.AfterEnd {
-			return nil, gameOver(t.meta)
+		if t.Meta.Ended && !cmd.AfterEnd {
+			return nil, gameOver(t.Meta)
 		}
 		// A period end another process already committed wins over this
 		// process's clock, should that be a moment behind: the command
 		// belongs to the period META has opened, never to one that ended.
-		if open, err := t.sched.Parse(t.meta.Period); err == nil && open.Start.After(t.period.Start) {
-			t.period = open
+		if open, err := t.Schedule.Parse(t.Meta.Period); err == nil && open.Start.After(t.Period.Start) {
+			t.Period = open
 		}
 	}
-	t.entry = &Entry{
-		Command:     sp.command,
+	t.Entry = &Entry{
+		Command:     sp.Command,
 		CommandID:   cmdID,
-		Actor:       sp.req.Actor,
-		Key:         sp.req.Key,
+		Actor:       sp.Req.Actor,
+		Key:         sp.Req.Key,
 		At:          now,
 		RequestHash: reqHash,
 	}
-	if t.sched != nil {
-		t.entry.Period = t.period.ID
+	if t.Schedule != nil {
+		t.Entry.Period = t.Period.ID
 	}
-	if sp.random {
+	if sp.Random {
 		if err := t.openSeed(ctx, seedGuess); err != nil {
 			return nil, err
 		}
 	}
-	resp, err := sp.apply(t)
+	resp, err := sp.Apply(t)
 	if err != nil {
 		return nil, err
 	}
 	if err := t.commit(ctx, idem, resp); err != nil {
 		return nil, err
 	}
-	return &Result{Body: t.entry.Response, Entry: t.entry}, nil
+	return &Result{Body: t.Entry.Response, Entry: t.Entry}, nil
 }
 
 // commit writes the staged items and the log entry (holding resp and the
 // draws made) in one transaction; the entry is also the idempotency record
 // at idem. Every state change, command or scheduled work, ends here.
-func (t *tx) commit(ctx context.Context, idem store.Key, resp any) error {
-	if err := t.flush(); err != nil {
+func (t *Tx) commit(ctx context.Context, idem store.Key, resp any) error {
+	if err := t.Flush(); err != nil {
 		return err
 	}
-	if t.entry.ID == "" {
+	if t.Entry.ID == "" {
 		// The log's order id is taken now, after every read of the attempt
 		// (some commands read again mid-way), so a command that saw another's
 		// write is logged after it. Scheduled work sets its own, as of its
 		// due moment.
-		t.entry.ID = newULID(later(t.now, t.s.clock.Now()), t.s.ids)
+		t.Entry.ID = newULID(later(t.Now, t.Svc.clock.Now()), t.Svc.ids)
 	}
-	if t.drawer != nil {
-		t.entry.Draws = t.drawer.Records()
+	if t.Drawer != nil {
+		t.Entry.Draws = t.Drawer.Records()
 	}
 	var err error
-	if t.entry.Response, err = json.Marshal(resp); err != nil {
-		return fmt.Errorf("encoding response of %s: %w", t.entry.Command, err)
+	if t.Entry.Response, err = json.Marshal(resp); err != nil {
+		return fmt.Errorf("encoding response of %s: %w", t.Entry.Command, err)
 	}
-	data, err := json.Marshal(t.entry)
+	data, err := json.Marshal(t.Entry)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}
-	t.puts = append(t.puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.entry.ID}})
-	return t.s.store.Commit(ctx, store.Tx{Puts: t.puts, Checks: t.checks, Idem: &idem})
+	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.Entry.ID}})
+	return t.Svc.store.Commit(ctx, store.Tx{Puts: t.Puts, Checks: t.Checks, Idem: &idem})
 }
 
 // LogEntry decodes a stored item as a committed log entry and names its
@@ -403,21 +403,21 @@ func replay(it store.Item, reqHash string) (*Result, error) {
 	return &Result{Body: e.Response, Replayed: true, Entry: &e}, nil
 }
 
-func (t *tx) loadMeta() error {
-	it := t.loaded[metaKey(t.game)]
+func (t *Tx) loadMeta() error {
+	it := t.Loaded[MetaKey(t.Game)]
 	if !it.Exists() {
-		return gameNotFound(t.game)
+		return gameNotFound(t.Game)
 	}
 	var m Meta
 	if err := json.Unmarshal(it.Data, &m); err != nil {
-		return fmt.Errorf("decoding game %s: %w", t.game, err)
+		return fmt.Errorf("decoding game %s: %w", t.Game, err)
 	}
 	// Only a committed META is cached, never a create's own (it may lose).
-	t.s.rulesets.Store(t.game, m.Ruleset)
+	t.Svc.rulesets.Store(t.Game, m.Ruleset)
 	return t.setMeta(&m, it.Version)
 }
 
-func (t *tx) setMeta(m *Meta, version int64) error {
+func (t *Tx) setMeta(m *Meta, version int64) error {
 	rs, err := effectiveRuleset(m)
 	if err != nil {
 		return fmt.Errorf("game %s: %w", m.ID, err)
@@ -426,24 +426,24 @@ func (t *tx) setMeta(m *Meta, version int64) error {
 	if err != nil {
 		return fmt.Errorf("game %s: %w", m.ID, err)
 	}
-	t.meta, t.metaVer, t.rs, t.sched = m, version, rs, sch
-	t.period = sch.PeriodAt(t.now)
+	t.Meta, t.MetaVersion, t.Rules, t.Schedule = m, version, rs, sch
+	t.Period = sch.PeriodAt(t.Now)
 	return nil
 }
 
-// player returns the record of id, or nil if they never joined. Players
+// Player returns the record of id, or nil if they never joined. Players
 // not in the command's first read are read now (a gift's giver owed a card).
-func (t *tx) player(id string) (*Player, error) {
+func (t *Tx) Player(id string) (*Player, error) {
 	if p, ok := t.ps[id]; ok {
 		return p, nil
 	}
-	k := playerKey(t.game, id)
-	it, ok := t.loaded[k]
+	k := PlayerKey(t.Game, id)
+	it, ok := t.Loaded[k]
 	if !ok {
-		if err := t.load(k); err != nil {
+		if err := t.Load(k); err != nil {
 			return nil, err
 		}
-		it = t.loaded[k]
+		it = t.Loaded[k]
 	}
 	if !it.Exists() {
 		return nil, nil
@@ -459,95 +459,95 @@ func (t *tx) player(id string) (*Player, error) {
 	return &p, nil
 }
 
-// member returns id's record if they are a current player, else nil.
-func (t *tx) member(id string) (*Player, error) {
-	p, err := t.player(id)
+// Member returns id's record if they are a current player, else nil.
+func (t *Tx) Member(id string) (*Player, error) {
+	p, err := t.Player(id)
 	if err != nil || p == nil || !p.Member {
 		return nil, err
 	}
 	return p, nil
 }
 
-// load reads keys the command's first read did not include (one more read
+// Load reads keys the command's first read did not include (one more read
 // request; only commands whose needs depend on what they read pay it).
-func (t *tx) load(keys ...store.Key) error {
-	if t.ctx == nil {
+func (t *Tx) Load(keys ...store.Key) error {
+	if t.Ctx == nil {
 		return fmt.Errorf("internal: no context to read %v", keys)
 	}
-	items, err := t.s.store.GetMany(t.ctx, keys)
+	items, err := t.Svc.store.GetMany(t.Ctx, keys)
 	if err != nil {
 		return fmt.Errorf("reading %v: %w", keys, err)
 	}
 	for _, it := range items {
-		t.loaded[it.Key] = it
+		t.Loaded[it.Key] = it
 	}
 	return nil
 }
 
-// save marks p to be written at commit.
-func (t *tx) save(p *Player) {
+// Save marks p to be written at commit.
+func (t *Tx) Save(p *Player) {
 	if t.ps == nil {
 		t.ps = map[string]*Player{}
 	}
 	t.ps[p.ID] = p
-	if !slices.Contains(t.dirty, p.ID) {
-		t.dirty = append(t.dirty, p.ID)
+	if !slices.Contains(t.Dirty, p.ID) {
+		t.Dirty = append(t.Dirty, p.ID)
 	}
 }
 
-// flush stages the saved players and, when a saved player now holds the
+// Flush stages the saved players and, when a saved player now holds the
 // winning Chips, ends the game with them as winner (RULINGS C7: by any
 // route, checked in the same commit as the change that got them there).
-func (t *tx) flush() error {
-	for _, id := range t.dirty {
+func (t *Tx) Flush() error {
+	for _, id := range t.Dirty {
 		p := t.ps[id]
-		if t.meta != nil && !t.meta.Ended && economy.Won(t.rs, p) {
-			t.meta.Ended, t.meta.Winner, t.meta.EndedAt = true, p.ID, t.now
+		if t.Meta != nil && !t.Meta.Ended && economy.Won(t.Rules, p) {
+			t.Meta.Ended, t.Meta.Winner, t.Meta.EndedAt = true, p.ID, t.Now
 			t.metaDirty = true
-			t.emit("game_won", p.ID, map[string]any{"chips": p.Inventory.Chips, "threshold": t.rs.Thresholds.WinChips})
+			t.Emit("game_won", p.ID, map[string]any{"chips": p.Inventory.Chips, "threshold": t.Rules.Thresholds.WinChips})
 		}
-		if err := t.put(playerKey(t.game, id), p, time.Time{}); err != nil {
+		if err := t.Put(PlayerKey(t.Game, id), p, time.Time{}); err != nil {
 			return err
 		}
 	}
-	t.dirty = nil
+	t.Dirty = nil
 	if t.metaDirty {
-		mk := metaKey(t.game)
+		mk := MetaKey(t.Game)
 		t.metaDirty = false
-		return t.put(mk, t.meta, t.loaded[mk].Due)
+		return t.Put(mk, t.Meta, t.Loaded[mk].Due)
 	}
 	return nil
 }
 
-// put stages a write of v at k, expecting the version read earlier.
-func (t *tx) put(k store.Key, v any, due time.Time) error {
+// Put stages a write of v at k, expecting the version read earlier.
+func (t *Tx) Put(k store.Key, v any, due time.Time) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", k, err)
 	}
-	t.puts = append(t.puts, store.Put{Item: store.Item{Key: k, Data: data, Due: due}, Expect: t.loaded[k].Version})
+	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: k, Data: data, Due: due}, Expect: t.Loaded[k].Version})
 	return nil
 }
 
-// emit adds an event to the command's log entry.
-func (t *tx) emit(typ, player string, data any) {
-	t.entry.Events = append(t.entry.Events, event(typ, player, data))
+// Emit adds an event to the command's log entry.
+func (t *Tx) Emit(typ, player string, data any) {
+	t.Entry.Events = append(t.Entry.Events, MakeEvent(typ, player, data))
 }
 
 // openSeed makes the current period's seed ready for drawing: the stored one
 // (checked in the commit, so a draw can never use a seed revealed meanwhile),
 // or a new one committed in this same transaction when the scheduler has not
 // opened the period yet.
-func (t *tx) openSeed(ctx context.Context, guess store.Key) error {
-	k := seedKey(t.game, t.period.ID)
-	it, ok := t.loaded[k]
+func (t *Tx) openSeed(ctx context.Context, guess store.Key) error {
+	k := seedKey(t.Game, t.Period.ID)
+	it, ok := t.Loaded[k]
 	if !ok || k != guess {
-		got, err := t.s.store.Get(ctx, k)
+		got, err := t.Svc.store.Get(ctx, k)
 		if err != nil {
 			return fmt.Errorf("reading seed %s: %w", k, err)
 		}
 		it = got
-		t.loaded[k] = it
+		t.Loaded[k] = it
 	}
 	var rec SeedRecord
 	if it.Exists() {
@@ -559,43 +559,43 @@ func (t *tx) openSeed(ctx context.Context, guess store.Key) error {
 			// in the next period.
 			return &store.ConflictError{Keys: []store.Key{k}}
 		}
-		t.checks = append(t.checks, store.Check{Key: k, Version: it.Version})
+		t.Checks = append(t.Checks, store.Check{Key: k, Version: it.Version})
 	} else {
 		var err error
-		rec, err = t.s.newSeed(t.period.ID, t.now)
+		rec, err = t.Svc.newSeed(t.Period.ID, t.Now)
 		if err != nil {
 			return err
 		}
-		if err := t.put(k, rec, time.Time{}); err != nil {
+		if err := t.Put(k, rec, time.Time{}); err != nil {
 			return err
 		}
-		t.emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
+		t.Emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
 	}
 	seed, err := fair.ParseSeed(rec.Secret)
 	if err != nil {
 		return fmt.Errorf("seed %s: %w", k, err)
 	}
-	t.drawer, err = fair.NewDrawer(seed, t.game, t.period.ID, t.entry.CommandID)
+	t.Drawer, err = fair.NewDrawer(seed, t.Game, t.Period.ID, t.Entry.CommandID)
 	return err
 }
 
-// source returns the command's random source, opening the period's seed if
+// Source returns the command's random Source, opening the period's seed if
 // the command did not ask for it up front (a command that turns out to owe
 // a giver a card).
-func (t *tx) source() (fair.Source, error) {
-	if t.drawer == nil {
-		if err := t.openSeed(t.ctx, store.Key{}); err != nil {
+func (t *Tx) Source() (fair.Source, error) {
+	if t.Drawer == nil {
+		if err := t.openSeed(t.Ctx, store.Key{}); err != nil {
 			return nil, err
 		}
 	}
-	return t.drawer, nil
+	return t.Drawer, nil
 }
 
-// newID names a new card copy or pack: the command id's prefix and a
+// NewID names a new card copy or pack: the command id's prefix and a
 // counter, the same on every retry of the command.
-func (t *tx) newID() string {
+func (t *Tx) NewID() string {
 	if t.ids == nil {
-		t.ids = cards.Sequence(t.entry.CommandID[:10])
+		t.ids = cards.Sequence(t.Entry.CommandID[:10])
 	}
 	return t.ids()
 }

@@ -47,7 +47,7 @@ func indexTrade(tr *Trade, parties ...*Player) {
 
 // unindexTrade removes the closed trade tr from both parties' indexes,
 // reading in one request the party the command has not read.
-func (t *tx) unindexTrade(tr *Trade) error {
+func (t *Tx) unindexTrade(tr *Trade) error {
 	return t.dropFromIndexes([]string{tr.From, tr.To}, tr.ID, func(p *Player) *[]string { return &p.Trades }, nil)
 }
 
@@ -55,7 +55,7 @@ func (t *tx) unindexTrade(tr *Trade) error {
 // departure (RULINGS P1), reading only the trades of p's index (one
 // request) and their counterparties (one more). p's record from before the
 // index is read the old way, once: every trade of the game.
-func (t *tx) withdrawTradesOf(p *Player) ([]string, error) {
+func (t *Tx) withdrawTradesOf(p *Player) ([]string, error) {
 	var open []*Trade
 	var err error
 	if p.TradesIndexed {
@@ -73,19 +73,19 @@ func (t *tx) withdrawTradesOf(p *Player) ([]string, error) {
 	for _, tr := range open[min(len(open), maxLeaveTrades):] {
 		p.Trades = append(p.Trades, tr.ID)
 	}
-	t.save(p)
+	t.Save(p)
 	open = open[:min(len(open), maxLeaveTrades)]
 	var others []string
 	for _, tr := range open {
 		others = append(others, tr.From, tr.To)
 	}
-	if err := t.preload(others); err != nil {
+	if err := t.Preload(others); err != nil {
 		return nil, err
 	}
 	withdrawn := []string{}
 	for _, tr := range open {
-		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.now, p.ID
-		if err := t.put(tradeKey(t.game, tr.ID), tr, time.Time{}); err != nil {
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.Now, p.ID
+		if err := t.Put(tradeKey(t.Game, tr.ID), tr, time.Time{}); err != nil {
 			return nil, err
 		}
 		if err := t.unindexTrade(tr); err != nil {
@@ -99,22 +99,22 @@ func (t *tx) withdrawTradesOf(p *Player) ([]string, error) {
 // indexedTrades reads the trades of an index in one request, keeping the
 // open ones (all of them, the index being exact; a closed one is skipped
 // rather than withdrawn again).
-func (t *tx) indexedTrades(ids []string) ([]*Trade, error) {
+func (t *Tx) indexedTrades(ids []string) ([]*Trade, error) {
 	var keys []store.Key
 	for _, id := range ids {
-		if k := tradeKey(t.game, id); !slices.Contains(keys, k) {
+		if k := tradeKey(t.Game, id); !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	if err := t.load(keys...); err != nil {
+	if err := t.Load(keys...); err != nil {
 		return nil, err
 	}
 	var open []*Trade
 	for _, k := range keys {
-		it := t.loaded[k]
+		it := t.Loaded[k]
 		if !it.Exists() {
 			continue
 		}
@@ -131,15 +131,15 @@ func (t *tx) indexedTrades(ids []string) ([]*Trade, error) {
 
 // scanOpenTrades reads every trade of the game for the open ones id is a
 // party to: the departure of a record made before the index.
-func (t *tx) scanOpenTrades(id string) ([]*Trade, error) {
+func (t *Tx) scanOpenTrades(id string) ([]*Trade, error) {
 	var open []*Trade
-	err := t.s.scan(t.ctx, store.Query{PK: gamePK(t.game), Prefix: tradePrefix}, func(it store.Item) error {
+	err := t.Svc.Scan(t.Ctx, store.Query{PK: GamePK(t.Game), Prefix: tradePrefix}, func(it store.Item) error {
 		var tr Trade
 		if err := json.Unmarshal(it.Data, &tr); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
 		if tr.Status == TradeOpen && (tr.From == id || tr.To == id) {
-			t.loaded[it.Key] = it
+			t.Loaded[it.Key] = it
 			open = append(open, &tr)
 		}
 		return nil

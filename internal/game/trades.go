@@ -15,7 +15,7 @@ import (
 
 const tradePrefix = "TRADE#"
 
-func tradeKey(g, id string) store.Key { return store.Key{PK: gamePK(g), SK: tradePrefix + id} }
+func tradeKey(g, id string) store.Key { return store.Key{PK: GamePK(g), SK: tradePrefix + id} }
 
 // Trade statuses.
 const (
@@ -81,15 +81,15 @@ func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*R
 	if len(o.Note) > MaxReason {
 		return nil, rules.Refuse("invalid_request", "The note is %d characters long; at most %d are allowed.", len(o.Note), MaxReason)
 	}
-	return s.run(ctx, spec{
-		req: req, command: "trade-offer", body: o,
-		keys: func(g string) []store.Key { return []store.Key{playerKey(g, req.Actor), playerKey(g, o.To)} },
-		apply: func(t *tx) (any, error) {
-			from, err := t.actor()
+	return s.Run(ctx, Spec{
+		Req: req, Command: "trade-offer", Body: o,
+		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor), PlayerKey(g, o.To)} },
+		Apply: func(t *Tx) (any, error) {
+			from, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
-			to, err := t.member(o.To)
+			to, err := t.Member(o.To)
 			if err != nil {
 				return nil, err
 			}
@@ -105,23 +105,23 @@ func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*R
 			if err := economy.Holds(to.ID, &to.Inventory, o.Take); err != nil {
 				return nil, err
 			}
-			tr := &Trade{ID: "t" + t.entry.CommandID[:10], From: from.ID, To: to.ID, Give: o.Give, Take: o.Take, Note: o.Note,
-				Status: TradeOpen, CreatedAt: t.now, ExpiresAt: t.now.Add(t.rs.Durations.TradeWindow.Std())}
-			if err := t.put(tradeKey(t.game, tr.ID), tr, tr.due()); err != nil {
+			tr := &Trade{ID: "t" + t.Entry.CommandID[:10], From: from.ID, To: to.ID, Give: o.Give, Take: o.Take, Note: o.Note,
+				Status: TradeOpen, CreatedAt: t.Now, ExpiresAt: t.Now.Add(t.Rules.Durations.TradeWindow.Std())}
+			if err := t.Put(tradeKey(t.Game, tr.ID), tr, tr.due()); err != nil {
 				return nil, err
 			}
 			indexTrade(tr, from, to)
-			t.save(from)
-			t.save(to)
-			t.emit("trade_offered", from.ID, tr)
-			return tr, t.acted(from)
+			t.Save(from)
+			t.Save(to)
+			t.Emit("trade_offered", from.ID, tr)
+			return tr, t.Acted(from)
 		},
 	})
 }
 
 // loadTrade decodes a trade read by the command.
-func (t *tx) trade(id string) (*Trade, error) {
-	it := t.loaded[tradeKey(t.game, id)]
+func (t *Tx) trade(id string) (*Trade, error) {
+	it := t.Loaded[tradeKey(t.Game, id)]
 	if !it.Exists() {
 		return nil, rules.Refuse("trade_not_found", "There is no trade %q in this game.", id)
 	}
@@ -140,22 +140,22 @@ func tradeClosed(tr *Trade) *rules.Error {
 // AcceptTrade is the receiving player's consent: the trade executes at once
 // if it is open, within the window, and both still hold everything.
 func (s *Service) AcceptTrade(ctx context.Context, req Request, id string) (*Result, error) {
-	return s.tradeCommand(ctx, req, id, "trade-accept", func(t *tx, tr *Trade) error {
+	return s.tradeCommand(ctx, req, id, "trade-accept", func(t *Tx, tr *Trade) error {
 		if tr.To != req.Actor {
 			if tr.From == req.Actor {
 				return rules.Refuse("not_your_trade", "You made trade %s; your offer is your consent. %s must accept it.", tr.ID, tr.To)
 			}
 			return rules.Refuse("not_your_trade", "Trade %s is between %s and %s; only %s can accept it.", tr.ID, tr.From, tr.To, tr.To)
 		}
-		if !t.now.Before(tr.ExpiresAt) {
+		if !t.Now.Before(tr.ExpiresAt) {
 			return rules.Refuse("trade_expired", "Trade %s expired on %s: both consents must be within %s of each other.",
-				tr.ID, tr.ExpiresAt.UTC().Format(time.RFC1123), t.rs.Durations.TradeWindow.Std())
+				tr.ID, tr.ExpiresAt.UTC().Format(time.RFC1123), t.Rules.Durations.TradeWindow.Std())
 		}
-		to, err := t.actor()
+		to, err := t.Actor()
 		if err != nil {
 			return err
 		}
-		from, err := t.member(tr.From)
+		from, err := t.Member(tr.From)
 		if err != nil {
 			return err
 		}
@@ -168,43 +168,43 @@ func (s *Service) AcceptTrade(ctx context.Context, req Request, id string) (*Res
 		if err := economy.Swap(from, to, tr.Give, tr.Take); err != nil {
 			return err
 		}
-		t.save(from)
-		t.save(to)
-		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExecuted, t.now, req.Actor
-		t.emit("trade_executed", to.ID, tr)
-		return t.acted(to)
+		t.Save(from)
+		t.Save(to)
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExecuted, t.Now, req.Actor
+		t.Emit("trade_executed", to.ID, tr)
+		return t.Acted(to)
 	})
 }
 
 // WithdrawTrade closes an open trade: its maker withdraws it, or its
 // receiver declines it.
 func (s *Service) WithdrawTrade(ctx context.Context, req Request, id string) (*Result, error) {
-	return s.tradeCommand(ctx, req, id, "trade-withdraw", func(t *tx, tr *Trade) error {
+	return s.tradeCommand(ctx, req, id, "trade-withdraw", func(t *Tx, tr *Trade) error {
 		if tr.From != req.Actor && tr.To != req.Actor {
 			return rules.Refuse("not_your_trade", "Trade %s is between %s and %s; only they can withdraw it.", tr.ID, tr.From, tr.To)
 		}
-		p, err := t.actor()
+		p, err := t.Actor()
 		if err != nil {
 			return err
 		}
-		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.now, req.Actor
-		t.emit("trade_withdrawn", p.ID, tr)
-		return t.acted(p)
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.Now, req.Actor
+		t.Emit("trade_withdrawn", p.ID, tr)
+		return t.Acted(p)
 	})
 }
 
 // tradeCommand runs a command on one open trade, loading it and both of its
 // players in the first read (trade ids name their parties only once read,
 // so the parties come from a second read only when not the actor).
-func (s *Service) tradeCommand(ctx context.Context, req Request, id, command string, fn func(*tx, *Trade) error) (*Result, error) {
+func (s *Service) tradeCommand(ctx context.Context, req Request, id, command string, fn func(*Tx, *Trade) error) (*Result, error) {
 	id = strings.TrimSpace(id)
 	if id == "" || len(id) > 64 {
 		return nil, rules.Refuse("invalid_request", "%q is not a trade id.", id)
 	}
-	return s.run(ctx, spec{
-		req: req, command: command, body: map[string]string{"trade": id},
-		keys: func(g string) []store.Key { return []store.Key{tradeKey(g, id), playerKey(g, req.Actor)} },
-		apply: func(t *tx) (any, error) {
+	return s.Run(ctx, Spec{
+		Req: req, Command: command, Body: map[string]string{"trade": id},
+		Keys: func(g string) []store.Key { return []store.Key{tradeKey(g, id), PlayerKey(g, req.Actor)} },
+		Apply: func(t *Tx) (any, error) {
 			tr, err := t.trade(id)
 			if err != nil {
 				return nil, err
@@ -218,7 +218,7 @@ func (s *Service) tradeCommand(ctx context.Context, req Request, id, command str
 			if err := t.unindexTrade(tr); err != nil {
 				return nil, err
 			}
-			if err := t.put(tradeKey(t.game, tr.ID), tr, tr.due()); err != nil {
+			if err := t.Put(tradeKey(t.Game, tr.ID), tr, tr.due()); err != nil {
 				return nil, err
 			}
 			return tr, nil
@@ -239,7 +239,7 @@ func (s *Service) Trades(ctx context.Context, game string, f TradeFilter) ([]Tra
 
 // Trade returns one trade.
 func (s *Service) Trade(ctx context.Context, game, id string) (Trade, error) {
-	t, err := s.viewIn(ctx, viewTrades, game, tradeKey(game, id))
+	t, err := s.ViewIn(ctx, viewTrades, game, tradeKey(game, id))
 	if err != nil {
 		return Trade{}, err
 	}
@@ -253,21 +253,21 @@ func (s *Service) Trade(ctx context.Context, game, id string) (Trade, error) {
 
 // expireView shows an open trade past its expiry as expired even before the
 // scheduler has closed it: reads tell the truth as of now.
-func (t *tx) expireView(tr *Trade) {
-	if tr.Status == TradeOpen && !t.now.Before(tr.ExpiresAt) {
+func (t *Tx) expireView(tr *Trade) {
+	if tr.Status == TradeOpen && !t.Now.Before(tr.ExpiresAt) {
 		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, SchedulerActor
 	}
 }
 
 // mayTrade applies the ruleset's trading restriction: under seed 002 only
 // reputable players trade, with reputable players (RULINGS P4).
-func (t *tx) mayTrade(a, b *Player) error {
-	if !t.rs.Trading.ReputableOnly {
+func (t *Tx) mayTrade(a, b *Player) error {
+	if !t.Rules.Trading.ReputableOnly {
 		return nil
 	}
-	d := t.rs.Durations
+	d := t.Rules.Durations
 	for _, p := range []*Player{a, b} {
-		if !players.Reputable(p, t.now, t.meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
+		if !players.Reputable(p, t.Now, t.Meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
 			return rules.Refuse("not_reputable", "%s is not reputable yet (a player continuously for %s), and only reputable players trade in this game.",
 				p.ID, d.ReputableTenure.Std()).With("player", p.ID).With("reputable_at", p.JoinedAt.Add(d.ReputableTenure.Std()).UTC())
 		}
