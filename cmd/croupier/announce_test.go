@@ -10,6 +10,7 @@ import (
 
 	"croupier/internal/announce/announcetest"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // A `croupier serve` commits a Chip purchase and is killed before its log
@@ -37,10 +38,10 @@ func TestServeAnnouncesWhatWasCommittedBeforeARestart(t *testing.T) {
 			return srv.svc.Join(ctx, req("discord:2", "j"), game.JoinGame{Name: "Ada"})
 		},
 		func() (*game.Result, error) {
-			return srv.svc.Grant(ctx, req("discord:1", "g"), game.Grant{Player: "discord:2", Vertebrae: 50, Reason: "test"})
+			return gildedhall.On(srv.svc).Grant(ctx, req("discord:1", "g"), gildedhall.Grant{Player: "discord:2", Vertebrae: 50, Reason: "test"})
 		},
 		func() (*game.Result, error) {
-			return srv.svc.Purchase(ctx, req("discord:2", "p"), game.Purchase{Item: "chip"})
+			return gildedhall.On(srv.svc).Purchase(ctx, req("discord:2", "p"), gildedhall.Purchase{Item: "chip"})
 		},
 	}
 	for _, step := range steps {

@@ -4,19 +4,19 @@ import (
 	"strings"
 	"testing"
 
-	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // A large battle's entrants are counted, not named one by one, in the
 // match list and the match text; a small one names its players.
 func TestLargeBattleTexts(t *testing.T) {
-	big := game.MatchView{ID: "b-2026-W49-I", Kind: game.MatchBattle, Status: game.MatchPlaying, Phase: "selection",
+	big := gildedhall.MatchView{ID: "b-2026-W49-I", Kind: gildedhall.MatchBattle, Status: gildedhall.MatchPlaying, Phase: "selection",
 		Entrants: 10000, Waiting: 9998, Players: []string{"discord:1", "discord:2"}}
 	if got := matchText(big); !strings.Contains(got, "10000 entrants, 9998 still to select; seated: discord:1, discord:2.") {
 		t.Errorf("match text of a large battle: %s", got)
 	}
-	list := matchesText("hall", []game.MatchSummary{{ID: big.ID, Kind: big.Kind, Status: big.Status, Entrants: 10000},
-		{ID: "d1", Kind: game.MatchDuel, Status: game.MatchPlaying, Players: []string{"discord:1", "discord:3"}}})
+	list := matchesText("hall", []gildedhall.MatchSummary{{ID: big.ID, Kind: big.Kind, Status: big.Status, Entrants: 10000},
+		{ID: "d1", Kind: gildedhall.MatchDuel, Status: gildedhall.MatchPlaying, Players: []string{"discord:1", "discord:3"}}})
 	if !strings.Contains(list, "b-2026-W49-I  battle  playing  10000 entrants") || !strings.Contains(list, "discord:1, discord:3") {
 		t.Errorf("match list: %s", list)
 	}

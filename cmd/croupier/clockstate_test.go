@@ -15,6 +15,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules/calendar"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/bolt"
 )
 
@@ -66,7 +67,7 @@ func storedLog(t *testing.T, path, g string) []game.Entry {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	page, err := game.New(st, clock.Real{}).Log(context.Background(), g, "", 1000)
+	page, err := rulesets.New(st, clock.Real{}).Log(context.Background(), g, "", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
-	"croupier/internal/game"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
 )
 
 const discordHelp = `Usage: croupier discord register [--app-id ID] [--token T] [--guild G [--ruleset R]] [--api-base URL]
@@ -67,10 +67,11 @@ func (e *env) discord(args []string) error {
 		if *guild == "" {
 			return usagef("discord register --ruleset needs --guild: global commands are every server's, whatever game it plays")
 		}
-		if _, ok := game.Shape(*rulesetID); !ok {
+		reg := rulesets.Registry()
+		if _, ok := reg.Shape(*rulesetID); !ok {
 			return usagef("discord register: there is no ruleset %q (%s)", *rulesetID, strings.Join(ruleset.IDs(), ", "))
 		}
-		table = chat.CommandsFor(*rulesetID)
+		table = chat.CommandsFor(reg, *rulesetID)
 	}
 	cmds, err := discord.AppCommands(table)
 	if err != nil {

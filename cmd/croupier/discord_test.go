@@ -13,7 +13,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
-	"croupier/internal/game"
+	"croupier/internal/rulesets"
 )
 
 // Acceptance 4: `croupier discord register` against a loopback server
@@ -158,15 +158,15 @@ func TestDiscordRegisterPerRuleset(t *testing.T) {
 			lacks := false
 			for _, run := range c.Runs {
 				inst := ""
-				if cc, ok := game.CommandNamed(run); ok {
+				if cc, ok := rulesets.Registry().CommandNamed(run); ok {
 					inst = cc.Institution
 				}
-				for _, v := range game.Views() {
+				for _, v := range rulesets.Registry().Views() {
 					if v.Name == run {
 						inst = v.Institution
 					}
 				}
-				if inst == "" || !game.RulesetHas(rs.id, inst) {
+				if inst == "" || !rulesets.Registry().RulesetHas(rs.id, inst) {
 					lacks = true
 				}
 			}

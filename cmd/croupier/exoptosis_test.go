@@ -11,6 +11,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Issue 4, acceptance 4, end to end on the local server with a manual
@@ -51,7 +52,7 @@ func suitOf(s string, lo, hi int) []string {
 }
 
 // view reads a match with --json as viewer ("" for the public view).
-func (h *harness) view(id, viewer string) game.MatchView {
+func (h *harness) view(id, viewer string) gildedhall.MatchView {
 	h.t.Helper()
 	args := []string{"play", "match", id, "--json"}
 	if viewer != "" {
@@ -59,7 +60,7 @@ func (h *harness) view(id, viewer string) game.MatchView {
 	} else {
 		args = append(args, "--as", "")
 	}
-	var v game.MatchView
+	var v gildedhall.MatchView
 	if err := json.Unmarshal([]byte(h.must(args...)), &v); err != nil {
 		h.t.Fatalf("match %s --json: %v", id, err)
 	}
@@ -95,12 +96,12 @@ func cliMove(id string, m exoptosis.Move) []string {
 // clock is advanced 25 hours, so the scheduler skips the turn or chooses
 // for the absent player (X7). It returns the final public view and the
 // number of timeouts it caused.
-func (h *harness) playOut(id string, rng *rand.Rand, skipEvery int) (game.MatchView, int) {
+func (h *harness) playOut(id string, rng *rand.Rand, skipEvery int) (gildedhall.MatchView, int) {
 	h.t.Helper()
 	timeouts := 0
 	for step := 1; step <= 3000; step++ {
 		v := h.view(id, "")
-		if v.Status != game.MatchPlaying {
+		if v.Status != gildedhall.MatchPlaying {
 			return v, timeouts
 		}
 		if skipEvery > 0 && step%skipEvery == 0 {
@@ -136,7 +137,7 @@ func (h *harness) playOut(id string, rng *rand.Rand, skipEvery int) (game.MatchV
 		h.must(append([]string{"play", "--as", mover}, cliMove(id, mv)...)...)
 	}
 	h.t.Fatalf("match %s did not end", id)
-	return game.MatchView{}, 0
+	return gildedhall.MatchView{}, 0
 }
 
 var duelID = regexp.MustCompile(`duel (d[0-9a-f]{12})`)
@@ -213,7 +214,7 @@ func TestAcceptance4_ThreePlayerDuelWithBets(t *testing.T) {
 	contains(t, "chips after bets", h.must("play", "status", ada), "Chips 5")
 
 	end, _ := h.playOut(id, rand.New(rand.NewPCG(7, 7)), 0)
-	if end.Status != game.MatchEnded || end.Winner == "" || end.Pool != 15 {
+	if end.Status != gildedhall.MatchEnded || end.Winner == "" || end.Pool != 15 {
 		t.Fatalf("the duel ends with a winner of the pool: %+v", end)
 	}
 	contains(t, "winner paid", h.must("play", "status", end.Winner), "Chips 20")
@@ -292,7 +293,7 @@ func TestAcceptance4_ThirtyPlayerBattle(t *testing.T) {
 	}
 
 	end, timeouts := h.playOut(id, rand.New(rand.NewPCG(30, 30)), 9)
-	if end.Status != game.MatchEnded || end.Winner == "" || end.Reward == nil || timeouts == 0 {
+	if end.Status != gildedhall.MatchEnded || end.Winner == "" || end.Reward == nil || timeouts == 0 {
 		t.Fatalf("the battle ends with a rewarded winner after moves and timeouts: %+v (%d timeouts)", end, timeouts)
 	}
 	s := h.settlements(id)

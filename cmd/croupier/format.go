@@ -15,6 +15,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // The text forms of the API's answers: one sentence a player can read, or a
@@ -211,7 +212,7 @@ func eventText(ev game.Event) string {
 		return rollText(ev.Player, r)
 	case "granted":
 		var g struct {
-			game.Grant
+			gildedhall.Grant
 			NewCards []players.Card `json:"new_cards"`
 			NewPacks []players.Pack `json:"new_packs"`
 		}
@@ -231,19 +232,19 @@ func eventText(ev game.Event) string {
 		}
 		return fmt.Sprintf("granted %s %s%s", ev.Player, strings.Join(parts, ", "), because(g.Reason))
 	case "revoked":
-		var r game.RevokeResult
+		var r gildedhall.RevokeResult
 		_ = json.Unmarshal(ev.Data, &r)
 		return revokeText(r)
 	case "purchased":
 		var b economy.Bought
 		_ = json.Unmarshal(ev.Data, &b)
-		return boughtText(ev.Player, game.PurchaseResult{Bought: b, Vertebrae: -1})
+		return boughtText(ev.Player, gildedhall.PurchaseResult{Bought: b, Vertebrae: -1})
 	case "pack_opened":
 		var o economy.Opened
 		_ = json.Unmarshal(ev.Data, &o)
 		return openedText(ev.Player, o)
 	case "gifted":
-		var g game.GiftResult
+		var g gildedhall.GiftResult
 		_ = json.Unmarshal(ev.Data, &g)
 		return giftText(g)
 	case "gift_returned":
@@ -255,7 +256,7 @@ func eventText(ev game.Event) string {
 		return fmt.Sprintf("%s got %s for the gift to %s, who acted after it: %s", ev.Player,
 			plural(len(r.Cards), "card", "cards"), r.Receiver, cardsText(r.Cards))
 	case "trade_offered", "trade_executed", "trade_withdrawn", "trade_expired":
-		var tr game.Trade
+		var tr gildedhall.Trade
 		_ = json.Unmarshal(ev.Data, &tr)
 		return tradeText(tr, nil)
 	case "ruleset_amended":

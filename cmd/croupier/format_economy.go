@@ -11,6 +11,7 @@ import (
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Text forms of the economy's answers (cards, packs, shop, trades).
@@ -111,7 +112,7 @@ func deckText(v game.PlayerView, ids bool) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func shopText(g string, items []game.ShopItemView) string {
+func shopText(g string, items []gildedhall.ShopItemView) string {
 	if len(items) == 0 {
 		return fmt.Sprintf("The Croupier of %s sells nothing.", g)
 	}
@@ -138,7 +139,7 @@ func shopText(g string, items []game.ShopItemView) string {
 	return b.String()
 }
 
-func boughtText(actor string, v game.PurchaseResult) string {
+func boughtText(actor string, v gildedhall.PurchaseResult) string {
 	s := fmt.Sprintf("%s bought %d × %s for %s", actor, v.Quantity, v.Name, money(v.Paid, v.Currency))
 	var got []string
 	if len(v.Cards) > 0 {
@@ -170,7 +171,7 @@ func openedText(actor string, v economy.Opened) string {
 	return fmt.Sprintf("%s opened %s %s: %s.", actor, v.Name, v.Pack.ID, cardsText(v.Cards))
 }
 
-func giftText(v game.GiftResult) string {
+func giftText(v gildedhall.GiftResult) string {
 	s := fmt.Sprintf("%s gifted %s %s: %s.", v.Giver, v.Receiver, plural(len(v.Cards), "card", "cards"), cardsText(v.Cards))
 	var why []string
 	if v.Inactive {
@@ -231,9 +232,9 @@ func named(kind, id, name string) string {
 	return name + " (" + id + ")"
 }
 
-func tradeText(tr game.Trade, names itemNames) string {
+func tradeText(tr gildedhall.Trade, names itemNames) string {
 	verb := "gives"
-	if tr.Status == game.TradeExecuted {
+	if tr.Status == gildedhall.TradeExecuted {
 		verb = "gave"
 	}
 	s := fmt.Sprintf("Trade %s, %s: %s %s %s; %s %s %s.", tr.ID, tr.Status,
@@ -242,20 +243,20 @@ func tradeText(tr game.Trade, names itemNames) string {
 		s += fmt.Sprintf(" Note: %q.", tr.Note)
 	}
 	switch tr.Status {
-	case game.TradeOpen:
+	case gildedhall.TradeOpen:
 		s += fmt.Sprintf(" Open until %s for %s to accept (croupier play trade accept %s); either may withdraw it.",
 			stamp(tr.ExpiresAt), tr.To, tr.ID)
-	case game.TradeExecuted:
+	case gildedhall.TradeExecuted:
 		s += fmt.Sprintf(" Executed at %s: the items have changed hands.", stamp(tr.ClosedAt))
-	case game.TradeWithdrawn:
+	case gildedhall.TradeWithdrawn:
 		s += fmt.Sprintf(" Withdrawn by %s at %s.", tr.ClosedBy, stamp(tr.ClosedAt))
-	case game.TradeExpired:
+	case gildedhall.TradeExpired:
 		s += fmt.Sprintf(" Expired at %s.", stamp(tr.ExpiresAt))
 	}
 	return s
 }
 
-func tradesText(g string, trades []game.Trade) string {
+func tradesText(g string, trades []gildedhall.Trade) string {
 	if len(trades) == 0 {
 		return fmt.Sprintf("%s has no such trades.", g)
 	}
@@ -263,7 +264,7 @@ func tradesText(g string, trades []game.Trade) string {
 	rows := [][]string{{"TRADE", "STATUS", "FROM", "GIVES", "TO", "TAKES", "UNTIL"}}
 	for _, tr := range trades {
 		until := stamp(tr.ExpiresAt)
-		if tr.Status != game.TradeOpen && !tr.ClosedAt.IsZero() {
+		if tr.Status != gildedhall.TradeOpen && !tr.ClosedAt.IsZero() {
 			until = stamp(tr.ClosedAt)
 		}
 		rows = append(rows, []string{tr.ID, tr.Status, tr.From, tr.Give.String(), tr.To, tr.Take.String(), until})
@@ -272,7 +273,7 @@ func tradesText(g string, trades []game.Trade) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func grantText(g game.Grant, v game.GrantResult) string {
+func grantText(g gildedhall.Grant, v gildedhall.GrantResult) string {
 	var parts []string
 	if g.Vertebrae != 0 {
 		parts = append(parts, signed(g.Vertebrae)+" Vertebrae")
@@ -294,7 +295,7 @@ func grantText(g game.Grant, v game.GrantResult) string {
 	return s
 }
 
-func revokeText(v game.RevokeResult) string {
+func revokeText(v gildedhall.RevokeResult) string {
 	r := v.Revoked
 	var parts []string
 	if r.Vertebrae > 0 {

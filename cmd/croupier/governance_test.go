@@ -9,6 +9,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Governance through `croupier play` against the local server with a
@@ -107,7 +108,7 @@ func TestG2G3_ProposalsOverTheCLI(t *testing.T) {
 	out = h.must("play", "shop")
 	contains(t, "shop after adoption", out, "random-card     2 Vertebrae", "20 Vertebrae")
 	h.must("play", "grant", "discord:2", "--vertebrae", "10", "--reason", "test funds")
-	var bought game.PurchaseResult
+	var bought gildedhall.PurchaseResult
 	h.jsonOut(&bought, "play", "--as", "discord:2", "buy", "random-card")
 	if bought.Paid != 2 {
 		t.Errorf("the purchase after adoption paid %d, want 2", bought.Paid)

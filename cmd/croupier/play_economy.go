@@ -12,6 +12,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // The economy's play commands: the Croupier, packs, gifts, trades and the
@@ -29,7 +30,7 @@ func economyCommands() map[string]playCmd {
 		"shop": {
 			synopsis: "shop   (what the Croupier sells, at this game's prices)", needGame: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, func(v []game.ShopItemView) string { return shopText(p.opts.game, v) })(p.c.Shop(p.ctx, p.opts.game))
+				return show(p, func(v []gildedhall.ShopItemView) string { return shopText(p.opts.game, v) })(p.c.Shop(p.ctx, p.opts.game))
 			}),
 		},
 		"buy": {
@@ -38,7 +39,7 @@ func economyCommands() map[string]playCmd {
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
 				quantity := fs.Int("quantity", 1, "how many to buy, all or nothing")
 				return func(p *player, pos []string) error {
-					b := game.Purchase{Quantity: *quantity}
+					b := gildedhall.Purchase{Quantity: *quantity}
 					if len(pos) == 2 {
 						if n, err := strconv.Atoi(pos[0]); err == nil {
 							if *quantity != 1 && *quantity != n {
@@ -54,7 +55,7 @@ func economyCommands() map[string]playCmd {
 						return usagef("the quantity must be at least 1, not %d", b.Quantity)
 					}
 					b.Item = strings.ToLower(pos[0])
-					return show(p, func(v game.PurchaseResult) string { return boughtText(p.opts.as, v) })(p.c.Purchase(p.ctx, p.idem(), p.opts.game, b))
+					return show(p, func(v gildedhall.PurchaseResult) string { return boughtText(p.opts.as, v) })(p.c.Purchase(p.ctx, p.idem(), p.opts.game, b))
 				}
 			},
 		},
@@ -78,13 +79,13 @@ func economyCommands() map[string]playCmd {
 						}
 					}
 				}
-				return show(p, func(v economy.Opened) string { return openedText(p.opts.as, v) })(p.c.OpenPack(p.ctx, p.idem(), p.opts.game, game.OpenPack{Pack: ref}))
+				return show(p, func(v economy.Opened) string { return openedText(p.opts.as, v) })(p.c.OpenPack(p.ctx, p.idem(), p.opts.game, gildedhall.OpenPack{Pack: ref}))
 			}),
 		},
 		"gift": {
 			synopsis: "gift PLAYER   (once per period: random cards for another player)", needGame: true, needActor: true,
 			setup: noFlags(nArgs(1, "the receiver, e.g. gift discord:2"), func(p *player, pos []string) error {
-				return show(p, giftText)(p.c.Gift(p.ctx, p.idem(), p.opts.game, game.Gift{To: pos[0]}))
+				return show(p, giftText)(p.c.Gift(p.ctx, p.idem(), p.opts.game, gildedhall.Gift{To: pos[0]}))
 			}),
 		},
 		"trade offer": {
@@ -118,7 +119,7 @@ func economyCommands() map[string]playCmd {
 		"trades": {
 			synopsis: "trades [--player P] [--status open|executed|withdrawn|expired]", needGame: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var f game.TradeFilter
+				var f gildedhall.TradeFilter
 				fs.StringVar(&f.Player, "player", "", "only trades this `player` is party to (\"me\" for you)")
 				fs.StringVar(&f.Status, "status", "", "only trades with this `status`")
 				return func(p *player, pos []string) error {
@@ -129,11 +130,11 @@ func economyCommands() map[string]playCmd {
 						return err
 					}
 					switch f.Status {
-					case "", game.TradeOpen, game.TradeExecuted, game.TradeWithdrawn, game.TradeExpired:
+					case "", gildedhall.TradeOpen, gildedhall.TradeExecuted, gildedhall.TradeWithdrawn, gildedhall.TradeExpired:
 					default:
 						return usagef("--status must be open, executed, withdrawn or expired, not %q", f.Status)
 					}
-					return show(p, func(v []game.Trade) string { return tradesText(p.opts.game, v) })(p.c.Trades(p.ctx, p.opts.game, f))
+					return show(p, func(v []gildedhall.Trade) string { return tradesText(p.opts.game, v) })(p.c.Trades(p.ctx, p.opts.game, f))
 				}
 			},
 		},
@@ -144,7 +145,7 @@ func economyCommands() map[string]playCmd {
 				"\"7 of Hearts\" or \"2 holo Red Joker\"; KIND is \"[N] KIND\", e.g. \"2 handy-pack\".",
 			needGame: true, needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var g game.Grant
+				var g gildedhall.Grant
 				var cards, packs listFlag
 				holo := fs.Bool("holo", false, "make every --card holographic")
 				fs.IntVar(&g.Vertebrae, "vertebrae", 0, "Vertebrae to give (negative: take)")
@@ -170,7 +171,7 @@ func economyCommands() map[string]playCmd {
 					if err := p.grantItems(&g, cards, packs, *holo); err != nil {
 						return err
 					}
-					return show(p, func(v game.GrantResult) string { return grantText(g, v) })(p.c.Grant(p.ctx, p.idem(), p.opts.game, g))
+					return show(p, func(v gildedhall.GrantResult) string { return grantText(g, v) })(p.c.Grant(p.ctx, p.idem(), p.opts.game, g))
 				}
 			},
 		},
@@ -201,7 +202,7 @@ func economyCommands() map[string]playCmd {
 					if strings.TrimSpace(reason) == "" {
 						return usagef("say why with --reason: every correction is logged with its reason")
 					}
-					r := game.Revoke{Player: pos[0], Reason: reason}
+					r := gildedhall.Revoke{Player: pos[0], Reason: reason}
 					var terms []itemTerm
 					for _, c := range cards {
 						t, err := parseItems("--card", c, "card")
@@ -321,7 +322,7 @@ func tradeAction(action, synopsis string) playCmd {
 // open trade the actor can act on (offered to them, for accept). With none
 // or several, the id must be named, and the message lists the candidates.
 func (p *player) onlyOpenTrade(action string) (string, error) {
-	open, _, err := p.c.Trades(p.ctx, p.opts.game, game.TradeFilter{Player: p.opts.as, Status: game.TradeOpen})
+	open, _, err := p.c.Trades(p.ctx, p.opts.game, gildedhall.TradeFilter{Player: p.opts.as, Status: gildedhall.TradeOpen})
 	if err != nil {
 		return "", err
 	}
@@ -362,14 +363,14 @@ func (p *player) offerTrade(to, give, take, note string) error {
 		}
 	}
 	names := itemNames{}
-	o := game.OfferTrade{To: to, Note: note}
+	o := gildedhall.OfferTrade{To: to, Note: note}
 	if o.Give, err = p.resolveNamed(p.opts.as, giveTerms, names); err != nil {
 		return err
 	}
 	if o.Take, err = p.resolveNamed(to, takeTerms, names); err != nil {
 		return err
 	}
-	return show(p, func(tr game.Trade) string { return tradeText(tr, names) })(p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o))
+	return show(p, func(tr gildedhall.Trade) string { return tradeText(tr, names) })(p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o))
 }
 
 // resolve turns item terms into ids held by holder.
@@ -392,7 +393,7 @@ func (p *player) resolveNamed(holder string, terms []itemTerm, names itemNames) 
 
 // names looks up the parties' inventories to name a trade's card and pack
 // ids; best effort, since the names only decorate the ids.
-func (p *player) names(tr game.Trade) itemNames {
+func (p *player) names(tr gildedhall.Trade) itemNames {
 	n := itemNames{}
 	if len(tr.Give.Cards)+len(tr.Give.Packs)+len(tr.Take.Cards)+len(tr.Take.Packs) == 0 {
 		return n
@@ -406,11 +407,11 @@ func (p *player) names(tr game.Trade) itemNames {
 }
 
 // tradeText is a trade with its card and pack ids named.
-func (p *player) tradeText(tr game.Trade) string { return tradeText(tr, p.names(tr)) }
+func (p *player) tradeText(tr gildedhall.Trade) string { return tradeText(tr, p.names(tr)) }
 
 // grantItems fills the grant's cards and packs from the flags, spelled the
 // way the game's card table and packs spell them (any case is accepted).
-func (p *player) grantItems(g *game.Grant, cards, packs []string, holo bool) error {
+func (p *player) grantItems(g *gildedhall.Grant, cards, packs []string, holo bool) error {
 	if len(cards) == 0 && len(packs) == 0 {
 		return nil
 	}
@@ -427,7 +428,7 @@ func (p *player) grantItems(g *game.Grant, cards, packs []string, holo bool) err
 		if !ok {
 			return usagef("--card %q: there is no card %q in %s's card table (e.g. \"7 of Hearts\", \"King of Spades\", \"Red Joker\")", c, t.ref, rs.ID)
 		}
-		g.Cards = append(g.Cards, game.CardGrant{Name: name, Holo: holo || t.holo, Count: max(t.n, 1)})
+		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: name, Holo: holo || t.holo, Count: max(t.n, 1)})
 	}
 	for _, pk := range packs {
 		t, err := parseTerm(pk, "pack")
@@ -438,7 +439,7 @@ func (p *player) grantItems(g *game.Grant, cards, packs []string, holo bool) err
 		if !ok {
 			return usagef("--pack %q: %s has no pack kind %q; it has %s", pk, rs.ID, t.ref, packKinds(&rs))
 		}
-		g.Packs = append(g.Packs, game.PackGrant{Pack: kind, Count: max(t.n, 1)})
+		g.Packs = append(g.Packs, gildedhall.PackGrant{Pack: kind, Count: max(t.n, 1)})
 	}
 	return nil
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"croupier/internal/client"
-	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // exoptosisCommands are the play commands of duels, battles and matches.
@@ -35,7 +35,7 @@ func exoptosisCommands() map[string]playCmd {
 				if pos[0] == "accept" || pos[0] == "decline" {
 					return p.answerDuel(pos[0] == "accept", pos[1:])
 				}
-				return show(p, func(v game.MatchView) string {
+				return show(p, func(v gildedhall.MatchView) string {
 					return fmt.Sprintf("%s asked %s to duel %s; it starts when all accept (croupier play duel accept %s).",
 						p.opts.as, strings.Join(v.WaitingFor, ", "), v.ID, v.ID)
 				})(p.c.RequestDuel(p.ctx, p.idem(), p.opts.game, pos))
@@ -45,7 +45,7 @@ func exoptosisCommands() map[string]playCmd {
 			synopsis: "battle   (engage in this phase's battle: it starts at the phase's end; needs 4+ cards)",
 			needGame: true, needActor: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, func(v game.BattleEngagement) string {
+				return show(p, func(v gildedhall.BattleEngagement) string {
 					return fmt.Sprintf("%s engaged in battle %s with a deck of %d cards; it starts at %s, the end of %s.",
 						v.Player, v.Battle, v.DeckSize, stamp(v.StartsAt), v.Period)
 				})(p.c.EngageBattle(p.ctx, p.idem(), p.opts.game))
@@ -54,7 +54,7 @@ func exoptosisCommands() map[string]playCmd {
 		"matches": {
 			synopsis: "matches [--status S] [--kind duel|battle] [--player P]   (P \"me\" for yours)", needGame: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var f game.MatchFilter
+				var f gildedhall.MatchFilter
 				fs.StringVar(&f.Status, "status", "", "only matches with this `status`: requested, forming, playing, ended, cancelled")
 				fs.StringVar(&f.Kind, "kind", "", "only duels or battles")
 				fs.StringVar(&f.Player, "player", "", "only matches of this `player` (\"me\" for you)")
@@ -65,7 +65,7 @@ func exoptosisCommands() map[string]playCmd {
 					if err := p.meOr(&f.Player); err != nil {
 						return err
 					}
-					return show(p, func(v []game.MatchSummary) string { return matchesText(p.opts.game, v) })(p.c.Matches(p.ctx, p.opts.game, f))
+					return show(p, func(v []gildedhall.MatchSummary) string { return matchesText(p.opts.game, v) })(p.c.Matches(p.ctx, p.opts.game, f))
 				}
 			},
 		},
@@ -199,7 +199,7 @@ func cardMoveCmd(kind, synopsis string) playCmd {
 }
 
 func (p *player) move(id string, mv client.MoveRequest) error {
-	return show(p, func(v game.MoveResult) string { return moveText(p.opts.as, mv, v) })(p.c.Move(p.ctx, p.idem(), p.opts.game, id, mv))
+	return show(p, func(v gildedhall.MoveResult) string { return moveText(p.opts.as, mv, v) })(p.c.Move(p.ctx, p.idem(), p.opts.game, id, mv))
 }
 
 func (p *player) answerDuel(accept bool, pos []string) error {
@@ -210,7 +210,7 @@ func (p *player) answerDuel(accept bool, pos []string) error {
 	if len(pos) == 1 {
 		id = pos[0]
 	} else {
-		list, _, err := p.c.Matches(p.ctx, p.opts.game, game.MatchFilter{Player: p.opts.as, Status: game.MatchRequested, Kind: game.MatchDuel})
+		list, _, err := p.c.Matches(p.ctx, p.opts.game, gildedhall.MatchFilter{Player: p.opts.as, Status: gildedhall.MatchRequested, Kind: gildedhall.MatchDuel})
 		if err != nil {
 			return err
 		}
@@ -225,11 +225,11 @@ func (p *player) answerDuel(accept bool, pos []string) error {
 		}
 		id = ids[0]
 	}
-	return show(p, func(v game.MatchView) string {
+	return show(p, func(v gildedhall.MatchView) string {
 		switch v.Status {
-		case game.MatchCancelled:
+		case gildedhall.MatchCancelled:
 			return fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)
-		case game.MatchPlaying:
+		case gildedhall.MatchPlaying:
 			return fmt.Sprintf("%s accepted: duel %s has started between %s. Select your hands: croupier play select %s CARD...",
 				p.opts.as, v.ID, strings.Join(v.Players, ", "), v.ID)
 		}
@@ -255,7 +255,7 @@ func (p *player) matchArg(pos []string) (string, []string, error) {
 	if len(pos) > 0 && matchID.MatchString(pos[0]) {
 		return pos[0], pos[1:], nil
 	}
-	list, _, err := p.c.Matches(p.ctx, p.opts.game, game.MatchFilter{Player: p.opts.as, Status: game.MatchPlaying})
+	list, _, err := p.c.Matches(p.ctx, p.opts.game, gildedhall.MatchFilter{Player: p.opts.as, Status: gildedhall.MatchPlaying})
 	if err != nil {
 		return "", nil, err
 	}
@@ -340,7 +340,7 @@ func spellCard(table map[string]string, s string) (string, error) {
 }
 
 // matchesText is one line per match.
-func matchesText(g string, ms []game.MatchSummary) string {
+func matchesText(g string, ms []gildedhall.MatchSummary) string {
 	if len(ms) == 0 {
 		return "No matches in " + g + "."
 	}
@@ -348,7 +348,7 @@ func matchesText(g string, ms []game.MatchSummary) string {
 	fmt.Fprintf(&b, "%s in %s:", plural(len(ms), "match", "matches"), g)
 	for _, m := range ms {
 		state := m.Status
-		if m.Phase != "" && m.Status == game.MatchPlaying {
+		if m.Phase != "" && m.Status == gildedhall.MatchPlaying {
 			state += "/" + m.Phase
 		}
 		who := strings.Join(m.Players, ", ")
@@ -356,13 +356,13 @@ func matchesText(g string, ms []game.MatchSummary) string {
 			who = fmt.Sprintf("%d entrants", m.Entrants)
 		}
 		fmt.Fprintf(&b, "\n  %s  %s  %s  %s", m.ID, m.Kind, state, who)
-		if m.Status == game.MatchPlaying && len(m.Movers) > 0 {
+		if m.Status == gildedhall.MatchPlaying && len(m.Movers) > 0 {
 			fmt.Fprintf(&b, "; waits for %s", strings.Join(m.Movers, ", "))
 		}
 		if m.Deadline != nil {
 			fmt.Fprintf(&b, " until %s", stamp(*m.Deadline))
 		}
-		if m.Status == game.MatchForming && m.StartsAt != nil {
+		if m.Status == gildedhall.MatchForming && m.StartsAt != nil {
 			fmt.Fprintf(&b, "; starts %s", stamp(*m.StartsAt))
 		}
 		if m.Pool > 0 {
@@ -376,7 +376,7 @@ func matchesText(g string, ms []game.MatchSummary) string {
 }
 
 // matchText is the whole match as its viewer sees it.
-func matchText(v game.MatchView) string {
+func matchText(v gildedhall.MatchView) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %s", titleKind(v.Kind), v.ID, v.Status)
 	if v.Phase != "" {
@@ -393,13 +393,13 @@ func matchText(v game.MatchView) string {
 		fmt.Fprintf(&b, ". Players: %s.", strings.Join(v.Players, ", "))
 	}
 	switch v.Status {
-	case game.MatchRequested:
+	case gildedhall.MatchRequested:
 		fmt.Fprintf(&b, "\nWaiting for %s to accept.", strings.Join(v.WaitingFor, ", "))
-	case game.MatchForming:
+	case gildedhall.MatchForming:
 		if v.StartsAt != nil {
 			fmt.Fprintf(&b, "\nStarts at %s.", stamp(*v.StartsAt))
 		}
-	case game.MatchCancelled:
+	case gildedhall.MatchCancelled:
 		fmt.Fprintf(&b, "\nCancelled: %s (by %s).", v.CancelReason, v.CancelledBy)
 	}
 	if len(v.Participants) > 0 {
@@ -463,7 +463,7 @@ func matchText(v game.MatchView) string {
 		}
 		fmt.Fprintf(&b, "\nOwed draws: %s", strings.Join(ds, "; "))
 	}
-	if v.Status == game.MatchPlaying && len(v.Movers) > 0 {
+	if v.Status == gildedhall.MatchPlaying && len(v.Movers) > 0 {
 		fmt.Fprintf(&b, "\nWaiting for: %s", strings.Join(v.Movers, ", "))
 	}
 	if v.Deadline != nil {
@@ -472,10 +472,10 @@ func matchText(v game.MatchView) string {
 			b.WriteString(" (passed: the scheduler acts next)")
 		}
 	}
-	if v.Status == game.MatchEnded {
+	if v.Status == gildedhall.MatchEnded {
 		b.WriteString("\n" + endText(v))
 	}
-	if v.Viewer != "" && v.Status == game.MatchPlaying {
+	if v.Viewer != "" && v.Status == gildedhall.MatchPlaying {
 		if len(v.LegalMoves) == 0 {
 			fmt.Fprintf(&b, "\n%s has no moves in this match.", v.Viewer)
 		} else {
@@ -489,13 +489,13 @@ func matchText(v game.MatchView) string {
 }
 
 func titleKind(k string) string {
-	if k == game.MatchBattle {
+	if k == gildedhall.MatchBattle {
 		return "Battle"
 	}
 	return "Duel"
 }
 
-func endText(v game.MatchView) string {
+func endText(v gildedhall.MatchView) string {
 	s := "Over: "
 	if v.Winner != "" {
 		s += fmt.Sprintf("%s won (%s) a pool of %d Chips", v.Winner, v.EndReason, v.Pool)
@@ -508,7 +508,7 @@ func endText(v game.MatchView) string {
 	return s + "."
 }
 
-func rewardText(r *game.BattleReward) string {
+func rewardText(r *gildedhall.BattleReward) string {
 	switch r.Kind {
 	case "cards":
 		var names []string
@@ -599,7 +599,7 @@ func legalText(moves []exoptosis.Move) []string {
 }
 
 // moveText is what a move did, and what the match waits for now.
-func moveText(actor string, mv client.MoveRequest, res game.MoveResult) string {
+func moveText(actor string, mv client.MoveRequest, res gildedhall.MoveResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s in %s.", actor, mv.Kind, res.Match.ID)
 	for _, ev := range res.Events {
@@ -609,7 +609,7 @@ func moveText(actor string, mv client.MoveRequest, res game.MoveResult) string {
 	}
 	v := res.Match
 	switch {
-	case v.Status == game.MatchEnded:
+	case v.Status == gildedhall.MatchEnded:
 		b.WriteString("\n" + endText(v))
 	case len(v.Movers) > 0:
 		fmt.Fprintf(&b, "\nNow waiting for %s", strings.Join(v.Movers, ", "))
@@ -681,7 +681,7 @@ func matchEventText(ev exoptosis.Event) string {
 }
 
 // replayText lists the match move by move.
-func replayText(r game.MatchReplay) string {
+func replayText(r gildedhall.MatchReplay) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Replay of %s %s (%s", strings.ToLower(titleKind(r.Kind)), r.ID, r.Status)
 	if r.Winner != "" {

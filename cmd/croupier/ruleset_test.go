@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/storetest"
 )
 
@@ -66,7 +66,7 @@ var notInCLI = map[string]bool{"create": true, "bind": true, "match-bet": true}
 // and log exactly as they were; what it has is never refused so.
 func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
 	h := newHarness(t, "manual")
-	for _, c := range game.Catalogue() {
+	for _, c := range rulesets.Registry().Catalogue() {
 		if _, ok := cliCalls[c.Name]; !ok && !c.Scheduled && !notInCLI[c.Name] {
 			t.Errorf("command %s of the catalogue has no case in this test's table", c.Name)
 		}
@@ -77,7 +77,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
 		g := "g-" + id
 		h.must("play", "--as", "discord:1", "create-game", g, "--ruleset", id)
 		h.must("play", "--as", "discord:2", "--game", g, "join")
-		for _, c := range game.Catalogue() {
+		for _, c := range rulesets.Registry().Catalogue() {
 			args, ok := cliCalls[c.Name]
 			if !ok {
 				continue
@@ -90,7 +90,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
 			r := h.cli(append([]string{"play", "--as", actor, "--game", g}, args...)...)
 			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
 			got := strings.Contains(r.stderr, sentence)
-			if game.RulesetHas(id, c.Institution) {
+			if rulesets.Registry().RulesetHas(id, c.Institution) {
 				if got {
 					t.Errorf("%s %s: refused as not in the ruleset, but %s has %s: %s", id, c.Name, id, c.Institution, r)
 				}

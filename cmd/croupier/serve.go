@@ -29,6 +29,7 @@ import (
 	"croupier/internal/httpapi"
 	"croupier/internal/publish"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
 	"croupier/internal/sched"
 	"croupier/internal/store/bolt"
 	"croupier/internal/tracker"
@@ -178,7 +179,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	if cfg.entropy != nil {
 		opts = append(opts, game.WithEntropy(cfg.entropy))
 	}
-	svc := game.New(st, clk, opts...)
+	svc := rulesets.New(st, clk, opts...)
 	if srv.caughtUp, err = checkLag(ctx, svc, clk.Now(), cfg.catchUp); err != nil {
 		st.Close()
 		return nil, err

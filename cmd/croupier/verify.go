@@ -11,7 +11,7 @@ import (
 	"croupier/internal/client"
 	"croupier/internal/clock"
 	"croupier/internal/fair"
-	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/bolt"
 )
 
@@ -93,7 +93,7 @@ func verifyLocal(ctx context.Context, path, g string) (fair.Report, error) {
 	}
 	defer st.Close()
 	// Audit only reads; the clock is not consulted for the verdict.
-	svc := game.New(st, clock.Real{})
+	svc := rulesets.New(st, clock.Real{})
 	rep, err := svc.Audit(ctx, g)
 	if err != nil {
 		return fair.Report{}, fmt.Errorf("auditing game %s: %w", g, err)

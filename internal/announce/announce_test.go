@@ -18,6 +18,8 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/publish"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -53,7 +55,7 @@ func newWorld(t *testing.T) *world {
 	w := &world{st: st, clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: announcetest.New(t, token)}
 	w.dc = &announce.Discord{BaseURL: w.fake.APIBase(), Token: token,
 		Sleep: func(ctx context.Context, d time.Duration) error { w.waits = append(w.waits, d); return nil }}
-	w.svc = game.New(st, w.clk, game.WithLogger(quiet))
+	w.svc = rulesets.New(st, w.clk, game.WithLogger(quiet))
 	w.an = &announce.Announcer{Store: st, Bindings: w.svc, Discord: w.dc, Clock: w.clk, Log: quiet}
 	w.tail = &publish.Tail{Feed: st, Store: st, Log: quiet, Handle: func(ctx context.Context, m publish.Message) error {
 		w.last = m
@@ -103,8 +105,8 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	if n := len(w.fake.Sent(channel)); n != 0 {
 		t.Fatalf("%d messages before anything of note: %+v", n, w.fake.Sent(channel))
 	}
-	w.must(t)(w.svc.Grant(ctx, w.req(admin, "g"), game.Grant{Player: "discord:2", Vertebrae: 80, Reason: "test"}))
-	w.must(t)(w.svc.Purchase(ctx, w.req("discord:2", "b1"), game.Purchase{Item: "random-card"}))
+	w.must(t)(gildedhall.On(w.svc).Grant(ctx, w.req(admin, "g"), gildedhall.Grant{Player: "discord:2", Vertebrae: 80, Reason: "test"}))
+	w.must(t)(gildedhall.On(w.svc).Purchase(ctx, w.req("discord:2", "b1"), gildedhall.Purchase{Item: "random-card"}))
 	w.settle(t)
 	if n := len(w.fake.Sent(channel)); n != 0 {
 		t.Errorf("a random card (not of note) was announced: %+v", w.fake.Sent(channel))
@@ -112,7 +114,7 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	// A Chip is of note, and Discord is rate limiting: the 429's retry_after
 	// (0.25 s in the body; the header says 1 s) is honoured, then it posts once.
 	w.fake.Limit(0.25)
-	w.must(t)(w.svc.Purchase(ctx, w.req("discord:2", "b2"), game.Purchase{Item: "chip"}))
+	w.must(t)(gildedhall.On(w.svc).Purchase(ctx, w.req("discord:2", "b2"), gildedhall.Purchase{Item: "chip"}))
 	w.settle(t)
 	msgs := w.fake.Sent(channel)
 	if len(msgs) != 1 || msgs[0].Content != "<@2> bought from the Croupier: 1 Chip." {

@@ -19,6 +19,8 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/publish"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -61,7 +63,7 @@ func newOutbox(t *testing.T) *outbox {
 		if _, err := p.svc.Join(ctx, game.Request{Game: "hall", Actor: who, Key: "join"}, game.JoinGame{Name: who}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.svc.Grant(ctx, game.Request{Game: "hall", Actor: admin, Key: "grant-" + who}, game.Grant{Player: who, Vertebrae: 100, Reason: "test"}); err != nil {
+		if _, err := gildedhall.On(p.svc).Grant(ctx, game.Request{Game: "hall", Actor: admin, Key: "grant-" + who}, gildedhall.Grant{Player: who, Vertebrae: 100, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +79,7 @@ func (o *outbox) start(t *testing.T) *process {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	p := &process{st: st, svc: game.New(st, o.clk, game.WithLogger(quiet))}
+	p := &process{st: st, svc: rulesets.New(st, o.clk, game.WithLogger(quiet))}
 	p.an = &announce.Announcer{Store: st, Bindings: p.svc, Discord: o.dc, Clock: o.clk, Log: quiet}
 	p.tail = &publish.Tail{Feed: st, Store: st, Handle: p.an.Handle, Log: quiet, Batch: 2}
 	return p
@@ -86,7 +88,7 @@ func (o *outbox) start(t *testing.T) *process {
 // buyChip commits a Chip purchase (announced as "<@N> bought ... 1 Chip.").
 func (p *process) buyChip(t *testing.T, who string) {
 	t.Helper()
-	if _, err := p.svc.Purchase(context.Background(), game.Request{Game: "hall", Actor: who, Key: "chip"}, game.Purchase{Item: "chip"}); err != nil {
+	if _, err := gildedhall.On(p.svc).Purchase(context.Background(), game.Request{Game: "hall", Actor: who, Key: "chip"}, gildedhall.Purchase{Item: "chip"}); err != nil {
 		t.Fatal(err)
 	}
 }

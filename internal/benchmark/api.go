@@ -24,6 +24,8 @@ import (
 	"croupier/internal/httpapi"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -113,7 +115,7 @@ type op struct {
 // need n >= 2.
 func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
 	clk := clock.NewManual(Start)
-	svc := game.New(st, clk)
+	svc := rulesets.New(st, clk)
 	m := &meter{cost: map[string]chan store.Cost{}, next: httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(benchKey)}, ManualClock: clk})}
 	srv := httptest.NewServer(m)
 	defer srv.Close()
@@ -181,10 +183,10 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 			{"status (me)", "GET", hall + "/me", p, nil, 200},
 			// Enough for one random card, a pack to open, and a deck
 			// and Chips for a duel.
-			{"grant", "POST", hall + "/grants", admin, game.Grant{Player: p, Vertebrae: 5 + tradeVertebrae,
-				Packs: []game.PackGrant{{Pack: "handy-pack"}}, Cards: deckOf(rs, i), Chips: duelChips, Reason: "bench"}, 200},
-			{cmdPurchase, "POST", hall + "/purchases", p, game.Purchase{Item: "random-card"}, 200},
-			{"open pack", "POST", hall + "/packs/open", p, game.OpenPack{Pack: "handy-pack"}, 200},
+			{"grant", "POST", hall + "/grants", admin, gildedhall.Grant{Player: p, Vertebrae: 5 + tradeVertebrae,
+				Packs: []gildedhall.PackGrant{{Pack: "handy-pack"}}, Cards: deckOf(rs, i), Chips: duelChips, Reason: "bench"}, 200},
+			{cmdPurchase, "POST", hall + "/purchases", p, gildedhall.Purchase{Item: "random-card"}, 200},
+			{"open pack", "POST", hall + "/packs/open", p, gildedhall.OpenPack{Pack: "handy-pack"}, 200},
 			{"roll 2d6", "POST", hall + "/rolls", p, game.RollDice{Dice: "2d6"}, 200},
 			{"log page (20)", "GET", hall + "/log?limit=20", p, nil, 200},
 			{"join (repeat)", "POST", hall + "/join", p, game.JoinGame{Name: "Player"}, 200},
@@ -198,7 +200,7 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 				return nil, err
 			}
 			if o.command == cmdPurchase {
-				var b game.PurchaseResult
+				var b gildedhall.PurchaseResult
 				if err := json.Unmarshal(got, &b); err != nil || len(b.Cards) != 1 {
 					return nil, fmt.Errorf("purchase answered %.200s (%v)", got, err)
 				}
@@ -246,15 +248,15 @@ func trading(call func(op, string) ([]byte, error), hall string, bought []string
 	trades := make([]string, n)
 	for i := 0; i < n; i++ {
 		p, next := player(i), player(i+1)
-		if _, err := call(op{"gift", "POST", hall + "/gifts", p, game.Gift{To: next}, 200}, fmt.Sprintf("gift-%d", i)); err != nil {
+		if _, err := call(op{"gift", "POST", hall + "/gifts", p, gildedhall.Gift{To: next}, 200}, fmt.Sprintf("gift-%d", i)); err != nil {
 			return err
 		}
-		offer := game.OfferTrade{To: next, Give: economy.Items{Cards: []string{bought[i]}}, Take: economy.Items{Vertebrae: tradeVertebrae}}
+		offer := gildedhall.OfferTrade{To: next, Give: economy.Items{Cards: []string{bought[i]}}, Take: economy.Items{Vertebrae: tradeVertebrae}}
 		got, err := call(op{"trade offer", "POST", hall + "/trades", p, offer, 201}, fmt.Sprintf("offer-%d", i))
 		if err != nil {
 			return err
 		}
-		var tr game.Trade
+		var tr gildedhall.Trade
 		if err := json.Unmarshal(got, &tr); err != nil || tr.ID == "" {
 			return fmt.Errorf("trade offer answered %.200s (%v)", got, err)
 		}

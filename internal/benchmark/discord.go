@@ -19,6 +19,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -182,7 +184,7 @@ func sub(name string, opts ...map[string]any) map[string]any {
 // with one running match does, so the handler finds the match itself.
 func MeasureDiscord(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
 	clk := clock.NewManual(Start)
-	svc := game.New(st, clk)
+	svc := rulesets.New(st, clk)
 	h := &discord.Handler{Router: chat.NewRouter(svc, nil), PublicKey: discordtest.PublicKey(),
 		Cache: &chat.ReplyCache{Store: st, Clock: clk}, Clock: clk}
 	mux := http.NewServeMux()
@@ -212,8 +214,8 @@ func MeasureDiscord(ctx context.Context, backend string, st store.Store, n int) 
 		}
 		// The admin's grant is setup, not measured: the Vertebrae for a
 		// random card, a deck and Chips for a duel.
-		if _, err := svc.Grant(ctx, game.Request{Game: discordGame, Actor: adminID, Key: "grant-" + user},
-			game.Grant{Player: players[i], Vertebrae: 5, Cards: deckOf(rs, i), Chips: duelChips, Reason: "bench"}); err != nil {
+		if _, err := gildedhall.On(svc).Grant(ctx, game.Request{Game: discordGame, Actor: adminID, Key: "grant-" + user},
+			gildedhall.Grant{Player: players[i], Vertebrae: 5, Cards: deckOf(rs, i), Chips: duelChips, Reason: "bench"}); err != nil {
 			return nil, fmt.Errorf("grant to %s: %w", players[i], err)
 		}
 		r, err := b.slash(dcBuy, user, "buy", strOpt("item", "random-card"))
@@ -259,13 +261,15 @@ func (b *discordBench) duel(svc *game.Service, a, bb string) error {
 	if !strings.Contains(text(r), "has started") {
 		return fmt.Errorf("accepting the duel answered %q", text(r))
 	}
-	ms, err := svc.Matches(b.ctx, discordGame, game.MatchFilter{Player: a, Status: game.MatchPlaying})
+	ms, err := gildedhall.On(svc).Matches(b.ctx, discordGame, gildedhall.MatchFilter{Player: a, Status: gildedhall.MatchPlaying})
 	if err != nil || len(ms) != 1 {
 		return fmt.Errorf("%s has %d running matches (%v), want the duel", a, len(ms), err)
 	}
 	id := ms[0].ID
 	// legal reads who's legal moves from the service (unmeasured).
-	legal := func(who string) (game.MatchView, error) { return svc.Match(b.ctx, discordGame, id, who) }
+	legal := func(who string) (gildedhall.MatchView, error) {
+		return gildedhall.On(svc).Match(b.ctx, discordGame, id, who)
+	}
 
 	for _, p := range []string{a, bb} {
 		v, err := legal(p)

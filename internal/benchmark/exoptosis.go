@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Exoptosis rows of MeasureAPI (issue 4, acceptance 6): the latency and cost
@@ -39,10 +39,10 @@ const duelPlayMoves = 8
 
 // deckOf is the cards granted to player i: 8 consecutive names of the
 // ruleset's card list, starting where player i-1's stopped.
-func deckOf(rs *ruleset.Ruleset, i int) []game.CardGrant {
-	out := make([]game.CardGrant, duelCards)
+func deckOf(rs *ruleset.Ruleset, i int) []gildedhall.CardGrant {
+	out := make([]gildedhall.CardGrant, duelCards)
 	for j := range out {
-		out[j] = game.CardGrant{Name: rs.Cards[(i*duelCards+j)%len(rs.Cards)].Name}
+		out[j] = gildedhall.CardGrant{Name: rs.Cards[(i*duelCards+j)%len(rs.Cards)].Name}
 	}
 	return out
 }
@@ -75,11 +75,11 @@ func duels(call func(op, string) ([]byte, error), hall string, players []string)
 
 func duel(call func(op, string) ([]byte, error), hall string, d int, a, b string) error {
 	key := func(s string, i int) string { return fmt.Sprintf("duel-%d-%s-%d", d, s, i) }
-	got, err := call(op{cmdDuelRequest, "POST", hall + "/duels", a, game.RequestDuel{Invitees: []string{b}}, 201}, key("request", 0))
+	got, err := call(op{cmdDuelRequest, "POST", hall + "/duels", a, gildedhall.RequestDuel{Invitees: []string{b}}, 201}, key("request", 0))
 	if err != nil {
 		return err
 	}
-	var v game.MatchView
+	var v gildedhall.MatchView
 	if err := json.Unmarshal(got, &v); err != nil || v.ID == "" {
 		return fmt.Errorf("duel request answered %.200s (%v)", got, err)
 	}
@@ -88,13 +88,13 @@ func duel(call func(op, string) ([]byte, error), hall string, d int, a, b string
 	if got, err = call(op{cmdDuelAccept, "POST", hall + "/duels/" + id + "/answer", b, map[string]bool{"accept": true}, 200}, key("accept", 0)); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(got, &v); err != nil || v.Status != game.MatchPlaying {
+	if err := json.Unmarshal(got, &v); err != nil || v.Status != gildedhall.MatchPlaying {
 		return fmt.Errorf("the accepted duel is %q, not playing: %.300s (%v)", v.Status, got, err)
 	}
 
 	// view reads the match as who; it lists who's legal moves.
-	view := func(who string, i int) (game.MatchView, error) {
-		var v game.MatchView
+	view := func(who string, i int) (gildedhall.MatchView, error) {
+		var v gildedhall.MatchView
 		got, err := call(op{cmdMatchView, "GET", match, who, nil, 200}, key("view", i))
 		if err != nil {
 			return v, err
@@ -106,16 +106,16 @@ func duel(call func(op, string) ([]byte, error), hall string, d int, a, b string
 	}
 	step := 0
 	// move makes mv as who and returns the match after it.
-	move := func(command, who string, mv exoptosis.Move) (game.MatchView, error) {
+	move := func(command, who string, mv exoptosis.Move) (gildedhall.MatchView, error) {
 		step++
 		body := moveBody{Kind: mv.Kind, Card: mv.Card, Cards: mv.Cards, Target: mv.Target, Targets: mv.Targets, Amount: mv.Amount}
 		got, err := call(op{command, "POST", match + "/moves", who, body, 200}, key("move", step))
 		if err != nil {
-			return game.MatchView{}, err
+			return gildedhall.MatchView{}, err
 		}
-		var res game.MoveResult
+		var res gildedhall.MoveResult
 		if err := json.Unmarshal(got, &res); err != nil {
-			return game.MatchView{}, fmt.Errorf("%s answered %.200s (%v)", command, got, err)
+			return gildedhall.MatchView{}, fmt.Errorf("%s answered %.200s (%v)", command, got, err)
 		}
 		return res.Match, nil
 	}
@@ -190,7 +190,7 @@ func duel(call func(op, string) ([]byte, error), hall string, d int, a, b string
 
 // listed returns the first of the view's legal moves of one of kinds, in
 // the order the kinds are given.
-func listed(v game.MatchView, kinds ...string) (exoptosis.Move, bool) {
+func listed(v gildedhall.MatchView, kinds ...string) (exoptosis.Move, bool) {
 	for _, k := range kinds {
 		if i := slices.IndexFunc(v.LegalMoves, func(m exoptosis.Move) bool { return m.Kind == k }); i >= 0 {
 			return v.LegalMoves[i], true

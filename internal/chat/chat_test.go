@@ -14,6 +14,7 @@ import (
 	"croupier/internal/chat"
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/bolt"
 )
 
@@ -27,7 +28,7 @@ func newRouter(t *testing.T) (*chat.Router, *game.Service) {
 	}
 	t.Cleanup(func() { st.Close() })
 	var seed [32]byte
-	svc := game.New(st, clock.NewManual(start), game.WithEntropy(rand.NewChaCha8(seed)),
+	svc := rulesets.New(st, clock.NewManual(start), game.WithEntropy(rand.NewChaCha8(seed)),
 		game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if _, err := svc.Create(context.Background(), game.Request{Actor: "slack:ADMIN", Key: "c"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)

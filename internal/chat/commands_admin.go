@@ -10,6 +10,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // The admin commands (the game refuses non-admins with a clear sentence;
@@ -24,14 +25,14 @@ func adminCommands() []Command {
 	cmds := []Command{
 		Command{Name: "grant", Runs: []string{"grant"}, Description: "Give a player items (admins)", Admin: true,
 			Options: []Option{player, reason,
-				{Name: "vertebrae", Description: "Vertebrae to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
-				{Name: "chips", Description: "Chips to add (negative takes)", Type: Integer, Min: intp(-game.MaxGrant), Max: intp(game.MaxGrant)},
+				{Name: "vertebrae", Description: "Vertebrae to add (negative takes)", Type: Integer, Min: intp(-gildedhall.MaxGrant), Max: intp(gildedhall.MaxGrant)},
+				{Name: "chips", Description: "Chips to add (negative takes)", Type: Integer, Min: intp(-gildedhall.MaxGrant), Max: intp(gildedhall.MaxGrant)},
 				{Name: "card", Description: "A card by name", Complete: CompleteCards},
-				{Name: "count", Description: "Copies of that card (default 1)", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
+				{Name: "count", Description: "Copies of that card (default 1)", Type: Integer, Min: intp(1), Max: intp(gildedhall.MaxGrantItems)},
 				{Name: "holo", Description: "The card copies are holographic", Type: Boolean},
-				{Name: "random_cards", Description: "Random cards to draw", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
+				{Name: "random_cards", Description: "Random cards to draw", Type: Integer, Min: intp(1), Max: intp(gildedhall.MaxGrantItems)},
 				{Name: "pack", Description: "A pack kind to add", Complete: CompletePackKinds},
-				{Name: "packs", Description: "How many of that pack (default 1)", Type: Integer, Min: intp(1), Max: intp(game.MaxGrantItems)},
+				{Name: "packs", Description: "How many of that pack (default 1)", Type: Integer, Min: intp(1), Max: intp(gildedhall.MaxGrantItems)},
 			},
 			Handler: grant},
 		Command{Name: "revoke", Runs: []string{"revoke"}, Description: "Take specific items from a player (admins)", Admin: true,
@@ -64,7 +65,7 @@ func adminCommands() []Command {
 }
 
 func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	g := game.Grant{Player: inv.Opt("player"), Reason: inv.Opt("reason")}
+	g := gildedhall.Grant{Player: inv.Opt("player"), Reason: inv.Opt("reason")}
 	var err error
 	if g.Vertebrae, err = inv.Int("vertebrae"); err != nil {
 		return nil, err
@@ -80,20 +81,20 @@ func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 		if err != nil {
 			return nil, err
 		}
-		g.Cards = []game.CardGrant{{Name: name, Holo: inv.Bool("holo"), Count: n}}
+		g.Cards = []gildedhall.CardGrant{{Name: name, Holo: inv.Bool("holo"), Count: n}}
 	}
 	if kind := inv.Opt("pack"); kind != "" {
 		n, err := inv.Int("packs")
 		if err != nil {
 			return nil, err
 		}
-		g.Packs = []game.PackGrant{{Pack: kind, Count: n}}
+		g.Packs = []gildedhall.PackGrant{{Pack: kind, Count: n}}
 	}
-	res, err := s.Grant(ctx, req(inv), g)
+	res, err := gildedhall.On(s).Grant(ctx, req(inv), g)
 	if err != nil {
 		return nil, err
 	}
-	r, err := decode[game.GrantResult](res)
+	r, err := decode[gildedhall.GrantResult](res)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 }
 
 func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r := game.Revoke{Player: inv.Opt("player"), Reason: inv.Opt("reason"),
+	r := gildedhall.Revoke{Player: inv.Opt("player"), Reason: inv.Opt("reason"),
 		Items: economy.Items{Cards: inv.List("cards"), Packs: inv.List("packs")}}
 	var err error
 	if r.Vertebrae, err = inv.Int("vertebrae"); err != nil {
@@ -120,11 +121,11 @@ func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 	if r.Chips, err = inv.Int("chips"); err != nil {
 		return nil, err
 	}
-	res, err := s.Revoke(ctx, req(inv), r)
+	res, err := gildedhall.On(s).Revoke(ctx, req(inv), r)
 	if err != nil {
 		return nil, err
 	}
-	out, err := decode[game.RevokeResult](res)
+	out, err := decode[gildedhall.RevokeResult](res)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +205,7 @@ func registerNote(ctx context.Context, s *game.Service, inv *Invocation, g, befo
 		return "", nil
 	}
 	title := v.Ruleset
-	if sh, ok := game.Shape(v.Ruleset); ok {
+	if sh, ok := s.Shape(v.Ruleset); ok {
 		title = sh.Title
 	}
 	how := "register this server's commands for it"

@@ -10,6 +10,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // The economy (RULINGS C1-C7): the Croupier's shop and purchases (with a
@@ -52,8 +53,8 @@ func economyCommands() []Command {
 		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
 		Command{Name: "trade list", Runs: []string{"trades"}, Private: true, Description: "Your trades (only you see them)",
 			Options: []Option{{Name: "status", Description: "Which trades (default open)", Choices: []Choice{
-				{Label: "open", Value: game.TradeOpen}, {Label: "executed", Value: game.TradeExecuted},
-				{Label: "withdrawn", Value: game.TradeWithdrawn}, {Label: "expired", Value: game.TradeExpired}, {Label: "all", Value: "all"}}}},
+				{Label: "open", Value: gildedhall.TradeOpen}, {Label: "executed", Value: gildedhall.TradeExecuted},
+				{Label: "withdrawn", Value: gildedhall.TradeWithdrawn}, {Label: "expired", Value: gildedhall.TradeExpired}, {Label: "all", Value: "all"}}}},
 			Handler: tradeList},
 		Command{Name: "trade show", Runs: []string{"trades"}, Private: true, Description: "One trade, with its buttons",
 			Options: []Option{{Name: "trade", Description: "The trade's id", Required: true, Complete: CompleteMyTrades}},
@@ -65,7 +66,7 @@ func economyCommands() []Command {
 // decoded reads the response of a command as a T, or passes the command's
 // error on, so a handler runs and reads a command in one step:
 //
-//	tr, err := decoded[game.Trade](s.AcceptTrade(ctx, req(inv), id))
+//	tr, err := decoded[gildedhall.Trade](s.AcceptTrade(ctx, req(inv), id))
 //
 // (It belongs beside decode in format.go; it is here for now.)
 func decoded[T any](res *game.Result, err error) (T, error) {
@@ -103,7 +104,7 @@ func listReply[T any](title, empty string, vs []T, line func(T) string) *Reply {
 }
 
 func shop(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	items, err := s.Shop(ctx, inv.Game)
+	items, err := gildedhall.On(s).Shop(ctx, inv.Game)
 	if err != nil {
 		return nil, err
 	}
@@ -140,12 +141,12 @@ func buy(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) 
 		return nil, err
 	}
 	qty = max(qty, 1)
-	items, err := s.Shop(ctx, inv.Game)
+	items, err := gildedhall.On(s).Shop(ctx, inv.Game)
 	if err != nil {
 		return nil, err
 	}
 	id := inv.Opt("item")
-	i := slices.IndexFunc(items, func(it game.ShopItemView) bool { return it.ID == id })
+	i := slices.IndexFunc(items, func(it gildedhall.ShopItemView) bool { return it.ID == id })
 	if i < 0 {
 		ids := make([]string, len(items))
 		for j, it := range items {
@@ -182,7 +183,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	b, err := decoded[game.PurchaseResult](s.Purchase(ctx, req(inv), game.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
+	b, err := decoded[gildedhall.PurchaseResult](gildedhall.On(s).Purchase(ctx, req(inv), gildedhall.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +204,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 }
 
 func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	o, err := decoded[economy.Opened](s.Open(ctx, req(inv), game.OpenPack{Pack: inv.Opt("pack")}))
+	o, err := decoded[economy.Opened](gildedhall.On(s).Open(ctx, req(inv), gildedhall.OpenPack{Pack: inv.Opt("pack")}))
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 }
 
 func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	g, err := decoded[game.GiftResult](s.Gift(ctx, req(inv), game.Gift{To: inv.Opt("player")}))
+	g, err := decoded[gildedhall.GiftResult](gildedhall.On(s).Gift(ctx, req(inv), gildedhall.Gift{To: inv.Opt("player")}))
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +224,7 @@ func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 }
 
 func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	var o game.OfferTrade
+	var o gildedhall.OfferTrade
 	o.To, o.Note = inv.Opt("player"), inv.Opt("note")
 	o.Give.Cards, o.Give.Packs = inv.List("give_cards"), inv.List("give_packs")
 	o.Take.Cards, o.Take.Packs = inv.List("take_cards"), inv.List("take_packs")
@@ -236,7 +237,7 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 			return nil, err
 		}
 	}
-	tr, err := decoded[game.Trade](s.OfferTrade(ctx, req(inv), o))
+	tr, err := decoded[gildedhall.Trade](gildedhall.On(s).OfferTrade(ctx, req(inv), o))
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +246,7 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 
 // tradeReply describes a trade, naming its cards from both inventories, with
 // consent buttons while it is open.
-func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr game.Trade, private bool) *Reply {
+func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr gildedhall.Trade, private bool) *Reply {
 	var invs []players.Inventory
 	for _, id := range []string{tr.From, tr.To} {
 		if p, err := s.Player(ctx, inv.Game, id); err == nil {
@@ -262,7 +263,7 @@ func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr game.T
 		r.Fields = append(r.Fields, Field{Name: "Note", Value: clip(tr.Note, 1000)})
 	}
 	switch tr.Status {
-	case game.TradeOpen:
+	case gildedhall.TradeOpen:
 		r.Text += fmt.Sprintf(" %s can accept until %s.", tr.To, tr.ExpiresAt.UTC().Format(time.RFC1123))
 		opts := map[string]string{"trade": tr.ID}
 		r.Buttons = []Button{
@@ -281,12 +282,12 @@ func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOn
 	if id := inv.Opt("trade"); id != "" {
 		return id, nil
 	}
-	ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: game.TradeOpen})
+	ts, err := gildedhall.On(s).Trades(ctx, inv.Game, gildedhall.TradeFilter{Player: inv.User, Status: gildedhall.TradeOpen})
 	if err != nil {
 		return "", err
 	}
 	if receiverOnly {
-		ts = slices.DeleteFunc(ts, func(t game.Trade) bool { return t.To != inv.User })
+		ts = slices.DeleteFunc(ts, func(t gildedhall.Trade) bool { return t.To != inv.User })
 	}
 	switch len(ts) {
 	case 0:
@@ -302,7 +303,7 @@ func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOn
 }
 
 func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r, err := actOnTrade(ctx, s, inv, true, s.AcceptTrade)
+	r, err := actOnTrade(ctx, s, inv, true, gildedhall.On(s).AcceptTrade)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +312,7 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	return actOnTrade(ctx, s, inv, false, s.WithdrawTrade)
+	return actOnTrade(ctx, s, inv, false, gildedhall.On(s).WithdrawTrade)
 }
 
 // actOnTrade runs act (accept or withdraw) on the trade option or the
@@ -323,7 +324,7 @@ func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverO
 	if err != nil {
 		return nil, err
 	}
-	tr, err := decoded[game.Trade](act(ctx, req(inv), id))
+	tr, err := decoded[gildedhall.Trade](act(ctx, req(inv), id))
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +332,7 @@ func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverO
 }
 
 func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: statusFilter(inv, game.TradeOpen)})
+	ts, err := gildedhall.On(s).Trades(ctx, inv.Game, gildedhall.TradeFilter{Player: inv.User, Status: statusFilter(inv, gildedhall.TradeOpen)})
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +348,7 @@ func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 }
 
 func tradeShow(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	tr, err := s.Trade(ctx, inv.Game, inv.Opt("trade"))
+	tr, err := gildedhall.On(s).Trade(ctx, inv.Game, inv.Opt("trade"))
 	if err != nil {
 		return nil, err
 	}

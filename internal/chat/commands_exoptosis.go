@@ -12,6 +12,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Exoptosis (RULINGS X1-X11): duels, battles and the moves of a match. The
@@ -35,7 +36,7 @@ const (
 func exoptosisCommands() []Command {
 	match := Option{Name: "match", Description: "The match (default: your only running match)", Complete: CompleteMyMatches}
 	var kinds []Choice
-	for _, k := range game.MoveKinds() {
+	for _, k := range gildedhall.MoveKinds() {
 		if k != exoptosis.MoveBet { // raise says it
 			kinds = append(kinds, Choice{Label: k, Value: k})
 		}
@@ -99,13 +100,13 @@ var exoptosisCompletions = map[Completion]CompletionFunc{
 
 func completeMyMatches(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
 	// The player's live-match index: cost independent of past matches.
-	ms, err := s.LiveMatches(ctx, inv.Game, inv.User)
+	ms, err := gildedhall.On(s).LiveMatches(ctx, inv.Game, inv.User)
 	if err != nil {
 		return nil, err
 	}
 	var cs []Choice
 	for _, m := range ms {
-		if m.Status == game.MatchPlaying || m.Status == game.MatchRequested {
+		if m.Status == gildedhall.MatchPlaying || m.Status == gildedhall.MatchRequested {
 			cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s %s (%s): %s", m.Kind, m.ID, m.Status, strings.Join(m.Players, ", ")), 100), Value: m.ID})
 		}
 	}
@@ -120,7 +121,7 @@ func completeMatchCards(ctx context.Context, s *game.Service, inv *Invocation, p
 	if err != nil {
 		return nil, nil // nothing to suggest; the command itself will say why
 	}
-	v, err := s.Match(ctx, inv.Game, id, inv.User)
+	v, err := gildedhall.On(s).Match(ctx, inv.Game, id, inv.User)
 	if err != nil {
 		return nil, err
 	}
@@ -158,13 +159,13 @@ func matchOf(ctx context.Context, s *game.Service, inv *Invocation) (string, err
 	if id := inv.Opt("match"); id != "" {
 		return id, nil
 	}
-	live, err := s.LiveMatches(ctx, inv.Game, inv.User)
+	live, err := gildedhall.On(s).LiveMatches(ctx, inv.Game, inv.User)
 	if err != nil {
 		return "", err
 	}
 	var running []string
 	for _, m := range live {
-		if m.Status == game.MatchPlaying {
+		if m.Status == gildedhall.MatchPlaying {
 			running = append(running, m.ID)
 		}
 	}
@@ -181,7 +182,7 @@ func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 			ps = append(ps, p)
 		}
 	}
-	v, err := decoded[game.MatchView](s.RequestDuel(ctx, req(inv), game.RequestDuel{Invitees: ps}))
+	v, err := decoded[gildedhall.MatchView](gildedhall.On(s).RequestDuel(ctx, req(inv), gildedhall.RequestDuel{Invitees: ps}))
 	if err != nil {
 		return nil, err
 	}
@@ -196,13 +197,13 @@ func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bool) (*Reply, error) {
 	id := inv.Opt("match")
 	if id == "" {
-		live, err := s.LiveMatches(ctx, inv.Game, inv.User)
+		live, err := gildedhall.On(s).LiveMatches(ctx, inv.Game, inv.User)
 		if err != nil {
 			return nil, err
 		}
-		var ms []game.MatchSummary
+		var ms []gildedhall.MatchSummary
 		for _, m := range live {
-			if m.Status == game.MatchRequested && m.Kind == game.MatchDuel {
+			if m.Status == gildedhall.MatchRequested && m.Kind == gildedhall.MatchDuel {
 				ms = append(ms, m)
 			}
 		}
@@ -211,21 +212,21 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 		}
 		id = ms[0].ID
 	}
-	v, err := decoded[game.MatchView](s.AnswerDuel(ctx, req(inv), game.AnswerDuel{Match: id, Accept: accept}))
+	v, err := decoded[gildedhall.MatchView](gildedhall.On(s).AnswerDuel(ctx, req(inv), gildedhall.AnswerDuel{Match: id, Accept: accept}))
 	if err != nil {
 		return nil, err
 	}
 	switch v.Status {
-	case game.MatchCancelled:
+	case gildedhall.MatchCancelled:
 		return &Reply{Text: fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)}, nil
-	case game.MatchPlaying:
+	case gildedhall.MatchPlaying:
 		return &Reply{Text: fmt.Sprintf("⚔️ Duel %s has started between %s: select your hands (/match move kind:select).", v.ID, strings.Join(v.Players, ", "))}, nil
 	}
 	return &Reply{Text: fmt.Sprintf("%s accepted duel %s; it waits for %s.", inv.User, v.ID, strings.Join(v.WaitingFor, ", "))}, nil
 }
 
 func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	b, err := decoded[game.BattleEngagement](s.EngageBattle(ctx, req(inv)))
+	b, err := decoded[gildedhall.BattleEngagement](gildedhall.On(s).EngageBattle(ctx, req(inv)))
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +236,7 @@ func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 
 // moveHandler runs one move in the match option (or the caller's only
 // running match) and answers with what happened and who is next.
-func moveHandler(build func(inv *Invocation) (game.MatchMove, error)) Handler {
+func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Handler {
 	return func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 		mv, err := build(inv)
 		if err != nil {
@@ -244,7 +245,7 @@ func moveHandler(build func(inv *Invocation) (game.MatchMove, error)) Handler {
 		if mv.Match, err = matchOf(ctx, s, inv); err != nil {
 			return nil, err
 		}
-		r, err := decoded[game.MoveResult](s.Move(ctx, req(inv), mv))
+		r, err := decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
 		if err != nil {
 			return nil, err
 		}
@@ -259,8 +260,8 @@ func moveHandler(build func(inv *Invocation) (game.MatchMove, error)) Handler {
 		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}
 		// The mover moves again (a choice after their play, the next
 		// betting round...): offer their moves right here.
-		if r.Match.Status == game.MatchPlaying && slices.Contains(r.Match.Movers, inv.User) {
-			if v, err := s.Match(ctx, inv.Game, r.Match.ID, inv.User); err == nil {
+		if r.Match.Status == gildedhall.MatchPlaying && slices.Contains(r.Match.Movers, inv.User) {
+			if v, err := gildedhall.On(s).Match(ctx, inv.Game, r.Match.ID, inv.User); err == nil {
 				if err := controls(ctx, s, inv, v, nil, rep); err != nil {
 					return nil, err
 				}
@@ -271,8 +272,8 @@ func moveHandler(build func(inv *Invocation) (game.MatchMove, error)) Handler {
 }
 
 // nextText says what the match waits for now, or how it ended.
-func nextText(v game.MatchView) string {
-	if v.Status == game.MatchEnded {
+func nextText(v gildedhall.MatchView) string {
+	if v.Status == gildedhall.MatchEnded {
 		if v.Winner == "" {
 			return fmt.Sprintf("🏁 The match ended without a winner (%s); bets refunded.", v.EndReason)
 		}
@@ -293,7 +294,7 @@ func matchStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.Match(ctx, inv.Game, id, inv.User)
+	v, err := gildedhall.On(s).Match(ctx, inv.Game, id, inv.User)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +306,7 @@ func matchStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 }
 
 // matchStatusReply is the viewer's private view of v.
-func matchStatusReply(v game.MatchView) *Reply {
+func matchStatusReply(v gildedhall.MatchView) *Reply {
 	r := &Reply{Title: fmt.Sprintf("%s %s: %s %s", v.Kind, v.ID, v.Status, v.Phase), Ephemeral: true}
 	for _, p := range v.Participants {
 		hand := strings.Join(p.Hand, ", ")
@@ -347,7 +348,7 @@ func matchReplay(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	rp, err := s.Replay(ctx, inv.Game, id, inv.User)
+	rp, err := gildedhall.On(s).Replay(ctx, inv.Game, id, inv.User)
 	if err != nil {
 		return nil, err
 	}
@@ -365,8 +366,8 @@ func matchReplay(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 }
 
 // buildMove reads the options of "match move" as the move of its kind.
-func buildMove(inv *Invocation) (game.MatchMove, error) {
-	mv := game.MatchMove{Kind: inv.Opt("kind")}
+func buildMove(inv *Invocation) (gildedhall.MatchMove, error) {
+	mv := gildedhall.MatchMove{Kind: inv.Opt("kind")}
 	switch mv.Kind {
 	case exoptosis.MoveSelect:
 		for _, c := range strings.Split(inv.Opt("card"), ",") {
@@ -414,8 +415,8 @@ const MaxSelectChoices = 25
 // decline and pass and a select of raises. In play: one select of the
 // plays, adds, givers, gives or targets. Forfeit and terminate stay typed
 // commands: a misclick must not end a match.
-func controls(ctx context.Context, s *game.Service, inv *Invocation, v game.MatchView, picks []string, r *Reply) error {
-	if v.Status != game.MatchPlaying {
+func controls(ctx context.Context, s *game.Service, inv *Invocation, v gildedhall.MatchView, picks []string, r *Reply) error {
+	if v.Status != gildedhall.MatchPlaying {
 		return nil
 	}
 	var names map[string]string
@@ -523,10 +524,10 @@ func encodeMove(m exoptosis.Move) string {
 
 // pickedMove reads the move option of "match pick" (see encodeMove) as the
 // options of "match move".
-func pickedMove(inv *Invocation) (game.MatchMove, error) {
+func pickedMove(inv *Invocation) (gildedhall.MatchMove, error) {
 	f := strings.Split(inv.Opt("move"), "|")
-	if len(f) > len(moveFields) || !slices.Contains(game.MoveKinds(), strings.TrimSpace(f[0])) {
-		return game.MatchMove{}, refusef("invalid_option", "%q is not a move this menu offers; use /match move.", inv.Opt("move"))
+	if len(f) > len(moveFields) || !slices.Contains(gildedhall.MoveKinds(), strings.TrimSpace(f[0])) {
+		return gildedhall.MatchMove{}, refusef("invalid_option", "%q is not a move this menu offers; use /match move.", inv.Opt("move"))
 	}
 	for i, name := range moveFields {
 		inv.Options[name] = ""
@@ -557,7 +558,7 @@ func multiSelectable(avail []string) bool {
 // (see controls): one multi-select when they fit one menu, otherwise the
 // building of the hand a card at a time, picks being the cards picked so
 // far.
-func handControls(ctx context.Context, s *game.Service, inv *Invocation, v game.MatchView, avail, picks []string, r *Reply) error {
+func handControls(ctx context.Context, s *game.Service, inv *Invocation, v gildedhall.MatchView, avail, picks []string, r *Reply) error {
 	rs, err := s.Ruleset(ctx, inv.Game)
 	if err != nil {
 		return err
@@ -624,7 +625,7 @@ func handControls(ctx context.Context, s *game.Service, inv *Invocation, v game.
 // takes back option drop, and answers with the view and the new picks; with
 // done it selects the picked cards as the viewer's hand.
 func matchHand(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	v, err := s.Match(ctx, inv.Game, inv.Opt("match"), inv.User)
+	v, err := gildedhall.On(s).Match(ctx, inv.Game, inv.Opt("match"), inv.User)
 	if err != nil {
 		return nil, err
 	}
@@ -717,7 +718,7 @@ func decodePicks(table []string, s string) ([]string, error) {
 // move commands run.
 func matchMoves() []string {
 	var out []string
-	for _, k := range game.MoveKinds() {
+	for _, k := range gildedhall.MoveKinds() {
 		out = append(out, "match-"+k)
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // A duel through the chat table: request with buttons, the Accept button's
@@ -35,11 +36,11 @@ func TestExoptosisCommands(t *testing.T) {
 	ada, bo := "slack:U1", "slack:U2"
 	for i, p := range []string{ada, bo} {
 		must(p, "join", nil)
-		g := game.Grant{Player: p, Chips: 5, Reason: "test"}
+		g := gildedhall.Grant{Player: p, Chips: 5, Reason: "test"}
 		for v := 2; v <= 7; v++ {
-			g.Cards = append(g.Cards, game.CardGrant{Name: fmt.Sprintf("%d of %s", v, []string{"Hearts", "Clubs"}[i])})
+			g.Cards = append(g.Cards, gildedhall.CardGrant{Name: fmt.Sprintf("%d of %s", v, []string{"Hearts", "Clubs"}[i])})
 		}
-		if _, err := svc.Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g" + p}, g); err != nil {
+		if _, err := gildedhall.On(svc).Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g" + p}, g); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -75,11 +76,11 @@ func TestExoptosisCommands(t *testing.T) {
 	must(ada, "match move", map[string]string{"kind": "pass"})
 	must(bo, "match move", map[string]string{"kind": "pass"})
 	// In play, the card option suggests exactly Ada's playable cards.
-	ms, err := svc.Matches(ctx, "hall", game.MatchFilter{Player: ada})
+	ms, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Player: ada})
 	if err != nil || len(ms) != 1 {
 		t.Fatalf("one match: %+v %v", ms, err)
 	}
-	v, err := svc.Match(ctx, "hall", ms[0].ID, ada)
+	v, err := gildedhall.On(svc).Match(ctx, "hall", ms[0].ID, ada)
 	if err != nil || v.Phase != "play" {
 		t.Fatalf("play: %+v %v", v.Phase, err)
 	}
@@ -121,21 +122,21 @@ func TestMatchHandComponentsFitPlatformLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ada, bo := "slack:U1", "slack:U2"
-	deck := game.Grant{Player: ada, Reason: "all the cards"}
+	deck := gildedhall.Grant{Player: ada, Reason: "all the cards"}
 	for _, c := range rs.Cards {
-		deck.Cards = append(deck.Cards, game.CardGrant{Name: c.Name})
+		deck.Cards = append(deck.Cards, gildedhall.CardGrant{Name: c.Name})
 	}
 	run(ada, "join", nil)
 	run(bo, "join", nil)
-	if _, err := svc.Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g1"}, deck); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g1"}, deck); err != nil {
 		t.Fatal(err)
 	}
 	boCards := []string{rs.Cards[50].Name, rs.Cards[51].Name, rs.Cards[52].Name, rs.Cards[53].Name}
-	g := game.Grant{Player: bo, Reason: "four"}
+	g := gildedhall.Grant{Player: bo, Reason: "four"}
 	for _, c := range boCards {
-		g.Cards = append(g.Cards, game.CardGrant{Name: c})
+		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: c})
 	}
-	if _, err := svc.Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g2"}, g); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g2"}, g); err != nil {
 		t.Fatal(err)
 	}
 	rep := run(ada, "duel request", map[string]string{"player": bo})
@@ -206,7 +207,7 @@ func TestMatchHandComponentsFitPlatformLimits(t *testing.T) {
 	if rep.Refusal || !strings.Contains(rep.Text, "selected a hand") {
 		t.Fatalf("the select button: %+v", rep)
 	}
-	v, err := svc.Match(ctx, "hall", done.Options["match"], ada)
+	v, err := gildedhall.On(svc).Match(ctx, "hall", done.Options["match"], ada)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func help(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	if id, ok, err := boundRuleset(ctx, s, inv); err != nil {
 		return nil, err
 	} else if ok {
-		cmds = CommandsFor(id)
+		cmds = CommandsFor(s.Registry, id)
 	}
 	var order []string
 	subs := map[string][]Command{}

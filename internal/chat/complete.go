@@ -7,6 +7,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/players"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // CompletePackKinds: the pack kinds of the game's ruleset.
@@ -38,7 +39,7 @@ var economyCompletions = map[Completion]CompletionFunc{
 		return filterChoices(cs, partial), nil
 	},
 	CompleteShop: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-		items, err := s.Shop(ctx, inv.Game)
+		items, err := gildedhall.On(s).Shop(ctx, inv.Game)
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +54,7 @@ var economyCompletions = map[Completion]CompletionFunc{
 	CompleteTheirCards: holdings(true, false),
 	CompleteTheirPacks: holdings(true, true),
 	CompleteMyTrades: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-		ts, err := s.Trades(ctx, inv.Game, game.TradeFilter{Player: inv.User, Status: game.TradeOpen})
+		ts, err := gildedhall.On(s).Trades(ctx, inv.Game, gildedhall.TradeFilter{Player: inv.User, Status: gildedhall.TradeOpen})
 		if err != nil {
 			return nil, err
 		}

@@ -27,6 +27,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/credential"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 	"croupier/internal/store/dynamo"
@@ -82,7 +83,7 @@ func newWebhooks(t *testing.T, backend string) *webhooks {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	clk := clock.NewManual(start)
 	var seed [32]byte
-	svc := game.New(st, clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
+	svc := rulesets.New(st, clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
 	ctx := context.Background()
 	if _, err := svc.Create(ctx, game.Request{Actor: "discord:1", Key: "c"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // With a public URL, a reply about cards (opening a pack) carries each
@@ -26,8 +27,8 @@ func TestRepliesShowCardPictures(t *testing.T) {
 	if rep := r.Handle(ctx, inv("slack:U1", "j", "join", nil)); rep.Refusal {
 		t.Fatalf("join: %+v", rep)
 	}
-	if _, err := svc.Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g"},
-		game.Grant{Player: "slack:U1", Packs: []game.PackGrant{{Pack: "legendary-pack", Count: 2}}, Reason: "test"}); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, game.Request{Game: "hall", Actor: "slack:ADMIN", Key: "g"},
+		gildedhall.Grant{Player: "slack:U1", Packs: []gildedhall.PackGrant{{Pack: "legendary-pack", Count: 2}}, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	plain := r.Handle(ctx, inv("slack:U1", "o1", "open", map[string]string{"pack": "legendary-pack"}))

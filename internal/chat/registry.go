@@ -107,28 +107,13 @@ type Command struct {
 
 // InRuleset reports whether ruleset id offers c: whether it has every
 // catalogue command and view c runs.
-func (c Command) InRuleset(id string) bool {
+func (c Command) InRuleset(reg *game.Registry, id string) bool {
 	for _, name := range c.Runs {
-		if !game.RulesetHas(id, institutionOf(name)) {
+		if !reg.Has(id, name) {
 			return false
 		}
 	}
 	return true
-}
-
-// institutionOf is the institution of catalogue command or view name ("" when
-// the catalogue has no such name, which TestEveryChatCommandRunsCatalogueNames
-// rules out).
-func institutionOf(name string) string {
-	if c, ok := game.CommandNamed(name); ok {
-		return c.Institution
-	}
-	for _, v := range game.Views() {
-		if v.Name == name {
-			return v.Institution
-		}
-	}
-	return ""
 }
 
 // groups lists every area's commands, once: the command table. Each area's
@@ -219,8 +204,8 @@ func Commands() []Command {
 }
 
 // CommandsFor returns the commands ruleset id offers, sorted as Commands.
-func CommandsFor(id string) []Command {
-	return slices.DeleteFunc(Commands(), func(c Command) bool { return !c.InRuleset(id) })
+func CommandsFor(reg *game.Registry, id string) []Command {
+	return slices.DeleteFunc(Commands(), func(c Command) bool { return !c.InRuleset(reg, id) })
 }
 
 func (c Command) Option(name string) (Option, bool) {

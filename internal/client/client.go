@@ -24,6 +24,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Header names of the bridge protocol (kept equal to httpapi's; the client
@@ -326,8 +327,8 @@ func (c *Client) Roll(ctx context.Context, idemKey, g string, body game.RollDice
 
 // Grant gives an admin's grant: currency (negative takes), named or random
 // cards and packs, with a reason.
-func (c *Client) Grant(ctx context.Context, idemKey, g string, body game.Grant) (game.GrantResult, Reply, error) {
-	return post[game.GrantResult](ctx, c, idemKey, gamePath(g, "grants"), body)
+func (c *Client) Grant(ctx context.Context, idemKey, g string, body gildedhall.Grant) (gildedhall.GrantResult, Reply, error) {
+	return post[gildedhall.GrantResult](ctx, c, idemKey, gamePath(g, "grants"), body)
 }
 
 // Players lists the current players of g.
@@ -439,8 +440,8 @@ func (c *Client) Health(ctx context.Context) (Health, Reply, error) {
 }
 
 // Shop lists what the Croupier sells in g, at g's (possibly amended) prices.
-func (c *Client) Shop(ctx context.Context, g string) ([]game.ShopItemView, Reply, error) {
-	return getList[game.ShopItemView](ctx, c, gamePath(g, "shop"), "items")
+func (c *Client) Shop(ctx context.Context, g string) ([]gildedhall.ShopItemView, Reply, error) {
+	return getList[gildedhall.ShopItemView](ctx, c, gamePath(g, "shop"), "items")
 }
 
 // Ruleset returns the rule numbers g runs on, amendments applied.
@@ -449,48 +450,48 @@ func (c *Client) Ruleset(ctx context.Context, g string) (ruleset.Ruleset, Reply,
 }
 
 // Purchase buys from the Croupier for the actor (RULINGS C6).
-func (c *Client) Purchase(ctx context.Context, idemKey, g string, body game.Purchase) (game.PurchaseResult, Reply, error) {
-	return post[game.PurchaseResult](ctx, c, idemKey, gamePath(g, "purchases"), body)
+func (c *Client) Purchase(ctx context.Context, idemKey, g string, body gildedhall.Purchase) (gildedhall.PurchaseResult, Reply, error) {
+	return post[gildedhall.PurchaseResult](ctx, c, idemKey, gamePath(g, "purchases"), body)
 }
 
 // OpenPack opens one of the actor's packs, by id or kind (RULINGS C5).
-func (c *Client) OpenPack(ctx context.Context, idemKey, g string, body game.OpenPack) (economy.Opened, Reply, error) {
+func (c *Client) OpenPack(ctx context.Context, idemKey, g string, body gildedhall.OpenPack) (economy.Opened, Reply, error) {
 	return post[economy.Opened](ctx, c, idemKey, gamePath(g, "packs", "open"), body)
 }
 
 // Gift makes the actor's gift of this period (RULINGS C4).
-func (c *Client) Gift(ctx context.Context, idemKey, g string, body game.Gift) (game.GiftResult, Reply, error) {
-	return post[game.GiftResult](ctx, c, idemKey, gamePath(g, "gifts"), body)
+func (c *Client) Gift(ctx context.Context, idemKey, g string, body gildedhall.Gift) (gildedhall.GiftResult, Reply, error) {
+	return post[gildedhall.GiftResult](ctx, c, idemKey, gamePath(g, "gifts"), body)
 }
 
 // OfferTrade offers a trade to another player; the offer is the actor's consent.
-func (c *Client) OfferTrade(ctx context.Context, idemKey, g string, body game.OfferTrade) (game.Trade, Reply, error) {
-	return post[game.Trade](ctx, c, idemKey, gamePath(g, "trades"), body)
+func (c *Client) OfferTrade(ctx context.Context, idemKey, g string, body gildedhall.OfferTrade) (gildedhall.Trade, Reply, error) {
+	return post[gildedhall.Trade](ctx, c, idemKey, gamePath(g, "trades"), body)
 }
 
 // Trades lists g's trades, oldest first; empty filter fields match all.
-func (c *Client) Trades(ctx context.Context, g string, f game.TradeFilter) ([]game.Trade, Reply, error) {
-	return getPaged[game.Trade](ctx, c, withQuery(gamePath(g, "trades"), "player", f.Player, "status", f.Status), "trades")
+func (c *Client) Trades(ctx context.Context, g string, f gildedhall.TradeFilter) ([]gildedhall.Trade, Reply, error) {
+	return getPaged[gildedhall.Trade](ctx, c, withQuery(gamePath(g, "trades"), "player", f.Player, "status", f.Status), "trades")
 }
 
 // Trade describes one trade.
-func (c *Client) Trade(ctx context.Context, g, id string) (game.Trade, Reply, error) {
-	return get[game.Trade](ctx, c, gamePath(g, "trades", url.PathEscape(id)))
+func (c *Client) Trade(ctx context.Context, g, id string) (gildedhall.Trade, Reply, error) {
+	return get[gildedhall.Trade](ctx, c, gamePath(g, "trades", url.PathEscape(id)))
 }
 
 // AcceptTrade is the receiver's consent: the trade executes at once or is refused.
-func (c *Client) AcceptTrade(ctx context.Context, idemKey, g, id string) (game.Trade, Reply, error) {
-	return post[game.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "accept"), noBody)
+func (c *Client) AcceptTrade(ctx context.Context, idemKey, g, id string) (gildedhall.Trade, Reply, error) {
+	return post[gildedhall.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "accept"), noBody)
 }
 
 // WithdrawTrade closes an open trade: its maker withdraws it, its receiver declines it.
-func (c *Client) WithdrawTrade(ctx context.Context, idemKey, g, id string) (game.Trade, Reply, error) {
-	return post[game.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "withdraw"), noBody)
+func (c *Client) WithdrawTrade(ctx context.Context, idemKey, g, id string) (gildedhall.Trade, Reply, error) {
+	return post[gildedhall.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "withdraw"), noBody)
 }
 
 // Revoke takes items from a player; admins only, with a reason.
-func (c *Client) Revoke(ctx context.Context, idemKey, g string, body game.Revoke) (game.RevokeResult, Reply, error) {
-	return post[game.RevokeResult](ctx, c, idemKey, gamePath(g, "revocations"), body)
+func (c *Client) Revoke(ctx context.Context, idemKey, g string, body gildedhall.Revoke) (gildedhall.RevokeResult, Reply, error) {
+	return post[gildedhall.RevokeResult](ctx, c, idemKey, gamePath(g, "revocations"), body)
 }
 
 // Amend applies a change to g's ruleset (operations on paths, or a merge

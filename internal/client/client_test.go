@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 func TestNewRejectsUnusableURLs(t *testing.T) {
@@ -107,7 +108,7 @@ func TestEconomyRoutes(t *testing.T) {
 	if err != nil || len(items) != 1 || items[0].ID != "chip" || items[0].Price != 25 || got.path != "/v1/games/hall/shop" {
 		t.Errorf("Shop = %+v, %v; request %+v", items, err, got)
 	}
-	trades, _, err := c.Trades(ctx, "hall", game.TradeFilter{Player: "discord:2", Status: "open"})
+	trades, _, err := c.Trades(ctx, "hall", gildedhall.TradeFilter{Player: "discord:2", Status: "open"})
 	if err != nil || len(trades) != 1 || trades[0].ID != "t1" || got.path != "/v1/games/hall/trades?limit=500&player=discord%3A2&status=open" {
 		t.Errorf("Trades = %+v, %v; request %+v", trades, err, got)
 	}
@@ -116,16 +117,16 @@ func TestEconomyRoutes(t *testing.T) {
 		want call
 	}{
 		{func() error {
-			_, _, err := c.Purchase(ctx, "k1", "hall", game.Purchase{Item: "chip", Quantity: 2})
+			_, _, err := c.Purchase(ctx, "k1", "hall", gildedhall.Purchase{Item: "chip", Quantity: 2})
 			return err
 		},
 			call{"POST", "/v1/games/hall/purchases", `{"item":"chip","quantity":2}`}},
 		{func() error {
-			_, _, err := c.OpenPack(ctx, "k1", "hall", game.OpenPack{Pack: "handy-pack"})
+			_, _, err := c.OpenPack(ctx, "k1", "hall", gildedhall.OpenPack{Pack: "handy-pack"})
 			return err
 		},
 			call{"POST", "/v1/games/hall/packs/open", `{"pack":"handy-pack"}`}},
-		{func() error { _, _, err := c.Gift(ctx, "k1", "hall", game.Gift{To: "discord:2"}); return err },
+		{func() error { _, _, err := c.Gift(ctx, "k1", "hall", gildedhall.Gift{To: "discord:2"}); return err },
 			call{"POST", "/v1/games/hall/gifts", `{"to":"discord:2"}`}},
 		{func() error { _, _, err := c.AcceptTrade(ctx, "k1", "hall", "t1"); return err },
 			call{"POST", "/v1/games/hall/trades/t1/accept", `{}`}},
@@ -169,11 +170,11 @@ func TestListsFollowTheCursor(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, _ := New(srv.URL, "k", "")
-	got, rep, err := c.Trades(context.Background(), "hall", game.TradeFilter{Status: "open"})
+	got, rep, err := c.Trades(context.Background(), "hall", gildedhall.TradeFilter{Status: "open"})
 	if err != nil || len(got) != 3 || got[2].ID != "t3" {
 		t.Fatalf("three trades over three pages: %+v %v", got, err)
 	}
-	var whole struct{ Trades []game.Trade }
+	var whole struct{ Trades []gildedhall.Trade }
 	if err := json.Unmarshal(rep.Body, &whole); err != nil || len(whole.Trades) != 3 {
 		t.Fatalf("the reply's body (what --json prints) holds the whole list: %s %v", rep.Body, err)
 	}
@@ -183,7 +184,7 @@ func TestListsFollowTheCursor(t *testing.T) {
 		}
 	}
 	repeat = true
-	if _, _, err := c.Trades(context.Background(), "hall", game.TradeFilter{}); err == nil || !strings.Contains(err.Error(), "twice") {
+	if _, _, err := c.Trades(context.Background(), "hall", gildedhall.TradeFilter{}); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("a repeated cursor: %v", err)
 	}
 }

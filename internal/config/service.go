@@ -9,6 +9,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/reactions"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/dynamo"
 )
 
@@ -37,7 +38,7 @@ func (c Config) Service(ctx context.Context, getenv func(string) string, log *sl
 		opts = append(opts, game.WithReactions(&reactions.Discord{Token: token, BaseURL: strings.TrimSpace(getenv(EnvDiscordAPIBase)),
 			UserAgent: "DiscordBot (https://github.com/croupier/croupier, " + Version() + ")"}))
 	}
-	return game.New(st, clock.Real{}, opts...), st, nil
+	return rulesets.New(st, clock.Real{}, opts...), st, nil
 }
 
 // EnvPublicURL is where chat platforms reach the deployment (the API's

@@ -22,6 +22,8 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/lambdarun"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
 )
@@ -51,7 +53,7 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 		channel = "4100"
 		token   = "e2e-bot-token"
 	)
-	svc := game.New(dynamo.New(client, table), clock.Real{}, game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	svc := rulesets.New(dynamo.New(client, table), clock.Real{}, game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	req := func(actor, key string) game.Request { return game.Request{Game: g, Actor: actor, Key: key} }
 	must := func(_ *game.Result, err error) {
 		t.Helper()
@@ -63,9 +65,9 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 	must(svc.Bind(ctx, req(admin, "bind"), game.Bind{Platform: "discord", Space: "4200", Channels: map[string]string{game.ChannelAnnouncements: channel}}))
 	for _, p := range []string{"discord:4001", "discord:4002"} {
 		must(svc.Join(ctx, req(p, "join"), game.JoinGame{Name: p}))
-		must(svc.Grant(ctx, req(admin, "grant-"+p), game.Grant{Player: p, Vertebrae: 100, Reason: "e2e"}))
+		must(gildedhall.On(svc).Grant(ctx, req(admin, "grant-"+p), gildedhall.Grant{Player: p, Vertebrae: 100, Reason: "e2e"}))
 	}
-	must(svc.Purchase(ctx, req("discord:4001", "chip"), game.Purchase{Item: "chip"}))
+	must(gildedhall.On(svc).Purchase(ctx, req("discord:4001", "chip"), gildedhall.Purchase{Item: "chip"}))
 	// What the mapping would deliver: the log entries the commits created
 	// (create, bind, two joins, two grants, the Chip), not the state items
 	// they wrote beside them.
@@ -133,8 +135,8 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 
 	// Discord fails every attempt of the next post (the client makes five):
 	// that record and the one after it are reported.
-	must(svc.Purchase(ctx, req("discord:4002", "chip"), game.Purchase{Item: "chip"}))
-	must(svc.Grant(ctx, req(admin, "grant-again"), game.Grant{Player: "discord:4001", Vertebrae: 1, Reason: "e2e"}))
+	must(gildedhall.On(svc).Purchase(ctx, req("discord:4002", "chip"), gildedhall.Purchase{Item: "chip"}))
+	must(gildedhall.On(svc).Grant(ctx, req(admin, "grant-again"), gildedhall.Grant{Player: "discord:4001", Vertebrae: 1, Reason: "e2e"}))
 	later := stream.next(ctx, t, filter)
 	if len(later) != 2 {
 		t.Fatalf("%d new records, want the purchase and the grant", len(later))

@@ -28,6 +28,8 @@ import (
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/governance"
 	"croupier/internal/rules/players"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
 )
@@ -145,16 +147,16 @@ func TestEmulator(t *testing.T) {
 	st := dynamo.New(client, table)
 	created := time.Now().UTC().AddDate(0, 0, -15)
 	quiet := game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if _, err := game.New(st, clock.NewManual(created), quiet).Create(ctx,
+	if _, err := rulesets.New(st, clock.NewManual(created), quiet).Create(ctx,
 		game.Request{Actor: "discord:9", Key: "e2e-past-create"}, game.CreateGame{ID: pastGame}); err != nil {
 		t.Fatalf("creating %s: %v", pastGame, err)
 	}
 	// A trade offered back then, never answered: its 7-day window is long
 	// over, so phase-end closes it (as of its expiry) along with the periods.
-	staleTrade := offerPastTrade(ctx, t, game.New(st, clock.NewManual(created), quiet))
+	staleTrade := offerPastTrade(ctx, t, rulesets.New(st, clock.NewManual(created), quiet))
 	// Two players with cards in a game whose turns time out in seconds,
 	// for the duels and timeouts events (setupDuelGame).
-	duel := setupDuelGame(ctx, t, game.New(st, clock.Real{}, quiet))
+	duel := setupDuelGame(ctx, t, rulesets.New(st, clock.Real{}, quiet))
 	overdue := func() []string {
 		sched, _ := calendar.For(calendar.UTCPhases)
 		var ids []string
@@ -247,7 +249,7 @@ func TestEmulator(t *testing.T) {
 		// The economy, in the order events/README.md gives: the admin's grant
 		// pays for Ada's purchases and the card she trades.
 		{"actions/grant-items.json", both(ok(200, map[string]any{"player": ada, "vertebrae": 40}), func(t *testing.T, res []byte) string {
-			var g game.GrantResult
+			var g gildedhall.GrantResult
 			body(t, res, &g)
 			if len(g.Cards) != 1 || g.Cards[0].ID != grantedKing || !g.Cards[0].Holo || len(g.Packs) != 1 {
 				t.Errorf("granted cards %+v packs %+v, want one holographic King %s (trade-offer.json gives it) and one pack", g.Cards, g.Packs, grantedKing)
@@ -255,7 +257,7 @@ func TestEmulator(t *testing.T) {
 			return "200"
 		})},
 		{"purchases/buy-random-card.json", both(ok(200, map[string]any{"item": "random-card", "paid": 5, "vertebrae": 35}), func(t *testing.T, res []byte) string {
-			var b game.PurchaseResult
+			var b gildedhall.PurchaseResult
 			body(t, res, &b)
 			if len(b.Cards) != 1 || b.Cards[0].Name == "" {
 				t.Errorf("bought cards %+v, want one random card", b.Cards)
@@ -267,7 +269,7 @@ func TestEmulator(t *testing.T) {
 		{"purchases/insufficient-funds.json", both(fields(map[string]any{"cost": 50, "have": 35, "missing": 15}), problem(422, "insufficient_funds"))},
 		{"purchases/unknown-item.json", problem(400, "unknown_item")},
 		{"purchases/shop.json", both(ok(200, nil), func(t *testing.T, res []byte) string {
-			var shop struct{ Items []game.ShopItemView }
+			var shop struct{ Items []gildedhall.ShopItemView }
 			body(t, res, &shop)
 			prices := map[string]int{}
 			for _, it := range shop.Items {
@@ -288,15 +290,15 @@ func TestEmulator(t *testing.T) {
 			return "200, 3 cards"
 		})},
 		{"actions/gift.json", both(ok(200, map[string]any{"giver": ada, "receiver": grace}), func(t *testing.T, res []byte) string {
-			var g game.GiftResult
+			var g gildedhall.GiftResult
 			body(t, res, &g)
 			if len(g.Cards) == 0 || g.Cards[0].ID != giftCard {
 				t.Errorf("gift cards %+v, want the first to be %s (trade-offer.json takes it)", g.Cards, giftCard)
 			}
 			return fmt.Sprintf("200, %d cards", len(g.Cards))
 		})},
-		{"actions/trade-offer.json", ok(201, map[string]any{"id": sampleTrade, "status": game.TradeOpen, "from": ada, "to": grace})},
-		{"actions/trade-accept.json", ok(200, map[string]any{"id": sampleTrade, "status": game.TradeExecuted, "closed_by": grace})},
+		{"actions/trade-offer.json", ok(201, map[string]any{"id": sampleTrade, "status": gildedhall.TradeOpen, "from": ada, "to": grace})},
+		{"actions/trade-accept.json", ok(200, map[string]any{"id": sampleTrade, "status": gildedhall.TradeExecuted, "closed_by": grace})},
 		{"actions/leave.json", ok(200, map[string]any{"player": "discord:1003"})},
 		{"phase-end/scheduler.json", both(dueReport(overdue), expired(pastGame+"/"+staleTrade))},
 		{"phase-end/scheduled-event.json", both(dueReport(none), expired())},
@@ -338,10 +340,10 @@ func TestEmulator(t *testing.T) {
 		// shows the other player's legal moves and the selection deadline,
 		// which this step waits out; then the timeouts function chooses for
 		// the absent player, once (RULINGS X7).
-		{"duels/request-duel.json", ok(201, map[string]any{"id": duel, "status": game.MatchRequested, "waiting_for": []string{"discord:2002"}})},
-		{"duels/accept-duel.json", ok(200, map[string]any{"id": duel, "status": game.MatchPlaying, "phase": "selection"})},
+		{"duels/request-duel.json", ok(201, map[string]any{"id": duel, "status": gildedhall.MatchRequested, "waiting_for": []string{"discord:2002"}})},
+		{"duels/accept-duel.json", ok(200, map[string]any{"id": duel, "status": gildedhall.MatchPlaying, "phase": "selection"})},
 		{"duels/select.json", both(ok(200, nil), func(t *testing.T, res []byte) string {
-			var mr game.MoveResult
+			var mr gildedhall.MoveResult
 			body(t, res, &mr)
 			if len(mr.Events) != 1 || mr.Events[0].Kind != "selected" || mr.Events[0].Participant != "discord:2001" {
 				t.Errorf("select events %+v, want discord:2001's selection", mr.Events)
@@ -350,7 +352,7 @@ func TestEmulator(t *testing.T) {
 		})},
 		{"duels/not-your-turn.json", problem(409, "not_your_turn")},
 		{"duels/match.json", both(ok(200, map[string]any{"viewer": "discord:2002", "phase": "selection"}), func(t *testing.T, res []byte) string {
-			var v game.MatchView
+			var v gildedhall.MatchView
 			body(t, res, &v)
 			if len(v.LegalMoves) == 0 || v.LegalMoves[0].Kind != "select" || v.Deadline == nil {
 				t.Fatalf("discord:2002's view %+v, want a select move and a deadline", v)
@@ -556,7 +558,7 @@ func TestEmulator(t *testing.T) {
 	checkMetricLines(t, loadTemplate(t, root), funcs, table)
 
 	// phase-end's work is visible to a reader with the real clock.
-	reader := game.New(st, clock.Real{}, quiet)
+	reader := rulesets.New(st, clock.Real{}, quiet)
 	v, err := reader.Game(ctx, pastGame)
 	if err != nil {
 		t.Fatal(err)
@@ -575,8 +577,8 @@ func TestEmulator(t *testing.T) {
 		t.Errorf("after the sample trade Ada has %d Vertebrae and cards %+v; want 30, %s and not %s",
 			me.Inventory.Vertebrae, me.Inventory.Cards, giftCard, grantedKing)
 	}
-	tr, err := reader.Trade(ctx, pastGame, staleTrade)
-	if err != nil || tr.Status != game.TradeExpired || tr.ClosedBy != game.SchedulerActor {
+	tr, err := gildedhall.On(reader).Trade(ctx, pastGame, staleTrade)
+	if err != nil || tr.Status != gildedhall.TradeExpired || tr.ClosedBy != game.SchedulerActor {
 		t.Errorf("stale trade %+v (%v), want expired by the scheduler", tr, err)
 	}
 }
@@ -592,15 +594,15 @@ func offerPastTrade(ctx context.Context, t *testing.T, svc *game.Service) string
 			t.Fatalf("%s joining %s: %v", p, pastGame, err)
 		}
 	}
-	if _, err := svc.Grant(ctx, admin, game.Grant{Player: "discord:91", Vertebrae: 3, Reason: "e2e: something to trade"}); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, admin, gildedhall.Grant{Player: "discord:91", Vertebrae: 3, Reason: "e2e: something to trade"}); err != nil {
 		t.Fatalf("grant in %s: %v", pastGame, err)
 	}
-	res, err := svc.OfferTrade(ctx, game.Request{Game: pastGame, Actor: "discord:91", Key: "e2e-past-offer"},
-		game.OfferTrade{To: "discord:92", Give: economy.Items{Vertebrae: 3}})
+	res, err := gildedhall.On(svc).OfferTrade(ctx, game.Request{Game: pastGame, Actor: "discord:91", Key: "e2e-past-offer"},
+		gildedhall.OfferTrade{To: "discord:92", Give: economy.Items{Vertebrae: 3}})
 	if err != nil {
 		t.Fatalf("offer in %s: %v", pastGame, err)
 	}
-	var tr game.Trade
+	var tr gildedhall.Trade
 	if err := json.Unmarshal(res.Body, &tr); err != nil || tr.ID == "" {
 		t.Fatalf("offer answered %s (%v)", res.Body, err)
 	}
@@ -695,11 +697,11 @@ func setupDuelGame(ctx context.Context, t *testing.T, svc *game.Service) string 
 		if _, err := svc.Join(ctx, req(p, "e2e-duel-join"), game.JoinGame{}); err != nil {
 			t.Fatalf("%s joining %s: %v", p, g, err)
 		}
-		gr := game.Grant{Player: p, Reason: "e2e: a deck to duel with"}
+		gr := gildedhall.Grant{Player: p, Reason: "e2e: a deck to duel with"}
 		for v := 2; v <= 7; v++ {
-			gr.Cards = append(gr.Cards, game.CardGrant{Name: fmt.Sprintf("%d of %s", v, suit)})
+			gr.Cards = append(gr.Cards, gildedhall.CardGrant{Name: fmt.Sprintf("%d of %s", v, suit)})
 		}
-		if _, err := svc.Grant(ctx, req(admin, "e2e-duel-grant-"+p), gr); err != nil {
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "e2e-duel-grant-"+p), gr); err != nil {
 			t.Fatalf("grant in %s: %v", g, err)
 		}
 	}
@@ -727,7 +729,7 @@ func setupGovPast(ctx context.Context, t *testing.T, st *dynamo.Store, opt game.
 	t.Helper()
 	created := time.Now().UTC().AddDate(0, 0, -15)
 	clk := clock.NewManual(created)
-	svc := game.New(st, clk, opt)
+	svc := rulesets.New(st, clk, opt)
 	req := func(actor, key string) game.Request { return game.Request{Game: govPastGame, Actor: actor, Key: key} }
 	if _, err := svc.Create(ctx, game.Request{Actor: "discord:3000", Key: "e2e-gov-create"}, game.CreateGame{ID: govPastGame}); err != nil {
 		t.Fatalf("creating %s: %v", govPastGame, err)
@@ -772,7 +774,7 @@ func setupGovPast(ctx context.Context, t *testing.T, st *dynamo.Store, opt game.
 // since the week's end.
 func (g govPast) check(ctx context.Context, t *testing.T, st *dynamo.Store, opt game.Option) {
 	t.Helper()
-	reader := game.New(st, clock.Real{}, opt)
+	reader := rulesets.New(st, clock.Real{}, opt)
 	p, err := reader.Proposal(ctx, govPastGame, g.proposal)
 	if err != nil || p.Status != governance.StatusAdopted || !p.ClosedAt.Equal(g.end) || p.RulesetVersion != 2 {
 		t.Errorf("past proposal %+v (%v), want adopted at %s as ruleset version 2", p.ProposalRecord, err, g.end)

@@ -14,8 +14,8 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/credential"
-	"croupier/internal/game"
 	"croupier/internal/httpapi"
+	"croupier/internal/rulesets"
 )
 
 // route is one HttpApi event of a function: "$default" or "METHOD /path".
@@ -78,7 +78,7 @@ func checkRoutes(t *testing.T, root string, doc *yaml.Node) {
 	}
 	// The API's router answers 401 missing_api_key on a route it serves
 	// (no key sent), 404 or 405 on one it does not; it reaches no store.
-	api := httpapi.New(game.New(nil, clock.Real{}), httpapi.Config{Keys: credential.Keys{credential.AnyKey("k")}})
+	api := httpapi.New(rulesets.New(nil, clock.Real{}), httpapi.Config{Keys: credential.Keys{credential.AnyKey("k")}})
 	for _, r := range routes {
 		if r.match == nil || !servesAPI(t, root, r.dir) {
 			continue // chat webhooks (Discord, Slack, bridge) have their own handlers and tests

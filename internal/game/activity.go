@@ -119,8 +119,8 @@ func (s *Service) Activity(ctx context.Context, game, period string, pr PageRequ
 	if period == "" || len(period) > 100 || strings.ContainsAny(period, "#/ \t\n") {
 		return ActivityPage{}, rules.Refuse("invalid_request", "%q is not a period id.", period)
 	}
-	idem := logKey(game, CommandID(SchedulerActor, "period-end:"+period))
-	t, err := s.view(ctx, game, idem)
+	idem := LogKey(game, CommandID(SchedulerActor, "period-end:"+period))
+	t, err := s.View(ctx, game, idem)
 	if err != nil {
 		return ActivityPage{}, err
 	}

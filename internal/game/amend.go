@@ -189,7 +189,7 @@ func NeedReason(r string) error {
 
 // Ruleset returns the game's ruleset data as amended.
 func (s *Service) Ruleset(ctx context.Context, game string) (*ruleset.Ruleset, error) {
-	t, err := s.view(ctx, game)
+	t, err := s.View(ctx, game)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Friday 2026-12-04 00:00 UTC: the end of Phase I of the test game's week.
@@ -26,7 +26,7 @@ func TestX10_ThirtyPlayerBattle(t *testing.T) { thirtyPlayerBattle(t, false) }
 // as in the small battle (first come, first served, then random hands or
 // forfeits at the deadline), and the match item holds only the seated.
 func TestX10_LargeBattleKeepsARoster(t *testing.T) {
-	defer game.SetBattleInline(5)()
+	defer gildedhall.SetBattleInline(5)()
 	thirtyPlayerBattle(t, true)
 }
 
@@ -34,8 +34,8 @@ func TestX10_LargeBattleKeepsARoster(t *testing.T) {
 // commit: the setup writes most of the roster in commits of its own first
 // (a battle of tens of thousands), and the battle plays out the same way.
 func TestX10_LargeBattleRosterInManyItems(t *testing.T) {
-	defer game.SetBattleInline(5)()
-	defer game.SetRosterPaging(2, 3)()
+	defer gildedhall.SetBattleInline(5)()
+	defer gildedhall.SetRosterPaging(2, 3)()
 	thirtyPlayerBattle(t, true)
 }
 
@@ -47,24 +47,24 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 		p := fmt.Sprintf("discord:%d", 100+i)
 		ps = append(ps, p)
 		enrol(t, svc, p, nil, 0)
-		if _, err := svc.Grant(ctx, req(admin, k("grant")), game.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	enrol(t, svc, dee, suit("Hearts", 2, 4), 0)
-	if _, err := svc.EngageBattle(ctx, req(dee, "e")); ruleCode(err) != "too_few_cards" {
+	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(dee, "e")); ruleCode(err) != "too_few_cards" {
 		t.Fatalf("engaging with 3 cards: %v", err)
 	}
 	for _, p := range ps {
-		res, err := svc.EngageBattle(ctx, req(p, "engage"))
+		res, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage"))
 		if err != nil {
 			t.Fatalf("%s engages: %v", p, err)
 		}
-		if e := decode[game.BattleEngagement](t, res); !e.StartsAt.Equal(phaseEnd) {
+		if e := decode[gildedhall.BattleEngagement](t, res); !e.StartsAt.Equal(phaseEnd) {
 			t.Fatalf("the battle starts at the phase's end: %+v", e)
 		}
 	}
-	if _, err := svc.EngageBattle(ctx, req(ps[0], "engage-again")); ruleCode(err) != "already_engaged" {
+	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(ps[0], "engage-again")); ruleCode(err) != "already_engaged" {
 		t.Fatalf("engaging twice: %v", err)
 	}
 
@@ -74,7 +74,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 			t.Fatalf("run due: %+v %v", rep, err)
 		}
 	}
-	list, err := svc.Matches(ctx, "hall", game.MatchFilter{Kind: game.MatchBattle})
+	list, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Kind: gildedhall.MatchBattle})
 	if err != nil || len(list) != 1 {
 		t.Fatalf("one battle: %+v %v", list, err)
 	}
@@ -84,7 +84,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 	if roster {
 		wantSeated, wantEntrants = 0, 30
 	}
-	if v.Status != game.MatchPlaying || v.Phase != "selection" || len(v.Participants) != wantSeated ||
+	if v.Status != gildedhall.MatchPlaying || v.Phase != "selection" || len(v.Participants) != wantSeated ||
 		v.Entrants != wantEntrants || v.Waiting != wantEntrants || !v.StartedAt.Equal(phaseEnd) {
 		t.Fatalf("the battle of all 30 starts at the phase's end: status %s phase %s, %d participants (%d entrants, %d waiting), started %v",
 			v.Status, v.Phase, len(v.Participants), v.Entrants, v.Waiting, v.StartedAt)
@@ -99,7 +99,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 		}
 		lv := view(t, svc, id, p)
 		if lm := lv.LegalMoves[0]; lm.Kind == "select" && len(lm.Cards) >= 4 {
-			move(t, svc, p, game.MatchMove{Match: id, Kind: "select", Cards: lm.Cards[:4]})
+			move(t, svc, p, gildedhall.MatchMove{Match: id, Kind: "select", Cards: lm.Cards[:4]})
 			selected++
 		}
 	}
@@ -113,7 +113,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 		taken := v.Participants[0].ID
 		own := view(t, svc, id, taken)
 		for _, p := range ps {
-			if slices.ContainsFunc(v.Participants, func(q game.ParticipantView) bool { return q.ID == p }) {
+			if slices.ContainsFunc(v.Participants, func(q gildedhall.ParticipantView) bool { return q.ID == p }) {
 				continue
 			}
 			mine, err := svc.Player(ctx, "hall", p)
@@ -136,7 +136,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 			if len(clash) < 4 || !slices.ContainsFunc(clash, func(c string) bool { return slices.Contains(own.Participants[0].Hand, c) }) {
 				continue
 			}
-			_, err = svc.Move(ctx, req(p, k("clash")), game.MatchMove{Match: id, Kind: "select", Cards: clash})
+			_, err = gildedhall.On(svc).Move(ctx, req(p, k("clash")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: clash})
 			if ruleCode(err) != "card_in_match" {
 				t.Fatalf("%s selects %v, which holds a card of %s's hand: %v", p, clash, taken, err)
 			}
@@ -164,10 +164,10 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 		t.Fatalf("after the deadline only those holding hands stay in the match item: %d seated, %d active, %d waiting",
 			len(v.Participants), active, v.Waiting)
 	}
-	move(t, svc, v.Turn, game.MatchMove{Match: id, Kind: "raise", Amount: 1})
+	move(t, svc, v.Turn, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 1})
 
 	end := autoplay(t, svc, id, rand.New(rand.NewPCG(3, 4)), 5000)
-	if end.Status != game.MatchEnded || end.Winner == "" || end.Reward == nil {
+	if end.Status != gildedhall.MatchEnded || end.Winner == "" || end.Reward == nil {
 		t.Fatalf("the battle ends with a rewarded winner: %+v", end)
 	}
 	var bet int
@@ -211,7 +211,7 @@ func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 6), 0)
-	if _, err := svc.EngageBattle(ctx, req(ada, "e")); err != nil {
+	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(ada, "e")); err != nil {
 		t.Fatal(err)
 	}
 	clk.Set(phaseEnd.Add(time.Hour))
@@ -220,8 +220,8 @@ func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	list, err := svc.Matches(ctx, "hall", game.MatchFilter{Player: ada})
-	if err != nil || len(list) != 1 || list[0].Status != game.MatchCancelled || list[0].Phase != "" {
+	list, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Player: ada})
+	if err != nil || len(list) != 1 || list[0].Status != gildedhall.MatchCancelled || list[0].Phase != "" {
 		t.Fatalf("a cancelled battle, never played: %+v %v", list, err)
 	}
 }
@@ -232,13 +232,13 @@ func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 // when the last but one forfeits the last is the last standing and wins,
 // as in a small battle.
 func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
-	defer game.SetBattleInline(2)()
+	defer gildedhall.SetBattleInline(2)()
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))
 	ps := []string{ada, bo, cy, dee, "discord:6"}
 	for i, p := range ps {
 		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
-		if _, err := svc.EngageBattle(ctx, req(p, "engage")); err != nil {
+		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -255,19 +255,19 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 	if lv := view(t, svc, id, ada); len(lv.LegalMoves) == 0 || lv.LegalMoves[0].Kind != "select" {
 		t.Fatalf("a waiting entrant sees their selection: %+v", lv.LegalMoves)
 	}
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "forfeit"})
-	if _, err := svc.Move(ctx, req(ada, k("select")), game.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); ruleCode(err) != "forfeited" {
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "forfeit"})
+	if _, err := gildedhall.On(svc).Move(ctx, req(ada, k("select")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); ruleCode(err) != "forfeited" {
 		t.Fatalf("selecting after forfeiting: %v", err)
 	}
 	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
 		t.Fatal(err)
 	}
-	if v := view(t, svc, id, ""); v.Waiting != 3 || len(v.Participants) != 0 || v.Status != game.MatchPlaying {
+	if v := view(t, svc, id, ""); v.Waiting != 3 || len(v.Participants) != 0 || v.Status != gildedhall.MatchPlaying {
 		t.Fatalf("a forfeit and a departure leave 3 waiting and nobody seated: %d waiting, %d seated, %s", v.Waiting, len(v.Participants), v.Status)
 	}
-	move(t, svc, cy, game.MatchMove{Match: id, Kind: "forfeit"})
-	res := move(t, svc, dee, game.MatchMove{Match: id, Kind: "forfeit"})
-	if res.Match.Status != game.MatchEnded || res.Match.Winner != "discord:6" || res.Match.EndReason != "last_standing" {
+	move(t, svc, cy, gildedhall.MatchMove{Match: id, Kind: "forfeit"})
+	res := move(t, svc, dee, gildedhall.MatchMove{Match: id, Kind: "forfeit"})
+	if res.Match.Status != gildedhall.MatchEnded || res.Match.Winner != "discord:6" || res.Match.EndReason != "last_standing" {
 		t.Fatalf("the last entrant standing wins: %s, winner %q (%s)", res.Match.Status, res.Match.Winner, res.Match.EndReason)
 	}
 	if w, err := svc.Player(ctx, "hall", "discord:6"); err != nil || w.Inventory.Vertebrae == 0 && w.Inventory.Chips == 1 && len(w.Inventory.Cards) == 6 {
@@ -280,13 +280,13 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 // Timeout); the scheduler's run then deals with everyone else as of the
 // deadline (X7).
 func TestX7_LargeBattleDepartureBeforeTheOverdueDeadline(t *testing.T) {
-	defer game.SetBattleInline(2)()
+	defer gildedhall.SetBattleInline(2)()
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))
 	ps := []string{ada, bo, cy, dee, "discord:6"}
 	for i, p := range ps {
 		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
-		if _, err := svc.EngageBattle(ctx, req(p, "engage")); err != nil {
+		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -21,20 +21,14 @@ import (
 // Obelisk a card table to gift from), and a game's ruleset never changes,
 // so the answer for a game is fixed by the ruleset id in its META.
 
-// Institutions: the groups of commands, views, due kinds and hooks a
-// ruleset has or lacks as a whole.
+// Institutions the engine holds: the common one every ruleset has, and the
+// 000 governance, a component the modules that have it include. A module's
+// own institutions are named in the module.
 const (
 	// InstCommon is common to every ruleset (R3: joining, leaving, dice
 	// rolls, the log and randomness) and the engine's own platform
 	// commands (create, bind, amend, reaction and message pushes).
 	InstCommon = "common"
-	// InstCards is Gilded Hall's economy: Vertebrae, Chips, cards, packs,
-	// the Croupier, gifts, and the admin grants and revocations of them.
-	InstCards = "cards"
-	// InstExoptosis is seed 001: duels, battles and their matches.
-	InstExoptosis = "exoptosis"
-	// InstTrades is the trading institution (who may trade is ruleset data).
-	InstTrades = "trades"
 	// InstGovernance is seed 000's governance: proposals, reaction votes,
 	// the Judge, requests for justice, confidence votes, Judge elections.
 	InstGovernance = "governance"
@@ -76,66 +70,25 @@ type View struct {
 	What        string
 }
 
-// catalogue lists every command the service runs or the scheduler logs
-// (Service.run refuses any other). Its order is the order refusals list
-// commands in.
-var catalogue = slices.Concat([]Command{
-	{Name: "create", Institution: InstCommon, What: "game creation"},
-	{Name: "join", Institution: InstCommon, Action: true, What: "joining", Call: call(commands.Join, optional)},
-	{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Call: bare(commands.Leave)},
-	{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls", Call: call(commands.Roll)},
-	{Name: "bind", Institution: InstCommon, Admin: true, What: "chat bindings"},
-	{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments", Call: call(commands.Amend)},
-	{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports", Call: call(commands.PushReactions)},
-	{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports", Call: call(commands.PushMessageEvent)},
-	{Name: "period-end", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "period ends"},
-
-	{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Call: call(commands.Purchase)},
-	{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Call: call(commands.Open)},
-	{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Call: call(commands.Gift)},
-	{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Call: call(commands.Grant)},
-	{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Call: call(commands.Revoke)},
-
-	{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Call: call(commands.RequestDuel, creates)},
-	{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(true)},
-	{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(false)},
-	{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Call: bare(commands.EngageBattle)},
-	{Name: "match-timeout", Institution: InstExoptosis, Draws: true, AfterEnd: true, Scheduled: true, What: "Exoptosis matches"},
-}, matchMoveCommands(), []Command{
-	{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Call: call(commands.OfferTrade, creates)},
-	{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Call: byID[TradeRef](commands.AcceptTrade)},
-	{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Call: byID[TradeRef](commands.WithdrawTrade)},
-	{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
-
-	{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Call: call(commands.SubmitProposal, creates)},
-	{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Call: byID[ProposalRef](commands.WithdrawProposal)},
-	{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Call: call(commands.RequestJustice, creates)},
-	{Name: "ruling", Institution: InstGovernance, What: "rulings", Call: call(commands.Rule, creates)},
-	{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Call: byID[RulingRef](commands.Overturn)},
-	{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Call: call(commands.OpenConfidence, creates)},
-	{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Call: bare(commands.AssentRemoval)},
-	{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Call: bare(commands.Resign)},
-	{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Call: call(commands.StandForJudge, creates)},
-	{Name: "proposal-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "proposals"},
-	{Name: "confidence-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "votes of confidence"},
-	{Name: "judge-election", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "Judge elections"},
-})
-
-// matchMoveCommands are the moves of a match, one command each ("match-play").
-func matchMoveCommands() []Command {
-	out := make([]Command, 0, len(moveKinds))
-	for _, k := range moveKinds {
-		out = append(out, Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Call: moveCall(k)})
-	}
-	return out
+// commonComponent is what every ruleset has. It is a function, not a
+// variable, because its calls name the service's methods and those read the
+// catalogue: a variable would be an initialisation cycle.
+func commonComponent() Component {
+	return Component{Name: InstCommon, Due: []DueWork{periodWork}, Commands: []Command{
+		{Name: "create", Institution: InstCommon, What: "game creation"},
+		{Name: "join", Institution: InstCommon, Action: true, What: "joining", Call: call(commands.Join, optional)},
+		{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Call: bare(commands.Leave)},
+		{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls", Call: call(commands.Roll)},
+		{Name: "bind", Institution: InstCommon, Admin: true, What: "chat bindings"},
+		{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments", Call: call(commands.Amend)},
+		{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports", Call: call(commands.PushReactions)},
+		{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports", Call: call(commands.PushMessageEvent)},
+		{Name: "period-end", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "period ends"},
+	}}
 }
 
-// The read-only queries that belong to an institution; the common ones
-// (the game, players, log, seeds, audit, activity, ruleset) every ruleset has.
+// The governance views.
 var (
-	viewShop      = View{Name: "shop", Institution: InstCards, What: "shop (the Croupier sells nothing)"}
-	viewMatches   = View{Name: "matches", Institution: InstExoptosis, What: "Exoptosis matches"}
-	viewTrades    = View{Name: "trades", Institution: InstTrades, What: "trades"}
 	viewProposals = View{Name: "proposals", Institution: InstGovernance, What: "proposals"}
 	viewJudge     = View{Name: "judge", Institution: InstGovernance, What: "Judge"}
 	viewJustice   = View{Name: "justice", Institution: InstGovernance, What: "requests for justice"}
@@ -143,8 +96,31 @@ var (
 	viewElections = View{Name: "elections", Institution: InstGovernance, What: "Judge elections"}
 )
 
-// views lists the institution views.
-var views = []View{viewShop, viewMatches, viewTrades, viewProposals, viewJudge, viewJustice, viewRulings, viewElections}
+// Governance is seed 000's governance as a component: proposals and their
+// reaction votes, the Judge and requests for justice, votes of confidence
+// and Judge elections, with their timers and the tally before a period
+// ends. Its numbers are the game's ruleset data (thresholds.governance).
+func Governance() Component {
+	return Component{Name: InstGovernance,
+		Commands: []Command{
+			{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Call: call(commands.SubmitProposal, creates)},
+			{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Call: ByID[ProposalRef](commands.WithdrawProposal)},
+			{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Call: call(commands.RequestJustice, creates)},
+			{Name: "ruling", Institution: InstGovernance, What: "rulings", Call: call(commands.Rule, creates)},
+			{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Call: ByID[RulingRef](commands.Overturn)},
+			{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Call: call(commands.OpenConfidence, creates)},
+			{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Call: bare(commands.AssentRemoval)},
+			{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Call: bare(commands.Resign)},
+			{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Call: call(commands.StandForJudge, creates)},
+			{Name: "proposal-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "proposals"},
+			{Name: "confidence-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "votes of confidence"},
+			{Name: "judge-election", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "Judge elections"},
+		},
+		Views:           []View{viewProposals, viewJudge, viewJustice, viewRulings, viewElections},
+		Due:             []DueWork{proposalWork, confidenceWork, electionWork},
+		BeforePeriodEnd: []BeforeHook{tallyBeforePeriodEnd},
+	}
+}
 
 // RulesetShape is what one ruleset has (RULINGS R3).
 type RulesetShape struct {
@@ -152,56 +128,77 @@ type RulesetShape struct {
 	Title string
 	// Institutions it has, InstCommon always among them.
 	Institutions []string
-	// Seasons: its week ends advance the season (RULINGS T2; seasons are
-	// seed 002's, which seed 003 does not have).
+	// Seasons: its week ends advance the season (RULINGS T2).
 	Seasons bool
 }
 
-// shapes is every ruleset's shape, by ruleset id. Until the Obelisk and
-// Turns modules land, obelisk and turns have the common commands and the
-// institutions their rulings give them (R3): obelisk the 000 governance
-// and trades between reputable players, turns nothing more.
-var shapes = map[string]RulesetShape{
-	"gilded-hall": {Title: "Gilded Hall", Seasons: true,
-		Institutions: []string{InstCommon, InstCards, InstExoptosis, InstTrades, InstGovernance}},
-	"obelisk": {Title: "Obelisk", Seasons: true,
-		Institutions: []string{InstCommon, InstTrades, InstGovernance}},
-	"turns": {Title: "turns", Institutions: []string{InstCommon}},
+// Catalogue returns every command the service runs, in order: the common
+// ones, then each module's.
+func (r *Registry) Catalogue() []Command { return slices.Clone(r.commands) }
+
+// Views returns the institution views of the service's modules.
+func (r *Registry) Views() []View { return slices.Clone(r.views) }
+
+// Rulesets returns the ids of the rulesets the service runs, in the order
+// they were given.
+func (r *Registry) Rulesets() []string {
+	out := make([]string, 0, len(r.order))
+	for _, id := range r.order {
+		out = append(out, id)
+	}
+	return out
 }
 
-// Catalogue returns every command of the catalogue, in order.
-func Catalogue() []Command { return slices.Clone(catalogue) }
-
-// Views returns the institution views of the catalogue.
-func Views() []View { return slices.Clone(views) }
-
 // CommandNamed returns the catalogue's command name.
-func CommandNamed(name string) (Command, bool) {
-	i := slices.IndexFunc(catalogue, func(c Command) bool { return c.Name == name })
+func (r *Registry) CommandNamed(name string) (Command, bool) {
+	i := slices.IndexFunc(r.commands, func(c Command) bool { return c.Name == name })
 	if i < 0 {
 		return Command{}, false
 	}
-	return catalogue[i], true
+	return r.commands[i], true
 }
 
 // Shape returns what ruleset id has.
-func Shape(id string) (RulesetShape, bool) {
-	s, ok := shapes[id]
-	return s, ok
+func (r *Registry) Shape(id string) (RulesetShape, bool) {
+	m, ok := r.module(id)
+	if !ok {
+		return RulesetShape{}, false
+	}
+	sh := RulesetShape{Title: m.Title, Seasons: m.Seasons, Institutions: []string{InstCommon}}
+	for _, c := range m.Components {
+		sh.Institutions = append(sh.Institutions, c.Name)
+	}
+	return sh, true
 }
 
 // RulesetHas reports whether ruleset id has institution inst.
-func RulesetHas(id, inst string) bool {
-	s, ok := shapes[id]
-	return ok && slices.Contains(s.Institutions, inst)
+func (r *Registry) RulesetHas(id, inst string) bool {
+	sh, ok := r.Shape(id)
+	return ok && slices.Contains(sh.Institutions, inst)
+}
+
+// Has reports whether ruleset id has the command or view name.
+func (r *Registry) Has(id, name string) bool {
+	m, ok := r.module(id)
+	return ok && (m.commands[name] || m.views[name])
+}
+
+// HasCommand reports whether ruleset id has the command name.
+func (r *Registry) HasCommand(id, name string) bool {
+	m, ok := r.module(id)
+	return ok && m.commands[name]
 }
 
 // CommandsOf returns the names of the player and admin commands ruleset id
 // has, in catalogue order (no scheduler or platform commands, nor create).
-func CommandsOf(id string) []string {
+func (r *Registry) CommandsOf(id string) []string {
+	m, ok := r.module(id)
+	if !ok {
+		return nil
+	}
 	var out []string
-	for _, c := range catalogue {
-		if c.Scheduled || c.Platform || c.Name == "create" || !RulesetHas(id, c.Institution) {
+	for _, c := range r.commands {
+		if c.Scheduled || c.Platform || c.Name == "create" || !m.commands[c.Name] {
 			continue
 		}
 		out = append(out, c.Name)
@@ -209,34 +206,47 @@ func CommandsOf(id string) []string {
 	return out
 }
 
+// title names ruleset id in a sentence.
+func (r *Registry) title(id string) string {
+	if m, ok := r.module(id); ok {
+		return m.Title
+	}
+	return id
+}
+
 // notInRuleset is the refusal of a command or view the game's ruleset does
 // not have (RULINGS R3).
-func notInRuleset(game, rulesetID, name, what string) *rules.Error {
-	title := rulesetID
-	if s, ok := shapes[rulesetID]; ok {
-		title = s.Title
-	}
-	has := CommandsOf(rulesetID)
-	return rules.Refuse("not_in_ruleset", "The %s game %q has no %s. Its commands are: %s.", title, game, what, strings.Join(has, ", ")).
+func (r *Registry) notInRuleset(game, rulesetID, name, what string) *rules.Error {
+	has := r.CommandsOf(rulesetID)
+	return rules.Refuse("not_in_ruleset", "The %s game %q has no %s. Its commands are: %s.", r.title(rulesetID), game, what, strings.Join(has, ", ")).
 		With("ruleset", rulesetID).With("command", name).With("commands", has)
 }
 
+// noModule is the error of a game whose ruleset this service does not run.
+func noModule(game, rulesetID string) error {
+	return fmt.Errorf("game %s: ruleset %q is not among the rulesets this service runs", game, rulesetID)
+}
+
 // allowCommand refuses c unless the game's ruleset has it.
-func allowCommand(game, rulesetID string, c Command) error {
-	return allow(game, rulesetID, c.Institution, c.Name, c.What)
+func (r *Registry) allowCommand(game, rulesetID string, c Command) error {
+	m, ok := r.module(rulesetID)
+	if !ok {
+		return noModule(game, rulesetID)
+	}
+	if !m.commands[c.Name] {
+		return r.notInRuleset(game, rulesetID, c.Name, c.What)
+	}
+	return nil
 }
 
 // allowView refuses v unless the game's ruleset has it.
-func allowView(game, rulesetID string, v View) error {
-	return allow(game, rulesetID, v.Institution, v.Name, v.What)
-}
-
-func allow(game, rulesetID, inst, name, what string) error {
-	if _, ok := shapes[rulesetID]; !ok {
-		return fmt.Errorf("game %s: ruleset %q has no shape in the catalogue", game, rulesetID)
+func (r *Registry) allowView(game, rulesetID string, v View) error {
+	m, ok := r.module(rulesetID)
+	if !ok {
+		return noModule(game, rulesetID)
 	}
-	if !RulesetHas(rulesetID, inst) {
-		return notInRuleset(game, rulesetID, name, what)
+	if !m.views[v.Name] {
+		return r.notInRuleset(game, rulesetID, v.Name, v.What)
 	}
 	return nil
 }

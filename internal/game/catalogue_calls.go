@@ -38,18 +38,6 @@ type commands interface {
 	Amend(context.Context, Request, Amend) (*Result, error)
 	PushReactions(context.Context, Request, PushReactions) (*Result, error)
 	PushMessageEvent(context.Context, Request, MessageEvent) (*Result, error)
-	Purchase(context.Context, Request, Purchase) (*Result, error)
-	Open(context.Context, Request, OpenPack) (*Result, error)
-	Gift(context.Context, Request, Gift) (*Result, error)
-	Grant(context.Context, Request, Grant) (*Result, error)
-	Revoke(context.Context, Request, Revoke) (*Result, error)
-	RequestDuel(context.Context, Request, RequestDuel) (*Result, error)
-	AnswerDuel(context.Context, Request, AnswerDuel) (*Result, error)
-	EngageBattle(context.Context, Request) (*Result, error)
-	Move(context.Context, Request, MatchMove) (*Result, error)
-	OfferTrade(context.Context, Request, OfferTrade) (*Result, error)
-	AcceptTrade(context.Context, Request, string) (*Result, error)
-	WithdrawTrade(context.Context, Request, string) (*Result, error)
 	SubmitProposal(context.Context, Request, SubmitProposal) (*Result, error)
 	WithdrawProposal(context.Context, Request, string) (*Result, error)
 	RequestJustice(context.Context, Request, RequestJustice) (*Result, error)
@@ -63,16 +51,22 @@ type commands interface {
 
 var _ commands = (*Service)(nil)
 
-// callOption sets a flag of a Call.
-type callOption func(*Call)
+// CallOption sets a flag of a Call.
+type CallOption func(*Call)
 
+// The flags of a Call.
 var (
-	optional callOption = func(c *Call) { c.Optional = true }
-	creates  callOption = func(c *Call) { c.Creates = true }
+	// Optional: the payload may be omitted.
+	Optional CallOption = func(c *Call) { c.Optional = true }
+	// Creates: the command creates the record its result describes.
+	Creates  CallOption = func(c *Call) { c.Creates = true }
+	optional            = Optional
+	creates             = Creates
 )
 
-// call is the Call of a command method whose payload is a P.
-func call[P any](m func(commands, context.Context, Request, P) (*Result, error), opts ...callOption) *Call {
+// Method is the Call of a command function whose payload is a P: how a
+// module makes its commands callable by name.
+func Method[P any](m func(*Service, context.Context, Request, P) (*Result, error), opts ...CallOption) *Call {
 	c := &Call{
 		Payload: func() any { return new(P) },
 		Run: func(ctx context.Context, s *Service, req Request, p any) (*Result, error) {
@@ -85,22 +79,27 @@ func call[P any](m func(commands, context.Context, Request, P) (*Result, error),
 	return c
 }
 
+// call is the Call of one of the engine's command methods.
+func call[P any](m func(commands, context.Context, Request, P) (*Result, error), opts ...CallOption) *Call {
+	return Method(func(s *Service, ctx context.Context, req Request, p P) (*Result, error) { return m(s, ctx, req, p) }, opts...)
+}
+
 // NoPayload is the payload of a command without arguments: {} or nothing.
 type NoPayload struct{}
 
-// bare is the Call of a command method without arguments.
-func bare(m func(commands, context.Context, Request) (*Result, error)) *Call {
-	return call(func(s commands, ctx context.Context, req Request, _ NoPayload) (*Result, error) {
+// Bare is the Call of a command function without arguments.
+func Bare(m func(*Service, context.Context, Request) (*Result, error)) *Call {
+	return Method(func(s *Service, ctx context.Context, req Request, _ NoPayload) (*Result, error) {
 		return m(s, ctx, req)
-	}, optional)
+	}, Optional)
+}
+
+func bare(m func(commands, context.Context, Request) (*Result, error)) *Call {
+	return Bare(func(s *Service, ctx context.Context, req Request) (*Result, error) { return m(s, ctx, req) })
 }
 
 // A record's id, as the payload of a command on that record.
 type (
-	// TradeRef is the payload of trade-accept and trade-withdraw.
-	TradeRef struct {
-		Trade string `json:"trade"`
-	}
 	// ProposalRef is the payload of proposal-withdraw.
 	ProposalRef struct {
 		Proposal string `json:"proposal"`
@@ -109,45 +108,18 @@ type (
 	RulingRef struct {
 		Ruling string `json:"ruling"`
 	}
-	// MatchRef is the payload of duel-accept and duel-decline.
-	MatchRef struct {
-		Match string `json:"match"`
-	}
 )
 
-func (r TradeRef) id() string    { return r.Trade }
-func (r ProposalRef) id() string { return r.Proposal }
-func (r RulingRef) id() string   { return r.Ruling }
+// RecordID is the id of the record a payload names.
+func (r ProposalRef) RecordID() string { return r.Proposal }
 
-// byID is the Call of a command method on the record a P names.
-func byID[P interface{ id() string }](m func(commands, context.Context, Request, string) (*Result, error)) *Call {
+// RecordID is the id of the record a payload names.
+func (r RulingRef) RecordID() string { return r.Ruling }
+
+// ByID is the Call of a command method on the record a P names.
+func ByID[P interface{ RecordID() string }](m func(commands, context.Context, Request, string) (*Result, error)) *Call {
 	return call(func(s commands, ctx context.Context, req Request, p P) (*Result, error) {
-		return m(s, ctx, req, p.id())
-	})
-}
-
-// answerDuel is the Call of duel-accept (accept) or duel-decline.
-func answerDuel(accept bool) *Call {
-	return call(func(s commands, ctx context.Context, req Request, m MatchRef) (*Result, error) {
-		return s.AnswerDuel(ctx, req, AnswerDuel{Match: m.Match, Accept: accept})
-	})
-}
-
-// MoveArgs is the payload of a match-<kind> command: a MatchMove whose kind
-// is the command's name.
-type MoveArgs struct {
-	Match   string   `json:"match"`
-	Card    string   `json:"card,omitempty"`
-	Cards   []string `json:"cards,omitempty"`
-	Target  string   `json:"target,omitempty"`
-	Targets []string `json:"targets,omitempty"`
-	Amount  int      `json:"amount,omitempty"`
-}
-
-// moveCall is the Call of the match-<kind> command.
-func moveCall(kind string) *Call {
-	return call(func(s commands, ctx context.Context, req Request, a MoveArgs) (*Result, error) {
-		return s.Move(ctx, req, MatchMove{Match: a.Match, Kind: kind, Card: a.Card, Cards: a.Cards, Target: a.Target, Targets: a.Targets, Amount: a.Amount})
+		return m(s, ctx, req, p.RecordID())
 	})
 }
 
@@ -157,37 +129,34 @@ func moveCall(kind string) *Call {
 // Whether the game's ruleset has the command is the command's own check
 // (not_in_ruleset, RULINGS R3), when it runs.
 func (s *Service) Callable(ctx context.Context, game, name string) (Command, error) {
-	if c, ok := CommandNamed(name); ok && c.Call != nil {
+	if c, ok := s.CommandNamed(name); ok && c.Call != nil {
 		return c, nil
 	}
 	if !ValidGameID(game) {
 		return Command{}, rules.Refuse("invalid_game_id", "%q is not a valid game id.", game)
 	}
-	id, err := s.rulesetOf(ctx, game)
+	id, err := s.RulesetOf(ctx, game)
 	if err != nil {
 		return Command{}, err
 	}
-	has := CallableIn(id)
+	has := s.CallableIn(id)
 	why := "There is no command %q"
-	if c, ok := CommandNamed(name); ok && c.Scheduled {
+	if c, ok := s.CommandNamed(name); ok && c.Scheduled {
 		why = "The command %q is the scheduler's, not one to call,"
 	} else if ok {
 		why = "The command %q is not one to call by name,"
 	}
-	title := id
-	if sh, ok := shapes[id]; ok {
-		title = sh.Title
-	}
+	title := s.title(id)
 	return Command{}, rules.Refuse("unknown_command", why+" in the %s game %q. Its commands are: %s.", name, title, game, strings.Join(has, ", ")).
 		With("ruleset", id).With("command", name).With("commands", has)
 }
 
 // CallableIn returns the names of the commands of ruleset id an edge may
 // call by name, in catalogue order.
-func CallableIn(id string) []string {
+func (r *Registry) CallableIn(id string) []string {
 	var out []string
-	for _, c := range catalogue {
-		if c.Call != nil && RulesetHas(id, c.Institution) {
+	for _, c := range r.commands {
+		if c.Call != nil && r.HasCommand(id, c.Name) {
 			out = append(out, c.Name)
 		}
 	}

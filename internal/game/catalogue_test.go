@@ -16,6 +16,8 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -74,7 +76,7 @@ func commandsInSource(t *testing.T) []string {
 			}
 		case *ast.BinaryExpr:
 			if b, ok := v.X.(*ast.BasicLit); ok && b.Value == `"match-"` {
-				for _, k := range game.MoveKinds() {
+				for _, k := range gildedhall.MoveKinds() {
 					out = append(out, "match-"+k)
 				}
 			} else {
@@ -124,12 +126,12 @@ func TestCatalogueListsEveryCommandTheServiceRuns(t *testing.T) {
 		t.Fatalf("found only %d commands in the source (%v): the scan is broken", len(inSource), inSource)
 	}
 	var declared []string
-	for _, c := range game.Catalogue() {
+	for _, c := range rulesets.Registry().Catalogue() {
 		declared = append(declared, c.Name)
 		if c.Institution == "" || c.What == "" {
 			t.Errorf("command %s has no institution or no name for refusals", c.Name)
 		}
-		if _, ok := game.CommandNamed(c.Name); !ok {
+		if _, ok := rulesets.Registry().CommandNamed(c.Name); !ok {
 			t.Errorf("command %s is not found by name", c.Name)
 		}
 	}
@@ -152,12 +154,12 @@ func TestCatalogueListsEveryCommandTheServiceRuns(t *testing.T) {
 // Obelisk the common commands, trades and the 000 governance (no cards,
 // packs, Croupier, gifts, grants or Exoptosis), turns the common ones only.
 func TestR3_WhatEachRulesetHas(t *testing.T) {
-	for _, c := range game.Catalogue() {
-		if !game.RulesetHas("gilded-hall", c.Institution) {
+	for _, c := range rulesets.Registry().Catalogue() {
+		if !rulesets.Registry().RulesetHas("gilded-hall", c.Institution) {
 			t.Errorf("gilded-hall lacks %s", c.Name)
 		}
 	}
-	has := func(id string) []string { return game.CommandsOf(id) }
+	has := func(id string) []string { return rulesets.Registry().CommandsOf(id) }
 	for _, tc := range []struct {
 		ruleset   string
 		has, lack []string
@@ -179,7 +181,7 @@ func TestR3_WhatEachRulesetHas(t *testing.T) {
 			}
 		}
 	}
-	if s, _ := game.Shape("turns"); s.Seasons {
+	if s, _ := rulesets.Registry().Shape("turns"); s.Seasons {
 		t.Error("turns has seasons; seed 003 has none (RULINGS T2 is seed 002's)")
 	}
 }
@@ -235,16 +237,16 @@ func TestR3_RefusedBeforeAnythingButMetaIsRead(t *testing.T) {
 	ctx := context.Background()
 	cs := &countingStore{Store: newBolt(t)}
 	clk := clock.NewManual(start)
-	setup := game.New(cs, clk, game.WithEntropy(seeded(1)))
+	setup := rulesets.New(cs, clk, game.WithEntropy(seeded(1)))
 	if _, err := setup.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: "obelisk"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := setup.Join(ctx, req("discord:2", "join"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
-	cold := game.New(cs, clk, game.WithEntropy(seeded(2)))
+	cold := rulesets.New(cs, clk, game.WithEntropy(seeded(2)))
 	cs.reset()
-	_, err := cold.Gift(ctx, req("discord:2", "gift-1"), game.Gift{To: admin})
+	_, err := gildedhall.On(cold).Gift(ctx, req("discord:2", "gift-1"), gildedhall.Gift{To: admin})
 	if ruleCode(err) != "not_in_ruleset" {
 		t.Fatalf("gift in an obelisk game: %v, want not_in_ruleset", err)
 	}
@@ -252,11 +254,14 @@ func TestR3_RefusedBeforeAnythingButMetaIsRead(t *testing.T) {
 		t.Errorf("cold refusal: %d gets, %d batch reads, %d queries, %d commits; want one read and no commit", g, gm, q, c)
 	}
 	for i, call := range []func() error{
-		func() error { _, err := cold.Gift(ctx, req("discord:2", "gift-2"), game.Gift{To: admin}); return err },
-		func() error { _, err := cold.EngageBattle(ctx, req("discord:2", "battle")); return err },
-		func() error { _, err := cold.Shop(ctx, "hall"); return err },
 		func() error {
-			_, err := cold.Grant(ctx, req(admin, "grant"), game.Grant{Player: "discord:2", Vertebrae: 1, Reason: "r"})
+			_, err := gildedhall.On(cold).Gift(ctx, req("discord:2", "gift-2"), gildedhall.Gift{To: admin})
+			return err
+		},
+		func() error { _, err := gildedhall.On(cold).EngageBattle(ctx, req("discord:2", "battle")); return err },
+		func() error { _, err := gildedhall.On(cold).Shop(ctx, "hall"); return err },
+		func() error {
+			_, err := gildedhall.On(cold).Grant(ctx, req(admin, "grant"), gildedhall.Grant{Player: "discord:2", Vertebrae: 1, Reason: "r"})
 			return err
 		},
 	} {
@@ -296,7 +301,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	ctx := context.Background()
 	st := newBolt(t)
 	clk := clock.NewManual(start)
-	svc := game.New(st, clk, game.WithEntropy(seeded(1)))
+	svc := rulesets.New(st, clk, game.WithEntropy(seeded(1)))
 	for _, g := range []struct{ id, ruleset string }{{"gh", "gilded-hall"}, {"ob", "obelisk"}, {"tu", "turns"}} {
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create-" + g.id}, game.CreateGame{ID: g.id, Ruleset: g.ruleset}); err != nil {
 			t.Fatal(err)
@@ -307,14 +312,14 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	}
 	// discord:2 engaged in this phase's battle in gh (by the command) and
 	// in ob (stored directly: the Obelisk has no battle command to do it).
-	if _, err := svc.Grant(ctx, game.Request{Game: "gh", Actor: admin, Key: "g"}, game.Grant{Player: "discord:2", RandomCards: 4, Reason: "deck"}); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, game.Request{Game: "gh", Actor: admin, Key: "g"}, gildedhall.Grant{Player: "discord:2", RandomCards: 4, Reason: "deck"}); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := svc.EngageBattle(ctx, game.Request{Game: "gh", Actor: "discord:2", Key: "engage"})
+	eng, err := gildedhall.On(svc).EngageBattle(ctx, game.Request{Game: "gh", Actor: "discord:2", Key: "engage"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	period := decode[game.BattleEngagement](t, eng).Period
+	period := decode[gildedhall.BattleEngagement](t, eng).Period
 	pk := store.Key{PK: "GAME#ob", SK: "PLAYER#discord:2"}
 	it, err := st.Get(ctx, pk)
 	if err != nil {
@@ -328,7 +333,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	rawPut(t, st, pk, p, time.Time{})
 	// A trade timer in the turns game (turns has no trades).
 	tk := store.Key{PK: "GAME#tu", SK: "TRADE#t-1"}
-	stale := game.Trade{ID: "t-1", From: "discord:2", To: admin, Status: game.TradeOpen, ExpiresAt: start.Add(time.Hour)}
+	stale := gildedhall.Trade{ID: "t-1", From: "discord:2", To: admin, Status: gildedhall.TradeOpen, ExpiresAt: start.Add(time.Hour)}
 	rawPut(t, st, tk, stale, stale.ExpiresAt)
 
 	// Past the end of the week: both phases of UTC week 49 and the turns
@@ -342,7 +347,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 		t.Fatalf("failed work: %v", rep.Failed)
 	}
 	battle := "b-" + period
-	if _, err := svc.Match(ctx, "gh", battle, ""); err != nil {
+	if _, err := gildedhall.On(svc).Match(ctx, "gh", battle, ""); err != nil {
 		t.Errorf("gilded-hall: no battle %s after the phase end: %v", battle, err)
 	}
 	if it, err := st.Get(ctx, store.Key{PK: "GAME#ob", SK: "MATCH#" + battle}); err != nil || it.Exists() {
@@ -379,9 +384,9 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tr game.Trade
+	var tr gildedhall.Trade
 	_ = json.Unmarshal(after.Data, &tr)
-	if tr.Status != game.TradeOpen || after.Version != 1 {
+	if tr.Status != gildedhall.TradeOpen || after.Version != 1 {
 		t.Errorf("turns: the trade timer ran (status %s, version %d): turns has no trades", tr.Status, after.Version)
 	}
 	for _, e := range rep.Expired {
@@ -398,7 +403,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 // administers the server) are the two exceptions, by design.
 func TestCatalogueCallsEveryCommandAnEdgeSends(t *testing.T) {
 	notCalled := map[string]bool{"create": true, "bind": true}
-	for _, c := range game.Catalogue() {
+	for _, c := range rulesets.Registry().Catalogue() {
 		switch want := !c.Scheduled && !notCalled[c.Name]; {
 		case want && c.Call == nil:
 			t.Errorf("command %s has no Call: no edge can run it by name", c.Name)
@@ -411,7 +416,7 @@ func TestCatalogueCallsEveryCommandAnEdgeSends(t *testing.T) {
 			}
 		}
 	}
-	if got := game.CallableIn("obelisk"); slices.Contains(got, "gift") || !slices.Contains(got, "trade-offer") || !slices.Contains(got, "push-reactions") {
+	if got := rulesets.Registry().CallableIn("obelisk"); slices.Contains(got, "gift") || !slices.Contains(got, "trade-offer") || !slices.Contains(got, "push-reactions") {
 		t.Errorf("the Obelisk's callable commands %v: want trades and pushes, no gifts", got)
 	}
 }

@@ -52,11 +52,15 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 	if err != nil {
 		return nil, rules.Refuse("unknown_ruleset", "%v", err)
 	}
+	mod, ok := s.module(rs.ID)
+	if !ok {
+		return nil, rules.Refuse("unknown_ruleset", "This server does not run the ruleset %q; it runs %s.", rs.ID, strings.Join(s.Rulesets(), ", "))
+	}
 	switch {
-	case !shapes[rs.ID].Seasons:
+	case !mod.Seasons:
 		// Seasons are seed 002's; a ruleset without them has none (T2, R3).
 		if c.Season != "" {
-			return nil, rules.Refuse("invalid_request", "The %s ruleset has no seasons; leave the season out.", shapes[rs.ID].Title)
+			return nil, rules.Refuse("invalid_request", "The %s ruleset has no seasons; leave the season out.", mod.Title)
 		}
 	case c.Season == "":
 		c.Season = calendar.Seasons[0]
@@ -115,15 +119,12 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			if err != nil {
 				return nil, err
 			}
-			// The trade index (trade_index.go) is complete from a first join;
-			// a rejoin keeps the open trades the departure had no room to close.
-			p.TradesIndexed = prev == nil || prev.TradesIndexed
-			if prev != nil {
-				p.Trades = prev.Trades
+			if m, ok := s.module(t.Meta.Ruleset); ok && m.OnJoin != nil {
+				m.OnJoin(t, prev, p)
 			}
 			t.Save(p)
 			t.Emit("player_joined", p.ID, map[string]string{"name": p.Name})
-			return t.playerView(p), nil
+			return t.PlayerView(p), nil
 		},
 	})
 }
@@ -152,16 +153,15 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 				return nil, err
 			}
 			t.Save(p)
-			withdrawn, err := t.withdrawTradesOf(p) // trade_index.go
-			if err != nil {
-				return nil, err
+			res := LeaveResult{Player: p.ID, LeftAt: t.Now, Destroyed: destroyed,
+				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std())}
+			if m, ok := s.module(t.Meta.Ruleset); ok && m.OnLeave != nil {
+				if err := m.OnLeave(t, p, &res); err != nil {
+					return nil, err
+				}
 			}
-			if err := t.leaveMatches(p); err != nil { // match_leave.go: forfeits, duel requests, battle engagement
-				return nil, err
-			}
-			t.Emit("player_left", p.ID, map[string]any{"destroyed": destroyed, "withdrawn_trades": withdrawn})
-			return LeaveResult{Player: p.ID, LeftAt: t.Now, Destroyed: destroyed, WithdrawnTrades: withdrawn,
-				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std())}, nil
+			t.Emit("player_left", p.ID, map[string]any{"destroyed": destroyed, "withdrawn_trades": res.WithdrawnTrades})
+			return res, nil
 		},
 	})
 }

@@ -16,6 +16,8 @@ import (
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -43,7 +45,7 @@ func periodEnds(t *testing.T, svc *game.Service, g string) []game.Entry {
 func TestT4_PeriodEndedByAnotherRunDuringHooksIsNotEndedAgain(t *testing.T) {
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))
-	other := game.New(svc.Store(), clk, game.WithEntropy(seeded(2)))
+	other := rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)))
 	// The hook runs in both services (hooks are per process); only the
 	// first call interleaves.
 	var fired atomic.Bool
@@ -153,8 +155,8 @@ func everyDueKind(t *testing.T) string {
 	g.elect(pl(10)) // runs the due work of week 49
 
 	g.clk.Set(w50Monday.Add(30 * time.Minute))
-	g.must(svc.Grant(g.ctx, req(admin, g.key()), game.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
-	g.must(svc.OfferTrade(g.ctx, req(pl(11), g.key()), game.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
+	g.must(gildedhall.On(svc).Grant(g.ctx, req(admin, g.key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
+	g.must(gildedhall.On(svc).OfferTrade(g.ctx, req(pl(11), g.key()), gildedhall.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
 	rq := decode[game.JusticeRecord](t, g.must(svc.RequestJustice(g.ctx, req(pl(11), g.key()),
 		game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
 	ru := decode[game.RulingView](t, g.must(svc.Rule(g.ctx, req(pl(10), g.key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
@@ -170,8 +172,8 @@ func everyDueKind(t *testing.T) string {
 
 	g.clk.Set(w50Saturday)
 	twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
-	g.must(svc.EngageBattle(g.ctx, req(cy, g.key())))
-	g.must(svc.EngageBattle(g.ctx, req(dee, g.key())))
+	g.must(gildedhall.On(svc).EngageBattle(g.ctx, req(cy, g.key())))
+	g.must(gildedhall.On(svc).EngageBattle(g.ctx, req(dee, g.key())))
 	return path
 }
 
@@ -233,7 +235,7 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 	// One run alone: the reference, and how many store operations it makes.
 	st, clk := open("alone.db")
 	counted := &interleaved{Store: st}
-	alone := game.New(counted, clk, game.WithEntropy(seeded(3)))
+	alone := rulesets.New(counted, clk, game.WithEntropy(seeded(3)))
 	before := scheduled(t, alone)
 	rep, err := alone.RunDue(ctx)
 	if err != nil || len(rep.Failed) > 0 {
@@ -263,13 +265,13 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 
 	for at := int64(1); at <= ops; at++ {
 		st, clk := open(fmt.Sprintf("at-%d.db", at))
-		other := game.New(st, clk, game.WithEntropy(seeded(4)))
+		other := rulesets.New(st, clk, game.WithEntropy(seeded(4)))
 		first := &interleaved{Store: st, at: at, other: func() {
 			if rep, err := other.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 				t.Errorf("the other run: %+v %v", rep, err)
 			}
 		}}
-		svc := game.New(first, clk, game.WithEntropy(seeded(3)))
+		svc := rulesets.New(first, clk, game.WithEntropy(seeded(3)))
 		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("other run before operation %d: RunDue %+v %v", at, rep, err)
 		}
@@ -323,7 +325,7 @@ func adaAndBoEngagedCyNot(t *testing.T) (store.Store, *game.Service, *clock.Manu
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
 	for _, p := range []string{ada, bo} {
-		if _, err := svc.EngageBattle(context.Background(), req(p, k("engage"))); err != nil {
+		if _, err := gildedhall.On(svc).EngageBattle(context.Background(), req(p, k("engage"))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -339,21 +341,21 @@ func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T
 	st, svc, clk := adaAndBoEngagedCyNot(t)
 	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	clk.Set(friday.Add(-time.Millisecond))
-	scheduler := game.New(st, clk, game.WithEntropy(seeded(2)))
+	scheduler := rulesets.New(st, clk, game.WithEntropy(seeded(2)))
 	late := &interleaved{Store: st, at: 2, other: func() { // before the engagement's commit
 		clk.Set(friday)
 		if rep, err := scheduler.RunDue(ctx); err != nil || len(rep.Transitions) != 1 {
 			t.Errorf("the phase end: %+v %v", rep, err)
 		}
 	}}
-	res, err := game.New(late, clk, game.WithEntropy(seeded(3))).EngageBattle(ctx, req(cy, k("engage")))
+	res, err := gildedhall.On(rulesets.New(late, clk, game.WithEntropy(seeded(3)))).EngageBattle(ctx, req(cy, k("engage")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if late.ranAt.Load() != 2 {
 		t.Fatal("the phase end did not run before the engagement's commit")
 	}
-	got := decode[game.BattleEngagement](t, res)
+	got := decode[gildedhall.BattleEngagement](t, res)
 	battle := view(t, svc, "b-2026-W49-I", "")
 	in := slices.Contains(battle.Players, cy)
 	switch {
@@ -375,15 +377,15 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 		st, svc, clk := adaAndBoEngagedCyNot(t)
 		// cy's Lambda reads the time a millisecond before the end.
 		before := clock.NewManual(friday.Add(-time.Millisecond))
-		engager := game.New(st, before, game.WithEntropy(seeded(5)))
+		engager := rulesets.New(st, before, game.WithEntropy(seeded(5)))
 		engager.MaxAttempts, engager.Backoff = 3, time.Microsecond
 		var res *game.Result
 		var engageErr error
 		run := &interleaved{Store: st, at: at, other: func() {
-			res, engageErr = engager.EngageBattle(ctx, req(cy, "engage-cy"))
+			res, engageErr = gildedhall.On(engager).EngageBattle(ctx, req(cy, "engage-cy"))
 		}}
 		clk.Set(friday)
-		if rep, err := game.New(run, clk, game.WithEntropy(seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+		if rep, err := rulesets.New(run, clk, game.WithEntropy(seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("engagement before operation %d of the phase end: RunDue %+v %v", at, rep, err)
 		}
 		if run.ranAt.Load() != at {
@@ -404,7 +406,7 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 				t.Fatalf("engagement before operation %d refused, yet %s is in the battle", at, cy)
 			}
 		default:
-			got := decode[game.BattleEngagement](t, res)
+			got := decode[gildedhall.BattleEngagement](t, res)
 			if got.Period == "2026-W49-I" && !in {
 				t.Fatalf("engagement before operation %d acknowledged for %s, formed without %s: %v (player's engagement %q)",
 					at, got.Battle, cy, battle.Players, me.Period)

@@ -9,6 +9,8 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
@@ -31,7 +33,7 @@ func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 	ctx := context.Background()
 	st := newDynamo(t)
 	newGame(t, st)
-	svc := game.New(st, clock.NewManual(start))
+	svc := rulesets.New(st, clock.NewManual(start))
 	if _, err := svc.Join(ctx, req("discord:2", "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := svc.Grant(ctx, req(admin, fmt.Sprintf("g%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
+			_, err := gildedhall.On(svc).Grant(ctx, req(admin, fmt.Sprintf("g%d", i)), gildedhall.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

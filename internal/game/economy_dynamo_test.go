@@ -13,6 +13,7 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // TestC6_ConcurrentPurchasesDynamo is acceptance 3 for purchases (RULINGS
@@ -27,7 +28,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 	if _, err := svc.Join(ctx, req(buyer, "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Grant(ctx, req(admin, "g"), game.Grant{Player: buyer, Vertebrae: 50, Reason: "test"}); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "g"), gildedhall.Grant{Player: buyer, Vertebrae: 50, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -43,7 +44,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := svc.Purchase(ctx, req(buyer, fmt.Sprintf("buy-%d", i)), game.Purchase{Item: "random-card"})
+			res, err := gildedhall.On(svc).Purchase(ctx, req(buyer, fmt.Sprintf("buy-%d", i)), gildedhall.Purchase{Item: "random-card"})
 			mu.Lock()
 			defer mu.Unlock()
 			var re *rules.Error
@@ -51,7 +52,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 			case err == nil:
 				codes["ok"]++
 				attempts = append(attempts, res.Attempts)
-				bought = append(bought, decode[game.PurchaseResult](t, res).Cards...)
+				bought = append(bought, decode[gildedhall.PurchaseResult](t, res).Cards...)
 			case errors.As(err, &re):
 				codes[re.Code]++
 			default:
@@ -179,7 +180,7 @@ func (h *holding) move(to *holding, it economy.Items) {
 // (what executing them atomically guarantees), and whether they end in
 // final. The state after a set of valid trades does not depend on their
 // order, so a search over sets (a bit mask, at most 2^len) decides it.
-func serialisable(start map[string]*holding, trades []game.Trade, final map[string]*holding) bool {
+func serialisable(start map[string]*holding, trades []gildedhall.Trade, final map[string]*holding) bool {
 	dead := map[uint32]bool{}
 	var try func(done uint32, st map[string]*holding) bool
 	try = func(done uint32, st map[string]*holding) bool {
@@ -252,13 +253,13 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		if _, err := svc.Join(ctx, req(p, "j"), game.JoinGame{}); err != nil {
 			t.Fatal(err)
 		}
-		res, err := svc.Grant(ctx, req(admin, "g-"+p), game.Grant{Player: p, Vertebrae: 10, Chips: 2,
-			Cards: []game.CardGrant{{Name: "Ace of Hearts"}, {Name: fmt.Sprintf("%d of Spades", i+2)}, {Name: "Red Joker", Holo: true}},
-			Packs: []game.PackGrant{{Pack: "handy-pack", Count: 2}}, Reason: "test"})
+		res, err := gildedhall.On(svc).Grant(ctx, req(admin, "g-"+p), gildedhall.Grant{Player: p, Vertebrae: 10, Chips: 2,
+			Cards: []gildedhall.CardGrant{{Name: "Ace of Hearts"}, {Name: fmt.Sprintf("%d of Spades", i+2)}, {Name: "Red Joker", Holo: true}},
+			Packs: []gildedhall.PackGrant{{Pack: "handy-pack", Count: 2}}, Reason: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := decode[game.GrantResult](t, res)
+		g := decode[gildedhall.GrantResult](t, res)
 		cardsOf[p], packsOf[p] = cardIDs(g.Cards), packIDs(g.Packs)
 	}
 	card := func(p string, i int) []string { return []string{cardsOf[p][i]} }
@@ -295,13 +296,13 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		{c, d, economy.Items{Cards: card(c, 1)}, economy.Items{Cards: card(d, 2)}},
 		{a, d, economy.Items{Vertebrae: 10}, economy.Items{Packs: pack(d, 1)}},
 	}
-	var trades []game.Trade
+	var trades []gildedhall.Trade
 	for i, o := range offers {
-		res, err := svc.OfferTrade(ctx, req(o.from, fmt.Sprintf("offer-%d", i)), game.OfferTrade{To: o.to, Give: o.give, Take: o.take})
+		res, err := gildedhall.On(svc).OfferTrade(ctx, req(o.from, fmt.Sprintf("offer-%d", i)), gildedhall.OfferTrade{To: o.to, Give: o.give, Take: o.take})
 		if err != nil {
 			t.Fatalf("offer %d: %v", i, err)
 		}
-		trades = append(trades, decode[game.Trade](t, res))
+		trades = append(trades, decode[gildedhall.Trade](t, res))
 	}
 	before := holdings(t, svc)
 
@@ -315,7 +316,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := svc.AcceptTrade(ctx, req(tr.To, "accept-"+tr.ID), tr.ID)
+			res, err := gildedhall.On(svc).AcceptTrade(ctx, req(tr.To, "accept-"+tr.ID), tr.ID)
 			switch {
 			case err == nil:
 				outcomes[i] = outcome{attempts: res.Attempts}
@@ -327,7 +328,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 	wg.Wait()
 
 	after := holdings(t, svc)
-	var executed []game.Trade
+	var executed []gildedhall.Trade
 	counts := map[string]int{}
 	attempts := 0
 	for i, o := range outcomes {
@@ -397,7 +398,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		t.Fatalf("no order of the %d executed trades leads from the starting holdings to the final ones", len(executed))
 	}
 	// Each trade's stored status agrees with what its acceptance answered.
-	listed, err := svc.Trades(ctx, "hall", game.TradeFilter{})
+	listed, err := gildedhall.On(svc).Trades(ctx, "hall", gildedhall.TradeFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,9 +407,9 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		status[tr.ID] = tr.Status
 	}
 	for i, tr := range trades {
-		want := game.TradeOpen
+		want := gildedhall.TradeOpen
 		if outcomes[i].code == "" {
-			want = game.TradeExecuted
+			want = gildedhall.TradeExecuted
 		}
 		if status[tr.ID] != want {
 			t.Errorf("trade %d is %s, want %s", i, status[tr.ID], want)

@@ -22,6 +22,8 @@ import (
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -134,7 +136,7 @@ type ecoModel struct {
 	clk     *clock.Manual
 	members map[string]*ecoHolder
 	names   []string // members, in joining order
-	trades  map[string]*game.Trade
+	trades  map[string]*gildedhall.Trade
 	tradeID []string        // in offering order
 	seen    map[string]bool // every card and pack id ever created
 	revoked map[string]bool
@@ -321,7 +323,7 @@ func (m *ecoModel) others(id string) []string {
 func (m *ecoModel) tradeChoices() []string {
 	var open, closed []string
 	for _, id := range m.tradeID {
-		if m.trades[id].Status == game.TradeOpen {
+		if m.trades[id].Status == gildedhall.TradeOpen {
 			open = append(open, id)
 		} else {
 			closed = append(closed, id)
@@ -390,11 +392,11 @@ func TestEconomyStateMachine(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
 		clk := clock.NewManual(start)
-		svc := game.New(newTmpfsBolt(t), clk, game.WithEntropy(seeded(11)), game.WithLogger(quiet))
+		svc := rulesets.New(newTmpfsBolt(t), clk, game.WithEntropy(seeded(11)), game.WithLogger(quiet))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
-		m := &ecoModel{clk: clk, members: map[string]*ecoHolder{}, trades: map[string]*game.Trade{},
+		m := &ecoModel{clk: clk, members: map[string]*ecoHolder{}, trades: map[string]*gildedhall.Trade{},
 			seen: map[string]bool{}, revoked: map[string]bool{}, entries: 1, stats: stats}
 		everyone := []string{"discord:2", "discord:3", "discord:4", "slack:U5", "discord:6"}
 		n := rapid.IntRange(3, 5).Draw(rt, "players")
@@ -427,7 +429,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				if rapid.IntRange(0, 9).Draw(rt, "by a player") == 9 {
 					actor = m.names[0]
 				}
-				g := game.Grant{
+				g := gildedhall.Grant{
 					Player:      m.target(rt, admin, ecoOutsider, ecoBadTarget),
 					Vertebrae:   rapid.IntRange(0, 80).Draw(rt, "vertebrae"),
 					Chips:       rapid.IntRange(0, 3).Draw(rt, "chips"),
@@ -447,14 +449,14 @@ func TestEconomyStateMachine(t *testing.T) {
 					}
 				}
 				for i := range rapid.IntRange(0, 2).Draw(rt, "card grants") {
-					g.Cards = append(g.Cards, game.CardGrant{
+					g.Cards = append(g.Cards, gildedhall.CardGrant{
 						Name:  rapid.SampledFrom(append(slices.Clone(ecoCardNames), "Nine of Cups")).Draw(rt, fmt.Sprintf("card %d", i)),
 						Holo:  rapid.Bool().Draw(rt, fmt.Sprintf("holo %d", i)),
 						Count: rapid.IntRange(0, 3).Draw(rt, fmt.Sprintf("count %d", i)),
 					})
 				}
 				for i := range rapid.IntRange(0, 2).Draw(rt, "pack grants") {
-					g.Packs = append(g.Packs, game.PackGrant{
+					g.Packs = append(g.Packs, gildedhall.PackGrant{
 						Pack:  rapid.SampledFrom([]string{"handy-pack", "deck-pack", "legendary-pack", "mystery-pack"}).Draw(rt, fmt.Sprintf("pack %d", i)),
 						Count: rapid.IntRange(0, 2).Draw(rt, fmt.Sprintf("pack count %d", i)),
 					})
@@ -489,11 +491,11 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "unknown_pack"
 				}
 				key := m.key()
-				res, err := svc.Grant(ctx, req(actor, key), g)
+				res, err := gildedhall.On(svc).Grant(ctx, req(actor, key), g)
 				if m.refused(rt, "grant", res, err, m.outcome(pre, rule)) {
 					return
 				}
-				r := rbody[game.GrantResult](rt, res)
+				r := rbody[gildedhall.GrantResult](rt, res)
 				var wantNames []string
 				for _, c := range g.Cards {
 					for range max(c.Count, 1) {
@@ -531,11 +533,11 @@ func TestEconomyStateMachine(t *testing.T) {
 					rt.Fatalf("grant answered %dV %dC won=%v; model %dV %dC won=%v", r.Vertebrae, r.Chips, r.Won, h.vertebrae, h.chips, m.winner == g.Player)
 				}
 				m.remember(ecoReplay{name: "grant", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.Grant(ctx, req(actor, key), g) },
+					again: func() (*game.Result, error) { return gildedhall.On(svc).Grant(ctx, req(actor, key), g) },
 					changed: func() error {
 						g2 := g
 						g2.Reason = "another reason"
-						_, err := svc.Grant(ctx, req(actor, key), g2)
+						_, err := gildedhall.On(svc).Grant(ctx, req(actor, key), g2)
 						return err
 					}})
 			},
@@ -546,7 +548,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				}
 				target := m.actor(rt)
 				h := m.members[target]
-				r := game.Revoke{Player: target, Items: side(rt, "revoke", h, foreign(target)), Reason: "test"}
+				r := gildedhall.Revoke{Player: target, Items: side(rt, "revoke", h, foreign(target)), Reason: "test"}
 				if r.Items.Empty() && !rarely(rt, "empty revocation") {
 					instead(rt, "grant")
 					return
@@ -564,11 +566,11 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "insufficient_items"
 				}
 				key := m.key()
-				res, err := svc.Revoke(ctx, req(actor, key), r)
+				res, err := gildedhall.On(svc).Revoke(ctx, req(actor, key), r)
 				if m.refused(rt, "revoke", res, err, m.outcome(pre, rule)) {
 					return
 				}
-				got := rbody[game.RevokeResult](rt, res)
+				got := rbody[gildedhall.RevokeResult](rt, res)
 				var taken ecoHolder
 				h.give(&taken, r.Items)
 				if got.Revoked.Vertebrae != taken.vertebrae || got.Revoked.Chips != taken.chips ||
@@ -580,17 +582,17 @@ func TestEconomyStateMachine(t *testing.T) {
 				}
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "revoke", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.Revoke(ctx, req(actor, key), r) },
+					again: func() (*game.Result, error) { return gildedhall.On(svc).Revoke(ctx, req(actor, key), r) },
 					changed: func() error {
 						r2 := r
 						r2.Reason = "another reason"
-						_, err := svc.Revoke(ctx, req(actor, key), r2)
+						_, err := gildedhall.On(svc).Revoke(ctx, req(actor, key), r2)
 						return err
 					}})
 			},
 			"purchase": func(rt *rapid.T) {
 				actor := m.actor(rt)
-				p := game.Purchase{
+				p := gildedhall.Purchase{
 					Item:     rapid.SampledFrom([]string{"random-card", "handy-pack", "deck-pack", "legendary-pack", "chip", "croissant"}).Draw(rt, "item"),
 					Quantity: rapid.SampledFrom([]int{1, 1, 2, 3, 0, 5, -1, 101}).Draw(rt, "quantity"),
 				}
@@ -613,11 +615,11 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "insufficient_funds"
 				}
 				key := m.key()
-				res, err := svc.Purchase(ctx, req(actor, key), p)
+				res, err := gildedhall.On(svc).Purchase(ctx, req(actor, key), p)
 				if m.refused(rt, "purchase", res, err, m.outcome("", rule)) {
 					return
 				}
-				b := rbody[game.PurchaseResult](rt, res)
+				b := rbody[gildedhall.PurchaseResult](rt, res)
 				if b.Paid != cost || b.Quantity != qty || b.Currency != "vertebrae" {
 					rt.Fatalf("%d × %s: paid %d %s for %d, want %d vertebrae", qty, p.Item, b.Paid, b.Currency, b.Quantity, cost)
 				}
@@ -651,9 +653,9 @@ func TestEconomyStateMachine(t *testing.T) {
 					rt.Fatalf("purchase answered %dV %dC won=%v; model %dV %dC", b.Vertebrae, b.Chips, b.Won, h.vertebrae, h.chips)
 				}
 				m.remember(ecoReplay{name: "purchase", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.Purchase(ctx, req(actor, key), p) },
+					again: func() (*game.Result, error) { return gildedhall.On(svc).Purchase(ctx, req(actor, key), p) },
 					changed: func() error {
-						_, err := svc.Purchase(ctx, req(actor, key), game.Purchase{Item: p.Item, Quantity: qty + 1})
+						_, err := gildedhall.On(svc).Purchase(ctx, req(actor, key), gildedhall.Purchase{Item: p.Item, Quantity: qty + 1})
 						return err
 					}})
 			},
@@ -687,7 +689,7 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "no_such_pack"
 				}
 				key := m.key()
-				res, err := svc.Open(ctx, req(actor, key), game.OpenPack{Pack: ref})
+				res, err := gildedhall.On(svc).Open(ctx, req(actor, key), gildedhall.OpenPack{Pack: ref})
 				if m.refused(rt, "open", res, err, m.outcome("", rule)) {
 					return
 				}
@@ -708,9 +710,9 @@ func TestEconomyStateMachine(t *testing.T) {
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "open", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.Open(ctx, req(actor, key), game.OpenPack{Pack: ref}) },
+					again: func() (*game.Result, error) { return gildedhall.On(svc).Open(ctx, req(actor, key), gildedhall.OpenPack{Pack: ref}) },
 					changed: func() error {
-						_, err := svc.Open(ctx, req(actor, key), game.OpenPack{Pack: ref + "x"})
+						_, err := gildedhall.On(svc).Open(ctx, req(actor, key), gildedhall.OpenPack{Pack: ref + "x"})
 						return err
 					}})
 			},
@@ -733,11 +735,11 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "already_gifted"
 				}
 				key := m.key()
-				res, err := svc.Gift(ctx, req(actor, key), game.Gift{To: to})
+				res, err := gildedhall.On(svc).Gift(ctx, req(actor, key), gildedhall.Gift{To: to})
 				if m.refused(rt, "gift", res, err, m.outcome(pre, rule)) {
 					return
 				}
-				g := rbody[game.GiftResult](rt, res)
+				g := rbody[gildedhall.GiftResult](rt, res)
 				small := len(recv.cards) < 5
 				size := 1 // RULINGS C4: base 1, +2 to an inactive player, +1 to a deck under 5
 				if g.Inactive {
@@ -761,9 +763,9 @@ func TestEconomyStateMachine(t *testing.T) {
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "gift", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.Gift(ctx, req(actor, key), game.Gift{To: to}) },
+					again: func() (*game.Result, error) { return gildedhall.On(svc).Gift(ctx, req(actor, key), gildedhall.Gift{To: to}) },
 					changed: func() error {
-						_, err := svc.Gift(ctx, req(actor, key), game.Gift{To: ecoStranger})
+						_, err := gildedhall.On(svc).Gift(ctx, req(actor, key), gildedhall.Gift{To: ecoStranger})
 						return err
 					}})
 			},
@@ -771,7 +773,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				actor := m.actor(rt)
 				to := m.target(rt, actor, ecoOutsider, actor, ecoBadTarget)
 				from, recv := m.members[actor], m.members[to]
-				o := game.OfferTrade{To: to, Give: side(rt, "give", from, foreign(actor)), Take: side(rt, "take", recv, foreign(to))}
+				o := gildedhall.OfferTrade{To: to, Give: side(rt, "give", from, foreign(actor)), Take: side(rt, "take", recv, foreign(to))}
 				if o.Give.Empty() && o.Take.Empty() && !rarely(rt, "empty offer") {
 					instead(rt, "grant")
 					return
@@ -795,12 +797,12 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "trade_items_missing"
 				}
 				key := m.key()
-				res, err := svc.OfferTrade(ctx, req(actor, key), o)
+				res, err := gildedhall.On(svc).OfferTrade(ctx, req(actor, key), o)
 				if m.refused(rt, "offer", res, err, m.outcome(pre, rule)) {
 					return
 				}
-				tr := rbody[game.Trade](rt, res)
-				if tr.From != actor || tr.To != to || tr.Status != game.TradeOpen || !itemsEqual(tr.Give, o.Give) ||
+				tr := rbody[gildedhall.Trade](rt, res)
+				if tr.From != actor || tr.To != to || tr.Status != gildedhall.TradeOpen || !itemsEqual(tr.Give, o.Give) ||
 					!itemsEqual(tr.Take, o.Take) || !tr.ExpiresAt.Equal(clk.Now().Add(7*24*time.Hour)) || m.trades[tr.ID] != nil {
 					rt.Fatalf("offer %+v answered %+v", o, tr)
 				}
@@ -809,11 +811,11 @@ func TestEconomyStateMachine(t *testing.T) {
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "offer", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.OfferTrade(ctx, req(actor, key), o) },
+					again: func() (*game.Result, error) { return gildedhall.On(svc).OfferTrade(ctx, req(actor, key), o) },
 					changed: func() error {
 						o2 := o
 						o2.Note = "changed my mind"
-						_, err := svc.OfferTrade(ctx, req(actor, key), o2)
+						_, err := gildedhall.On(svc).OfferTrade(ctx, req(actor, key), o2)
 						return err
 					}})
 			},
@@ -833,7 +835,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				switch {
 				case tr == nil:
 					rule = "trade_not_found"
-				case tr.Status != game.TradeOpen:
+				case tr.Status != gildedhall.TradeOpen:
 					rule = "trade_closed"
 				case actor != tr.To:
 					rule = "not_your_trade"
@@ -843,24 +845,24 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "trade_items_missing"
 				}
 				key := m.key()
-				res, err := svc.AcceptTrade(ctx, req(actor, key), id)
+				res, err := gildedhall.On(svc).AcceptTrade(ctx, req(actor, key), id)
 				if m.refused(rt, "accept", res, err, m.outcome("", rule)) {
 					return
 				}
-				got := rbody[game.Trade](rt, res)
-				if got.ID != id || got.Status != game.TradeExecuted || got.ClosedBy != actor {
+				got := rbody[gildedhall.Trade](rt, res)
+				if got.ID != id || got.Status != gildedhall.TradeExecuted || got.ClosedBy != actor {
 					rt.Fatalf("accept of %s answered %+v", id, got)
 				}
 				from, to := m.members[tr.From], m.members[tr.To]
 				from.give(to, tr.Give)
 				to.give(from, tr.Take)
-				tr.Status = game.TradeExecuted
+				tr.Status = gildedhall.TradeExecuted
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "accept", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.AcceptTrade(ctx, req(actor, key), id) },
+					again: func() (*game.Result, error) { return gildedhall.On(svc).AcceptTrade(ctx, req(actor, key), id) },
 					changed: func() error {
-						_, err := svc.AcceptTrade(ctx, req(actor, key), id+"x")
+						_, err := gildedhall.On(svc).AcceptTrade(ctx, req(actor, key), id+"x")
 						return err
 					}})
 			},
@@ -880,24 +882,24 @@ func TestEconomyStateMachine(t *testing.T) {
 				switch {
 				case tr == nil:
 					rule = "trade_not_found"
-				case tr.Status != game.TradeOpen:
+				case tr.Status != gildedhall.TradeOpen:
 					rule = "trade_closed"
 				case actor != tr.From && actor != tr.To:
 					rule = "not_your_trade"
 				}
 				key := m.key()
-				res, err := svc.WithdrawTrade(ctx, req(actor, key), id)
+				res, err := gildedhall.On(svc).WithdrawTrade(ctx, req(actor, key), id)
 				if m.refused(rt, "withdraw", res, err, m.outcome("", rule)) {
 					return
 				}
-				if got := rbody[game.Trade](rt, res); got.Status != game.TradeWithdrawn || got.ClosedBy != actor {
+				if got := rbody[gildedhall.Trade](rt, res); got.Status != gildedhall.TradeWithdrawn || got.ClosedBy != actor {
 					rt.Fatalf("withdrawal of %s answered %+v", id, got)
 				}
-				tr.Status = game.TradeWithdrawn
+				tr.Status = gildedhall.TradeWithdrawn
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "withdraw", body: string(res.Body),
-					again: func() (*game.Result, error) { return svc.WithdrawTrade(ctx, req(actor, key), id) }})
+					again: func() (*game.Result, error) { return gildedhall.On(svc).WithdrawTrade(ctx, req(actor, key), id) }})
 			},
 			"time passes": func(rt *rapid.T) {
 				clk.Advance(time.Duration(rapid.IntRange(1, 180).Draw(rt, "hours")) * time.Hour)
@@ -911,9 +913,9 @@ func TestEconomyStateMachine(t *testing.T) {
 				}
 				var want []string
 				for _, id := range m.tradeID {
-					if tr := m.trades[id]; tr.Status == game.TradeOpen && !clk.Now().Before(tr.ExpiresAt) {
+					if tr := m.trades[id]; tr.Status == gildedhall.TradeOpen && !clk.Now().Before(tr.ExpiresAt) {
 						want = append(want, "hall/"+id)
-						tr.Status = game.TradeExpired
+						tr.Status = gildedhall.TradeExpired
 					}
 				}
 				got := slices.Clone(rep.Expired)
@@ -1043,7 +1045,7 @@ func (m *ecoModel) check(rt *rapid.T, ctx context.Context, svc *game.Service) {
 	if g.Ended != m.ended || g.Winner != m.winner {
 		rt.Fatalf("game ended=%v winner=%q; model ended=%v winner=%q", g.Ended, g.Winner, m.ended, m.winner)
 	}
-	trades, err := svc.Trades(ctx, "hall", game.TradeFilter{})
+	trades, err := gildedhall.On(svc).Trades(ctx, "hall", gildedhall.TradeFilter{})
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -1056,8 +1058,8 @@ func (m *ecoModel) check(rt *rapid.T, ctx context.Context, svc *game.Service) {
 			rt.Fatalf("unknown trade %s listed", tr.ID)
 		}
 		want := mt.Status
-		if want == game.TradeOpen && !m.clk.Now().Before(mt.ExpiresAt) {
-			want = game.TradeExpired // reads tell the truth before the scheduler closes it
+		if want == gildedhall.TradeOpen && !m.clk.Now().Before(mt.ExpiresAt) {
+			want = gildedhall.TradeExpired // reads tell the truth before the scheduler closes it
 		}
 		if tr.Status != want {
 			rt.Fatalf("trade %s is %s, model says %s", tr.ID, tr.Status, want)

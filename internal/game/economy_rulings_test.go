@@ -16,6 +16,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Moments in the calendar of RULINGS T1, from the game's start (Monday
@@ -68,27 +69,27 @@ func (e *econ) refused(what string, err error, code string) {
 	}
 }
 
-func (e *econ) grant(g game.Grant) game.GrantResult {
+func (e *econ) grant(g gildedhall.Grant) gildedhall.GrantResult {
 	e.t.Helper()
 	if g.Reason == "" {
 		g.Reason = "test setup"
 	}
-	return decode[game.GrantResult](e.t, e.must(e.svc.Grant(e.ctx, e.req(admin), g)))
+	return decode[gildedhall.GrantResult](e.t, e.must(gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), g)))
 }
 
-func (e *econ) buy(who, item string) game.PurchaseResult {
+func (e *econ) buy(who, item string) gildedhall.PurchaseResult {
 	e.t.Helper()
-	return decode[game.PurchaseResult](e.t, e.must(e.svc.Purchase(e.ctx, e.req(who), game.Purchase{Item: item})))
+	return decode[gildedhall.PurchaseResult](e.t, e.must(gildedhall.On(e.svc).Purchase(e.ctx, e.req(who), gildedhall.Purchase{Item: item})))
 }
 
-func (e *econ) gift(from, to string) game.GiftResult {
+func (e *econ) gift(from, to string) gildedhall.GiftResult {
 	e.t.Helper()
-	return decode[game.GiftResult](e.t, e.must(e.svc.Gift(e.ctx, e.req(from), game.Gift{To: to})))
+	return decode[gildedhall.GiftResult](e.t, e.must(gildedhall.On(e.svc).Gift(e.ctx, e.req(from), gildedhall.Gift{To: to})))
 }
 
-func (e *econ) offer(from string, o game.OfferTrade) game.Trade {
+func (e *econ) offer(from string, o gildedhall.OfferTrade) gildedhall.Trade {
 	e.t.Helper()
-	return decode[game.Trade](e.t, e.must(e.svc.OfferTrade(e.ctx, e.req(from), o)))
+	return decode[gildedhall.Trade](e.t, e.must(gildedhall.On(e.svc).OfferTrade(e.ctx, e.req(from), o)))
 }
 
 func (e *econ) player(id string) game.PlayerView {
@@ -100,9 +101,9 @@ func (e *econ) player(id string) game.PlayerView {
 	return v
 }
 
-func (e *econ) trade(id string) game.Trade {
+func (e *econ) trade(id string) gildedhall.Trade {
 	e.t.Helper()
-	tr, err := e.svc.Trade(e.ctx, "hall", id)
+	tr, err := gildedhall.On(e.svc).Trade(e.ctx, "hall", id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -184,20 +185,20 @@ func TestC4_GiftToInactiveReceiverWithThreeCards(t *testing.T) {
 	}{
 		{"first action a purchase", true, func(e *econ) int { e.buy(receiver, "random-card"); return 0 }},
 		{"first action opening a pack", true, func(e *econ) int {
-			e.must(e.svc.Open(e.ctx, e.req(receiver), game.OpenPack{Pack: "handy-pack"}))
+			e.must(gildedhall.On(e.svc).Open(e.ctx, e.req(receiver), gildedhall.OpenPack{Pack: "handy-pack"}))
 			return 0
 		}},
 		{"first action a gift back to the giver", true, func(e *econ) int { return len(e.gift(receiver, giver).Cards) }},
 		{"first action a trade offer (a command without draws of its own)", true, func(e *econ) int {
-			e.offer(receiver, game.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
+			e.offer(receiver, gildedhall.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
 			return 0
 		}},
 		{"acts only in the next phase", false, func(e *econ) int { e.buy(receiver, "random-card"); return 0 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEcon(t, giver, receiver)
-			e.grant(game.Grant{Player: receiver, Vertebrae: 10, Packs: []game.PackGrant{{Pack: "handy-pack"}},
-				Cards: []game.CardGrant{{Name: "King of Hearts"}, {Name: "Red Joker", Holo: true}, {Name: "7 of Clubs"}}})
+			e.grant(gildedhall.Grant{Player: receiver, Vertebrae: 10, Packs: []gildedhall.PackGrant{{Pack: "handy-pack"}},
+				Cards: []gildedhall.CardGrant{{Name: "King of Hearts"}, {Name: "Red Joker", Holo: true}, {Name: "7 of Clubs"}}})
 			e.at(w50p1) // W49 Phase II passed without an action by the receiver
 			if v := e.player(receiver); v.Active || v.DeckSize != 3 {
 				t.Fatalf("before the gift: receiver active=%v with %d cards, want inactive with 3", v.Active, v.DeckSize)
@@ -255,7 +256,7 @@ func TestC4_GiftToInactiveReceiverWithThreeCards(t *testing.T) {
 // giver their card, once.
 func TestC4_EachGiftToAnInactiveReceiverReturnsOneCard(t *testing.T) {
 	e := newEcon(t, giver, receiver, third)
-	e.grant(game.Grant{Player: receiver, Vertebrae: 10, Cards: []game.CardGrant{{Name: "Ace of Hearts"}}})
+	e.grant(gildedhall.Grant{Player: receiver, Vertebrae: 10, Cards: []gildedhall.CardGrant{{Name: "Ace of Hearts"}}})
 	e.at(w50p1)
 	a, b := e.gift(giver, receiver), e.gift(third, receiver)
 	if !a.Inactive || !b.Inactive || len(a.Cards) != 4 || len(b.Cards) != 3 {
@@ -293,9 +294,9 @@ func TestC4_GiftSizeByReceiverState(t *testing.T) {
 				e.at(w50p1)
 				e.must(e.svc.Join(e.ctx, e.req(receiver), game.JoinGame{})) // active in the phase they join
 			}
-			e.grant(game.Grant{Player: receiver, Vertebrae: 5})
+			e.grant(gildedhall.Grant{Player: receiver, Vertebrae: 5})
 			if tc.cards > 0 {
-				e.grant(game.Grant{Player: receiver, Cards: []game.CardGrant{{Name: "2 of Hearts", Count: tc.cards}}})
+				e.grant(gildedhall.Grant{Player: receiver, Cards: []gildedhall.CardGrant{{Name: "2 of Hearts", Count: tc.cards}}})
 			}
 			g := e.gift(giver, receiver)
 			if len(g.Cards) != tc.want || g.Inactive != tc.inactive {
@@ -334,7 +335,7 @@ func TestC4_OneGiftPerPhaseToAnotherPlayer(t *testing.T) {
 		{"gift to a player who left", receiver, "discord:5", "not_a_player"},
 		{"gift by a non-player", "discord:99", receiver, "not_a_player"},
 	} {
-		_, err := e.svc.Gift(e.ctx, e.req(tc.from), game.Gift{To: tc.to})
+		_, err := gildedhall.On(e.svc).Gift(e.ctx, e.req(tc.from), gildedhall.Gift{To: tc.to})
 		e.refused(tc.name, err, tc.code)
 		if tc.code == "already_gifted" && !strings.Contains(err.Error(), receiver) {
 			t.Errorf("%s: the refusal should name the earlier receiver: %v", tc.name, err)
@@ -364,36 +365,36 @@ func TestP2_WhichCommandsCountAsActions(t *testing.T) {
 		run    func(e *econ)
 	}{
 		{"purchase", true, func(e *econ) {
-			e.grant(game.Grant{Player: subject, Vertebrae: 5})
+			e.grant(gildedhall.Grant{Player: subject, Vertebrae: 5})
 			e.buy(subject, "random-card")
 		}},
 		{"open a pack", true, func(e *econ) {
-			e.grant(game.Grant{Player: subject, Packs: []game.PackGrant{{Pack: "deck-pack"}}})
-			e.must(e.svc.Open(e.ctx, e.req(subject), game.OpenPack{Pack: "deck-pack"}))
+			e.grant(gildedhall.Grant{Player: subject, Packs: []gildedhall.PackGrant{{Pack: "deck-pack"}}})
+			e.must(gildedhall.On(e.svc).Open(e.ctx, e.req(subject), gildedhall.OpenPack{Pack: "deck-pack"}))
 		}},
 		{"gift", true, func(e *econ) { e.gift(subject, other) }},
 		{"trade offer", true, func(e *econ) {
-			e.grant(game.Grant{Player: subject, Vertebrae: 1})
-			e.offer(subject, game.OfferTrade{To: other, Give: economy.Items{Vertebrae: 1}})
+			e.grant(gildedhall.Grant{Player: subject, Vertebrae: 1})
+			e.offer(subject, gildedhall.OfferTrade{To: other, Give: economy.Items{Vertebrae: 1}})
 		}},
 		{"trade accept", true, func(e *econ) {
-			e.grant(game.Grant{Player: other, Vertebrae: 1})
-			tr := e.offer(other, game.OfferTrade{To: subject, Give: economy.Items{Vertebrae: 1}})
-			e.must(e.svc.AcceptTrade(e.ctx, e.req(subject), tr.ID))
+			e.grant(gildedhall.Grant{Player: other, Vertebrae: 1})
+			tr := e.offer(other, gildedhall.OfferTrade{To: subject, Give: economy.Items{Vertebrae: 1}})
+			e.must(gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(subject), tr.ID))
 		}},
 		{"trade withdraw (declining an offer)", true, func(e *econ) {
-			e.grant(game.Grant{Player: other, Vertebrae: 1})
-			tr := e.offer(other, game.OfferTrade{To: subject, Give: economy.Items{Vertebrae: 1}})
-			e.must(e.svc.WithdrawTrade(e.ctx, e.req(subject), tr.ID))
+			e.grant(gildedhall.Grant{Player: other, Vertebrae: 1})
+			tr := e.offer(other, gildedhall.OfferTrade{To: subject, Give: economy.Items{Vertebrae: 1}})
+			e.must(gildedhall.On(e.svc).WithdrawTrade(e.ctx, e.req(subject), tr.ID))
 		}},
 		{"dice roll", false, func(e *econ) { e.must(e.svc.Roll(e.ctx, e.req(subject), game.RollDice{Dice: "2d6"})) }},
 		{"reads", false, func(e *econ) {
 			e.player(subject)
 			e.entries()
-			if _, err := e.svc.Shop(e.ctx, "hall"); err != nil {
+			if _, err := gildedhall.On(e.svc).Shop(e.ctx, "hall"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.svc.Trades(e.ctx, "hall", game.TradeFilter{Player: subject}); err != nil {
+			if _, err := gildedhall.On(e.svc).Trades(e.ctx, "hall", gildedhall.TradeFilter{Player: subject}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := e.svc.Game(e.ctx, "hall"); err != nil {
@@ -401,10 +402,10 @@ func TestP2_WhichCommandsCountAsActions(t *testing.T) {
 			}
 		}},
 		{"a refused purchase", false, func(e *econ) {
-			_, err := e.svc.Purchase(e.ctx, e.req(subject), game.Purchase{Item: "chip"})
+			_, err := gildedhall.On(e.svc).Purchase(e.ctx, e.req(subject), gildedhall.Purchase{Item: "chip"})
 			e.refused("purchase without funds", err, "insufficient_funds")
 		}},
-		{"an admin grant to them", false, func(e *econ) { e.grant(game.Grant{Player: subject, Chips: 1}) }},
+		{"an admin grant to them", false, func(e *econ) { e.grant(gildedhall.Grant{Player: subject, Chips: 1}) }},
 		{"a gift to them", false, func(e *econ) { e.gift(other, subject) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -447,7 +448,7 @@ func TestP3_ActiveInJoinPhaseInactiveAfterIdlePhase(t *testing.T) {
 	check("W49 Phase II", want{early: true, late: true}) // early joined in Phase I; late joins now
 	e.at(w50p1)
 	check("W50 Phase I", want{early: false, late: true}) // early idle in Phase II; late joined in it
-	e.grant(game.Grant{Player: early, Vertebrae: 5})
+	e.grant(gildedhall.Grant{Player: early, Vertebrae: 5})
 	e.buy(early, "random-card")
 	check("W50 Phase I after acting", want{early: false, late: true}) // acting now does not undo inactivity now
 	e.at(w50p2)
@@ -459,7 +460,7 @@ func TestP3_ActiveInJoinPhaseInactiveAfterIdlePhase(t *testing.T) {
 // command of any player is refused game_over; reads still work.
 func TestC7_PurchaseReachingWinChipsEndsGame(t *testing.T) {
 	e := newEcon(t, giver, receiver)
-	if r := e.grant(game.Grant{Player: giver, Chips: 24, Vertebrae: 25}); r.Won {
+	if r := e.grant(gildedhall.Grant{Player: giver, Chips: 24, Vertebrae: 25}); r.Won {
 		t.Fatal("24 Chips do not win")
 	}
 	e.clk.Advance(time.Hour)
@@ -483,13 +484,13 @@ func TestC7_PurchaseReachingWinChipsEndsGame(t *testing.T) {
 		run  func() error
 	}{
 		{"the winner buys again", func() error {
-			_, err := e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card"})
+			_, err := gildedhall.On(e.svc).Purchase(e.ctx, e.req(giver), gildedhall.Purchase{Item: "random-card"})
 			return err
 		}},
-		{"another player gifts", func() error { _, err := e.svc.Gift(e.ctx, e.req(receiver), game.Gift{To: giver}); return err }},
+		{"another player gifts", func() error { _, err := gildedhall.On(e.svc).Gift(e.ctx, e.req(receiver), gildedhall.Gift{To: giver}); return err }},
 		{"a newcomer joins", func() error { _, err := e.svc.Join(e.ctx, e.req("discord:9"), game.JoinGame{}); return err }},
 		{"an admin grants", func() error {
-			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: receiver, Chips: 30, Reason: "late"})
+			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), gildedhall.Grant{Player: receiver, Chips: 30, Reason: "late"})
 			return err
 		}},
 	} {
@@ -502,7 +503,7 @@ func TestC7_PurchaseReachingWinChipsEndsGame(t *testing.T) {
 	if v := e.player(giver); v.Inventory.Chips != 25 {
 		t.Fatalf("reading the winner after the end: %d Chips", v.Inventory.Chips)
 	}
-	if shop, err := e.svc.Shop(e.ctx, "hall"); err != nil || len(shop) != 5 {
+	if shop, err := gildedhall.On(e.svc).Shop(e.ctx, "hall"); err != nil || len(shop) != 5 {
 		t.Fatalf("the shop is still readable: %d items, %v", len(shop), err)
 	}
 	if es := e.entries(); es[len(es)-1].Command != "purchase" {
@@ -521,15 +522,15 @@ func TestC7_AnyRouteToWinChipsEndsGame(t *testing.T) {
 		run    func(e *econ)
 	}{
 		{"admin grant", receiver, func(e *econ) {
-			if r := e.grant(game.Grant{Player: receiver, Chips: 25}); !r.Won {
+			if r := e.grant(gildedhall.Grant{Player: receiver, Chips: 25}); !r.Won {
 				t.Fatal("grant result does not say won")
 			}
 		}},
 		{"trade", receiver, func(e *econ) {
-			e.grant(game.Grant{Player: giver, Chips: 10})
-			e.grant(game.Grant{Player: receiver, Chips: 20})
-			tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Chips: 5}})
-			e.must(e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID))
+			e.grant(gildedhall.Grant{Player: giver, Chips: 10})
+			e.grant(gildedhall.Grant{Player: receiver, Chips: 20})
+			tr := e.offer(giver, gildedhall.OfferTrade{To: receiver, Give: economy.Items{Chips: 5}})
+			e.must(gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -539,7 +540,7 @@ func TestC7_AnyRouteToWinChipsEndsGame(t *testing.T) {
 			if !g.Ended || g.Winner != tc.winner {
 				t.Fatalf("ended=%v winner=%q, want %s", g.Ended, g.Winner, tc.winner)
 			}
-			_, err := e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card"})
+			_, err := gildedhall.On(e.svc).Purchase(e.ctx, e.req(giver), gildedhall.Purchase{Item: "random-card"})
 			e.refused("command after the win", err, "game_over")
 		})
 	}
@@ -549,9 +550,9 @@ func TestC7_AnyRouteToWinChipsEndsGame(t *testing.T) {
 // unaffordable purchase with what is missing and writes nothing.
 func TestC6_PurchaseRefusedLeavesInventoryUntouched(t *testing.T) {
 	e := newEcon(t, giver)
-	e.grant(game.Grant{Player: giver, Vertebrae: 11})
+	e.grant(gildedhall.Grant{Player: giver, Vertebrae: 11})
 	before, logged := e.player(giver), len(e.entries())
-	_, err := e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card", Quantity: 3})
+	_, err := gildedhall.On(e.svc).Purchase(e.ctx, e.req(giver), gildedhall.Purchase{Item: "random-card", Quantity: 3})
 	e.refused("3 random cards with 11 Vertebrae", err, "insufficient_funds")
 	if !strings.Contains(err.Error(), "4 Vertebrae are missing") {
 		t.Errorf("the refusal should say what is missing: %v", err)
@@ -559,7 +560,7 @@ func TestC6_PurchaseRefusedLeavesInventoryUntouched(t *testing.T) {
 	if after := e.player(giver); after.Inventory.Vertebrae != 11 || after.DeckSize != before.DeckSize || len(e.entries()) != logged {
 		t.Fatalf("a refused purchase changed state: %+v", after.Inventory)
 	}
-	r := decode[game.PurchaseResult](t, e.must(e.svc.Purchase(e.ctx, e.req(giver), game.Purchase{Item: "random-card", Quantity: 2})))
+	r := decode[gildedhall.PurchaseResult](t, e.must(gildedhall.On(e.svc).Purchase(e.ctx, e.req(giver), gildedhall.Purchase{Item: "random-card", Quantity: 2})))
 	if r.Paid != 10 || r.Vertebrae != 1 || len(r.Cards) != 2 {
 		t.Fatalf("2 random cards with 11 Vertebrae: %+v, want 2 cards paid 10, balance 1", r)
 	}
@@ -569,7 +570,7 @@ func TestC6_PurchaseRefusedLeavesInventoryUntouched(t *testing.T) {
 // opened; opening removes it, adds its cards, and logs the draws.
 func TestC5_OpenPackThroughTheService(t *testing.T) {
 	e := newEcon(t, giver)
-	e.grant(game.Grant{Player: giver, Vertebrae: 50})
+	e.grant(gildedhall.Grant{Player: giver, Vertebrae: 50})
 	bought := e.buy(giver, "legendary-pack")
 	if len(bought.Packs) != 1 || bought.Vertebrae != 0 {
 		t.Fatalf("legendary pack purchase: %+v", bought)
@@ -578,7 +579,7 @@ func TestC5_OpenPackThroughTheService(t *testing.T) {
 	if len(v.Packs) != 1 || v.Packs[0].Pack != "legendary-pack" || v.Packs[0].Count != 1 || v.DeckSize != 0 {
 		t.Fatalf("before opening: packs %+v, deck %d", v.Packs, v.DeckSize)
 	}
-	res := e.must(e.svc.Open(e.ctx, e.req(giver), game.OpenPack{Pack: bought.Packs[0].ID}))
+	res := e.must(gildedhall.On(e.svc).Open(e.ctx, e.req(giver), gildedhall.OpenPack{Pack: bought.Packs[0].ID}))
 	opened := decode[economy.Opened](t, res)
 	holo := 0
 	for _, c := range opened.Cards {
@@ -595,7 +596,7 @@ func TestC5_OpenPackThroughTheService(t *testing.T) {
 	if n := len(res.Entry.Draws); n != 12 {
 		t.Fatalf("the open logged %d draws, want 12 (5 × card+holo, 2 × card)", n)
 	}
-	_, err := e.svc.Open(e.ctx, e.req(giver), game.OpenPack{Pack: bought.Packs[0].ID})
+	_, err := gildedhall.On(e.svc).Open(e.ctx, e.req(giver), gildedhall.OpenPack{Pack: bought.Packs[0].ID})
 	e.refused("opening the same pack again", err, "no_such_pack")
 }
 
@@ -603,21 +604,21 @@ func TestC5_OpenPackThroughTheService(t *testing.T) {
 // copies and packs keep their ids.
 func TestTrade_AcceptExecutesAtomically(t *testing.T) {
 	e := newEcon(t, giver, receiver)
-	a := e.grant(game.Grant{Player: giver, Vertebrae: 10, Cards: []game.CardGrant{{Name: "King of Hearts", Holo: true}, {Name: "2 of Clubs"}}})
-	b := e.grant(game.Grant{Player: receiver, Chips: 2, Packs: []game.PackGrant{{Pack: "deck-pack"}}})
+	a := e.grant(gildedhall.Grant{Player: giver, Vertebrae: 10, Cards: []gildedhall.CardGrant{{Name: "King of Hearts", Holo: true}, {Name: "2 of Clubs"}}})
+	b := e.grant(gildedhall.Grant{Player: receiver, Chips: 2, Packs: []gildedhall.PackGrant{{Pack: "deck-pack"}}})
 	king, pack := a.Cards[0], b.Packs[0]
-	tr := e.offer(giver, game.OfferTrade{To: receiver, Note: "a king for a pack",
+	tr := e.offer(giver, gildedhall.OfferTrade{To: receiver, Note: "a king for a pack",
 		Give: economy.Items{Vertebrae: 4, Cards: []string{king.ID}}, Take: economy.Items{Chips: 1, Packs: []string{pack.ID}}})
-	if tr.Status != game.TradeOpen || !tr.ExpiresAt.Equal(start.Add(7*24*time.Hour)) {
+	if tr.Status != gildedhall.TradeOpen || !tr.ExpiresAt.Equal(start.Add(7*24*time.Hour)) {
 		t.Fatalf("offer: status %s expires %v, want open until 7 days after the offer", tr.Status, tr.ExpiresAt)
 	}
-	_, err := e.svc.AcceptTrade(e.ctx, e.req(giver), tr.ID)
+	_, err := gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(giver), tr.ID)
 	e.refused("the offerer accepting their own offer", err, "not_your_trade")
-	_, err = e.svc.AcceptTrade(e.ctx, e.req(third), tr.ID)
+	_, err = gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(third), tr.ID)
 	e.refused("a third person accepting", err, "not_your_trade")
 
-	done := decode[game.Trade](t, e.must(e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)))
-	if done.Status != game.TradeExecuted || done.ClosedBy != receiver {
+	done := decode[gildedhall.Trade](t, e.must(gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)))
+	if done.Status != gildedhall.TradeExecuted || done.ClosedBy != receiver {
 		t.Fatalf("accepted trade: %+v", done)
 	}
 	ga, gb := e.player(giver).Inventory, e.player(receiver).Inventory
@@ -627,7 +628,7 @@ func TestTrade_AcceptExecutesAtomically(t *testing.T) {
 	if gb.Vertebrae != 4 || gb.Chips != 1 || len(gb.Packs) != 0 || len(gb.Cards) != 1 || gb.Cards[0] != king {
 		t.Fatalf("receiver after the trade: %+v", gb)
 	}
-	_, err = e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+	_, err = gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
 	e.refused("accepting twice", err, "trade_closed")
 }
 
@@ -641,19 +642,19 @@ func TestTrade_AcceptAfterItemsMovedAway(t *testing.T) {
 		move    func(e *econ, card string)
 	}{
 		{"offerer traded the card away", "card", func(e *econ, card string) {
-			tr := e.offer(giver, game.OfferTrade{To: third, Give: economy.Items{Cards: []string{card}}})
-			e.must(e.svc.AcceptTrade(e.ctx, e.req(third), tr.ID))
+			tr := e.offer(giver, gildedhall.OfferTrade{To: third, Give: economy.Items{Cards: []string{card}}})
+			e.must(gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(third), tr.ID))
 		}},
 		{"receiver spent the vertebrae", "Vertebrae", func(e *econ, _ string) { e.buy(receiver, "random-card") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEcon(t, giver, receiver, third)
-			card := e.grant(game.Grant{Player: giver, Cards: []game.CardGrant{{Name: "Queen of Spades"}}}).Cards[0].ID
-			e.grant(game.Grant{Player: receiver, Vertebrae: 8})
-			tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{card}}, Take: economy.Items{Vertebrae: 8}})
+			card := e.grant(gildedhall.Grant{Player: giver, Cards: []gildedhall.CardGrant{{Name: "Queen of Spades"}}}).Cards[0].ID
+			e.grant(gildedhall.Grant{Player: receiver, Vertebrae: 8})
+			tr := e.offer(giver, gildedhall.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{card}}, Take: economy.Items{Vertebrae: 8}})
 			tc.move(e, card)
 			before := map[string]game.PlayerView{giver: e.player(giver), receiver: e.player(receiver), third: e.player(third)}
-			_, err := e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+			_, err := gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
 			e.refused("accept", err, "trade_items_missing")
 			if !strings.Contains(err.Error(), tc.missing) {
 				t.Errorf("the refusal should say what is missing (%s): %v", tc.missing, err)
@@ -663,7 +664,7 @@ func TestTrade_AcceptAfterItemsMovedAway(t *testing.T) {
 					t.Fatalf("%s changed by a refused trade: %+v -> %+v", id, v.Inventory, after.Inventory)
 				}
 			}
-			if st := e.trade(tr.ID).Status; st != game.TradeOpen {
+			if st := e.trade(tr.ID).Status; st != gildedhall.TradeOpen {
 				t.Fatalf("a refused acceptance closed the trade: %s", st)
 			}
 		})
@@ -682,17 +683,17 @@ func TestTrade_WithdrawByEitherParty(t *testing.T) {
 	for _, who := range []string{giver, receiver} {
 		t.Run(who, func(t *testing.T) {
 			e := newEcon(t, giver, receiver, third)
-			e.grant(game.Grant{Player: giver, Vertebrae: 3})
-			tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
-			_, err := e.svc.WithdrawTrade(e.ctx, e.req(third), tr.ID)
+			e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
+			tr := e.offer(giver, gildedhall.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+			_, err := gildedhall.On(e.svc).WithdrawTrade(e.ctx, e.req(third), tr.ID)
 			e.refused("a third player withdrawing", err, "not_your_trade")
-			w := decode[game.Trade](t, e.must(e.svc.WithdrawTrade(e.ctx, e.req(who), tr.ID)))
-			if w.Status != game.TradeWithdrawn || w.ClosedBy != who {
+			w := decode[gildedhall.Trade](t, e.must(gildedhall.On(e.svc).WithdrawTrade(e.ctx, e.req(who), tr.ID)))
+			if w.Status != gildedhall.TradeWithdrawn || w.ClosedBy != who {
 				t.Fatalf("withdrawn trade: %+v", w)
 			}
-			_, err = e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+			_, err = gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
 			e.refused("accepting a withdrawn trade", err, "trade_closed")
-			_, err = e.svc.WithdrawTrade(e.ctx, e.req(who), tr.ID)
+			_, err = gildedhall.On(e.svc).WithdrawTrade(e.ctx, e.req(who), tr.ID)
 			e.refused("withdrawing twice", err, "trade_closed")
 			if v := e.player(giver); v.Inventory.Vertebrae != 3 {
 				t.Fatalf("a withdrawn trade moved items: %+v", v.Inventory)
@@ -705,24 +706,24 @@ func TestTrade_WithdrawByEitherParty(t *testing.T) {
 // a malformed side, or for items a side does not hold.
 func TestTrade_OfferRefusals(t *testing.T) {
 	e := newEcon(t, giver, receiver)
-	e.grant(game.Grant{Player: giver, Vertebrae: 3})
+	e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
 	for _, tc := range []struct {
 		name string
-		o    game.OfferTrade
+		o    gildedhall.OfferTrade
 		code string
 	}{
-		{"with oneself", game.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}}, "self_trade"},
-		{"with a non-player", game.OfferTrade{To: "discord:99", Give: economy.Items{Vertebrae: 1}}, "not_a_player"},
-		{"nothing on either side", game.OfferTrade{To: receiver}, "invalid_trade"},
-		{"a negative amount", game.OfferTrade{To: receiver, Take: economy.Items{Vertebrae: -5}}, "invalid_trade"},
-		{"a card named twice", game.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{"x.1", "x.1"}}}, "invalid_trade"},
-		{"more than the offerer holds", game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 4}}, "trade_items_missing"},
-		{"a card the receiver lacks", game.OfferTrade{To: receiver, Take: economy.Items{Cards: []string{"x.1"}}}, "trade_items_missing"},
+		{"with oneself", gildedhall.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}}, "self_trade"},
+		{"with a non-player", gildedhall.OfferTrade{To: "discord:99", Give: economy.Items{Vertebrae: 1}}, "not_a_player"},
+		{"nothing on either side", gildedhall.OfferTrade{To: receiver}, "invalid_trade"},
+		{"a negative amount", gildedhall.OfferTrade{To: receiver, Take: economy.Items{Vertebrae: -5}}, "invalid_trade"},
+		{"a card named twice", gildedhall.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{"x.1", "x.1"}}}, "invalid_trade"},
+		{"more than the offerer holds", gildedhall.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 4}}, "trade_items_missing"},
+		{"a card the receiver lacks", gildedhall.OfferTrade{To: receiver, Take: economy.Items{Cards: []string{"x.1"}}}, "trade_items_missing"},
 	} {
-		_, err := e.svc.OfferTrade(e.ctx, e.req(giver), tc.o)
+		_, err := gildedhall.On(e.svc).OfferTrade(e.ctx, e.req(giver), tc.o)
 		e.refused(tc.name, err, tc.code)
 	}
-	if trs, _ := e.svc.Trades(e.ctx, "hall", game.TradeFilter{}); len(trs) != 0 {
+	if trs, _ := gildedhall.On(e.svc).Trades(e.ctx, "hall", gildedhall.TradeFilter{}); len(trs) != 0 {
 		t.Fatalf("refused offers made trades: %+v", trs)
 	}
 }
@@ -733,17 +734,17 @@ func TestTrade_OfferRefusals(t *testing.T) {
 func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 	t.Run("accepted just before expiry", func(t *testing.T) {
 		e := newEcon(t, giver, receiver)
-		e.grant(game.Grant{Player: giver, Vertebrae: 3})
-		tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+		e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
+		tr := e.offer(giver, gildedhall.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
 		e.clk.Set(tr.ExpiresAt.Add(-time.Second))
-		if done := decode[game.Trade](t, e.must(e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID))); done.Status != game.TradeExecuted {
+		if done := decode[gildedhall.Trade](t, e.must(gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID))); done.Status != gildedhall.TradeExecuted {
 			t.Fatalf("status %s", done.Status)
 		}
 	})
 	t.Run("expired, late and duplicate runs", func(t *testing.T) {
 		e := newEcon(t, giver, receiver)
-		e.grant(game.Grant{Player: giver, Vertebrae: 3})
-		tr := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+		e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
+		tr := e.offer(giver, gildedhall.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
 		if want := start.Add(7 * 24 * time.Hour); !tr.ExpiresAt.Equal(want) {
 			t.Fatalf("expires %v, want %v", tr.ExpiresAt, want)
 		}
@@ -751,9 +752,9 @@ func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 			t.Fatalf("expired early: %+v", rep.Expired)
 		}
 		e.clk.Set(tr.ExpiresAt)
-		_, err := e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+		_, err := gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
 		e.refused("accepting at the expiry moment, before the scheduler ran", err, "trade_expired")
-		if v := e.trade(tr.ID); v.Status != game.TradeExpired {
+		if v := e.trade(tr.ID); v.Status != gildedhall.TradeExpired {
 			t.Fatalf("reads show a trade past its expiry as expired: %s", v.Status)
 		}
 
@@ -762,7 +763,7 @@ func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 			t.Fatalf("DueReport.Expired %v, want %v", rep.Expired, want)
 		}
 		got := e.trade(tr.ID)
-		if got.Status != game.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) || got.ClosedBy != game.SchedulerActor {
+		if got.Status != gildedhall.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) || got.ClosedBy != game.SchedulerActor {
 			t.Fatalf("expired trade: %+v, want closed at %v by the scheduler", got, tr.ExpiresAt)
 		}
 		var at []time.Time
@@ -781,7 +782,7 @@ func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 		if n := len(e.entries()); n != logged {
 			t.Fatalf("a duplicate run wrote %d entries", n-logged)
 		}
-		_, err = e.svc.AcceptTrade(e.ctx, e.req(receiver), tr.ID)
+		_, err = gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
 		e.refused("accepting an expired trade", err, "trade_closed")
 		if v := e.player(giver); v.Inventory.Vertebrae != 3 {
 			t.Fatalf("an expired trade moved items: %+v", v.Inventory)
@@ -794,11 +795,11 @@ func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 func TestP1_LeavingWithdrawsOpenTrades(t *testing.T) {
 	e := newEcon(t, giver, receiver, third)
 	for _, p := range []string{giver, receiver, third} {
-		e.grant(game.Grant{Player: p, Vertebrae: 5})
+		e.grant(gildedhall.Grant{Player: p, Vertebrae: 5})
 	}
-	made := e.offer(giver, game.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 1}})
-	offered := e.offer(third, game.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
-	other := e.offer(receiver, game.OfferTrade{To: third, Give: economy.Items{Vertebrae: 1}})
+	made := e.offer(giver, gildedhall.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 1}})
+	offered := e.offer(third, gildedhall.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
+	other := e.offer(receiver, gildedhall.OfferTrade{To: third, Give: economy.Items{Vertebrae: 1}})
 	left := decode[game.LeaveResult](t, e.must(e.svc.Leave(e.ctx, e.req(giver))))
 	slices.Sort(left.WithdrawnTrades)
 	want := []string{made.ID, offered.ID}
@@ -808,12 +809,12 @@ func TestP1_LeavingWithdrawsOpenTrades(t *testing.T) {
 	}
 	for _, c := range []struct {
 		id, status string
-	}{{made.ID, game.TradeWithdrawn}, {offered.ID, game.TradeWithdrawn}, {other.ID, game.TradeOpen}} {
-		if tr := e.trade(c.id); tr.Status != c.status || (c.status == game.TradeWithdrawn && tr.ClosedBy != giver) {
+	}{{made.ID, gildedhall.TradeWithdrawn}, {offered.ID, gildedhall.TradeWithdrawn}, {other.ID, gildedhall.TradeOpen}} {
+		if tr := e.trade(c.id); tr.Status != c.status || (c.status == gildedhall.TradeWithdrawn && tr.ClosedBy != giver) {
 			t.Errorf("trade %s: %s closed by %q, want %s", c.id, tr.Status, tr.ClosedBy, c.status)
 		}
 	}
-	_, err := e.svc.AcceptTrade(e.ctx, e.req(receiver), made.ID)
+	_, err := gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), made.ID)
 	e.refused("accepting a trade withdrawn by a departure", err, "trade_closed")
 }
 
@@ -872,9 +873,9 @@ func TestPhaseEnd_RecordsActivityResetsGiftsOnce(t *testing.T) {
 func TestOperatorCorrections(t *testing.T) {
 	e := newEcon(t, giver)
 
-	g := e.grant(game.Grant{Player: giver, Vertebrae: 20, Reason: "moved from the wiki",
-		Cards:       []game.CardGrant{{Name: "King of Clubs", Holo: true}, {Name: "Red Joker", Count: 2}},
-		RandomCards: 3, Packs: []game.PackGrant{{Pack: "handy-pack", Count: 2}}})
+	g := e.grant(gildedhall.Grant{Player: giver, Vertebrae: 20, Reason: "moved from the wiki",
+		Cards:       []gildedhall.CardGrant{{Name: "King of Clubs", Holo: true}, {Name: "Red Joker", Count: 2}},
+		RandomCards: 3, Packs: []gildedhall.PackGrant{{Pack: "handy-pack", Count: 2}}})
 	if len(g.Cards) != 6 || len(g.Packs) != 2 || g.Vertebrae != 20 {
 		t.Fatalf("grant result: %d cards, %d packs, %d Vertebrae; want 6, 2, 20", len(g.Cards), len(g.Packs), g.Vertebrae)
 	}
@@ -891,7 +892,7 @@ func TestOperatorCorrections(t *testing.T) {
 
 	// Revocations: all or nothing.
 	logged := len(e.entries())
-	_, err := e.svc.Revoke(e.ctx, e.req(admin), game.Revoke{Player: giver, Reason: "duplicate",
+	_, err := gildedhall.On(e.svc).Revoke(e.ctx, e.req(admin), gildedhall.Revoke{Player: giver, Reason: "duplicate",
 		Items: economy.Items{Cards: []string{g.Cards[0].ID, "nope.1"}, Vertebrae: 5}})
 	e.refused("revoking a card the player lacks", err, "insufficient_items")
 	if !strings.Contains(err.Error(), "nope.1") {
@@ -900,7 +901,7 @@ func TestOperatorCorrections(t *testing.T) {
 	if after := e.player(giver); !sameInventory(after, v) || len(e.entries()) != logged {
 		t.Fatal("a refused revocation changed state")
 	}
-	rv := decode[game.RevokeResult](t, e.must(e.svc.Revoke(e.ctx, e.req(admin), game.Revoke{Player: giver, Reason: "Judge's ruling 3",
+	rv := decode[gildedhall.RevokeResult](t, e.must(gildedhall.On(e.svc).Revoke(e.ctx, e.req(admin), gildedhall.Revoke{Player: giver, Reason: "Judge's ruling 3",
 		Items: economy.Items{Cards: []string{g.Cards[0].ID, g.Cards[1].ID}, Packs: []string{g.Packs[0].ID}, Vertebrae: 5}})))
 	if len(rv.Revoked.Cards) != 2 || len(rv.Revoked.Packs) != 1 || rv.Revoked.Vertebrae != 5 {
 		t.Fatalf("revoked %+v", rv.Revoked)
@@ -934,7 +935,7 @@ func TestOperatorCorrections(t *testing.T) {
 	if r := e.buy(giver, "random-card"); r.Paid != 7 || r.Vertebrae != 8 {
 		t.Fatalf("purchase after the amendment paid %d (balance %d), want 7 (balance 8)", r.Paid, r.Vertebrae)
 	}
-	items, _ := e.svc.Shop(e.ctx, "hall")
+	items, _ := gildedhall.On(e.svc).Shop(e.ctx, "hall")
 	if items[0].ID != "random-card" || items[0].Price != 7 {
 		t.Fatalf("the shop shows %+v, want the amended price", items[0])
 	}
@@ -964,11 +965,11 @@ func TestOperatorCorrections(t *testing.T) {
 			return err
 		}, "invalid_amendment"},
 		{"grant by a player", func() error {
-			_, err := e.svc.Grant(e.ctx, e.req(giver), game.Grant{Player: giver, Chips: 1, Reason: "x"})
+			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(giver), gildedhall.Grant{Player: giver, Chips: 1, Reason: "x"})
 			return err
 		}, "forbidden"},
 		{"revoke by a player", func() error {
-			_, err := e.svc.Revoke(e.ctx, e.req(giver), game.Revoke{Player: giver, Items: economy.Items{Vertebrae: 1}, Reason: "x"})
+			_, err := gildedhall.On(e.svc).Revoke(e.ctx, e.req(giver), gildedhall.Revoke{Player: giver, Items: economy.Items{Vertebrae: 1}, Reason: "x"})
 			return err
 		}, "forbidden"},
 		{"amend by a player", func() error {
@@ -976,11 +977,11 @@ func TestOperatorCorrections(t *testing.T) {
 			return err
 		}, "forbidden"},
 		{"grant without a reason", func() error {
-			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Chips: 1})
+			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), gildedhall.Grant{Player: giver, Chips: 1})
 			return err
 		}, "reason_required"},
 		{"revoke without a reason", func() error {
-			_, err := e.svc.Revoke(e.ctx, e.req(admin), game.Revoke{Player: giver, Items: economy.Items{Vertebrae: 1}})
+			_, err := gildedhall.On(e.svc).Revoke(e.ctx, e.req(admin), gildedhall.Revoke{Player: giver, Items: economy.Items{Vertebrae: 1}})
 			return err
 		}, "reason_required"},
 		{"amend without a reason", func() error {
@@ -988,19 +989,19 @@ func TestOperatorCorrections(t *testing.T) {
 			return err
 		}, "reason_required"},
 		{"grant of an unknown card", func() error {
-			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Cards: []game.CardGrant{{Name: "King of Cups"}}, Reason: "x"})
+			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), gildedhall.Grant{Player: giver, Cards: []gildedhall.CardGrant{{Name: "King of Cups"}}, Reason: "x"})
 			return err
 		}, "unknown_card"},
 		{"grant of an unknown pack", func() error {
-			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Packs: []game.PackGrant{{Pack: "golden-pack"}}, Reason: "x"})
+			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), gildedhall.Grant{Player: giver, Packs: []gildedhall.PackGrant{{Pack: "golden-pack"}}, Reason: "x"})
 			return err
 		}, "unknown_pack"},
 		{"grant that would make a balance negative", func() error {
-			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: giver, Vertebrae: -9, Reason: "x"})
+			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), gildedhall.Grant{Player: giver, Vertebrae: -9, Reason: "x"})
 			return err
 		}, "insufficient_funds"},
 		{"grant to a non-player", func() error {
-			_, err := e.svc.Grant(e.ctx, e.req(admin), game.Grant{Player: "discord:99", Chips: 1, Reason: "x"})
+			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), gildedhall.Grant{Player: "discord:99", Chips: 1, Reason: "x"})
 			return err
 		}, "not_a_player"},
 	} {

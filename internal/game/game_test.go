@@ -14,6 +14,8 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -43,7 +45,7 @@ func seeded(n uint64) *rand.ChaCha8 {
 func newGame(t *testing.T, st store.Store) (*game.Service, *clock.Manual) {
 	t.Helper()
 	clk := clock.NewManual(start)
-	svc := game.New(st, clk, game.WithEntropy(seeded(1)))
+	svc := rulesets.New(st, clk, game.WithEntropy(seeded(1)))
 	if _, err := svc.Create(context.Background(), game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatalf("create: %v", err)
 	}
@@ -75,7 +77,7 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if _, err := svc.Join(ctx, req("discord:2", "j1"), game.JoinGame{Name: "Ada"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Grant(ctx, req(admin, "g1"), game.Grant{Player: "discord:2", Vertebrae: 12, Reason: "test"}); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "g1"), gildedhall.Grant{Player: "discord:2", Vertebrae: 12, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := svc.Leave(ctx, req("discord:2", "l1"))
@@ -156,7 +158,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 
 	var bodies []string
 	for i := 0; i < 3; i++ {
-		res, err := svc.Grant(ctx, req(admin, "same-key"), game.Grant{Player: "discord:2", Vertebrae: 5, Reason: "test"})
+		res, err := gildedhall.On(svc).Grant(ctx, req(admin, "same-key"), gildedhall.Grant{Player: "discord:2", Vertebrae: 5, Reason: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +174,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := svc.Grant(ctx, req(admin, "other-key"), game.Grant{Player: "discord:2", Vertebrae: 7, Reason: "test"})
+			res, err := gildedhall.On(svc).Grant(ctx, req(admin, "other-key"), gildedhall.Grant{Player: "discord:2", Vertebrae: 7, Reason: "test"})
 			if err != nil {
 				t.Error(err)
 				return
@@ -197,7 +199,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 	if v.Inventory.Vertebrae != 12 {
 		t.Fatalf("each key applied once: want 5+7=12 Vertebrae, got %d", v.Inventory.Vertebrae)
 	}
-	_, err := svc.Grant(ctx, req(admin, "same-key"), game.Grant{Player: "discord:2", Vertebrae: 6, Reason: "test"})
+	_, err := gildedhall.On(svc).Grant(ctx, req(admin, "same-key"), gildedhall.Grant{Player: "discord:2", Vertebrae: 6, Reason: "test"})
 	if ruleCode(err) != "idempotency_key_reused" {
 		t.Fatalf("same key, different request: %v", err)
 	}
@@ -214,7 +216,7 @@ func TestRuleRefusalsLeaveStateUntouched(t *testing.T) {
 	}{
 		{"leave before joining", func() error { _, err := svc.Leave(ctx, req("discord:9", "a")); return err }, "not_a_player"},
 		{"grant by non-admin", func() error {
-			_, err := svc.Grant(ctx, req("discord:9", "b"), game.Grant{Player: "discord:9", Vertebrae: 1, Reason: "test"})
+			_, err := gildedhall.On(svc).Grant(ctx, req("discord:9", "b"), gildedhall.Grant{Player: "discord:9", Vertebrae: 1, Reason: "test"})
 			return err
 		}, "forbidden"},
 		{"roll by non-player", func() error { _, err := svc.Roll(ctx, req("discord:9", "c"), game.RollDice{Dice: "1d6"}); return err }, "not_a_player"},
@@ -254,7 +256,7 @@ func (conflicting) Commit(context.Context, store.Tx) error {
 func TestConflictExhaustingRetriesIsAClearError(t *testing.T) {
 	st := newBolt(t)
 	newGame(t, st)
-	svc := game.New(conflicting{st}, clock.NewManual(start))
+	svc := rulesets.New(conflicting{st}, clock.NewManual(start))
 	svc.MaxAttempts, svc.Backoff = 3, time.Microsecond
 	_, err := svc.Join(context.Background(), req("discord:2", "j"), game.JoinGame{})
 	if !errors.Is(err, game.ErrBusy) || ruleCode(err) != "busy" {
@@ -276,7 +278,7 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := svc.Grant(ctx, req(admin, fmt.Sprintf("grant-%d", i)), game.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
+			res, err := gildedhall.On(svc).Grant(ctx, req(admin, fmt.Sprintf("grant-%d", i)), gildedhall.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
 			errs <- err
 			if err == nil {
 				attempts <- res.Attempts
@@ -467,27 +469,27 @@ func TestIdempotencyKey_DefaultsSpelledOutAreTheSameRequest(t *testing.T) {
 	if _, err := svc.Join(ctx, req("discord:2", "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Grant(ctx, req(admin, "g"), game.Grant{Player: "discord:2", Vertebrae: 20, Reason: "test"}); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "g"), gildedhall.Grant{Player: "discord:2", Vertebrae: 20, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	first, err := svc.Purchase(ctx, req("discord:2", "buy"), game.Purchase{Item: "random-card"})
+	first, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: "random-card"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := svc.Purchase(ctx, req("discord:2", "buy"), game.Purchase{Item: " random-card ", Quantity: 1})
+	again, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: " random-card ", Quantity: 1})
 	if err != nil {
 		t.Fatalf("the same purchase with quantity 1 spelled out: %v", err)
 	}
 	if !again.Replayed || string(again.Body) != string(first.Body) {
 		t.Fatalf("not answered as a repeat: replayed=%v\n%s\nfirst:\n%s", again.Replayed, again.Body, first.Body)
 	}
-	if _, err := svc.Purchase(ctx, req("discord:2", "buy"), game.Purchase{Item: "random-card", Quantity: 2}); ruleCode(err) != "idempotency_key_reused" {
+	if _, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: "random-card", Quantity: 2}); ruleCode(err) != "idempotency_key_reused" {
 		t.Fatalf("quantity 2 under the same key: %v", err)
 	}
-	if _, err := svc.Grant(ctx, req(admin, "cards"), game.Grant{Player: "discord:2", Cards: []game.CardGrant{{Name: "7 of Hearts"}}, Reason: "test"}); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "cards"), gildedhall.Grant{Player: "discord:2", Cards: []gildedhall.CardGrant{{Name: "7 of Hearts"}}, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := svc.Grant(ctx, req(admin, "cards"), game.Grant{Player: "discord:2", Cards: []game.CardGrant{{Name: "7 of Hearts", Count: 1}}, Reason: "test"}); err != nil || !res.Replayed {
+	if res, err := gildedhall.On(svc).Grant(ctx, req(admin, "cards"), gildedhall.Grant{Player: "discord:2", Cards: []gildedhall.CardGrant{{Name: "7 of Hearts", Count: 1}}, Reason: "test"}); err != nil || !res.Replayed {
 		t.Fatalf("the same grant with count 1 spelled out: %v", err)
 	}
 	v, err := svc.Player(ctx, "hall", "discord:2")

@@ -158,7 +158,7 @@ var errNothingDue = errors.New("nothing due")
 // run did the work: a repeated or concurrent run reports false.
 func (s *Service) runScheduled(ctx context.Context, game, command, key string, keys []store.Key, apply func(t *Tx) (any, error)) (bool, error) {
 	cmdID := CommandID(SchedulerActor, key)
-	idem := logKey(game, cmdID)
+	idem := LogKey(game, cmdID)
 	for attempt := 1; ; attempt++ {
 		err := s.tryScheduled(ctx, game, command, key, cmdID, idem, keys, apply)
 		switch {
@@ -174,7 +174,7 @@ func (s *Service) runScheduled(ctx context.Context, game, command, key string, k
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
-		case <-time.After(s.pause(attempt)):
+		case <-time.After(s.Pause(attempt)):
 		}
 	}
 }
@@ -191,7 +191,7 @@ func (s *Service) tryScheduled(ctx context.Context, game, command, key, cmdID st
 	if t.Loaded[idem].Exists() {
 		return store.ErrDuplicate
 	}
-	if err := t.loadMeta(); err != nil {
+	if err := t.LoadMeta(); err != nil {
 		return err
 	}
 	t.Entry = &Entry{Command: command, CommandID: cmdID, Actor: SchedulerActor, Key: key, At: t.Now, Period: t.Period.ID}
@@ -200,7 +200,7 @@ func (s *Service) tryScheduled(ctx context.Context, game, command, key, cmdID st
 		return err
 	}
 	t.Entry.ID = newULID(t.Now, s.ids)
-	return t.commit(ctx, idem, resp)
+	return t.Commit(ctx, idem, resp)
 }
 
 // asOf dates the scheduled work and its log entry at its due moment.
@@ -305,24 +305,24 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 	})
 }
 
-// The governance timers (listed in dueWorks, schedule.go): proposal
+// The governance timers (its component's Due, catalogue.go): proposal
 // tallies, confidence votes, Judge elections.
 var (
-	proposalWork = dueWork{kind: "proposal", prefix: proposalPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+	proposalWork = DueWork{Kind: "proposal", Prefix: proposalPrefix, Run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
 		return s.TallyProposals(ctx, game)
 	}}
-	confidenceWork = dueWork{kind: "confidence", prefix: confidencePrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+	confidenceWork = DueWork{Kind: "confidence", Prefix: confidencePrefix, Run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
 		return s.closeConfidenceItem(ctx, game, sk)
 	}}
-	electionWork = dueWork{kind: "election", prefix: electionPrefix, institution: InstGovernance, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+	electionWork = DueWork{Kind: "election", Prefix: electionPrefix, Run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
 		return s.holdElectionItem(ctx, game, sk)
 	}}
 )
 
-// tallyBeforePeriodEnd (listed in beforePeriodEnd, schedule.go): proposals
+// tallyBeforePeriodEnd (its component's BeforePeriodEnd, catalogue.go): proposals
 // whose voting ends with a period take effect before that period ends and,
 // at a week's end, before the season changes (T2).
-var tallyBeforePeriodEnd = beforeHook{institution: InstGovernance, run: func(s *Service, ctx context.Context, game string, ended calendar.Period) error {
+var tallyBeforePeriodEnd = BeforeHook{Run: func(s *Service, ctx context.Context, game string, ended calendar.Period) error {
 	_, err := s.tallyProposalsUntil(ctx, game, ended.End)
 	return err
 }}

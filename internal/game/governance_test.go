@@ -13,6 +13,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/reactions"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // gov drives a game with players discord:10..discord:19 who joined at the
@@ -280,9 +282,9 @@ func TestG1_G3_SimultaneousAdoptionsApplyInCreationOrder(t *testing.T) {
 		t.Fatalf("the proposal records the version it made: %d", v.RulesetVersion)
 	}
 	// Acceptance 5: the next purchase costs the new price.
-	g.must(g.svc.Grant(g.ctx, req(admin, "grant"), game.Grant{Player: pl(12), Vertebrae: 10, Reason: "test"}))
-	res := g.must(g.svc.Purchase(g.ctx, req(pl(12), "buy"), game.Purchase{Item: "random-card"}))
-	if got := decode[game.PurchaseResult](t, res); got.Paid != 4 || got.Vertebrae != 6 {
+	g.must(gildedhall.On(g.svc).Grant(g.ctx, req(admin, "grant"), gildedhall.Grant{Player: pl(12), Vertebrae: 10, Reason: "test"}))
+	res := g.must(gildedhall.On(g.svc).Purchase(g.ctx, req(pl(12), "buy"), gildedhall.Purchase{Item: "random-card"}))
+	if got := decode[gildedhall.PurchaseResult](t, res); got.Paid != 4 || got.Vertebrae != 6 {
 		t.Fatalf("purchase after adoption: paid %d, balance %d", got.Paid, got.Vertebrae)
 	}
 }
@@ -530,7 +532,7 @@ func TestG1_ConfiguredReactionSourceDecides_FailureRetried(t *testing.T) {
 		// Two players for, one non-player for, one player against.
 		return reactions.Snapshot{Up: []string{pl(10), pl(11), "discord:777"}, Down: []string{pl(12)}}, nil
 	})
-	svc = game.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(src))
+	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(src))
 	for i := 10; i < 13; i++ {
 		if _, err := svc.Join(ctx, req(pl(i), "join"), game.JoinGame{}); err != nil {
 			t.Fatal(err)

@@ -14,8 +14,8 @@ import (
 // The paged lists (pages.go): one page of each list the API serves, in the
 // order of the items' keys, with the cursor of the next page.
 
-// pageRecords reads one page of the records under prefix that keep keeps.
-func pageRecords[T any](ctx context.Context, s *Service, game, prefix string, pr PageRequest, keep func(*T) bool) ([]T, string, error) {
+// PageRecords reads one page of the records under prefix that keep keeps.
+func PageRecords[T any](ctx context.Context, s *Service, game, prefix string, pr PageRequest, keep func(*T) bool) ([]T, string, error) {
 	out := []T{}
 	next, err := s.pageScan(ctx, store.Query{PK: GamePK(game), Prefix: prefix}, pr, func(it store.Item) (bool, error) {
 		var v T
@@ -33,72 +33,27 @@ func pageRecords[T any](ctx context.Context, s *Service, game, prefix string, pr
 
 // PlayersPage is one page of the game's current players, in id order.
 func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) ([]PlayerView, string, error) {
-	t, err := s.view(ctx, game)
+	t, err := s.View(ctx, game)
 	if err != nil {
 		return nil, "", err
 	}
 	out := []PlayerView{}
-	_, next, err := pageRecords(ctx, s, game, PlayerPrefix, pr, func(p *Player) bool {
+	_, next, err := PageRecords(ctx, s, game, PlayerPrefix, pr, func(p *Player) bool {
 		if p.Member {
-			out = append(out, t.playerView(p))
+			out = append(out, t.PlayerView(p))
 		}
 		return p.Member
 	})
 	return out, next, err
 }
 
-// TradesPage is one page of the game's trades that f selects, oldest id first.
-func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr PageRequest) ([]Trade, string, error) {
-	t, err := s.ViewIn(ctx, viewTrades, game)
-	if err != nil {
-		return nil, "", err
-	}
-	return pageRecords(ctx, s, game, tradePrefix, pr, func(tr *Trade) bool {
-		t.expireView(tr)
-		return (f.Player == "" || tr.From == f.Player || tr.To == f.Player) && (f.Status == "" || tr.Status == f.Status)
-	})
-}
-
-// MatchesPage is one page of the game's matches that f selects, oldest id
-// first. With a player filter the player's record is read too: a large
-// battle's waiting entrants are found through their engagement
-// (battle_roster.go).
-func (s *Service) MatchesPage(ctx context.Context, game string, f MatchFilter, pr PageRequest) ([]MatchSummary, string, error) {
-	var extra []store.Key
-	if f.Player != "" {
-		extra = append(extra, PlayerKey(game, f.Player))
-	}
-	t, err := s.ViewIn(ctx, viewMatches, game, extra...)
-	if err != nil {
-		return nil, "", err
-	}
-	engaged := ""
-	if f.Player != "" {
-		if p, err := t.Player(f.Player); err != nil {
-			return nil, "", err
-		} else if p != nil {
-			engaged = p.BattlePeriod
-		}
-	}
-	out := []MatchSummary{}
-	_, next, err := pageRecords(ctx, s, game, matchPrefix, pr, func(r *MatchRecord) bool {
-		entrant := r.Entrants > 0 && r.Kind == MatchBattle && engaged != "" && engaged == r.Period
-		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) || (f.Player != "" && !r.involves(f.Player) && !entrant) {
-			return false
-		}
-		out = append(out, t.matchSummary(r))
-		return true
-	})
-	return out, next, err
-}
-
 // SeedsPage is one page of the game's seed records (SeedView), by period.
 func (s *Service) SeedsPage(ctx context.Context, game string, pr PageRequest) ([]SeedView, string, error) {
-	if _, err := s.view(ctx, game); err != nil {
+	if _, err := s.View(ctx, game); err != nil {
 		return nil, "", err
 	}
 	out := []SeedView{}
-	_, next, err := pageRecords(ctx, s, game, seedPrefix, pr, func(r *SeedRecord) bool {
+	_, next, err := PageRecords(ctx, s, game, seedPrefix, pr, func(r *SeedRecord) bool {
 		v := SeedView{Period: r.Period, Commitment: r.Commitment, CommittedAt: r.CommittedAt}
 		if r.Revealed() {
 			at := r.RevealedAt
@@ -122,7 +77,7 @@ func (s *Service) ProposalsPage(ctx context.Context, game, status string, pr Pag
 	if err != nil {
 		return nil, "", err
 	}
-	recs, next, err := pageRecords(ctx, s, game, proposalPrefix, pr, func(r *ProposalRecord) bool {
+	recs, next, err := PageRecords(ctx, s, game, proposalPrefix, pr, func(r *ProposalRecord) bool {
 		return status == "" || string(r.Status) == status
 	})
 	if err != nil {
@@ -156,7 +111,7 @@ func (s *Service) JusticeRequestsPage(ctx context.Context, game, status string, 
 	if _, err := s.ViewIn(ctx, viewJustice, game); err != nil {
 		return nil, "", err
 	}
-	return pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool {
+	return PageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool {
 		return status == "" || r.Request.Status == status
 	})
 }
@@ -167,7 +122,7 @@ func (s *Service) RulingsPage(ctx context.Context, game string, pr PageRequest) 
 	if _, err := s.ViewIn(ctx, viewRulings, game); err != nil {
 		return nil, "", err
 	}
-	recs, next, err := pageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool { return len(r.Rulings) > 0 })
+	recs, next, err := PageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool { return len(r.Rulings) > 0 })
 	if err != nil {
 		return nil, "", err
 	}

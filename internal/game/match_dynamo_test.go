@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Acceptance 5 (issue 4), against DynamoDB Local: two moves submitted at the
@@ -25,7 +25,7 @@ func TestAcceptance5_ConcurrentMovesSameTurnDynamo(t *testing.T) {
 	rounds := 0
 	for round := range 12 {
 		v := view(t, svc, id, "")
-		if v.Status != game.MatchPlaying {
+		if v.Status != gildedhall.MatchPlaying {
 			break
 		}
 		mover := v.Movers[0]
@@ -51,7 +51,7 @@ func TestAcceptance5_ConcurrentMovesSameTurnDynamo(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, err := svc.Move(ctx, req(mover, fmt.Sprintf("r%d-%d", round, i)), game.MatchMove{Match: id, Kind: mv.Kind,
+				_, err := gildedhall.On(svc).Move(ctx, req(mover, fmt.Sprintf("r%d-%d", round, i)), gildedhall.MatchMove{Match: id, Kind: mv.Kind,
 					Card: mv.Card, Target: mv.Target, Targets: mv.Targets})
 				mu.Lock()
 				defer mu.Unlock()
@@ -66,7 +66,7 @@ func TestAcceptance5_ConcurrentMovesSameTurnDynamo(t *testing.T) {
 		wg.Wait()
 		after := view(t, svc, id, "")
 		refusal := "not_your_turn"
-		if after.Status == game.MatchEnded {
+		if after.Status == gildedhall.MatchEnded {
 			refusal = "match_over" // the move that applied won the match
 		}
 		if ok != 1 || len(codes) != 1 || (codes[0] != refusal && codes[0] != "busy") {
@@ -87,7 +87,7 @@ func TestAcceptance5_ConcurrentMovesSameTurnDynamo(t *testing.T) {
 				seen[c] = true
 			}
 		}
-		if mover == after.Turn && after.Pending == nil && after.Status == game.MatchPlaying && !strings.HasPrefix(pair[0].Kind, "give") {
+		if mover == after.Turn && after.Pending == nil && after.Status == gildedhall.MatchPlaying && !strings.HasPrefix(pair[0].Kind, "give") {
 			t.Fatalf("round %d: the turn did not pass: %+v", round, after)
 		}
 		rounds++

@@ -15,6 +15,8 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -50,7 +52,7 @@ func record(t fataler, svc *game.Service, id string) *game.Player {
 func checkIndex(t fataler, svc *game.Service, people []string) {
 	t.Helper()
 	ctx := context.Background()
-	all, err := svc.Matches(ctx, "hall", game.MatchFilter{})
+	all, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{})
 	if err != nil {
 		t.Fatalf("matches: %v", err)
 	}
@@ -60,7 +62,7 @@ func checkIndex(t fataler, svc *game.Service, people []string) {
 		if p != nil {
 			indexed = p.Matches
 		}
-		live, err := svc.LiveMatches(ctx, "hall", id)
+		live, err := gildedhall.On(svc).LiveMatches(ctx, "hall", id)
 		if err != nil {
 			t.Fatalf("live matches of %s: %v", id, err)
 		}
@@ -75,10 +77,10 @@ func checkIndex(t fataler, svc *game.Service, people []string) {
 					continue
 				}
 				switch m.Status {
-				case game.MatchRequested, game.MatchPlaying:
+				case gildedhall.MatchRequested, gildedhall.MatchPlaying:
 					wantIndexed = append(wantIndexed, m.ID)
 					wantListed = append(wantListed, m.ID)
-				case game.MatchForming:
+				case gildedhall.MatchForming:
 					if "b-"+p.BattlePeriod != m.ID {
 						t.Fatalf("%s is in forming battle %s but engaged in %q", id, m.ID, p.BattlePeriod)
 					}
@@ -116,16 +118,16 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 
 	request := func(from string, to ...string) string {
 		t.Helper()
-		res, err := svc.RequestDuel(ctx, req(from, k("duel")), game.RequestDuel{Invitees: to})
+		res, err := gildedhall.On(svc).RequestDuel(ctx, req(from, k("duel")), gildedhall.RequestDuel{Invitees: to})
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkIndex(t, svc, people)
-		return decode[game.MatchView](t, res).ID
+		return decode[gildedhall.MatchView](t, res).ID
 	}
 	answer := func(who, id string, accept bool) {
 		t.Helper()
-		if _, err := svc.AnswerDuel(ctx, req(who, k("answer")), game.AnswerDuel{Match: id, Accept: accept}); err != nil {
+		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(who, k("answer")), gildedhall.AnswerDuel{Match: id, Accept: accept}); err != nil {
 			t.Fatal(err)
 		}
 		checkIndex(t, svc, people)
@@ -147,7 +149,7 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 
 	hands := map[string][]string{ada: suit("Hearts", 2, 7), bo: suit("Clubs", 2, 6), cy: suit("Spades", 2, 5)}
 	for p, h := range hands {
-		move(t, svc, p, game.MatchMove{Match: played, Kind: "select", Cards: h})
+		move(t, svc, p, gildedhall.MatchMove{Match: played, Kind: "select", Cards: h})
 		checkIndex(t, svc, people)
 	}
 	pending := request(dee, cy)
@@ -155,14 +157,14 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, people)
-	if v := view(t, svc, pending, ""); v.Status != game.MatchCancelled {
+	if v := view(t, svc, pending, ""); v.Status != gildedhall.MatchCancelled {
 		t.Fatalf("the leaver's invitation is cancelled: %+v", v)
 	}
-	if _, err := svc.Forfeit(ctx, req(bo, k("forfeit")), played); err != nil {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, k("forfeit")), played); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, people)
-	if v := view(t, svc, played, ""); v.Status != game.MatchEnded || v.Winner != ada {
+	if v := view(t, svc, played, ""); v.Status != gildedhall.MatchEnded || v.Winner != ada {
 		t.Fatalf("Ada, last standing, wins: %+v", v)
 	}
 	for _, p := range people {
@@ -183,10 +185,10 @@ func TestMatchIndex_Battle(t *testing.T) {
 		p := fmt.Sprintf("discord:%d", 100+i)
 		ps = append(ps, p)
 		enrol(t, svc, p, nil, 0)
-		if _, err := svc.Grant(ctx, req(admin, k("grant")), game.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.EngageBattle(ctx, req(p, "engage")); err != nil {
+		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -194,8 +196,8 @@ func TestMatchIndex_Battle(t *testing.T) {
 	if _, err := svc.EndPeriods(ctx, "hall"); err != nil {
 		t.Fatal(err)
 	}
-	list, err := svc.Matches(ctx, "hall", game.MatchFilter{Kind: game.MatchBattle})
-	if err != nil || len(list) != 1 || list[0].Status != game.MatchForming {
+	list, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Kind: gildedhall.MatchBattle})
+	if err != nil || len(list) != 1 || list[0].Status != gildedhall.MatchForming {
 		t.Fatalf("the phase end forms the battle: %+v %v", list, err)
 	}
 	id := list[0].ID
@@ -203,7 +205,7 @@ func TestMatchIndex_Battle(t *testing.T) {
 	if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 		t.Fatalf("run due: %+v %v", rep, err)
 	}
-	if v := view(t, svc, id, ""); v.Status != game.MatchPlaying || len(v.Participants) != 30 {
+	if v := view(t, svc, id, ""); v.Status != gildedhall.MatchPlaying || len(v.Participants) != 30 {
 		t.Fatalf("the battle of 30 starts: %+v", v)
 	}
 	checkIndex(t, svc, ps)
@@ -215,7 +217,7 @@ func TestMatchIndex_Battle(t *testing.T) {
 	}
 	checkIndex(t, svc, ps)
 	end := autoplay(t, svc, id, rand.New(rand.NewPCG(5, 6)), 5000)
-	if end.Status != game.MatchEnded {
+	if end.Status != gildedhall.MatchEnded {
 		t.Fatalf("the battle ends: %+v", end)
 	}
 	checkIndex(t, svc, ps)
@@ -229,7 +231,7 @@ func TestMatchIndex_Property(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
 		clk := clock.NewManual(start)
-		svc := game.New(newBolt(t), clk, game.WithEntropy(seeded(9)))
+		svc := rulesets.New(newBolt(t), clk, game.WithEntropy(seeded(9)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -240,11 +242,11 @@ func TestMatchIndex_Property(t *testing.T) {
 			if _, err := svc.Join(ctx, req(p, key()), game.JoinGame{}); err != nil {
 				rt.Fatal(err)
 			}
-			g := game.Grant{Player: p, Chips: 6, Reason: "test"}
+			g := gildedhall.Grant{Player: p, Chips: 6, Reason: "test"}
 			for _, n := range suit([]string{"Hearts", "Clubs", "Spades", "Diamonds"}[i], 2, 8) {
-				g.Cards = append(g.Cards, game.CardGrant{Name: n})
+				g.Cards = append(g.Cards, gildedhall.CardGrant{Name: n})
 			}
-			if _, err := svc.Grant(ctx, req(admin, key()), g); err != nil {
+			if _, err := gildedhall.On(svc).Grant(ctx, req(admin, key()), g); err != nil {
 				rt.Fatal(err)
 			}
 		}
@@ -257,8 +259,8 @@ func TestMatchIndex_Property(t *testing.T) {
 				rt.Fatalf("not a refusal: %v", err)
 			}
 		}
-		matches := func(status string) []game.MatchSummary {
-			ms, err := svc.Matches(ctx, "hall", game.MatchFilter{Status: status})
+		matches := func(status string) []gildedhall.MatchSummary {
+			ms, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Status: status})
 			if err != nil {
 				rt.Fatal(err)
 			}
@@ -269,21 +271,21 @@ func TestMatchIndex_Property(t *testing.T) {
 				from := rapid.SampledFrom(people).Draw(rt, "from")
 				others := slices.DeleteFunc(slices.Clone(people), func(p string) bool { return p == from })
 				to := rapid.SliceOfNDistinct(rapid.SampledFrom(others), 1, 3, rapid.ID).Draw(rt, "to")
-				_, err := svc.RequestDuel(ctx, req(from, key()), game.RequestDuel{Invitees: to})
+				_, err := gildedhall.On(svc).RequestDuel(ctx, req(from, key()), gildedhall.RequestDuel{Invitees: to})
 				refused(err)
 			},
 			"answer": func(rt *rapid.T) {
-				ms := matches(game.MatchRequested)
+				ms := matches(gildedhall.MatchRequested)
 				if len(ms) == 0 {
 					rt.Skip("no request")
 				}
 				m := rapid.SampledFrom(ms).Draw(rt, "duel")
 				who := rapid.SampledFrom(m.Players).Draw(rt, "who")
-				_, err := svc.AnswerDuel(ctx, req(who, key()), game.AnswerDuel{Match: m.ID, Accept: rapid.Bool().Draw(rt, "accept")})
+				_, err := gildedhall.On(svc).AnswerDuel(ctx, req(who, key()), gildedhall.AnswerDuel{Match: m.ID, Accept: rapid.Bool().Draw(rt, "accept")})
 				refused(err)
 			},
 			"move": func(rt *rapid.T) {
-				ms := matches(game.MatchPlaying)
+				ms := matches(gildedhall.MatchPlaying)
 				if len(ms) == 0 {
 					rt.Skip("no running match")
 				}
@@ -292,7 +294,7 @@ func TestMatchIndex_Property(t *testing.T) {
 					rt.Skip("nobody to move")
 				}
 				mover := rapid.SampledFrom(m.Movers).Draw(rt, "mover")
-				lv, err := svc.Match(ctx, "hall", m.ID, mover)
+				lv, err := gildedhall.On(svc).Match(ctx, "hall", m.ID, mover)
 				if err != nil {
 					rt.Fatal(err)
 				}
@@ -306,7 +308,7 @@ func TestMatchIndex_Property(t *testing.T) {
 					}
 					mv.Cards = mv.Cards[:4]
 				}
-				_, err = svc.Move(ctx, req(mover, key()), game.MatchMove{Match: m.ID, Kind: mv.Kind, Card: mv.Card, Cards: mv.Cards,
+				_, err = gildedhall.On(svc).Move(ctx, req(mover, key()), gildedhall.MatchMove{Match: m.ID, Kind: mv.Kind, Card: mv.Card, Cards: mv.Cards,
 					Target: mv.Target, Targets: mv.Targets, Amount: mv.Amount})
 				refused(err)
 			},
@@ -321,7 +323,7 @@ func TestMatchIndex_Property(t *testing.T) {
 				left[who] = true
 			},
 			"engage": func(rt *rapid.T) {
-				_, err := svc.EngageBattle(ctx, req(rapid.SampledFrom(people).Draw(rt, "who"), key()))
+				_, err := gildedhall.On(svc).EngageBattle(ctx, req(rapid.SampledFrom(people).Draw(rt, "who"), key()))
 				refused(err)
 			},
 			"time": func(rt *rapid.T) {
@@ -348,32 +350,32 @@ func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 		enrol(t, svc, cy, suit("Spades", 2, 10), 10)
 		for i := range past {
 			if i%3 == 0 {
-				res, err := svc.RequestDuel(ctx, req(ada, k("duel")), game.RequestDuel{Invitees: []string{bo}})
+				res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, k("duel")), gildedhall.RequestDuel{Invitees: []string{bo}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				answer := game.AnswerDuel{Match: decode[game.MatchView](t, res).ID}
-				if _, err := svc.AnswerDuel(ctx, req(bo, k("decline")), answer); err != nil {
+				answer := gildedhall.AnswerDuel{Match: decode[gildedhall.MatchView](t, res).ID}
+				if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, k("decline")), answer); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			if _, err := svc.Forfeit(ctx, req(bo, k("forfeit")), duel(t, svc, ada, bo)); err != nil {
+			if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, k("forfeit")), duel(t, svc, ada, bo)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		live := duel(t, svc, ada, cy)
-		res, err := svc.RequestDuel(ctx, req(cy, k("duel")), game.RequestDuel{Invitees: []string{ada}})
+		res, err := gildedhall.On(svc).RequestDuel(ctx, req(cy, k("duel")), gildedhall.RequestDuel{Invitees: []string{ada}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		requested := decode[game.MatchView](t, res).ID
+		requested := decode[gildedhall.MatchView](t, res).ID
 		if got := record(t, svc, ada).Matches; !slices.Equal(got, []string{live, requested}) {
 			t.Fatalf("after %d past duels Ada indexes %v, want her two live ones", past, got)
 		}
 
 		var u store.Usage
-		if _, err := svc.LiveMatches(store.WithUsage(ctx, &u), "hall", ada); err != nil {
+		if _, err := gildedhall.On(svc).LiveMatches(store.WithUsage(ctx, &u), "hall", ada); err != nil {
 			t.Fatal(err)
 		}
 		lookup = u.Snapshot()
@@ -382,10 +384,10 @@ func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		leave = u.Snapshot()
-		if v := view(t, svc, live, ""); v.Status != game.MatchEnded || v.Winner != cy {
+		if v := view(t, svc, live, ""); v.Status != gildedhall.MatchEnded || v.Winner != cy {
 			t.Fatalf("Ada forfeits the live duel: %+v", v)
 		}
-		if v := view(t, svc, requested, ""); v.Status != game.MatchCancelled {
+		if v := view(t, svc, requested, ""); v.Status != gildedhall.MatchCancelled {
 			t.Fatalf("Cy's request to Ada is cancelled: %+v", v)
 		}
 		checkIndex(t, svc, []string{ada, bo, cy})

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // P1, X9: a player who leaves forfeits every match they are in (the pool
@@ -19,38 +19,38 @@ func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 
 	id := duel(t, svc, ada, bo, cy)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 7), bo: suit("Clubs", 2, 6), cy: suit("Spades", 2, 5)})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "raise", Amount: 2})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "match"})
-	move(t, svc, cy, game.MatchMove{Match: id, Kind: "match"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 2})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "match"})
+	move(t, svc, cy, gildedhall.MatchMove{Match: id, Kind: "match"})
 	for range 3 {
 		if v := view(t, svc, id, ""); v.Phase == "betting" {
-			move(t, svc, v.Turn, game.MatchMove{Match: id, Kind: "pass"})
+			move(t, svc, v.Turn, gildedhall.MatchMove{Match: id, Kind: "pass"})
 		}
 	}
-	res, err := svc.RequestDuel(ctx, req(dee, "d"), game.RequestDuel{Invitees: []string{ada}})
+	res, err := gildedhall.On(svc).RequestDuel(ctx, req(dee, "d"), gildedhall.RequestDuel{Invitees: []string{ada}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending := decode[game.MatchView](t, res).ID
+	pending := decode[gildedhall.MatchView](t, res).ID
 
 	if _, err := svc.Leave(ctx, req(cy, "leave")); err != nil {
 		t.Fatal(err)
 	}
 	v := view(t, svc, id, "")
-	if v.Status != game.MatchPlaying || v.Participants[2].Status != "forfeited" || v.Pool != 6 {
+	if v.Status != gildedhall.MatchPlaying || v.Participants[2].Status != "forfeited" || v.Pool != 6 {
 		t.Fatalf("Cy forfeits; the pool stays: %+v", v)
 	}
 	if _, err := svc.Leave(ctx, req(dee, "leave")); err != nil {
 		t.Fatal(err)
 	}
-	if v := view(t, svc, pending, ""); v.Status != game.MatchCancelled || v.CancelReason != "left" {
+	if v := view(t, svc, pending, ""); v.Status != gildedhall.MatchCancelled || v.CancelReason != "left" {
 		t.Fatalf("Dee's duel request is withdrawn: %+v", v)
 	}
 	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
 		t.Fatal(err)
 	}
 	v = view(t, svc, id, "")
-	if v.Status != game.MatchEnded || v.Winner != ada || v.EndReason != "last_standing" {
+	if v.Status != gildedhall.MatchEnded || v.Winner != ada || v.EndReason != "last_standing" {
 		t.Fatalf("Ada, last standing, wins: %+v", v)
 	}
 	if got := chipsOf(t, svc, ada); got != 14 {
@@ -67,8 +67,8 @@ func TestP1_RefundToALeaverIsDestroyed(t *testing.T) {
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "raise", Amount: 3})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "match"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 3})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "match"})
 	if _, err := svc.Leave(ctx, req(ada, "leave")); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"croupier/internal/fair"
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // keys makes unique idempotency keys for a test's commands.
@@ -37,21 +38,21 @@ func enrol(t *testing.T, svc *game.Service, id string, cardNames []string, chips
 	if _, err := svc.Join(ctx, req(id, k("join")), game.JoinGame{}); err != nil {
 		t.Fatalf("join %s: %v", id, err)
 	}
-	g := game.Grant{Player: id, Chips: chips, Reason: "test"}
+	g := gildedhall.Grant{Player: id, Chips: chips, Reason: "test"}
 	for _, n := range cardNames {
-		g.Cards = append(g.Cards, game.CardGrant{Name: n})
+		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: n})
 	}
 	if g.Chips == 0 && len(g.Cards) == 0 {
 		return
 	}
-	if _, err := svc.Grant(ctx, req(admin, k("grant")), g); err != nil {
+	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), g); err != nil {
 		t.Fatalf("grant %s: %v", id, err)
 	}
 }
 
-func view(t *testing.T, svc *game.Service, id, viewer string) game.MatchView {
+func view(t *testing.T, svc *game.Service, id, viewer string) gildedhall.MatchView {
 	t.Helper()
-	v, err := svc.Match(context.Background(), "hall", id, viewer)
+	v, err := gildedhall.On(svc).Match(context.Background(), "hall", id, viewer)
 	if err != nil {
 		t.Fatalf("match %s: %v", id, err)
 	}
@@ -67,26 +68,26 @@ func chipsOf(t *testing.T, svc *game.Service, id string) int {
 	return v.Inventory.Chips
 }
 
-func move(t *testing.T, svc *game.Service, actor string, mv game.MatchMove) game.MoveResult {
+func move(t *testing.T, svc *game.Service, actor string, mv gildedhall.MatchMove) gildedhall.MoveResult {
 	t.Helper()
-	res, err := svc.Move(context.Background(), req(actor, k("move")), mv)
+	res, err := gildedhall.On(svc).Move(context.Background(), req(actor, k("move")), mv)
 	if err != nil {
 		t.Fatalf("%s %s %+v: %v", actor, mv.Kind, mv, err)
 	}
-	return decode[game.MoveResult](t, res)
+	return decode[gildedhall.MoveResult](t, res)
 }
 
 // duel makes players[0] request a duel with the others, who all accept.
 func duel(t *testing.T, svc *game.Service, ps ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	res, err := svc.RequestDuel(ctx, req(ps[0], k("duel")), game.RequestDuel{Invitees: ps[1:]})
+	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ps[0], k("duel")), gildedhall.RequestDuel{Invitees: ps[1:]})
 	if err != nil {
 		t.Fatalf("request duel: %v", err)
 	}
-	id := decode[game.MatchView](t, res).ID
+	id := decode[gildedhall.MatchView](t, res).ID
 	for _, p := range ps[1:] {
-		if _, err := svc.AnswerDuel(ctx, req(p, k("accept")), game.AnswerDuel{Match: id, Accept: true}); err != nil {
+		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(p, k("accept")), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
 			t.Fatalf("%s accepts: %v", p, err)
 		}
 	}
@@ -97,18 +98,18 @@ func duel(t *testing.T, svc *game.Service, ps ...string) string {
 func selectHands(t *testing.T, svc *game.Service, id string, hands map[string][]string) {
 	t.Helper()
 	for p, h := range hands {
-		move(t, svc, p, game.MatchMove{Match: id, Kind: "select", Cards: h})
+		move(t, svc, p, gildedhall.MatchMove{Match: id, Kind: "select", Cards: h})
 	}
 }
 
 // autoplay makes random legal moves (never forfeiting or terminating) until
 // the match ends. Betting passes or matches; selection takes the first
 // cards offered, or forfeits when too few are left.
-func autoplay(t *testing.T, svc *game.Service, id string, rng *rand.Rand, limit int) game.MatchView {
+func autoplay(t *testing.T, svc *game.Service, id string, rng *rand.Rand, limit int) gildedhall.MatchView {
 	t.Helper()
 	for range limit {
 		v := view(t, svc, id, "")
-		if v.Status != game.MatchPlaying {
+		if v.Status != gildedhall.MatchPlaying {
 			return v
 		}
 		if len(v.Movers) == 0 {
@@ -143,11 +144,11 @@ func autoplay(t *testing.T, svc *game.Service, id string, rng *rand.Rand, limit 
 		default:
 			mv = choices[rng.IntN(len(choices))]
 		}
-		move(t, svc, mover, game.MatchMove{Match: id, Kind: mv.Kind, Card: mv.Card, Cards: mv.Cards, Target: mv.Target,
+		move(t, svc, mover, gildedhall.MatchMove{Match: id, Kind: mv.Kind, Card: mv.Card, Cards: mv.Cards, Target: mv.Target,
 			Targets: mv.Targets, Amount: mv.Amount})
 	}
 	t.Fatalf("match %s did not end in %d moves", id, limit)
-	return game.MatchView{}
+	return gildedhall.MatchView{}
 }
 
 // entries reads the whole game log.
@@ -202,44 +203,44 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
 
-	res, err := svc.RequestDuel(ctx, req(ada, "duel"), game.RequestDuel{Invitees: []string{bo, cy}})
+	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "duel"), gildedhall.RequestDuel{Invitees: []string{bo, cy}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := decode[game.MatchView](t, res)
-	if d.Status != game.MatchRequested || !slices.Equal(d.WaitingFor, []string{bo, cy}) {
+	d := decode[gildedhall.MatchView](t, res)
+	if d.Status != gildedhall.MatchRequested || !slices.Equal(d.WaitingFor, []string{bo, cy}) {
 		t.Fatalf("a new request waits for both invitees: %+v", d)
 	}
-	if _, err := svc.Play(ctx, req(ada, "early"), d.ID, "2 of Hearts"); ruleCode(err) != "match_not_started" {
+	if _, err := gildedhall.On(svc).Play(ctx, req(ada, "early"), d.ID, "2 of Hearts"); ruleCode(err) != "match_not_started" {
 		t.Fatalf("a move before everyone accepted: %v", err)
 	}
-	if _, err := svc.AnswerDuel(ctx, req(bo, "a1"), game.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a1"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.AnswerDuel(ctx, req(bo, "a2"), game.AnswerDuel{Match: d.ID, Accept: true}); ruleCode(err) != "already_answered" {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a2"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); ruleCode(err) != "already_answered" {
 		t.Fatalf("answering twice: %v", err)
 	}
-	if _, err := svc.AnswerDuel(ctx, req(cy, "a3"), game.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(cy, "a3"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
 		t.Fatal(err)
 	}
 	v := view(t, svc, d.ID, "")
-	if v.Status != game.MatchPlaying || v.Phase != "selection" || len(v.Participants) != 3 {
+	if v.Status != gildedhall.MatchPlaying || v.Phase != "selection" || len(v.Participants) != 3 {
 		t.Fatalf("the last acceptance starts the match: %+v", v)
 	}
 
 	// X1: a selection is hidden from the others until every hand is in.
-	move(t, svc, ada, game.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Hearts", 2, 7)})
+	move(t, svc, ada, gildedhall.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Hearts", 2, 7)})
 	if p := view(t, svc, d.ID, bo).Participants[0]; p.Hand != nil || !p.Hidden {
 		t.Fatalf("Ada's selection shown to Bo before the reveal: %+v", p)
 	}
 	if p := view(t, svc, d.ID, ada).Participants[0]; len(p.Hand) != 6 {
 		t.Fatalf("Ada sees her own selection: %+v", p)
 	}
-	if _, err := svc.Select(ctx, req(ada, "sel-again"), d.ID, suit("Hearts", 2, 5)); ruleCode(err) != "not_your_turn" {
+	if _, err := gildedhall.On(svc).Select(ctx, req(ada, "sel-again"), d.ID, suit("Hearts", 2, 5)); ruleCode(err) != "not_your_turn" {
 		t.Fatalf("selecting twice: %v", err)
 	}
-	move(t, svc, bo, game.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Clubs", 2, 6)})
-	move(t, svc, cy, game.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Spades", 2, 5)})
+	move(t, svc, bo, gildedhall.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Clubs", 2, 6)})
+	move(t, svc, cy, gildedhall.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Spades", 2, 5)})
 	v = view(t, svc, d.ID, "")
 	if v.Phase != "betting" || !slices.Equal(v.Order, []string{ada, bo, cy}) {
 		t.Fatalf("order by hand size (X2): %+v", v)
@@ -260,11 +261,11 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	// X8: Ada raises to 3, Bo matches, Cy raises to 5, both match; then all pass.
 	bet := func(who, kind string, amount int) {
 		t.Helper()
-		if _, err := svc.Bet(ctx, req(who, k("bet")), d.ID, kind, amount); err != nil {
+		if _, err := gildedhall.On(svc).Bet(ctx, req(who, k("bet")), d.ID, kind, amount); err != nil {
 			t.Fatalf("%s %s %d: %v", who, kind, amount, err)
 		}
 	}
-	if _, err := svc.Bet(ctx, req(bo, "out-of-turn"), d.ID, "pass", 0); ruleCode(err) != "not_your_turn" {
+	if _, err := gildedhall.On(svc).Bet(ctx, req(bo, "out-of-turn"), d.ID, "pass", 0); ruleCode(err) != "not_your_turn" {
 		t.Fatalf("Bo before Ada: %v", err)
 	}
 	bet(ada, "raise", 3)
@@ -293,7 +294,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	}
 
 	end := autoplay(t, svc, d.ID, rand.New(rand.NewPCG(1, 2)), 3000)
-	if end.Status != game.MatchEnded || end.Winner == "" || end.Phase != "ended" {
+	if end.Status != gildedhall.MatchEnded || end.Winner == "" || end.Phase != "ended" {
 		t.Fatalf("the match ends with a winner: %+v", end)
 	}
 	for _, p := range []string{ada, bo, cy} {
@@ -316,14 +317,14 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 		t.Fatalf("duels give no reward beyond the pool (X11): %+v", end.Reward)
 	}
 
-	rp, err := svc.Replay(ctx, "hall", d.ID, "")
+	rp, err := gildedhall.On(svc).Replay(ctx, "hall", d.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rp.Log) != end.Moves || len(rp.Decks) != 3 || rp.Log[0].Move == nil || len(rp.Log[0].Move.Cards) != 6 {
 		t.Fatalf("the replay lists every move, selections revealed: %d entries of %d, first %+v", len(rp.Log), end.Moves, rp.Log[0])
 	}
-	list, err := svc.Matches(ctx, "hall", game.MatchFilter{Player: cy, Status: game.MatchEnded})
+	list, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Player: cy, Status: gildedhall.MatchEnded})
 	if err != nil || len(list) != 1 || list[0].ID != d.ID || list[0].Winner != end.Winner {
 		t.Fatalf("matches of Cy: %+v %v", list, err)
 	}
@@ -336,34 +337,34 @@ func TestX11_DeclineCancels(t *testing.T) {
 	for _, p := range []string{ada, bo, cy, dee} {
 		enrol(t, svc, p, nil, 0)
 	}
-	res, err := svc.RequestDuel(ctx, req(ada, "duel"), game.RequestDuel{Invitees: []string{bo, cy}})
+	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "duel"), gildedhall.RequestDuel{Invitees: []string{bo, cy}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := decode[game.MatchView](t, res).ID
-	if _, err := svc.AnswerDuel(ctx, req(dee, "x"), game.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "not_invited" {
+	id := decode[gildedhall.MatchView](t, res).ID
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(dee, "x"), gildedhall.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "not_invited" {
 		t.Fatalf("an outsider answers: %v", err)
 	}
-	if _, err := svc.AnswerDuel(ctx, req(bo, "y"), game.AnswerDuel{Match: id, Accept: true}); err != nil {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "y"), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = svc.AnswerDuel(ctx, req(cy, "n"), game.AnswerDuel{Match: id})
+	res, err = gildedhall.On(svc).AnswerDuel(ctx, req(cy, "n"), gildedhall.AnswerDuel{Match: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := decode[game.MatchView](t, res); v.Status != game.MatchCancelled || v.CancelReason != "declined" || v.CancelledBy != cy {
+	if v := decode[gildedhall.MatchView](t, res); v.Status != gildedhall.MatchCancelled || v.CancelReason != "declined" || v.CancelledBy != cy {
 		t.Fatalf("a decline cancels: %+v", v)
 	}
-	if _, err := svc.AnswerDuel(ctx, req(ada, "z"), game.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "duel_closed" {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(ada, "z"), gildedhall.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "duel_closed" {
 		t.Fatalf("answering a cancelled duel: %v", err)
 	}
-	if _, err := svc.Forfeit(ctx, req(ada, "f"), id); ruleCode(err) != "duel_closed" {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f"), id); ruleCode(err) != "duel_closed" {
 		t.Fatalf("moving in a cancelled duel: %v", err)
 	}
-	if _, err := svc.Forfeit(ctx, req(ada, "f2"), "dnope"); ruleCode(err) != "match_not_found" {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f2"), "dnope"); ruleCode(err) != "match_not_found" {
 		t.Fatalf("an unknown match: %v", err)
 	}
-	if _, err := svc.RequestDuel(ctx, req(ada, "d2"), game.RequestDuel{Invitees: []string{"discord:99"}}); ruleCode(err) != "not_a_player" {
+	if _, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "d2"), gildedhall.RequestDuel{Invitees: []string{"discord:99"}}); ruleCode(err) != "not_a_player" {
 		t.Fatalf("inviting a non-player: %v", err)
 	}
 }
@@ -374,8 +375,8 @@ func twoInPlay(t *testing.T, svc *game.Service, adaHand, boHand []string) string
 	t.Helper()
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: adaHand, bo: boHand})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "pass"})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "pass"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "pass"})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "pass"})
 	if v := view(t, svc, id, ""); v.Phase != "play" || v.Turn != ada {
 		t.Fatalf("setup: want play with Ada to move: %+v", v)
 	}
@@ -429,12 +430,12 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 	if err != nil || len(rep.Done["match"]) != 0 || len(entries(t, svc)) != n {
 		t.Fatalf("a duplicate run does nothing: %+v %v", rep, err)
 	}
-	if done, err := svc.ExpireMatch(ctx, "hall", id); done || err != nil {
+	if done, err := gildedhall.On(svc).ExpireMatch(ctx, "hall", id); done || err != nil {
 		t.Fatalf("expiring again: %v %v", done, err)
 	}
 	// Bo now moves normally; then Ada lets her turn expire again, and two
 	// scheduler runs race for it: one acts, the other does nothing.
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "play", Card: "3 of Clubs"})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "play", Card: "3 of Clubs"})
 	v = view(t, svc, id, "")
 	clk.Set(v.Deadline.Add(time.Second))
 	var wg sync.WaitGroup
@@ -443,7 +444,7 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			done, err := svc.ExpireMatch(ctx, "hall", id)
+			done, err := gildedhall.On(svc).ExpireMatch(ctx, "hall", id)
 			if err != nil {
 				t.Error(err)
 			}
@@ -469,8 +470,8 @@ func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
 	enrol(t, svc, bo, append(suit("Clubs", 5, 9), "Ace of Clubs"), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), []string{"Ace of Clubs", "7 of Clubs", "8 of Clubs", "9 of Clubs"})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "play", Card: "2 of Hearts"})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "play", Card: "Ace of Clubs"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "play", Card: "2 of Hearts"})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "play", Card: "Ace of Clubs"})
 	v := view(t, svc, id, "")
 	if v.Pending == nil || v.Pending.Kind != "ace" || v.Pending.Owner != bo {
 		t.Fatalf("the Ace waits for Bo's choice: %+v", v.Pending)
@@ -507,31 +508,31 @@ func TestX9_TerminationRefunds(t *testing.T) {
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 6)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "raise", Amount: 4})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "match"})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "pass"})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "pass"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 4})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "match"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "pass"})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "pass"})
 	if chipsOf(t, svc, ada) != 2 || chipsOf(t, svc, bo) != 2 {
 		t.Fatal("4 Chips each are in the pool")
 	}
-	if _, err := svc.Terminate(ctx, req(ada, "t1"), id); err != nil {
+	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t1"), id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Terminate(ctx, req(ada, "t2"), id); ruleCode(err) != "already_consented" {
+	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t2"), id); ruleCode(err) != "already_consented" {
 		t.Fatalf("consenting twice: %v", err)
 	}
-	res, err := svc.Terminate(ctx, req(bo, "t3"), id)
+	res, err := gildedhall.On(svc).Terminate(ctx, req(bo, "t3"), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := decode[game.MoveResult](t, res).Match
-	if v.Status != game.MatchEnded || v.Winner != "" || v.EndReason != "terminated" || len(v.Settlement) != 2 {
+	v := decode[gildedhall.MoveResult](t, res).Match
+	if v.Status != gildedhall.MatchEnded || v.Winner != "" || v.EndReason != "terminated" || len(v.Settlement) != 2 {
 		t.Fatalf("terminated: %+v", v)
 	}
 	if chipsOf(t, svc, ada) != 6 || chipsOf(t, svc, bo) != 6 {
 		t.Fatalf("bets refunded: Ada %d, Bo %d", chipsOf(t, svc, ada), chipsOf(t, svc, bo))
 	}
-	if _, err := svc.Bet(ctx, req(ada, "late"), id, "pass", 0); ruleCode(err) != "match_over" {
+	if _, err := gildedhall.On(svc).Bet(ctx, req(ada, "late"), id, "pass", 0); ruleCode(err) != "match_over" {
 		t.Fatalf("a move after the end: %v", err)
 	}
 }
@@ -545,19 +546,19 @@ func TestC7_WinningsWinTheGame(t *testing.T) {
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "raise", Amount: 5})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "match"})
-	move(t, svc, ada, game.MatchMove{Match: id, Kind: "pass"})
-	move(t, svc, bo, game.MatchMove{Match: id, Kind: "pass"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 5})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "match"})
+	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "pass"})
+	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "pass"})
 	if g, _ := svc.Game(ctx, "hall"); g.Ended {
 		t.Fatal("nobody holds 25 Chips yet")
 	}
 	// X9: a forfeit during play leaves the pool; Ada, last standing, takes it.
-	res, err := svc.Forfeit(ctx, req(bo, "ff"), id)
+	res, err := gildedhall.On(svc).Forfeit(ctx, req(bo, "ff"), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := decode[game.MoveResult](t, res).Match; v.Winner != ada || v.EndReason != "last_standing" {
+	if v := decode[gildedhall.MoveResult](t, res).Match; v.Winner != ada || v.EndReason != "last_standing" {
 		t.Fatalf("Ada wins: %+v", v)
 	}
 	if got := chipsOf(t, svc, ada); got != 25 {

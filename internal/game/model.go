@@ -27,9 +27,9 @@ func seedKey(g, period string) store.Key {
 	return store.Key{PK: GamePK(g), SK: seedPrefix + period}
 }
 
-// logKey is the key of the log entry that doubles as the idempotency record
+// LogKey is the key of the log entry that doubles as the idempotency record
 // of (actor, idempotency key): a repeat of the same command finds it.
-func logKey(g, commandID string) store.Key {
+func LogKey(g, commandID string) store.Key {
 	return store.Key{PK: GamePK(g), SK: logPrefix + commandID}
 }
 

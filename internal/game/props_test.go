@@ -13,6 +13,8 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 func FuzzParseDice(f *testing.F) {
@@ -45,7 +47,7 @@ func TestGameStateMachine(t *testing.T) {
 		ctx := context.Background()
 		st := newBolt(t)
 		clk := clock.NewManual(start)
-		svc := game.New(st, clk, game.WithEntropy(seeded(7)))
+		svc := rulesets.New(st, clk, game.WithEntropy(seeded(7)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -114,7 +116,7 @@ func TestGameStateMachine(t *testing.T) {
 				c := rapid.IntRange(-3, 3).Draw(rt, "chips")
 				keys++
 				key := fmt.Sprintf("k%d", keys)
-				res, err := svc.Grant(ctx, req(admin, key), game.Grant{Player: p, Vertebrae: v, Chips: c, Reason: "test"})
+				res, err := gildedhall.On(svc).Grant(ctx, req(admin, key), gildedhall.Grant{Player: p, Vertebrae: v, Chips: c, Reason: "test"})
 				mp := m[p]
 				switch {
 				case v == 0 && c == 0:
@@ -155,7 +157,7 @@ func TestGameStateMachine(t *testing.T) {
 				var err error
 				if lastKey.actor == admin {
 					// The same key with its original body: find it in the log.
-					res, err = svc.Grant(ctx, req(admin, lastKey.key), originalGrant(rt, svc, lastKey.key))
+					res, err = gildedhall.On(svc).Grant(ctx, req(admin, lastKey.key), originalGrant(rt, svc, lastKey.key))
 				} else {
 					res, err = svc.Join(ctx, req(lastKey.actor, lastKey.key), game.JoinGame{})
 				}
@@ -216,7 +218,7 @@ func TestGameStateMachine(t *testing.T) {
 
 // originalGrant reads the grant recorded under key, so its repeat sends the
 // identical request.
-func originalGrant(rt *rapid.T, svc *game.Service, key string) game.Grant {
+func originalGrant(rt *rapid.T, svc *game.Service, key string) gildedhall.Grant {
 	page, err := svc.Log(context.Background(), "hall", "", 500)
 	if err != nil {
 		rt.Fatal(err)
@@ -226,7 +228,7 @@ func originalGrant(rt *rapid.T, svc *game.Service, key string) game.Grant {
 			if e.Command == "grant" && e.Key == key {
 				for _, ev := range e.Events {
 					if ev.Type == "granted" {
-						var g game.Grant
+						var g gildedhall.Grant
 						if err := json.Unmarshal(ev.Data, &g); err != nil {
 							rt.Fatal(err)
 						}
@@ -244,5 +246,5 @@ func originalGrant(rt *rapid.T, svc *game.Service, key string) game.Grant {
 		}
 	}
 	rt.Fatalf("grant %s not in the log", key)
-	return game.Grant{}
+	return gildedhall.Grant{}
 }

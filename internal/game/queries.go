@@ -10,9 +10,7 @@ import (
 	"croupier/internal/fair"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
-	"croupier/internal/rules/cards"
 	"croupier/internal/rules/players"
-	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
 
@@ -71,8 +69,8 @@ type PlayerView struct {
 	Inventory        players.Inventory `json:"inventory"`
 	// Deck is the deck grouped by card, in card-table order, with counts
 	// and holographic copies (RULINGS C2); Packs groups unopened packs.
-	Deck  []cards.Entry `json:"deck"`
-	Packs []PackEntry   `json:"packs"`
+	Deck  []players.DeckEntry `json:"deck"`
+	Packs []PackEntry         `json:"packs"`
 	// CanGift: the player has not gifted in this period (RULINGS C4).
 	CanGift bool `json:"can_gift"`
 }
@@ -85,31 +83,10 @@ type PackEntry struct {
 	IDs   []string `json:"ids"`
 }
 
-func groupPacks(t *Tx, ps []players.Pack) []PackEntry {
-	out := []PackEntry{}
-	idx := map[string]int{}
-	for _, p := range ps {
-		i, ok := idx[p.Kind]
-		if !ok {
-			name := p.Kind
-			if k, known := t.Rules.Pack(p.Kind); known {
-				name = k.Name
-			}
-			i = len(out)
-			idx[p.Kind] = i
-			out = append(out, PackEntry{Pack: p.Kind, Name: name})
-		}
-		out[i].Count++
-		out[i].IDs = append(out[i].IDs, p.ID)
-	}
-	return out
-}
-
-func (t *Tx) playerView(p *Player) PlayerView {
-	v := PlayerView{Game: t.Game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt,
-		Period: t.Period.ID, DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized(),
-		Deck: cards.Group(t.Rules, p.Inventory.Cards), Packs: groupPacks(t, p.Inventory.Packs),
-		CanGift: p.Member && p.GiftPeriod != t.Period.ID}
+// playerView is p's status: the membership, then what the game's module
+// shows of its holdings (Module.PlayerView fills in the rest of v).
+func (t *Tx) PlayerView(p *Player) PlayerView {
+	v := PlayerView{Game: t.Game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID}
 	if p.Member {
 		prev := t.Schedule.Prev(t.Period)
 		v.Active = !players.Inactive(p, t.Period.ID, prev.ID)
@@ -123,11 +100,14 @@ func (t *Tx) playerView(p *Player) PlayerView {
 			v.RejoinPossibleAt = &again
 		}
 	}
+	if m, ok := t.Svc.module(t.Meta.Ruleset); ok && m.PlayerView != nil {
+		m.PlayerView(t, p, &v)
+	}
 	return v
 }
 
 // view runs a read-only query with the game's META loaded.
-func (s *Service) view(ctx context.Context, game string, extra ...store.Key) (*Tx, error) {
+func (s *Service) View(ctx context.Context, game string, extra ...store.Key) (*Tx, error) {
 	return s.viewOf(ctx, nil, game, extra...)
 }
 
@@ -143,7 +123,7 @@ func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...sto
 		return nil, rules.Refuse("invalid_game_id", "%q is not a valid game id.", game)
 	}
 	if id, ok := s.rulesets.Load(game); ok && v != nil {
-		if err := allowView(game, id.(string), *v); err != nil {
+		if err := s.allowView(game, id.(string), *v); err != nil {
 			return nil, err
 		}
 	}
@@ -156,51 +136,20 @@ func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...sto
 	for _, it := range items {
 		t.Loaded[it.Key] = it
 	}
-	if err := t.loadMeta(); err != nil {
+	if err := t.LoadMeta(); err != nil {
 		return nil, err
 	}
 	if v != nil {
-		if err := allowView(game, t.Meta.Ruleset, *v); err != nil {
+		if err := s.allowView(game, t.Meta.Ruleset, *v); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
 }
 
-// ShopItemView is one item the Croupier sells, priced for this game.
-type ShopItemView struct {
-	ruleset.ShopItem
-	// Cards is how many cards the item brings (a pack's size, or Count random cards).
-	Cards int `json:"cards,omitempty"`
-	// HoloChance is each card's holographic percentage.
-	HoloChance int `json:"holo_chance,omitempty"`
-}
-
-// Shop lists what the Croupier sells in this game, at the game's prices.
-func (s *Service) Shop(ctx context.Context, game string) ([]ShopItemView, error) {
-	t, err := s.ViewIn(ctx, viewShop, game)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ShopItemView, 0, len(t.Rules.Shop))
-	for _, it := range t.Rules.Shop {
-		v := ShopItemView{ShopItem: it}
-		switch it.Kind {
-		case ruleset.ItemRandomCard:
-			v.Cards, v.HoloChance = it.Count, t.Rules.Chances.HoloCroupierCard
-		case ruleset.ItemPack:
-			if p, ok := t.Rules.Pack(it.Pack); ok {
-				v.Cards, v.HoloChance = p.Size(), t.Rules.Chances.HoloPack
-			}
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 // Game describes a game.
 func (s *Service) Game(ctx context.Context, game string) (GameView, error) {
-	t, err := s.view(ctx, game)
+	t, err := s.View(ctx, game)
 	if err != nil {
 		return GameView{}, err
 	}
@@ -212,7 +161,7 @@ func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, erro
 	if !ValidIdentity(id) {
 		return PlayerView{}, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", id)
 	}
-	t, err := s.view(ctx, game, PlayerKey(game, id))
+	t, err := s.View(ctx, game, PlayerKey(game, id))
 	if err != nil {
 		return PlayerView{}, err
 	}
@@ -223,7 +172,7 @@ func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, erro
 	if p == nil {
 		return PlayerView{}, rules.Refuse("player_not_found", "%s has never played in game %q.", id, game)
 	}
-	return t.playerView(p), nil
+	return t.PlayerView(p), nil
 }
 
 // Players lists the game's current players, page by page (PlayersPage).
@@ -239,7 +188,7 @@ type LogPage struct {
 
 // Log reads the game log in time order, a page at a time.
 func (s *Service) Log(ctx context.Context, game, cursor string, limit int) (LogPage, error) {
-	if _, err := s.view(ctx, game); err != nil {
+	if _, err := s.View(ctx, game); err != nil {
 		return LogPage{}, err
 	}
 	return s.logPage(ctx, game, cursor, limit)

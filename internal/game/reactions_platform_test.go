@@ -8,6 +8,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/reactions"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets"
 )
 
 // discordOnly is a reaction source bound to one platform, like the
@@ -25,7 +26,7 @@ func (discordOnly) Reactions(context.Context, game.MessageRef) (reactions.Snapsh
 func TestG1_OtherPlatformsVotesReadPushedReactions(t *testing.T) {
 	svc, clk := newGame(t, newBolt(t))
 	ctx := context.Background()
-	svc = game.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(discordOnly{}))
+	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(discordOnly{}))
 	for i := 10; i < 13; i++ {
 		if _, err := svc.Join(ctx, req(pl(i), "join"), game.JoinGame{}); err != nil {
 			t.Fatal(err)

@@ -54,49 +54,11 @@ const (
 	dueTrade  = "trade"
 )
 
-// dueWork applies one kind of timer. Items in the due index are found by
-// their sort key's prefix; run applies what is due for the item as of its
-// due moment (RULINGS T4), idempotently, and returns what it did ("game/id"
-// strings; none when an earlier run already did it).
-type dueWork struct {
-	kind   string
-	prefix string
-	// institution is the catalogue's institution the kind belongs to: a
-	// game whose ruleset lacks it runs none of it (RULINGS R3).
-	institution string
-	run         func(s *Service, ctx context.Context, game, sk string) ([]string, error)
-}
-
-// dueWorks is every kind of timer, each defined in the file that owns the
-// kind, listed here once (no init() adds to it). Every scheduled function
-// runs all of them (they differ only in how often they run), so no kind of
-// work can starve behind another in the one due index. The order is the
-// order the index's prefixes are tried in.
-var dueWorks = []dueWork{periodWork, tradeWork, proposalWork, confidenceWork, electionWork, matchWork}
-
-// periodWork ends periods (META is due at the open period's end).
-var periodWork = dueWork{kind: duePeriod, prefix: metaSK, institution: InstCommon, run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
+// periodWork ends periods (META is due at the open period's end); it is
+// the common component's timer.
+var periodWork = DueWork{Kind: duePeriod, Prefix: metaSK, Run: func(s *Service, ctx context.Context, game, _ string) ([]string, error) {
 	return s.EndPeriods(ctx, game)
 }}
-
-// tradeWork closes trades whose window has passed.
-var tradeWork = dueWork{kind: dueTrade, prefix: tradePrefix, institution: InstTrades, run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
-	id := strings.TrimPrefix(sk, tradePrefix)
-	closed, err := s.ExpireTrade(ctx, game, id)
-	if err != nil || !closed {
-		return nil, err
-	}
-	return []string{game + "/" + id}, nil
-}}
-
-func dueWorkFor(sk string) (dueWork, bool) {
-	for _, w := range dueWorks {
-		if strings.HasPrefix(sk, w.prefix) {
-			return w, true
-		}
-	}
-	return dueWork{}, false
-}
 
 // RunDue applies every piece of scheduled work due at the clock's now, of
 // every game: period ends (phase ends, turn parts), trade expiries, and the
@@ -117,27 +79,27 @@ func (s *Service) RunDue(ctx context.Context) (DueReport, error) {
 			if !ok {
 				continue
 			}
-			w, ok := dueWorkFor(it.SK)
+			w, ok := s.dueWorkFor(it.SK)
 			if !ok {
 				s.log.WarnContext(ctx, "due item of no known kind", "game", game, "key", it.SK)
 				continue
 			}
-			if w.institution != InstCommon {
-				id, err := s.rulesetOf(ctx, game)
+			if w.Prefix != metaSK {
+				id, err := s.RulesetOf(ctx, game)
 				if err != nil {
 					rep.Failed = append(rep.Failed, game+"/"+it.SK+": "+err.Error())
 					continue
 				}
-				if !RulesetHas(id, w.institution) {
+				if m, ok := s.module(id); !ok || !m.hasDue(w) {
 					// Its ruleset has no such timers (R3): nothing runs.
 					s.log.WarnContext(ctx, "due item its ruleset does not have", "game", game, "key", it.SK, "ruleset", id)
 					continue
 				}
 			}
-			done, err := w.run(s, ctx, game, it.SK)
-			rep.add(w.kind, done)
+			done, err := w.Run(s, ctx, game, it.SK)
+			rep.add(w.Kind, done)
 			if err != nil {
-				s.log.ErrorContext(ctx, "due work failed", "kind", w.kind, "game", game, "key", it.SK, "err", err)
+				s.log.ErrorContext(ctx, "due work failed", "kind", w.Kind, "game", game, "key", it.SK, "err", err)
 				rep.Failed = append(rep.Failed, game+"/"+it.SK+": "+err.Error())
 				continue
 			}
@@ -201,33 +163,13 @@ func (s *Service) endOnePeriod(ctx context.Context, game string) (string, error)
 		if attempt >= s.MaxAttempts {
 			return "", ErrBusy
 		}
-		time.Sleep(s.pause(attempt))
+		time.Sleep(s.Pause(attempt))
 	}
 }
 
-// beforePeriodEnd is work that must be applied before a period ends, in its
-// own commits: e.g. proposals whose voting ends with the period take effect
-// before the season changes (RULINGS T2). Each hook is idempotent, and runs
-// only for games whose ruleset has its institution (R3). Each hook is
-// defined beside its institution, listed here once.
-var beforePeriodEnd = []beforeHook{tallyBeforePeriodEnd}
-
-type beforeHook struct {
-	institution string
-	run         func(s *Service, ctx context.Context, game string, ended calendar.Period) error
-}
-
-// atPeriodEnd is work done inside a period end's commit (e.g. starting the
-// battle of the players who engaged in the ended period). members are the
-// game's current players, as read for the activity record. A hook runs
-// only for games whose ruleset has its institution (R3). Each hook is
-// defined beside its institution, listed here once.
-var atPeriodEnd = []atHook{formBattleAtPeriodEnd}
-
-type atHook struct {
-	institution string
-	run         func(t *Tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
-}
+// testBeforePeriodEnd are hooks tests add (export_test.go) to interleave
+// other work before a period ends, in every ruleset.
+var testBeforePeriodEnd []BeforeHook
 
 func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error) {
 	now := s.clock.Now()
@@ -245,11 +187,15 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	// dueVersion is the META this run found due; every later read of META
 	// must still show it, or another run ended the period meanwhile.
 	dueVersion := mi.Version
-	if len(beforePeriodEnd) > 0 {
-		var m Meta
-		if err := json.Unmarshal(mi.Data, &m); err != nil {
-			return "", fmt.Errorf("decoding game %s: %w", game, err)
-		}
+	var m Meta
+	if err := json.Unmarshal(mi.Data, &m); err != nil {
+		return "", fmt.Errorf("decoding game %s: %w", game, err)
+	}
+	mod, ok := s.module(m.Ruleset)
+	if !ok {
+		return "", noModule(game, m.Ruleset)
+	}
+	if before := slices.Concat(mod.before, testBeforePeriodEnd); len(before) > 0 {
 		rs, err := effectiveRuleset(&m)
 		if err != nil {
 			return "", fmt.Errorf("game %s: %w", game, err)
@@ -262,11 +208,8 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		if err != nil {
 			return "", fmt.Errorf("game %s: stored period: %w", game, err)
 		}
-		for _, h := range beforePeriodEnd {
-			if !RulesetHas(m.Ruleset, h.institution) {
-				continue
-			}
-			if err := h.run(s, ctx, game, ending); err != nil {
+		for _, h := range before {
+			if err := h.Run(s, ctx, game, ending); err != nil {
 				return "", err
 			}
 		}
@@ -284,7 +227,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		}
 	}
 	t := &Tx{Svc: s, Ctx: ctx, Now: mi.Due, Game: game, Loaded: map[store.Key]store.Item{mk: mi}}
-	if err := t.loadMeta(); err != nil {
+	if err := t.LoadMeta(); err != nil {
 		return "", err
 	}
 	ended, err := t.Schedule.Parse(t.Meta.Period)
@@ -300,7 +243,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	}
 
 	cmdID := CommandID(SchedulerActor, "period-end:"+ended.ID)
-	idem := logKey(game, cmdID)
+	idem := LogKey(game, cmdID)
 	endedSeed, nextSeed := seedKey(game, ended.ID), seedKey(game, next.ID)
 	items, err := s.store.GetMany(ctx, []store.Key{idem, endedSeed, nextSeed})
 	if err != nil {
@@ -354,17 +297,14 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if err := t.recordActivity(ended, members, &res); err != nil {
 		return "", err
 	}
-	for _, h := range atPeriodEnd {
-		if !RulesetHas(t.Meta.Ruleset, h.institution) {
-			continue
-		}
-		if err := h.run(t, ended, next, members, &res); err != nil {
+	for _, h := range mod.at {
+		if err := h.Run(t, ended, next, members, &res); err != nil {
 			return "", err
 		}
 	}
 	t.Emit("period_ended", "", map[string]any{"ended": ended.ID, "started": next.ID, "kind": next.Kind,
 		"active": res.Active, "inactive": res.Inactive, "active_count": res.ActiveCount, "inactive_count": res.InactiveCount})
-	if weekEnds(ended) && shapes[t.Meta.Ruleset].Seasons {
+	if weekEnds(ended) && mod.Seasons {
 		// Seasons advance at the end of each week (RULINGS T2); a ruleset
 		// without seasons (turns, seed 003) has none to advance.
 		old := t.Meta.Season
@@ -376,7 +316,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 	if err := t.Put(mk, t.Meta, next.End); err != nil {
 		return "", err
 	}
-	if err := t.commit(ctx, idem, res); err != nil {
+	if err := t.Commit(ctx, idem, res); err != nil {
 		return "", err
 	}
 	s.log.InfoContext(ctx, "period ended", "game", game, "ended", ended.ID, "started", next.ID, "late_by", now.Sub(ended.End).String())
@@ -417,73 +357,9 @@ func weekEnds(p calendar.Period) bool {
 	return p.Kind == "phase-2" || p.Kind == "interim"
 }
 
-// ExpireTrade closes an open trade whose window has passed, as of its expiry
-// (RULINGS T4). It reports whether it closed it; a trade already closed, by
-// its parties or by an earlier run, is left alone.
-func (s *Service) ExpireTrade(ctx context.Context, game, id string) (bool, error) {
-	for attempt := 1; ; attempt++ {
-		closed, err := s.tryExpireTrade(ctx, game, id)
-		if errors.Is(err, store.ErrDuplicate) {
-			return false, nil
-		}
-		if !errors.Is(err, store.ErrConflict) {
-			return closed, err
-		}
-		if attempt >= s.MaxAttempts {
-			return false, ErrBusy
-		}
-		time.Sleep(s.pause(attempt))
-	}
-}
-
-func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, error) {
-	now := s.clock.Now()
-	tk := tradeKey(game, id)
-	cmdID := CommandID(SchedulerActor, "trade-expire:"+id)
-	idem := logKey(game, cmdID)
-	items, err := s.store.GetMany(ctx, []store.Key{MetaKey(game), tk, idem})
-	if err != nil {
-		return false, err
-	}
-	t := &Tx{Svc: s, Ctx: ctx, Now: now, Game: game, Loaded: map[store.Key]store.Item{}}
-	for _, it := range items {
-		t.Loaded[it.Key] = it
-	}
-	if t.Loaded[idem].Exists() {
-		return false, store.ErrDuplicate
-	}
-	if err := t.loadMeta(); err != nil {
-		return false, err
-	}
-	tr, err := t.trade(id)
-	if err != nil {
-		return false, err
-	}
-	if tr.Status != TradeOpen || tr.ExpiresAt.After(now) {
-		return false, nil
-	}
-	// Applied as of the moment it was due (RULINGS T4).
-	t.Now = tr.ExpiresAt
-	t.Period = t.Schedule.PeriodAt(t.Now)
-	t.Entry = &Entry{ID: newULID(t.Now, s.ids), Command: "trade-expire", CommandID: cmdID, Actor: SchedulerActor,
-		Key: "trade-expire:" + id, At: t.Now, Period: t.Period.ID}
-	tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, SchedulerActor
-	if err := t.Put(tk, tr, time.Time{}); err != nil {
-		return false, err
-	}
-	if err := t.unindexTrade(tr); err != nil {
-		return false, err
-	}
-	t.Emit("trade_expired", "", tr)
-	if err := t.commit(ctx, idem, tr); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
 // rulesetOf returns the ruleset id of game: from the process's cache, or
 // read from its META (a game's ruleset never changes).
-func (s *Service) rulesetOf(ctx context.Context, game string) (string, error) {
+func (s *Service) RulesetOf(ctx context.Context, game string) (string, error) {
 	if id, ok := s.rulesets.Load(game); ok {
 		return id.(string), nil
 	}

@@ -29,8 +29,7 @@ import (
 	"croupier/internal/reactions"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
-	"croupier/internal/rules/cards"
-	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
@@ -50,6 +49,10 @@ type Service struct {
 	// its META: a game's ruleset never changes after create, so a command
 	// its ruleset lacks is refused before anything is read (RULINGS R3).
 	rulesets sync.Map
+	// modules are the rulesets it runs (WithModules); reg indexes them
+	// with the common component into the service's catalogue.
+	modules []Module
+	*Registry
 	// MaxAttempts bounds how often a command is tried when its commit meets
 	// a concurrent write (version conflict).
 	MaxAttempts int
@@ -73,6 +76,13 @@ func New(st store.Store, clk clock.Clock, opts ...Option) *Service {
 	for _, o := range opts {
 		o(s)
 	}
+	reg, err := NewRegistry(s.modules...)
+	if err != nil {
+		// The module list is code (internal/rulesets), not input: a bad one
+		// is a programming error that no request can work around.
+		panic("game.New: " + err.Error())
+	}
+	s.Registry = reg
 	s.entropy = &lockedReader{r: s.entropy}
 	s.ids = &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(s.entropy, 0)}
 	return s
@@ -172,12 +182,9 @@ type Tx struct {
 	Dirty []string
 	// metaDirty: META is written at commit (a victory, an amendment).
 	metaDirty bool
-	// ids names new card copies and packs after the command id.
-	ids func() string
-	// roster caches the pages of a large battle's roster the command read;
-	// seated lists the entrants it seated (battle_roster.go).
-	roster map[int]*RosterPage
-	seated []string
+	// Scratch is the ruleset module's own state for this attempt (what it
+	// read or decided that later hooks of the same attempt reuse).
+	Scratch any
 }
 
 // Spec describes one command for the executor.
@@ -198,7 +205,7 @@ type Spec struct {
 // game's ruleset lacks is refused not_in_ruleset before anything but META
 // is read, and with nothing written (RULINGS R3).
 func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
-	cmd, ok := CommandNamed(sp.Command)
+	cmd, ok := s.CommandNamed(sp.Command)
 	if !ok {
 		return nil, fmt.Errorf("internal: command %q is not in the catalogue", sp.Command)
 	}
@@ -208,14 +215,14 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 	// checked: the ruleset check is done, from this process's cache.
 	checked := false
 	if id, ok := s.rulesets.Load(sp.Req.Game); ok && cmd.Name != "create" {
-		if err := allowCommand(sp.Req.Game, id.(string), cmd); err != nil {
+		if err := s.allowCommand(sp.Req.Game, id.(string), cmd); err != nil {
 			return nil, err
 		}
 		checked = true
 	}
 	reqHash := hashBody(sp.Command, sp.Body)
 	cmdID := CommandID(sp.Req.Actor, sp.Req.Key)
-	idem := logKey(sp.Req.Game, cmdID)
+	idem := LogKey(sp.Req.Game, cmdID)
 	log := s.log.With("game", sp.Req.Game, "command", sp.Command, "actor", sp.Req.Actor, "command_id", cmdID)
 
 	for attempt := 1; ; attempt++ {
@@ -242,7 +249,7 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(s.pause(attempt)):
+		case <-time.After(s.Pause(attempt)):
 		}
 	}
 }
@@ -272,12 +279,12 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 		t.Loaded[it.Key] = it
 	}
 	if cmd.Name != "create" && !checked {
-		if err := t.loadMeta(); err != nil {
+		if err := t.LoadMeta(); err != nil {
 			return nil, err
 		}
 		// A process that had not seen the game yet checks the ruleset here,
 		// after the one read: refused, nothing more is read or written.
-		if err := allowCommand(t.Game, t.Meta.Ruleset, cmd); err != nil {
+		if err := s.allowCommand(t.Game, t.Meta.Ruleset, cmd); err != nil {
 			return nil, err
 		}
 	}
@@ -286,7 +293,7 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 	}
 	if cmd.Name != "create" {
 		if t.Meta == nil {
-			if err := t.loadMeta(); err != nil {
+			if err := t.LoadMeta(); err != nil {
 				return nil, err
 			}
 		}
@@ -320,7 +327,7 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 	if err != nil {
 		return nil, err
 	}
-	if err := t.commit(ctx, idem, resp); err != nil {
+	if err := t.Commit(ctx, idem, resp); err != nil {
 		return nil, err
 	}
 	return &Result{Body: t.Entry.Response, Entry: t.Entry}, nil
@@ -329,7 +336,7 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 // commit writes the staged items and the log entry (holding resp and the
 // draws made) in one transaction; the entry is also the idempotency record
 // at idem. Every state change, command or scheduled work, ends here.
-func (t *Tx) commit(ctx context.Context, idem store.Key, resp any) error {
+func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 	if err := t.Flush(); err != nil {
 		return err
 	}
@@ -382,7 +389,7 @@ const maxPause = time.Second
 // Backoff*2^attempt (capped). Spreading retries over a growing window lets
 // many writers of one hot item (50 concurrent grants to one player) all get
 // through within MaxAttempts instead of colliding again in lockstep.
-func (s *Service) pause(attempt int) time.Duration {
+func (s *Service) Pause(attempt int) time.Duration {
 	window := s.Backoff << min(attempt, 16)
 	if window <= 0 || window > maxPause {
 		window = maxPause
@@ -403,7 +410,7 @@ func replay(it store.Item, reqHash string) (*Result, error) {
 	return &Result{Body: e.Response, Replayed: true, Entry: &e}, nil
 }
 
-func (t *Tx) loadMeta() error {
+func (t *Tx) LoadMeta() error {
 	it := t.Loaded[MetaKey(t.Game)]
 	if !it.Exists() {
 		return gameNotFound(t.Game)
@@ -495,16 +502,24 @@ func (t *Tx) Save(p *Player) {
 	}
 }
 
-// Flush stages the saved players and, when a saved player now holds the
-// winning Chips, ends the game with them as winner (RULINGS C7: by any
+// Flush stages the saved players and, when the game's module says a saved
+// player has now won, ends the game with them as winner (RULINGS C7: by any
 // route, checked in the same commit as the change that got them there).
 func (t *Tx) Flush() error {
+	var victory func(*Tx, *Player) (bool, any)
+	if t.Meta != nil {
+		if m, ok := t.Svc.module(t.Meta.Ruleset); ok {
+			victory = m.Victory
+		}
+	}
 	for _, id := range t.Dirty {
 		p := t.ps[id]
-		if t.Meta != nil && !t.Meta.Ended && economy.Won(t.Rules, p) {
-			t.Meta.Ended, t.Meta.Winner, t.Meta.EndedAt = true, p.ID, t.Now
-			t.metaDirty = true
-			t.Emit("game_won", p.ID, map[string]any{"chips": p.Inventory.Chips, "threshold": t.Rules.Thresholds.WinChips})
+		if victory != nil && !t.Meta.Ended {
+			if won, data := victory(t, p); won {
+				t.Meta.Ended, t.Meta.Winner, t.Meta.EndedAt = true, p.ID, t.Now
+				t.metaDirty = true
+				t.Emit("game_won", p.ID, data)
+			}
 		}
 		if err := t.Put(PlayerKey(t.Game, id), p, time.Time{}); err != nil {
 			return err
@@ -519,7 +534,7 @@ func (t *Tx) Flush() error {
 	return nil
 }
 
-// Put stages a write of v at k, expecting the version read earlier.
+// put stages a write of v at k, expecting the version read earlier.
 func (t *Tx) Put(k store.Key, v any, due time.Time) error {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -591,13 +606,50 @@ func (t *Tx) Source() (fair.Source, error) {
 	return t.Drawer, nil
 }
 
-// NewID names a new card copy or pack: the command id's prefix and a
-// counter, the same on every retry of the command.
-func (t *Tx) NewID() string {
-	if t.ids == nil {
-		t.ids = cards.Sequence(t.Entry.CommandID[:10])
+// NewLogID returns a log entry id as of at: scheduled work is logged as of
+// its due moment (RULINGS T4).
+func (s *Service) NewLogID(at time.Time) string { return newULID(at, s.ids) }
+
+// Actor returns the acting player, refusing a non-player.
+func (t *Tx) Actor() (*Player, error) {
+	p, err := t.Member(t.Entry.Actor)
+	if err != nil {
+		return nil, err
 	}
-	return t.ids()
+	if p == nil {
+		return nil, players.NotAPlayer()
+	}
+	return p, nil
+}
+
+// Acted records that p performed an action (RULINGS P2), then runs what
+// acting settles in the game's ruleset (Module.OnAction). Every action
+// command calls it.
+func (t *Tx) Acted(p *Player) error {
+	if players.RecordAction(p, t.Period.ID) {
+		t.Save(p)
+	}
+	if m, ok := t.Svc.module(t.Meta.Ruleset); ok && m.OnAction != nil {
+		return m.OnAction(t, p)
+	}
+	return nil
+}
+
+// Preload reads, in one request, the player items of ids not read yet, so a
+// command touching many players (a battle's setup) does not read them one
+// at a time.
+func (t *Tx) Preload(ids []string) error {
+	var keys []store.Key
+	for _, id := range ids {
+		k := PlayerKey(t.Game, id)
+		if _, ok := t.Loaded[k]; !ok && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	return t.Load(keys...)
 }
 
 func (s *Service) newSeed(period string, now time.Time) (SeedRecord, error) {

@@ -16,6 +16,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -24,7 +26,7 @@ import (
 // open trades they offered or received, and it is complete (indexed).
 func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 	t.Helper()
-	all, err := svc.Trades(context.Background(), "hall", game.TradeFilter{})
+	all, err := gildedhall.On(svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{})
 	if err != nil {
 		t.Fatalf("trades: %v", err)
 	}
@@ -35,7 +37,7 @@ func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 		}
 		var want []string
 		for _, tr := range all {
-			if tr.Status == game.TradeOpen && (tr.From == id || tr.To == id) {
+			if tr.Status == gildedhall.TradeOpen && (tr.From == id || tr.To == id) {
 				want = append(want, tr.ID)
 			}
 		}
@@ -59,7 +61,7 @@ func TestTradeIndex_Property(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
 		clk := clock.NewManual(start)
-		svc := game.New(newBolt(t), clk, game.WithEntropy(seeded(7)))
+		svc := rulesets.New(newBolt(t), clk, game.WithEntropy(seeded(7)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -70,7 +72,7 @@ func TestTradeIndex_Property(t *testing.T) {
 			if _, err := svc.Join(ctx, req(p, key()), game.JoinGame{}); err != nil {
 				rt.Fatal(err)
 			}
-			if _, err := svc.Grant(ctx, req(admin, key()), game.Grant{Player: p, Vertebrae: 20, Reason: "test"}); err != nil {
+			if _, err := gildedhall.On(svc).Grant(ctx, req(admin, key()), gildedhall.Grant{Player: p, Vertebrae: 20, Reason: "test"}); err != nil {
 				rt.Fatal(err)
 			}
 		}
@@ -81,8 +83,8 @@ func TestTradeIndex_Property(t *testing.T) {
 				rt.Fatalf("not a refusal: %v", err)
 			}
 		}
-		open := func(rt *rapid.T) game.Trade {
-			ts, err := svc.Trades(ctx, "hall", game.TradeFilter{Status: game.TradeOpen})
+		open := func(rt *rapid.T) gildedhall.Trade {
+			ts, err := gildedhall.On(svc).Trades(ctx, "hall", gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
 			if err != nil {
 				rt.Fatal(err)
 			}
@@ -101,9 +103,9 @@ func TestTradeIndex_Property(t *testing.T) {
 		offer := func(rt *rapid.T) {
 			from := rapid.SampledFrom(people).Draw(rt, "from")
 			to := rapid.SampledFrom(people).Draw(rt, "to")
-			o := game.OfferTrade{To: to, Give: economy.Items{Vertebrae: rapid.IntRange(0, 2).Draw(rt, "give")},
+			o := gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: rapid.IntRange(0, 2).Draw(rt, "give")},
 				Take: economy.Items{Vertebrae: rapid.IntRange(1, 2).Draw(rt, "take")}}
-			_, err := svc.OfferTrade(ctx, req(from, key()), o)
+			_, err := gildedhall.On(svc).OfferTrade(ctx, req(from, key()), o)
 			refused(err)
 		}
 		rt.Repeat(map[string]func(*rapid.T){
@@ -111,13 +113,13 @@ func TestTradeIndex_Property(t *testing.T) {
 			"offer again": offer, // offers are the most common step
 			"accept": func(rt *rapid.T) {
 				tr := open(rt)
-				_, err := svc.AcceptTrade(ctx, req(who(rt, tr.To), key()), tr.ID)
+				_, err := gildedhall.On(svc).AcceptTrade(ctx, req(who(rt, tr.To), key()), tr.ID)
 				refused(err)
 			},
 			"withdraw": func(rt *rapid.T) {
 				tr := open(rt)
 				party := rapid.SampledFrom([]string{tr.From, tr.To}).Draw(rt, "party")
-				_, err := svc.WithdrawTrade(ctx, req(who(rt, party), key()), tr.ID)
+				_, err := gildedhall.On(svc).WithdrawTrade(ctx, req(who(rt, party), key()), tr.ID)
 				refused(err)
 			},
 			"leave": func(rt *rapid.T) {
@@ -139,7 +141,7 @@ func TestTradeIndex_Property(t *testing.T) {
 				refused(err) // too soon after leaving
 				if err == nil {
 					delete(left, p)
-					if _, err := svc.Grant(ctx, req(admin, key()), game.Grant{Player: p, Vertebrae: 20, Reason: "test"}); err != nil {
+					if _, err := gildedhall.On(svc).Grant(ctx, req(admin, key()), gildedhall.Grant{Player: p, Vertebrae: 20, Reason: "test"}); err != nil {
 						rt.Fatal(err)
 					}
 				}
@@ -166,26 +168,26 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 		svc, clk := newGame(t, newBolt(t))
 		for _, p := range []string{ada, bo, cy} {
 			enrol(t, svc, p, nil, 0)
-			if _, err := svc.Grant(ctx, req(admin, k("grant")), game.Grant{Player: p, Vertebrae: 500, Reason: "test"}); err != nil {
+			if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: 500, Reason: "test"}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		offer := func(from, to string) string {
 			t.Helper()
-			res, err := svc.OfferTrade(ctx, req(from, k("offer")), game.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
+			res, err := gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return decode[game.Trade](t, res).ID
+			return decode[gildedhall.Trade](t, res).ID
 		}
 		for i := range past {
 			id := offer(ada, bo)
 			var err error
 			switch i % 3 {
 			case 0:
-				_, err = svc.AcceptTrade(ctx, req(bo, k("accept")), id)
+				_, err = gildedhall.On(svc).AcceptTrade(ctx, req(bo, k("accept")), id)
 			case 1:
-				_, err = svc.WithdrawTrade(ctx, req(ada, k("withdraw")), id)
+				_, err = gildedhall.On(svc).WithdrawTrade(ctx, req(ada, k("withdraw")), id)
 			case 2:
 				clk.Advance(169 * time.Hour) // past the trade window (168h)
 				if rep, rerr := svc.RunDue(ctx); rerr != nil || len(rep.Failed) > 0 {
@@ -210,7 +212,7 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 			t.Fatalf("the departure withdrew %v, want %v", w, []string{made, received})
 		}
 		for _, id := range []string{made, received} {
-			if tr, err := svc.Trade(ctx, "hall", id); err != nil || tr.Status != game.TradeWithdrawn || tr.ClosedBy != ada {
+			if tr, err := gildedhall.On(svc).Trade(ctx, "hall", id); err != nil || tr.Status != gildedhall.TradeWithdrawn || tr.ClosedBy != ada {
 				t.Fatalf("trade %s after Ada leaves: %+v %v", id, tr, err)
 			}
 		}
@@ -237,17 +239,17 @@ func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 	svc, _ := newGame(t, newBolt(t))
 	for _, p := range []string{ada, bo, cy} {
 		enrol(t, svc, p, nil, 0)
-		if _, err := svc.Grant(ctx, req(admin, k("grant")), game.Grant{Player: p, Vertebrae: 5, Reason: "test"}); err != nil {
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: 5, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	offer := func(from, to string) string {
 		t.Helper()
-		res, err := svc.OfferTrade(ctx, req(from, k("offer")), game.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
+		res, err := gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return decode[game.Trade](t, res).ID
+		return decode[gildedhall.Trade](t, res).ID
 	}
 	before := offer(ada, bo)
 	// Ada's record as the version before the index wrote it.
@@ -294,20 +296,20 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 	people := []string{ada, bo, cy, dee}
 	for _, p := range people {
 		enrol(t, svc, p, nil, 0)
-		if _, err := svc.Grant(ctx, req(admin, k("grant")), game.Grant{Player: p, Vertebrae: 100, Reason: "test"}); err != nil {
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: 100, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	offer := func(ctx context.Context, from, to string) (*game.Result, error) {
-		return svc.OfferTrade(ctx, req(from, k("offer")), game.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
+		return gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
 	}
-	var open []game.Trade
+	var open []gildedhall.Trade
 	for i := range 12 {
 		res, err := offer(ctx, people[i%4], people[(i+1)%4])
 		if err != nil {
 			t.Fatal(err)
 		}
-		open = append(open, decode[game.Trade](t, res))
+		open = append(open, decode[gildedhall.Trade](t, res))
 	}
 	checkTradeIndex(t, svc, people)
 	var wg sync.WaitGroup
@@ -324,11 +326,11 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 	for i, tr := range open {
 		switch i % 3 {
 		case 0:
-			run(func() (*game.Result, error) { return svc.AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID) })
+			run(func() (*game.Result, error) { return gildedhall.On(svc).AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID) })
 		case 1:
-			run(func() (*game.Result, error) { return svc.WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID) })
+			run(func() (*game.Result, error) { return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID) })
 		case 2:
-			run(func() (*game.Result, error) { return svc.WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID) })
+			run(func() (*game.Result, error) { return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID) })
 		}
 	}
 	for i := range 12 {

@@ -9,6 +9,8 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -19,7 +21,7 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	ctx := context.Background()
 	clk := clock.NewManual(start)
 	st := newBolt(t)
-	svc := game.New(st, clk, game.WithEntropy(seeded(3)))
+	svc := rulesets.New(st, clk, game.WithEntropy(seeded(3)))
 	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: "obelisk"}); err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +36,8 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	// The Obelisk has no grants (RULINGS R3: Vertebrae are Gilded Hall's),
 	// and its own items are not built yet: the holding is stored directly.
 	holdVertebrae(t, st, "hall", "discord:2", 10)
-	offer := game.OfferTrade{To: "discord:3", Give: economy.Items{Vertebrae: 4}}
-	_, err := svc.OfferTrade(ctx, req("discord:2", "t1"), offer)
+	offer := gildedhall.OfferTrade{To: "discord:3", Give: economy.Items{Vertebrae: 4}}
+	_, err := gildedhall.On(svc).OfferTrade(ctx, req("discord:2", "t1"), offer)
 	if ruleCode(err) != "not_reputable" {
 		t.Fatalf("offer by a 0-day player: got %v, want not_reputable", err)
 	}
@@ -43,12 +45,12 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	if _, err := svc.RunDue(ctx); err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.OfferTrade(ctx, req("discord:2", "t2"), offer)
+	res, err := gildedhall.On(svc).OfferTrade(ctx, req("discord:2", "t2"), offer)
 	if err != nil {
 		t.Fatalf("offer after 7 days: %v", err)
 	}
-	tr := decode[game.Trade](t, res)
-	if _, err := svc.AcceptTrade(ctx, req("discord:3", "a"), tr.ID); err != nil {
+	tr := decode[gildedhall.Trade](t, res)
+	if _, err := gildedhall.On(svc).AcceptTrade(ctx, req("discord:3", "a"), tr.ID); err != nil {
 		t.Fatalf("accept: %v", err)
 	}
 	p3, err := svc.Player(ctx, "hall", "discord:3")

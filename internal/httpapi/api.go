@@ -27,6 +27,7 @@ import (
 	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // OpenAPI is the API's contract.
@@ -369,7 +370,7 @@ func (a *API) acceptTrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
-		return a.svc.AcceptTrade(r.Context(), req, r.PathValue("trade"))
+		return gildedhall.On(a.svc).AcceptTrade(r.Context(), req, r.PathValue("trade"))
 	})
 }
 
@@ -380,16 +381,16 @@ func (a *API) withdrawTrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
-		return a.svc.WithdrawTrade(r.Context(), req, r.PathValue("trade"))
+		return gildedhall.On(a.svc).WithdrawTrade(r.Context(), req, r.PathValue("trade"))
 	})
 }
 
 // tradeStatuses are the values the status filter of GET trades accepts.
-var tradeStatuses = []string{game.TradeOpen, game.TradeExecuted, game.TradeWithdrawn, game.TradeExpired}
+var tradeStatuses = []string{gildedhall.TradeOpen, gildedhall.TradeExecuted, gildedhall.TradeWithdrawn, gildedhall.TradeExpired}
 
 func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := game.TradeFilter{Player: q.Get("player"), Status: q.Get("status")}
+	f := gildedhall.TradeFilter{Player: q.Get("player"), Status: q.Get("status")}
 	if f.Player != "" && !game.ValidIdentity(f.Player) {
 		problem(w, "invalid_player", fmt.Sprintf("player must be a platform identity such as discord:1234, not %q.", f.Player))
 		return
@@ -402,7 +403,7 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, next, err := a.svc.TradesPage(r.Context(), r.PathValue("game"), f, pr)
+	v, next, err := gildedhall.On(a.svc).TradesPage(r.Context(), r.PathValue("game"), f, pr)
 	a.replyPage(w, r, "trades", v, next, err)
 }
 
@@ -416,12 +417,12 @@ func (a *API) getTrade(w http.ResponseWriter, r *http.Request) {
 		problem(w, "invalid_request", fmt.Sprintf("%q is not a trade id.", id))
 		return
 	}
-	v, err := a.svc.Trade(r.Context(), r.PathValue("game"), id)
+	v, err := gildedhall.On(a.svc).Trade(r.Context(), r.PathValue("game"), id)
 	a.reply(w, r, v, err)
 }
 
 func (a *API) shop(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Shop(r.Context(), r.PathValue("game"))
+	v, err := gildedhall.On(a.svc).Shop(r.Context(), r.PathValue("game"))
 	a.reply(w, r, map[string]any{"items": v}, err)
 }
 

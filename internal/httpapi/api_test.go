@@ -16,6 +16,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // TestHappyPath walks a bridge through a game's life: every exchange is
@@ -90,8 +92,8 @@ func TestHappyPath(t *testing.T) {
 
 	// Grant by the admin.
 	e.clock.Advance(time.Second)
-	var granted game.GrantResult
-	e.mustStatus(e.Post(g+"/grants", "g1", game.Grant{Player: ada, Vertebrae: 40, Chips: 2, Reason: "from the wiki"}), 200).Decode(t, &granted)
+	var granted gildedhall.GrantResult
+	e.mustStatus(e.Post(g+"/grants", "g1", gildedhall.Grant{Player: ada, Vertebrae: 40, Chips: 2, Reason: "from the wiki"}), 200).Decode(t, &granted)
 	if granted.Player != ada || granted.Vertebrae != 40 || granted.Chips != 2 || granted.Reason != "from the wiki" || len(granted.Cards) != 0 || granted.Won {
 		t.Errorf("grant = %+v", granted)
 	}
@@ -277,7 +279,7 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
 	}
 	// And the one route shape of every command an edge may call.
-	for _, cmd := range game.Catalogue() {
+	for _, cmd := range rulesets.Registry().Catalogue() {
 		if cmd.Call != nil {
 			want["/v1/games/{game}/commands/"+cmd.Name] = []string{"POST"}
 		}

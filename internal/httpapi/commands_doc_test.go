@@ -12,9 +12,9 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/rulesets"
 )
 
 const commandsPrefix = "/v1/games/{game}/commands/"
@@ -32,7 +32,7 @@ func TestOpenAPICommandsMatchTheCatalogue(t *testing.T) {
 	}
 	paths := c.Doc().Paths.Map()
 	callable := map[string]bool{}
-	for _, cmd := range game.Catalogue() {
+	for _, cmd := range rulesets.Registry().Catalogue() {
 		path := commandsPrefix + cmd.Name
 		item := paths[path]
 		if cmd.Call == nil {

@@ -16,6 +16,8 @@ import (
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/bolt"
 	"croupier/internal/store/storetest"
 )
@@ -31,7 +33,7 @@ func detEnv(t *testing.T) *env {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	clk := clock.NewManual(t0)
-	svc := game.New(st, clk, game.WithLogger(quiet()), game.WithEntropy(rand.NewChaCha8([32]byte{12})))
+	svc := rulesets.New(st, clk, game.WithLogger(quiet()), game.WithEntropy(rand.NewChaCha8([32]byte{12})))
 	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, ManualClock: clk, Logger: quiet(), Version: "test"})
 	c := apitest.NewServer(t, httpapi.OpenAPI, api)
 	c.Key, c.Actor = testKey, admin
@@ -91,13 +93,13 @@ func routeSteps(amendPatch json.RawMessage) []routeStep {
 			with("match", "duel", kv...)
 	}
 	steps := []routeStep{
-		{cmd: "grant", actor: admin, alias: "/grants", ok: true, body: fixed(game.Grant{Player: ada, Vertebrae: 50, Chips: 10, Reason: "commands test",
-			Cards: cardGrants(suitCards("Hearts", 2, 10)), Packs: []game.PackGrant{{Pack: "handy-pack"}}})},
-		{cmd: "grant", actor: admin, alias: "/grants", ok: true, body: fixed(game.Grant{Player: bob, Chips: 10, Reason: "commands test",
+		{cmd: "grant", actor: admin, alias: "/grants", ok: true, body: fixed(gildedhall.Grant{Player: ada, Vertebrae: 50, Chips: 10, Reason: "commands test",
+			Cards: cardGrants(suitCards("Hearts", 2, 10)), Packs: []gildedhall.PackGrant{{Pack: "handy-pack"}}})},
+		{cmd: "grant", actor: admin, alias: "/grants", ok: true, body: fixed(gildedhall.Grant{Player: bob, Chips: 10, Reason: "commands test",
 			Cards: cardGrants(suitCards("Clubs", 2, 10))})},
-		{cmd: "purchase", actor: ada, alias: "/purchases", ok: true, body: fixed(game.Purchase{Item: "random-card"})},
-		{cmd: "open", actor: ada, alias: "/packs/open", ok: true, body: fixed(game.OpenPack{Pack: "handy-pack"})},
-		{cmd: "gift", actor: ada, alias: "/gifts", ok: true, body: fixed(game.Gift{To: bob})},
+		{cmd: "purchase", actor: ada, alias: "/purchases", ok: true, body: fixed(gildedhall.Purchase{Item: "random-card"})},
+		{cmd: "open", actor: ada, alias: "/packs/open", ok: true, body: fixed(gildedhall.OpenPack{Pack: "handy-pack"})},
+		{cmd: "gift", actor: ada, alias: "/gifts", ok: true, body: fixed(gildedhall.Gift{To: bob})},
 		{cmd: "roll", actor: ada, alias: "/rolls", ok: true, body: fixed(game.RollDice{Dice: "2d6", Reason: "observe"})},
 		{cmd: "trade-offer", actor: ada, alias: "/trades", ok: true, keep: idOf("trade", "id"),
 			body: fixed(obj("to", bob, "give", obj("vertebrae", 2)))},
@@ -105,7 +107,7 @@ func routeSteps(amendPatch json.RawMessage) []routeStep {
 		{cmd: "trade-offer", actor: ada, alias: "/trades", ok: true, keep: idOf("trade2", "id"),
 			body: fixed(obj("to", bob, "give", obj("vertebrae", 1)))},
 		{cmd: "trade-withdraw", actor: ada, alias: "/trades/{trade2}/withdraw", ok: true, args: with("trade", "trade2")},
-		{cmd: "duel-request", actor: ada, alias: "/duels", ok: true, keep: idOf("duel", "id"), body: fixed(game.RequestDuel{Invitees: []string{bob}})},
+		{cmd: "duel-request", actor: ada, alias: "/duels", ok: true, keep: idOf("duel", "id"), body: fixed(gildedhall.RequestDuel{Invitees: []string{bob}})},
 		{cmd: "duel-accept", actor: bob, alias: "/duels/{duel}/answer", ok: true, body: fixed(obj("accept", true)), args: with("match", "duel")},
 	}
 	// Every move kind: the selections succeed, the rest meet the betting.
@@ -133,7 +135,7 @@ func routeSteps(amendPatch json.RawMessage) []routeStep {
 		steps = append(steps, routeStep{cmd: "match-" + m.kind, actor: m.actor, alias: "/matches/{duel}/moves", ok: m.ok, body: body, args: args})
 	}
 	steps = append(steps, []routeStep{
-		{cmd: "duel-request", actor: ada, alias: "/duels", ok: true, keep: idOf("duel2", "id"), body: fixed(game.RequestDuel{Invitees: []string{bob}})},
+		{cmd: "duel-request", actor: ada, alias: "/duels", ok: true, keep: idOf("duel2", "id"), body: fixed(gildedhall.RequestDuel{Invitees: []string{bob}})},
 		{cmd: "duel-decline", actor: bob, alias: "/duels/{duel2}/answer", ok: true, body: fixed(obj("accept", false)), args: with("match", "duel2")},
 		{cmd: "battle-engage", actor: bob, alias: "/battles/engage"},
 		{cmd: "proposal-submit", actor: ada, alias: "/proposals", ok: true, keep: idOf("proposal", "id"),
@@ -160,10 +162,10 @@ func routeSteps(amendPatch json.RawMessage) []routeStep {
 	return steps
 }
 
-func cardGrants(names []string) []game.CardGrant {
-	var out []game.CardGrant
+func cardGrants(names []string) []gildedhall.CardGrant {
+	var out []gildedhall.CardGrant
 	for _, n := range names {
-		out = append(out, game.CardGrant{Name: n})
+		out = append(out, gildedhall.CardGrant{Name: n})
 	}
 	return out
 }
@@ -258,7 +260,7 @@ func TestCommandsRouteDoesWhatTheAliasesDo(t *testing.T) {
 			}
 		}
 	}
-	for _, cmd := range game.Catalogue() {
+	for _, cmd := range rulesets.Registry().Catalogue() {
 		if cmd.Call != nil && !covered[cmd.Name] {
 			t.Errorf("command %s is callable but no step of this test runs it", cmd.Name)
 		}
@@ -332,7 +334,7 @@ func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
 	refused := map[string]int{}
 	for id, title := range rulesetTitles {
 		g := "g-" + id
-		for _, cmd := range game.Catalogue() {
+		for _, cmd := range rulesets.Registry().Catalogue() {
 			before := storetest.Partition(t, e.svc.Store(), g)
 			r := e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + g + "/commands/" + cmd.Name, Idem: "cmd-" + cmd.Name, Body: commandArgs(cmd.Name),
 				Bad: cmd.Call == nil})
@@ -344,10 +346,10 @@ func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
 			switch {
 			case cmd.Call == nil:
 				if r.Status != http.StatusNotFound || p.Code != "unknown_command" || p.Command != cmd.Name || p.Ruleset != id ||
-					fmt.Sprint(p.Commands) != fmt.Sprint(game.CallableIn(id)) || !strings.Contains(p.Detail, fmt.Sprintf("in the %s game %q", title, g)) {
-					t.Errorf("%s %s: %d %s, want 404 unknown_command listing %v", id, cmd.Name, r.Status, r.Body, game.CallableIn(id))
+					fmt.Sprint(p.Commands) != fmt.Sprint(rulesets.Registry().CallableIn(id)) || !strings.Contains(p.Detail, fmt.Sprintf("in the %s game %q", title, g)) {
+					t.Errorf("%s %s: %d %s, want 404 unknown_command listing %v", id, cmd.Name, r.Status, r.Body, rulesets.Registry().CallableIn(id))
 				}
-			case game.RulesetHas(id, cmd.Institution):
+			case rulesets.Registry().RulesetHas(id, cmd.Institution):
 				if p.Code == "not_in_ruleset" || p.Code == "unknown_command" {
 					t.Errorf("%s %s: refused %s, but %s has %s: %s", id, cmd.Name, p.Code, id, cmd.Institution, r.Body)
 				}

@@ -15,6 +15,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/rulesets"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 	"croupier/internal/store/dynamo"
@@ -59,7 +60,7 @@ func newCredEnv(t *testing.T, backend string) *credEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := game.New(st, clk, game.WithLogger(quiet()))
+	svc := rulesets.New(st, clk, game.WithLogger(quiet()))
 	contract, err := apitest.Load(httpapi.OpenAPI)
 	if err != nil {
 		t.Fatal(err)

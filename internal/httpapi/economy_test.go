@@ -13,6 +13,8 @@ import (
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // withPlayers is withGame plus bob as a second player.
@@ -49,17 +51,17 @@ func TestEconomyFlow(t *testing.T) {
 
 	// An admin grants Vertebrae, with the reason the log keeps.
 	e.step()
-	var granted game.GrantResult
-	e.mustStatus(e.Post(g+"/grants", "grant-1", game.Grant{Player: ada, Vertebrae: 40, Reason: "state from the wiki"}), 200).Decode(t, &granted)
+	var granted gildedhall.GrantResult
+	e.mustStatus(e.Post(g+"/grants", "grant-1", gildedhall.Grant{Player: ada, Vertebrae: 40, Reason: "state from the wiki"}), 200).Decode(t, &granted)
 	if granted.Vertebrae != 40 || granted.Reason != "state from the wiki" {
 		t.Errorf("grant = %+v, want 40 Vertebrae with its reason", granted)
 	}
 
 	// C6: a Handy Pack costs 12 Vertebrae.
 	e.step()
-	buy := apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "buy-1", Body: game.Purchase{Item: "handy-pack"}}
+	buy := apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "buy-1", Body: gildedhall.Purchase{Item: "handy-pack"}}
 	r := e.mustStatus(e.Do(buy), 200)
-	var bought game.PurchaseResult
+	var bought gildedhall.PurchaseResult
 	r.Decode(t, &bought)
 	if bought.Item != "handy-pack" || bought.Name != "Handy Pack" || bought.Quantity != 1 || bought.Paid != 12 ||
 		bought.Currency != "vertebrae" || bought.Vertebrae != 28 || len(bought.Packs) != 1 || bought.Packs[0].Kind != "handy-pack" || bought.Won {
@@ -74,7 +76,7 @@ func TestEconomyFlow(t *testing.T) {
 	// C5: opening it by kind yields its 3 cards into the deck.
 	e.step()
 	var opened economy.Opened
-	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/packs/open", Actor: ada, Idem: "open-1", Body: game.OpenPack{Pack: "handy-pack"}}), 200).Decode(t, &opened)
+	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/packs/open", Actor: ada, Idem: "open-1", Body: gildedhall.OpenPack{Pack: "handy-pack"}}), 200).Decode(t, &opened)
 	if opened.Pack != bought.Packs[0] || opened.Name != "Handy Pack" || len(opened.Cards) != 3 {
 		t.Errorf("opened = %+v, want pack %+v with 3 cards", opened, bought.Packs[0])
 	}
@@ -93,8 +95,8 @@ func TestEconomyFlow(t *testing.T) {
 
 	// C4: bob joined this phase (active) and holds no cards: 1 + 1 for the small deck.
 	e.step()
-	var gift game.GiftResult
-	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Idem: "gift-1", Body: game.Gift{To: bob}}), 200).Decode(t, &gift)
+	var gift gildedhall.GiftResult
+	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Idem: "gift-1", Body: gildedhall.Gift{To: bob}}), 200).Decode(t, &gift)
 	if gift.Giver != ada || gift.Receiver != bob || len(gift.Cards) != 2 || gift.Inactive || !gift.SmallDeck || gift.Period != "2026-W49-I" {
 		t.Errorf("gift = %+v, want 2 cards to active bob with a small deck", gift)
 	}
@@ -105,23 +107,23 @@ func TestEconomyFlow(t *testing.T) {
 	// A trade: ada gives 10 Vertebrae and a card for one of bob's cards.
 	e.step()
 	adaCard, bobCard := opened.Cards[0].ID, gift.Cards[0].ID
-	offer := game.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 10, Cards: []string{adaCard}}, Take: economy.Items{Cards: []string{bobCard}}, Note: "a fair swap"}
-	var tr game.Trade
+	offer := gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 10, Cards: []string{adaCard}}, Take: economy.Items{Cards: []string{bobCard}}, Note: "a fair swap"}
+	var tr gildedhall.Trade
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "trade-1", Body: offer}), http.StatusCreated).Decode(t, &tr)
-	if tr.ID == "" || tr.From != ada || tr.To != bob || tr.Status != game.TradeOpen || tr.Note != "a fair swap" ||
+	if tr.ID == "" || tr.From != ada || tr.To != bob || tr.Status != gildedhall.TradeOpen || tr.Note != "a fair swap" ||
 		!tr.ExpiresAt.Equal(e.clock.Now().Add(7*24*time.Hour)) || !tr.ClosedAt.IsZero() {
 		t.Errorf("offer = %+v, want an open trade expiring in 7 days", tr)
 	}
-	var open struct{ Trades []game.Trade }
+	var open struct{ Trades []gildedhall.Trade }
 	e.mustStatus(e.Get(g+"/trades?status=open"), 200).Decode(t, &open)
 	if len(open.Trades) != 1 || open.Trades[0].ID != tr.ID {
 		t.Errorf("open trades = %+v, want %s", open.Trades, tr.ID)
 	}
 
 	e.step()
-	var done game.Trade
+	var done gildedhall.Trade
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades/" + tr.ID + "/accept", Actor: bob, Idem: "accept-1"}), 200).Decode(t, &done)
-	if done.ID != tr.ID || done.Status != game.TradeExecuted || done.ClosedBy != bob || !done.ClosedAt.Equal(e.clock.Now()) {
+	if done.ID != tr.ID || done.Status != gildedhall.TradeExecuted || done.ClosedBy != bob || !done.ClosedAt.Equal(e.clock.Now()) {
 		t.Errorf("accepted = %+v, want executed by bob now", done)
 	}
 	a, b := e.player(gameID, ada), e.player(gameID, bob)
@@ -131,9 +133,9 @@ func TestEconomyFlow(t *testing.T) {
 	}
 
 	// Listings: by player and status; one trade by id.
-	var list struct{ Trades []game.Trade }
+	var list struct{ Trades []gildedhall.Trade }
 	e.mustStatus(e.Get(g+"/trades?player="+bob), 200).Decode(t, &list)
-	if len(list.Trades) != 1 || list.Trades[0].Status != game.TradeExecuted {
+	if len(list.Trades) != 1 || list.Trades[0].Status != gildedhall.TradeExecuted {
 		t.Errorf("bob's trades = %+v, want the executed one", list.Trades)
 	}
 	e.mustStatus(e.Get(g+"/trades?status=open"), 200).Decode(t, &list)
@@ -144,23 +146,23 @@ func TestEconomyFlow(t *testing.T) {
 	if len(list.Trades) != 0 {
 		t.Errorf("the admin's trades = %+v, want none", list.Trades)
 	}
-	var one game.Trade
+	var one gildedhall.Trade
 	e.mustStatus(e.Get(g+"/trades/"+tr.ID), 200).Decode(t, &one)
-	if one.ID != tr.ID || one.Status != game.TradeExecuted || !slices.Equal(one.Give.Cards, []string{adaCard}) {
+	if one.ID != tr.ID || one.Status != gildedhall.TradeExecuted || !slices.Equal(one.Give.Cards, []string{adaCard}) {
 		t.Errorf("GET trade = %+v", one)
 	}
 
 	// The shop and the ruleset show the prices.
-	var shop struct{ Items []game.ShopItemView }
+	var shop struct{ Items []gildedhall.ShopItemView }
 	e.mustStatus(e.Get(g+"/shop"), 200).Decode(t, &shop)
-	handy := func() game.ShopItemView {
+	handy := func() gildedhall.ShopItemView {
 		for _, it := range shop.Items {
 			if it.ID == "handy-pack" {
 				return it
 			}
 		}
 		t.Fatalf("the shop has no handy-pack: %+v", shop.Items)
-		return game.ShopItemView{}
+		return gildedhall.ShopItemView{}
 	}
 	if h := handy(); len(shop.Items) != 5 || h.Price != 12 || h.Cards != 3 || h.HoloChance != 5 {
 		t.Errorf("shop = %+v, want 5 items, handy-pack at 12 with 3 cards at 5%%", shop.Items)
@@ -196,15 +198,15 @@ func TestEconomyFlow(t *testing.T) {
 
 	// The next purchase pays the new price.
 	e.step()
-	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "buy-2", Body: game.Purchase{Item: "handy-pack"}}), 200).Decode(t, &bought)
+	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "buy-2", Body: gildedhall.Purchase{Item: "handy-pack"}}), 200).Decode(t, &bought)
 	if bought.Paid != 8 || bought.Vertebrae != 10 || len(bought.Packs) != 1 {
 		t.Errorf("purchase after the amendment = %+v, want 8 paid, 10 left", bought)
 	}
 
 	// A revocation takes that pack and 5 Vertebrae back.
 	e.step()
-	var rev game.RevokeResult
-	e.mustStatus(e.Post(g+"/revocations", "revoke-1", game.Revoke{Player: ada, Items: economy.Items{Vertebrae: 5, Packs: []string{bought.Packs[0].ID}}, Reason: "Judge's ruling 12"}), 200).Decode(t, &rev)
+	var rev gildedhall.RevokeResult
+	e.mustStatus(e.Post(g+"/revocations", "revoke-1", gildedhall.Revoke{Player: ada, Items: economy.Items{Vertebrae: 5, Packs: []string{bought.Packs[0].ID}}, Reason: "Judge's ruling 12"}), 200).Decode(t, &rev)
 	if rev.Player != ada || rev.Revoked.Vertebrae != 5 || len(rev.Revoked.Packs) != 1 || rev.Revoked.Packs[0] != bought.Packs[0] || rev.Reason != "Judge's ruling 12" {
 		t.Errorf("revocation = %+v, want 5 Vertebrae and pack %s", rev, bought.Packs[0].ID)
 	}
@@ -230,17 +232,17 @@ func TestEconomyRefusals(t *testing.T) {
 	e := withPlayers(t)
 	g := "/v1/games/" + gameID
 	e.step()
-	e.mustStatus(e.Post(g+"/grants", "funds", game.Grant{Player: ada, Vertebrae: 10, Reason: "test"}), 200)
+	e.mustStatus(e.Post(g+"/grants", "funds", gildedhall.Grant{Player: ada, Vertebrae: 10, Reason: "test"}), 200)
 	e.step()
-	var gift game.GiftResult
-	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Idem: "gift", Body: game.Gift{To: bob}}), 200).Decode(t, &gift)
+	var gift gildedhall.GiftResult
+	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Idem: "gift", Body: gildedhall.Gift{To: bob}}), 200).Decode(t, &gift)
 	e.step()
-	var open, closed game.Trade
+	var open, closed gildedhall.Trade
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "t-open",
-		Body: game.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 5}, Take: economy.Items{Cards: cardIDs(gift.Cards[:1])}}}), 201).Decode(t, &open)
+		Body: gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 5}, Take: economy.Items{Cards: cardIDs(gift.Cards[:1])}}}), 201).Decode(t, &open)
 	e.step()
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: bob, Idem: "t-closed",
-		Body: game.OfferTrade{To: ada, Take: economy.Items{Vertebrae: 1}}}), 201).Decode(t, &closed)
+		Body: gildedhall.OfferTrade{To: ada, Take: economy.Items{Vertebrae: 1}}}), 201).Decode(t, &closed)
 	e.step()
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades/" + closed.ID + "/withdraw", Actor: ada, Idem: "decline", Body: map[string]any{}}), 200)
 
@@ -256,21 +258,21 @@ func TestEconomyRefusals(t *testing.T) {
 		detail string // a phrase the detail must contain
 		extra  map[string]any
 	}{
-		{"unknown item", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: game.Purchase{Item: "pony"}}, 400, "unknown_item", "handy-pack", nil},
-		{"unaffordable purchase says what is missing", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: game.Purchase{Item: "legendary-pack"}}, 422, "insufficient_funds",
+		{"unknown item", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: gildedhall.Purchase{Item: "pony"}}, 400, "unknown_item", "handy-pack", nil},
+		{"unaffordable purchase says what is missing", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: gildedhall.Purchase{Item: "legendary-pack"}}, 422, "insufficient_funds",
 			"40 Vertebrae are missing", map[string]any{"cost": 50.0, "have": 10.0, "missing": 40.0, "currency": "vertebrae"}},
-		{"unaffordable quantity", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: game.Purchase{Item: "random-card", Quantity: 3}}, 422, "insufficient_funds", "5 Vertebrae are missing", nil},
-		{"quantity over 100", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: game.Purchase{Item: "random-card", Quantity: 101}, Bad: true}, 400, "invalid_quantity", "", nil},
-		{"purchase by a non-player", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: outsider, Body: game.Purchase{Item: "random-card"}}, 409, "not_a_player", "", nil},
-		{"no pack to open", apitest.Call{Method: "POST", Path: g + "/packs/open", Actor: ada, Body: game.OpenPack{Pack: "handy-pack"}}, 422, "no_such_pack", "no unopened packs", nil},
-		{"second gift", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Body: game.Gift{To: bob}}, 409, "already_gifted", "already gifted", map[string]any{"period": "2026-W49-I"}},
-		{"self gift", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: bob, Body: game.Gift{To: bob}}, 422, "self_gift", "yourself", nil},
-		{"gift to a non-player", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: bob, Body: game.Gift{To: outsider}}, 409, "not_a_player", outsider, nil},
-		{"trade with self", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: game.OfferTrade{To: ada, Give: economy.Items{Vertebrae: 1}}}, 422, "self_trade", "yourself", nil},
-		{"trade with a non-player", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: game.OfferTrade{To: outsider, Give: economy.Items{Vertebrae: 1}}}, 409, "not_a_player", outsider, nil},
-		{"trade of items not held", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: game.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 11}}}, 422, "trade_items_missing",
+		{"unaffordable quantity", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: gildedhall.Purchase{Item: "random-card", Quantity: 3}}, 422, "insufficient_funds", "5 Vertebrae are missing", nil},
+		{"quantity over 100", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Body: gildedhall.Purchase{Item: "random-card", Quantity: 101}, Bad: true}, 400, "invalid_quantity", "", nil},
+		{"purchase by a non-player", apitest.Call{Method: "POST", Path: g + "/purchases", Actor: outsider, Body: gildedhall.Purchase{Item: "random-card"}}, 409, "not_a_player", "", nil},
+		{"no pack to open", apitest.Call{Method: "POST", Path: g + "/packs/open", Actor: ada, Body: gildedhall.OpenPack{Pack: "handy-pack"}}, 422, "no_such_pack", "no unopened packs", nil},
+		{"second gift", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Body: gildedhall.Gift{To: bob}}, 409, "already_gifted", "already gifted", map[string]any{"period": "2026-W49-I"}},
+		{"self gift", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: bob, Body: gildedhall.Gift{To: bob}}, 422, "self_gift", "yourself", nil},
+		{"gift to a non-player", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: bob, Body: gildedhall.Gift{To: outsider}}, 409, "not_a_player", outsider, nil},
+		{"trade with self", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: ada, Give: economy.Items{Vertebrae: 1}}}, 422, "self_trade", "yourself", nil},
+		{"trade with a non-player", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: outsider, Give: economy.Items{Vertebrae: 1}}}, 409, "not_a_player", outsider, nil},
+		{"trade of items not held", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 11}}}, 422, "trade_items_missing",
 			"11 Vertebrae (holds 10)", map[string]any{"player": ada}},
-		{"empty trade", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: game.OfferTrade{To: bob}}, 400, "invalid_trade", "", nil},
+		{"empty trade", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: bob}}, 400, "invalid_trade", "", nil},
 		{"accept by the maker", apitest.Call{Method: "POST", Path: g + "/trades/" + open.ID + "/accept", Actor: ada}, 403, "not_your_trade", "your offer is your consent", nil},
 		{"accept by an outsider", apitest.Call{Method: "POST", Path: g + "/trades/" + open.ID + "/accept", Actor: admin}, 403, "not_your_trade", "only " + bob, nil},
 		{"withdraw by an outsider", apitest.Call{Method: "POST", Path: g + "/trades/" + open.ID + "/withdraw", Actor: admin}, 403, "not_your_trade", "", nil},
@@ -284,13 +286,13 @@ func TestEconomyRefusals(t *testing.T) {
 		{"invalid amendment", apitest.Call{Method: "POST", Path: g + "/amendments", Body: game.Amend{Patch: json.RawMessage(`{"chances":{"holoPack":500}}`), Reason: "typo"}}, 400, "invalid_amendment", "holoPack", nil},
 		{"amendment setting the version", apitest.Call{Method: "POST", Path: g + "/amendments", Body: game.Amend{Patch: json.RawMessage(`{"version":9}`), Reason: "typo"}}, 400, "invalid_amendment", "version", nil},
 		{"amendment without a reason", apitest.Call{Method: "POST", Path: g + "/amendments", Body: game.Amend{Patch: json.RawMessage(`{"chances":{"holoPack":10}}`)}, Bad: true}, 400, "reason_required", "", nil},
-		{"grant without a reason", apitest.Call{Method: "POST", Path: g + "/grants", Body: game.Grant{Player: ada, Chips: 1}, Bad: true}, 400, "reason_required", "reason", nil},
-		{"grant of an unknown card", apitest.Call{Method: "POST", Path: g + "/grants", Body: game.Grant{Player: ada, Cards: []game.CardGrant{{Name: "14 of Hearts"}}, Reason: "test"}}, 400, "unknown_card", "14 of Hearts", nil},
-		{"grant of an unknown pack", apitest.Call{Method: "POST", Path: g + "/grants", Body: game.Grant{Player: ada, Packs: []game.PackGrant{{Pack: "mega-pack"}}, Reason: "test"}}, 400, "unknown_pack", "mega-pack", nil},
-		{"revocation without a reason", apitest.Call{Method: "POST", Path: g + "/revocations", Body: game.Revoke{Player: ada, Items: economy.Items{Vertebrae: 1}}, Bad: true}, 400, "reason_required", "", nil},
-		{"revocation of items not held", apitest.Call{Method: "POST", Path: g + "/revocations", Body: game.Revoke{Player: ada, Items: economy.Items{Vertebrae: 1, Cards: []string{"nope.1"}}, Reason: "test"}}, 422, "insufficient_items",
+		{"grant without a reason", apitest.Call{Method: "POST", Path: g + "/grants", Body: gildedhall.Grant{Player: ada, Chips: 1}, Bad: true}, 400, "reason_required", "reason", nil},
+		{"grant of an unknown card", apitest.Call{Method: "POST", Path: g + "/grants", Body: gildedhall.Grant{Player: ada, Cards: []gildedhall.CardGrant{{Name: "14 of Hearts"}}, Reason: "test"}}, 400, "unknown_card", "14 of Hearts", nil},
+		{"grant of an unknown pack", apitest.Call{Method: "POST", Path: g + "/grants", Body: gildedhall.Grant{Player: ada, Packs: []gildedhall.PackGrant{{Pack: "mega-pack"}}, Reason: "test"}}, 400, "unknown_pack", "mega-pack", nil},
+		{"revocation without a reason", apitest.Call{Method: "POST", Path: g + "/revocations", Body: gildedhall.Revoke{Player: ada, Items: economy.Items{Vertebrae: 1}}, Bad: true}, 400, "reason_required", "", nil},
+		{"revocation of items not held", apitest.Call{Method: "POST", Path: g + "/revocations", Body: gildedhall.Revoke{Player: ada, Items: economy.Items{Vertebrae: 1, Cards: []string{"nope.1"}}, Reason: "test"}}, 422, "insufficient_items",
 			"card nope.1", map[string]any{"missing": []any{"card nope.1"}}},
-		{"revocation by a non-admin", apitest.Call{Method: "POST", Path: g + "/revocations", Actor: bob, Body: game.Revoke{Player: ada, Items: economy.Items{Vertebrae: 1}, Reason: "test"}}, 403, "forbidden", "", nil},
+		{"revocation by a non-admin", apitest.Call{Method: "POST", Path: g + "/revocations", Actor: bob, Body: gildedhall.Revoke{Player: ada, Items: economy.Items{Vertebrae: 1}, Reason: "test"}}, 403, "forbidden", "", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -324,9 +326,9 @@ func TestEconomyRefusals(t *testing.T) {
 	if a.Inventory.Vertebrae != adaBefore.Inventory.Vertebrae || a.DeckSize != adaBefore.DeckSize || b.DeckSize != bobBefore.DeckSize {
 		t.Errorf("inventories changed: ada %+v (was %+v), bob deck %d (was %d)", a.Inventory, adaBefore.Inventory, b.DeckSize, bobBefore.DeckSize)
 	}
-	var tr game.Trade
+	var tr gildedhall.Trade
 	e.mustStatus(e.Get(g+"/trades/"+open.ID), 200).Decode(t, &tr)
-	if tr.Status != game.TradeOpen {
+	if tr.Status != gildedhall.TradeOpen {
 		t.Errorf("the open trade is %s after the refusals", tr.Status)
 	}
 }
@@ -337,14 +339,14 @@ func TestEconomyRefusals(t *testing.T) {
 func TestTradeExpiredOverHTTP(t *testing.T) {
 	e := withPlayers(t)
 	g := "/v1/games/" + gameID
-	e.mustStatus(e.Post(g+"/grants", "funds", game.Grant{Player: ada, Vertebrae: 3, Reason: "test"}), 200)
-	var tr game.Trade
-	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "t", Body: game.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 3}}}), 201).Decode(t, &tr)
+	e.mustStatus(e.Post(g+"/grants", "funds", gildedhall.Grant{Player: ada, Vertebrae: 3, Reason: "test"}), 200)
+	var tr gildedhall.Trade
+	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "t", Body: gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 3}}}), 201).Decode(t, &tr)
 
 	e.clock.Set(tr.ExpiresAt) // without running the scheduler
-	var got game.Trade
+	var got gildedhall.Trade
 	e.mustStatus(e.Get(g+"/trades/"+tr.ID), 200).Decode(t, &got)
-	if got.Status != game.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) {
+	if got.Status != gildedhall.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) {
 		t.Errorf("trade at its expiry = %+v, want expired at %s", got, tr.ExpiresAt)
 	}
 	r := e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades/" + tr.ID + "/accept", Actor: bob, Idem: "late"}), http.StatusConflict)
@@ -369,19 +371,19 @@ func TestC7_GameOverOverHTTP(t *testing.T) {
 		t.Run(route, func(t *testing.T) {
 			e := withPlayers(t)
 			g := "/v1/games/" + gameID
-			var granted game.GrantResult
+			var granted gildedhall.GrantResult
 			chips := 25
 			if route == "purchase" {
 				chips = 24
 			}
-			e.mustStatus(e.Post(g+"/grants", "chips", game.Grant{Player: ada, Vertebrae: 30, Chips: chips, Reason: "cycle state from the wiki"}), 200).Decode(t, &granted)
+			e.mustStatus(e.Post(g+"/grants", "chips", gildedhall.Grant{Player: ada, Vertebrae: 30, Chips: chips, Reason: "cycle state from the wiki"}), 200).Decode(t, &granted)
 			if granted.Won != (route == "grant") || granted.Chips != chips {
 				t.Errorf("grant = %+v, want %d Chips, won %v", granted, chips, route == "grant")
 			}
 			vertebrae := 30
 			if route == "purchase" {
-				var bought game.PurchaseResult
-				e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "chip", Body: game.Purchase{Item: "chip"}}), 200).Decode(t, &bought)
+				var bought gildedhall.PurchaseResult
+				e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "chip", Body: gildedhall.Purchase{Item: "chip"}}), 200).Decode(t, &bought)
 				if !bought.Won || bought.Chips != 25 || bought.Paid != 25 || bought.Vertebrae != 5 {
 					t.Errorf("purchase = %+v, want the 25th Chip for 25 Vertebrae and won", bought)
 				}
@@ -393,10 +395,10 @@ func TestC7_GameOverOverHTTP(t *testing.T) {
 				t.Errorf("game = %+v, want ended at %s, won by %s", gv, t0, ada)
 			}
 			for _, call := range []apitest.Call{
-				{Method: "POST", Path: g + "/purchases", Actor: bob, Idem: "late-buy", Body: game.Purchase{Item: "random-card"}},
-				{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "late-buy", Body: game.Purchase{Item: "random-card"}},
-				{Method: "POST", Path: g + "/gifts", Actor: bob, Idem: "late-gift", Body: game.Gift{To: ada}},
-				{Method: "POST", Path: g + "/grants", Idem: "late-grant", Body: game.Grant{Player: bob, Chips: 1, Reason: "too late"}},
+				{Method: "POST", Path: g + "/purchases", Actor: bob, Idem: "late-buy", Body: gildedhall.Purchase{Item: "random-card"}},
+				{Method: "POST", Path: g + "/purchases", Actor: ada, Idem: "late-buy", Body: gildedhall.Purchase{Item: "random-card"}},
+				{Method: "POST", Path: g + "/gifts", Actor: bob, Idem: "late-gift", Body: gildedhall.Gift{To: ada}},
+				{Method: "POST", Path: g + "/grants", Idem: "late-grant", Body: gildedhall.Grant{Player: bob, Chips: 1, Reason: "too late"}},
 			} {
 				r := e.mustStatus(e.Do(call), http.StatusConflict)
 				if p := r.Problem(t); p.Code != "game_over" || !strings.Contains(p.Detail, ada) {
@@ -422,8 +424,8 @@ func TestRulesetDocumented(t *testing.T) {
 		e.mustStatus(e.Post("/v1/games", "create-"+id, game.CreateGame{ID: id, Ruleset: id}), http.StatusCreated)
 		var rs ruleset.Ruleset
 		e.mustStatus(e.Get("/v1/games/"+id+"/ruleset"), 200).Decode(t, &rs)
-		var shop struct{ Items []game.ShopItemView }
-		if !game.RulesetHas(id, game.InstCards) {
+		var shop struct{ Items []gildedhall.ShopItemView }
+		if !rulesets.Registry().RulesetHas(id, gildedhall.InstCards) {
 			// A ruleset without a Croupier has no shop (RULINGS R3).
 			if p := e.mustStatus(e.Get("/v1/games/"+id+"/shop"), http.StatusUnprocessableEntity).Problem(t); p.Code != "not_in_ruleset" || len(rs.Shop) != 0 {
 				t.Errorf("%s: shop answered %+v with %d items in its data, want not_in_ruleset and none", id, p, len(rs.Shop))

@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // TestBadInputNeverServerError is the acceptance test "bad input never
@@ -16,7 +17,7 @@ import (
 func TestBadInputNeverServerError(t *testing.T) {
 	e := withGame(t)
 	g := "/v1/games/" + gameID
-	e.mustStatus(e.Post(g+"/grants", "seed-funds", game.Grant{Player: ada, Vertebrae: 10, Reason: "test"}), 200)
+	e.mustStatus(e.Post(g+"/grants", "seed-funds", gildedhall.Grant{Player: ada, Vertebrae: 10, Reason: "test"}), 200)
 	before := len(e.logEntries(gameID))
 	adaBefore := e.player(gameID, ada)
 
@@ -93,7 +94,7 @@ func TestBadInputNeverServerError(t *testing.T) {
 		{"forged cursor", apitest.Call{Method: "GET", Path: g + "/log?cursor=not-a-cursor"}, 400, "invalid_cursor", ""},
 		{"unknown ruleset", apitest.Call{Method: "POST", Path: "/v1/games", Body: game.CreateGame{ID: "other", Ruleset: "chess"}, Bad: true}, 400, "unknown_ruleset", ""},
 		{"unknown season", apitest.Call{Method: "POST", Path: "/v1/games", Body: game.CreateGame{ID: "other", Season: "Summer"}, Bad: true}, 400, "invalid_request", ""},
-		{"empty grant", apitest.Call{Method: "POST", Path: g + "/grants", Body: game.Grant{Player: ada, Reason: "test"}}, 400, "invalid_request", ""},
+		{"empty grant", apitest.Call{Method: "POST", Path: g + "/grants", Body: gildedhall.Grant{Player: ada, Reason: "test"}}, 400, "invalid_request", ""},
 		{"clock: both", apitest.Call{Method: "POST", Path: "/v1/dev/clock", Body: `{"set":"2027-01-01T00:00:00Z","advance":"1h"}`}, 400, "invalid_clock", ""},
 		{"clock: neither", apitest.Call{Method: "POST", Path: "/v1/dev/clock", Body: `{}`}, 400, "invalid_clock", ""},
 		{"clock: backwards", apitest.Call{Method: "POST", Path: "/v1/dev/clock", Body: `{"advance":"-1h"}`}, 400, "invalid_clock", ""},
@@ -109,9 +110,9 @@ func TestBadInputNeverServerError(t *testing.T) {
 		{"already a player", apitest.Call{Method: "POST", Path: g + "/join", Actor: ada}, 409, "already_a_player", ""},
 		{"roll by a non-player", apitest.Call{Method: "POST", Path: g + "/rolls", Actor: bob, Body: game.RollDice{Dice: "1d6"}}, 409, "not_a_player", ""},
 		{"leave by a non-player", apitest.Call{Method: "POST", Path: g + "/leave", Actor: bob}, 409, "not_a_player", ""},
-		{"grant to a non-player", apitest.Call{Method: "POST", Path: g + "/grants", Body: game.Grant{Player: bob, Chips: 1, Reason: "test"}}, 409, "not_a_player", ""},
-		{"grant by a non-admin", apitest.Call{Method: "POST", Path: g + "/grants", Actor: ada, Body: game.Grant{Player: ada, Chips: 1, Reason: "test"}}, 403, "forbidden", ""},
-		{"balance below zero", apitest.Call{Method: "POST", Path: g + "/grants", Body: game.Grant{Player: ada, Vertebrae: -11, Reason: "test"}}, 422, "insufficient_funds", ""},
+		{"grant to a non-player", apitest.Call{Method: "POST", Path: g + "/grants", Body: gildedhall.Grant{Player: bob, Chips: 1, Reason: "test"}}, 409, "not_a_player", ""},
+		{"grant by a non-admin", apitest.Call{Method: "POST", Path: g + "/grants", Actor: ada, Body: gildedhall.Grant{Player: ada, Chips: 1, Reason: "test"}}, 403, "forbidden", ""},
+		{"balance below zero", apitest.Call{Method: "POST", Path: g + "/grants", Body: gildedhall.Grant{Player: ada, Vertebrae: -11, Reason: "test"}}, 422, "insufficient_funds", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 const cy = "discord:4000"
@@ -31,16 +32,16 @@ func (e *env) enrolAPI(id string, cards []string, chips int) {
 	if id != ada {
 		e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + gameID + "/join", Actor: id, Idem: "join-" + id}), http.StatusOK)
 	}
-	g := game.Grant{Player: id, Chips: chips, Reason: "exoptosis test"}
+	g := gildedhall.Grant{Player: id, Chips: chips, Reason: "exoptosis test"}
 	for _, c := range cards {
-		g.Cards = append(g.Cards, game.CardGrant{Name: c})
+		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: c})
 	}
 	e.mustStatus(e.Post("/v1/games/"+gameID+"/grants", "grant-"+id, g), http.StatusOK)
 }
 
-func (e *env) match(id, viewer string) game.MatchView {
+func (e *env) match(id, viewer string) gildedhall.MatchView {
 	e.T.Helper()
-	var v game.MatchView
+	var v gildedhall.MatchView
 	e.mustStatus(e.Do(apitest.Call{Method: "GET", Path: "/v1/games/" + gameID + "/matches/" + id, Actor: viewer}), http.StatusOK).Decode(e.T, &v)
 	return v
 }
@@ -63,9 +64,9 @@ func (e *env) moveAPI(actor, id string, mv exoptosis.Move) *apitest.Response {
 		Idem: fmt.Sprintf("move-%d", moveN), Body: body})
 }
 
-func (e *env) mustMove(actor, id string, mv exoptosis.Move) game.MoveResult {
+func (e *env) mustMove(actor, id string, mv exoptosis.Move) gildedhall.MoveResult {
 	e.T.Helper()
-	var res game.MoveResult
+	var res gildedhall.MoveResult
 	e.mustStatus(e.moveAPI(actor, id, mv), http.StatusOK).Decode(e.T, &res)
 	return res
 }
@@ -79,11 +80,11 @@ func (e *env) wantCode(r *apitest.Response, status int, code string) {
 
 // playOut makes random legal moves (never forfeit or terminate; betting
 // passes or matches) through the API until the match is over.
-func (e *env) playOut(id string, rng *rand.Rand) game.MatchView {
+func (e *env) playOut(id string, rng *rand.Rand) gildedhall.MatchView {
 	e.T.Helper()
 	for range 3000 {
 		v := e.match(id, "")
-		if v.Status != game.MatchPlaying {
+		if v.Status != gildedhall.MatchPlaying {
 			return v
 		}
 		mover := v.Movers[0]
@@ -110,7 +111,7 @@ func (e *env) playOut(id string, rng *rand.Rand) game.MatchView {
 		e.mustMove(mover, id, mv)
 	}
 	e.T.Fatalf("match %s did not end", id)
-	return game.MatchView{}
+	return gildedhall.MatchView{}
 }
 
 // X11, X8 over the API: a three-player duel with bets runs to a winner who
@@ -122,10 +123,10 @@ func TestX11_ThreePlayerDuelOverTheAPI(t *testing.T) {
 	e.enrolAPI(cy, suitCards("Spades", 2, 10), 10)
 	base := "/v1/games/" + gameID
 
-	var d game.MatchView
+	var d gildedhall.MatchView
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: base + "/duels", Actor: ada, Idem: "duel",
-		Body: game.RequestDuel{Invitees: []string{bob, cy}}}), http.StatusCreated).Decode(t, &d)
-	if d.Status != game.MatchRequested || !slices.Equal(d.WaitingFor, []string{bob, cy}) {
+		Body: gildedhall.RequestDuel{Invitees: []string{bob, cy}}}), http.StatusCreated).Decode(t, &d)
+	if d.Status != gildedhall.MatchRequested || !slices.Equal(d.WaitingFor, []string{bob, cy}) {
 		t.Fatalf("the request waits for both invitees: %+v", d)
 	}
 	e.wantCode(e.moveAPI(ada, d.ID, exoptosis.Move{Kind: "select", Cards: suitCards("Hearts", 2, 5)}), http.StatusConflict, "match_not_started")
@@ -162,7 +163,7 @@ func TestX11_ThreePlayerDuelOverTheAPI(t *testing.T) {
 		t.Fatalf("bets leave the inventory at once: Ada holds %d Chips, want 5", got)
 	}
 	end := e.playOut(d.ID, rand.New(rand.NewPCG(1, 2)))
-	if end.Status != game.MatchEnded || end.Winner == "" || end.Pool != 15 {
+	if end.Status != gildedhall.MatchEnded || end.Winner == "" || end.Pool != 15 {
 		t.Fatalf("the duel ends with a winner of the pool of 15: %+v", end)
 	}
 	if got := e.player(gameID, end.Winner).Inventory.Chips; got != 20 {
@@ -170,12 +171,12 @@ func TestX11_ThreePlayerDuelOverTheAPI(t *testing.T) {
 	}
 	e.wantCode(e.moveAPI(end.Winner, d.ID, exoptosis.Move{Kind: "forfeit"}), http.StatusConflict, "match_over")
 
-	var rp game.MatchReplay
+	var rp gildedhall.MatchReplay
 	e.mustStatus(e.Get(base+"/matches/"+d.ID+"/replay"), http.StatusOK).Decode(t, &rp)
 	if len(rp.Log) != end.Moves || len(rp.Decks) != 3 || rp.Winner != end.Winner || rp.Log[0].Move.Kind != "select" {
 		t.Fatalf("the replay lists every move: %d entries for %d moves, %+v", len(rp.Log), end.Moves, rp)
 	}
-	var list struct{ Matches []game.MatchSummary }
+	var list struct{ Matches []gildedhall.MatchSummary }
 	e.mustStatus(e.Get(base+"/matches?player="+cy+"&status=ended&kind=duel"), http.StatusOK).Decode(t, &list)
 	if len(list.Matches) != 1 || list.Matches[0].ID != d.ID || list.Matches[0].Winner != end.Winner {
 		t.Fatalf("the list shows the ended duel: %+v", list)
@@ -191,9 +192,9 @@ func TestX7_TurnSkippedAfter24HoursOverTheAPI(t *testing.T) {
 	e.enrolAPI(ada, suitCards("Hearts", 2, 10), 4)
 	e.enrolAPI(bob, suitCards("Clubs", 2, 10), 4)
 	base := "/v1/games/" + gameID
-	var d game.MatchView
+	var d gildedhall.MatchView
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: base + "/duels", Actor: ada, Idem: "duel",
-		Body: game.RequestDuel{Invitees: []string{bob}}}), http.StatusCreated).Decode(t, &d)
+		Body: gildedhall.RequestDuel{Invitees: []string{bob}}}), http.StatusCreated).Decode(t, &d)
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: base + "/duels/" + d.ID + "/answer", Actor: bob, Idem: "yes",
 		Body: map[string]bool{"accept": true}}), http.StatusOK)
 	e.mustMove(ada, d.ID, exoptosis.Move{Kind: "select", Cards: suitCards("Hearts", 2, 6)})
@@ -224,7 +225,7 @@ func TestX7_TurnSkippedAfter24HoursOverTheAPI(t *testing.T) {
 	if after.Turn == absent || after.Moves != v.Moves+1 {
 		t.Fatalf("%s's turn was skipped (X7): turn %s, moves %d -> %d", absent, after.Turn, v.Moves, after.Moves)
 	}
-	var rp game.MatchReplay
+	var rp gildedhall.MatchReplay
 	e.mustStatus(e.Get(base+"/matches/"+d.ID+"/replay"), http.StatusOK).Decode(t, &rp)
 	last := rp.Log[len(rp.Log)-1]
 	if !last.Timeout || !last.At.Equal(*v.Deadline) {
@@ -241,8 +242,8 @@ func TestX10_EngageOverTheAPI(t *testing.T) {
 	if p := r.Problem(t); r.Status != http.StatusUnprocessableEntity || p.Code != "too_few_cards" || p.Extra["needed"] != float64(4) {
 		t.Fatalf("3 cards cannot engage: %d %+v", r.Status, p)
 	}
-	e.mustStatus(e.Post("/v1/games/"+gameID+"/grants", "more", game.Grant{Player: ada, Cards: []game.CardGrant{{Name: "5 of Hearts"}}, Reason: "t"}), http.StatusOK)
-	var be game.BattleEngagement
+	e.mustStatus(e.Post("/v1/games/"+gameID+"/grants", "more", gildedhall.Grant{Player: ada, Cards: []gildedhall.CardGrant{{Name: "5 of Hearts"}}, Reason: "t"}), http.StatusOK)
+	var be gildedhall.BattleEngagement
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: path, Actor: ada, Idem: "e2"}), http.StatusOK).Decode(t, &be)
 	if be.Battle != "b-"+be.Period || !be.StartsAt.Equal(time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)) || be.DeckSize != 4 {
 		t.Fatalf("engaged in the battle at the phase's end: %+v", be)

@@ -11,6 +11,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Governance over the API (RULINGS G1-G5), on the real server with a
@@ -205,7 +206,7 @@ func TestG3_TwoAdoptedAtOneDeadlineApplyInCreationOrder(t *testing.T) {
 
 func pricePatch(t *testing.T, e *env, price int) json.RawMessage {
 	t.Helper()
-	var shop struct{ Items []game.ShopItemView }
+	var shop struct{ Items []gildedhall.ShopItemView }
 	e.mustStatus(e.Get("/v1/games/"+gameID+"/ruleset"), http.StatusOK)
 	var rs struct {
 		Shop []map[string]any `json:"shop"`
@@ -226,7 +227,7 @@ func pricePatch(t *testing.T, e *env, price int) json.RawMessage {
 
 func randomCardPrice(t *testing.T, e *env) int {
 	t.Helper()
-	var shop struct{ Items []game.ShopItemView }
+	var shop struct{ Items []gildedhall.ShopItemView }
 	e.mustStatus(e.Get("/v1/games/"+gameID+"/shop"), http.StatusOK).Decode(t, &shop)
 	for _, it := range shop.Items {
 		if it.ID == "random-card" {
@@ -242,12 +243,12 @@ func randomCardPrice(t *testing.T, e *env) int {
 // costs, and the log has the change, its proposal and its adoption time.
 func TestG3_AdoptedAmendmentLowersThePriceOfTheNextPurchase(t *testing.T) {
 	e := govGame(t)
-	e.mustStatus(e.Post("/v1/games/"+gameID+"/grants", "funds", game.Grant{Player: ada, Vertebrae: 20, Reason: "test"}), http.StatusOK)
+	e.mustStatus(e.Post("/v1/games/"+gameID+"/grants", "funds", gildedhall.Grant{Player: ada, Vertebrae: 20, Reason: "test"}), http.StatusOK)
 	p := e.propose(ada, game.SubmitProposal{Message: msg("2501"), Class: governance.Urgent, Title: "Cheaper cards", Amendment: pricePatch(t, e, 2)})
 	e.push("2501", voters[:3], nil)
 	e.setClock(p.VotingEnd.Add(time.Hour))
-	var bought game.PurchaseResult
-	e.mustStatus(e.gpost(ada, "/purchases", game.Purchase{Item: "random-card", Quantity: 1}), http.StatusOK).Decode(t, &bought)
+	var bought gildedhall.PurchaseResult
+	e.mustStatus(e.gpost(ada, "/purchases", gildedhall.Purchase{Item: "random-card", Quantity: 1}), http.StatusOK).Decode(t, &bought)
 	if bought.Paid != 2 {
 		t.Errorf("the purchase after adoption paid %d, want 2", bought.Paid)
 	}

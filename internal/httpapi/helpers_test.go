@@ -14,6 +14,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/bolt"
 )
 
@@ -48,7 +49,7 @@ func newService(t testing.TB) (*game.Service, *clock.Manual) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	clk := clock.NewManual(t0)
-	return game.New(st, clk, game.WithLogger(quiet())), clk
+	return rulesets.New(st, clk, game.WithLogger(quiet())), clk
 }
 
 func newEnv(t *testing.T) *env {

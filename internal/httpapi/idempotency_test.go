@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // countCommands counts log entries of one command by one actor.
@@ -48,7 +49,7 @@ func checkReplays(t *testing.T, rs []*apitest.Response) {
 
 func TestIdempotencySequential(t *testing.T) {
 	e := withGame(t)
-	grant := game.Grant{Player: ada, Vertebrae: 7, Reason: "bounty"}
+	grant := gildedhall.Grant{Player: ada, Vertebrae: 7, Reason: "bounty"}
 	var rs []*apitest.Response
 	for range 3 {
 		rs = append(rs, e.Post("/v1/games/"+gameID+"/grants", "grant-seq", grant))
@@ -65,7 +66,7 @@ func TestIdempotencySequential(t *testing.T) {
 	}
 
 	// The same key for a different request is refused, and changes nothing.
-	r := e.Post("/v1/games/"+gameID+"/grants", "grant-seq", game.Grant{Player: ada, Vertebrae: 70, Reason: "test"})
+	r := e.Post("/v1/games/"+gameID+"/grants", "grant-seq", gildedhall.Grant{Player: ada, Vertebrae: 70, Reason: "test"})
 	if p := r.Problem(t); r.Status != 422 || p.Code != "idempotency_key_reused" {
 		t.Errorf("reused key: %d %s, want 422 idempotency_key_reused", r.Status, p.Code)
 	}
@@ -84,7 +85,7 @@ func TestIdempotencySequential(t *testing.T) {
 
 func TestIdempotencyConcurrent(t *testing.T) {
 	e := withGame(t)
-	grant := game.Grant{Player: ada, Chips: 3, Reason: "test"}
+	grant := gildedhall.Grant{Player: ada, Chips: 3, Reason: "test"}
 	roll := game.RollDice{Dice: "4d20"}
 	var wg sync.WaitGroup
 	grants := make([]*apitest.Response, 3)

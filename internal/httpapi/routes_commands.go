@@ -30,7 +30,7 @@ func (a *API) runCommand(w http.ResponseWriter, r *http.Request) {
 // of the catalogue's command name: it runs as POST .../commands/{name}.
 // (A route that names a record in its path builds the payload itself.)
 func (a *API) alias(name string) http.HandlerFunc {
-	cmd, ok := game.CommandNamed(name)
+	cmd, ok := a.svc.CommandNamed(name)
 	if !ok || cmd.Call == nil {
 		// A wiring mistake in routes(), met by any test that builds the API.
 		panic(fmt.Sprintf("httpapi: %q is no catalogue command an edge may call", name))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // exoptosisRoutes serves duels, battles and matches (RULINGS X1-X11).
@@ -19,8 +20,8 @@ func (a *API) exoptosisRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/duels/{match}/answer", a.authed(a.answerDuel))
 	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(a.alias("battle-engage")))
 	m.Handle("GET /v1/games/{game}/matches", a.authed(a.listMatches))
-	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(viewerRead(a, a.svc.Match)))
-	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(viewerRead(a, a.svc.Replay)))
+	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(viewerRead(a, gildedhall.On(a.svc).Match)))
+	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(viewerRead(a, gildedhall.On(a.svc).Replay)))
 	m.Handle("POST /v1/games/{game}/matches/{match}/moves", a.authed(a.move))
 }
 
@@ -68,7 +69,7 @@ func (a *API) answerDuel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
-		return a.svc.AnswerDuel(r.Context(), req, game.AnswerDuel{Match: r.PathValue("match"), Accept: *b.Accept})
+		return gildedhall.On(a.svc).AnswerDuel(r.Context(), req, gildedhall.AnswerDuel{Match: r.PathValue("match"), Accept: *b.Accept})
 	})
 }
 
@@ -88,20 +89,20 @@ func (a *API) move(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	mv := game.MatchMove{Match: r.PathValue("match"), Kind: b.Kind, Card: b.Card, Cards: b.Cards, Target: b.Target,
+	mv := gildedhall.MatchMove{Match: r.PathValue("match"), Kind: b.Kind, Card: b.Card, Cards: b.Cards, Target: b.Target,
 		Targets: b.Targets, Amount: b.Amount}
-	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return a.svc.Move(r.Context(), req, mv) })
+	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) { return gildedhall.On(a.svc).Move(r.Context(), req, mv) })
 }
 
 // Values the filters of GET matches accept.
 var (
-	matchStatuses = []string{game.MatchRequested, game.MatchForming, game.MatchPlaying, game.MatchEnded, game.MatchCancelled}
-	matchKinds    = []string{game.MatchDuel, game.MatchBattle}
+	matchStatuses = []string{gildedhall.MatchRequested, gildedhall.MatchForming, gildedhall.MatchPlaying, gildedhall.MatchEnded, gildedhall.MatchCancelled}
+	matchKinds    = []string{gildedhall.MatchDuel, gildedhall.MatchBattle}
 )
 
 func (a *API) listMatches(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := game.MatchFilter{Player: q.Get("player"), Status: q.Get("status"), Kind: q.Get("kind")}
+	f := gildedhall.MatchFilter{Player: q.Get("player"), Status: q.Get("status"), Kind: q.Get("kind")}
 	if f.Player != "" && !game.ValidIdentity(f.Player) {
 		problem(w, "invalid_player", fmt.Sprintf("player must be a platform identity such as discord:1234, not %q.", f.Player))
 		return
@@ -113,7 +114,7 @@ func (a *API) listMatches(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, next, err := a.svc.MatchesPage(r.Context(), r.PathValue("game"), f, pr)
+	v, next, err := gildedhall.On(a.svc).MatchesPage(r.Context(), r.PathValue("game"), f, pr)
 	a.replyPage(w, r, "matches", v, next, err)
 }
 

@@ -11,6 +11,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/storetest"
 )
 
@@ -54,7 +56,7 @@ func commandCalls(g string) map[string]apitest.Call {
 		"judge-resign":         post("/judge/resign", nil),
 		"judge-candidacy":      post("/candidacies", map[string]any{"message": msg("m-k")}),
 	}
-	for _, k := range game.MoveKinds() {
+	for _, k := range gildedhall.MoveKinds() {
 		body := map[string]any{"kind": k}
 		switch k {
 		case "select":
@@ -110,7 +112,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 		e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: "/v1/games/" + g + "/join", Actor: ada, Idem: "join-ada-" + id, Body: game.JoinGame{Name: "Ada"}}), http.StatusOK)
 	}
 	calls := commandCalls("x")
-	for _, c := range game.Catalogue() {
+	for _, c := range rulesets.Registry().Catalogue() {
 		if _, ok := calls[c.Name]; !ok && !c.Scheduled && !noRoute[c.Name] {
 			t.Errorf("command %s of the catalogue has no case in this test's table", c.Name)
 		}
@@ -124,19 +126,19 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 			// second pass one that has.
 			c := e.Client
 			if cold {
-				svc := game.New(e.svc.Store(), e.clock, game.WithLogger(quiet()))
+				svc := rulesets.New(e.svc.Store(), e.clock, game.WithLogger(quiet()))
 				api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, Logger: quiet(), Version: "test"})
 				c = apitest.NewServer(t, httpapi.OpenAPI, api)
 				c.Key, c.Actor = testKey, admin
 			}
-			shape, _ := game.Shape(id)
+			shape, _ := rulesets.Registry().Shape(id)
 			gameCalls := commandCalls(g)
-			for _, cmd := range game.Catalogue() {
+			for _, cmd := range rulesets.Registry().Catalogue() {
 				call, ok := gameCalls[cmd.Name]
 				if !ok {
 					continue
 				}
-				has := game.RulesetHas(id, cmd.Institution)
+				has := rulesets.Registry().RulesetHas(id, cmd.Institution)
 				call.Idem = fmt.Sprintf("r3-%s-%v-%s", id, cold, cmd.Name)
 				before := storetest.Partition(t, e.svc.Store(), g)
 				r := c.Do(call)
@@ -168,7 +170,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 					t.Errorf("%s %s (cold %v): the refusal changed the store:\nbefore %s\nafter  %s", id, cmd.Name, cold, before, after)
 				}
 			}
-			for _, v := range game.Views() {
+			for _, v := range rulesets.Registry().Views() {
 				paths, ok := viewCalls(g)[v.Name]
 				if !ok {
 					t.Errorf("view %s of the catalogue has no case in this test's table", v.Name)
@@ -180,7 +182,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheAPI(t *testing.T) {
 						Code string `json:"code"`
 					}
 					_ = json.Unmarshal(r.Body, &p)
-					if has := game.RulesetHas(id, v.Institution); has == (p.Code == "not_in_ruleset") {
+					if has := rulesets.Registry().RulesetHas(id, v.Institution); has == (p.Code == "not_in_ruleset") {
 						t.Errorf("%s GET %s (cold %v): status %d %s; the ruleset has %s: %v", id, path, cold, r.Status, r.Body, v.Institution, has)
 					}
 				}

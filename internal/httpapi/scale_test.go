@@ -21,6 +21,8 @@ import (
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
@@ -89,7 +91,7 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 	client, table := testenv.DynamoTable(t, "scale")
 	st := &sizeStore{Store: dynamo.New(client, table), largest: map[string]int{}}
 	clk := clock.NewManual(t0)
-	svc := game.New(st, clk, game.WithLogger(quiet()))
+	svc := rulesets.New(st, clk, game.WithLogger(quiet()))
 	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, Logger: quiet(), Version: "test"})
 	e := &env{Client: apitest.NewServer(t, httpapi.OpenAPI, api), clock: clk, svc: svc}
 	e.Key, e.Actor = testKey, admin
@@ -139,7 +141,7 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 		id := fmt.Sprintf("slack:U%06d", i)
 		want = append(want, id)
 		e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/join", Actor: id, Idem: "join", Body: game.JoinGame{Name: id}}), http.StatusOK)
-		e.mustStatus(e.Post(g+"/grants", "grant-"+id, game.Grant{Player: id, RandomCards: 8, Reason: "scale test"}), http.StatusOK)
+		e.mustStatus(e.Post(g+"/grants", "grant-"+id, gildedhall.Grant{Player: id, RandomCards: 8, Reason: "scale test"}), http.StatusOK)
 		e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/battles/engage", Actor: id, Idem: "engage"}), http.StatusOK)
 	}
 	slices.Sort(want)
@@ -175,9 +177,9 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 		t.Fatalf("the activity list names the %d players once each: %d listed", n, len(act))
 	}
 
-	var m game.MatchView
+	var m gildedhall.MatchView
 	e.mustStatus(e.Get(g+"/matches/"+battle), http.StatusOK).Decode(t, &m)
-	if m.Status != game.MatchPlaying || m.Phase != "selection" || m.Entrants != n || m.Waiting != n || len(m.Participants) != 0 {
+	if m.Status != gildedhall.MatchPlaying || m.Phase != "selection" || m.Entrants != n || m.Waiting != n || len(m.Participants) != 0 {
 		t.Fatalf("a battle of all %d, waiting for their selections: status %s phase %s, %d entrants, %d waiting, %d seated",
 			n, m.Status, m.Phase, m.Entrants, m.Waiting, len(m.Participants))
 	}
@@ -191,7 +193,7 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 	if err != nil || len(rep.Failed) > 0 || !slices.Contains(rep.Done["match"], gameID+"/"+battle) {
 		t.Fatalf("the selection deadline: %+v %v", rep, err)
 	}
-	m = game.MatchView{}
+	m = gildedhall.MatchView{}
 	e.mustStatus(e.Get(g+"/matches/"+battle), http.StatusOK).Decode(t, &m)
 	active := 0
 	for _, p := range m.Participants {

@@ -15,6 +15,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/lambdadue"
+	"croupier/internal/rulesets"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 	"croupier/internal/store/dynamo"
@@ -120,7 +121,7 @@ func overdueScenario(t *testing.T, base store.Store) {
 	st := &failingCommits{Store: base}
 	// Monday 2026-11-30 12:00 UTC, in Phase I.
 	clk := clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
-	svc := game.New(st, clk, game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	svc := rulesets.New(st, clk, game.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if _, err := svc.Create(ctx, game.Request{Actor: "discord:1", Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestOverdueMetricWithoutIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	svc := game.New(noIndex{b}, clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)))
+	svc := rulesets.New(noIndex{b}, clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)))
 	var out bytes.Buffer
 	run := lambdadue.Handler("timeouts", svc, slog.New(slog.NewTextHandler(io.Discard, nil)), lambdadue.Metrics{Out: &out, Table: "t"})
 	if _, err := run(ctx, json.RawMessage(`{}`)); err == nil {

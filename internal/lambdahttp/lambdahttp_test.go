@@ -15,9 +15,9 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/credential"
-	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/lambdahttp"
+	"croupier/internal/rulesets"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -262,7 +262,7 @@ func TestResponseConversion(t *testing.T) {
 // through the adapter to the real API handler: the adapter must not bypass
 // the handler's http.MaxBytesReader, also for a base64 body.
 func TestBodyLimitHoldsThroughAdapter(t *testing.T) {
-	api := httpapi.New(game.New(nil, clock.Real{}), httpapi.Config{Keys: credential.Keys{credential.AnyKey("k")}, Logger: quiet})
+	api := httpapi.New(rulesets.New(nil, clock.Real{}), httpapi.Config{Keys: credential.Keys{credential.AnyKey("k")}, Logger: quiet})
 	h := lambdahttp.New(api, quiet)
 	pad := func(n int) string {
 		// A JSON object of exactly n bytes with an unknown field: small

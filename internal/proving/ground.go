@@ -35,6 +35,8 @@ import (
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/faulty"
 )
@@ -159,7 +161,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	g.handMin = exoptosis.HandMin(rs)
 	newSvc := func() *game.Service {
-		svc := game.New(g.fs, g.clk, game.WithLogger(cfg.Log))
+		svc := rulesets.New(g.fs, g.clk, game.WithLogger(cfg.Log))
 		// Fewer conflict retries than a Lambda's 25: the clients retry
 		// themselves, and a livelock (every attempt conflicting, as after a
 		// seed revealed early) shows as busy answers, not as a hang.
@@ -232,7 +234,7 @@ func (g *ground) setup(ctx context.Context) error {
 		steps = append(steps, command{actor: c.id, name: "join", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
 			return c.svc.Join(ctx, r, game.JoinGame{Name: "Player " + c.id[len("discord:"):]})
 		}}, command{actor: Admin, name: "grant", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return g.admin.Grant(ctx, r, game.Grant{Player: c.id, Vertebrae: 150, RandomCards: 4, Reason: "starting stake"})
+			return gildedhall.On(g.admin).Grant(ctx, r, gildedhall.Grant{Player: c.id, Vertebrae: 150, RandomCards: 4, Reason: "starting stake"})
 		}})
 	}
 	for _, s := range steps {
@@ -519,25 +521,25 @@ func (g *ground) probeRefusals(ctx context.Context) {
 	m, svc := member.id, member.svc
 	probes := []command{
 		{actor: m, name: "purchase", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.Purchase(ctx, r, game.Purchase{Item: "legendary-pack", Quantity: 90})
+			return gildedhall.On(svc).Purchase(ctx, r, gildedhall.Purchase{Item: "legendary-pack", Quantity: 90})
 		}},
 		{actor: m, name: "open", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.Open(ctx, r, game.OpenPack{Pack: "no-such-pack"})
+			return gildedhall.On(svc).Open(ctx, r, gildedhall.OpenPack{Pack: "no-such-pack"})
 		}},
 		{actor: m, name: "gift", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.Gift(ctx, r, game.Gift{To: m})
+			return gildedhall.On(svc).Gift(ctx, r, gildedhall.Gift{To: m})
 		}},
 		{actor: m, name: "accept", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.AcceptTrade(ctx, r, "no-such-trade")
+			return gildedhall.On(svc).AcceptTrade(ctx, r, "no-such-trade")
 		}},
 		{actor: m, name: "grant", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.Grant(ctx, r, game.Grant{Player: m, Vertebrae: 1000, Reason: "not an admin"})
+			return gildedhall.On(svc).Grant(ctx, r, gildedhall.Grant{Player: m, Vertebrae: 1000, Reason: "not an admin"})
 		}},
 		{actor: "discord:424242", name: "purchase", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.Purchase(ctx, r, game.Purchase{Item: "random-card"})
+			return gildedhall.On(svc).Purchase(ctx, r, gildedhall.Purchase{Item: "random-card"})
 		}},
 		{actor: m, name: "answer", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.AnswerDuel(ctx, r, game.AnswerDuel{Match: "no-such-match", Accept: true})
+			return gildedhall.On(svc).AnswerDuel(ctx, r, gildedhall.AnswerDuel{Match: "no-such-match", Accept: true})
 		}},
 	}
 	if isMember {
@@ -576,21 +578,25 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 	switch {
 	case r < 16:
 		items := []string{"random-card", "handy-pack", "deck-pack", "chip", "legendary-pack"}
-		b := game.Purchase{Item: items[c.rnd.IntN(len(items))], Quantity: 1 + c.rnd.IntN(2)}
+		b := gildedhall.Purchase{Item: items[c.rnd.IntN(len(items))], Quantity: 1 + c.rnd.IntN(2)}
 		cmd.name = "purchase"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Purchase(ctx, r, b) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return gildedhall.On(svc).Purchase(ctx, r, b)
+		}
 	case r < 28:
 		kinds := []string{"handy-pack", "deck-pack", "legendary-pack"}
-		o := game.OpenPack{Pack: kinds[c.rnd.IntN(len(kinds))]}
+		o := gildedhall.OpenPack{Pack: kinds[c.rnd.IntN(len(kinds))]}
 		cmd.name = "open"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Open(ctx, r, o) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return gildedhall.On(svc).Open(ctx, r, o)
+		}
 	case r < 37:
 		cmd.name = "gift"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.Gift(ctx, r, game.Gift{To: other})
+			return gildedhall.On(svc).Gift(ctx, r, gildedhall.Gift{To: other})
 		}
 	case r < 48:
-		o := game.OfferTrade{To: other, Give: itemsOf(c.rnd.IntN(4), nil)}
+		o := gildedhall.OfferTrade{To: other, Give: itemsOf(c.rnd.IntN(4), nil)}
 		if c.rnd.IntN(2) == 0 {
 			if v, err := svc.Player(ctx, gm, c.id); err == nil && len(v.Inventory.Cards) > 0 {
 				o.Give.Cards = []string{v.Inventory.Cards[c.rnd.IntN(len(v.Inventory.Cards))].ID}
@@ -603,10 +609,12 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 			o.Give.Vertebrae = 1
 		}
 		cmd.name = "offer"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.OfferTrade(ctx, r, o) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return gildedhall.On(svc).OfferTrade(ctx, r, o)
+		}
 	case r < 58, r < 63:
 		accept := r < 58
-		trs, err := svc.Trades(ctx, gm, game.TradeFilter{Player: c.id, Status: game.TradeOpen})
+		trs, err := gildedhall.On(svc).Trades(ctx, gm, gildedhall.TradeFilter{Player: c.id, Status: gildedhall.TradeOpen})
 		if err != nil {
 			return nil
 		}
@@ -622,34 +630,42 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 		id := pick[c.rnd.IntN(len(pick))]
 		if accept {
 			cmd.name = "accept"
-			cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.AcceptTrade(ctx, r, id) }
+			cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+				return gildedhall.On(svc).AcceptTrade(ctx, r, id)
+			}
 		} else {
 			cmd.name = "withdraw"
-			cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.WithdrawTrade(ctx, r, id) }
+			cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+				return gildedhall.On(svc).WithdrawTrade(ctx, r, id)
+			}
 		}
 	case r < 69:
 		cmd.name = "duel"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return svc.RequestDuel(ctx, r, game.RequestDuel{Invitees: []string{other}})
+			return gildedhall.On(svc).RequestDuel(ctx, r, gildedhall.RequestDuel{Invitees: []string{other}})
 		}
 	case r < 72:
-		ms, err := svc.Matches(ctx, gm, game.MatchFilter{Player: c.id, Status: "requested", Kind: "duel"})
+		ms, err := gildedhall.On(svc).Matches(ctx, gm, gildedhall.MatchFilter{Player: c.id, Status: "requested", Kind: "duel"})
 		if err != nil || len(ms) == 0 {
 			return nil
 		}
-		a := game.AnswerDuel{Match: ms[c.rnd.IntN(len(ms))].ID, Accept: c.rnd.IntN(4) != 0}
+		a := gildedhall.AnswerDuel{Match: ms[c.rnd.IntN(len(ms))].ID, Accept: c.rnd.IntN(4) != 0}
 		cmd.name = "answer"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.AnswerDuel(ctx, r, a) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return gildedhall.On(svc).AnswerDuel(ctx, r, a)
+		}
 	case r < 76:
 		mv, ok := g.move(ctx, c)
 		if !ok {
 			return nil
 		}
 		cmd.name = "move"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Move(ctx, r, mv) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return gildedhall.On(svc).Move(ctx, r, mv)
+		}
 	case r < 81:
 		cmd.name = "engage"
-		cmd.run = svc.EngageBattle
+		cmd.run = gildedhall.On(svc).EngageBattle
 	case r < 85:
 		cmd.name = "roll"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
@@ -669,12 +685,14 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 			return svc.Join(ctx, r, game.JoinGame{})
 		}
 	default:
-		gr := game.Grant{Player: other, Vertebrae: 5 + c.rnd.IntN(25), RandomCards: c.rnd.IntN(3), Reason: "proving ground"}
+		gr := gildedhall.Grant{Player: other, Vertebrae: 5 + c.rnd.IntN(25), RandomCards: c.rnd.IntN(3), Reason: "proving ground"}
 		if c.rnd.IntN(3) == 0 {
-			gr.Packs = []game.PackGrant{{Pack: "handy-pack", Count: 1}}
+			gr.Packs = []gildedhall.PackGrant{{Pack: "handy-pack", Count: 1}}
 		}
 		cmd.actor, cmd.key, cmd.name = Admin, g.req(Admin).Key, "grant"
-		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) { return svc.Grant(ctx, r, gr) }
+		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
+			return gildedhall.On(svc).Grant(ctx, r, gr)
+		}
 	}
 	return cmd
 }
@@ -684,27 +702,27 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 // decline in the betting (Chips leave the bettor into the pool), a pass or
 // a forfeit in play. Many are refused (not legal now): refusals too must
 // change nothing.
-func (g *ground) move(ctx context.Context, c *client) (game.MatchMove, bool) {
-	ms, err := c.svc.Matches(ctx, g.cfg.Game, game.MatchFilter{Player: c.id, Status: game.MatchPlaying})
+func (g *ground) move(ctx context.Context, c *client) (gildedhall.MatchMove, bool) {
+	ms, err := gildedhall.On(c.svc).Matches(ctx, g.cfg.Game, gildedhall.MatchFilter{Player: c.id, Status: gildedhall.MatchPlaying})
 	if err != nil {
-		return game.MatchMove{}, false
+		return gildedhall.MatchMove{}, false
 	}
-	var mine []game.MatchSummary
+	var mine []gildedhall.MatchSummary
 	for _, m := range ms {
 		if slices.Contains(m.Movers, c.id) {
 			mine = append(mine, m)
 		}
 	}
 	if len(mine) == 0 {
-		return game.MatchMove{}, false
+		return gildedhall.MatchMove{}, false
 	}
 	m := mine[c.rnd.IntN(len(mine))]
-	mv := game.MatchMove{Match: m.ID}
+	mv := gildedhall.MatchMove{Match: m.ID}
 	switch exoptosis.Phase(m.Phase) {
 	case exoptosis.PhaseSelection:
 		v, err := c.svc.Player(ctx, g.cfg.Game, c.id)
 		if err != nil {
-			return game.MatchMove{}, false
+			return gildedhall.MatchMove{}, false
 		}
 		var names []string
 		for _, cd := range v.Inventory.Cards {

@@ -18,6 +18,7 @@ import (
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -53,7 +54,7 @@ type Snapshot struct {
 	ByKey   map[string]game.Entry
 	Players []game.Player
 	Seeds   map[string]game.SeedRecord
-	Matches []game.MatchRecord
+	Matches []gildedhall.MatchRecord
 	// Claims are the announcer's ANNOUNCED# records by entry id: their state.
 	Claims map[string]string
 }
@@ -97,7 +98,7 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 				s.Seeds[strings.TrimPrefix(sk, "SEED#")] = r
 			}
 		case strings.HasPrefix(sk, "MATCH#"):
-			var m game.MatchRecord
+			var m gildedhall.MatchRecord
 			if err = json.Unmarshal(it.Data, &m); err == nil {
 				s.Matches = append(s.Matches, m)
 			}
@@ -333,7 +334,7 @@ func (l *ledger) apply(c *Checks, e game.Entry, ev game.Event) {
 			l.addPacks(g.NewPacks, 1)
 		}
 	case "revoked":
-		var r game.RevokeResult
+		var r gildedhall.RevokeResult
 		if dec(&r) {
 			l.remove(r.Revoked)
 		}
@@ -382,7 +383,7 @@ func (l *ledger) apply(c *Checks, e game.Entry, ev game.Event) {
 			l.remove(p.Destroyed)
 		}
 	case "battle_rewarded":
-		var r game.BattleReward
+		var r gildedhall.BattleReward
 		if dec(&r) {
 			l.vertebrae += r.Vertebrae
 			l.chips += r.Chips
@@ -484,7 +485,7 @@ func (s *Snapshot) Conservation(c *Checks) {
 	for _, m := range s.Matches {
 		in := l.pots[m.ID]
 		pool := 0
-		if m.Match != nil && m.Status == game.MatchPlaying {
+		if m.Match != nil && m.Status == gildedhall.MatchPlaying {
 			pool = m.Match.Betting.Pool
 		}
 		c.check(in == pool, "match %s (%s) holds %d Chips; the log accounts for %d", m.ID, m.Status, pool, in)

@@ -23,6 +23,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/proving"
 	"croupier/internal/rules/calendar"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/bolt"
 	"croupier/internal/testenv"
 )
@@ -74,7 +76,7 @@ func TestServeKill9(t *testing.T) {
 	setup := []httpCmd{{actor: proving.Admin, name: "create", path: "/v1/games", body: game.CreateGame{ID: killGame, Name: "Killing Floor"}}}
 	for _, p := range players {
 		setup = append(setup, httpCmd{actor: p, name: "join", path: "/v1/games/" + killGame + "/join", body: game.JoinGame{}},
-			httpCmd{actor: proving.Admin, name: "grant", path: "/v1/games/" + killGame + "/grants", body: game.Grant{Player: p, Vertebrae: 200, RandomCards: 3, Reason: "starting stake"}})
+			httpCmd{actor: proving.Admin, name: "grant", path: "/v1/games/" + killGame + "/grants", body: gildedhall.Grant{Player: p, Vertebrae: 200, RandomCards: 3, Reason: "starting stake"}})
 	}
 	for i, c := range setup {
 		c.key = fmt.Sprintf("setup-%d", i)
@@ -88,7 +90,7 @@ func TestServeKill9(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc := game.New(st, clock.NewManual(now))
+		svc := rulesets.New(st, clock.NewManual(now))
 		_, err = svc.Bind(ctx, game.Request{Game: killGame, Actor: proving.Admin, Key: "bind"},
 			game.Bind{Platform: "discord", Space: proving.Guild, Channels: map[string]string{game.ChannelAnnouncements: proving.Channel}})
 		st.Close()
@@ -301,18 +303,18 @@ func randomHTTPCmd(rnd *rand.Rand, p string, players []string, key string) httpC
 	switch r := rnd.IntN(100); {
 	case r < 30:
 		items := []string{"random-card", "handy-pack", "deck-pack"}
-		c.name, c.path, c.body = "purchase", g+"/purchases", game.Purchase{Item: items[rnd.IntN(len(items))]}
+		c.name, c.path, c.body = "purchase", g+"/purchases", gildedhall.Purchase{Item: items[rnd.IntN(len(items))]}
 	case r < 45:
-		c.name, c.path, c.body = "open", g+"/packs/open", game.OpenPack{Pack: "handy-pack"}
+		c.name, c.path, c.body = "open", g+"/packs/open", gildedhall.OpenPack{Pack: "handy-pack"}
 	case r < 60:
-		c.name, c.path, c.body = "gift", g+"/gifts", game.Gift{To: other}
+		c.name, c.path, c.body = "gift", g+"/gifts", gildedhall.Gift{To: other}
 	case r < 70:
 		c.name, c.path, c.body = "engage", g+"/battles/engage", nil
 	case r < 85:
 		c.name, c.path, c.body = "roll", g+"/rolls", game.RollDice{Dice: "3d6"}
 	default:
 		c.actor, c.name, c.path = proving.Admin, "grant", g+"/grants"
-		c.body = game.Grant{Player: other, Vertebrae: 10 + rnd.IntN(20), RandomCards: rnd.IntN(2), Reason: "proving ground"}
+		c.body = gildedhall.Grant{Player: other, Vertebrae: 10 + rnd.IntN(20), RandomCards: rnd.IntN(2), Reason: "proving ground"}
 	}
 	return c
 }

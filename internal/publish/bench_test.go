@@ -10,6 +10,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/publish"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/bolt"
 )
 
@@ -23,7 +24,7 @@ func BenchmarkTail(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc := game.New(st, clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), game.WithLogger(quiet))
+	svc := rulesets.New(st, clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), game.WithLogger(quiet))
 	if _, err := svc.Create(ctx, game.Request{Actor: "discord:1", Key: "c"}, game.CreateGame{ID: "hall"}); err != nil {
 		b.Fatal(err)
 	}

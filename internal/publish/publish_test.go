@@ -18,6 +18,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/publish"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/bolt"
 )
 
@@ -99,7 +100,7 @@ func (w *tailWorld) open(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	w.st, w.svc = st, game.New(st, w.clk, game.WithLogger(quiet))
+	w.st, w.svc = st, rulesets.New(st, w.clk, game.WithLogger(quiet))
 }
 
 func (w *tailWorld) join(t *testing.T, who string) {

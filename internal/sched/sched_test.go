@@ -12,6 +12,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/sched"
 	"croupier/internal/store/bolt"
 )
@@ -48,7 +49,7 @@ func setup(t *testing.T) (*game.Service, *clock.Manual, *syncBuffer, *slog.Logge
 	clk := clock.NewManual(start)
 	buf := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(buf, nil))
-	svc := game.New(st, clk, game.WithLogger(logger))
+	svc := rulesets.New(st, clk, game.WithLogger(logger))
 	if _, err := svc.Create(context.Background(), game.Request{Actor: "discord:1", Key: "c"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatalf("create: %v", err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"croupier/internal/cardart"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/testenv"
 	"croupier/internal/tracker"
@@ -110,8 +111,8 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 
 	t.Run("matches and replay", func(t *testing.T) {
 		u.t = t
-		m, _ := p.svc.Match(ctx, gameID, p.duel, "")
-		rp, _ := p.svc.Replay(ctx, gameID, p.duel, "")
+		m, _ := gildedhall.On(p.svc).Match(ctx, gameID, p.duel, "")
+		rp, _ := gildedhall.On(p.svc).Replay(ctx, gameID, p.duel, "")
 		winner, _ := p.svc.Player(ctx, gameID, m.Winner)
 		u.open(gamePath("matches"))
 		u.eq("the duel is listed", u.count(fmt.Sprintf(`tr[data-match=%q]`, p.duel)), 1)
@@ -149,7 +150,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 
 	t.Run("trades", func(t *testing.T) {
 		u.t = t
-		tr, _ := p.svc.Trade(ctx, gameID, p.trade)
+		tr, _ := gildedhall.On(p.svc).Trade(ctx, gameID, p.trade)
 		u.open(gamePath("trades"))
 		u.eq("trade status", u.attr(fmt.Sprintf(`tr[data-trade=%q]`, tr.ID), "data-status"), tr.Status)
 		u.shot("trades")

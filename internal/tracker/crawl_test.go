@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 var (
@@ -92,16 +92,16 @@ func TestPagesAreSmallAndWellFormed(t *testing.T) {
 	p := play(t)
 	// Bo joins in; a long stretch of the economy: 250 purchases of random
 	// cards (each 2 draws), 40 packs opened, 120 trade offers.
-	p.must(p.svc.Grant(p.ctx, p.req(admin), game.Grant{Player: ada, Vertebrae: 9000, Reason: "test"}))
+	p.must(gildedhall.On(p.svc).Grant(p.ctx, p.req(admin), gildedhall.Grant{Player: ada, Vertebrae: 9000, Reason: "test"}))
 	for i := range 250 {
-		p.must(p.svc.Purchase(p.ctx, p.req(ada), game.Purchase{Item: "random-card"}))
+		p.must(gildedhall.On(p.svc).Purchase(p.ctx, p.req(ada), gildedhall.Purchase{Item: "random-card"}))
 		if i < 40 {
-			res := decode[game.PurchaseResult](t, p.must(p.svc.Purchase(p.ctx, p.req(ada), game.Purchase{Item: "deck-pack"})))
-			p.must(p.svc.Open(p.ctx, p.req(ada), game.OpenPack{Pack: res.Packs[0].ID}))
+			res := decode[gildedhall.PurchaseResult](t, p.must(gildedhall.On(p.svc).Purchase(p.ctx, p.req(ada), gildedhall.Purchase{Item: "deck-pack"})))
+			p.must(gildedhall.On(p.svc).Open(p.ctx, p.req(ada), gildedhall.OpenPack{Pack: res.Packs[0].ID}))
 		}
 	}
 	for range 120 {
-		p.must(p.svc.OfferTrade(p.ctx, p.req(ada), game.OfferTrade{To: bo, Give: items(1), Take: items(1), Note: strings.Repeat("a long note ", 16)}))
+		p.must(gildedhall.On(p.svc).OfferTrade(p.ctx, p.req(ada), gildedhall.OfferTrade{To: bo, Give: items(1), Take: items(1), Note: strings.Repeat("a long note ", 16)}))
 	}
 	if n := len(logEntries(t, p)); n < 450 {
 		t.Fatalf("only %d log entries: not a big game", n)

@@ -18,6 +18,8 @@ import (
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 	"croupier/internal/tracker"
@@ -81,10 +83,10 @@ func msg(id string) game.MessageRef {
 	return game.MessageRef{Platform: "discord", Channel: "500", Message: id}
 }
 
-func suit(s string, lo, hi int) []game.CardGrant {
-	var out []game.CardGrant
+func suit(s string, lo, hi int) []gildedhall.CardGrant {
+	var out []gildedhall.CardGrant
 	for v := lo; v <= hi; v++ {
-		out = append(out, game.CardGrant{Name: fmt.Sprintf("%d of %s", v, s)})
+		out = append(out, gildedhall.CardGrant{Name: fmt.Sprintf("%d of %s", v, s)})
 	}
 	return out
 }
@@ -98,7 +100,7 @@ func newGame(t *testing.T) *played {
 	}
 	t.Cleanup(func() { st.Close() })
 	clk := clock.NewManual(start)
-	svc := game.New(st, clk, game.WithLogger(slog.New(slog.DiscardHandler)))
+	svc := rulesets.New(st, clk, game.WithLogger(slog.New(slog.DiscardHandler)))
 	p := &played{t: t, ctx: context.Background(), st: st, svc: svc, clk: clk}
 	p.h = tracker.New(svc, tracker.Options{Cards: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/svg+xml")
@@ -123,16 +125,16 @@ func play(t *testing.T) *played {
 
 func (p *played) economy() {
 	svc, ctx := p.svc, p.ctx
-	p.must(svc.Grant(ctx, p.req(admin), game.Grant{Player: ada, Vertebrae: 100, Chips: 5, Reason: "test",
-		Cards: append(suit("Hearts", 2, 9), game.CardGrant{Name: "King of Spades", Holo: true}, game.CardGrant{Name: "2 of Hearts", Holo: true})}))
-	p.must(svc.Grant(ctx, p.req(admin), game.Grant{Player: bo, Vertebrae: 20, Chips: 5, Reason: "test", Cards: suit("Clubs", 2, 9)}))
-	p.must(svc.Purchase(ctx, p.req(ada), game.Purchase{Item: "random-card", Quantity: 2}))
-	bought := decode[game.PurchaseResult](p.t, p.must(svc.Purchase(ctx, p.req(ada), game.Purchase{Item: "handy-pack"})))
+	p.must(gildedhall.On(svc).Grant(ctx, p.req(admin), gildedhall.Grant{Player: ada, Vertebrae: 100, Chips: 5, Reason: "test",
+		Cards: append(suit("Hearts", 2, 9), gildedhall.CardGrant{Name: "King of Spades", Holo: true}, gildedhall.CardGrant{Name: "2 of Hearts", Holo: true})}))
+	p.must(gildedhall.On(svc).Grant(ctx, p.req(admin), gildedhall.Grant{Player: bo, Vertebrae: 20, Chips: 5, Reason: "test", Cards: suit("Clubs", 2, 9)}))
+	p.must(gildedhall.On(svc).Purchase(ctx, p.req(ada), gildedhall.Purchase{Item: "random-card", Quantity: 2}))
+	bought := decode[gildedhall.PurchaseResult](p.t, p.must(gildedhall.On(svc).Purchase(ctx, p.req(ada), gildedhall.Purchase{Item: "handy-pack"})))
 	if len(bought.Packs) != 1 {
 		p.t.Fatalf("bought %+v, want one pack", bought)
 	}
-	p.must(svc.Open(ctx, p.req(ada), game.OpenPack{Pack: bought.Packs[0].ID}))
-	tr := decode[game.Trade](p.t, p.must(svc.OfferTrade(ctx, p.req(ada), game.OfferTrade{To: bo,
+	p.must(gildedhall.On(svc).Open(ctx, p.req(ada), gildedhall.OpenPack{Pack: bought.Packs[0].ID}))
+	tr := decode[gildedhall.Trade](p.t, p.must(gildedhall.On(svc).OfferTrade(ctx, p.req(ada), gildedhall.OfferTrade{To: bo,
 		Give: economy.Items{Vertebrae: 3}, Take: economy.Items{Vertebrae: 1}, Note: "three for one"})))
 	p.trade = tr.ID
 }
@@ -141,19 +143,19 @@ func (p *played) economy() {
 // (the first of each list, passing in betting).
 func (p *played) playDuel() {
 	svc, ctx := p.svc, p.ctx
-	v := decode[game.MatchView](p.t, p.must(svc.RequestDuel(ctx, p.req(ada), game.RequestDuel{Invitees: []string{bo}})))
+	v := decode[gildedhall.MatchView](p.t, p.must(gildedhall.On(svc).RequestDuel(ctx, p.req(ada), gildedhall.RequestDuel{Invitees: []string{bo}})))
 	p.duel = v.ID
-	p.must(svc.AnswerDuel(ctx, p.req(bo), game.AnswerDuel{Match: v.ID, Accept: true}))
+	p.must(gildedhall.On(svc).AnswerDuel(ctx, p.req(bo), gildedhall.AnswerDuel{Match: v.ID, Accept: true}))
 	for range 300 {
-		m, err := svc.Match(ctx, gameID, v.ID, "")
+		m, err := gildedhall.On(svc).Match(ctx, gameID, v.ID, "")
 		if err != nil {
 			p.t.Fatal(err)
 		}
-		if m.Status != game.MatchPlaying {
+		if m.Status != gildedhall.MatchPlaying {
 			return
 		}
 		mover := m.Movers[0]
-		lv, err := svc.Match(ctx, gameID, v.ID, mover)
+		lv, err := gildedhall.On(svc).Match(ctx, gameID, v.ID, mover)
 		if err != nil {
 			p.t.Fatal(err)
 		}
@@ -169,7 +171,7 @@ func (p *played) playDuel() {
 		if mv.Kind == "select" {
 			mv.Cards = mv.Cards[:4]
 		}
-		p.must(svc.Move(ctx, p.req(mover), game.MatchMove{Match: v.ID, Kind: mv.Kind, Card: mv.Card, Cards: mv.Cards,
+		p.must(gildedhall.On(svc).Move(ctx, p.req(mover), gildedhall.MatchMove{Match: v.ID, Kind: mv.Kind, Card: mv.Card, Cards: mv.Cards,
 			Target: mv.Target, Targets: mv.Targets, Amount: mv.Amount}))
 	}
 	p.t.Fatal("the duel did not end in 300 moves")
@@ -213,7 +215,7 @@ func (p *played) governance() {
 	p.open = op.ID
 	p.vote("prop-2", []string{ada, cy}, []string{bo})
 	// Something random in the new period, whose seed is still secret.
-	p.must(svc.Purchase(ctx, p.req(ada), game.Purchase{Item: "random-card"}))
+	p.must(gildedhall.On(svc).Purchase(ctx, p.req(ada), gildedhall.Purchase{Item: "random-card"}))
 }
 
 // get fetches a path from the tracker.

@@ -13,6 +13,7 @@ import (
 	"croupier/internal/cardart"
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // funcs are the helpers page templates use.
@@ -31,10 +32,10 @@ var funcs = template.FuncMap{
 	"add":      func(a, b int) int { return a + b },
 	"sub":      func(a, b int) int { return a - b },
 	"query":    query,
-	"dictm": func(l *layout, rows []game.MatchSummary, id string) any {
+	"dictm": func(l *layout, rows []gildedhall.MatchSummary, id string) any {
 		return struct {
 			L    *layout
-			Rows []game.MatchSummary
+			Rows []gildedhall.MatchSummary
 			ID   string
 		}{l, rows, id}
 	},

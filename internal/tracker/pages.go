@@ -13,6 +13,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Page sizes keep every page under 100 KB of HTML however long the game
@@ -77,7 +78,7 @@ type overviewData struct {
 func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (string, error) {
 	g := l.Game
 	var js game.JudgeState
-	if game.RulesetHas(g.Ruleset, game.InstGovernance) {
+	if h.svc.RulesetHas(g.Ruleset, game.InstGovernance) {
 		var err error
 		if js, err = h.svc.Judge(ctx, g.ID); err != nil {
 			return "", err
@@ -168,19 +169,19 @@ func cmpName(p game.PlayerView) string {
 }
 
 type matchesData struct {
-	Live, Finished []game.MatchSummary
+	Live, Finished []gildedhall.MatchSummary
 	Pager          pager
 }
 
 func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (string, error) {
-	all, err := h.svc.Matches(ctx, l.Game.ID, game.MatchFilter{})
+	all, err := gildedhall.On(h.svc).Matches(ctx, l.Game.ID, gildedhall.MatchFilter{})
 	if err != nil {
 		return "", err
 	}
 	var d matchesData
-	var finished []game.MatchSummary
+	var finished []gildedhall.MatchSummary
 	for _, m := range all {
-		if m.Status == game.MatchEnded || m.Status == game.MatchCancelled {
+		if m.Status == gildedhall.MatchEnded || m.Status == gildedhall.MatchCancelled {
 			finished = append(finished, m)
 		} else {
 			d.Live = append(d.Live, m)
@@ -195,17 +196,17 @@ func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (stri
 }
 
 type matchData struct {
-	M      game.MatchView
-	Replay game.MatchReplay
+	M      gildedhall.MatchView
+	Replay gildedhall.MatchReplay
 }
 
 func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (string, error) {
 	id := r.PathValue("match")
-	m, err := h.svc.Match(ctx, l.Game.ID, id, "")
+	m, err := gildedhall.On(h.svc).Match(ctx, l.Game.ID, id, "")
 	if err != nil {
 		return "", err
 	}
-	rp, err := h.svc.Replay(ctx, l.Game.ID, id, "")
+	rp, err := gildedhall.On(h.svc).Replay(ctx, l.Game.ID, id, "")
 	if err != nil {
 		return "", err
 	}
@@ -215,12 +216,12 @@ func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (string
 }
 
 type tradesData struct {
-	Trades []game.Trade
+	Trades []gildedhall.Trade
 	Pager  pager
 }
 
 func (h *Handler) trades(ctx context.Context, r *http.Request, l *layout) (string, error) {
-	all, err := h.svc.Trades(ctx, l.Game.ID, game.TradeFilter{})
+	all, err := gildedhall.On(h.svc).Trades(ctx, l.Game.ID, gildedhall.TradeFilter{})
 	if err != nil {
 		return "", err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -71,13 +72,13 @@ func TestPagesShowTheServiceViews(t *testing.T) {
 		}
 	})
 	t.Run("matches", func(t *testing.T) {
-		m, _ := p.svc.Match(ctx, gameID, p.duel, "")
-		if m.Status != game.MatchEnded || m.Winner == "" {
+		m, _ := gildedhall.On(p.svc).Match(ctx, gameID, p.duel, "")
+		if m.Status != gildedhall.MatchEnded || m.Winner == "" {
 			t.Fatalf("the duel should be over: %+v", m)
 		}
 		body := p.page(gamePath("matches"))
 		contains(t, "matches", body, fmt.Sprintf(`<tr data-match="%s"><th scope="row"><a href="/tracker/games/hall/matches/%s">`, p.duel, p.duel), "No match is running")
-		rp, _ := p.svc.Replay(ctx, gameID, p.duel, "")
+		rp, _ := gildedhall.On(p.svc).Replay(ctx, gameID, p.duel, "")
 		body = p.page(gamePath("matches", p.duel))
 		contains(t, "match", body, `data-status="ended"`, fmt.Sprintf(`data-pile-size="%d"`, len(m.Pile)), `id="replay-controls"`, `<ol id="replay"`)
 		if got := strings.Count(body, "<li id=\"step-"); got != len(rp.Log) || got == 0 {
@@ -90,7 +91,7 @@ func TestPagesShowTheServiceViews(t *testing.T) {
 		}
 	})
 	t.Run("trades", func(t *testing.T) {
-		tr, _ := p.svc.Trade(ctx, gameID, p.trade)
+		tr, _ := gildedhall.On(p.svc).Trade(ctx, gameID, p.trade)
 		body := p.page(gamePath("trades"))
 		contains(t, "trades", body, fmt.Sprintf(`data-trade="%s" data-status="%s"`, tr.ID, tr.Status), "3 Vertebrae", "three for one")
 	})
@@ -272,7 +273,7 @@ func TestN2_NoSeedBeforeItsPeriodEnds(t *testing.T) {
 	if len(secrets(t, p)) < 2 {
 		t.Fatal("no seed for the next period")
 	}
-	p.must(p.svc.Purchase(p.ctx, p.req(ada), game.Purchase{Item: "random-card"}))
+	p.must(gildedhall.On(p.svc).Purchase(p.ctx, p.req(ada), gildedhall.Purchase{Item: "random-card"}))
 	check("after the first period")
 }
 

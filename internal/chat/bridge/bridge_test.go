@@ -19,6 +19,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/credential"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/bolt"
 )
 
@@ -45,7 +46,7 @@ func newEnv(t *testing.T) *env {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var seed [32]byte
 	e := &env{t: t, clk: clock.NewManual(start)}
-	e.svc = game.New(st, e.clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
+	e.svc = rulesets.New(st, e.clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
 	ctx := context.Background()
 	if _, err := e.svc.Create(ctx, game.Request{Actor: "matrix:admin", Key: "c"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/credential"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -50,7 +51,7 @@ func newScopedEnv(t *testing.T) *scopedEnv {
 		t.Fatal(err)
 	}
 	e := &scopedEnv{t: t, st: st, clk: clock.NewManual(start)}
-	e.svc = game.New(st, e.clk, game.WithLogger(quiet))
+	e.svc = rulesets.New(st, e.clk, game.WithLogger(quiet))
 	ctx := context.Background()
 	for i, g := range []string{"hall", "other"} {
 		room := []string{"room1", "room2"}[i]

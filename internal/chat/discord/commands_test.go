@@ -9,6 +9,7 @@ import (
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // TestEverySlashCommand drives every command of the table through the
@@ -111,7 +112,7 @@ func TestEverySlashCommand(t *testing.T) {
 	if r.Type != discord.ResponseMessage || !r.ephemeral() || !strings.Contains(r.content(), "only discord:3 can accept") && !strings.Contains(r.content(), "only <@3> can accept") {
 		t.Errorf("third party pressing Accept: %s", r.Raw)
 	}
-	trades, _ := hs.svc.Trades(ctx, "hall", game.TradeFilter{Status: game.TradeOpen})
+	trades, _ := gildedhall.On(hs.svc).Trades(ctx, "hall", gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
 	if len(trades) != 1 {
 		t.Fatalf("open trades %+v", trades)
 	}
@@ -277,7 +278,7 @@ func TestAutocomplete(t *testing.T) {
 		t.Errorf("list completion: %v", got)
 	}
 	hs.send(slash(hs.nextID(), ada, "trade", sub("offer", userOpt("player", grace), opt("give_cards", queen))))
-	tr, _ := hs.svc.Trades(context.Background(), "hall", game.TradeFilter{})
+	tr, _ := gildedhall.On(hs.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{})
 	has("my trades", complete(grace, "trade", map[string]any{"name": "accept", "type": 1, "options": []any{focus("trade", "")}}), "="+tr[0].ID)
 	if got := complete(ada, "trade", map[string]any{"name": "list", "type": 1, "options": []any{focus("status", "ex")}}); len(got) != 2 {
 		t.Errorf("static choices filtered by \"ex\": %v, want executed and expired", got)

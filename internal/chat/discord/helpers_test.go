@@ -21,6 +21,7 @@ import (
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -60,7 +61,7 @@ func newHarness(t testing.TB) *harness {
 	t.Cleanup(func() { st.Close() })
 	clk := clock.NewManual(start)
 	var seed [32]byte
-	svc := game.New(st, clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
+	svc := rulesets.New(st, clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
 	if _, err := svc.Create(context.Background(), game.Request{Actor: "discord:" + admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"croupier/internal/chat/discord"
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // cy is a third player for three-way duels.
@@ -103,40 +104,40 @@ func (hs *harness) chooseAll(user, customID string, values ...string) result {
 // give grants user (an id) cards by name and Chips, outside the chat.
 func (hs *harness) give(user string, chips int, names ...string) {
 	hs.t.Helper()
-	g := game.Grant{Player: "discord:" + user, Chips: chips, Reason: "test deck"}
+	g := gildedhall.Grant{Player: "discord:" + user, Chips: chips, Reason: "test deck"}
 	for _, n := range names {
-		g.Cards = append(g.Cards, game.CardGrant{Name: n})
+		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: n})
 	}
-	if _, err := hs.svc.Grant(context.Background(), game.Request{Game: "hall", Actor: "discord:" + admin, Key: "deck-" + user + hs.nextID()}, g); err != nil {
+	if _, err := gildedhall.On(hs.svc).Grant(context.Background(), game.Request{Game: "hall", Actor: "discord:" + admin, Key: "deck-" + user + hs.nextID()}, g); err != nil {
 		hs.t.Fatal(err)
 	}
 }
 
-func (hs *harness) match(id, viewer string) game.MatchView {
+func (hs *harness) match(id, viewer string) gildedhall.MatchView {
 	hs.t.Helper()
-	v, err := hs.svc.Match(context.Background(), "hall", id, "discord:"+viewer)
+	v, err := gildedhall.On(hs.svc).Match(context.Background(), "hall", id, "discord:"+viewer)
 	if err != nil {
 		hs.t.Fatalf("match %s: %v", id, err)
 	}
 	return v
 }
 
-func (hs *harness) matches(f game.MatchFilter) []game.MatchSummary {
+func (hs *harness) matches(f gildedhall.MatchFilter) []gildedhall.MatchSummary {
 	hs.t.Helper()
-	ms, err := hs.svc.Matches(context.Background(), "hall", f)
+	ms, err := gildedhall.On(hs.svc).Matches(context.Background(), "hall", f)
 	if err != nil {
 		hs.t.Fatal(err)
 	}
 	return ms
 }
 
-func part(v game.MatchView, id string) game.ParticipantView {
+func part(v gildedhall.MatchView, id string) gildedhall.ParticipantView {
 	for _, p := range v.Participants {
 		if p.ID == "discord:"+id {
 			return p
 		}
 	}
-	return game.ParticipantView{}
+	return gildedhall.ParticipantView{}
 }
 
 // logged counts the log entries of command by user.
@@ -192,8 +193,8 @@ func exoptosisScenario(t *testing.T) *harness {
 	// duel request: Accept and Decline buttons; the duel waits for both.
 	r := hs.cmd(ada, "duel", sub("request", userOpt("player", grace), userOpt("player2", cy)))
 	contains(t, "duel request", r, "asks <@3>, <@5> to an Exoptosis duel")
-	ms := hs.matches(game.MatchFilter{Kind: game.MatchDuel})
-	if len(ms) != 1 || ms[0].Status != game.MatchRequested {
+	ms := hs.matches(gildedhall.MatchFilter{Kind: gildedhall.MatchDuel})
+	if len(ms) != 1 || ms[0].Status != gildedhall.MatchRequested {
 		t.Fatalf("after the request: %+v", ms)
 	}
 	id := ms[0].ID
@@ -205,12 +206,12 @@ func exoptosisScenario(t *testing.T) *harness {
 	if r.Type != discord.ResponseUpdateMessage {
 		t.Errorf("Accept answered type %d, want an update of the request", r.Type)
 	}
-	if v := hs.match(id, grace); v.Status != game.MatchRequested || !slices.Equal(v.WaitingFor, []string{"discord:" + cy}) {
+	if v := hs.match(id, grace); v.Status != gildedhall.MatchRequested || !slices.Equal(v.WaitingFor, []string{"discord:" + cy}) {
 		t.Fatalf("after Grace's accept: %s waiting for %v", v.Status, v.WaitingFor)
 	}
 	r = hs.cmd(cy, "duel", sub("answer", opt("accept", true)))
 	contains(t, "duel answer", r, "Duel "+id+" has started")
-	if v := hs.match(id, cy); v.Status != game.MatchPlaying || v.Phase != string(exoptosis.PhaseSelection) {
+	if v := hs.match(id, cy); v.Status != gildedhall.MatchPlaying || v.Phase != string(exoptosis.PhaseSelection) {
 		t.Fatalf("after the last accept: %s %s", v.Status, v.Phase)
 	}
 
@@ -379,7 +380,7 @@ func exoptosisScenario(t *testing.T) *harness {
 	// Grace forfeits: Ada, the last one in, wins the pool.
 	r = hs.cmd(grace, "match", sub("move", opt("kind", "forfeit")))
 	contains(t, "forfeit", r, "<@2> won", "pool of 4 Chips")
-	if v = hs.match(id, ada); v.Status != game.MatchEnded || v.Winner != "discord:"+ada || hs.player(ada).Inventory.Chips != 7 {
+	if v = hs.match(id, ada); v.Status != gildedhall.MatchEnded || v.Winner != "discord:"+ada || hs.player(ada).Inventory.Chips != 7 {
 		t.Fatalf("after the forfeit: %s won by %s, Ada %d Chips", v.Status, v.Winner, hs.player(ada).Inventory.Chips)
 	}
 	r = hs.cmd(ada, "match", sub("status", opt("match", id), opt("replay", true)))
@@ -389,17 +390,17 @@ func exoptosisScenario(t *testing.T) *harness {
 	r = hs.cmd(ada, "duel", sub("request", userOpt("player", grace)))
 	r = hs.press(grace, r.button(t, "Decline"))
 	contains(t, "Decline button", r, "is cancelled")
-	if ms := hs.matches(game.MatchFilter{Status: game.MatchCancelled}); len(ms) != 1 {
+	if ms := hs.matches(gildedhall.MatchFilter{Status: gildedhall.MatchCancelled}); len(ms) != 1 {
 		t.Fatalf("cancelled duels %+v", ms)
 	}
 	hs.cmd(ada, "duel", sub("request", userOpt("player", grace)))
 	hs.cmd(grace, "duel", sub("answer", opt("accept", true)))
-	id = hs.matches(game.MatchFilter{Status: game.MatchPlaying})[0].ID
+	id = hs.matches(gildedhall.MatchFilter{Status: gildedhall.MatchPlaying})[0].ID
 	r = hs.cmd(ada, "match", sub("move", opt("kind", "terminate")))
 	contains(t, "terminate", r, "<@2> consented")
 	r = hs.cmd(grace, "match", sub("move", opt("kind", "terminate")))
 	contains(t, "terminate by all", r, "ended without a winner")
-	if v = hs.match(id, ada); v.Status != game.MatchEnded || v.Winner != "" {
+	if v = hs.match(id, ada); v.Status != gildedhall.MatchEnded || v.Winner != "" {
 		t.Fatalf("after both consented: %s, winner %q", v.Status, v.Winner)
 	}
 

@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 	"croupier/internal/store/storetest"
 )
 
@@ -73,7 +74,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 	hs := newHarness(t)
 	ctx := context.Background()
 	calls := chatCalls()
-	for _, c := range game.Catalogue() {
+	for _, c := range rulesets.Registry().Catalogue() {
 		if _, ok := calls[c.Name]; !ok && !c.Scheduled && !notInChat[c.Name] {
 			t.Errorf("command %s of the catalogue has no case in this test's table", c.Name)
 		}
@@ -92,7 +93,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 			t.Fatalf("bind %s: %s", g, r.Raw)
 		}
 		hs.cmd(ada, "join")
-		for _, c := range game.Catalogue() {
+		for _, c := range rulesets.Registry().Catalogue() {
 			call, ok := calls[c.Name]
 			if !ok {
 				continue
@@ -111,7 +112,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 			r := hs.send(slash(hs.nextID(), user, call["name"].(string), opts...))
 			sentence := fmt.Sprintf("The %s game %q has no ", titles[id], g)
 			got := strings.Contains(r.all(), sentence)
-			if game.RulesetHas(id, c.Institution) {
+			if rulesets.Registry().RulesetHas(id, c.Institution) {
 				if got {
 					t.Errorf("%s %s: refused as not in the ruleset, but %s has %s: %s", id, c.Name, id, c.Institution, r.all())
 				}
@@ -140,7 +141,7 @@ func TestR3_EveryCommandOfEveryRulesetThroughDiscord(t *testing.T) {
 func TestR3_ChatCommandsOfferedAreTheCatalogues(t *testing.T) {
 	calls := chatCalls()
 	for _, id := range []string{"gilded-hall", "obelisk", "turns"} {
-		for _, c := range game.Catalogue() {
+		for _, c := range rulesets.Registry().Catalogue() {
 			call, ok := calls[c.Name]
 			if !ok {
 				continue
@@ -153,7 +154,7 @@ func TestR3_ChatCommandsOfferedAreTheCatalogues(t *testing.T) {
 			if !ok {
 				t.Fatalf("no chat command %q", path)
 			}
-			if got, want := cmd.InRuleset(id), game.RulesetHas(id, c.Institution); got != want {
+			if got, want := cmd.InRuleset(rulesets.Registry(), id), rulesets.Registry().RulesetHas(id, c.Institution); got != want {
 				t.Errorf("%s: /%s (runs %s) offered %v, but the ruleset has %s: %v", id, path, c.Name, got, c.Institution, want)
 			}
 		}
@@ -164,10 +165,10 @@ func TestR3_ChatCommandsOfferedAreTheCatalogues(t *testing.T) {
 // catalogue, so the ruleset filter cannot drift from it.
 func TestEveryChatCommandRunsCatalogueNames(t *testing.T) {
 	known := map[string]bool{}
-	for _, c := range game.Catalogue() {
+	for _, c := range rulesets.Registry().Catalogue() {
 		known[c.Name] = true
 	}
-	for _, v := range game.Views() {
+	for _, v := range rulesets.Registry().Views() {
 		known[v.Name] = true
 	}
 	for _, c := range chat.Commands() {
@@ -204,7 +205,7 @@ func TestR3_ObeliskServerOffersAndHelpsWithObeliskCommandsOnly(t *testing.T) {
 		if opts != nil {
 			path += " " + opts[0]["name"].(string)
 		}
-		if c, _ := chat.Lookup(path); c.InRuleset("obelisk") {
+		if c, _ := chat.Lookup(path); c.InRuleset(rulesets.Registry(), "obelisk") {
 			t.Errorf("/%s is offered to Obelisk servers", path)
 		}
 		if !strings.Contains(r.all(), `The Obelisk game "ob" has no `) || !r.ephemeral() {

@@ -14,6 +14,7 @@ import (
 	"croupier/internal/chat/slack"
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 const cy = "U0CY"
@@ -126,40 +127,40 @@ func (e *env) chooseAll(user, actionID string, values ...string) slack.Message {
 
 func (e *env) give(user string, chips int, names ...string) {
 	e.t.Helper()
-	g := game.Grant{Player: "slack:" + user, Chips: chips, Reason: "test deck"}
+	g := gildedhall.Grant{Player: "slack:" + user, Chips: chips, Reason: "test deck"}
 	for _, n := range names {
-		g.Cards = append(g.Cards, game.CardGrant{Name: n})
+		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: n})
 	}
-	if _, err := e.svc.Grant(context.Background(), game.Request{Game: "hall", Actor: "slack:" + admin, Key: "deck-" + user}, g); err != nil {
+	if _, err := gildedhall.On(e.svc).Grant(context.Background(), game.Request{Game: "hall", Actor: "slack:" + admin, Key: "deck-" + user}, g); err != nil {
 		e.t.Fatal(err)
 	}
 }
 
-func (e *env) match(id, viewer string) game.MatchView {
+func (e *env) match(id, viewer string) gildedhall.MatchView {
 	e.t.Helper()
-	v, err := e.svc.Match(context.Background(), "hall", id, "slack:"+viewer)
+	v, err := gildedhall.On(e.svc).Match(context.Background(), "hall", id, "slack:"+viewer)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return v
 }
 
-func (e *env) matches(f game.MatchFilter) []game.MatchSummary {
+func (e *env) matches(f gildedhall.MatchFilter) []gildedhall.MatchSummary {
 	e.t.Helper()
-	ms, err := e.svc.Matches(context.Background(), "hall", f)
+	ms, err := gildedhall.On(e.svc).Matches(context.Background(), "hall", f)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return ms
 }
 
-func part(v game.MatchView, id string) game.ParticipantView {
+func part(v gildedhall.MatchView, id string) gildedhall.ParticipantView {
 	for _, p := range v.Participants {
 		if p.ID == "slack:"+id {
 			return p
 		}
 	}
-	return game.ParticipantView{}
+	return gildedhall.ParticipantView{}
 }
 
 func sameSet(a, b []string) bool {
@@ -186,8 +187,8 @@ func exoptosisScenario(t *testing.T) *env {
 
 	m := e.ok(ada, "duel request <@U0GRACE|grace> <@U0CY|cy>")
 	has(t, "duel request", m, "Exoptosis duel")
-	ms := e.matches(game.MatchFilter{Kind: game.MatchDuel})
-	if len(ms) != 1 || ms[0].Status != game.MatchRequested || !slices.Equal(ms[0].Players, []string{"slack:" + ada, "slack:" + grace, "slack:" + cy}) {
+	ms := e.matches(gildedhall.MatchFilter{Kind: gildedhall.MatchDuel})
+	if len(ms) != 1 || ms[0].Status != gildedhall.MatchRequested || !slices.Equal(ms[0].Players, []string{"slack:" + ada, "slack:" + grace, "slack:" + cy}) {
 		t.Fatalf("after the request: %+v", ms)
 	}
 	id := ms[0].ID
@@ -197,7 +198,7 @@ func exoptosisScenario(t *testing.T) *env {
 		t.Fatalf("waiting for %v", v.WaitingFor)
 	}
 	has(t, "duel answer", e.ok(cy, "duel answer true"), "Duel "+id+" has started")
-	if v := e.match(id, cy); v.Status != game.MatchPlaying || v.Phase != string(exoptosis.PhaseSelection) {
+	if v := e.match(id, cy); v.Status != gildedhall.MatchPlaying || v.Phase != string(exoptosis.PhaseSelection) {
 		t.Fatalf("after the last accept: %s %s", v.Status, v.Phase)
 	}
 
@@ -301,15 +302,15 @@ func exoptosisScenario(t *testing.T) *env {
 	// Decline by button cancels; terminate by all ends without a winner.
 	m = e.ok(ada, "duel request <@U0GRACE>")
 	has(t, "Decline button", e.click(grace, actionOf(t, m, "decline")), "is cancelled")
-	if ms := e.matches(game.MatchFilter{Status: game.MatchCancelled}); len(ms) != 1 {
+	if ms := e.matches(gildedhall.MatchFilter{Status: gildedhall.MatchCancelled}); len(ms) != 1 {
 		t.Fatalf("cancelled duels %+v", ms)
 	}
 	e.ok(ada, "duel request <@U0GRACE>")
 	e.ok(grace, "duel answer accept=true")
-	id = e.matches(game.MatchFilter{Status: game.MatchPlaying})[0].ID
+	id = e.matches(gildedhall.MatchFilter{Status: gildedhall.MatchPlaying})[0].ID
 	has(t, "terminate", e.ok(ada, "match move terminate"), "consented")
 	has(t, "terminate by all", e.ok(grace, "match move terminate"), "ended without a winner")
-	if v := e.match(id, ada); v.Status != game.MatchEnded || v.Winner != "" {
+	if v := e.match(id, ada); v.Status != gildedhall.MatchEnded || v.Winner != "" {
 		t.Fatalf("after both consented: %s %q", v.Status, v.Winner)
 	}
 

@@ -22,6 +22,8 @@ import (
 	"croupier/internal/chat/slack"
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/bolt"
 )
 
@@ -62,7 +64,7 @@ func newEnv(t *testing.T) *env {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var seed [32]byte
 	e := &env{t: t, clk: clock.NewManual(start), sent: map[string]bool{}}
-	e.svc = game.New(st, e.clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
+	e.svc = rulesets.New(st, e.clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
 	if _, err := e.svc.Create(context.Background(), game.Request{Actor: "slack:" + admin, Key: "c"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +314,7 @@ func TestEveryCommand(t *testing.T) {
 	})
 	run("trade offer", func() {
 		m := e.ok(ada, `trade offer <@U0GRACE> give_vertebrae=5 note=for your "best" card`)
-		trades, _ := e.svc.Trades(context.Background(), "hall", game.TradeFilter{})
+		trades, _ := gildedhall.On(e.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{})
 		if len(trades) != 1 || trades[0].Give.Vertebrae != 5 || trades[0].Note != "for your best card" {
 			t.Fatalf("after offer: %+v (reply %s)", trades, m.Text)
 		}
@@ -325,14 +327,14 @@ func TestEveryCommand(t *testing.T) {
 		run("trade show", func() { e.ok(grace, "trade show "+id) })
 		run("trade accept", func() {
 			e.ok(grace, "trade accept")
-			if tr, _ := e.svc.Trade(context.Background(), "hall", id); tr.Status != game.TradeExecuted || e.player(grace).Inventory.Vertebrae != 5 {
+			if tr, _ := gildedhall.On(e.svc).Trade(context.Background(), "hall", id); tr.Status != gildedhall.TradeExecuted || e.player(grace).Inventory.Vertebrae != 5 {
 				t.Errorf("after accept: %+v", tr)
 			}
 		})
 		run("trade withdraw", func() {
 			e.ok(ada, "trade offer <@U0GRACE> give_vertebrae=1")
 			e.ok(grace, "trade withdraw")
-			open, _ := e.svc.Trades(context.Background(), "hall", game.TradeFilter{Status: game.TradeOpen})
+			open, _ := gildedhall.On(e.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
 			if len(open) != 0 {
 				t.Errorf("open trades after withdraw: %+v", open)
 			}

@@ -65,16 +65,9 @@ func Open(src fair.Source, rs *ruleset.Ruleset, p ruleset.Pack, id IDs) []player
 	return out
 }
 
-// Entry is one line of a deck grouped by card: how many copies, how many of
-// them holographic, and the copies themselves.
-type Entry struct {
-	Card   string         `json:"card"`
-	Value  int            `json:"value,omitempty"`
-	Colour string         `json:"colour,omitempty"`
-	Count  int            `json:"count"`
-	Holo   int            `json:"holo"`
-	Copies []players.Card `json:"copies"`
-}
+// Entry is one line of a deck grouped by card (players.DeckEntry: a
+// player's view holds it).
+type Entry = players.DeckEntry
 
 // Group groups a deck by card name in the order of the ruleset's card table
 // (names the table does not know come last, in deck order).

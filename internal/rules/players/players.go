@@ -49,6 +49,17 @@ func (inv Inventory) Empty() bool {
 	return inv.Vertebrae == 0 && inv.Chips == 0 && len(inv.Cards) == 0 && len(inv.Packs) == 0
 }
 
+// DeckEntry is one line of a deck grouped by card: how many copies, how
+// many of them holographic, and the copies themselves.
+type DeckEntry struct {
+	Card   string `json:"card"`
+	Value  int    `json:"value,omitempty"`
+	Colour string `json:"colour,omitempty"`
+	Count  int    `json:"count"`
+	Holo   int    `json:"holo"`
+	Copies []Card `json:"copies"`
+}
+
 // Player is one person's membership record in one game. The record outlives
 // a departure so the 7-day rejoin rule can be applied.
 type Player struct {

@@ -1,4 +1,4 @@
-package game
+package gildedhall
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/store"
@@ -19,7 +20,7 @@ import (
 // however many matches the game has had; the index is then dropped, stale
 // entries with it. Chips refunded to the leaver are destroyed with their
 // other items.
-func (t *Tx) leaveMatches(p *Player) error {
+func (t *tx) leaveMatches(p *engine.Player) error {
 	ids := liveMatchIDs(p, t.Period.ID)
 	p.BattlePeriod, p.Matches = "", nil
 	t.Save(p)
@@ -72,7 +73,7 @@ func (t *Tx) leaveMatches(p *Player) error {
 }
 
 // leaveMatch applies p's departure to one match read for it.
-func (t *Tx) leaveMatch(p *Player, r *MatchRecord) error {
+func (t *tx) leaveMatch(p *engine.Player, r *MatchRecord) error {
 	switch r.Status {
 	case MatchRequested:
 		if !slices.Contains(r.Players, p.ID) {

@@ -1,7 +1,8 @@
-package game
+package gildedhall
 
 import (
 	"context"
+	engine "croupier/internal/game"
 	"strings"
 	"time"
 
@@ -31,11 +32,11 @@ func battleID(period string) string { return "b-" + period }
 // collective match of every engaged player starts. Engaging is an action
 // (RULINGS P2). Refusals: too_few_cards, already_engaged, no_battles (a
 // calendar without phases).
-func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error) {
-	return s.Run(ctx, Spec{
+func (s *Service) EngageBattle(ctx context.Context, req engine.Request) (*engine.Result, error) {
+	return s.run(ctx, spec{
 		Req: req, Command: "battle-engage", Body: struct{}{},
-		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor)} },
+		Apply: func(t *tx) (any, error) {
 			p, err := t.Actor()
 			if err != nil {
 				return nil, err
@@ -55,7 +56,7 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 			if t.Meta.Closing == t.Period.ID {
 				// The period is ending right now: wait for it, then
 				// engage in the next phase (fencePeriod).
-				return nil, &store.ConflictError{Keys: []store.Key{MetaKey(t.Game)}}
+				return nil, &store.ConflictError{Keys: []store.Key{engine.MetaKey(t.Game)}}
 			}
 			p.BattlePeriod = t.Period.ID
 			t.Save(p)
@@ -63,7 +64,7 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 			// period ends before this commits, the commit fails and the
 			// retry engages in the next phase, never in a battle already
 			// formed without this player (RULINGS T4).
-			t.Checks = append(t.Checks, store.Check{Key: MetaKey(t.Game), Version: t.MetaVersion})
+			t.Checks = append(t.Checks, store.Check{Key: engine.MetaKey(t.Game), Version: t.MetaVersion})
 			res := BattleEngagement{Player: p.ID, Period: t.Period.ID, Battle: battleID(t.Period.ID), StartsAt: t.Period.End,
 				DeckSize: len(p.Inventory.Cards)}
 			t.Emit("battle_engaged", p.ID, res)
@@ -72,8 +73,10 @@ func (s *Service) EngageBattle(ctx context.Context, req Request) (*Result, error
 	})
 }
 
-// formBattleAtPeriodEnd is listed in atPeriodEnd (schedule.go).
-var formBattleAtPeriodEnd = atHook{institution: InstExoptosis, run: formBattle}
+// formBattleAtPeriodEnd is the Exoptosis component's period-end hook.
+var formBattleAtPeriodEnd = engine.AtHook{Run: func(t *engine.Tx, ended, next calendar.Period, members []*engine.Player, res *engine.PeriodEnded) error {
+	return formBattle(wrap(t), ended, next, members, res)
+}}
 
 // formBattle runs inside the period-end commit: the players who engaged in
 // the ended phase make one battle (X10). It only writes the battle's item,
@@ -83,7 +86,7 @@ var formBattleAtPeriodEnd = atHook{institution: InstExoptosis, run: formBattle}
 // period-end commit reads no player items: a forming battle is found
 // through BattlePeriod, see match_index.go). With fewer
 // than 2 engaged players there is no match, and the log says so.
-func formBattle(t *Tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnded) error {
+func formBattle(t *tx, ended, _ calendar.Period, members []*engine.Player, _ *engine.PeriodEnded) error {
 	var engaged []string
 	for _, p := range members {
 		if p.BattlePeriod == ended.ID {
@@ -101,10 +104,10 @@ func formBattle(t *Tx, ended, _ calendar.Period, members []*Player, _ *PeriodEnd
 		r.Players, r.Entrants = nil, len(engaged)
 	}
 	if len(engaged) < 2 {
-		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", SchedulerActor, ended.End
+		r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, "too_few_players", engine.SchedulerActor, ended.End
 		t.Emit("battle_cancelled", "", map[string]any{"match": r.ID, "reason": "too_few_players", "engaged": engaged})
 	} else {
-		t.Emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": Sample(engaged), "engaged_count": len(engaged),
+		t.Emit("battle_forming", "", map[string]any{"match": r.ID, "engaged": engine.Sample(engaged), "engaged_count": len(engaged),
 			"starts_at": ended.End})
 	}
 	return t.saveMatch(r)

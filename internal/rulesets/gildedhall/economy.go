@@ -1,23 +1,23 @@
-package game
+package gildedhall
 
 import (
 	"context"
 	"strings"
 
+	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/cards"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
+	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
 
-// Acted records that p performed an action (RULINGS P2) and settles what
-// acting owes: each giver of a gift p received while inactive in this period
-// gets their card, once per gift (C4). Every action command calls it.
-func (t *Tx) Acted(p *Player) error {
-	if players.RecordAction(p, t.Period.ID) {
-		t.Save(p)
-	}
+// settleGifts is what acting settles in Gilded Hall (Module.OnAction):
+// each giver of a gift p received while inactive in this period gets their
+// card, once per gift (RULINGS C4).
+func settleGifts(gt *engine.Tx, p *engine.Player) error {
+	t := wrap(gt)
 	if len(p.Owed) == 0 {
 		return nil
 	}
@@ -39,24 +39,12 @@ func (t *Tx) Acted(p *Player) error {
 		if err != nil {
 			return err
 		}
-		got := cards.RandomN(src, t.Rules, t.Rules.Thresholds.Gift.ReturnToGiver, t.Rules.Chances.HoloGranted, t.NewID)
+		got := cards.RandomN(src, t.Rules, t.Rules.Thresholds.Gift.ReturnToGiver, t.Rules.Chances.HoloGranted, t.newID)
 		g.Inventory.Cards = append(g.Inventory.Cards, got...)
 		t.Save(g)
 		t.Emit("gift_returned", g.ID, map[string]any{"receiver": p.ID, "gift": o.Gift, "cards": got})
 	}
 	return nil
-}
-
-// Actor returns the acting player, refusing a non-player.
-func (t *Tx) Actor() (*Player, error) {
-	p, err := t.Member(t.Entry.Actor)
-	if err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, players.NotAPlayer()
-	}
-	return p, nil
 }
 
 // Purchase is the payload of buy: a Croupier item and how many.
@@ -75,22 +63,22 @@ type PurchaseResult struct {
 
 // Purchase buys from the Croupier (RULINGS C6): all or nothing, the balance
 // never negative; a Chip that brings the buyer to 25 wins the game (C7).
-func (s *Service) Purchase(ctx context.Context, req Request, b Purchase) (*Result, error) {
+func (s *Service) Purchase(ctx context.Context, req engine.Request, b Purchase) (*engine.Result, error) {
 	b.Item = strings.TrimSpace(b.Item)
 	// Defaults are applied before the body is hashed, so a body that spells
 	// a default out is the same request as one that leaves it out.
 	if b.Quantity == 0 {
 		b.Quantity = 1
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "purchase", Body: b, Random: true,
-		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor)} },
+		Apply: func(t *tx) (any, error) {
 			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
-			bought, err := economy.Buy(&p.Inventory, t.Rules, b.Item, b.Quantity, t.Drawer, t.NewID)
+			bought, err := economy.Buy(&p.Inventory, t.Rules, b.Item, b.Quantity, t.Drawer, t.newID)
 			if err != nil {
 				return nil, err
 			}
@@ -115,20 +103,20 @@ type OpenPack struct {
 }
 
 // Open opens one of the actor's packs (RULINGS C5).
-func (s *Service) Open(ctx context.Context, req Request, o OpenPack) (*Result, error) {
+func (s *Service) Open(ctx context.Context, req engine.Request, o OpenPack) (*engine.Result, error) {
 	o.Pack = strings.TrimSpace(o.Pack)
 	if o.Pack == "" {
 		return nil, rules.Refuse("invalid_request", "Say which pack to open: its id, or its kind (e.g. handy-pack).")
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "open", Body: o, Random: true,
-		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor)} },
+		Apply: func(t *tx) (any, error) {
 			p, err := t.Actor()
 			if err != nil {
 				return nil, err
 			}
-			opened, err := economy.Open(&p.Inventory, t.Rules, o.Pack, t.Drawer, t.NewID)
+			opened, err := economy.Open(&p.Inventory, t.Rules, o.Pack, t.Drawer, t.newID)
 			if err != nil {
 				return nil, err
 			}
@@ -158,17 +146,17 @@ type GiftResult struct {
 }
 
 // Gift makes the actor's gift of this period (RULINGS C4).
-func (s *Service) Gift(ctx context.Context, req Request, g Gift) (*Result, error) {
+func (s *Service) Gift(ctx context.Context, req engine.Request, g Gift) (*engine.Result, error) {
 	g.To = strings.TrimSpace(g.To)
-	if !ValidIdentity(g.To) {
+	if !engine.ValidIdentity(g.To) {
 		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", g.To)
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "gift", Body: g, Random: true,
 		Keys: func(game string) []store.Key {
-			return []store.Key{PlayerKey(game, req.Actor), PlayerKey(game, g.To)}
+			return []store.Key{engine.PlayerKey(game, req.Actor), engine.PlayerKey(game, g.To)}
 		},
-		Apply: func(t *Tx) (any, error) {
+		Apply: func(t *tx) (any, error) {
 			giver, err := t.Player(req.Actor)
 			if err != nil {
 				return nil, err
@@ -178,7 +166,7 @@ func (s *Service) Gift(ctx context.Context, req Request, g Gift) (*Result, error
 				return nil, err
 			}
 			if recv == nil && g.To != req.Actor {
-				recv = &Player{ID: g.To}
+				recv = &engine.Player{ID: g.To}
 			}
 			if err := economy.CheckGift(giver, recv, t.Period.ID); err != nil {
 				return nil, err
@@ -189,7 +177,7 @@ func (s *Service) Gift(ctx context.Context, req Request, g Gift) (*Result, error
 			n := economy.GiftSize(gs, len(recv.Inventory.Cards), inactive)
 			res := GiftResult{Giver: giver.ID, Receiver: recv.ID, Inactive: inactive,
 				SmallDeck: len(recv.Inventory.Cards) < gs.SmallDeckBelow, Period: t.Period.ID}
-			res.Cards = cards.RandomN(t.Drawer, t.Rules, n, t.Rules.Chances.HoloGranted, t.NewID)
+			res.Cards = cards.RandomN(t.Drawer, t.Rules, n, t.Rules.Chances.HoloGranted, t.newID)
 			recv.Inventory.Cards = append(recv.Inventory.Cards, res.Cards...)
 			if inactive && gs.ReturnToGiver > 0 {
 				recv.Owed = append(recv.Owed, players.Owed{Giver: giver.ID, Period: t.Period.ID, Gift: t.Entry.CommandID})
@@ -201,4 +189,55 @@ func (s *Service) Gift(ctx context.Context, req Request, g Gift) (*Result, error
 			return res, t.Acted(giver)
 		},
 	})
+}
+
+// ShopItemView is one item the Croupier sells, priced for this game.
+type ShopItemView struct {
+	ruleset.ShopItem
+	// Cards is how many cards the item brings (a pack's size, or Count random cards).
+	Cards int `json:"cards,omitempty"`
+	// HoloChance is each card's holographic percentage.
+	HoloChance int `json:"holo_chance,omitempty"`
+}
+
+// Shop lists what the Croupier sells in this game, at the game's prices.
+func (s *Service) Shop(ctx context.Context, game string) ([]ShopItemView, error) {
+	t, err := s.viewIn(ctx, viewShop, game)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ShopItemView, 0, len(t.Rules.Shop))
+	for _, it := range t.Rules.Shop {
+		v := ShopItemView{ShopItem: it}
+		switch it.Kind {
+		case ruleset.ItemRandomCard:
+			v.Cards, v.HoloChance = it.Count, t.Rules.Chances.HoloCroupierCard
+		case ruleset.ItemPack:
+			if p, ok := t.Rules.Pack(it.Pack); ok {
+				v.Cards, v.HoloChance = p.Size(), t.Rules.Chances.HoloPack
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func groupPacks(t *engine.Tx, ps []players.Pack) []engine.PackEntry {
+	out := []engine.PackEntry{}
+	idx := map[string]int{}
+	for _, p := range ps {
+		i, ok := idx[p.Kind]
+		if !ok {
+			name := p.Kind
+			if k, known := t.Rules.Pack(p.Kind); known {
+				name = k.Name
+			}
+			i = len(out)
+			idx[p.Kind] = i
+			out = append(out, engine.PackEntry{Pack: p.Kind, Name: name})
+		}
+		out[i].Count++
+		out[i].IDs = append(out[i].IDs, p.ID)
+	}
+	return out
 }

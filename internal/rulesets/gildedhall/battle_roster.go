@@ -1,4 +1,4 @@
-package game
+package gildedhall
 
 // Large battles (RULINGS X1, X10). Every player who engaged during a phase
 // plays its battle, but a card name may be in a match only once across all
@@ -27,6 +27,7 @@ package game
 // set until they are seated.
 
 import (
+	engine "croupier/internal/game"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -59,7 +60,7 @@ var rosterPageSize = 500
 var rosterPagesPerCommit = 40
 
 func rosterKey(g, match string, page int) store.Key {
-	return store.Key{PK: GamePK(g), SK: fmt.Sprintf("%s%s#%04d", rosterPrefix, match, page)}
+	return store.Key{PK: engine.GamePK(g), SK: fmt.Sprintf("%s%s#%04d", rosterPrefix, match, page)}
 }
 
 // RosterPage is one ROSTER# item: entrants of a large battle, in entry
@@ -115,7 +116,7 @@ func (p *RosterPage) add(id string, deck []string, cards, chips int, dict map[st
 
 // distinctDeck lists the distinct names of p's cards the ruleset knows, in
 // the order first held: all the engine uses of a deck (X1, X4, X5).
-func (t *Tx) distinctDeck(p *Player) []string {
+func (t *tx) distinctDeck(p *engine.Player) []string {
 	var out []string
 	for _, c := range p.Inventory.Cards {
 		if _, known := t.Rules.Card(c.Name); known && !slices.Contains(out, c.Name) {
@@ -129,14 +130,14 @@ func (t *Tx) distinctDeck(p *Player) []string {
 // engaged in its phase enter, in id order; those whose decks hold too few
 // different names forfeit at once (as the engine's New does), and with
 // fewer than 2 who can play there is no match.
-func (t *Tx) startRosterBattle(r *MatchRecord) error {
+func (t *tx) startRosterBattle(r *MatchRecord) error {
 	need := exoptosis.HandMin(t.Rules)
 	var pages []*RosterPage
 	var dict map[string]int
 	playable, small := 0, []string{}
 	smallCount := 0
-	err := t.Svc.Scan(t.Ctx, store.Query{PK: GamePK(t.Game), Prefix: PlayerPrefix}, func(it store.Item) error {
-		var p Player
+	err := t.Svc.Scan(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Prefix: engine.PlayerPrefix}, func(it store.Item) error {
+		var p engine.Player
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
@@ -152,7 +153,7 @@ func (t *Tx) startRosterBattle(r *MatchRecord) error {
 		if len(deck) < need {
 			e.Out = "deck_too_small"
 			smallCount++
-			if len(small) < ActivitySample {
+			if len(small) < engine.ActivitySample {
 				small = append(small, p.ID)
 			}
 		} else {
@@ -199,14 +200,14 @@ func (t *Tx) startRosterBattle(r *MatchRecord) error {
 // share, in commits of their own, before it. Nothing reads them until the
 // setup commits the match naming them; a setup that fails or is retried
 // writes them again (a retry recomputes the same roster, or a newer one).
-func (t *Tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
+func (t *tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
 	for from := rosterPagesPerCommit; from < len(pages); from += rosterPagesPerCommit {
 		chunk := pages[from:min(len(pages), from+rosterPagesPerCommit)]
 		keys := make([]store.Key, len(chunk))
 		for i, p := range chunk {
 			keys[i] = rosterKey(t.Game, r.ID, p.Page)
 		}
-		old, err := t.Svc.store.GetMany(t.Ctx, keys)
+		old, err := t.Svc.Store().GetMany(t.Ctx, keys)
 		if err != nil {
 			return fmt.Errorf("reading roster items of %s: %w", r.ID, err)
 		}
@@ -218,7 +219,7 @@ func (t *Tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
 			}
 			tx.Puts = append(tx.Puts, store.Put{Item: store.Item{Key: keys[i], Data: data}, Expect: old[i].Version})
 		}
-		if err := t.Svc.store.Commit(t.Ctx, tx); err != nil {
+		if err := t.Svc.Store().Commit(t.Ctx, tx); err != nil {
 			return fmt.Errorf("writing roster items of %s: %w", r.ID, err)
 		}
 	}
@@ -226,7 +227,7 @@ func (t *Tx) writeRosterOverflow(r *MatchRecord, pages []*RosterPage) error {
 }
 
 // rosterPage returns page n of r's roster, read once per command.
-func (t *Tx) rosterPage(r *MatchRecord, n int) (*RosterPage, error) {
+func (t *tx) rosterPage(r *MatchRecord, n int) (*RosterPage, error) {
 	if p, ok := t.roster[n]; ok {
 		return p, nil
 	}
@@ -257,7 +258,7 @@ func (r *MatchRecord) pageOf(id string) int {
 }
 
 // rosterEntrant finds id in r's roster: its page and entry, or nil.
-func (t *Tx) rosterEntrant(r *MatchRecord, id string) (*RosterPage, *RosterEntrant, error) {
+func (t *tx) rosterEntrant(r *MatchRecord, id string) (*RosterPage, *RosterEntrant, error) {
 	n := r.pageOf(id)
 	if n == 0 {
 		return nil, nil, nil
@@ -276,7 +277,7 @@ func (t *Tx) rosterEntrant(r *MatchRecord, id string) (*RosterPage, *RosterEntra
 
 // seat adds a waiting entrant to the engine's participants, keeping them in
 // entry order.
-func (t *Tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
+func (t *tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
 	m := r.Match
 	part := exoptosis.Participant{ID: e.ID, Deck: p.deck(e), Chips: e.Chips, Hand: []string{}, Status: exoptosis.StatusActive}
 	i := sort.Search(len(m.Participants), func(i int) bool { return m.Participants[i].ID > e.ID })
@@ -292,7 +293,7 @@ func (t *Tx) seat(r *MatchRecord, p *RosterPage, e *RosterEntrant) {
 // match again, as a small battle: who is last standing, whether all
 // consent); else the actor ("" for none) if they wait. An actor who is
 // out is refused as the engine refuses a forfeited participant.
-func (t *Tx) prepareRoster(r *MatchRecord, actor string, timeout bool) error {
+func (t *tx) prepareRoster(r *MatchRecord, actor string, timeout bool) error {
 	m := r.Match
 	if len(r.Roster) == 0 || m == nil || m.Phase != exoptosis.PhaseSelection || m.Waiting == 0 {
 		return nil
@@ -319,7 +320,7 @@ func (t *Tx) prepareRoster(r *MatchRecord, actor string, timeout bool) error {
 
 // seatAll seats every entrant still waiting, in entry order: one merge of
 // the roster (in id order) with the seated (in id order too).
-func (t *Tx) seatAll(r *MatchRecord) error {
+func (t *tx) seatAll(r *MatchRecord) error {
 	m := r.Match
 	seated := make(map[string]bool, len(m.Participants))
 	for _, p := range m.Participants {
@@ -357,7 +358,7 @@ func (t *Tx) seatAll(r *MatchRecord) error {
 // who forfeited holding no hand and no bet and has no part in the turn
 // order or a pending choice, recording the forfeit in their roster entry.
 // It returns who left, with the reason each forfeited.
-func (t *Tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]string, error) {
+func (t *tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]string, error) {
 	m := r.Match
 	if len(r.Roster) == 0 || m == nil {
 		return nil, nil
@@ -407,8 +408,8 @@ func (t *Tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]s
 // change, their forfeit events by one match_forfeits event per reason (a
 // count and a sample), so the log entry stays small. A few keep their own
 // events.
-func summarizeForfeits(r *MatchRecord, evs []exoptosis.Event, out map[string]string) ([]exoptosis.Event, []Event) {
-	if len(out) <= ActivitySample {
+func summarizeForfeits(r *MatchRecord, evs []exoptosis.Event, out map[string]string) ([]exoptosis.Event, []engine.Event) {
+	if len(out) <= engine.ActivitySample {
 		return evs, nil
 	}
 	type group struct {
@@ -431,14 +432,14 @@ func summarizeForfeits(r *MatchRecord, evs []exoptosis.Event, out map[string]str
 			reasons = append(reasons, reason)
 		}
 		g.count++
-		if len(g.players) < ActivitySample {
+		if len(g.players) < engine.ActivitySample {
 			g.players = append(g.players, ev.Participant)
 		}
 	}
-	var sums []Event
+	var sums []engine.Event
 	for _, reason := range reasons {
 		g := groups[reason]
-		sums = append(sums, MakeEvent("match_forfeits", "", map[string]any{"match": r.ID, "reason": reason, "count": g.count, "players": g.players}))
+		sums = append(sums, engine.MakeEvent("match_forfeits", "", map[string]any{"match": r.ID, "reason": reason, "count": g.count, "players": g.players}))
 	}
 	return kept, sums
 }

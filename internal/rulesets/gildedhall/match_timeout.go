@@ -1,7 +1,8 @@
-package game
+package gildedhall
 
 import (
 	"context"
+	engine "croupier/internal/game"
 	"errors"
 	"strings"
 	"time"
@@ -14,11 +15,11 @@ import (
 // (X7) and the setup of a forming battle (X10).
 const dueMatch = "match"
 
-// matchWork applies match timers (listed in dueWorks, schedule.go).
-var matchWork = dueWork{kind: dueMatch, prefix: matchPrefix, institution: InstExoptosis,
-	run: func(s *Service, ctx context.Context, game, sk string) ([]string, error) {
+// matchWork applies match timers (the Exoptosis component's timer).
+var matchWork = engine.DueWork{Kind: dueMatch, Prefix: matchPrefix,
+	Run: func(s *engine.Service, ctx context.Context, game, sk string) ([]string, error) {
 		id := strings.TrimPrefix(sk, matchPrefix)
-		done, err := s.ExpireMatch(ctx, game, id)
+		done, err := On(s).ExpireMatch(ctx, game, id)
 		if err != nil || !done {
 			return nil, err
 		}
@@ -35,20 +36,20 @@ var errMatchNotDue = errors.New("nothing due")
 // whether it changed the match. The work's idempotency key names the match
 // and the deadline, so a duplicate or concurrent run does nothing.
 func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error) {
-	it, err := s.store.Get(ctx, matchKey(game, id))
+	it, err := s.Store().Get(ctx, matchKey(game, id))
 	if err != nil {
 		return false, err
 	}
 	due := it.Due
-	if !it.Exists() || due.IsZero() || due.After(s.clock.Now()) {
+	if !it.Exists() || due.IsZero() || due.After(s.Clock().Now()) {
 		return false, nil
 	}
 	key := "match-timeout:" + id + ":" + due.UTC().Format(time.RFC3339Nano)
-	res, err := s.Run(ctx, Spec{
-		Req:     Request{Game: game, Actor: SchedulerActor, Key: key},
+	res, err := s.run(ctx, spec{
+		Req:     engine.Request{Game: game, Actor: engine.SchedulerActor, Key: key},
 		Command: "match-timeout", Body: map[string]string{"match": id, "due": due.UTC().Format(time.RFC3339Nano)},
 		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, id)} },
-		Apply: func(t *Tx) (any, error) {
+		Apply: func(t *tx) (any, error) {
 			r, err := t.matchRecord(id)
 			if err != nil {
 				return nil, err
@@ -60,7 +61,7 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 			// the period current now (t.period), which is still secret, so
 			// a late run never draws from a revealed seed.
 			realNow := t.Now
-			t.Now, t.Entry.At, t.Entry.ID = due, due, newULID(due, t.Svc.ids)
+			t.Now, t.Entry.At, t.Entry.ID = due, due, t.Svc.NewLogID(due)
 			if t.Meta.Ended {
 				// The game is over (C7): its matches stop; drop the timer.
 				return MatchTimeoutResult{Match: r.ID, Due: due, Stopped: true}, t.Put(matchKey(t.Game, r.ID), r, time.Time{})

@@ -1,4 +1,4 @@
-package game
+package gildedhall
 
 // Exoptosis matches (RULINGS X1-X11) in the game layer: storage of a match,
 // the moves players make, the timers that act for absent players (X7), and
@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"croupier/internal/fair"
+	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/cards"
 	"croupier/internal/rules/exoptosis"
@@ -34,7 +35,7 @@ import (
 
 const matchPrefix = "MATCH#"
 
-func matchKey(g, id string) store.Key { return store.Key{PK: GamePK(g), SK: matchPrefix + id} }
+func matchKey(g, id string) store.Key { return store.Key{PK: engine.GamePK(g), SK: matchPrefix + id} }
 
 // Match kinds.
 const (
@@ -108,7 +109,7 @@ type BattleReward struct {
 
 // due is the record's timer: a forming battle's setup, or the running
 // match's next deadline (X7); none otherwise.
-func (t *Tx) matchDue(r *MatchRecord) time.Time {
+func (t *tx) matchDue(r *MatchRecord) time.Time {
 	switch r.Status {
 	case MatchForming:
 		return r.StartsAt
@@ -127,7 +128,7 @@ func matchNotFound(id string) *rules.Error {
 }
 
 // matchRecord decodes a match the command read.
-func (t *Tx) matchRecord(id string) (*MatchRecord, error) {
+func (t *tx) matchRecord(id string) (*MatchRecord, error) {
 	it := t.Loaded[matchKey(t.Game, id)]
 	if !it.Exists() {
 		return nil, matchNotFound(id)
@@ -141,7 +142,7 @@ func (t *Tx) matchRecord(id string) (*MatchRecord, error) {
 
 // saveMatch stages the match with its timer; a match that is over leaves
 // its players' indexes in the same commit (match_index.go).
-func (t *Tx) saveMatch(r *MatchRecord) error {
+func (t *tx) saveMatch(r *MatchRecord) error {
 	if !liveStatus(r.Status) {
 		if err := t.unindexMatch(r); err != nil {
 			return err
@@ -150,29 +151,12 @@ func (t *Tx) saveMatch(r *MatchRecord) error {
 	return t.Put(matchKey(t.Game, r.ID), r, t.matchDue(r))
 }
 
-// Preload reads, in one request, the player items of ids not read yet, so a
-// command touching many players (a battle's setup) does not read them one
-// at a time.
-func (t *Tx) Preload(ids []string) error {
-	var keys []store.Key
-	for _, id := range ids {
-		k := PlayerKey(t.Game, id)
-		if _, ok := t.Loaded[k]; !ok && !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	return t.Load(keys...)
-}
-
 // lazySource is the engine's random source for one command: it opens the
 // period's seed only when the engine first draws (most moves never draw, and
 // then pay no seed read). A failure to open the seed is kept and returned by
 // the caller after the engine call; the changed match is then discarded.
 type lazySource struct {
-	t   *Tx
+	t   *tx
 	err error
 }
 
@@ -194,7 +178,7 @@ var _ fair.Source = (*lazySource)(nil)
 // entrant's deck is the names of the cards in their inventory (X1) and their
 // Chips are their inventory's. Players who are no longer members are left
 // out. With fewer than 2 playable entrants the match is cancelled instead.
-func (t *Tx) startMatch(r *MatchRecord) error {
+func (t *tx) startMatch(r *MatchRecord) error {
 	if r.Entrants > 0 {
 		return t.startRosterBattle(r)
 	}
@@ -241,7 +225,7 @@ func (t *Tx) startMatch(r *MatchRecord) error {
 // goes to the log as "match_<kind>". Selections are secret until the hands
 // are revealed (X1), so the log never holds a selected hand's cards, nor a
 // hand that leaves the match during selection.
-func (t *Tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis.Phase) error {
+func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis.Phase) error {
 	secret := phaseBefore == exoptosis.PhaseSelection
 	for i := range evs {
 		ev := &evs[i]
@@ -284,7 +268,7 @@ type matchEvent struct {
 // credit pays Chips out of a match to a player. A player who has left
 // owns nothing: Chips due to them are destroyed (seed 002 Items), and the
 // log says so.
-func (t *Tx) credit(r *MatchRecord, id string, chips int, why string) error {
+func (t *tx) credit(r *MatchRecord, id string, chips int, why string) error {
 	p, err := t.Member(id)
 	if err != nil {
 		return err
@@ -302,7 +286,7 @@ func (t *Tx) credit(r *MatchRecord, id string, chips int, why string) error {
 // the pool to the winner or the bets back on termination (X8, X9), and a
 // battle winner's random reward (X10). Winnings count towards the winning
 // Chips (C7): flush checks every saved player at commit.
-func (t *Tx) settle(r *MatchRecord, src fair.Source) error {
+func (t *tx) settle(r *MatchRecord, src fair.Source) error {
 	m := r.Match
 	if m == nil || m.Phase != exoptosis.PhaseEnded || r.Status != MatchPlaying {
 		return nil
@@ -340,7 +324,7 @@ const (
 
 // reward draws and grants a battle winner's reward (X10): one of the
 // ruleset's rewards with equal odds.
-func (t *Tx) reward(winner string, src fair.Source) (*BattleReward, error) {
+func (t *tx) reward(winner string, src fair.Source) (*BattleReward, error) {
 	p, err := t.Member(winner)
 	if err != nil || p == nil {
 		return nil, err
@@ -349,7 +333,7 @@ func (t *Tx) reward(winner string, src fair.Source) (*BattleReward, error) {
 	out := &BattleReward{Kind: rw.Kind}
 	switch rw.Kind {
 	case "cards":
-		out.Cards = cards.RandomN(src, t.Rules, rw.Count, t.Rules.Chances.HoloGranted, t.NewID)
+		out.Cards = cards.RandomN(src, t.Rules, rw.Count, t.Rules.Chances.HoloGranted, t.newID)
 		p.Inventory.Cards = append(p.Inventory.Cards, out.Cards...)
 	case "vertebrae":
 		out.Vertebrae = rw.Min + src.Intn(PurposeRewardVertebrae, rw.Max-rw.Min+1)
@@ -429,14 +413,14 @@ type MoveResult struct {
 // actions (RULINGS P2). Refusals are the engine's rule errors
 // (not_your_turn, illegal_play, must_play...) or match_not_found,
 // match_not_started, duel_closed.
-func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result, error) {
+func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*engine.Result, error) {
 	if err := mv.check(); err != nil {
 		return nil, err
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "match-" + mv.Kind, Body: mv,
-		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, mv.Match), PlayerKey(g, req.Actor)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, mv.Match), engine.PlayerKey(g, req.Actor)} },
+		Apply: func(t *tx) (any, error) {
 			p, err := t.Actor()
 			if err != nil {
 				return nil, err
@@ -490,7 +474,7 @@ func (s *Service) Move(ctx context.Context, req Request, mv MatchMove) (*Result,
 // A large battle's entrants who are out leave the match item first, and
 // the events it returns (for the response) then sum up a crowd of
 // forfeits (battle_roster.go).
-func (t *Tx) finishMatchChange(r *MatchRecord, evs []exoptosis.Event, before exoptosis.Phase, src *lazySource) ([]exoptosis.Event, error) {
+func (t *tx) finishMatchChange(r *MatchRecord, evs []exoptosis.Event, before exoptosis.Phase, src *lazySource) ([]exoptosis.Event, error) {
 	if src.err != nil {
 		return nil, src.err
 	}
@@ -564,13 +548,13 @@ func (r *MatchRecord) waitingFor() []string {
 // one command to one method.
 
 // Select submits the actor's hand (X1): at least 4 cards of their deck.
-func (s *Service) Select(ctx context.Context, req Request, match string, cards []string) (*Result, error) {
+func (s *Service) Select(ctx context.Context, req engine.Request, match string, cards []string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MoveSelect, Cards: cards})
 }
 
 // Bet makes a betting move (X8): kind raise (amount = the new level), match,
 // decline or pass.
-func (s *Service) Bet(ctx context.Context, req Request, match, kind string, amount int) (*Result, error) {
+func (s *Service) Bet(ctx context.Context, req engine.Request, match, kind string, amount int) (*engine.Result, error) {
 	switch kind {
 	case exoptosis.MoveRaise, exoptosis.MoveBet, exoptosis.MoveMatch, exoptosis.MoveDecline, exoptosis.MovePass:
 	default:
@@ -580,40 +564,40 @@ func (s *Service) Bet(ctx context.Context, req Request, match, kind string, amou
 }
 
 // Play plays a card from the actor's hand (X3).
-func (s *Service) Play(ctx context.Context, req Request, match, card string) (*Result, error) {
+func (s *Service) Play(ctx context.Context, req engine.Request, match, card string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MovePlay, Card: card})
 }
 
 // Add adds a card of the actor's deck to their hand when nothing can be
 // played (X4).
-func (s *Service) Add(ctx context.Context, req Request, match, card string) (*Result, error) {
+func (s *Service) Add(ctx context.Context, req engine.Request, match, card string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MoveAdd, Card: card})
 }
 
 // ChooseGiver names who must give the actor a card when nothing can be
 // played or added (X4), or when a forced draw finds the deck exhausted (X5).
-func (s *Service) ChooseGiver(ctx context.Context, req Request, match, giver string) (*Result, error) {
+func (s *Service) ChooseGiver(ctx context.Context, req engine.Request, match, giver string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MoveGiver, Target: giver})
 }
 
 // Give gives the pending receiver a card of the actor's hand (X4).
-func (s *Service) Give(ctx context.Context, req Request, match, card string) (*Result, error) {
+func (s *Service) Give(ctx context.Context, req engine.Request, match, card string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MoveGive, Card: card})
 }
 
 // Target answers an effect's choice (X5): Ace one other participant, King
 // two participants, Queen one participant and Card, a card of their hand.
-func (s *Service) Target(ctx context.Context, req Request, match string, targets []string, card string) (*Result, error) {
+func (s *Service) Target(ctx context.Context, req engine.Request, match string, targets []string, card string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MoveTarget, Targets: targets, Card: card})
 }
 
 // Forfeit takes the actor out of the match (X9).
-func (s *Service) Forfeit(ctx context.Context, req Request, match string) (*Result, error) {
+func (s *Service) Forfeit(ctx context.Context, req engine.Request, match string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MoveForfeit})
 }
 
 // Terminate records the actor's consent to end the match without a winner;
 // with every remaining participant's consent the bets are refunded (X9).
-func (s *Service) Terminate(ctx context.Context, req Request, match string) (*Result, error) {
+func (s *Service) Terminate(ctx context.Context, req engine.Request, match string) (*engine.Result, error) {
 	return s.Move(ctx, req, MatchMove{Match: match, Kind: exoptosis.MoveTerminate})
 }

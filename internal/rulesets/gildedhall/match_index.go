@@ -1,4 +1,4 @@
-package game
+package gildedhall
 
 // The per-player index of live matches (Player.Matches). A departure must
 // reach every match the leaver is in, and a chat move without a match id
@@ -28,6 +28,7 @@ package game
 import (
 	"slices"
 
+	engine "croupier/internal/game"
 	"croupier/internal/store"
 )
 
@@ -42,13 +43,13 @@ func liveStatus(s string) bool {
 const TxReserve = 4
 
 // room is how many more items the commit can stage.
-func (t *Tx) room() int {
+func (t *tx) room() int {
 	return store.MaxTxItems - len(t.Puts) - len(t.Checks) - len(t.Dirty) - TxReserve
 }
 
 // canSave reports whether saving id's record fits the commit: a record
 // already staged costs nothing more.
-func (t *Tx) canSave(id string) bool {
+func (t *tx) canSave(id string) bool {
 	return slices.Contains(t.Dirty, id) || t.room() > 0
 }
 
@@ -69,7 +70,7 @@ func (r *MatchRecord) everyone() []string {
 // lacks it. A battle's engagement is spent once the battle is indexed, so
 // BattlePeriod no longer needs reading. Players who do not fit the commit
 // are left out (see the file comment).
-func (t *Tx) indexMatch(r *MatchRecord, ids []string) error {
+func (t *tx) indexMatch(r *MatchRecord, ids []string) error {
 	for _, id := range ids {
 		p, err := t.Member(id)
 		if err != nil {
@@ -91,18 +92,18 @@ func (t *Tx) indexMatch(r *MatchRecord, ids []string) error {
 // it, reading in one request the records the command has not read. A
 // battle that never started was never indexed and is skipped without
 // reads (the period end cancels a battle of one).
-func (t *Tx) unindexMatch(r *MatchRecord) error {
+func (t *tx) unindexMatch(r *MatchRecord) error {
 	if r.Kind == MatchBattle && r.Match == nil {
 		return nil
 	}
-	return t.dropFromIndexes(r.everyone(), r.ID, func(p *Player) *[]string { return &p.Matches }, t.canSave)
+	return t.dropFromIndexes(r.everyone(), r.ID, func(p *engine.Player) *[]string { return &p.Matches }, t.canSave)
 }
 
 // dropFromIndexes removes id from an index held on the records of the
 // players ids (their live matches, their open trades), reading in one
 // request the records the command has not read, and saves those it
 // changed. may, when set, says whether a record can still be written.
-func (t *Tx) dropFromIndexes(ids []string, id string, index func(*Player) *[]string, may func(string) bool) error {
+func (t *tx) dropFromIndexes(ids []string, id string, index func(*engine.Player) *[]string, may func(string) bool) error {
 	if err := t.Preload(ids); err != nil {
 		return err
 	}
@@ -129,7 +130,7 @@ func (t *Tx) dropFromIndexes(ids []string, id string, index func(*Player) *[]str
 // their index, and the battle of the phase they engaged in if it is not
 // indexed (forming, or set up without room for their entry). current is
 // the period now: its battle does not exist yet.
-func liveMatchIDs(p *Player, current string) []string {
+func liveMatchIDs(p *engine.Player, current string) []string {
 	ids := slices.Clone(p.Matches)
 	if p.BattlePeriod != "" && p.BattlePeriod != current {
 		if b := battleID(p.BattlePeriod); !slices.Contains(ids, b) {

@@ -1,12 +1,14 @@
-package game
+package gildedhall
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
@@ -15,7 +17,7 @@ import (
 
 const tradePrefix = "TRADE#"
 
-func tradeKey(g, id string) store.Key { return store.Key{PK: GamePK(g), SK: tradePrefix + id} }
+func tradeKey(g, id string) store.Key { return store.Key{PK: engine.GamePK(g), SK: tradePrefix + id} }
 
 // Trade statuses.
 const (
@@ -61,9 +63,9 @@ type OfferTrade struct {
 // OfferTrade makes a trade offer to another player. Both sides are checked
 // now (a clear refusal beats an offer that can never execute) and again at
 // acceptance.
-func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*Result, error) {
+func (s *Service) OfferTrade(ctx context.Context, req engine.Request, o OfferTrade) (*engine.Result, error) {
 	o.To = strings.TrimSpace(o.To)
-	if !ValidIdentity(o.To) {
+	if !engine.ValidIdentity(o.To) {
 		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", o.To)
 	}
 	if o.To == req.Actor {
@@ -78,13 +80,15 @@ func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*R
 	if o.Give.Empty() && o.Take.Empty() {
 		return nil, rules.Refuse("invalid_trade", "A trade needs at least one item on one side.")
 	}
-	if len(o.Note) > MaxReason {
-		return nil, rules.Refuse("invalid_request", "The note is %d characters long; at most %d are allowed.", len(o.Note), MaxReason)
+	if len(o.Note) > engine.MaxReason {
+		return nil, rules.Refuse("invalid_request", "The note is %d characters long; at most %d are allowed.", len(o.Note), engine.MaxReason)
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "trade-offer", Body: o,
-		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor), PlayerKey(g, o.To)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(g string) []store.Key {
+			return []store.Key{engine.PlayerKey(g, req.Actor), engine.PlayerKey(g, o.To)}
+		},
+		Apply: func(t *tx) (any, error) {
 			from, err := t.Actor()
 			if err != nil {
 				return nil, err
@@ -120,7 +124,7 @@ func (s *Service) OfferTrade(ctx context.Context, req Request, o OfferTrade) (*R
 }
 
 // loadTrade decodes a trade read by the command.
-func (t *Tx) trade(id string) (*Trade, error) {
+func (t *tx) trade(id string) (*Trade, error) {
 	it := t.Loaded[tradeKey(t.Game, id)]
 	if !it.Exists() {
 		return nil, rules.Refuse("trade_not_found", "There is no trade %q in this game.", id)
@@ -139,8 +143,8 @@ func tradeClosed(tr *Trade) *rules.Error {
 
 // AcceptTrade is the receiving player's consent: the trade executes at once
 // if it is open, within the window, and both still hold everything.
-func (s *Service) AcceptTrade(ctx context.Context, req Request, id string) (*Result, error) {
-	return s.tradeCommand(ctx, req, id, "trade-accept", func(t *Tx, tr *Trade) error {
+func (s *Service) AcceptTrade(ctx context.Context, req engine.Request, id string) (*engine.Result, error) {
+	return s.tradeCommand(ctx, req, id, "trade-accept", func(t *tx, tr *Trade) error {
 		if tr.To != req.Actor {
 			if tr.From == req.Actor {
 				return rules.Refuse("not_your_trade", "You made trade %s; your offer is your consent. %s must accept it.", tr.ID, tr.To)
@@ -178,8 +182,8 @@ func (s *Service) AcceptTrade(ctx context.Context, req Request, id string) (*Res
 
 // WithdrawTrade closes an open trade: its maker withdraws it, or its
 // receiver declines it.
-func (s *Service) WithdrawTrade(ctx context.Context, req Request, id string) (*Result, error) {
-	return s.tradeCommand(ctx, req, id, "trade-withdraw", func(t *Tx, tr *Trade) error {
+func (s *Service) WithdrawTrade(ctx context.Context, req engine.Request, id string) (*engine.Result, error) {
+	return s.tradeCommand(ctx, req, id, "trade-withdraw", func(t *tx, tr *Trade) error {
 		if tr.From != req.Actor && tr.To != req.Actor {
 			return rules.Refuse("not_your_trade", "Trade %s is between %s and %s; only they can withdraw it.", tr.ID, tr.From, tr.To)
 		}
@@ -196,15 +200,15 @@ func (s *Service) WithdrawTrade(ctx context.Context, req Request, id string) (*R
 // tradeCommand runs a command on one open trade, loading it and both of its
 // players in the first read (trade ids name their parties only once read,
 // so the parties come from a second read only when not the actor).
-func (s *Service) tradeCommand(ctx context.Context, req Request, id, command string, fn func(*Tx, *Trade) error) (*Result, error) {
+func (s *Service) tradeCommand(ctx context.Context, req engine.Request, id, command string, fn func(*tx, *Trade) error) (*engine.Result, error) {
 	id = strings.TrimSpace(id)
 	if id == "" || len(id) > 64 {
 		return nil, rules.Refuse("invalid_request", "%q is not a trade id.", id)
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: command, Body: map[string]string{"trade": id},
-		Keys: func(g string) []store.Key { return []store.Key{tradeKey(g, id), PlayerKey(g, req.Actor)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(g string) []store.Key { return []store.Key{tradeKey(g, id), engine.PlayerKey(g, req.Actor)} },
+		Apply: func(t *tx) (any, error) {
 			tr, err := t.trade(id)
 			if err != nil {
 				return nil, err
@@ -234,12 +238,12 @@ type TradeFilter struct {
 
 // Trades lists a game's trades, oldest first, page by page (TradesPage).
 func (s *Service) Trades(ctx context.Context, game string, f TradeFilter) ([]Trade, error) {
-	return AllPages(func(pr PageRequest) ([]Trade, string, error) { return s.TradesPage(ctx, game, f, pr) })
+	return engine.AllPages(func(pr engine.PageRequest) ([]Trade, string, error) { return s.TradesPage(ctx, game, f, pr) })
 }
 
 // Trade returns one trade.
 func (s *Service) Trade(ctx context.Context, game, id string) (Trade, error) {
-	t, err := s.ViewIn(ctx, viewTrades, game, tradeKey(game, id))
+	t, err := s.viewIn(ctx, viewTrades, game, tradeKey(game, id))
 	if err != nil {
 		return Trade{}, err
 	}
@@ -253,24 +257,98 @@ func (s *Service) Trade(ctx context.Context, game, id string) (Trade, error) {
 
 // expireView shows an open trade past its expiry as expired even before the
 // scheduler has closed it: reads tell the truth as of now.
-func (t *Tx) expireView(tr *Trade) {
+func (t *tx) expireView(tr *Trade) {
 	if tr.Status == TradeOpen && !t.Now.Before(tr.ExpiresAt) {
-		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, SchedulerActor
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, engine.SchedulerActor
 	}
 }
 
 // mayTrade applies the ruleset's trading restriction: under seed 002 only
 // reputable players trade, with reputable players (RULINGS P4).
-func (t *Tx) mayTrade(a, b *Player) error {
+func (t *tx) mayTrade(a, b *engine.Player) error {
 	if !t.Rules.Trading.ReputableOnly {
 		return nil
 	}
 	d := t.Rules.Durations
-	for _, p := range []*Player{a, b} {
+	for _, p := range []*engine.Player{a, b} {
 		if !players.Reputable(p, t.Now, t.Meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
 			return rules.Refuse("not_reputable", "%s is not reputable yet (a player continuously for %s), and only reputable players trade in this game.",
 				p.ID, d.ReputableTenure.Std()).With("player", p.ID).With("reputable_at", p.JoinedAt.Add(d.ReputableTenure.Std()).UTC())
 		}
 	}
 	return nil
+}
+
+// tradeWork closes trades whose window has passed.
+var tradeWork = engine.DueWork{Kind: "trade", Prefix: tradePrefix, Run: func(s *engine.Service, ctx context.Context, g, sk string) ([]string, error) {
+	id := strings.TrimPrefix(sk, tradePrefix)
+	closed, err := On(s).ExpireTrade(ctx, g, id)
+	if err != nil || !closed {
+		return nil, err
+	}
+	return []string{g + "/" + id}, nil
+}}
+
+// ExpireTrade closes an open trade whose window has passed, as of its expiry
+// (RULINGS T4). It reports whether it closed it; a trade already closed, by
+// its parties or by an earlier run, is left alone.
+func (s *Service) ExpireTrade(ctx context.Context, game, id string) (bool, error) {
+	for attempt := 1; ; attempt++ {
+		closed, err := s.tryExpireTrade(ctx, game, id)
+		if errors.Is(err, store.ErrDuplicate) {
+			return false, nil
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return closed, err
+		}
+		if attempt >= s.MaxAttempts {
+			return false, engine.ErrBusy
+		}
+		time.Sleep(s.Pause(attempt))
+	}
+}
+
+func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, error) {
+	now := s.Clock().Now()
+	tk := tradeKey(game, id)
+	cmdID := engine.CommandID(engine.SchedulerActor, "trade-expire:"+id)
+	idem := engine.LogKey(game, cmdID)
+	items, err := s.Store().GetMany(ctx, []store.Key{engine.MetaKey(game), tk, idem})
+	if err != nil {
+		return false, err
+	}
+	t := wrap(&engine.Tx{Svc: s.Service, Ctx: ctx, Now: now, Game: game, Loaded: map[store.Key]store.Item{}})
+	for _, it := range items {
+		t.Loaded[it.Key] = it
+	}
+	if t.Loaded[idem].Exists() {
+		return false, store.ErrDuplicate
+	}
+	if err := t.LoadMeta(); err != nil {
+		return false, err
+	}
+	tr, err := t.trade(id)
+	if err != nil {
+		return false, err
+	}
+	if tr.Status != TradeOpen || tr.ExpiresAt.After(now) {
+		return false, nil
+	}
+	// Applied as of the moment it was due (RULINGS T4).
+	t.Now = tr.ExpiresAt
+	t.Period = t.Schedule.PeriodAt(t.Now)
+	t.Entry = &engine.Entry{ID: s.NewLogID(t.Now), Command: "trade-expire", CommandID: cmdID, Actor: engine.SchedulerActor,
+		Key: "trade-expire:" + id, At: t.Now, Period: t.Period.ID}
+	tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExpired, tr.ExpiresAt, engine.SchedulerActor
+	if err := t.Put(tk, tr, time.Time{}); err != nil {
+		return false, err
+	}
+	if err := t.unindexTrade(tr); err != nil {
+		return false, err
+	}
+	t.Emit("trade_expired", "", tr)
+	if err := t.Commit(ctx, idem, tr); err != nil {
+		return false, err
+	}
+	return true, nil
 }

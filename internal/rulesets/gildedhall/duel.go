@@ -1,10 +1,11 @@
-package game
+package gildedhall
 
 import (
 	"context"
 	"slices"
 	"strings"
 
+	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/store"
 )
@@ -20,11 +21,11 @@ type RequestDuel struct {
 // accepts, and any decline cancels it. The duel's id is in the response
 // (MatchView.id). A request is an action (RULINGS P2). It writes every
 // player's record: the duel joins their index of live matches.
-func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (*Result, error) {
+func (s *Service) RequestDuel(ctx context.Context, req engine.Request, d RequestDuel) (*engine.Result, error) {
 	var invitees []string
 	for _, id := range d.Invitees {
 		id = strings.TrimSpace(id)
-		if !ValidIdentity(id) {
+		if !engine.ValidIdentity(id) {
 			return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", id)
 		}
 		if id == req.Actor {
@@ -43,16 +44,16 @@ func (s *Service) RequestDuel(ctx context.Context, req Request, d RequestDuel) (
 			MaxDuelPlayers, len(invitees)+1)
 	}
 	d.Invitees = invitees
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "duel-request", Body: d,
 		Keys: func(g string) []store.Key {
-			keys := []store.Key{PlayerKey(g, req.Actor)}
+			keys := []store.Key{engine.PlayerKey(g, req.Actor)}
 			for _, id := range invitees {
-				keys = append(keys, PlayerKey(g, id))
+				keys = append(keys, engine.PlayerKey(g, id))
 			}
 			return keys
 		},
-		Apply: func(t *Tx) (any, error) {
+		Apply: func(t *tx) (any, error) {
 			p, err := t.Actor()
 			if err != nil {
 				return nil, err
@@ -95,7 +96,7 @@ type AnswerDuel struct {
 // action (RULINGS P2). A cancellation reads and writes every player's
 // record, to take the duel out of their index of live matches. Refusals: match_not_found, not_a_duel, not_invited,
 // duel_closed (it was cancelled or has started), already_answered.
-func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*Result, error) {
+func (s *Service) AnswerDuel(ctx context.Context, req engine.Request, a AnswerDuel) (*engine.Result, error) {
 	a.Match = strings.TrimSpace(a.Match)
 	if err := validMatchID(a.Match); err != nil {
 		return nil, err
@@ -104,10 +105,10 @@ func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*R
 	if a.Accept {
 		command = "duel-accept"
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: command, Body: a,
-		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, a.Match), PlayerKey(g, req.Actor)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, a.Match), engine.PlayerKey(g, req.Actor)} },
+		Apply: func(t *tx) (any, error) {
 			p, err := t.Actor()
 			if err != nil {
 				return nil, err
@@ -151,7 +152,7 @@ func (s *Service) AnswerDuel(ctx context.Context, req Request, a AnswerDuel) (*R
 
 // cancelDuel closes a requested duel: a decline, a withdrawal (the requester
 // declines), or a departure (RULINGS P1, X11). No Chips were bet yet.
-func (t *Tx) cancelDuel(r *MatchRecord, by, reason string) {
+func (t *tx) cancelDuel(r *MatchRecord, by, reason string) {
 	if by == r.RequestedBy && reason == "declined" {
 		reason = "withdrawn"
 	}

@@ -1,7 +1,8 @@
-package game
+package gildedhall
 
 import (
 	"context"
+	engine "croupier/internal/game"
 
 	"croupier/internal/rules"
 	"croupier/internal/rules/cards"
@@ -59,7 +60,7 @@ const (
 )
 
 func (g *Grant) check() error {
-	if !ValidIdentity(g.Player) {
+	if !engine.ValidIdentity(g.Player) {
 		return rules.Refuse("invalid_request", "player %q is not a platform identity such as discord:1234.", g.Player)
 	}
 	if abs(g.Vertebrae) > MaxGrant || abs(g.Chips) > MaxGrant {
@@ -93,19 +94,19 @@ func (g *Grant) check() error {
 	if g.Vertebrae == 0 && g.Chips == 0 && items == 0 {
 		return rules.Refuse("invalid_request", "A grant needs something to grant: vertebrae, chips, cards, random_cards or packs.")
 	}
-	return NeedReason(g.Reason)
+	return engine.NeedReason(g.Reason)
 }
 
 // Grant adds items to a player (admins only). Chips that reach the winning
 // count win the game, by this route as by any other (RULINGS C7).
-func (s *Service) Grant(ctx context.Context, req Request, g Grant) (*Result, error) {
+func (s *Service) Grant(ctx context.Context, req engine.Request, g Grant) (*engine.Result, error) {
 	if err := g.check(); err != nil {
 		return nil, err
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "grant", Body: g, Random: g.RandomCards > 0,
-		Keys: func(game string) []store.Key { return []store.Key{PlayerKey(game, g.Player)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(game string) []store.Key { return []store.Key{engine.PlayerKey(game, g.Player)} },
+		Apply: func(t *tx) (any, error) {
 			if err := t.Admin("grant items"); err != nil {
 				return nil, err
 			}
@@ -125,18 +126,18 @@ func (s *Service) Grant(ctx context.Context, req Request, g Grant) (*Result, err
 					return nil, rules.Refuse("unknown_card", "There is no card %q in this game's card table (e.g. \"7 of Hearts\", \"Red Joker\").", c.Name)
 				}
 				for range c.Count {
-					res.Cards = append(res.Cards, players.Card{ID: t.NewID(), Name: info.Name, Holo: c.Holo})
+					res.Cards = append(res.Cards, players.Card{ID: t.newID(), Name: info.Name, Holo: c.Holo})
 				}
 			}
 			if g.RandomCards > 0 {
-				res.Cards = append(res.Cards, cards.RandomN(t.Drawer, t.Rules, g.RandomCards, t.Rules.Chances.HoloGranted, t.NewID)...)
+				res.Cards = append(res.Cards, cards.RandomN(t.Drawer, t.Rules, g.RandomCards, t.Rules.Chances.HoloGranted, t.newID)...)
 			}
 			for _, pg := range g.Packs {
 				if _, ok := t.Rules.Pack(pg.Pack); !ok {
 					return nil, rules.Refuse("unknown_pack", "There is no pack kind %q in this game's ruleset.", pg.Pack)
 				}
 				for range pg.Count {
-					res.Packs = append(res.Packs, players.Pack{ID: t.NewID(), Kind: pg.Pack})
+					res.Packs = append(res.Packs, players.Pack{ID: t.newID(), Kind: pg.Pack})
 				}
 			}
 			inv.Vertebrae += g.Vertebrae
@@ -180,8 +181,8 @@ type RevokeResult struct {
 
 // Revoke takes items from a player (admins only): all of them or, if the
 // player lacks any, none.
-func (s *Service) Revoke(ctx context.Context, req Request, r Revoke) (*Result, error) {
-	if !ValidIdentity(r.Player) {
+func (s *Service) Revoke(ctx context.Context, req engine.Request, r Revoke) (*engine.Result, error) {
+	if !engine.ValidIdentity(r.Player) {
 		return nil, rules.Refuse("invalid_request", "player %q is not a platform identity such as discord:1234.", r.Player)
 	}
 	if err := r.Items.Check("revoked"); err != nil {
@@ -190,13 +191,13 @@ func (s *Service) Revoke(ctx context.Context, req Request, r Revoke) (*Result, e
 	if r.Items.Empty() {
 		return nil, rules.Refuse("invalid_request", "A revocation needs something to revoke: vertebrae, chips, cards or packs (by id).")
 	}
-	if err := NeedReason(r.Reason); err != nil {
+	if err := engine.NeedReason(r.Reason); err != nil {
 		return nil, err
 	}
-	return s.Run(ctx, Spec{
+	return s.run(ctx, spec{
 		Req: req, Command: "revoke", Body: r,
-		Keys: func(game string) []store.Key { return []store.Key{PlayerKey(game, r.Player)} },
-		Apply: func(t *Tx) (any, error) {
+		Keys: func(game string) []store.Key { return []store.Key{engine.PlayerKey(game, r.Player)} },
+		Apply: func(t *tx) (any, error) {
 			if err := t.Admin("revoke items"); err != nil {
 				return nil, err
 			}
@@ -218,7 +219,7 @@ func (s *Service) Revoke(ctx context.Context, req Request, r Revoke) (*Result, e
 
 // target returns the player an admin command is about, refusing a
 // non-player.
-func (t *Tx) target(id string) (*Player, error) {
+func (t *tx) target(id string) (*engine.Player, error) {
 	p, err := t.Member(id)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package game
+package gildedhall
 
 // The per-player index of open trades (Player.Trades). A departure withdraws
 // every open trade the leaver is a party to (RULINGS P1); it used to read
@@ -27,6 +27,7 @@ import (
 	"slices"
 	"time"
 
+	engine "croupier/internal/game"
 	"croupier/internal/store"
 )
 
@@ -37,7 +38,7 @@ import (
 const maxLeaveTrades = 40
 
 // indexTrade adds tr to the index of each party; the caller saves them.
-func indexTrade(tr *Trade, parties ...*Player) {
+func indexTrade(tr *Trade, parties ...*engine.Player) {
 	for _, p := range parties {
 		if !slices.Contains(p.Trades, tr.ID) {
 			p.Trades = append(slices.Clone(p.Trades), tr.ID)
@@ -47,15 +48,15 @@ func indexTrade(tr *Trade, parties ...*Player) {
 
 // unindexTrade removes the closed trade tr from both parties' indexes,
 // reading in one request the party the command has not read.
-func (t *Tx) unindexTrade(tr *Trade) error {
-	return t.dropFromIndexes([]string{tr.From, tr.To}, tr.ID, func(p *Player) *[]string { return &p.Trades }, nil)
+func (t *tx) unindexTrade(tr *Trade) error {
+	return t.dropFromIndexes([]string{tr.From, tr.To}, tr.ID, func(p *engine.Player) *[]string { return &p.Trades }, nil)
 }
 
 // withdrawTradesOf closes the open trades p is a party to, as part of their
 // departure (RULINGS P1), reading only the trades of p's index (one
 // request) and their counterparties (one more). p's record from before the
 // index is read the old way, once: every trade of the game.
-func (t *Tx) withdrawTradesOf(p *Player) ([]string, error) {
+func (t *tx) withdrawTradesOf(p *engine.Player) ([]string, error) {
 	var open []*Trade
 	var err error
 	if p.TradesIndexed {
@@ -99,7 +100,7 @@ func (t *Tx) withdrawTradesOf(p *Player) ([]string, error) {
 // indexedTrades reads the trades of an index in one request, keeping the
 // open ones (all of them, the index being exact; a closed one is skipped
 // rather than withdrawn again).
-func (t *Tx) indexedTrades(ids []string) ([]*Trade, error) {
+func (t *tx) indexedTrades(ids []string) ([]*Trade, error) {
 	var keys []store.Key
 	for _, id := range ids {
 		if k := tradeKey(t.Game, id); !slices.Contains(keys, k) {
@@ -131,9 +132,9 @@ func (t *Tx) indexedTrades(ids []string) ([]*Trade, error) {
 
 // scanOpenTrades reads every trade of the game for the open ones id is a
 // party to: the departure of a record made before the index.
-func (t *Tx) scanOpenTrades(id string) ([]*Trade, error) {
+func (t *tx) scanOpenTrades(id string) ([]*Trade, error) {
 	var open []*Trade
-	err := t.Svc.Scan(t.Ctx, store.Query{PK: GamePK(t.Game), Prefix: tradePrefix}, func(it store.Item) error {
+	err := t.Svc.Scan(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Prefix: tradePrefix}, func(it store.Item) error {
 		var tr Trade
 		if err := json.Unmarshal(it.Data, &tr); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)

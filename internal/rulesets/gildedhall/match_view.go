@@ -1,4 +1,4 @@
-package game
+package gildedhall
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/store"
@@ -98,7 +99,7 @@ func timePtr(t time.Time) *time.Time {
 
 // matchView renders r for viewer ("" for the public view, which is also
 // what command responses hold: they are stored in the public log).
-func (t *Tx) matchView(r *MatchRecord, viewer string) MatchView {
+func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
 	v := MatchView{ID: r.ID, Kind: r.Kind, Status: r.Status, RequestedBy: r.RequestedBy, Players: nonNil(r.Players),
 		Period: r.Period, CreatedAt: r.CreatedAt, StartsAt: timePtr(r.StartsAt), StartedAt: timePtr(r.StartedAt),
 		EndedAt: timePtr(r.EndedAt), CancelReason: r.CancelReason, CancelledBy: r.CancelledBy,
@@ -167,12 +168,12 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 	}
 	keys := []store.Key{matchKey(game, id)}
 	if viewer != "" {
-		if !ValidIdentity(viewer) {
+		if !engine.ValidIdentity(viewer) {
 			return MatchView{}, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", viewer)
 		}
-		keys = append(keys, PlayerKey(game, viewer))
+		keys = append(keys, engine.PlayerKey(game, viewer))
 	}
-	t, err := s.ViewIn(ctx, viewMatches, game, keys...)
+	t, err := s.viewIn(ctx, viewMatches, game, keys...)
 	if err != nil {
 		return MatchView{}, err
 	}
@@ -235,10 +236,10 @@ type MatchSummary struct {
 
 // Matches lists a game's matches, oldest id first, page by page (MatchesPage).
 func (s *Service) Matches(ctx context.Context, game string, f MatchFilter) ([]MatchSummary, error) {
-	return AllPages(func(pr PageRequest) ([]MatchSummary, string, error) { return s.MatchesPage(ctx, game, f, pr) })
+	return engine.AllPages(func(pr engine.PageRequest) ([]MatchSummary, string, error) { return s.MatchesPage(ctx, game, f, pr) })
 }
 
-func (t *Tx) matchSummary(r *MatchRecord) MatchSummary {
+func (t *tx) matchSummary(r *MatchRecord) MatchSummary {
 	v := t.matchView(r, "")
 	return MatchSummary{ID: v.ID, Kind: v.Kind, Status: v.Status, Phase: v.Phase, Players: v.Players, Entrants: v.Entrants,
 		Movers: v.Movers, Turn: v.Turn, Deadline: v.Deadline, Pool: v.Pool, Winner: v.Winner, CreatedAt: v.CreatedAt,
@@ -251,10 +252,10 @@ func (t *Tx) matchSummary(r *MatchRecord) MatchSummary {
 // however many matches the game has had, where Matches with a player filter
 // reads every match. A person who is not a player has none.
 func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]MatchSummary, error) {
-	if !ValidIdentity(player) {
+	if !engine.ValidIdentity(player) {
 		return nil, rules.Refuse("invalid_player", "%q is not a platform identity such as discord:1234.", player)
 	}
-	t, err := s.ViewIn(ctx, viewMatches, game, PlayerKey(game, player))
+	t, err := s.viewIn(ctx, viewMatches, game, engine.PlayerKey(game, player))
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +272,7 @@ func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]Match
 	for i, id := range ids {
 		keys[i] = matchKey(game, id)
 	}
-	items, err := s.store.GetMany(ctx, keys)
+	items, err := s.Store().GetMany(ctx, keys)
 	if err != nil {
 		return nil, fmt.Errorf("reading matches of %s: %w", player, err)
 	}
@@ -332,7 +333,7 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	if err := validMatchID(id); err != nil {
 		return MatchReplay{}, err
 	}
-	t, err := s.ViewIn(ctx, viewMatches, game, matchKey(game, id))
+	t, err := s.viewIn(ctx, viewMatches, game, matchKey(game, id))
 	if err != nil {
 		return MatchReplay{}, err
 	}
@@ -360,4 +361,49 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	}
 	out.Winner, out.EndReason = m.Winner, m.EndReason
 	return out, nil
+}
+
+// TradesPage is one page of the game's trades that f selects, oldest id first.
+func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr engine.PageRequest) ([]Trade, string, error) {
+	t, err := s.viewIn(ctx, viewTrades, game)
+	if err != nil {
+		return nil, "", err
+	}
+	return engine.PageRecords(ctx, s.Service, game, tradePrefix, pr, func(tr *Trade) bool {
+		t.expireView(tr)
+		return (f.Player == "" || tr.From == f.Player || tr.To == f.Player) && (f.Status == "" || tr.Status == f.Status)
+	})
+}
+
+// MatchesPage is one page of the game's matches that f selects, oldest id
+// first. With a player filter the player's record is read too: a large
+// battle's waiting entrants are found through their engagement
+// (battle_roster.go).
+func (s *Service) MatchesPage(ctx context.Context, game string, f MatchFilter, pr engine.PageRequest) ([]MatchSummary, string, error) {
+	var extra []store.Key
+	if f.Player != "" {
+		extra = append(extra, engine.PlayerKey(game, f.Player))
+	}
+	t, err := s.viewIn(ctx, viewMatches, game, extra...)
+	if err != nil {
+		return nil, "", err
+	}
+	engaged := ""
+	if f.Player != "" {
+		if p, err := t.Player(f.Player); err != nil {
+			return nil, "", err
+		} else if p != nil {
+			engaged = p.BattlePeriod
+		}
+	}
+	out := []MatchSummary{}
+	_, next, err := engine.PageRecords(ctx, s.Service, game, matchPrefix, pr, func(r *MatchRecord) bool {
+		entrant := r.Entrants > 0 && r.Kind == MatchBattle && engaged != "" && engaged == r.Period
+		if (f.Status != "" && r.Status != f.Status) || (f.Kind != "" && r.Kind != f.Kind) || (f.Player != "" && !r.involves(f.Player) && !entrant) {
+			return false
+		}
+		out = append(out, t.matchSummary(r))
+		return true
+	})
+	return out, next, err
 }

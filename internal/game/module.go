@@ -1,0 +1,204 @@
+package game
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"croupier/internal/rules/calendar"
+)
+
+// Module is one ruleset as the engine runs it: what a game of that ruleset
+// can do, declared as values (docs/architecture.md, "Adding a ruleset").
+// The engine knows no module; the wiring (internal/rulesets) hands it the
+// list, and a game's META names the one it runs (RULINGS R3).
+type Module struct {
+	// ID is the ruleset id, as in META and the ruleset data.
+	ID string
+	// Title names the ruleset in a sentence ("The Obelisk game ...").
+	Title string
+	// Seasons: its week ends advance the season (RULINGS T2).
+	Seasons bool
+	// Components are the institutions it has besides the engine's common
+	// one (joining, leaving, dice, the log, bindings, amendments): its own
+	// and the shared ones it includes (Governance, a trades component).
+	Components []Component
+	// Victory, if set, is checked for every player record a commit writes
+	// (RULINGS C7: by any route, in the same commit): won ends the game with
+	// that player as winner, and data goes into the game_won event.
+	Victory func(t *Tx, p *Player) (won bool, data any)
+	// OnJoin, if set, adjusts a new stint's record p (prev is the earlier
+	// record, or nil) before it is saved.
+	OnJoin func(t *Tx, prev, p *Player)
+	// OnAction, if set, runs after an action is recorded for p (RULINGS P2):
+	// what acting settles in this ruleset.
+	OnAction func(t *Tx, p *Player) error
+	// OnLeave, if set, runs when p leaves, in the same commit: what a
+	// departure withdraws or forfeits; it may fill in res.
+	OnLeave func(t *Tx, p *Player, res *LeaveResult) error
+	// PlayerView, if set, fills in what this ruleset shows of p's holdings
+	// in their status (the engine fills in the membership).
+	PlayerView func(t *Tx, p *Player, v *PlayerView)
+}
+
+// Component is an institution: commands, views, timers and period-end
+// hooks that belong together, included by the modules that have it.
+type Component struct {
+	// Name names it (an Inst* constant or the module's own).
+	Name     string
+	Commands []Command
+	Views    []View
+	// Due are its kinds of timer (items in the due index).
+	Due []DueWork
+	// BeforePeriodEnd runs, in its own commits, before a period ends.
+	BeforePeriodEnd []BeforeHook
+	// AtPeriodEnd runs inside the period end's commit.
+	AtPeriodEnd []AtHook
+}
+
+// DueWork applies one kind of timer. Items in the due index are found by
+// their sort key's prefix; Run applies what is due for the item as of its
+// due moment (RULINGS T4), idempotently, and returns what it did ("game/id"
+// strings; none when an earlier run already did it).
+type DueWork struct {
+	Kind   string
+	Prefix string
+	Run    func(s *Service, ctx context.Context, game, sk string) ([]string, error)
+}
+
+// BeforeHook is work that must be applied before a period ends, in its own
+// commits (e.g. proposals whose voting ends with the period take effect
+// before the season changes, RULINGS T2). It must be idempotent.
+type BeforeHook struct {
+	Run func(s *Service, ctx context.Context, game string, ended calendar.Period) error
+}
+
+// AtHook is work done inside a period end's commit (e.g. starting the
+// battle of the players who engaged in the ended period). members are the
+// game's current players, as read for the activity record.
+type AtHook struct {
+	Run func(t *Tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
+}
+
+// WithModules sets the rulesets the service runs (internal/rulesets lists
+// them). A game whose ruleset is not among them cannot be created or run.
+func WithModules(ms ...Module) Option {
+	return func(s *Service) { s.modules = append(s.modules, ms...) }
+}
+
+// Registry is the command catalogue of a list of modules: the common
+// component and every module's, indexed. A Service embeds the registry of
+// the modules it runs; an edge that runs no game (registering chat
+// commands) builds one with NewRegistry.
+type Registry struct {
+	order    []string // module ids, in the order given
+	commands []Command // catalogue order: common first, then by module
+	views    []View
+	due      []DueWork
+	modules  map[string]*moduleEntry
+}
+
+// moduleEntry is a module with its commands and views by name.
+type moduleEntry struct {
+	Module
+	commands map[string]bool
+	views    map[string]bool
+	due      []DueWork
+	before   []BeforeHook
+	at       []AtHook
+}
+
+// NewRegistry indexes the modules ms; it refuses a list in which two
+// modules share an id or two components define one command differently.
+func NewRegistry(ms ...Module) (*Registry, error) {
+	r := &Registry{modules: map[string]*moduleEntry{}}
+	byName := map[string]Command{}
+	viewByName := map[string]View{}
+	dueByPrefix := map[string]string{}
+	addCommand := func(c Command, of string) error {
+		if prev, ok := byName[c.Name]; ok {
+			if prev.Institution != c.Institution {
+				return fmt.Errorf("command %q of %s is also %s's", c.Name, of, prev.Institution)
+			}
+			return nil
+		}
+		byName[c.Name] = c
+		r.commands = append(r.commands, c)
+		return nil
+	}
+	addDue := func(w DueWork, of string) {
+		if _, ok := dueByPrefix[w.Prefix]; !ok {
+			dueByPrefix[w.Prefix] = of
+			r.due = append(r.due, w)
+		}
+	}
+	common := commonComponent()
+	for _, c := range common.Commands {
+		if err := addCommand(c, InstCommon); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range common.Due {
+		addDue(w, InstCommon)
+	}
+	for _, m := range ms {
+		if m.ID == "" {
+			return nil, fmt.Errorf("a module has no id")
+		}
+		if _, dup := r.modules[m.ID]; dup {
+			return nil, fmt.Errorf("ruleset %q is listed twice", m.ID)
+		}
+		e := &moduleEntry{Module: m, commands: map[string]bool{}, views: map[string]bool{}}
+		comps := append([]Component{common}, m.Components...)
+		seen := map[string]bool{}
+		for _, comp := range comps {
+			if seen[comp.Name] {
+				return nil, fmt.Errorf("ruleset %q includes %s twice", m.ID, comp.Name)
+			}
+			seen[comp.Name] = true
+			for _, c := range comp.Commands {
+				if err := addCommand(c, comp.Name); err != nil {
+					return nil, err
+				}
+				e.commands[c.Name] = true
+			}
+			for _, v := range comp.Views {
+				if _, ok := viewByName[v.Name]; !ok {
+					viewByName[v.Name] = v
+					r.views = append(r.views, v)
+				}
+				e.views[v.Name] = true
+			}
+			for _, w := range comp.Due {
+				addDue(w, comp.Name)
+				e.due = append(e.due, w)
+			}
+			e.before = append(e.before, comp.BeforePeriodEnd...)
+			e.at = append(e.at, comp.AtPeriodEnd...)
+		}
+		r.modules[m.ID] = e
+		r.order = append(r.order, m.ID)
+	}
+	return r, nil
+}
+
+// module returns the module of ruleset id.
+func (r *Registry) module(id string) (*moduleEntry, bool) {
+	m, ok := r.modules[id]
+	return m, ok
+}
+
+// dueWorkFor returns the kind of timer of a due item's sort key.
+func (r *Registry) dueWorkFor(sk string) (DueWork, bool) {
+	for _, w := range r.due {
+		if len(sk) >= len(w.Prefix) && sk[:len(w.Prefix)] == w.Prefix {
+			return w, true
+		}
+	}
+	return DueWork{}, false
+}
+
+// hasDue reports whether the module runs timers of w's kind.
+func (m *moduleEntry) hasDue(w DueWork) bool {
+	return slices.ContainsFunc(m.due, func(d DueWork) bool { return d.Prefix == w.Prefix })
+}

@@ -1,0 +1,167 @@
+// Package gildedhall is the Gilded Hall ruleset as a module of the engine
+// (internal/game): its cards economy (Vertebrae, Chips, cards, packs, the
+// Croupier, gifts), the Exoptosis card game (seed 001: duels, battles and
+// their matches) and trades, with the 000 governance included from the
+// engine. Its rules are the pure functions of internal/rules/{cards,
+// economy,exoptosis}; this package applies them inside the engine's
+// transaction.
+package gildedhall
+
+import (
+	"context"
+
+	engine "croupier/internal/game"
+	"croupier/internal/rules/cards"
+	"croupier/internal/rules/economy"
+)
+
+// ID is the ruleset id of Gilded Hall.
+const ID = "gilded-hall"
+
+// The module's own institutions (engine.Component names).
+const (
+	// InstCards is the economy: Vertebrae, Chips, cards, packs, the
+	// Croupier, gifts, and the admin grants and revocations of them.
+	InstCards = "cards"
+	// InstExoptosis is seed 001: duels, battles and their matches.
+	InstExoptosis = "exoptosis"
+	// InstTrades is the trading institution (who may trade is ruleset data).
+	InstTrades = "trades"
+)
+
+// The module's views.
+var (
+	viewShop    = engine.View{Name: "shop", Institution: InstCards, What: "shop (the Croupier sells nothing)"}
+	viewMatches = engine.View{Name: "matches", Institution: InstExoptosis, What: "Exoptosis matches"}
+	viewTrades  = engine.View{Name: "trades", Institution: InstTrades, What: "trades"}
+)
+
+// Module returns Gilded Hall as the engine runs it.
+func Module() engine.Module {
+	return engine.Module{
+		ID: ID, Title: "Gilded Hall", Seasons: true,
+		Components: []engine.Component{Cards(), Exoptosis(), Trades(), engine.Governance()},
+		Victory: func(t *engine.Tx, p *engine.Player) (bool, any) {
+			if !economy.Won(t.Rules, p) {
+				return false, nil
+			}
+			return true, map[string]any{"chips": p.Inventory.Chips, "threshold": t.Rules.Thresholds.WinChips}
+		},
+		OnJoin: func(_ *engine.Tx, prev, p *engine.Player) {
+			// The trade index (trade_index.go) is complete from a first join;
+			// a rejoin keeps the open trades the departure had no room to close.
+			p.TradesIndexed = prev == nil || prev.TradesIndexed
+			if prev != nil {
+				p.Trades = prev.Trades
+			}
+		},
+		OnAction: settleGifts,
+		OnLeave: func(gt *engine.Tx, p *engine.Player, res *engine.LeaveResult) error {
+			t := wrap(gt)
+			withdrawn, err := t.withdrawTradesOf(p) // trade_index.go
+			if err != nil {
+				return err
+			}
+			res.WithdrawnTrades = withdrawn
+			return t.leaveMatches(p) // match_leave.go: forfeits, duel requests, battle engagement
+		},
+		PlayerView: HoldingsView,
+	}
+}
+
+// HoldingsView fills in a player's holdings (Vertebrae, Chips, their deck
+// and packs) and whether they may gift in this period: Gilded Hall's part
+// of a player's status, which a module trading these items shows too.
+func HoldingsView(t *engine.Tx, p *engine.Player, v *engine.PlayerView) {
+	v.DeckSize, v.Inventory = len(p.Inventory.Cards), p.Inventory.Normalized()
+	v.Deck, v.Packs = cards.Group(t.Rules, p.Inventory.Cards), groupPacks(t, p.Inventory.Packs)
+	v.CanGift = p.Member && p.GiftPeriod != t.Period.ID
+}
+
+// Cards is the economy component.
+func Cards() engine.Component {
+	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, Commands: []engine.Command{
+		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Call: method((*Service).Purchase)},
+		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Call: method((*Service).Open)},
+		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Call: method((*Service).Gift)},
+		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Call: method((*Service).Grant)},
+		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Call: method((*Service).Revoke)},
+	}}
+}
+
+// Exoptosis is the card game component (seed 001).
+func Exoptosis() engine.Component {
+	cmds := []engine.Command{
+		{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Call: method((*Service).RequestDuel, engine.Creates)},
+		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(true)},
+		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(false)},
+		{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
+			return On(s).EngageBattle(ctx, req)
+		})},
+		{Name: "match-timeout", Institution: InstExoptosis, Draws: true, AfterEnd: true, Scheduled: true, What: "Exoptosis matches"},
+	}
+	for _, k := range moveKinds {
+		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Call: moveCall(k)})
+	}
+	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches},
+		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd}}
+}
+
+// Trades is the trading component: offers of items between players, who
+// may trade being ruleset data.
+func Trades() engine.Component {
+	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork}, Commands: []engine.Command{
+		{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Call: method((*Service).OfferTrade, engine.Creates)},
+		{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).AcceptTrade)},
+		{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).WithdrawTrade)},
+		{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
+	}}
+}
+
+// method is the Call of one of this module's command methods.
+func method[P any](m func(*Service, context.Context, engine.Request, P) (*engine.Result, error), opts ...engine.CallOption) *engine.Call {
+	return engine.Method(func(s *engine.Service, ctx context.Context, req engine.Request, p P) (*engine.Result, error) {
+		return m(On(s), ctx, req, p)
+	}, opts...)
+}
+
+// TradeRef is the payload of trade-accept and trade-withdraw.
+type TradeRef struct {
+	Trade string `json:"trade"`
+}
+
+// MatchRef is the payload of duel-accept and duel-decline.
+type MatchRef struct {
+	Match string `json:"match"`
+}
+
+func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.Result, error)) *engine.Call {
+	return method(func(s *Service, ctx context.Context, req engine.Request, r TradeRef) (*engine.Result, error) {
+		return m(s, ctx, req, r.Trade)
+	})
+}
+
+// answerDuel is the Call of duel-accept (accept) or duel-decline.
+func answerDuel(accept bool) *engine.Call {
+	return method(func(s *Service, ctx context.Context, req engine.Request, m MatchRef) (*engine.Result, error) {
+		return s.AnswerDuel(ctx, req, AnswerDuel{Match: m.Match, Accept: accept})
+	})
+}
+
+// MoveArgs is the payload of a match-<kind> command: a MatchMove whose kind
+// is the command's name.
+type MoveArgs struct {
+	Match   string   `json:"match"`
+	Card    string   `json:"card,omitempty"`
+	Cards   []string `json:"cards,omitempty"`
+	Target  string   `json:"target,omitempty"`
+	Targets []string `json:"targets,omitempty"`
+	Amount  int      `json:"amount,omitempty"`
+}
+
+// moveCall is the Call of the match-<kind> command.
+func moveCall(kind string) *engine.Call {
+	return method(func(s *Service, ctx context.Context, req engine.Request, a MoveArgs) (*engine.Result, error) {
+		return s.Move(ctx, req, MatchMove{Match: a.Match, Kind: kind, Card: a.Card, Cards: a.Cards, Target: a.Target, Targets: a.Targets, Amount: a.Amount})
+	})
+}

@@ -1,0 +1,73 @@
+package gildedhall
+
+import (
+	"context"
+
+	engine "croupier/internal/game"
+	"croupier/internal/rules/cards"
+	"croupier/internal/store"
+)
+
+// Service runs Gilded Hall's commands and views over the engine: it is the
+// engine's service with this module's methods (the edges and tests that
+// speak Gilded Hall by type call these; the rest go through the catalogue).
+type Service struct{ *engine.Service }
+
+// On returns svc with Gilded Hall's methods.
+func On(svc *engine.Service) *Service { return &Service{svc} }
+
+// tx is the engine's transaction with what this module keeps for one
+// attempt of one command: the battle roster pages read and the entrants
+// seated (battle_roster.go).
+type tx struct {
+	*engine.Tx
+	roster map[int]*RosterPage
+	seated []string
+	// ids names new card copies and packs after the command id.
+	ids func() string
+}
+
+// wrap returns the module's view of the engine's transaction, the same one
+// for every call within an attempt.
+func wrap(t *engine.Tx) *tx {
+	if w, ok := t.Scratch.(*tx); ok {
+		return w
+	}
+	w := &tx{Tx: t}
+	t.Scratch = w
+	return w
+}
+
+// spec is engine.Spec with an apply that takes the module's transaction.
+type spec struct {
+	Req     engine.Request
+	Command string
+	Body    any
+	Keys    func(game string) []store.Key
+	Random  bool
+	Apply   func(t *tx) (any, error)
+}
+
+// run runs sp through the engine's one command path.
+func (s *Service) run(ctx context.Context, sp spec) (*engine.Result, error) {
+	return s.Service.Run(ctx, engine.Spec{Req: sp.Req, Command: sp.Command, Body: sp.Body, Keys: sp.Keys, Random: sp.Random,
+		Apply: func(t *engine.Tx) (any, error) { return sp.Apply(wrap(t)) }})
+}
+
+// newID names a new card copy or pack: the command id's prefix and a
+// counter, the same on every retry of the command.
+func (t *tx) newID() string {
+	if t.ids == nil {
+		t.ids = cards.Sequence(t.Entry.CommandID[:10])
+	}
+	return t.ids()
+}
+
+// viewIn runs a read-only query of one of this module's views.
+func (s *Service) viewIn(ctx context.Context, v engine.View, game string, extra ...store.Key) (*tx, error) {
+	t, err := s.ViewIn(ctx, v, game, extra...)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(t), nil
+}
