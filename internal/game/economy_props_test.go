@@ -710,7 +710,9 @@ func TestEconomyStateMachine(t *testing.T) {
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "open", body: string(res.Body),
-					again: func() (*game.Result, error) { return gildedhall.On(svc).Open(ctx, req(actor, key), gildedhall.OpenPack{Pack: ref}) },
+					again: func() (*game.Result, error) {
+						return gildedhall.On(svc).Open(ctx, req(actor, key), gildedhall.OpenPack{Pack: ref})
+					},
 					changed: func() error {
 						_, err := gildedhall.On(svc).Open(ctx, req(actor, key), gildedhall.OpenPack{Pack: ref + "x"})
 						return err
@@ -763,7 +765,9 @@ func TestEconomyStateMachine(t *testing.T) {
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "gift", body: string(res.Body),
-					again: func() (*game.Result, error) { return gildedhall.On(svc).Gift(ctx, req(actor, key), gildedhall.Gift{To: to}) },
+					again: func() (*game.Result, error) {
+						return gildedhall.On(svc).Gift(ctx, req(actor, key), gildedhall.Gift{To: to})
+					},
 					changed: func() error {
 						_, err := gildedhall.On(svc).Gift(ctx, req(actor, key), gildedhall.Gift{To: ecoStranger})
 						return err

@@ -487,7 +487,10 @@ func TestC7_PurchaseReachingWinChipsEndsGame(t *testing.T) {
 			_, err := gildedhall.On(e.svc).Purchase(e.ctx, e.req(giver), gildedhall.Purchase{Item: "random-card"})
 			return err
 		}},
-		{"another player gifts", func() error { _, err := gildedhall.On(e.svc).Gift(e.ctx, e.req(receiver), gildedhall.Gift{To: giver}); return err }},
+		{"another player gifts", func() error {
+			_, err := gildedhall.On(e.svc).Gift(e.ctx, e.req(receiver), gildedhall.Gift{To: giver})
+			return err
+		}},
 		{"a newcomer joins", func() error { _, err := e.svc.Join(e.ctx, e.req("discord:9"), game.JoinGame{}); return err }},
 		{"an admin grants", func() error {
 			_, err := gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), gildedhall.Grant{Player: receiver, Chips: 30, Reason: "late"})

@@ -91,7 +91,7 @@ func WithModules(ms ...Module) Option {
 // the modules it runs; an edge that runs no game (registering chat
 // commands) builds one with NewRegistry.
 type Registry struct {
-	order    []string // module ids, in the order given
+	order    []string  // module ids, in the order given
 	commands []Command // catalogue order: common first, then by module
 	views    []View
 	due      []DueWork

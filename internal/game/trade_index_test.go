@@ -326,11 +326,17 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 	for i, tr := range open {
 		switch i % 3 {
 		case 0:
-			run(func() (*game.Result, error) { return gildedhall.On(svc).AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID) })
+			run(func() (*game.Result, error) {
+				return gildedhall.On(svc).AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID)
+			})
 		case 1:
-			run(func() (*game.Result, error) { return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID) })
+			run(func() (*game.Result, error) {
+				return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID)
+			})
 		case 2:
-			run(func() (*game.Result, error) { return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID) })
+			run(func() (*game.Result, error) {
+				return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID)
+			})
 		}
 	}
 	for i := range 12 {
