@@ -30,9 +30,14 @@ import (
 func commandsInSource(t *testing.T) []string {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	// The engine's and every module's source (internal/rulesets/...).
+	var files []string
+	for _, glob := range []string{"*.go", "../rulesets/*/*.go"} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
 	}
 	var parsed []*ast.File
 	for _, f := range files {

@@ -119,8 +119,9 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			if err != nil {
 				return nil, err
 			}
-			if m, ok := s.module(t.Meta.Ruleset); ok && m.OnJoin != nil {
-				m.OnJoin(t, prev, p)
+			m, _ := s.module(t.Meta.Ruleset)
+			for _, h := range m.onJoin {
+				h(t, prev, p)
 			}
 			t.Save(p)
 			t.Emit("player_joined", p.ID, map[string]string{"name": p.Name})
@@ -154,9 +155,10 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 			}
 			t.Save(p)
 			res := LeaveResult{Player: p.ID, LeftAt: t.Now, Destroyed: destroyed,
-				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std())}
-			if m, ok := s.module(t.Meta.Ruleset); ok && m.OnLeave != nil {
-				if err := m.OnLeave(t, p, &res); err != nil {
+				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std()), WithdrawnTrades: []string{}}
+			m, _ := s.module(t.Meta.Ruleset)
+			for _, h := range m.onLeave {
+				if err := h(t, p, &res); err != nil {
 					return nil, err
 				}
 			}

@@ -27,15 +27,6 @@ type Module struct {
 	// (RULINGS C7: by any route, in the same commit): won ends the game with
 	// that player as winner, and data goes into the game_won event.
 	Victory func(t *Tx, p *Player) (won bool, data any)
-	// OnJoin, if set, adjusts a new stint's record p (prev is the earlier
-	// record, or nil) before it is saved.
-	OnJoin func(t *Tx, prev, p *Player)
-	// OnAction, if set, runs after an action is recorded for p (RULINGS P2):
-	// what acting settles in this ruleset.
-	OnAction func(t *Tx, p *Player) error
-	// OnLeave, if set, runs when p leaves, in the same commit: what a
-	// departure withdraws or forfeits; it may fill in res.
-	OnLeave func(t *Tx, p *Player, res *LeaveResult) error
 	// PlayerView, if set, fills in what this ruleset shows of p's holdings
 	// in their status (the engine fills in the membership).
 	PlayerView func(t *Tx, p *Player, v *PlayerView)
@@ -54,6 +45,15 @@ type Component struct {
 	BeforePeriodEnd []BeforeHook
 	// AtPeriodEnd runs inside the period end's commit.
 	AtPeriodEnd []AtHook
+	// OnJoin, if set, adjusts a new stint's record p (prev is the earlier
+	// record, or nil) before it is saved.
+	OnJoin func(t *Tx, prev, p *Player)
+	// OnAction, if set, runs after an action is recorded for p (RULINGS P2):
+	// what acting settles in this institution.
+	OnAction func(t *Tx, p *Player) error
+	// OnLeave, if set, runs when p leaves, in the same commit: what a
+	// departure withdraws or forfeits; it may fill in res.
+	OnLeave func(t *Tx, p *Player, res *LeaveResult) error
 }
 
 // DueWork applies one kind of timer. Items in the due index are found by
@@ -106,6 +106,9 @@ type moduleEntry struct {
 	due      []DueWork
 	before   []BeforeHook
 	at       []AtHook
+	onJoin   []func(t *Tx, prev, p *Player)
+	onAction []func(t *Tx, p *Player) error
+	onLeave  []func(t *Tx, p *Player, res *LeaveResult) error
 }
 
 // NewRegistry indexes the modules ms; it refuses a list in which two
@@ -175,6 +178,15 @@ func NewRegistry(ms ...Module) (*Registry, error) {
 			}
 			e.before = append(e.before, comp.BeforePeriodEnd...)
 			e.at = append(e.at, comp.AtPeriodEnd...)
+			if comp.OnJoin != nil {
+				e.onJoin = append(e.onJoin, comp.OnJoin)
+			}
+			if comp.OnAction != nil {
+				e.onAction = append(e.onAction, comp.OnAction)
+			}
+			if comp.OnLeave != nil {
+				e.onLeave = append(e.onLeave, comp.OnLeave)
+			}
 		}
 		r.modules[m.ID] = e
 		r.order = append(r.order, m.ID)

@@ -86,7 +86,10 @@ type PackEntry struct {
 // playerView is p's status: the membership, then what the game's module
 // shows of its holdings (Module.PlayerView fills in the rest of v).
 func (t *Tx) PlayerView(p *Player) PlayerView {
-	v := PlayerView{Game: t.Game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID}
+	// Holdings are empty lists, not null, unless the module fills them in:
+	// every player view has one JSON shape (openapi.yaml's Player).
+	v := PlayerView{Game: t.Game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID,
+		Inventory: p.Inventory.Normalized(), Deck: []players.DeckEntry{}, Packs: []PackEntry{}}
 	if p.Member {
 		prev := t.Schedule.Prev(t.Period)
 		v.Active = !players.Inactive(p, t.Period.ID, prev.ID)

@@ -623,14 +623,17 @@ func (t *Tx) Actor() (*Player, error) {
 }
 
 // Acted records that p performed an action (RULINGS P2), then runs what
-// acting settles in the game's ruleset (Module.OnAction). Every action
+// acting settles in the game's ruleset (Component.OnAction). Every action
 // command calls it.
 func (t *Tx) Acted(p *Player) error {
 	if players.RecordAction(p, t.Period.ID) {
 		t.Save(p)
 	}
-	if m, ok := t.Svc.module(t.Meta.Ruleset); ok && m.OnAction != nil {
-		return m.OnAction(t, p)
+	m, _ := t.Svc.module(t.Meta.Ruleset)
+	for _, h := range m.onAction {
+		if err := h(t, p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -40,30 +40,14 @@ var (
 func Module() engine.Module {
 	return engine.Module{
 		ID: ID, Title: "Gilded Hall", Seasons: true,
-		Components: []engine.Component{Cards(), Exoptosis(), Trades(), engine.Governance()},
+		// Trades before Exoptosis: a departure withdraws its trades, then
+		// forfeits its matches (the order of its log events).
+		Components: []engine.Component{Cards(), Trades(), Exoptosis(), engine.Governance()},
 		Victory: func(t *engine.Tx, p *engine.Player) (bool, any) {
 			if !economy.Won(t.Rules, p) {
 				return false, nil
 			}
 			return true, map[string]any{"chips": p.Inventory.Chips, "threshold": t.Rules.Thresholds.WinChips}
-		},
-		OnJoin: func(_ *engine.Tx, prev, p *engine.Player) {
-			// The trade index (trade_index.go) is complete from a first join;
-			// a rejoin keeps the open trades the departure had no room to close.
-			p.TradesIndexed = prev == nil || prev.TradesIndexed
-			if prev != nil {
-				p.Trades = prev.Trades
-			}
-		},
-		OnAction: settleGifts,
-		OnLeave: func(gt *engine.Tx, p *engine.Player, res *engine.LeaveResult) error {
-			t := wrap(gt)
-			withdrawn, err := t.withdrawTradesOf(p) // trade_index.go
-			if err != nil {
-				return err
-			}
-			res.WithdrawnTrades = withdrawn
-			return t.leaveMatches(p) // match_leave.go: forfeits, duel requests, battle engagement
 		},
 		PlayerView: HoldingsView,
 	}
@@ -80,7 +64,7 @@ func HoldingsView(t *engine.Tx, p *engine.Player, v *engine.PlayerView) {
 
 // Cards is the economy component.
 func Cards() engine.Component {
-	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, Commands: []engine.Command{
+	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, OnAction: settleGifts, Commands: []engine.Command{
 		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Call: method((*Service).Purchase)},
 		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Call: method((*Service).Open)},
 		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Call: method((*Service).Gift)},
@@ -104,13 +88,30 @@ func Exoptosis() engine.Component {
 		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Call: moveCall(k)})
 	}
 	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches},
-		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd}}
+		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd},
+		OnLeave: func(t *engine.Tx, p *engine.Player, _ *engine.LeaveResult) error {
+			return wrap(t).leaveMatches(p) // match_leave.go: forfeits, duel requests, battle engagement
+		}}
 }
 
 // Trades is the trading component: offers of items between players, who
 // may trade being ruleset data.
 func Trades() engine.Component {
-	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork}, Commands: []engine.Command{
+	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork},
+		OnJoin: func(_ *engine.Tx, prev, p *engine.Player) {
+			// The trade index (trade_index.go) is complete from a first join;
+			// a rejoin keeps the open trades the departure had no room to close.
+			p.TradesIndexed = prev == nil || prev.TradesIndexed
+			if prev != nil {
+				p.Trades = prev.Trades
+			}
+		},
+		OnLeave: func(t *engine.Tx, p *engine.Player, res *engine.LeaveResult) error {
+			withdrawn, err := wrap(t).withdrawTradesOf(p) // trade_index.go
+			res.WithdrawnTrades = withdrawn
+			return err
+		},
+		Commands: []engine.Command{
 		{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Call: method((*Service).OfferTrade, engine.Creates)},
 		{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).AcceptTrade)},
 		{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).WithdrawTrade)},
