@@ -112,11 +112,11 @@ func Trades() engine.Component {
 			return err
 		},
 		Commands: []engine.Command{
-		{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Call: method((*Service).OfferTrade, engine.Creates)},
-		{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).AcceptTrade)},
-		{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).WithdrawTrade)},
-		{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
-	}}
+			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Call: method((*Service).OfferTrade, engine.Creates)},
+			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).AcceptTrade)},
+			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).WithdrawTrade)},
+			{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
+		}}
 }
 
 // method is the Call of one of this module's command methods.
