@@ -452,6 +452,9 @@ func fieldOf(t reflect.Type, name string) (reflect.Type, bool) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if n, _, _ := strings.Cut(f.Tag.Get("json"), ","); n == name && n != "" {
+			if f.Type.Kind() == reflect.Pointer { // an optional section is edited as the struct it points to
+				return f.Type.Elem(), true
+			}
 			return f.Type, true
 		}
 	}

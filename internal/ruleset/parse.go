@@ -107,6 +107,9 @@ func checkShape(v any, t reflect.Type, at string) *Problem {
 	if v == nil {
 		return bad("must not be null (leave the field out instead)")
 	}
+	if t.Kind() == reflect.Pointer { // an optional section (Ruleset.Obelisk) has the shape of what it points to
+		t = t.Elem()
+	}
 	if t == durationType {
 		s, ok := v.(string)
 		if !ok {

@@ -52,6 +52,8 @@ type Ruleset struct {
 	Chances    Chances    `json:"chances,omitzero"`
 	Thresholds Thresholds `json:"thresholds,omitzero"`
 	Durations  Durations  `json:"durations,omitzero"`
+
+	Obelisk *ObeliskRules `json:"obelisk,omitempty"` // seed 002's Obelisk (obelisk.go)
 }
 
 // Card is one row of the card table. Players own copies of it (RULINGS C2).

@@ -62,6 +62,7 @@ func (r *Ruleset) Validate() error {
 	r.validateShop(v)
 	r.validateRewards(v)
 	r.validateNumbers(v)
+	r.validateObelisk(v)
 	return v.err()
 }
 
