@@ -325,7 +325,7 @@ func (e *edit) at(node any, t reflect.Type, segs []string, at string) (any, erro
 		}
 		child, exists := obj[seg]
 		if !last {
-			if !exists && ft.Kind() != reflect.Struct {
+			if !exists && ft.Kind() != reflect.Struct && ft.Kind() != reflect.Slice { // an absent list is empty: an item can be added to it
 				return nil, fmt.Errorf("%s is not set, so it has no %s", here, "/"+strings.Join(segs[1:], "/"))
 			}
 			nc, err := e.at(child, ft, segs[1:], here)

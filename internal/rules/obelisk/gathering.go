@@ -309,6 +309,7 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 		}
 	}
 	res := Completed{Gathering: g.ID, Ritual: g.Ritual.ID, Spent: g.Contributed()}
+	contributors := g.Contributors() // before the contributions are spent
 	targets := func(t string) []*Player {
 		var ids []string
 		switch t {
@@ -317,7 +318,7 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 		case ruleset.TargetNamed:
 			ids = []string{g.Named}
 		case ruleset.TargetContributors:
-			ids = g.Contributors()
+			ids = contributors
 		case ruleset.TargetEveryPlayer:
 			return everyone
 		}
