@@ -51,9 +51,10 @@ type Change []Op
 // keyOf names the member that keys the items of a list of t, "" for lists
 // addressed by index.
 var keyOf = map[reflect.Type]string{
-	reflect.TypeFor[ShopItem](): "id",
-	reflect.TypeFor[Pack]():     "id",
-	reflect.TypeFor[Card]():     "name",
+	reflect.TypeFor[ShopItem]():   "id",
+	reflect.TypeFor[Pack]():       "id",
+	reflect.TypeFor[Card]():       "name",
+	reflect.TypeFor[RitualType](): "id", // /obelisk/ritualTypes/<id>
 }
 
 // Prepare reads a change to r and checks it against r: either a JSON array

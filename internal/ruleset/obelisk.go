@@ -2,14 +2,9 @@ package ruleset
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 )
-
-// A change addresses a ritual type by its id (/obelisk/ritualTypes/<id>),
-// as it does a shop item; keyOf is change.go's table of keyed lists.
-func init() { keyOf[reflect.TypeFor[RitualType]()] = "id" }
 
 // The Obelisk's numbers and ritual types (seed 002; RULINGS O1-O12). The
 // rules that read them are internal/rules/obelisk. What is code and what is
