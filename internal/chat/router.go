@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"croupier/internal/cardart"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/ruleset"
 )
 
 // Router runs invocations against the game service.
@@ -253,7 +253,7 @@ func CardImageURL(base string) func(name string, holo bool) string {
 		return nil
 	}
 	return func(name string, holo bool) string {
-		slug := cardart.Slug(name)
+		slug := ruleset.CardSlug(name)
 		if holo {
 			slug += "-holo"
 		}
