@@ -95,6 +95,9 @@ func failed() *Reply {
 func (r *Router) Resolve(ctx context.Context, inv *Invocation) (Command, error) {
 	cmd, ok := Lookup(inv.Command)
 	if !ok {
+		cmd, ok = catalogueLookup(r.Game.Registry, inv.Command)
+	}
+	if !ok {
 		return Command{}, refusef("unknown_command", "There is no command %q here; /help lists them.", inv.Command)
 	}
 	if inv.Options == nil {

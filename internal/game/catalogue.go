@@ -55,6 +55,10 @@ type Command struct {
 	Platform bool
 	// What names the thing, in the plural, for a refusal ("gifts").
 	What string
+	// Summary says in one line what it does, for a person choosing a
+	// command: an edge with no hand-written text for it (the CLI's help,
+	// a chat command's description) shows it.
+	Summary string
 	// Call is how an edge runs the command by name with a JSON payload
 	// (POST /v1/games/{game}/commands/{name}). It is nil for the commands
 	// no edge calls by name: the scheduler's, create (the game it makes is
