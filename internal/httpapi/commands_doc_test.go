@@ -230,6 +230,11 @@ func TestListCommands(t *testing.T) {
 		return out
 	}
 	hall, ob := list(gameID), list("ob")
+	for name, c := range hall {
+		if c.Summary == "" {
+			t.Errorf("%s has no summary (game.Command.Summary: what an edge without text of its own shows)", name)
+		}
+	}
 	accept, ok := hall["trade-accept"]
 	if !ok || fmt.Sprint(accept.Fields) != "[{trade string true}]" || accept.Creates || accept.Admin {
 		t.Errorf("trade-accept is listed as %+v", accept)
