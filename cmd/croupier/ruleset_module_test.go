@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +22,7 @@ import (
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
 	"croupier/internal/chat/discord/discordtest"
+	slackchat "croupier/internal/chat/slack"
 	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/rules"
@@ -194,7 +197,7 @@ func runBonus(s *game.Service, ctx context.Context, g, sk string) ([]string, err
 func moduleHarness(t *testing.T) *harness {
 	t.Helper()
 	cfg := serveConfig{data: filepath.Join(t.TempDir(), "croupier.db"), clockMode: "manual", start: walkStart,
-		apiKeys: credential.Keys{credential.AnyKey(testKey)}, interval: time.Second,
+		apiKeys: credential.Keys{credential.AnyKey(testKey)}, interval: time.Second, slackSecret: slackSecret,
 		modules: append(rulesets.All(), tallyModule())}
 	srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -254,6 +257,32 @@ func (h *harness) snapshot(g string) string {
 	}
 }
 
+const slackSecret = "slack-secret"
+
+// slack sends `/croupier text` as Slack user in team T1 to the server's
+// /slack/commands and returns the reply's JSON.
+func (h *harness) slack(user, text string) string {
+	h.t.Helper()
+	h.keys++
+	form := url.Values{"team_id": {"T1"}, "channel_id": {"C0PLAY"}, "user_id": {user}, "user_name": {strings.ToLower(user)},
+		"command": {"/croupier"}, "text": {text}, "trigger_id": {fmt.Sprintf("trig-%d", h.keys)}}.Encode()
+	r, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/slack/commands", strings.NewReader(form))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	stamp := strconv.FormatInt(h.srv.manual.Now().Unix(), 10)
+	r.Header.Set("X-Slack-Request-Timestamp", stamp)
+	r.Header.Set("X-Slack-Signature", slackchat.Sign([]byte(slackSecret), stamp, []byte(form)))
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		h.t.Fatalf("slack %q: %d %s", text, resp.StatusCode, b)
+	}
+	return string(b)
+}
+
 // discordEdge is the Discord interactions handler over the server's
 // service, as functions/discord wires it, and a guild bound to game.
 type discordEdge struct {
@@ -304,8 +333,9 @@ func (d *discordEdge) slash(guild, user, name string, opts ...map[string]any) st
 
 // Acceptance 3 of issue 12: a ruleset module that exists only in this test,
 // added to the one list of modules the engine is handed, works through
-// the JSON API, `croupier play` and Discord (its commands registered for a
-// guild, and run), with no code of its own in the engine or an edge:
+// the JSON API, `croupier play`, Discord (its commands registered for a
+// guild, and run) and Slack, with no code of its own in the engine or an
+// edge:
 // a point counted, the bonus applied by the due work, the game won and then
 // closed (game_over), and its command refused not_in_ruleset in a Gilded
 // Hall game with that game's items unchanged.
@@ -314,7 +344,7 @@ func TestAddingARuleset(t *testing.T) {
 	ada, bob, cy := "discord:1", "discord:2", "discord:3"
 
 	// The JSON API: create a Tally game, and read its commands.
-	if st, v := h.api("POST", "/v1/games", ada, map[string]any{"id": "tally-1", "name": "Tally night", "ruleset": tallyID}); st != http.StatusCreated {
+	if st, v := h.api("POST", "/v1/games", ada, map[string]any{"id": "tally-1", "name": "Tally night", "ruleset": tallyID, "admins": []string{ada, "slack:USUE"}}); st != http.StatusCreated {
 		t.Fatalf("create: %d %v", st, v)
 	}
 	st, list := h.api("GET", "/v1/games/tally-1/commands", ada, nil)
@@ -368,6 +398,19 @@ func TestAddingARuleset(t *testing.T) {
 	}
 	if !strings.Contains(h.snapshot("tally-1"), `{"player":"discord:2","points":2}`) {
 		t.Errorf("Bob's tally after the bonus:\n%s", h.snapshot("tally-1"))
+	}
+
+	// Slack: the team bound to the Tally game runs /croupier score, its
+	// option given by position or by name.
+	if out := h.slack("USUE", "bind game=tally-1 announcements=<#C0ANN|announcements>"); !strings.Contains(out, "now plays the game tally-1") {
+		t.Fatalf("slack bind: %s", out)
+	}
+	h.slack("USUE", "join Sue")
+	if out := h.slack("USUE", "score 2"); !strings.Contains(out, `*player*\nSue`) || !strings.Contains(out, `*points*\n2`) {
+		t.Errorf("slack score 2: %s", out)
+	}
+	if out := h.slack("USUE", "score points=x"); !strings.Contains(out, "Option points must be a whole number") {
+		t.Errorf("slack score points=x: %s", out)
 	}
 
 	// Discord: the guild bound to the Tally game gets score registered, and
