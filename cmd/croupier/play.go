@@ -96,6 +96,8 @@ Other commands:
                           move a server's manual clock (serve --clock manual) and
                           run the work that falls due
   game                    describe the game
+  NAME [ARGS] [--FIELD V] any other command of the game's ruleset (the server lists them;
+                          croupier play help NAME for one)
   help                    this text
 
 Common flags (environment variable in brackets):
