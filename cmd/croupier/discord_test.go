@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
+	"croupier/internal/game"
 	"croupier/internal/rulesets"
 )
 
@@ -203,5 +205,105 @@ func TestDiscordRegisterPerRuleset(t *testing.T) {
 	}
 	if _, ok := stored["/applications/4242/commands"]; ok {
 		t.Error("a per-ruleset registration changed the global commands")
+	}
+}
+
+// loopbackDiscord is Discord's application-commands REST API for one
+// application (4242, bot token "tok"): it keeps what each PUT registered.
+func loopbackDiscord(t *testing.T) (base string, registered func(guild string) map[string]bool) {
+	t.Helper()
+	var mu sync.Mutex
+	stored := map[string][]byte{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Header.Get("Authorization") != "Bot tok" || !strings.HasPrefix(r.URL.Path, "/applications/4242/") {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		switch r.Method {
+		case http.MethodGet:
+			if b, ok := stored[r.URL.Path]; ok {
+				_, _ = w.Write(b)
+				return
+			}
+			_, _ = w.Write([]byte("[]"))
+		case http.MethodPut:
+			b, _ := io.ReadAll(r.Body)
+			stored[r.URL.Path] = b
+			_, _ = w.Write(b)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func(guild string) map[string]bool {
+		mu.Lock()
+		defer mu.Unlock()
+		b, ok := stored["/applications/4242/guilds/"+guild+"/commands"]
+		if !ok {
+			return nil
+		}
+		var cmds []discord.AppCommand
+		if err := json.Unmarshal(b, &cmds); err != nil {
+			t.Fatalf("guild %s: %v", guild, err)
+		}
+		out := map[string]bool{}
+		for _, c := range cmds {
+			out[c.Name] = true
+			for _, o := range c.Options {
+				if o.Type == discord.OptSubCommand {
+					out[c.Name+" "+o.Name] = true
+				}
+			}
+		}
+		return out
+	}
+}
+
+// Acceptance 6 of issue 12: `croupier discord register --guild G --bound`
+// for a server bound to an Obelisk game registers that ruleset's commands
+// only, read from the binding through the Croupier server, the same set
+// --ruleset obelisk registers; a server bound to no game is refused with
+// the reason, and nothing is registered for it.
+func TestDiscordRegisterBoundGuildOffersItsGamesRuleset(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.must("play", "create-game", "ob", "--ruleset", "obelisk", "--as", "discord:1")
+	if _, err := h.srv.svc.Bind(context.Background(), game.Request{Game: "ob", Actor: "discord:1", Key: "bind"},
+		game.Bind{Platform: "discord", Space: "777"}); err != nil {
+		t.Fatal(err)
+	}
+	base, registered := loopbackDiscord(t)
+	vars := map[string]string{"DISCORD_BOT_TOKEN": "tok", "DISCORD_APPLICATION_ID": "4242", "CROUPIER_URL": h.ts.URL, "CROUPIER_KEY": testKey}
+	r := runCLI(vars, "discord", "register", "--api-base", base, "--guild", "777", "--bound")
+	if r.code != 0 {
+		t.Fatalf("register --bound: %s", r)
+	}
+	contains(t, "register --bound", r.stdout, "in server 777 for the ruleset obelisk (the ruleset of the bound game ob)")
+	got := registered("777")
+	for _, n := range []string{"join", "leave", "roll", "status", "trade offer", "propose", "rfj"} {
+		if !got[n] {
+			t.Errorf("the server bound to an Obelisk game lacks %q", n)
+		}
+	}
+	for _, n := range []string{"shop", "buy", "open", "gift", "grant", "duel", "battle", "match"} {
+		if got[n] {
+			t.Errorf("the server bound to an Obelisk game offers %q", n)
+		}
+	}
+	if r := runCLI(vars, "discord", "register", "--api-base", base, "--guild", "778", "--ruleset", "obelisk"); r.code != 0 {
+		t.Fatalf("register --ruleset obelisk: %s", r)
+	}
+	if want := registered("778"); !maps.Equal(got, want) {
+		t.Errorf("--bound registered %v; --ruleset obelisk registers %v", got, want)
+	}
+
+	r = runCLI(vars, "discord", "register", "--api-base", base, "--guild", "779", "--bound")
+	if r.code == 0 || !strings.Contains(r.stderr, "bound to no game") || !strings.Contains(r.stderr, "space_not_bound") {
+		t.Errorf("register --bound for an unbound server: %s", r)
+	}
+	if registered("779") != nil {
+		t.Errorf("an unbound server got commands registered: %v", registered("779"))
+	}
+	if r := runCLI(vars, "discord", "register", "--api-base", base, "--bound"); r.code != exitUsage || !strings.Contains(r.stderr, "needs --guild") {
+		t.Errorf("--bound without --guild: %s", r)
 	}
 }

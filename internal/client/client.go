@@ -310,6 +310,12 @@ func (c *Client) Game(ctx context.Context, g string) (game.GameView, Reply, erro
 	return get[game.GameView](ctx, c, gamePath(g))
 }
 
+// Binding returns what the chat space of platform is bound to: the game and
+// its ruleset.
+func (c *Client) Binding(ctx context.Context, platform, space string) (game.SpaceView, Reply, error) {
+	return get[game.SpaceView](ctx, c, "/v1/bindings/"+url.PathEscape(platform)+"/"+url.PathEscape(space))
+}
+
 // Join makes the actor a player of g.
 func (c *Client) Join(ctx context.Context, idemKey, g string, body game.JoinGame) (game.PlayerView, Reply, error) {
 	return post[game.PlayerView](ctx, c, idemKey, gamePath(g, "join"), body)

@@ -49,7 +49,7 @@ func Sample(ids []string) []string {
 
 // recordActivity fills res with who acted in ended and, when the lists are
 // longer than the sample, stages the activity items holding them whole.
-func (t *Tx) recordActivity(ended calendar.Period, members []*Player, res *PeriodEnded) error {
+func (t *Tx) recordActivity(ended calendar.Period, members []PlayerRecord, res *PeriodEnded) error {
 	active, inactive := activity(members, ended)
 	res.ActiveCount, res.InactiveCount = len(active), len(inactive)
 	res.Active, res.Inactive = Sample(active), Sample(inactive)

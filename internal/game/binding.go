@@ -212,3 +212,32 @@ func (s *Service) Bindings(ctx context.Context, game string) ([]Binding, error) 
 	})
 	return out, err
 }
+
+// SpaceView is what a chat space plays: its binding and the bound game's
+// ruleset (what commands the space should offer, RULINGS R3).
+type SpaceView struct {
+	Binding
+	Ruleset string `json:"ruleset"`
+	// RulesetTitle names the ruleset in a sentence ("Obelisk").
+	RulesetTitle string `json:"ruleset_title"`
+}
+
+// Space returns what the chat space of platform is bound to, refusing a
+// malformed space and one bound to no game.
+func (s *Service) Space(ctx context.Context, platform, space string) (SpaceView, error) {
+	if !platformRe.MatchString(platform) || !spaceRe.MatchString(space) {
+		return SpaceView{}, rules.Refuse("invalid_space", "%q on %q is not a chat space: a platform such as discord and its server or workspace id.", space, platform)
+	}
+	b, ok, err := s.BindingFor(ctx, platform, space)
+	if err != nil {
+		return SpaceView{}, err
+	}
+	if !ok {
+		return SpaceView{}, rules.Refuse("space_not_bound", "The %s server %s is bound to no game: an admin of the game binds it with /bind.", platform, space)
+	}
+	id, err := s.RulesetOf(ctx, b.Game)
+	if err != nil {
+		return SpaceView{}, err
+	}
+	return SpaceView{Binding: b, Ruleset: id, RulesetTitle: s.title(id)}, nil
+}

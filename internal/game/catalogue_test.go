@@ -330,7 +330,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p game.Player
+	var p gildedhall.Player
 	if err := json.Unmarshal(it.Data, &p); err != nil {
 		t.Fatal(err)
 	}

@@ -111,20 +111,26 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 		Req: req, Command: "join", Body: j,
 		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
 		Apply: func(t *Tx) (any, error) {
-			prev, err := t.Player(req.Actor)
+			prev, err := t.Record(req.Actor)
 			if err != nil {
 				return nil, err
 			}
-			p, err := players.Join(prev, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
+			var prevCore *Player
+			if prev != nil {
+				prevCore = prev.Core()
+			}
+			m, err := players.Join(prevCore, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
 			if err != nil {
 				return nil, err
 			}
-			m, _ := s.module(t.Meta.Ruleset)
-			for _, h := range m.onJoin {
+			// A new stint is a new record: a rejoining player starts empty.
+			p := s.newPlayer(t.Meta.Ruleset, *m)
+			mod, _ := s.module(t.Meta.Ruleset)
+			for _, h := range mod.onJoin {
 				h(t, prev, p)
 			}
 			t.Save(p)
-			t.Emit("player_joined", p.ID, map[string]string{"name": p.Name})
+			t.Emit("player_joined", m.ID, map[string]string{"name": m.Name})
 			return t.PlayerView(p), nil
 		},
 	})
@@ -145,16 +151,20 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 		Req: req, Command: "leave", Body: struct{}{},
 		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
 		Apply: func(t *Tx) (any, error) {
-			p, err := t.Player(req.Actor)
+			p, err := t.Record(req.Actor)
 			if err != nil {
 				return nil, err
 			}
-			destroyed, err := players.Leave(p, t.Now)
-			if err != nil {
+			if p == nil {
+				return nil, players.NotAPlayer()
+			}
+			// The components' OnLeave destroy what the leaver held (seed 002
+			// Items) and withdraw what they were part of, in this commit.
+			if err := players.Leave(p.Core(), t.Now); err != nil {
 				return nil, err
 			}
 			t.Save(p)
-			res := LeaveResult{Player: p.ID, LeftAt: t.Now, Destroyed: destroyed,
+			res := LeaveResult{Player: p.Core().ID, LeftAt: t.Now, Destroyed: players.Inventory{}.Normalized(),
 				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std()), WithdrawnTrades: []string{}}
 			m, _ := s.module(t.Meta.Ruleset)
 			for _, h := range m.onLeave {
@@ -162,7 +172,7 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 					return nil, err
 				}
 			}
-			t.Emit("player_left", p.ID, map[string]any{"destroyed": destroyed, "withdrawn_trades": res.WithdrawnTrades})
+			t.Emit("player_left", res.Player, map[string]any{"destroyed": res.Destroyed, "withdrawn_trades": res.WithdrawnTrades})
 			return res, nil
 		},
 	})

@@ -38,11 +38,13 @@ func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) 
 		return nil, "", err
 	}
 	out := []PlayerView{}
-	_, next, err := PageRecords(ctx, s, game, PlayerPrefix, pr, func(p *Player) bool {
-		if p.Member {
-			out = append(out, t.PlayerView(p))
+	next, err := s.pageScan(ctx, store.Query{PK: GamePK(game), Prefix: PlayerPrefix}, pr, func(it store.Item) (bool, error) {
+		p, err := s.decodePlayer(t.Meta.Ruleset, it)
+		if err != nil || !p.Core().Member {
+			return false, err
 		}
-		return p.Member
+		out = append(out, t.PlayerView(p))
+		return true, nil
 	})
 	return out, next, err
 }

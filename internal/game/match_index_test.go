@@ -27,7 +27,7 @@ type fataler interface {
 }
 
 // record reads a player's stored record (the index is not part of any view).
-func record(t fataler, svc *game.Service, id string) *game.Player {
+func record(t fataler, svc *game.Service, id string) *gildedhall.Player {
 	t.Helper()
 	it, err := svc.Store().Get(context.Background(), store.Key{PK: "GAME#hall", SK: "PLAYER#" + id})
 	if err != nil {
@@ -36,7 +36,7 @@ func record(t fataler, svc *game.Service, id string) *game.Player {
 	if !it.Exists() {
 		return nil
 	}
-	var p game.Player
+	var p gildedhall.Player
 	if err := json.Unmarshal(it.Data, &p); err != nil {
 		t.Fatalf("decoding %s: %v", id, err)
 	}

@@ -2,10 +2,12 @@ package game
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
 	"croupier/internal/rules/calendar"
+	"croupier/internal/store"
 )
 
 // Module is one ruleset as the engine runs it: what a game of that ruleset
@@ -28,13 +30,18 @@ type Module struct {
 	// one (joining, leaving, dice, the log, bindings, amendments): its own
 	// and the shared ones it includes (Governance, a trades component).
 	Components []Component
+	// NewPlayer, if set, returns the module's player record around the
+	// membership m (its type embeds players.Player; the stored item is one
+	// flat object, so a single-player command reads and writes one item).
+	// Without it a player record is the membership alone.
+	NewPlayer func(m Player) PlayerRecord
 	// Victory, if set, is checked for every player record a commit writes
 	// (RULINGS C7: by any route, in the same commit): won ends the game with
 	// that player as winner, and data goes into the game_won event.
-	Victory func(t *Tx, p *Player) (won bool, data any)
+	Victory func(t *Tx, p PlayerRecord) (won bool, data any)
 	// PlayerView, if set, fills in what this ruleset shows of p's holdings
 	// in their status (the engine fills in the membership).
-	PlayerView func(t *Tx, p *Player, v *PlayerView)
+	PlayerView func(t *Tx, p PlayerRecord, v *PlayerView)
 }
 
 // Component is an institution: commands, views, timers and period-end
@@ -52,13 +59,13 @@ type Component struct {
 	AtPeriodEnd []AtHook
 	// OnJoin, if set, adjusts a new stint's record p (prev is the earlier
 	// record, or nil) before it is saved.
-	OnJoin func(t *Tx, prev, p *Player)
+	OnJoin func(t *Tx, prev, p PlayerRecord)
 	// OnAction, if set, runs after an action is recorded for p (RULINGS P2):
 	// what acting settles in this institution.
-	OnAction func(t *Tx, p *Player) error
+	OnAction func(t *Tx, p PlayerRecord) error
 	// OnLeave, if set, runs when p leaves, in the same commit: what a
-	// departure withdraws or forfeits; it may fill in res.
-	OnLeave func(t *Tx, p *Player, res *LeaveResult) error
+	// departure destroys, withdraws or forfeits; it may fill in res.
+	OnLeave func(t *Tx, p PlayerRecord, res *LeaveResult) error
 }
 
 // DueWork applies one kind of timer. Items in the due index are found by
@@ -82,7 +89,7 @@ type BeforeHook struct {
 // battle of the players who engaged in the ended period). members are the
 // game's current players, as read for the activity record.
 type AtHook struct {
-	Run func(t *Tx, ended, next calendar.Period, members []*Player, res *PeriodEnded) error
+	Run func(t *Tx, ended, next calendar.Period, members []PlayerRecord, res *PeriodEnded) error
 }
 
 // WithModules sets the rulesets the service runs (internal/rulesets lists
@@ -111,9 +118,9 @@ type moduleEntry struct {
 	due      []DueWork
 	before   []BeforeHook
 	at       []AtHook
-	onJoin   []func(t *Tx, prev, p *Player)
-	onAction []func(t *Tx, p *Player) error
-	onLeave  []func(t *Tx, p *Player, res *LeaveResult) error
+	onJoin   []func(t *Tx, prev, p PlayerRecord)
+	onAction []func(t *Tx, p PlayerRecord) error
+	onLeave  []func(t *Tx, p PlayerRecord, res *LeaveResult) error
 }
 
 // NewRegistry indexes the modules ms; it refuses a list in which two
@@ -226,4 +233,27 @@ func (r *Registry) dueWorkFor(sk string) (DueWork, bool) {
 // hasDue reports whether the module runs timers of w's kind.
 func (m *moduleEntry) hasDue(w DueWork) bool {
 	return slices.ContainsFunc(m.due, func(d DueWork) bool { return d.Prefix == w.Prefix })
+}
+
+// PlayerRecord is a player's record in a game's ruleset: the membership
+// (Core) and whatever the module keeps with it in the player item.
+type PlayerRecord interface {
+	Core() *Player
+}
+
+// newPlayer returns the record of ruleset id around the membership m.
+func (r *Registry) newPlayer(id string, m Player) PlayerRecord {
+	if e, ok := r.modules[id]; ok && e.NewPlayer != nil {
+		return e.NewPlayer(m)
+	}
+	return &m
+}
+
+// decodePlayer decodes a stored player item as a record of ruleset id.
+func (r *Registry) decodePlayer(id string, it store.Item) (PlayerRecord, error) {
+	p := r.newPlayer(id, Player{})
+	if err := json.Unmarshal(it.Data, p); err != nil {
+		return nil, fmt.Errorf("decoding player %s: %w", it.Key, err)
+	}
+	return p, nil
 }

@@ -85,11 +85,12 @@ type PackEntry struct {
 
 // playerView is p's status: the membership, then what the game's module
 // shows of its holdings (Module.PlayerView fills in the rest of v).
-func (t *Tx) PlayerView(p *Player) PlayerView {
+func (t *Tx) PlayerView(r PlayerRecord) PlayerView {
+	p := r.Core()
 	// Holdings are empty lists, not null, unless the module fills them in:
 	// every player view has one JSON shape (openapi.yaml's Player).
 	v := PlayerView{Game: t.Game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID,
-		Inventory: p.Inventory.Normalized(), Deck: []players.DeckEntry{}, Packs: []PackEntry{}}
+		Inventory: players.Inventory{}.Normalized(), Deck: []players.DeckEntry{}, Packs: []PackEntry{}}
 	if p.Member {
 		prev := t.Schedule.Prev(t.Period)
 		v.Active = !players.Inactive(p, t.Period.ID, prev.ID)
@@ -104,7 +105,7 @@ func (t *Tx) PlayerView(p *Player) PlayerView {
 		}
 	}
 	if m, ok := t.Svc.module(t.Meta.Ruleset); ok && m.PlayerView != nil {
-		m.PlayerView(t, p, &v)
+		m.PlayerView(t, r, &v)
 	}
 	return v
 }
@@ -168,7 +169,7 @@ func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, erro
 	if err != nil {
 		return PlayerView{}, err
 	}
-	p, err := t.Player(id)
+	p, err := t.Record(id)
 	if err != nil {
 		return PlayerView{}, err
 	}

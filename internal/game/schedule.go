@@ -290,7 +290,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		t.Emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
 		res.Committed = rec.Commitment
 	}
-	members, err := s.members(ctx, game)
+	members, err := s.members(ctx, game, t.Meta.Ruleset)
 	if err != nil {
 		return "", err
 	}
@@ -381,15 +381,15 @@ func (s *Service) RulesetOf(ctx context.Context, game string) (string, error) {
 }
 
 // members reads the game's current players.
-func (s *Service) members(ctx context.Context, game string) ([]*Player, error) {
-	var out []*Player
+func (s *Service) members(ctx context.Context, game, rulesetID string) ([]PlayerRecord, error) {
+	var out []PlayerRecord
 	err := s.Scan(ctx, store.Query{PK: GamePK(game), Prefix: PlayerPrefix}, func(it store.Item) error {
-		var p Player
-		if err := json.Unmarshal(it.Data, &p); err != nil {
-			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		p, err := s.decodePlayer(rulesetID, it)
+		if err != nil {
+			return err
 		}
-		if p.Member {
-			out = append(out, &p)
+		if p.Core().Member {
+			out = append(out, p)
 		}
 		return nil
 	})
@@ -399,9 +399,10 @@ func (s *Service) members(ctx context.Context, game string) ([]*Player, error) {
 // activity records who acted in the ended period (RULINGS P2, P3), for the
 // period-end log entry and its announcement. Players who joined after the
 // period ended (a late run) are not counted either way.
-func activity(members []*Player, ended calendar.Period) (active, inactive []string) {
+func activity(members []PlayerRecord, ended calendar.Period) (active, inactive []string) {
 	active, inactive = []string{}, []string{}
-	for _, p := range members {
+	for _, r := range members {
+		p := r.Core()
 		if !p.JoinedAt.Before(ended.End) {
 			continue
 		}

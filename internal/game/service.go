@@ -178,7 +178,7 @@ type Tx struct {
 	// ps caches decoded players, so a command that touches one player twice
 	// (a gift back to one's own giver) sees and writes one record; dirty
 	// lists the ones to write, in the order first saved.
-	ps    map[string]*Player
+	ps    map[string]PlayerRecord
 	Dirty []string
 	// metaDirty: META is written at commit (a victory, an amendment).
 	metaDirty bool
@@ -438,9 +438,11 @@ func (t *Tx) setMeta(m *Meta, version int64) error {
 	return nil
 }
 
-// Player returns the record of id, or nil if they never joined. Players
-// not in the command's first read are read now (a gift's giver owed a card).
-func (t *Tx) Player(id string) (*Player, error) {
+// Record returns the whole player record of id in the game's ruleset (the
+// module's type, see Module.NewPlayer), or nil if they never joined.
+// Players not in the command's first read are read now (a gift's giver owed
+// a card). A command that touches one player twice sees one record.
+func (t *Tx) Record(id string) (PlayerRecord, error) {
 	if p, ok := t.ps[id]; ok {
 		return p, nil
 	}
@@ -455,15 +457,24 @@ func (t *Tx) Player(id string) (*Player, error) {
 	if !it.Exists() {
 		return nil, nil
 	}
-	var p Player
-	if err := json.Unmarshal(it.Data, &p); err != nil {
-		return nil, fmt.Errorf("decoding player %s: %w", id, err)
+	p, err := t.Svc.decodePlayer(t.Meta.Ruleset, it)
+	if err != nil {
+		return nil, err
 	}
 	if t.ps == nil {
-		t.ps = map[string]*Player{}
+		t.ps = map[string]PlayerRecord{}
 	}
-	t.ps[id] = &p
-	return &p, nil
+	t.ps[id] = p
+	return p, nil
+}
+
+// Player returns the membership of id, or nil if they never joined.
+func (t *Tx) Player(id string) (*Player, error) {
+	r, err := t.Record(id)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	return r.Core(), nil
 }
 
 // Member returns id's record if they are a current player, else nil.
@@ -492,13 +503,18 @@ func (t *Tx) Load(keys ...store.Key) error {
 }
 
 // Save marks p to be written at commit.
-func (t *Tx) Save(p *Player) {
+func (t *Tx) Save(p PlayerRecord) {
 	if t.ps == nil {
-		t.ps = map[string]*Player{}
+		t.ps = map[string]PlayerRecord{}
 	}
-	t.ps[p.ID] = p
-	if !slices.Contains(t.Dirty, p.ID) {
-		t.Dirty = append(t.Dirty, p.ID)
+	id := p.Core().ID
+	// Saving the membership of a record read earlier saves that record;
+	// anything else (a new stint's record) replaces it.
+	if old, ok := t.ps[id]; !ok || old.Core() != p.Core() {
+		t.ps[id] = p
+	}
+	if !slices.Contains(t.Dirty, id) {
+		t.Dirty = append(t.Dirty, id)
 	}
 }
 
@@ -506,7 +522,7 @@ func (t *Tx) Save(p *Player) {
 // player has now won, ends the game with them as winner (RULINGS C7: by any
 // route, checked in the same commit as the change that got them there).
 func (t *Tx) Flush() error {
-	var victory func(*Tx, *Player) (bool, any)
+	var victory func(*Tx, PlayerRecord) (bool, any)
 	if t.Meta != nil {
 		if m, ok := t.Svc.module(t.Meta.Ruleset); ok {
 			victory = m.Victory
@@ -516,9 +532,9 @@ func (t *Tx) Flush() error {
 		p := t.ps[id]
 		if victory != nil && !t.Meta.Ended {
 			if won, data := victory(t, p); won {
-				t.Meta.Ended, t.Meta.Winner, t.Meta.EndedAt = true, p.ID, t.Now
+				t.Meta.Ended, t.Meta.Winner, t.Meta.EndedAt = true, id, t.Now
 				t.metaDirty = true
-				t.Emit("game_won", p.ID, data)
+				t.Emit("game_won", id, data)
 			}
 		}
 		if err := t.Put(PlayerKey(t.Game, id), p, time.Time{}); err != nil {
@@ -625,8 +641,8 @@ func (t *Tx) Actor() (*Player, error) {
 // Acted records that p performed an action (RULINGS P2), then runs what
 // acting settles in the game's ruleset (Component.OnAction). Every action
 // command calls it.
-func (t *Tx) Acted(p *Player) error {
-	if players.RecordAction(p, t.Period.ID) {
+func (t *Tx) Acted(p PlayerRecord) error {
+	if players.RecordAction(p.Core(), t.Period.ID) {
 		t.Save(p)
 	}
 	m, _ := t.Svc.module(t.Meta.Ruleset)

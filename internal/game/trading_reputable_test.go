@@ -69,7 +69,7 @@ func holdVertebrae(t *testing.T, st store.Store, g, player string, n int) {
 	if err != nil || !it.Exists() {
 		t.Fatalf("reading %s: %v (exists %v)", k, err, it.Exists())
 	}
-	var p game.Player
+	var p gildedhall.Player
 	if err := json.Unmarshal(it.Data, &p); err != nil {
 		t.Fatal(err)
 	}

@@ -91,6 +91,7 @@ func (a *API) routes() {
 	m.HandleFunc("GET /openapi.yaml", a.openapi)
 	m.Handle("POST /v1/games", a.authed(a.createGame))
 	m.Handle("GET /v1/games/{game}", a.authed(a.getGame))
+	m.Handle("GET /v1/bindings/{platform}/{space}", a.authed(a.getBinding))
 	m.Handle("POST /v1/games/{game}/join", a.authed(a.alias("join")))
 	m.Handle("POST /v1/games/{game}/leave", a.authed(a.alias("leave")))
 	m.Handle("POST /v1/games/{game}/rolls", a.authed(a.alias("roll")))
@@ -428,6 +429,19 @@ func (a *API) shop(w http.ResponseWriter, r *http.Request) {
 
 func (a *API) getRuleset(w http.ResponseWriter, r *http.Request) {
 	v, err := a.svc.Ruleset(r.Context(), r.PathValue("game"))
+	a.reply(w, r, v, err)
+}
+
+// getBinding answers what a chat space is bound to; a key limited to other
+// games may not learn which game a space plays.
+func (a *API) getBinding(w http.ResponseWriter, r *http.Request) {
+	v, err := a.svc.Space(r.Context(), r.PathValue("platform"), r.PathValue("space"))
+	if err == nil {
+		if k := keyOf(r); !k.Scope.Game(v.Game) {
+			a.outOfScope(w, r, k, "game_out_of_scope", fmt.Sprintf("This API key may not touch the game this space is bound to: it is limited to %s.", k.Scope))
+			return
+		}
+	}
 	a.reply(w, r, v, err)
 }
 

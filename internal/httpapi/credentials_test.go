@@ -39,6 +39,7 @@ type credEnv struct {
 	api      http.Handler
 	contract *apitest.Contract
 	st       store.Store
+	svc      *game.Service
 }
 
 func newCredEnv(t *testing.T, backend string) *credEnv {
@@ -65,7 +66,7 @@ func newCredEnv(t *testing.T, backend string) *credEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &credEnv{t: t, api: httpapi.New(svc, httpapi.Config{Keys: keys, ManualClock: clk, Logger: quiet()}), contract: contract, st: st}
+	e := &credEnv{t: t, api: httpapi.New(svc, httpapi.Config{Keys: keys, ManualClock: clk, Logger: quiet()}), contract: contract, st: st, svc: svc}
 	for _, g := range []string{"hall-a", "hall-b"} {
 		e.must("all-key", admin, "POST", "/v1/games", `{"id":"`+g+`"}`, http.StatusCreated)
 		for _, p := range []string{ada, "slack:U1"} {

@@ -80,6 +80,8 @@ var coreStatuses = map[string]int{
 	"unknown_command":         http.StatusNotFound,
 	"game_not_found":          http.StatusNotFound,
 	"player_not_found":        http.StatusNotFound,
+	"space_not_bound":         http.StatusNotFound,
+	"invalid_space":           http.StatusBadRequest,
 	"method_not_allowed":      http.StatusMethodNotAllowed,
 	"body_too_large":          http.StatusRequestEntityTooLarge,
 	"unsupported_media_type":  http.StatusUnsupportedMediaType,

@@ -120,8 +120,8 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 	for i := range n - viaAPI {
 		id := fmt.Sprintf("discord:%d", 100000+i)
 		want = append(want, id)
-		p := players.Player{ID: id, Name: fmt.Sprint("Player ", i), Member: true, JoinedAt: t0, JoinPeriod: period,
-			ActionPeriods: []string{period}, BattlePeriod: period, Inventory: players.Inventory{Chips: 2}}
+		p := gildedhall.Player{Player: players.Player{ID: id, Name: fmt.Sprint("Player ", i), Member: true, JoinedAt: t0, JoinPeriod: period,
+			ActionPeriods: []string{period}}, BattlePeriod: period, Inventory: players.Inventory{Chips: 2}}
 		for j, c := range rng.Perm(len(rs.Cards))[:6] {
 			p.Inventory.Cards = append(p.Inventory.Cards, players.Card{ID: fmt.Sprintf("s%d-%d", i, j), Name: rs.Cards[c].Name})
 		}

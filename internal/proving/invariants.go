@@ -52,7 +52,7 @@ type Snapshot struct {
 	Sched   calendar.Schedule
 	Entries []game.Entry // in log (ULID) order
 	ByKey   map[string]game.Entry
-	Players []game.Player
+	Players []gildedhall.Player
 	Seeds   map[string]game.SeedRecord
 	Matches []gildedhall.MatchRecord
 	// Claims are the announcer's ANNOUNCED# records by entry id: their state.
@@ -88,7 +88,7 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 				s.ByKey[strings.TrimPrefix(sk, "LOG#")] = e
 			}
 		case strings.HasPrefix(sk, "PLAYER#"):
-			var p game.Player
+			var p gildedhall.Player
 			if err = json.Unmarshal(it.Data, &p); err == nil {
 				s.Players = append(s.Players, p)
 			}

@@ -170,7 +170,7 @@ func GiftSize(g ruleset.Gift, receiverDeck int, inactive bool) int {
 
 // CheckGift refuses a gift the rules do not allow (RULINGS C4): a giver who
 // already gifted in this period, a gift to oneself, to a non-player.
-func CheckGift(giver, receiver *players.Player, period string) error {
+func CheckGift(giver, receiver *Player, period string) error {
 	if giver == nil || !giver.Member {
 		return players.NotAPlayer()
 	}
@@ -192,6 +192,6 @@ func CheckGift(giver, receiver *players.Player, period string) error {
 }
 
 // Won reports whether p's Chips win the cycle (RULINGS C7).
-func Won(rs *ruleset.Ruleset, p *players.Player) bool {
+func Won(rs *ruleset.Ruleset, p *Player) bool {
 	return p != nil && p.Member && rs.Thresholds.WinChips > 0 && p.Inventory.Chips >= rs.Thresholds.WinChips
 }

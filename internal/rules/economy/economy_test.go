@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"croupier/internal/rules"
 	"croupier/internal/rules/cards"
@@ -230,27 +231,27 @@ func TestC4_GiftSize(t *testing.T) {
 // TestC4_CheckGift: once per phase per giver, to another player.
 func TestC4_CheckGift(t *testing.T) {
 	const period = "2026-W50-I"
-	giver := func(mod func(*players.Player)) *players.Player {
-		p := &players.Player{ID: "discord:2", Member: true}
+	giver := func(mod func(*economy.Player)) *economy.Player {
+		p := &economy.Player{Player: players.Player{ID: "discord:2", Member: true}}
 		if mod != nil {
 			mod(p)
 		}
 		return p
 	}
-	recv := &players.Player{ID: "discord:3", Member: true}
+	recv := &economy.Player{Player: players.Player{ID: "discord:3", Member: true}}
 	for _, tc := range []struct {
 		name        string
-		giver, recv *players.Player
+		giver, recv *economy.Player
 		code        string
 	}{
 		{"first gift of the phase", giver(nil), recv, ""},
-		{"gifted in the previous phase", giver(func(p *players.Player) { p.GiftPeriod, p.GiftedTo = "2026-W49-II", "discord:3" }), recv, ""},
-		{"second gift in the phase", giver(func(p *players.Player) { p.GiftPeriod, p.GiftedTo = period, "discord:4" }), recv, "already_gifted"},
+		{"gifted in the previous phase", giver(func(p *economy.Player) { p.GiftPeriod, p.GiftedTo = "2026-W49-II", "discord:3" }), recv, ""},
+		{"second gift in the phase", giver(func(p *economy.Player) { p.GiftPeriod, p.GiftedTo = period, "discord:4" }), recv, "already_gifted"},
 		{"self gift", giver(nil), giver(nil), "self_gift"},
 		{"receiver never joined", giver(nil), nil, "not_a_player"},
-		{"receiver left", giver(nil), &players.Player{ID: "discord:3"}, "not_a_player"},
+		{"receiver left", giver(nil), &economy.Player{Player: players.Player{ID: "discord:3"}}, "not_a_player"},
 		{"giver not a player", nil, recv, "not_a_player"},
-		{"giver left", giver(func(p *players.Player) { p.Member = false }), recv, "not_a_player"},
+		{"giver left", giver(func(p *economy.Player) { p.Member = false }), recv, "not_a_player"},
 	} {
 		err := economy.CheckGift(tc.giver, tc.recv, period)
 		if code(err) != tc.code {
@@ -267,13 +268,13 @@ func TestC7_Won(t *testing.T) {
 	rs := hall(t)
 	for _, tc := range []struct {
 		name string
-		p    *players.Player
+		p    *economy.Player
 		want bool
 	}{
-		{"24 chips", &players.Player{Member: true, Inventory: players.Inventory{Chips: 24}}, false},
-		{"25 chips", &players.Player{Member: true, Inventory: players.Inventory{Chips: 25}}, true},
-		{"30 chips", &players.Player{Member: true, Inventory: players.Inventory{Chips: 30}}, true},
-		{"non-player with 25", &players.Player{Inventory: players.Inventory{Chips: 25}}, false},
+		{"24 chips", &economy.Player{Player: players.Player{Member: true}, Inventory: players.Inventory{Chips: 24}}, false},
+		{"25 chips", &economy.Player{Player: players.Player{Member: true}, Inventory: players.Inventory{Chips: 25}}, true},
+		{"30 chips", &economy.Player{Player: players.Player{Member: true}, Inventory: players.Inventory{Chips: 30}}, true},
+		{"non-player with 25", &economy.Player{Inventory: players.Inventory{Chips: 25}}, false},
 		{"nobody", nil, false},
 	} {
 		if got := economy.Won(rs, tc.p); got != tc.want {
@@ -282,7 +283,27 @@ func TestC7_Won(t *testing.T) {
 	}
 	noWin := hall(t)
 	noWin.Thresholds.WinChips = 0
-	if economy.Won(noWin, &players.Player{Member: true, Inventory: players.Inventory{Chips: 99}}) {
+	if economy.Won(noWin, &economy.Player{Player: players.Player{Member: true}, Inventory: players.Inventory{Chips: 99}}) {
 		t.Error("a ruleset without a Chip threshold has no Chip victory")
+	}
+}
+
+// TestP1_LeavingDestroysAndReportsTheItems: a departure ends the
+// membership, and every item the leaver held is destroyed (seed 002 Items:
+// an item owned by a non-player is destroyed) and reported for the log.
+func TestP1_LeavingDestroysAndReportsTheItems(t *testing.T) {
+	p := &economy.Player{Player: players.Player{ID: "discord:1", Member: true}}
+	p.Inventory.Vertebrae = 30
+	p.Inventory.Cards = []players.Card{{ID: "c1", Name: "7 of Hearts"}}
+	left := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	if err := players.Leave(&p.Player, left); err != nil {
+		t.Fatal(err)
+	}
+	destroyed := economy.DestroyHoldings(p)
+	if destroyed.Vertebrae != 30 || len(destroyed.Cards) != 1 || !p.Inventory.Empty() {
+		t.Fatalf("leaving must destroy and report the items: destroyed=%+v left=%+v", destroyed, p.Inventory)
+	}
+	if p.Member || !p.LeftAt.Equal(left) {
+		t.Fatalf("leaving must end the membership: %+v", p.Player)
 	}
 }

@@ -137,7 +137,7 @@ func Move(from, to *players.Inventory, it Items) {
 
 // Swap executes a trade between a (giving give) and b (giving take)
 // atomically: both are checked first, then both moves are made, or nothing.
-func Swap(a, b *players.Player, give, take Items) error {
+func Swap(a, b *Player, give, take Items) error {
 	if err := Holds(a.ID, &a.Inventory, give); err != nil {
 		return err
 	}

@@ -62,11 +62,11 @@ func TestTrade_Missing(t *testing.T) {
 	}
 }
 
-func parties() (*players.Player, *players.Player) {
-	a := &players.Player{ID: "discord:2", Member: true, Inventory: players.Inventory{Vertebrae: 10, Chips: 1,
+func parties() (*economy.Player, *economy.Player) {
+	a := &economy.Player{Player: players.Player{ID: "discord:2", Member: true}, Inventory: players.Inventory{Vertebrae: 10, Chips: 1,
 		Cards: []players.Card{{ID: "a1", Name: "King of Hearts", Holo: true}, {ID: "a2", Name: "2 of Clubs"}},
 		Packs: []players.Pack{{ID: "ap", Kind: "deck-pack"}}}}
-	b := &players.Player{ID: "discord:3", Member: true, Inventory: players.Inventory{Vertebrae: 3,
+	b := &economy.Player{Player: players.Player{ID: "discord:3", Member: true}, Inventory: players.Inventory{Vertebrae: 3,
 		Cards: []players.Card{{ID: "b1", Name: "Red Joker"}}}}
 	return a, b
 }

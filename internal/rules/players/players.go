@@ -60,8 +60,10 @@ type DeckEntry struct {
 	Copies []Card `json:"copies"`
 }
 
-// Player is one person's membership record in one game. The record outlives
-// a departure so the 7-day rejoin rule can be applied.
+// Player is one person's membership in one game: who, since when, and when
+// they acted. The record outlives a departure so the 7-day rejoin rule can
+// be applied. What a player holds is their ruleset's (economy.Player is
+// Gilded Hall's record, which embeds this one: one item per player).
 type Player struct {
 	ID     string `json:"id"`
 	Name   string `json:"name,omitempty"`
@@ -75,32 +77,12 @@ type Player struct {
 	JoinPeriod string `json:"join_period"`
 	// ActionPeriods lists the last two distinct periods in which the player
 	// performed an action (P2), oldest first: enough to answer P3.
-	ActionPeriods []string  `json:"action_periods,omitempty"`
-	Inventory     Inventory `json:"inventory"`
-	// GiftPeriod is the period of the player's last gift and GiftedTo its
-	// receiver: one gift per period (RULINGS C4), reset by the period moving on.
-	GiftPeriod string `json:"gift_period,omitempty"`
-	GiftedTo   string `json:"gifted_to,omitempty"`
-	// Owed lists gifts this player received while inactive: if they act in
-	// the same period, each giver gets their card, once (RULINGS C4).
-	Owed []Owed `json:"owed,omitempty"`
-	// BattlePeriod is the period (phase) in which the player engaged in
-	// battle; the battle of that phase starts when it ends (RULINGS X10).
-	BattlePeriod string `json:"battle_period,omitempty"`
-	// Matches indexes the Exoptosis matches the player is in that are not
-	// over (requested duels, running matches), so a departure or a chat
-	// command finds them without reading every match the game ever had.
-	// The game layer maintains it (internal/game/match_index.go).
-	Matches []string `json:"matches,omitempty"`
-	// Trades indexes the open trades the player is a party to (as offerer
-	// or receiver), so a departure withdraws them without reading every
-	// trade the game ever had. TradesIndexed says the index is complete: a
-	// record made before the index existed lacks it, and its first
-	// departure reads the game's trades once. The game layer maintains both
-	// (internal/game/trade_index.go).
-	Trades        []string `json:"trades,omitempty"`
-	TradesIndexed bool     `json:"trades_indexed,omitempty"`
+	ActionPeriods []string `json:"action_periods,omitempty"`
 }
+
+// Core returns the membership itself: a ruleset module's player record
+// embeds a Player, and the engine reaches the membership through Core.
+func (p *Player) Core() *Player { return p }
 
 // Owed is a giver's pending card from a gift to an inactive player.
 type Owed struct {
@@ -139,18 +121,16 @@ func Join(prev *Player, id, name string, now time.Time, period string, rejoinWai
 	}, nil
 }
 
-// Leave ends p's membership at now (RULINGS P1): every item they hold is
-// destroyed (seed 002 Items: an item owned by a non-player is destroyed) and
-// returned so the log can keep what it was.
-func Leave(p *Player, now time.Time) (destroyed Inventory, err error) {
+// Leave ends p's membership at now (RULINGS P1). What they held is their
+// ruleset's to destroy (seed 002 Items: an item owned by a non-player is
+// destroyed; economy.Leave for Gilded Hall's).
+func Leave(p *Player, now time.Time) error {
 	if p == nil || !p.Member {
-		return Inventory{}, NotAPlayer()
+		return NotAPlayer()
 	}
-	destroyed = p.Inventory.Normalized()
-	p.Inventory = Inventory{}
 	p.Member = false
 	p.LeftAt = now
-	return destroyed, nil
+	return nil
 }
 
 // NotAPlayer is the refusal for commands that need a current player.

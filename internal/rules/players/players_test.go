@@ -18,15 +18,12 @@ func TestP1_RejoinRefusedWithinSevenDaysWithDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Inventory.Vertebrae = 30
-	p.Inventory.Cards = []Card{{ID: "c1", Name: "7 of Hearts"}}
 	left := t0.Add(24 * time.Hour)
-	destroyed, err := Leave(p, left)
-	if err != nil {
+	if err := Leave(p, left); err != nil {
 		t.Fatal(err)
 	}
-	if destroyed.Vertebrae != 30 || len(destroyed.Cards) != 1 || !p.Inventory.Empty() {
-		t.Fatalf("leaving must destroy and report the items: destroyed=%+v left=%+v", destroyed, p.Inventory)
+	if p.Member || !p.LeftAt.Equal(left) {
+		t.Fatalf("leaving must end the membership at the moment of leaving: %+v", p)
 	}
 
 	_, err = Join(p, "discord:1", "", left.Add(3*24*time.Hour), "2026-W49-II", week)
@@ -42,8 +39,8 @@ func TestP1_RejoinRefusedWithinSevenDaysWithDate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rejoin exactly 7 days after leaving: %v", err)
 	}
-	if !again.Inventory.Empty() || again.Name != "Ada" || !again.JoinedAt.Equal(left.Add(week)) {
-		t.Fatalf("rejoin must start empty with a new stint: %+v", again)
+	if again.Name != "Ada" || !again.JoinedAt.Equal(left.Add(week)) || !again.LeftAt.IsZero() {
+		t.Fatalf("rejoin must start a new stint: %+v", again)
 	}
 }
 
@@ -52,7 +49,7 @@ func TestP1_JoinTwiceRefused(t *testing.T) {
 	if _, err := Join(p, "discord:1", "Ada", t0.Add(time.Hour), "2026-W49-I", week); !errors.Is(err, &rules.Error{Code: "already_a_player"}) {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := Leave(&Player{ID: "x"}, t0); !errors.Is(err, &rules.Error{Code: "not_a_player"}) {
+	if err := Leave(&Player{ID: "x"}, t0); !errors.Is(err, &rules.Error{Code: "not_a_player"}) {
 		t.Fatalf("leave by non-player: got %v", err)
 	}
 }

@@ -219,8 +219,8 @@ func (s *Service) Revoke(ctx context.Context, req engine.Request, r Revoke) (*en
 
 // target returns the player an admin command is about, refusing a
 // non-player.
-func (t *tx) target(id string) (*engine.Player, error) {
-	p, err := t.Member(id)
+func (t *tx) target(id string) (*Player, error) {
+	p, err := t.member(id)
 	if err != nil {
 		return nil, err
 	}

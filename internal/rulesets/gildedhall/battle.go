@@ -37,7 +37,7 @@ func (s *Service) EngageBattle(ctx context.Context, req engine.Request) (*engine
 		Req: req, Command: "battle-engage", Body: struct{}{},
 		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor)} },
 		Apply: func(t *tx) (any, error) {
-			p, err := t.Actor()
+			p, err := t.actor()
 			if err != nil {
 				return nil, err
 			}
@@ -74,7 +74,15 @@ func (s *Service) EngageBattle(ctx context.Context, req engine.Request) (*engine
 }
 
 // formBattleAtPeriodEnd is the Exoptosis component's period-end hook.
-var formBattleAtPeriodEnd = engine.AtHook{Run: func(t *engine.Tx, ended, next calendar.Period, members []*engine.Player, res *engine.PeriodEnded) error {
+var formBattleAtPeriodEnd = engine.AtHook{Run: func(t *engine.Tx, ended, next calendar.Period, records []engine.PlayerRecord, res *engine.PeriodEnded) error {
+	members := make([]*Player, 0, len(records))
+	for _, r := range records {
+		p, err := asPlayer(r)
+		if err != nil {
+			return err
+		}
+		members = append(members, p)
+	}
 	return formBattle(wrap(t), ended, next, members, res)
 }}
 
@@ -86,7 +94,7 @@ var formBattleAtPeriodEnd = engine.AtHook{Run: func(t *engine.Tx, ended, next ca
 // period-end commit reads no player items: a forming battle is found
 // through BattlePeriod, see match_index.go). With fewer
 // than 2 engaged players there is no match, and the log says so.
-func formBattle(t *tx, ended, _ calendar.Period, members []*engine.Player, _ *engine.PeriodEnded) error {
+func formBattle(t *tx, ended, _ calendar.Period, members []*Player, _ *engine.PeriodEnded) error {
 	var engaged []string
 	for _, p := range members {
 		if p.BattlePeriod == ended.ID {

@@ -116,7 +116,7 @@ func (p *RosterPage) add(id string, deck []string, cards, chips int, dict map[st
 
 // distinctDeck lists the distinct names of p's cards the ruleset knows, in
 // the order first held: all the engine uses of a deck (X1, X4, X5).
-func (t *tx) distinctDeck(p *engine.Player) []string {
+func (t *tx) distinctDeck(p *Player) []string {
 	var out []string
 	for _, c := range p.Inventory.Cards {
 		if _, known := t.Rules.Card(c.Name); known && !slices.Contains(out, c.Name) {
@@ -137,7 +137,7 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 	playable, small := 0, []string{}
 	smallCount := 0
 	err := t.Svc.Scan(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Prefix: engine.PlayerPrefix}, func(it store.Item) error {
-		var p engine.Player
+		var p Player
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding %s: %w", it.Key, err)
 		}

@@ -54,12 +54,12 @@ func (s *Service) RequestDuel(ctx context.Context, req engine.Request, d Request
 			return keys
 		},
 		Apply: func(t *tx) (any, error) {
-			p, err := t.Actor()
+			p, err := t.actor()
 			if err != nil {
 				return nil, err
 			}
 			for _, id := range invitees {
-				m, err := t.Member(id)
+				m, err := t.member(id)
 				if err != nil {
 					return nil, err
 				}
@@ -109,7 +109,7 @@ func (s *Service) AnswerDuel(ctx context.Context, req engine.Request, a AnswerDu
 		Req: req, Command: command, Body: a,
 		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, a.Match), engine.PlayerKey(g, req.Actor)} },
 		Apply: func(t *tx) (any, error) {
-			p, err := t.Actor()
+			p, err := t.actor()
 			if err != nil {
 				return nil, err
 			}

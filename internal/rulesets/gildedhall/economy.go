@@ -16,8 +16,12 @@ import (
 // settleGifts is what acting settles in Gilded Hall (Module.OnAction):
 // each giver of a gift p received while inactive in this period gets their
 // card, once per gift (RULINGS C4).
-func settleGifts(gt *engine.Tx, p *engine.Player) error {
+func settleGifts(gt *engine.Tx, r engine.PlayerRecord) error {
 	t := wrap(gt)
+	p, err := asPlayer(r)
+	if err != nil {
+		return err
+	}
 	if len(p.Owed) == 0 {
 		return nil
 	}
@@ -28,7 +32,7 @@ func settleGifts(gt *engine.Tx, p *engine.Player) error {
 		if o.Period != t.Period.ID {
 			continue // the receiver did not act in that phase: nothing is owed
 		}
-		g, err := t.Member(o.Giver)
+		g, err := t.member(o.Giver)
 		if err != nil {
 			return err
 		}
@@ -74,7 +78,7 @@ func (s *Service) Purchase(ctx context.Context, req engine.Request, b Purchase) 
 		Req: req, Command: "purchase", Body: b, Random: true,
 		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor)} },
 		Apply: func(t *tx) (any, error) {
-			p, err := t.Actor()
+			p, err := t.actor()
 			if err != nil {
 				return nil, err
 			}
@@ -112,7 +116,7 @@ func (s *Service) Open(ctx context.Context, req engine.Request, o OpenPack) (*en
 		Req: req, Command: "open", Body: o, Random: true,
 		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor)} },
 		Apply: func(t *tx) (any, error) {
-			p, err := t.Actor()
+			p, err := t.actor()
 			if err != nil {
 				return nil, err
 			}
@@ -157,22 +161,22 @@ func (s *Service) Gift(ctx context.Context, req engine.Request, g Gift) (*engine
 			return []store.Key{engine.PlayerKey(game, req.Actor), engine.PlayerKey(game, g.To)}
 		},
 		Apply: func(t *tx) (any, error) {
-			giver, err := t.Player(req.Actor)
+			giver, err := t.player(req.Actor)
 			if err != nil {
 				return nil, err
 			}
-			recv, err := t.Player(g.To)
+			recv, err := t.player(g.To)
 			if err != nil {
 				return nil, err
 			}
 			if recv == nil && g.To != req.Actor {
-				recv = &engine.Player{ID: g.To}
+				recv = &Player{Player: players.Player{ID: g.To}}
 			}
 			if err := economy.CheckGift(giver, recv, t.Period.ID); err != nil {
 				return nil, err
 			}
 			prev := t.Schedule.Prev(t.Period)
-			inactive := players.Inactive(recv, t.Period.ID, prev.ID)
+			inactive := players.Inactive(&recv.Player, t.Period.ID, prev.ID)
 			gs := t.Rules.Thresholds.Gift
 			n := economy.GiftSize(gs, len(recv.Inventory.Cards), inactive)
 			res := GiftResult{Giver: giver.ID, Receiver: recv.ID, Inactive: inactive,

@@ -187,7 +187,7 @@ func (t *tx) startMatch(r *MatchRecord) error {
 	}
 	var entrants []exoptosis.Entrant
 	for _, id := range r.Players {
-		p, err := t.Member(id)
+		p, err := t.member(id)
 		if err != nil {
 			return err
 		}
@@ -239,7 +239,7 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 				ev.Cards = nil
 			}
 		case exoptosis.EvRaised, exoptosis.EvMatched:
-			p, err := t.Member(ev.Participant)
+			p, err := t.member(ev.Participant)
 			if err != nil {
 				return err
 			}
@@ -269,7 +269,7 @@ type matchEvent struct {
 // owns nothing: Chips due to them are destroyed (seed 002 Items), and the
 // log says so.
 func (t *tx) credit(r *MatchRecord, id string, chips int, why string) error {
-	p, err := t.Member(id)
+	p, err := t.member(id)
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ const (
 // reward draws and grants a battle winner's reward (X10): one of the
 // ruleset's rewards with equal odds.
 func (t *tx) reward(winner string, src fair.Source) (*BattleReward, error) {
-	p, err := t.Member(winner)
+	p, err := t.member(winner)
 	if err != nil || p == nil {
 		return nil, err
 	}
@@ -421,7 +421,7 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 		Req: req, Command: "match-" + mv.Kind, Body: mv,
 		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, mv.Match), engine.PlayerKey(g, req.Actor)} },
 		Apply: func(t *tx) (any, error) {
-			p, err := t.Actor()
+			p, err := t.actor()
 			if err != nil {
 				return nil, err
 			}

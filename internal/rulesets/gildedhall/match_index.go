@@ -28,7 +28,6 @@ package gildedhall
 import (
 	"slices"
 
-	engine "croupier/internal/game"
 	"croupier/internal/store"
 )
 
@@ -72,7 +71,7 @@ func (r *MatchRecord) everyone() []string {
 // are left out (see the file comment).
 func (t *tx) indexMatch(r *MatchRecord, ids []string) error {
 	for _, id := range ids {
-		p, err := t.Member(id)
+		p, err := t.member(id)
 		if err != nil {
 			return err
 		}
@@ -96,19 +95,19 @@ func (t *tx) unindexMatch(r *MatchRecord) error {
 	if r.Kind == MatchBattle && r.Match == nil {
 		return nil
 	}
-	return t.dropFromIndexes(r.everyone(), r.ID, func(p *engine.Player) *[]string { return &p.Matches }, t.canSave)
+	return t.dropFromIndexes(r.everyone(), r.ID, func(p *Player) *[]string { return &p.Matches }, t.canSave)
 }
 
 // dropFromIndexes removes id from an index held on the records of the
 // players ids (their live matches, their open trades), reading in one
 // request the records the command has not read, and saves those it
 // changed. may, when set, says whether a record can still be written.
-func (t *tx) dropFromIndexes(ids []string, id string, index func(*engine.Player) *[]string, may func(string) bool) error {
+func (t *tx) dropFromIndexes(ids []string, id string, index func(*Player) *[]string, may func(string) bool) error {
 	if err := t.Preload(ids); err != nil {
 		return err
 	}
 	for _, pid := range ids {
-		p, err := t.Player(pid)
+		p, err := t.player(pid)
 		if err != nil {
 			return err
 		}
@@ -130,7 +129,7 @@ func (t *tx) dropFromIndexes(ids []string, id string, index func(*engine.Player)
 // their index, and the battle of the phase they engaged in if it is not
 // indexed (forming, or set up without room for their entry). current is
 // the period now: its battle does not exist yet.
-func liveMatchIDs(p *engine.Player, current string) []string {
+func liveMatchIDs(p *Player, current string) []string {
 	ids := slices.Clone(p.Matches)
 	if p.BattlePeriod != "" && p.BattlePeriod != current {
 		if b := battleID(p.BattlePeriod); !slices.Contains(ids, b) {

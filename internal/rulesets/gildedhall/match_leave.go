@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/store"
@@ -20,7 +19,7 @@ import (
 // however many matches the game has had; the index is then dropped, stale
 // entries with it. Chips refunded to the leaver are destroyed with their
 // other items.
-func (t *tx) leaveMatches(p *engine.Player) error {
+func (t *tx) leaveMatches(p *Player) error {
 	ids := liveMatchIDs(p, t.Period.ID)
 	p.BattlePeriod, p.Matches = "", nil
 	t.Save(p)
@@ -73,7 +72,7 @@ func (t *tx) leaveMatches(p *engine.Player) error {
 }
 
 // leaveMatch applies p's departure to one match read for it.
-func (t *tx) leaveMatch(p *engine.Player, r *MatchRecord) error {
+func (t *tx) leaveMatch(p *Player, r *MatchRecord) error {
 	switch r.Status {
 	case MatchRequested:
 		if !slices.Contains(r.Players, p.ID) {

@@ -197,7 +197,7 @@ func (s *Service) Match(ctx context.Context, game, id, viewer string) (MatchView
 		}
 	}
 	if viewer != "" && r.Match != nil && r.Match.Phase == exoptosis.PhaseBetting {
-		if p, err := t.Member(viewer); err == nil && p != nil {
+		if p, err := t.member(viewer); err == nil && p != nil {
 			for i := range r.Match.Participants {
 				if r.Match.Participants[i].ID == viewer {
 					r.Match.Participants[i].Chips = p.Inventory.Chips
@@ -260,7 +260,7 @@ func (s *Service) LiveMatches(ctx context.Context, game, player string) ([]Match
 		return nil, err
 	}
 	out := []MatchSummary{}
-	p, err := t.Member(player)
+	p, err := t.member(player)
 	if err != nil || p == nil {
 		return out, err
 	}
@@ -390,7 +390,7 @@ func (s *Service) MatchesPage(ctx context.Context, game string, f MatchFilter, p
 	}
 	engaged := ""
 	if f.Player != "" {
-		if p, err := t.Player(f.Player); err != nil {
+		if p, err := t.player(f.Player); err != nil {
 			return nil, "", err
 		} else if p != nil {
 			engaged = p.BattlePeriod

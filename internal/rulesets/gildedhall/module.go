@@ -42,9 +42,11 @@ func Module() engine.Module {
 		ID: ID, Title: "Gilded Hall", Seasons: true,
 		// Trades before Exoptosis: a departure withdraws its trades, then
 		// forfeits its matches (the order of its log events).
-		Components: []engine.Component{Cards(), Trades(), Exoptosis(), engine.Governance()},
-		Victory: func(t *engine.Tx, p *engine.Player) (bool, any) {
-			if !economy.Won(t.Rules, p) {
+		Components: []engine.Component{Holdings(), Cards(), Trades(), Exoptosis(), engine.Governance()},
+		NewPlayer:  NewPlayer,
+		Victory: func(t *engine.Tx, r engine.PlayerRecord) (bool, any) {
+			p, _ := r.(*Player)
+			if p == nil || !economy.Won(t.Rules, p) {
 				return false, nil
 			}
 			return true, map[string]any{"chips": p.Inventory.Chips, "threshold": t.Rules.Thresholds.WinChips}
@@ -56,10 +58,43 @@ func Module() engine.Module {
 // HoldingsView fills in a player's holdings (Vertebrae, Chips, their deck
 // and packs) and whether they may gift in this period: Gilded Hall's part
 // of a player's status, which a module trading these items shows too.
-func HoldingsView(t *engine.Tx, p *engine.Player, v *engine.PlayerView) {
+func HoldingsView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
+	p, _ := r.(*Player)
+	if p == nil {
+		return
+	}
 	v.DeckSize, v.Inventory = len(p.Inventory.Cards), p.Inventory.Normalized()
 	v.Deck, v.Packs = cards.Group(t.Rules, p.Inventory.Cards), groupPacks(t, p.Inventory.Packs)
 	v.CanGift = p.Member && p.GiftPeriod != t.Period.ID
+}
+
+// InstHoldings is what a player holds: Vertebrae, Chips, cards and packs.
+const InstHoldings = "holdings"
+
+// Holdings is what a player holds as a component: a departure destroys it
+// (seed 002 Items: an item owned by a non-player is destroyed), first, so
+// the log keeps what it was. A module whose players hold these items
+// (NewPlayer, HoldingsView) includes it.
+func Holdings() engine.Component {
+	return engine.Component{Name: InstHoldings, OnLeave: onLeave(func(_ *tx, p *Player, res *engine.LeaveResult) error {
+		res.Destroyed = economy.DestroyHoldings(p)
+		return nil
+	})}
+}
+
+// NewPlayer is the record of a player who holds Gilded Hall's items: a new
+// stint starts with nothing.
+func NewPlayer(m engine.Player) engine.PlayerRecord { return &Player{Player: m} }
+
+// onLeave adapts a leave hook on this module's records.
+func onLeave(h func(t *tx, p *Player, res *engine.LeaveResult) error) func(*engine.Tx, engine.PlayerRecord, *engine.LeaveResult) error {
+	return func(t *engine.Tx, r engine.PlayerRecord, res *engine.LeaveResult) error {
+		p, err := asPlayer(r)
+		if err != nil {
+			return err
+		}
+		return h(wrap(t), p, res)
+	}
 }
 
 // Cards is the economy component.
@@ -89,28 +124,33 @@ func Exoptosis() engine.Component {
 	}
 	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches},
 		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd},
-		OnLeave: func(t *engine.Tx, p *engine.Player, _ *engine.LeaveResult) error {
-			return wrap(t).leaveMatches(p) // match_leave.go: forfeits, duel requests, battle engagement
-		}}
+		OnLeave: onLeave(func(t *tx, p *Player, _ *engine.LeaveResult) error {
+			return t.leaveMatches(p) // match_leave.go: forfeits, duel requests, battle engagement
+		})}
 }
 
 // Trades is the trading component: offers of items between players, who
 // may trade being ruleset data.
 func Trades() engine.Component {
 	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork},
-		OnJoin: func(_ *engine.Tx, prev, p *engine.Player) {
+		OnJoin: func(_ *engine.Tx, prevRec, rec engine.PlayerRecord) {
 			// The trade index (trade_index.go) is complete from a first join;
 			// a rejoin keeps the open trades the departure had no room to close.
+			prev, _ := prevRec.(*Player)
+			p, _ := rec.(*Player)
+			if p == nil {
+				return
+			}
 			p.TradesIndexed = prev == nil || prev.TradesIndexed
 			if prev != nil {
 				p.Trades = prev.Trades
 			}
 		},
-		OnLeave: func(t *engine.Tx, p *engine.Player, res *engine.LeaveResult) error {
-			withdrawn, err := wrap(t).withdrawTradesOf(p) // trade_index.go
+		OnLeave: onLeave(func(t *tx, p *Player, res *engine.LeaveResult) error {
+			withdrawn, err := t.withdrawTradesOf(p) // trade_index.go
 			res.WithdrawnTrades = withdrawn
 			return err
-		},
+		}),
 		Commands: []engine.Command{
 			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates)},
 			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade)},

@@ -38,7 +38,7 @@ import (
 const maxLeaveTrades = 40
 
 // indexTrade adds tr to the index of each party; the caller saves them.
-func indexTrade(tr *Trade, parties ...*engine.Player) {
+func indexTrade(tr *Trade, parties ...*Player) {
 	for _, p := range parties {
 		if !slices.Contains(p.Trades, tr.ID) {
 			p.Trades = append(slices.Clone(p.Trades), tr.ID)
@@ -49,14 +49,14 @@ func indexTrade(tr *Trade, parties ...*engine.Player) {
 // unindexTrade removes the closed trade tr from both parties' indexes,
 // reading in one request the party the command has not read.
 func (t *tx) unindexTrade(tr *Trade) error {
-	return t.dropFromIndexes([]string{tr.From, tr.To}, tr.ID, func(p *engine.Player) *[]string { return &p.Trades }, nil)
+	return t.dropFromIndexes([]string{tr.From, tr.To}, tr.ID, func(p *Player) *[]string { return &p.Trades }, nil)
 }
 
 // withdrawTradesOf closes the open trades p is a party to, as part of their
 // departure (RULINGS P1), reading only the trades of p's index (one
 // request) and their counterparties (one more). p's record from before the
 // index is read the old way, once: every trade of the game.
-func (t *tx) withdrawTradesOf(p *engine.Player) ([]string, error) {
+func (t *tx) withdrawTradesOf(p *Player) ([]string, error) {
 	var open []*Trade
 	var err error
 	if p.TradesIndexed {

@@ -89,11 +89,11 @@ func (s *Service) OfferTrade(ctx context.Context, req engine.Request, o OfferTra
 			return []store.Key{engine.PlayerKey(g, req.Actor), engine.PlayerKey(g, o.To)}
 		},
 		Apply: func(t *tx) (any, error) {
-			from, err := t.Actor()
+			from, err := t.actor()
 			if err != nil {
 				return nil, err
 			}
-			to, err := t.Member(o.To)
+			to, err := t.member(o.To)
 			if err != nil {
 				return nil, err
 			}
@@ -155,11 +155,11 @@ func (s *Service) AcceptTrade(ctx context.Context, req engine.Request, id string
 			return rules.Refuse("trade_expired", "Trade %s expired on %s: both consents must be within %s of each other.",
 				tr.ID, tr.ExpiresAt.UTC().Format(time.RFC1123), t.Rules.Durations.TradeWindow.Std())
 		}
-		to, err := t.Actor()
+		to, err := t.actor()
 		if err != nil {
 			return err
 		}
-		from, err := t.Member(tr.From)
+		from, err := t.member(tr.From)
 		if err != nil {
 			return err
 		}
@@ -187,7 +187,7 @@ func (s *Service) WithdrawTrade(ctx context.Context, req engine.Request, id stri
 		if tr.From != req.Actor && tr.To != req.Actor {
 			return rules.Refuse("not_your_trade", "Trade %s is between %s and %s; only they can withdraw it.", tr.ID, tr.From, tr.To)
 		}
-		p, err := t.Actor()
+		p, err := t.actor()
 		if err != nil {
 			return err
 		}
@@ -265,13 +265,13 @@ func (t *tx) expireView(tr *Trade) {
 
 // mayTrade applies the ruleset's trading restriction: under seed 002 only
 // reputable players trade, with reputable players (RULINGS P4).
-func (t *tx) mayTrade(a, b *engine.Player) error {
+func (t *tx) mayTrade(a, b *Player) error {
 	if !t.Rules.Trading.ReputableOnly {
 		return nil
 	}
 	d := t.Rules.Durations
-	for _, p := range []*engine.Player{a, b} {
-		if !players.Reputable(p, t.Now, t.Meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
+	for _, p := range []*Player{a, b} {
+		if !players.Reputable(&p.Player, t.Now, t.Meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
 			return rules.Refuse("not_reputable", "%s is not reputable yet (a player continuously for %s), and only reputable players trade in this game.",
 				p.ID, d.ReputableTenure.Std()).With("player", p.ID).With("reputable_at", p.JoinedAt.Add(d.ReputableTenure.Std()).UTC())
 		}

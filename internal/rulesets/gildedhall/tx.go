@@ -2,9 +2,12 @@ package gildedhall
 
 import (
 	"context"
+	"fmt"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules/cards"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
 	"croupier/internal/store"
 )
 
@@ -70,4 +73,51 @@ func (s *Service) viewIn(ctx context.Context, v engine.View, game string, extra 
 		return nil, err
 	}
 	return wrap(t), nil
+}
+
+// Player is a Gilded Hall player record: the membership and the holdings
+// (economy.Player), one item per player.
+type Player = economy.Player
+
+// asPlayer is the Gilded Hall record of r (every record of a game of this
+// module is one: the engine decodes player items with newPlayer).
+func asPlayer(r engine.PlayerRecord) (*Player, error) {
+	if r == nil {
+		return nil, nil
+	}
+	p, ok := r.(*Player)
+	if !ok {
+		return nil, fmt.Errorf("internal: player %s is a %T, not a Gilded Hall record", r.Core().ID, r)
+	}
+	return p, nil
+}
+
+// player returns the record of id, or nil if they never joined.
+func (t *tx) player(id string) (*Player, error) {
+	r, err := t.Record(id)
+	if err != nil {
+		return nil, err
+	}
+	return asPlayer(r)
+}
+
+// member returns id's record if they are a current player, else nil.
+func (t *tx) member(id string) (*Player, error) {
+	p, err := t.player(id)
+	if err != nil || p == nil || !p.Member {
+		return nil, err
+	}
+	return p, nil
+}
+
+// actor returns the acting player, refusing a non-player.
+func (t *tx) actor() (*Player, error) {
+	p, err := t.member(t.Entry.Actor)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, players.NotAPlayer()
+	}
+	return p, nil
 }

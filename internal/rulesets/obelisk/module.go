@@ -16,8 +16,9 @@ const ID = "obelisk"
 // Module returns the Obelisk as the engine runs it.
 func Module() engine.Module {
 	return engine.Module{ID: ID, Title: "Obelisk", Seasons: true,
-		Components: []engine.Component{gildedhall.Trades(), engine.Governance()},
-		// Trades move the items Gilded Hall's holdings hold, so a player's
-		// status shows them (until the Obelisk's own items land).
-		PlayerView: gildedhall.HoldingsView}
+		Components: []engine.Component{gildedhall.Holdings(), gildedhall.Trades(), engine.Governance()},
+		// Trades move the items Gilded Hall's players hold, so until the
+		// Obelisk's own items land its players hold them too, and a
+		// player's status shows them.
+		NewPlayer: gildedhall.NewPlayer, PlayerView: gildedhall.HoldingsView}
 }
