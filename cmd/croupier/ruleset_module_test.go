@@ -32,26 +32,32 @@ import (
 
 // Tally is a ruleset that exists only in this test (docs/architecture.md,
 // "Adding a ruleset", follows it step by step): one command, score, which
-// scores a point for the actor and sets a bonus point due an hour after
-// their first; one due kind, the bonus; one victory rule, three points.
-// Its state is its own item, TALLY#<player>, in the game's partition.
-// It runs on the turns ruleset's data (Module.Data): the shipped data files
-// are the shipped rulesets'.
+// scores a point for the actor and, unless one is pending, sets a bonus
+// point due an hour later; one due kind, the bonus; one victory rule,
+// three points.
+// A player's points are its part of the player record (Module.NewPlayer);
+// a bonus timer is its own item, TALLY#<player>, in the game's partition,
+// due when the bonus is. It runs on the turns ruleset's data (Module.Data):
+// the shipped data files are the shipped rulesets'.
 
 const (
 	tallyID  = "tally"
 	tallyWin = 3
-	// tallyPrefix starts the sort key of a player's tally: the due index
-	// finds the bonus timers by it.
+	// tallyPrefix starts the sort key of a bonus timer: the due index
+	// finds them by it.
 	tallyPrefix = "TALLY#"
 )
 
-// tallyScore is a player's tally item.
-type tallyScore struct {
-	Player string `json:"player"`
-	Points int    `json:"points"`
-	// BonusAt is when the bonus point is due (the item's due time too).
-	BonusAt time.Time `json:"bonus_at,omitzero"`
+// tallyPlayer is a Tally player record: the membership and the points.
+type tallyPlayer struct {
+	game.Player
+	Points int `json:"points,omitempty"`
+}
+
+// tallyBonus is a pending bonus point (the item's due time is At).
+type tallyBonus struct {
+	Player string    `json:"player"`
+	At     time.Time `json:"at"`
 }
 
 // Score is the payload of score.
@@ -69,43 +75,37 @@ type ScoreResult struct {
 	Won     bool      `json:"won"`
 }
 
-func tallyKey(g, player string) store.Key {
+func bonusKey(g, player string) store.Key {
 	return store.Key{PK: game.GamePK(g), SK: tallyPrefix + player}
 }
 
 // tallyModule is the Tally ruleset as the engine runs it.
 func tallyModule() game.Module {
 	return game.Module{ID: tallyID, Title: "Tally", Data: "turns",
+		NewPlayer: func(m game.Player) game.PlayerRecord { return &tallyPlayer{Player: m} },
 		Components: []game.Component{{Name: tallyID,
 			Commands: []game.Command{
 				{Name: "score", Institution: tallyID, Action: true, What: "points",
-					Summary: "Score a point (or 2); your first brings a bonus point an hour later", Call: game.Method(score)},
+					Summary: "Score a point (or 2); a bonus point follows an hour later", Call: game.Method(score)},
 				{Name: "tally-bonus", Institution: tallyID, Scheduled: true, AfterEnd: true, What: "bonus points"},
 			},
 			Due: []game.DueWork{{Kind: "tally-bonus", Prefix: tallyPrefix, Run: runBonus}},
 		}},
-		// Checked for every player record a commit writes; score and the
-		// bonus keep the tally they wrote in the transaction's Scratch.
-		Victory: func(t *game.Tx, p *game.Player) (bool, any) {
-			sc, _ := t.Scratch.(*tallyScore)
-			if sc == nil || sc.Player != p.ID || sc.Points < tallyWin {
-				return false, nil
-			}
-			return true, map[string]int{"points": sc.Points}
+		// Checked for every player record a commit writes.
+		Victory: func(_ *game.Tx, p game.PlayerRecord) (bool, any) {
+			tp := p.(*tallyPlayer)
+			return tp.Points >= tallyWin, map[string]int{"points": tp.Points}
 		},
 	}
 }
 
-// tally reads player's tally in t (a zero one before their first point).
-func tally(t *game.Tx, player string) (*tallyScore, error) {
-	sc := &tallyScore{Player: player}
-	if it := t.Loaded[tallyKey(t.Game, player)]; it.Exists() {
-		if err := json.Unmarshal(it.Data, sc); err != nil {
-			return nil, err
-		}
+// tallyMember returns id's record if they are a current player, else nil.
+func tallyMember(t *game.Tx, id string) (*tallyPlayer, error) {
+	r, err := t.Record(id)
+	if err != nil || r == nil || !r.Core().Member {
+		return nil, err
 	}
-	t.Scratch = sc
-	return sc, nil
+	return r.(*tallyPlayer), nil
 }
 
 func score(s *game.Service, ctx context.Context, req game.Request, p Score) (*game.Result, error) {
@@ -116,29 +116,34 @@ func score(s *game.Service, ctx context.Context, req game.Request, p Score) (*ga
 		return nil, rules.Refuse("invalid_request", "A score is 1 or 2 points, not %d.", p.Points)
 	}
 	return s.Run(ctx, game.Spec{Req: req, Command: "score", Body: p,
-		Keys: func(g string) []store.Key { return []store.Key{game.PlayerKey(g, req.Actor), tallyKey(g, req.Actor)} },
+		Keys: func(g string) []store.Key { return []store.Key{game.PlayerKey(g, req.Actor), bonusKey(g, req.Actor)} },
 		Apply: func(t *game.Tx) (any, error) {
-			pl, err := t.Actor()
+			if _, err := t.Actor(); err != nil { // refuses a non-player
+				return nil, err
+			}
+			pl, err := tallyMember(t, req.Actor)
 			if err != nil {
 				return nil, err
 			}
-			sc, err := tally(t, pl.ID)
-			if err != nil {
-				return nil, err
+			pl.Points += p.Points
+			bonus := tallyBonus{Player: pl.ID}
+			if it := t.Loaded[bonusKey(t.Game, pl.ID)]; it.Exists() {
+				if err := json.Unmarshal(it.Data, &bonus); err != nil {
+					return nil, err
+				}
 			}
-			sc.Points += p.Points
-			if sc.BonusAt.IsZero() {
-				sc.BonusAt = t.Now.Add(time.Hour)
-			}
-			if err := t.Put(tallyKey(t.Game, pl.ID), sc, sc.BonusAt); err != nil {
-				return nil, err
+			if bonus.At.IsZero() {
+				bonus.At = t.Now.Add(time.Hour)
+				if err := t.Put(bonusKey(t.Game, pl.ID), bonus, bonus.At); err != nil {
+					return nil, err
+				}
 			}
 			if err := t.Acted(pl); err != nil {
 				return nil, err
 			}
-			t.Save(pl) // the victory rule is checked on the records a commit writes
-			t.Emit("point_scored", pl.ID, map[string]int{"points": sc.Points})
-			return ScoreResult{Player: pl.ID, Name: pl.Name, Points: sc.Points, BonusAt: sc.BonusAt, Won: sc.Points >= tallyWin}, nil
+			t.Save(pl)
+			t.Emit("point_scored", pl.ID, map[string]int{"points": pl.Points})
+			return ScoreResult{Player: pl.ID, Name: pl.Name, Points: pl.Points, BonusAt: bonus.At, Won: pl.Points >= tallyWin}, nil
 		}})
 }
 
@@ -149,7 +154,7 @@ var errBonusNotDue = errors.New("no bonus due")
 // concurrent run does nothing.
 func runBonus(s *game.Service, ctx context.Context, g, sk string) ([]string, error) {
 	player := strings.TrimPrefix(sk, tallyPrefix)
-	it, err := s.Store().Get(ctx, tallyKey(g, player))
+	it, err := s.Store().Get(ctx, bonusKey(g, player))
 	if err != nil {
 		return nil, err
 	}
@@ -160,28 +165,28 @@ func runBonus(s *game.Service, ctx context.Context, g, sk string) ([]string, err
 	key := "tally-bonus:" + player + ":" + due.UTC().Format(time.RFC3339Nano)
 	res, err := s.Run(ctx, game.Spec{Req: game.Request{Game: g, Actor: game.SchedulerActor, Key: key}, Command: "tally-bonus",
 		Body: map[string]string{"player": player, "due": due.UTC().Format(time.RFC3339Nano)},
-		Keys: func(g string) []store.Key { return []store.Key{game.PlayerKey(g, player), tallyKey(g, player)} },
+		Keys: func(g string) []store.Key { return []store.Key{game.PlayerKey(g, player), bonusKey(g, player)} },
 		Apply: func(t *game.Tx) (any, error) {
-			sc, err := tally(t, player)
-			if err != nil {
-				return nil, err
-			}
-			if !sc.BonusAt.Equal(due) {
+			if !t.Loaded[bonusKey(t.Game, player)].Due.Equal(due) {
 				return nil, errBonusNotDue
 			}
 			t.Now, t.Entry.At, t.Entry.ID = due, due, s.NewLogID(due)
-			sc.BonusAt = time.Time{}
-			pl, err := t.Member(player)
+			// Done with the timer: the next point sets a new one.
+			if err := t.Put(bonusKey(t.Game, player), tallyBonus{Player: player}, time.Time{}); err != nil {
+				return nil, err
+			}
+			pl, err := tallyMember(t, player)
 			if err != nil {
 				return nil, err
 			}
-			// A game over, or a player gone, gets no bonus: the timer is dropped.
-			if pl != nil && !t.Meta.Ended {
-				sc.Points++
-				t.Save(pl)
-				t.Emit("bonus_scored", pl.ID, map[string]int{"points": sc.Points})
+			// A game over, or a player gone, gets no bonus.
+			if pl == nil || t.Meta.Ended {
+				return map[string]any{"player": player, "bonus": false}, nil
 			}
-			return sc, t.Put(tallyKey(t.Game, player), sc, time.Time{})
+			pl.Points++
+			t.Save(pl)
+			t.Emit("bonus_scored", pl.ID, map[string]int{"points": pl.Points})
+			return map[string]any{"player": player, "bonus": true, "points": pl.Points}, nil
 		}})
 	if errors.Is(err, errBonusNotDue) || err == nil && res.Replayed {
 		return nil, nil
@@ -396,8 +401,8 @@ func TestAddingARuleset(t *testing.T) {
 	if err != nil || len(rep.Done["tally-bonus"]) != 0 {
 		t.Errorf("a second RunDue: %v %v, want nothing more done", rep, err)
 	}
-	if !strings.Contains(h.snapshot("tally-1"), `{"player":"discord:2","points":2}`) {
-		t.Errorf("Bob's tally after the bonus:\n%s", h.snapshot("tally-1"))
+	if it, err := h.srv.store.Get(context.Background(), game.PlayerKey("tally-1", bob)); err != nil || !strings.Contains(string(it.Data), `"points":2`) {
+		t.Errorf("Bob's record after the bonus: %s %v", it.Data, err)
 	}
 
 	// Slack: the team bound to the Tally game runs /croupier score, its
@@ -416,7 +421,7 @@ func TestAddingARuleset(t *testing.T) {
 	// Discord: the guild bound to the Tally game gets score registered, and
 	// /score runs it.
 	registered := registerFor(t, h.srv.svc.Registry, tallyID)
-	if !strings.Contains(registered, `{"name":"score","type":1,"description":"Score a point (or 2); your first brings a bonus point an hour later","options":[{"type":4,"name":"points","description":"points"}]}`) ||
+	if !strings.Contains(registered, `{"name":"score","type":1,"description":"Score a point (or 2); a bonus point follows an hour later","options":[{"type":4,"name":"points","description":"points"}]}`) ||
 		strings.Contains(registered, `"name":"buy"`) || !strings.Contains(registered, `"name":"join"`) {
 		t.Errorf("registered for a tally guild: %s", registered)
 	}
