@@ -73,6 +73,10 @@ func newCredEnv(t *testing.T, backend string) *credEnv {
 			e.must("all-key", p, "POST", "/v1/games/"+g+"/join", ``, http.StatusOK)
 			e.must("all-key", admin, "POST", "/v1/games/"+g+"/grants", `{"player":"`+p+`","vertebrae":50,"reason":"setup"}`, http.StatusOK)
 		}
+		// Each game's Discord server (binding is chat's, not the API's).
+		if _, err := svc.Bind(context.Background(), game.Request{Game: g, Actor: admin, Key: "bind-" + g}, game.Bind{Platform: "discord", Space: "space-" + g}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return e
 }
@@ -151,7 +155,8 @@ func (e *credEnv) routes(g string) []route {
 				continue // public: /healthz, /openapi.yaml, the tracker
 			}
 			p := strings.NewReplacer("{game}", g, "{player}", ada, "{trade}", "t1", "{match}", "m1", "{proposal}", "p1",
-				"{request}", "r1", "{ruling}", "u1", "{period}", "2026-W49-I").Replace(path)
+				"{request}", "r1", "{ruling}", "u1", "{period}", "2026-W49-I",
+				"{platform}", "discord", "{space}", "space-"+g).Replace(path)
 			if strings.Contains(p, "{") {
 				e.t.Fatalf("the test does not know a parameter of %s", path)
 			}
