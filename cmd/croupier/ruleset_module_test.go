@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +21,6 @@ import (
 	"croupier/internal/chat/discord"
 	"croupier/internal/chat/discord/discordtest"
 	slackchat "croupier/internal/chat/slack"
-	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets"
@@ -197,21 +194,15 @@ func runBonus(s *game.Service, ctx context.Context, g, sk string) ([]string, err
 	return []string{g + "/" + player}, nil
 }
 
-// moduleHarness is `croupier serve`'s wiring running every shipped ruleset
-// and Tally: the one list the engine is handed.
+// moduleHarness is `croupier serve`'s wiring (the JSON API, Slack's and
+// Discord's endpoints) running every shipped ruleset and Tally: the one
+// list the engine is handed.
 func moduleHarness(t *testing.T) *harness {
 	t.Helper()
-	cfg := serveConfig{data: filepath.Join(t.TempDir(), "croupier.db"), clockMode: "manual", start: walkStart,
-		apiKeys: credential.Keys{credential.AnyKey(testKey)}, interval: time.Second, slackSecret: slackSecret,
-		modules: append(rulesets.All(), tallyModule())}
-	srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, ts: httptest.NewServer(srv.handler), data: cfg.data}
-	h.vars = map[string]string{"CROUPIER_URL": h.ts.URL, "CROUPIER_KEY": testKey}
-	t.Cleanup(h.stop)
-	return h
+	return newHarnessWith(t, "manual", func(c *serveConfig) {
+		c.modules = append(rulesets.All(), tallyModule())
+		c.slackSecret, c.discordKey = slackSecret, discordtest.PublicKey()
+	})
 }
 
 // api sends one JSON API request as actor and returns the status and the
@@ -288,46 +279,37 @@ func (h *harness) slack(user, text string) string {
 	return string(b)
 }
 
-// discordEdge is the Discord interactions handler over the server's
-// service, as functions/discord wires it, and a guild bound to game.
-type discordEdge struct {
-	h   *harness
-	dh  *discord.Handler
-	ids int
-}
-
-func (h *harness) discordEdge() *discordEdge {
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return &discordEdge{h: h, dh: &discord.Handler{Router: chat.NewRouter(h.srv.svc, quiet), PublicKey: discordtest.PublicKey(),
-		Cache: &chat.ReplyCache{Store: h.srv.store, Clock: h.srv.manual}, Clock: h.srv.manual, Budget: time.Minute, Log: quiet}}
-}
-
-// slash sends the slash command name with options as user in guild and
-// returns the reply's text (content, embed titles and fields).
-func (d *discordEdge) slash(guild, user, name string, opts ...map[string]any) string {
-	d.h.t.Helper()
-	d.ids++
-	id := fmt.Sprintf("%d", 5000+d.ids)
+// slash sends Discord's slash command name with options as user in guild
+// to the server's /discord/interactions, signed, and returns the reply's
+// text (content, embed titles and fields).
+func (h *harness) slash(guild, user, name string, opts ...map[string]any) string {
+	h.t.Helper()
+	h.keys++
+	id := fmt.Sprintf("%d", 5000+h.keys)
 	data, _ := json.Marshal(map[string]any{"id": "c-" + name, "name": name, "type": discord.CommandChatInput, "options": opts})
 	body, _ := json.Marshal(map[string]any{"id": id, "application_id": "4242", "type": discord.InteractionCommand, "token": "tok-" + id, "version": 1,
 		"guild_id": guild, "channel_id": "700", "data": json.RawMessage(data),
 		"member": map[string]any{"user": map[string]any{"id": user, "username": "user" + user, "global_name": "User " + user}}})
-	sig, stamp := discordtest.Sign(d.h.srv.manual.Now(), body)
-	r := httptest.NewRequest(http.MethodPost, "/discord/interactions", bytes.NewReader(body))
+	sig, stamp := discordtest.Sign(h.srv.manual.Now(), body)
+	r, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/discord/interactions", bytes.NewReader(body))
 	r.Header.Set("X-Signature-Ed25519", sig)
 	r.Header.Set("X-Signature-Timestamp", stamp)
 	r.Header.Set("Content-Type", "application/json")
-	w := httptest.NewRecorder()
-	d.dh.ServeHTTP(w, r)
-	var resp discord.Response
-	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &resp) != nil || resp.Data == nil {
-		d.h.t.Fatalf("/%s: %d %s", name, w.Code, w.Body.Bytes())
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var dr discord.Response
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &dr) != nil || dr.Data == nil {
+		h.t.Fatalf("/%s: %d %s", name, resp.StatusCode, raw)
 	}
 	var s string
-	if resp.Data.Content != nil {
-		s = *resp.Data.Content
+	if dr.Data.Content != nil {
+		s = *dr.Data.Content
 	}
-	for _, e := range resp.Data.Embeds {
+	for _, e := range dr.Data.Embeds {
 		s += "\n" + e.Title + "\n" + e.Description
 		for _, f := range e.Fields {
 			s += "\n" + f.Name + ": " + f.Value
@@ -425,11 +407,10 @@ func TestAddingARuleset(t *testing.T) {
 		strings.Contains(registered, `"name":"buy"`) || !strings.Contains(registered, `"name":"join"`) {
 		t.Errorf("registered for a tally guild: %s", registered)
 	}
-	d := h.discordEdge()
-	if s := d.slash("900", "1", "bind", map[string]any{"name": "game", "type": discord.OptString, "value": "tally-1"}, map[string]any{"name": "announcements", "type": discord.OptChannel, "value": "701"}); !strings.Contains(s, "now plays the game tally-1") {
+	if s := h.slash("900", "1", "bind", map[string]any{"name": "game", "type": discord.OptString, "value": "tally-1"}, map[string]any{"name": "announcements", "type": discord.OptChannel, "value": "701"}); !strings.Contains(s, "now plays the game tally-1") {
 		t.Fatalf("bind: %s", s)
 	}
-	s := d.slash("900", "2", "score")
+	s := h.slash("900", "2", "score")
 	if !strings.Contains(s, "points: 3") || !strings.Contains(s, "won: yes") || !strings.Contains(s, "player: Bob") {
 		t.Fatalf("/score by Bob: %s", s)
 	}
@@ -438,7 +419,7 @@ func TestAddingARuleset(t *testing.T) {
 	if g["ended"] != true || g["winner"] != bob {
 		t.Errorf("the game after Bob's third point: %v", g)
 	}
-	if s := d.slash("900", "1", "score", map[string]any{"name": "points", "type": discord.OptInteger, "value": 2}); !strings.Contains(s, `The game "tally-1" has ended (won by <@2>)`) {
+	if s := h.slash("900", "1", "score", map[string]any{"name": "points", "type": discord.OptInteger, "value": 2}); !strings.Contains(s, `The game "tally-1" has ended (won by <@2>)`) {
 		t.Errorf("/score after the end: %s", s)
 	}
 	if r := h.cli("play", "--as", ada, "score"); r.code != exitRefused || !strings.Contains(r.stderr, "[game_over]") {
@@ -453,7 +434,7 @@ func TestAddingARuleset(t *testing.T) {
 		t.Fatalf("create hall: %d %v", st, v)
 	}
 	h.api("POST", "/v1/games/hall/join", ada, map[string]any{"name": "Ada"})
-	if s := d.slash("901", "1", "bind", map[string]any{"name": "game", "type": discord.OptString, "value": "hall"}, map[string]any{"name": "announcements", "type": discord.OptChannel, "value": "702"}); !strings.Contains(s, "now plays the game hall") {
+	if s := h.slash("901", "1", "bind", map[string]any{"name": "game", "type": discord.OptString, "value": "hall"}, map[string]any{"name": "announcements", "type": discord.OptChannel, "value": "702"}); !strings.Contains(s, "now plays the game hall") {
 		t.Fatalf("bind hall: %s", s)
 	}
 	if registered := registerFor(t, h.srv.svc.Registry, "gilded-hall"); strings.Contains(registered, `"name":"score"`) {
@@ -463,7 +444,7 @@ func TestAddingARuleset(t *testing.T) {
 	if st, v := h.api("POST", "/v1/games/hall/commands/score", ada, map[string]any{}); st != http.StatusUnprocessableEntity || v["code"] != "not_in_ruleset" {
 		t.Errorf("API score in hall: %d %v", st, v)
 	}
-	if s := d.slash("901", "1", "score"); !strings.Contains(s, `The Gilded Hall game "hall" has no points.`) {
+	if s := h.slash("901", "1", "score"); !strings.Contains(s, `The Gilded Hall game "hall" has no points.`) {
 		t.Errorf("/score in hall: %s", s)
 	}
 	if r := h.cli("play", "--as", ada, "--game", "hall", "score"); r.code != exitUsage || !strings.Contains(r.stderr, `unknown play command "score"`) {
