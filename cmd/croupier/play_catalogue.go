@@ -40,7 +40,7 @@ func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd,
 	}
 	i := slices.IndexFunc(list.Commands, func(c game.CommandInfo) bool { return c.Name == name })
 	if i < 0 {
-		return playCmd{}, unknown
+		return playCmd{}, usagef("unknown play command %q: neither croupier play nor game %s's ruleset (%s) has it; run croupier play help for the list", name, opts.game, list.Ruleset)
 	}
 	info := list.Commands[i]
 	return playCmd{synopsis: catalogueSynopsis(info), needGame: true, needActor: true,

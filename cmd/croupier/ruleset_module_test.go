@@ -447,7 +447,7 @@ func TestAddingARuleset(t *testing.T) {
 	if s := h.slash("901", "1", "score"); !strings.Contains(s, `The Gilded Hall game "hall" has no points.`) {
 		t.Errorf("/score in hall: %s", s)
 	}
-	if r := h.cli("play", "--as", ada, "--game", "hall", "score"); r.code != exitUsage || !strings.Contains(r.stderr, `unknown play command "score"`) {
+	if r := h.cli("play", "--as", ada, "--game", "hall", "score"); r.code != exitUsage || !strings.Contains(r.stderr, `unknown play command "score": neither croupier play nor game hall's ruleset (gilded-hall) has it`) {
 		t.Errorf("play score in hall: %s", r)
 	}
 	if after := h.snapshot("hall"); after != before {
