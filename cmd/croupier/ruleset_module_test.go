@@ -376,7 +376,7 @@ func TestAddingARuleset(t *testing.T) {
 		t.Errorf("play score lots: %s", r)
 	}
 
-	// The due work: an hour after each first point, a bonus point.
+	// The due work: an hour after a point with no bonus pending, a bonus point.
 	out = h.must("play", "clock", "--advance", "61m")
 	contains(t, "clock", out, "Timers (tally-bonus): tally-1/discord:1, tally-1/discord:2.")
 	rep, err := h.srv.svc.RunDue(context.Background())
