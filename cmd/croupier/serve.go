@@ -134,6 +134,9 @@ type serveConfig struct {
 	publicURL     string
 	slackSecret   string
 	bridgeSecrets []credential.Secret
+	// modules are the rulesets the server runs: rulesets.All() unless set
+	// (a test adds one of its own).
+	modules []game.Module
 }
 
 // server is the wired application: what serve runs and what tests drive
@@ -190,7 +193,11 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	if cfg.entropy != nil {
 		opts = append(opts, game.WithEntropy(cfg.entropy))
 	}
-	svc := rulesets.New(st, clk, opts...)
+	modules := cfg.modules
+	if modules == nil {
+		modules = rulesets.All()
+	}
+	svc := game.New(st, clk, append(opts, game.WithModules(modules...))...)
 	if srv.caughtUp, err = checkLag(ctx, svc, clk.Now(), cfg.catchUp); err != nil {
 		st.Close()
 		return nil, err

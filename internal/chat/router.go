@@ -90,10 +90,20 @@ func failed() *Reply {
 		Ephemeral: true, Refusal: true}
 }
 
+// Lookup returns the command named name: the table's, or else a command
+// of the catalogue of the rulesets the service runs that the table does
+// not cover (catalogue.go).
+func (r *Router) Lookup(name string) (Command, bool) {
+	if c, ok := Lookup(name); ok {
+		return c, true
+	}
+	return catalogueLookup(r.Game.Registry, name)
+}
+
 // Resolve finds inv's command, checks its options, and sets inv.Game from
 // the binding of inv's space.
 func (r *Router) Resolve(ctx context.Context, inv *Invocation) (Command, error) {
-	cmd, ok := Lookup(inv.Command)
+	cmd, ok := r.Lookup(inv.Command)
 	if !ok {
 		return Command{}, refusef("unknown_command", "There is no command %q here; /help lists them.", inv.Command)
 	}
