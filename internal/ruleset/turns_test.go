@@ -72,11 +72,13 @@ func TestParse_TurnsSectionErrors(t *testing.T) {
 		field string
 		want  string
 	}{
-		"missing section": {func(m map[string]any) { delete(m, "turns") }, "turns", "is missing"},
-		"zero win": {func(m map[string]any) { m["turns"].(map[string]any)["winPoints"] = 0 }, "turns.winPoints", "at least 1"},
+		"missing section":  {func(m map[string]any) { delete(m, "turns") }, "turns", "is missing"},
+		"zero win":         {func(m map[string]any) { m["turns"].(map[string]any)["winPoints"] = 0 }, "turns.winPoints", "at least 1"},
 		"negative penalty": {func(m map[string]any) { m["turns"].(map[string]any)["judgeLatePenalty"] = -25 }, "turns.judgeLatePenalty", "at least 1"},
-		"unknown field": {func(m map[string]any) { m["turns"].(map[string]any)["winPoint"] = 200 }, "turns.winPoint", "unknown field"},
-		"zero denominator": {func(m map[string]any) { m["turns"].(map[string]any)["appealSupport"] = map[string]any{"num": 2, "den": 0} }, "turns.appealSupport", "1 <= num <= den"},
+		"unknown field":    {func(m map[string]any) { m["turns"].(map[string]any)["winPoint"] = 200 }, "turns.winPoint", "unknown field"},
+		"zero denominator": {func(m map[string]any) {
+			m["turns"].(map[string]any)["appealSupport"] = map[string]any{"num": 2, "den": 0}
+		}, "turns.appealSupport", "1 <= num <= den"},
 		"turns on a phases calendar": {func(m map[string]any) { m["calendar"] = CalendarUTCPhases }, "turns", "only a \"chicago-turns\" ruleset"},
 	} {
 		t.Run(name, func(t *testing.T) {

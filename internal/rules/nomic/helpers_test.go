@@ -19,7 +19,7 @@ func chicago(y int, m time.Month, d, h, min int) time.Time {
 	return time.Date(y, m, d, h, min, 0, 0, calendar.Chicago())
 }
 
-func turnsRuleset(t testing.TB) *ruleset.Ruleset {
+func turnsRuleset(t tb) *ruleset.Ruleset {
 	t.Helper()
 	rs, err := ruleset.Load("turns")
 	if err != nil {
@@ -31,14 +31,21 @@ func turnsRuleset(t testing.TB) *ruleset.Ruleset {
 // game is a State with players a..e (names Ada, Bea, Cy, Dee, Eve) joined
 // at creation, and the ruleset in force.
 type game struct {
-	t  testing.TB
+	t  tb
 	s  *State
 	rs *ruleset.Ruleset
 }
 
 var names = map[string]string{"a": "Ada", "b": "Bea", "c": "Cy", "d": "Dee", "e": "Eve", "f": "Fox"}
 
-func newGame(t testing.TB, ids ...string) *game {
+// tb is what both *testing.T and *rapid.T provide.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func newGame(t tb, ids ...string) *game {
 	t.Helper()
 	rs := turnsRuleset(t)
 	s, err := New(rs, created)
