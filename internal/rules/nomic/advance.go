@@ -186,6 +186,8 @@ func (s *State) decideProposal(p *Proposal, ord int, at time.Time, rs *ruleset.R
 			notes = append(notes, moved...)
 			rs = next
 			evs = append(evs, Event{Kind: EvDataChanged, At: at, Proposal: p.ID, Turn: p.Turn, Text: text})
+			n, _ = numbers(rs)
+			evs = append(evs, s.reachedWin(n, at)...)
 		}
 	}
 	if unanimity && ord <= n.UnanimityTurns && !s.Round.SwitchCancelled {
@@ -195,8 +197,7 @@ func (s *State) decideProposal(p *Proposal, ord int, at time.Time, rs *ruleset.R
 	}
 	res.Notes = notes
 	p.Result = &res
-	if mode == Majority {
-		n, _ = numbers(rs) // the bonus in force once this proposal took effect
+	if mode == Majority && !s.Round.Over { // the bonus in force once this proposal took effect
 		for _, id := range res.AgainstVoters {
 			pts, won := s.award(id, n.DissentBonus, PointsDissent, at, n, p.Turn)
 			evs = append(evs, pts...)

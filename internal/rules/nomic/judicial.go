@@ -342,8 +342,8 @@ func (s *State) Appeal(id string, caseNo int, by, value, reasons string, now tim
 	if strings.TrimSpace(id) == "" {
 		return Appeal{}, rules.Refuse("invalid_id", "An appeal needs an id.")
 	}
-	if s.appeal(id) != nil {
-		return Appeal{}, rules.Refuse("duplicate_id", "An appeal %q already exists.", id)
+	if s.appeal(id) != nil || s.proposal(id) != nil {
+		return Appeal{}, rules.Refuse("duplicate_id", "A proposal or appeal %q already exists.", id)
 	}
 	c, err := s.mustCase(caseNo)
 	if err != nil {

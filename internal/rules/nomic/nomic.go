@@ -104,6 +104,10 @@ type Event struct {
 
 // Event kinds.
 const (
+	EvJoined           = "joined"
+	EvLeft             = "left"
+	EvActive           = "active"            // declared themselves active again (U2)
+	EvInactive         = "inactive"          // declared themselves inactive (U2)
 	EvPoints           = "points"            // Reason: PointsDissent, PointsDefeat, PointsLateJudge or PointsRoundStart
 	EvProposalAdopted  = "proposal_adopted"  // at a turn end
 	EvProposalDefeated = "proposal_defeated" // at a turn end
@@ -260,6 +264,26 @@ var reasonWords = map[string]string{
 	PointsDefeat:     "proposed a defeated proposal",
 	PointsLateJudge:  "did not rule in time as Judge",
 	PointsRoundStart: "a new round begins",
+}
+
+// reachedWin ends the round if someone already has the winning points:
+// after a data change lowers them, the players who have them "achieve"
+// them at that moment (U6). The most points win; equal points go to the
+// one who joined first (RULINGS is silent on this case).
+func (s *State) reachedWin(n ruleset.TurnsRules, at time.Time) []Event {
+	if s.Round.Over {
+		return nil
+	}
+	best := -1
+	for i, p := range s.Players {
+		if p.Points >= n.WinPoints && (best < 0 || p.Points > s.Players[best].Points) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return []Event{s.win(s.Players[best].ID, WinPoints, 0, at)}
 }
 
 func (s *State) win(id, by string, caseNo int, at time.Time) Event {

@@ -30,7 +30,7 @@ func (s *State) Join(id, name string, now time.Time) (Event, error) {
 		p = &s.Players[len(s.Players)-1]
 	}
 	p.Name, p.Member, p.Active, p.InPool, p.JoinedAt = name, true, true, false, now
-	return Event{Kind: "joined", At: now, Player: id, Text: fmt.Sprintf("%s joins the game, active.", name)}, nil
+	return Event{Kind: EvJoined, At: now, Player: id, Text: fmt.Sprintf("%s joins the game, active.", name)}, nil
 }
 
 // Leave ends id's membership at now: they are no longer active, leave the
@@ -43,7 +43,7 @@ func (s *State) Leave(id string, now time.Time, src fair.Source) ([]Event, error
 	}
 	evs := s.deactivate(p, now, src)
 	p.Member = false
-	return append(evs, Event{Kind: "left", At: now, Player: id, Text: fmt.Sprintf("%s leaves the game.", p.Name)}), nil
+	return append(evs, Event{Kind: EvLeft, At: now, Player: id, Text: fmt.Sprintf("%s leaves the game.", p.Name)}), nil
 }
 
 // SetActive records that id declares themselves active or inactive at now
@@ -63,10 +63,10 @@ func (s *State) SetActive(id string, active bool, now time.Time, src fair.Source
 	}
 	if active {
 		p.Active = true
-		return []Event{{Kind: "active", At: now, Player: id, Text: fmt.Sprintf("%s is active again (not in the Judicial Pool until they enter it).", p.Name)}}, nil
+		return []Event{{Kind: EvActive, At: now, Player: id, Text: fmt.Sprintf("%s is active again (not in the Judicial Pool until they enter it).", p.Name)}}, nil
 	}
 	evs := s.deactivate(p, now, src)
-	return append(evs, Event{Kind: "inactive", At: now, Player: id, Text: fmt.Sprintf("%s is now inactive.", p.Name)}), nil
+	return append(evs, Event{Kind: EvInactive, At: now, Player: id, Text: fmt.Sprintf("%s is now inactive.", p.Name)}), nil
 }
 
 func (s *State) deactivate(p *Player, now time.Time, src fair.Source) []Event {

@@ -128,8 +128,8 @@ func (s *State) Submit(sub Submission, by string, now time.Time, rs *ruleset.Rul
 	if strings.TrimSpace(sub.ID) == "" {
 		return Proposal{}, rules.Refuse("invalid_id", "A proposal needs an id.")
 	}
-	if s.proposal(sub.ID) != nil {
-		return Proposal{}, rules.Refuse("duplicate_id", "A proposal %q already exists.", sub.ID)
+	if s.proposal(sub.ID) != nil || s.appeal(sub.ID) != nil {
+		return Proposal{}, rules.Refuse("duplicate_id", "A proposal or appeal %q already exists.", sub.ID)
 	}
 	ord, err := s.submissionTurn(now)
 	if err != nil {

@@ -653,3 +653,94 @@ func TestU11_ParadoxRuledTrueEndsTheRound(t *testing.T) {
 		t.Errorf("after the appeal: round %+v; want Ada to win at turn 2's end", g.s.Round)
 	}
 }
+
+// TestU2_AJudgeWhoBecomesInactiveIsReplaced: only active players judge, so
+// a Judge who declares themselves inactive (or leaves) is replaced by a
+// new draw, without a penalty; with nobody left, the administrator judges.
+func TestU2_AJudgeWhoBecomesInactiveIsReplaced(t *testing.T) {
+	g := newGame(t, "a", "b", "c")
+	g.s.EnterPool("b", created)
+	g.s.EnterPool("c", created)
+	c, _, _ := g.s.RequestJudgment(Request{Statement: "s"}, "a", created, g.rs, &script{vals: []int{0}}) // Bea
+	evs, err := g.s.SetActive("b", false, created.Add(time.Hour), &script{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := g.s.Case(c.Number).Judge(); j.Judge != "c" || len(kinds(evs, EvPoints)) != 0 {
+		t.Fatalf("after Bea became inactive: Judge %+v, events %+v; want Cy, no points", j, evs)
+	}
+	if _, err := g.s.Leave("c", created.Add(2*time.Hour), &script{}); err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := g.s.Case(c.Number).Judge(); !j.Administrator {
+		t.Errorf("after Cy left: Judge %+v, want the administrator", j)
+	}
+	_, err = g.s.RuleOn(c.Number, "c", false, "TRUE", "", created.Add(3*time.Hour), g.rs)
+	wantCode(t, err, "not_the_judge")
+	if _, err := g.s.RuleOn(c.Number, "admin", true, "FALSE", "No rule allows it.", created.Add(3*time.Hour), g.rs); err != nil {
+		t.Errorf("the administrator cannot rule: %v", err)
+	}
+	if st, _ := g.s.Case(c.Number).Standing(); st.Value != False || !st.Administrator {
+		t.Errorf("standing ruling %+v, want the administrator's FALSE", st)
+	}
+}
+
+// TestU9_RecusalWithNobodyLeftFallsBackToTheAdministrator.
+func TestU9_RecusalWithNobodyLeftFallsBackToTheAdministrator(t *testing.T) {
+	g := newGame(t, "a", "b")
+	g.s.EnterPool("b", created)
+	c, _, _ := g.s.RequestJudgment(Request{Statement: "s"}, "a", created, g.rs, &script{})
+	src := &script{}
+	if _, err := g.s.Recuse(c.Number, "b", created.Add(time.Hour), g.rs, src); err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := g.s.Case(c.Number).Judge(); !j.Administrator || len(src.asked) != 0 {
+		t.Errorf("after the only pool member recused: %+v (draws %v), want the administrator", j, src.asked)
+	}
+	// The administrator has no deadline: nothing is due for the case.
+	if d, _ := g.s.NextDue(g.rs); d.Kind != DueTurnEnd {
+		t.Errorf("next due %+v, want only the turn end", d)
+	}
+}
+
+// TestU5_LaterResultsUseTheRulesInForce: a data change adopted first at a
+// turn end is in force for the proposals decided after it (seed 003: an
+// adopted rule-change takes effect when its vote completes; R4).
+func TestU5_LaterResultsUseTheRulesInForce(t *testing.T) {
+	g := newGame(t, "a", "b", "c")
+	at := g.inFirstHalf(3)
+	if _, err := g.s.Submit(Submission{ID: "bonus", Data: []byte(`{"turns":{"dissentBonus":20}}`)}, "a", at, g.rs); err != nil {
+		t.Fatal(err)
+	}
+	g.propose("p", "b", at.Add(time.Minute))
+	g.vote("bonus", at, true, "a", "b", "c")
+	g.vote("p", at, true, "a", "b")
+	g.vote("p", at, false, "c")
+	_, _, end := g.turn(3)
+	g.advance(end, nil)
+	if g.rs.Turns.DissentBonus != 20 || g.points("c") != 20 {
+		t.Errorf("dissentBonus %d, Cy %d points; want 20 and 20", g.rs.Turns.DissentBonus, g.points("c"))
+	}
+}
+
+// TestU6_LoweringTheWinningPointsBelowSomeonesWins: a player who has the
+// winning points once a data change lowers them achieves them then.
+func TestU6_LoweringTheWinningPointsBelowSomeonesWins(t *testing.T) {
+	g := newGame(t, "a", "b", "c")
+	at := g.inFirstHalf(3)
+	g.propose("p", "a", at)
+	g.vote("p", at, true, "a", "b")
+	g.vote("p", at, false, "c")
+	_, _, end3 := g.turn(3)
+	g.advance(end3, nil) // Cy: 10
+	at4 := g.inFirstHalf(4)
+	if _, err := g.s.Submit(Submission{ID: "low", Data: []byte(`[{"op":"replace","path":"/turns/winPoints","value":10}]`)}, "b", at4, g.rs); err != nil {
+		t.Fatal(err)
+	}
+	g.vote("low", at4, true, "a", "b", "c")
+	_, _, end4 := g.turn(4)
+	evs := g.advance(end4, nil)
+	if w := kinds(evs, EvRoundWon); len(w) != 1 || w[0].Player != "c" || !w[0].At.Equal(end4) {
+		t.Errorf("win events %+v; want Cy to win at turn 4's end", w)
+	}
+}
