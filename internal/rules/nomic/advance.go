@@ -52,7 +52,9 @@ func (s *State) NextDue(rs *ruleset.Ruleset) (Due, bool) {
 // reactions holds the 👍/👎 read at the turn end on proposals' and
 // appeals' messages, by proposal or appeal id (U4). The ruleset returned
 // is the one in force afterwards: adopted data changes apply to it (R4).
-// Draws for new Judges come from src.
+// Draws for new Judges come from src. The engine runs it before every
+// command, so that a command sees the effects due before its moment (a
+// turn end's pool removals before a Judge is drawn, for instance).
 func (s *State) Advance(now time.Time, rs *ruleset.Ruleset, src fair.Source, reactions map[string]Reactions) (*ruleset.Ruleset, []Event, error) {
 	if _, err := numbers(rs); err != nil {
 		return rs, nil, err

@@ -229,7 +229,7 @@ func castVote(vs []Vote, voter string, support bool, now time.Time, via string) 
 // votes were cast.
 func (s *State) standingVotes(vs []Vote, r Reactions, at time.Time) []Vote {
 	active := func(id string) bool { p := s.Player(id); return p != nil && p.Member && p.Active }
-	var out []Vote
+	out := []Vote{}
 	has := map[string]bool{}
 	for _, v := range vs {
 		if active(v.Voter) {

@@ -191,6 +191,11 @@ func TestU1U11_RandomRounds(t *testing.T) {
 			}
 			g.checkInvariants(t, ledger, wins)
 		}
+		// The state is plain data: what the engine stores reads back the same.
+		var back State
+		if err := json.Unmarshal([]byte(mustJSON(t, g.s)), &back); err != nil || mustJSON(t, &back) != mustJSON(t, g.s) {
+			t.Fatalf("the state does not round-trip through JSON: %v", err)
+		}
 	})
 }
 
