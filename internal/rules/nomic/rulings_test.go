@@ -518,6 +518,9 @@ func TestU9_RecusalWithin48Hours(t *testing.T) {
 	if j.Judge != "c" {
 		t.Fatalf("after Bea recused, the Judge is %q, want Cy", j.Judge)
 	}
+	if g.s.Player("b").InPool {
+		t.Error("Bea recused and is back in the pool; only a Judge who rules returns")
+	}
 	g.s.EnterPool("b", created) // Bea is back in the pool but judged this case before
 	_, err = g.s.Recuse(c.Number, "c", j.At.Add(48*time.Hour), g.rs, &script{})
 	wantCode(t, err, "recusal_window_closed")
@@ -743,4 +746,67 @@ func TestU6_LoweringTheWinningPointsBelowSomeonesWins(t *testing.T) {
 	if w := kinds(evs, EvRoundWon); len(w) != 1 || w[0].Player != "c" || !w[0].At.Equal(end4) {
 		t.Errorf("win events %+v; want Cy to win at turn 4's end", w)
 	}
+}
+
+// TestU6_ANewRoundKeepsCasesAndRestartsTheSwitch: cases and their numbers
+// belong to the game; the switch to majority is per round; a Judge's
+// deadline runs again from the new round's start.
+func TestU6_ANewRoundKeepsCasesAndRestartsTheSwitch(t *testing.T) {
+	g := newGame(t, "a", "b", "c")
+	g.s.EnterPool("b", created)
+	at := g.inFirstHalf(1)
+	g.propose("keep", "a", at, RuleChange{Op: RuleAmended, Rule: 206, Text: "Unanimity, always."})
+	g.vote("keep", at, true, "a", "b", "c")
+	_, _, end1 := g.turn(1)
+	g.advance(end1, nil)
+	if !g.s.Round.SwitchCancelled {
+		t.Fatal("the amendment in turn 1 did not cancel the switch")
+	}
+	open, _, _ := g.s.RequestJudgment(Request{Statement: "open"}, "a", end1, g.rs, &script{}) // Bea judges, not ruling
+	g.s.EnterPool("c", end1)
+	px, _, _ := g.s.RequestJudgment(Request{Statement: "Paradox.", Paradox: true}, "a", end1, g.rs, &script{}) // Cy
+	g.s.RuleOn(px.Number, "c", false, "TRUE", "", end1.Add(time.Hour), g.rs)
+	next := end1.Add(6 * 24 * time.Hour) // 6 days after Bea's appointment
+	if _, err := g.s.StartRound(next, g.rs); err != nil {
+		t.Fatal(err)
+	}
+	if g.s.Round.SwitchCancelled {
+		t.Error("round 2 starts with the switch cancelled; it is per round")
+	}
+	if m, _ := g.s.Mode(3, g.rs); m != Majority {
+		t.Errorf("round 2 turn 3 mode %s, want majority", m)
+	}
+	// Bea's deadline runs from the new round's start, not her appointment.
+	g.advance(next.Add(7*24*time.Hour-time.Nanosecond), nil)
+	if g.points("b") != 0 {
+		t.Errorf("Bea lost points before 7 days of play: %d", g.points("b"))
+	}
+	g.advance(next.Add(7*24*time.Hour), nil)
+	if g.points("b") != -25 {
+		t.Errorf("Bea has %d points 7 days into round 2, want -25", g.points("b"))
+	}
+	c, _, _ := g.s.RequestJudgment(Request{Statement: "round 2"}, "a", next.Add(8*24*time.Hour), g.rs, &script{})
+	if open.Number != 5301 || c.Number != 5303 {
+		t.Errorf("case numbers %d, %d; want 5301 and, in round 2, 5303", open.Number, c.Number)
+	}
+}
+
+// TestU10_AnyPlayerAppealsWithReasons: an inactive player may appeal; an
+// appeal needs reasons and a truth value.
+func TestU10_AnyPlayerAppealsWithReasons(t *testing.T) {
+	g := newGame(t, "a", "b", "c")
+	g.s.EnterPool("b", created)
+	c, _, _ := g.s.RequestJudgment(Request{Statement: "s"}, "a", created, g.rs, &script{})
+	g.s.RuleOn(c.Number, "b", false, "TRUE", "", created, g.rs)
+	g.s.SetActive("c", false, created, &script{})
+	_, err := g.s.Appeal("x", c.Number, "c", "FALSE", "  ", created)
+	wantCode(t, err, "reasons_required")
+	_, err = g.s.Appeal("x", c.Number, "c", "perhaps", "r", created)
+	wantCode(t, err, "truth_value_required")
+	_, err = g.s.Appeal("x", c.Number, "zz", "FALSE", "r", created)
+	wantCode(t, err, "not_a_player")
+	if _, err := g.s.Appeal("x", c.Number, "c", "false", "Rule 220 says otherwise.", created); err != nil {
+		t.Errorf("inactive Cy cannot appeal: %v", err)
+	}
+	wantCode(t, g.s.VoteAppeal("x", "c", true, g.inFirstHalf(1)), "not_active")
 }
