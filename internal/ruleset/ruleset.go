@@ -300,3 +300,24 @@ func (r *Ruleset) Pack(id string) (Pack, bool) {
 	}
 	return Pack{}, false
 }
+
+// CardSlug is the URL form of a card name: lower case, words joined by "-"
+// ("7 of Hearts" -> "7-of-hearts", "Red Joker" -> "red-joker"): the
+// name of its image (internal/cardart) and its pages. It lives with the card
+// table so that what links to a card need not link the image renderer.
+func CardSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
