@@ -386,24 +386,34 @@ func (s *State) appeal(id string) *Appeal {
 // VoteAppeal records an active player's vote on an appeal during the turn
 // it is voted on (U10, as U4): for supports the appeal.
 func (s *State) VoteAppeal(appealID, voter string, support bool, now time.Time) error {
-	if err := s.mustBePlaying(); err != nil {
+	v, err := s.CheckAppealVote(appealID, voter, support, now)
+	if err != nil {
 		return err
 	}
 	ap := s.appeal(appealID)
+	ap.Votes = castVote(ap.Votes, v.Voter, v.For, v.At, v.Via)
+	return nil
+}
+
+// CheckAppealVote is VoteAppeal without recording it (see CheckVote).
+func (s *State) CheckAppealVote(appealID, voter string, support bool, now time.Time) (Vote, error) {
+	if err := s.mustBePlaying(); err != nil {
+		return Vote{}, err
+	}
+	ap := s.appeal(appealID)
 	if ap == nil {
-		return rules.Refuse("unknown_appeal", "There is no appeal %q.", appealID)
+		return Vote{}, rules.Refuse("unknown_appeal", "There is no appeal %q.", appealID)
 	}
 	if _, err := s.mustBeActive(voter, "vote on appeals"); err != nil {
-		return err
+		return Vote{}, err
 	}
 	tu := turnOf(s.Round.Start, ap.Ordinal)
 	switch {
 	case ap.Status != AppealOpen || ap.Round != s.Round.Number || !now.Before(tu.End):
-		return rules.Refuse("voting_closed", "Voting on appeal %s closed at the end of turn %s, %s.", ap.ID, ap.Turn, when(tu.End))
+		return Vote{}, rules.Refuse("voting_closed", "Voting on appeal %s closed at the end of turn %s, %s.", ap.ID, ap.Turn, when(tu.End))
 	case now.Before(tu.Begin):
-		return rules.Refuse("voting_not_open", "Appeal %s is voted on during turn %s, from %s.", ap.ID, ap.Turn, when(tu.Begin)).
+		return Vote{}, rules.Refuse("voting_not_open", "Appeal %s is voted on during turn %s, from %s.", ap.ID, ap.Turn, when(tu.Begin)).
 			With("opens_at", tu.Begin.UTC())
 	}
-	ap.Votes = castVote(ap.Votes, voter, support, now, VoteCommand)
-	return nil
+	return Vote{Voter: voter, For: support, At: now, Via: VoteCommand}, nil
 }

@@ -44,6 +44,10 @@ type State struct {
 	NextCase int `json:"next_case"`
 	// NextSeq orders proposals and appeals by submission across the game.
 	NextSeq int `json:"next_seq"`
+
+	// byID indexes Players (who are only ever appended, and keep their
+	// id): a turn end looks a player up for every vote.
+	byID map[string]int
 }
 
 // Round is the round being played, or the one that just ended.
@@ -191,8 +195,18 @@ func New(rs *ruleset.Ruleset, createdAt time.Time) (*State, error) {
 
 // Player returns the player with id, or nil.
 func (s *State) Player(id string) *Player {
-	for i := range s.Players {
+	if len(s.byID) != len(s.Players) {
+		s.byID = make(map[string]int, len(s.Players))
+		for i, p := range s.Players {
+			s.byID[p.ID] = i
+		}
+	}
+	if i, ok := s.byID[id]; ok && s.Players[i].ID == id {
+		return &s.Players[i]
+	}
+	for i := range s.Players { // the slice was replaced under the index
 		if s.Players[i].ID == id {
+			s.byID = nil
 			return &s.Players[i]
 		}
 	}

@@ -189,23 +189,36 @@ func (s *State) Proposal(id string) *Proposal { return s.proposal(id) }
 // Vote records an active player's vote for or against an open proposal at
 // now (U4): one standing vote per player, changeable until the turn ends.
 func (s *State) Vote(proposalID, voter string, support bool, now time.Time) error {
-	if err := s.mustBePlaying(); err != nil {
+	v, err := s.CheckVote(proposalID, voter, support, now)
+	if err != nil {
 		return err
 	}
 	p := s.proposal(proposalID)
+	p.Votes = castVote(p.Votes, v.Voter, v.For, v.At, v.Via)
+	return nil
+}
+
+// CheckVote is Vote without recording it: the vote it would cast, or the
+// refusal. An engine that stores each vote as its own item (so a vote
+// writes one small item, not the proposal) uses it, and fills the
+// proposal's Votes with the standing votes before the turn end.
+func (s *State) CheckVote(proposalID, voter string, support bool, now time.Time) (Vote, error) {
+	if err := s.mustBePlaying(); err != nil {
+		return Vote{}, err
+	}
+	p := s.proposal(proposalID)
 	if p == nil {
-		return rules.Refuse("unknown_proposal", "There is no proposal %q.", proposalID)
+		return Vote{}, rules.Refuse("unknown_proposal", "There is no proposal %q.", proposalID)
 	}
 	if _, err := s.mustBeActive(voter, "vote on proposals"); err != nil {
-		return err
+		return Vote{}, err
 	}
 	end := turnOf(s.Round.Start, p.Ordinal).End
 	if p.Status != ProposalOpen || p.Round != s.Round.Number || !now.Before(end) {
-		return rules.Refuse("voting_closed", "Voting on proposal %s closed at the end of turn %s, %s.", p.ID, p.Turn, when(end)).
+		return Vote{}, rules.Refuse("voting_closed", "Voting on proposal %s closed at the end of turn %s, %s.", p.ID, p.Turn, when(end)).
 			With("closed_at", end.UTC())
 	}
-	p.Votes = castVote(p.Votes, voter, support, now, VoteCommand)
-	return nil
+	return Vote{Voter: voter, For: support, At: now, Via: VoteCommand}, nil
 }
 
 // castVote replaces voter's standing vote, or adds it: at most one vote
