@@ -85,7 +85,7 @@ func (s *State) judgeLate(c *Case, at time.Time, rs *ruleset.Ruleset, src fair.S
 	evs := s.endAppointment(c, JudgeLate, at)
 	pts, _ := s.award(judge, -n.JudgeLatePenalty, PointsLateJudge, at, n, "")
 	evs = append(evs, pts...)
-	return append(evs, s.drawJudge(c, at, src))
+	return append(evs, s.drawJudge(c, at, src)...)
 }
 
 // endTurn applies the end of the round's next turn at its moment at:

@@ -181,15 +181,15 @@ func (s *State) RequestJudgment(req Request, by string, now time.Time, rs *rules
 	s.NextCase++
 	s.Cases = append(s.Cases, c)
 	cp := &s.Cases[len(s.Cases)-1]
-	ev := s.drawJudge(cp, now, src)
-	return *cp, []Event{ev}, nil
+	evs := s.drawJudge(cp, now, src)
+	return *cp, evs, nil
 }
 
 // drawJudge appoints the case's next Judge at at: a uniform draw over the
 // eligible pool members sorted by id (so the draw log, with the candidate
 // list in the event, is enough to recompute it), who then leave the pool;
 // or the administrator when nobody is eligible (U7, U9).
-func (s *State) drawJudge(c *Case, at time.Time, src fair.Source) Event {
+func (s *State) drawJudge(c *Case, at time.Time, src fair.Source) []Event {
 	excluded := c.Excluded()
 	var cands []string
 	for _, p := range s.Players {
@@ -200,14 +200,18 @@ func (s *State) drawJudge(c *Case, at time.Time, src fair.Source) Event {
 	cands = sortedIDs(cands)
 	if len(cands) == 0 {
 		c.Appointments = append(c.Appointments, Appointment{Administrator: true, At: at})
-		return Event{Kind: EvJudgeDrawn, At: at, Case: c.Number,
-			Text: fmt.Sprintf("Case %d: nobody in the Judicial Pool may judge it, so the administrator is its Judge.", c.Number)}
+		return []Event{{Kind: EvJudgeDrawn, At: at, Case: c.Number,
+			Text: fmt.Sprintf("Case %d: nobody in the Judicial Pool may judge it, so the administrator is its Judge.", c.Number)}}
 	}
 	j := cands[src.Intn(PurposeJudge, len(cands))]
 	c.Appointments = append(c.Appointments, Appointment{Judge: j, At: at})
 	s.Player(j).InPool = false
-	return Event{Kind: EvJudgeDrawn, At: at, Case: c.Number, Player: j, Candidates: cands,
-		Text: fmt.Sprintf("Case %d: %s is drawn as Judge from %s, and leaves the Judicial Pool.", c.Number, s.Name(j), s.names(cands))}
+	return []Event{
+		{Kind: EvJudgeDrawn, At: at, Case: c.Number, Player: j, Candidates: cands,
+			Text: fmt.Sprintf("Case %d: %s is drawn as Judge from %s.", c.Number, s.Name(j), s.names(cands))},
+		{Kind: EvPoolLeft, At: at, Case: c.Number, Player: j, Reason: PoolDrawn,
+			Text: fmt.Sprintf("%s leaves the Judicial Pool: drawn as Judge of case %d.", s.Name(j), c.Number)},
+	}
 }
 
 func (s *State) endAppointment(c *Case, reason string, at time.Time) []Event {
@@ -251,7 +255,7 @@ func (s *State) Recuse(caseNo int, by string, now time.Time, rs *ruleset.Ruleset
 			s.Name(by), c.Number, when(a.At), n.JudgeRecusal.Std(), when(until)).With("until", until.UTC())
 	}
 	evs := s.endAppointment(c, JudgeRecused, now)
-	return append(evs, s.drawJudge(c, now, src)), nil
+	return append(evs, s.drawJudge(c, now, src)...), nil
 }
 
 func (s *State) notTheJudge(c *Case) *rules.Error {

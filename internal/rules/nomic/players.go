@@ -81,7 +81,7 @@ func (s *State) deactivate(p *Player, now time.Time, src fair.Source) []Event {
 		c := &s.Cases[i]
 		if a := c.current(); a != nil && a.Judge == p.ID {
 			evs = append(evs, s.endAppointment(c, JudgeInactive, now)...)
-			evs = append(evs, s.drawJudge(c, now, src))
+			evs = append(evs, s.drawJudge(c, now, src)...)
 		}
 	}
 	return evs

@@ -438,8 +438,8 @@ func TestU7_CaseNumbersAndTheJudgeDraw(t *testing.T) {
 		if !slices.Equal(src.asked, []int{2}) || !slices.Equal(evs[0].Candidates, []string{"c", "d"}) {
 			t.Errorf("draw value %d: asked %v over %v; want one draw over Cy and Dee", v, src.asked, evs[0].Candidates)
 		}
-		if g.s.Player(a.Judge).InPool {
-			t.Errorf("the drawn Judge %s stayed in the pool", a.Judge)
+		if left := kinds(evs, EvPoolLeft); g.s.Player(a.Judge).InPool || len(left) != 1 || left[0].Reason != PoolDrawn || left[0].Player != a.Judge {
+			t.Errorf("the drawn Judge %s: in pool %v, pool events %+v; want them out of the pool", a.Judge, g.s.Player(a.Judge).InPool, left)
 		}
 	}
 	// Only excluded players in the pool: the administrator judges, no draw.
