@@ -52,6 +52,7 @@ type Ruleset struct {
 	Chances    Chances    `json:"chances,omitzero"`
 	Thresholds Thresholds `json:"thresholds,omitzero"`
 	Durations  Durations  `json:"durations,omitzero"`
+	Turns      TurnsRules `json:"turns,omitzero"` // seed 003's numbers (turns.go)
 
 	Obelisk *ObeliskRules `json:"obelisk,omitempty"` // seed 002's Obelisk (obelisk.go)
 }
@@ -163,14 +164,6 @@ type Thresholds struct {
 
 	// Governance holds the counts of the 000 governance (RULINGS R4).
 	Governance Governance `json:"governance,omitzero"`
-
-	// turns (seed 003)
-	WinPoints        int `json:"winPoints,omitempty"`        // points that win the round
-	DefeatPenalty    int `json:"defeatPenalty,omitempty"`    // points a defeated proposer loses
-	DissentBonus     int `json:"dissentBonus,omitempty"`     // points for voting against a winning proposal under majority
-	JudgeLatePenalty int `json:"judgeLatePenalty,omitempty"` // points a late Judge loses
-	FirstCaseNumber  int `json:"firstCaseNumber,omitempty"`  // the first RFJ case number
-	UnanimityTurns   int `json:"unanimityTurns,omitempty"`   // turns of a round that need unanimity
 }
 
 // Governance holds the counts the 000 governance rules state (RULINGS R4,
@@ -208,8 +201,6 @@ type Durations struct {
 	ConfidenceWindow Duration `json:"confidenceWindow,omitzero"` // a confidence vote can open within this of a ruling (G4)
 	ConfidenceVote   Duration `json:"confidenceVote,omitzero"`   // how long it runs
 	JudgeOverturn    Duration `json:"judgeOverturn,omitzero"`    // the Judge may overturn their ruling within this
-	JudgeRecusal     Duration `json:"judgeRecusal,omitzero"`     // turns: a chosen Judge may recuse within this
-	JudgeDeadline    Duration `json:"judgeDeadline,omitzero"`    // turns: a Judge must rule within this
 }
 
 // Duration is a time.Duration written in JSON as a Go duration string
