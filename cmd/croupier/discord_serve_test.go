@@ -38,45 +38,8 @@ func TestServeAnswersSignedDiscordInteractions(t *testing.T) {
 			"data":   json.RawMessage(d)})
 		return b
 	}
-	send := func(body []byte, sign bool) (int, discord.Response, string) {
-		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/discord/interactions", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		if sign {
-			sig, ts := discordtest.Sign(h.srv.manual.Now(), body)
-			req.Header.Set("X-Signature-Ed25519", sig)
-			req.Header.Set("X-Signature-Timestamp", ts)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
-		var r discord.Response
-		if resp.StatusCode == http.StatusOK {
-			if err := json.Unmarshal(raw, &r); err != nil {
-				t.Fatalf("not JSON: %s", raw)
-			}
-		}
-		return resp.StatusCode, r, string(raw)
-	}
-	text := func(r discord.Response) string {
-		if r.Data == nil {
-			return ""
-		}
-		s := ""
-		if r.Data.Content != nil {
-			s = *r.Data.Content
-		}
-		for _, e := range r.Data.Embeds {
-			s += "\n" + e.Title + "\n" + e.Description
-			for _, f := range e.Fields {
-				s += "\n" + f.Name + ": " + f.Value
-			}
-		}
-		return s
-	}
+	send := h.discordPost
+	text := replyText
 
 	// PING: Discord's check of the endpoint.
 	if code, r, raw := send([]byte(`{"id":"1","application_id":"4242","type":1,"token":"t","version":1}`), true); code != http.StatusOK || r.Type != discord.ResponsePong {
@@ -126,15 +89,11 @@ func TestServeAnswersSignedDiscordInteractions(t *testing.T) {
 	if code, _, raw := send(leave, false); code != http.StatusUnauthorized || !strings.Contains(raw, "invalid_signature") {
 		t.Errorf("unsigned: %d %s", code, raw)
 	}
+	// A body other than the one signed: the signature of /leave on /leave's
+	// body with one byte more.
 	forged := bytes.Replace(leave, []byte(`"leave"`), []byte(`"leave" `), 1)
-	sig, ts := discordtest.Sign(h.srv.manual.Now(), leave)
-	req, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/discord/interactions", bytes.NewReader(forged))
-	req.Header.Set("X-Signature-Ed25519", sig)
-	req.Header.Set("X-Signature-Timestamp", ts)
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Errorf("a body that is not the signed one: %v %v", resp.StatusCode, err)
-	} else {
-		resp.Body.Close()
+	if code, _, raw := h.discordPostSigned(forged, leave); code != http.StatusUnauthorized {
+		t.Errorf("a body that is not the signed one: %d %s", code, raw)
 	}
 	if v, _ := h.srv.svc.Player(ctx, "hall", "discord:2"); !v.Member {
 		t.Error("a refused /leave changed the game")
@@ -145,21 +104,66 @@ func TestServeAnswersSignedDiscordInteractions(t *testing.T) {
 // request, saying no key is configured.
 func TestServeDiscordWithoutAKeyRefuses(t *testing.T) {
 	h := newHarness(t, "manual")
-	body := []byte(`{"id":"1","application_id":"4242","type":1,"token":"t","version":1}`)
-	sig, ts := discordtest.Sign(h.srv.manual.Now(), body)
-	req, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/discord/interactions", bytes.NewReader(body))
-	req.Header.Set("X-Signature-Ed25519", sig)
-	req.Header.Set("X-Signature-Timestamp", ts)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(raw), "no public key is configured") {
-		t.Errorf("without a key: %d %s", resp.StatusCode, raw)
+	code, _, raw := h.discordPost([]byte(`{"id":"1","application_id":"4242","type":1,"token":"t","version":1}`), true)
+	if code != http.StatusUnauthorized || !strings.Contains(raw, "no public key is configured") {
+		t.Errorf("without a key: %d %s", code, raw)
 	}
 	if r := runCLI(map[string]string{"CROUPIER_DISCORD_PUBLIC_KEY": "zz"}, "serve", "--clock", "manual"); r.code != exitUsage || !strings.Contains(r.stderr, "CROUPIER_DISCORD_PUBLIC_KEY") {
 		t.Errorf("a malformed key: %s", r)
 	}
+}
+
+// discordPost POSTs body to the server's /discord/interactions, signed with
+// the test key at the manual clock's time when sign is set, and returns the
+// status, the decoded reply (on 200) and the raw body.
+func (h *harness) discordPost(body []byte, sign bool) (int, discord.Response, string) {
+	h.t.Helper()
+	if !sign {
+		return h.discordPostSigned(body, nil)
+	}
+	return h.discordPostSigned(body, body)
+}
+
+// discordPostSigned POSTs body with the signature of signed (nil: none).
+func (h *harness) discordPostSigned(body, signed []byte) (int, discord.Response, string) {
+	h.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/discord/interactions", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if signed != nil {
+		sig, ts := discordtest.Sign(h.srv.manual.Now(), signed)
+		req.Header.Set("X-Signature-Ed25519", sig)
+		req.Header.Set("X-Signature-Timestamp", ts)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var r discord.Response
+	if resp.StatusCode == http.StatusOK {
+		if err := json.Unmarshal(raw, &r); err != nil {
+			h.t.Fatalf("not JSON: %s", raw)
+		}
+	}
+	return resp.StatusCode, r, string(raw)
+}
+
+// replyText is a Discord reply's text: content, embed titles, descriptions
+// and fields.
+func replyText(r discord.Response) string {
+	if r.Data == nil {
+		return ""
+	}
+	s := ""
+	if r.Data.Content != nil {
+		s = *r.Data.Content
+	}
+	for _, e := range r.Data.Embeds {
+		s += "\n" + e.Title + "\n" + e.Description
+		for _, f := range e.Fields {
+			s += "\n" + f.Name + ": " + f.Value
+		}
+	}
+	return s
 }

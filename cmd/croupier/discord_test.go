@@ -81,52 +81,14 @@ func TestDiscordRegisterIdempotent(t *testing.T) {
 // Obelisk lacks (the cards and Exoptosis), a turns server less trades and
 // governance too.
 func TestDiscordRegisterPerRuleset(t *testing.T) {
-	var mu sync.Mutex
-	stored := map[string][]byte{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		if r.Header.Get("Authorization") != "Bot tok" || !strings.HasPrefix(r.URL.Path, "/applications/4242/") {
-			w.WriteHeader(http.StatusNotFound)
-			return
-		}
-		switch r.Method {
-		case http.MethodGet:
-			if b, ok := stored[r.URL.Path]; ok {
-				_, _ = w.Write(b)
-				return
-			}
-			_, _ = w.Write([]byte("[]"))
-		case http.MethodPut:
-			b, _ := io.ReadAll(r.Body)
-			stored[r.URL.Path] = b
-			_, _ = w.Write(b)
-		}
-	}))
-	defer srv.Close()
+	base, names := loopbackDiscord(t)
 	register := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
 		e := &env{ctx: context.Background(), stdout: &out, stderr: &errb, getenv: func(k string) string {
 			return map[string]string{"DISCORD_BOT_TOKEN": "tok", "DISCORD_APPLICATION_ID": "4242"}[k]
 		}}
-		code := e.run(append([]string{"discord", "register", "--api-base", srv.URL}, args...))
+		code := e.run(append([]string{"discord", "register", "--api-base", base}, args...))
 		return code, out.String(), errb.String()
-	}
-	names := func(guild string) map[string]bool {
-		var cmds []discord.AppCommand
-		if err := json.Unmarshal(stored["/applications/4242/guilds/"+guild+"/commands"], &cmds); err != nil {
-			t.Fatalf("guild %s: %v", guild, err)
-		}
-		out := map[string]bool{}
-		for _, c := range cmds {
-			out[c.Name] = true
-			for _, o := range c.Options {
-				if o.Type == discord.OptSubCommand {
-					out[c.Name+" "+o.Name] = true
-				}
-			}
-		}
-		return out
 	}
 	for guild, id := range map[string]string{"900": "gilded-hall", "901": "obelisk", "902": "turns"} {
 		if code, out, errs := register("--guild", guild, "--ruleset", id); code != 0 || !strings.Contains(out, "in server "+guild+" for the ruleset "+id) {
@@ -203,13 +165,15 @@ func TestDiscordRegisterPerRuleset(t *testing.T) {
 	if code, _, errs := register("--guild", "903", "--ruleset", "nomic"); code != exitUsage || !strings.Contains(errs, `no ruleset "nomic"`) {
 		t.Errorf("unknown ruleset: exit %d, %q", code, errs)
 	}
-	if _, ok := stored["/applications/4242/commands"]; ok {
+	if names("") != nil {
 		t.Error("a per-ruleset registration changed the global commands")
 	}
 }
 
 // loopbackDiscord is Discord's application-commands REST API for one
-// application (4242, bot token "tok"): it keeps what each PUT registered.
+// application (4242, bot token "tok"): it keeps what each PUT registered,
+// which registered returns by command name for a guild ("": the global
+// commands), nil for one nothing was registered in.
 func loopbackDiscord(t *testing.T) (base string, registered func(guild string) map[string]bool) {
 	t.Helper()
 	var mu sync.Mutex
@@ -238,7 +202,11 @@ func loopbackDiscord(t *testing.T) (base string, registered func(guild string) m
 	return srv.URL, func(guild string) map[string]bool {
 		mu.Lock()
 		defer mu.Unlock()
-		b, ok := stored["/applications/4242/guilds/"+guild+"/commands"]
+		path := "/applications/4242/guilds/" + guild + "/commands"
+		if guild == "" {
+			path = "/applications/4242/commands"
+		}
+		b, ok := stored[path]
 		if !ok {
 			return nil
 		}

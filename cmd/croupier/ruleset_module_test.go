@@ -290,32 +290,11 @@ func (h *harness) slash(guild, user, name string, opts ...map[string]any) string
 	body, _ := json.Marshal(map[string]any{"id": id, "application_id": "4242", "type": discord.InteractionCommand, "token": "tok-" + id, "version": 1,
 		"guild_id": guild, "channel_id": "700", "data": json.RawMessage(data),
 		"member": map[string]any{"user": map[string]any{"id": user, "username": "user" + user, "global_name": "User " + user}}})
-	sig, stamp := discordtest.Sign(h.srv.manual.Now(), body)
-	r, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/discord/interactions", bytes.NewReader(body))
-	r.Header.Set("X-Signature-Ed25519", sig)
-	r.Header.Set("X-Signature-Timestamp", stamp)
-	r.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		h.t.Fatal(err)
+	code, dr, raw := h.discordPost(body, true)
+	if code != http.StatusOK || dr.Data == nil {
+		h.t.Fatalf("/%s: %d %s", name, code, raw)
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var dr discord.Response
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &dr) != nil || dr.Data == nil {
-		h.t.Fatalf("/%s: %d %s", name, resp.StatusCode, raw)
-	}
-	var s string
-	if dr.Data.Content != nil {
-		s = *dr.Data.Content
-	}
-	for _, e := range dr.Data.Embeds {
-		s += "\n" + e.Title + "\n" + e.Description
-		for _, f := range e.Fields {
-			s += "\n" + f.Name + ": " + f.Value
-		}
-	}
-	return s
+	return replyText(dr)
 }
 
 // Acceptance 3 of issue 12: a ruleset module that exists only in this test,
