@@ -234,14 +234,7 @@ func (s *State) endAppointment(c *Case, reason string, at time.Time) []Event {
 // already appointed to the case. A recused Judge does not return to the
 // pool (U8 returns only a Judge who rules).
 func (s *State) Recuse(caseNo int, by string, now time.Time, rs *ruleset.Ruleset, src fair.Source) ([]Event, error) {
-	n, err := numbers(rs)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.mustBePlaying(); err != nil {
-		return nil, err
-	}
-	c, err := s.mustCase(caseNo)
+	n, c, err := s.playingCase(caseNo, rs)
 	if err != nil {
 		return nil, err
 	}
@@ -256,6 +249,20 @@ func (s *State) Recuse(caseNo int, by string, now time.Time, rs *ruleset.Ruleset
 	}
 	evs := s.endAppointment(c, JudgeRecused, now)
 	return append(evs, s.drawJudge(c, now, src)...), nil
+}
+
+// playingCase returns the ruleset's numbers and case caseNo, refusing while
+// no round is in play or for a case that does not exist.
+func (s *State) playingCase(caseNo int, rs *ruleset.Ruleset) (ruleset.TurnsRules, *Case, error) {
+	n, err := numbers(rs)
+	if err != nil {
+		return n, nil, err
+	}
+	if err := s.mustBePlaying(); err != nil {
+		return n, nil, err
+	}
+	c, err := s.mustCase(caseNo)
+	return n, c, err
 }
 
 func (s *State) notTheJudge(c *Case) *rules.Error {
@@ -285,14 +292,7 @@ func truth(v string) (string, error) {
 // deadline has been applied yet (T4). The Judge returns to the pool (U8).
 // A paradox ruled TRUE ends the round with its petitioner as winner (U11).
 func (s *State) RuleOn(caseNo int, by string, asAdmin bool, value, reasons string, now time.Time, rs *ruleset.Ruleset) ([]Event, error) {
-	n, err := numbers(rs)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.mustBePlaying(); err != nil {
-		return nil, err
-	}
-	c, err := s.mustCase(caseNo)
+	n, c, err := s.playingCase(caseNo, rs)
 	if err != nil {
 		return nil, err
 	}
