@@ -206,12 +206,12 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 			return nil, nil, rules.Refuse("invalid_chips", "%s cannot hold %d Chips.", e.ID, e.Chips)
 		}
 		for _, name := range e.Deck {
-			if _, ok := rs.Card(name); !ok {
+			if cardOf(rs, name) == nil {
 				return nil, nil, rules.Refuse("unknown_card", "%s's deck names %q, which is not a card of this ruleset.", e.ID, name)
 			}
 		}
 		p := Participant{ID: e.ID, Deck: slices.Clone(e.Deck), Chips: e.Chips, Hand: []string{}, Status: StatusActive}
-		if len(distinct(p.Deck)) < handMin(rs) {
+		if countDistinct(p.Deck) < handMin(rs) {
 			p.Status = StatusForfeited
 			evs = append(evs, Event{Kind: EvForfeited, Participant: p.ID, Reason: "deck_too_small", At: now})
 		} else {
@@ -247,15 +247,31 @@ func TurnTimeout(rs *ruleset.Ruleset) time.Duration {
 	return DefaultTurnTimeout
 }
 
-// distinct returns names without repeats, in first-seen order.
-func distinct(names []string) []string {
-	var out []string
+// hasName reports whether names holds name, as slices.Contains does, but
+// compares the first bytes before calling for the whole strings: card names
+// of one length abound ("7 of Hearts", "8 of Spades"), and the engine asks
+// this of every card in the match whenever it lists or draws.
+func hasName(names []string, name string) bool {
+	if name == "" {
+		return slices.Contains(names, name)
+	}
 	for _, n := range names {
-		if !slices.Contains(out, n) {
-			out = append(out, n)
+		if len(n) == len(name) && n[0] == name[0] && n == name {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// countDistinct counts the different names in names.
+func countDistinct(names []string) int {
+	n := 0
+	for i, name := range names {
+		if !hasName(names[:i], name) {
+			n++
+		}
+	}
+	return n
 }
 
 // part returns the participant with the given id, or nil.
@@ -295,11 +311,11 @@ func (m *Match) activeIDs() []string {
 // InMatch reports whether a card name is in the match: in a hand or on the
 // pile (X1).
 func (m *Match) InMatch(name string) bool {
-	if slices.Contains(m.Pile, name) {
+	if hasName(m.Pile, name) {
 		return true
 	}
-	for _, p := range m.Participants {
-		if slices.Contains(p.Hand, name) {
+	for i := range m.Participants {
+		if hasName(m.Participants[i].Hand, name) {
 			return true
 		}
 	}
@@ -309,24 +325,62 @@ func (m *Match) InMatch(name string) bool {
 // available lists the distinct names of p's deck not in the match, in deck
 // order, leaving out exclude.
 func (m *Match) available(p *Participant, exclude string) []string {
-	// One pass over the hands for every name: a battle's selection
-	// deadline asks this of thousands of participants.
-	in := make(map[string]bool, len(m.Pile))
-	for _, n := range m.Pile {
-		in[n] = true
+	return m.appendAvailable(nil, p, exclude)
+}
+
+// linearUpTo bounds the participants, and linearCards the cards on the pile
+// and in hands, up to which appendAvailable looks for every name of the deck
+// in the pile and in each hand. A larger match (a battle: its selection
+// deadline asks this of thousands of participants) is put in a set once per
+// call instead.
+const (
+	linearUpTo  = 16
+	linearCards = 64
+)
+
+// appendAvailable appends available(p, exclude) to dst.
+func (m *Match) appendAvailable(dst []string, p *Participant, exclude string) []string {
+	var in map[string]bool
+	if n := m.cardsInMatch(); len(m.Participants) > linearUpTo || n > linearCards {
+		in = make(map[string]bool, n)
+		for _, c := range m.Pile {
+			in[c] = true
+		}
+		for i := range m.Participants {
+			for _, c := range m.Participants[i].Hand {
+				in[c] = true
+			}
+		}
 	}
+	for i, n := range p.Deck {
+		if n == exclude || hasName(p.Deck[:i], n) {
+			continue
+		}
+		if in != nil && in[n] || in == nil && m.InMatch(n) {
+			continue
+		}
+		dst = append(dst, n)
+	}
+	return dst
+}
+
+// canAdd reports whether p has a card to add: available(p, "") is not empty.
+func (m *Match) canAdd(p *Participant) bool {
+	for _, n := range p.Deck {
+		if !m.InMatch(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// cardsInMatch counts the cards on the pile and in hands.
+func (m *Match) cardsInMatch() int {
+	n := len(m.Pile)
 	for i := range m.Participants {
-		for _, n := range m.Participants[i].Hand {
-			in[n] = true
-		}
+		n += len(m.Participants[i].Hand)
 	}
-	var out []string
-	for _, n := range distinct(p.Deck) {
-		if n != exclude && !in[n] {
-			out = append(out, n)
-		}
-	}
-	return out
+	return n
 }
 
 // current is the participant whose turn it is in betting and play, or nil.
