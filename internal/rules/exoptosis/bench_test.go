@@ -37,7 +37,7 @@ type benchDriver struct {
 }
 
 func newBenchDriver(rs *ruleset.Ruleset, seed uint64) *benchDriver {
-	return &benchDriver{rs: rs, r: newRand(seed).r, src: newRand(seed ^ 0xabcdef), now: t0, lister: new(Lister)}
+	return &benchDriver{rs: rs, r: newRand(seed).r, src: newRand(seed ^ 0xabcdef), now: t0}
 }
 
 // playerIDs names the bench players without formatting a string per entrant.
@@ -78,6 +78,9 @@ func (d *benchDriver) next(m *Match) (mv Move, ok bool) {
 		return Move{}, false
 	}
 	d.now = d.now.Add(time.Duration(d.r.IntN(180)) * time.Minute)
+	if d.lister == nil {
+		d.lister = new(Lister)
+	}
 	d.movers = AppendMovers(d.movers[:0], m)
 	mover := d.movers[d.r.IntN(len(d.movers))]
 	if d.forfeits && d.r.IntN(100) == 0 {

@@ -35,6 +35,7 @@ func LegalMoves(m *Match, rs *ruleset.Ruleset, id string) []Move {
 type Lister struct {
 	moves []Move
 	names []string // backing of the listed moves' Cards and Targets
+	in    inMatch
 }
 
 // LegalMoves is the package's LegalMoves, into l's buffers (see Lister).
@@ -48,7 +49,8 @@ func (l *Lister) LegalMoves(m *Match, rs *ruleset.Ruleset, id string) []Move {
 		switch m.Phase {
 		case PhaseSelection:
 			from := len(l.names)
-			l.names = m.appendAvailable(l.names, p, "")
+			l.in.fill(m)
+			l.names = appendAvailable(l.names, &l.in, p, "")
 			if len(l.names)-from >= handMin(rs) {
 				l.add(Move{Kind: MoveSelect, Actor: id, Cards: l.names[from:len(l.names):len(l.names)]})
 			}
@@ -109,7 +111,8 @@ func (l *Lister) turnMoves(m *Match, rs *ruleset.Ruleset, p *Participant) {
 	if len(l.moves) > start {
 		return
 	}
-	l.names = m.appendAvailable(l.names, p, "")
+	l.in.fill(m)
+	l.names = appendAvailable(l.names, &l.in, p, "")
 	for _, c := range l.names[from:] {
 		l.add(Move{Kind: MoveAdd, Actor: p.ID, Card: c})
 	}

@@ -158,8 +158,12 @@ func TestAvailableInBattle(t *testing.T) {
 	for i := range 3 * linearUpTo { // entrants who hold nothing yet
 		battle.Participants = append(battle.Participants, Participant{ID: fmt.Sprintf("e%d", i), Hand: []string{}, Status: StatusActive})
 	}
-	if len(battle.Participants) <= linearUpTo || len(small.Participants) > linearUpTo {
-		t.Fatal("the matches do not take the two paths")
+	var in inMatch
+	if in.fill(battle); !in.inBig {
+		t.Fatal("the battle's names are not in a map")
+	}
+	if in.fill(small); in.inBig {
+		t.Fatal("the small match's names are in a map")
 	}
 	p := &Participant{ID: "x", Deck: []string{name(5), name(1), name(4), name(3), name(5), name(2), name(4), name(6)}}
 	for _, tc := range []struct {

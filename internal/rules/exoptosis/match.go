@@ -325,53 +325,108 @@ func (m *Match) InMatch(name string) bool {
 // available lists the distinct names of p's deck not in the match, in deck
 // order, leaving out exclude.
 func (m *Match) available(p *Participant, exclude string) []string {
-	return m.appendAvailable(nil, p, exclude)
+	var in inMatch
+	in.fill(m)
+	return appendAvailable(nil, &in, p, exclude)
 }
 
-// linearUpTo bounds the participants, and linearCards the cards on the pile
-// and in hands, up to which appendAvailable looks for every name of the deck
-// in the pile and in each hand. A larger match (a battle: its selection
-// deadline asks this of thousands of participants) is put in a set once per
-// call instead.
-const (
-	linearUpTo  = 16
-	linearCards = 64
-)
-
-// appendAvailable appends available(p, exclude) to dst.
-func (m *Match) appendAvailable(dst []string, p *Participant, exclude string) []string {
-	var in map[string]bool
-	if n := m.cardsInMatch(); len(m.Participants) > linearUpTo || n > linearCards {
-		in = make(map[string]bool, n)
-		for _, c := range m.Pile {
-			in[c] = true
-		}
-		for i := range m.Participants {
-			for _, c := range m.Participants[i].Hand {
-				in[c] = true
-			}
-		}
-	}
+// appendAvailable appends to dst the distinct names of p's deck not in in
+// (filled from p's match), in deck order, leaving out exclude.
+func appendAvailable(dst []string, in *inMatch, p *Participant, exclude string) []string {
 	for i, n := range p.Deck {
-		if n == exclude || hasName(p.Deck[:i], n) {
-			continue
+		if n != exclude && !hasName(p.Deck[:i], n) && !in.has(n) {
+			dst = append(dst, n)
 		}
-		if in != nil && in[n] || in == nil && m.InMatch(n) {
-			continue
-		}
-		dst = append(dst, n)
 	}
 	return dst
 }
 
 // canAdd reports whether p has a card to add: available(p, "") is not empty.
 func (m *Match) canAdd(p *Participant) bool {
+	var in inMatch
+	in.fill(m)
 	for _, n := range p.Deck {
-		if !m.InMatch(n) {
+		if !in.has(n) {
 			return true
 		}
 	}
 	return false
+}
+
+// linearUpTo bounds the participants, and linearCards the cards on the pile
+// and in hands, up to which inMatch lists the names in an array, which it
+// fills without allocating. A larger match (a battle: its selection deadline
+// asks for the available cards of thousands of participants) is put in a
+// map instead, so that a question costs one pass over the hands, not one per
+// name of the deck.
+const (
+	linearUpTo  = 16
+	linearCards = 64
+)
+
+// inMatch is the set of names on the pile and in the hands of a match, for
+// questions about every name of a deck (InMatch answers one).
+type inMatch struct {
+	n     int
+	keys  [linearCards]uint32
+	names [linearCards]string
+	big   map[string]bool // kept from fill to fill, so a reused set does not allocate
+	inBig bool            // the names are in big
+}
+
+// fill sets s to the names in m.
+func (s *inMatch) fill(m *Match) {
+	s.n = 0
+	cards := m.cardsInMatch()
+	s.inBig = len(m.Participants) > linearUpTo || cards > linearCards
+	if !s.inBig {
+		for _, c := range m.Pile {
+			s.keys[s.n], s.names[s.n] = nameKey(c), c
+			s.n++
+		}
+		for i := range m.Participants {
+			for _, c := range m.Participants[i].Hand {
+				s.keys[s.n], s.names[s.n] = nameKey(c), c
+				s.n++
+			}
+		}
+		return
+	}
+	if s.big == nil {
+		s.big = make(map[string]bool, cards)
+	}
+	clear(s.big)
+	for _, c := range m.Pile {
+		s.big[c] = true
+	}
+	for i := range m.Participants {
+		for _, c := range m.Participants[i].Hand {
+			s.big[c] = true
+		}
+	}
+}
+
+func (s *inMatch) has(name string) bool {
+	if s.inBig {
+		return s.big[name]
+	}
+	k := nameKey(name)
+	for i, key := range s.keys[:s.n] {
+		if key == k && s.names[i] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// nameKey packs a name's length and three of its bytes. Two card names of a
+// table rarely share it ("7 of Hearts" and "7 of Spades" differ in the
+// middle), so comparing keys first skips almost every string comparison.
+func nameKey(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	return uint32(len(s)) | uint32(s[0])<<8 | uint32(s[len(s)/2])<<16 | uint32(s[len(s)-1])<<24
 }
 
 // cardsInMatch counts the cards on the pile and in hands.

@@ -195,7 +195,7 @@ func (e *eng) play(p *Participant, mv Move) *rules.Error {
 			return mustPlay(appendPlays(nil, m, e.rs, p))
 		}
 		if m.canAdd(p) {
-			return rules.Refuse("must_add", "You can add a card from your deck (%s), so you cannot ask for one.", strings.Join(m.appendAvailable(nil, p, ""), ", "))
+			return rules.Refuse("must_add", "You can add a card from your deck (%s), so you cannot ask for one.", strings.Join(m.available(p, ""), ", "))
 		}
 		return e.chooseGiver(p, mv.Target)
 	case MoveGive, MoveTarget:
@@ -381,8 +381,12 @@ func (e *eng) settle() {
 // draw gives p a random card of their deck not in the match (and not
 // exclude); with none left, p must choose a giver (X5, X4).
 func (e *eng) draw(p *Participant, exclude string) {
-	var buf [16]string
-	cands := e.m.appendAvailable(buf[:0], p, exclude)
+	var (
+		in  inMatch
+		buf [16]string
+	)
+	in.fill(e.m)
+	cands := appendAvailable(buf[:0], &in, p, exclude)
 	if len(cands) == 0 {
 		e.pend(ChoiceGiver, p.ID, "", "")
 		return
