@@ -181,6 +181,15 @@ func turnMover(m *Match) string {
 // toSelect: p may still select a hand (Movers in selection).
 func toSelect(p *Participant) bool { return p.Status == StatusActive && !p.Selected }
 
+func (m *Match) anyToSelect() bool {
+	for i := range m.Participants {
+		if toSelect(&m.Participants[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *eng) selection(p *Participant, mv Move) *rules.Error {
 	if mv.Kind != MoveSelect {
 		return wrongMove(mv.Kind, "the match is in selection: select your hand (at least %d cards of your deck)", handMin(e.rs))
@@ -232,7 +241,7 @@ func (e *eng) selectHand(p *Participant, cards []string) {
 // participant has selected (X1, X2).
 func (e *eng) afterSelection() {
 	m := e.m
-	if m.Phase != PhaseSelection || m.Waiting > 0 || slices.ContainsFunc(m.Participants, func(p Participant) bool { return toSelect(&p) }) {
+	if m.Phase != PhaseSelection || m.Waiting > 0 || m.anyToSelect() {
 		return
 	}
 	e.emit(Event{Kind: EvHandsRevealed})

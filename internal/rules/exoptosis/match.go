@@ -190,7 +190,15 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 	if len(entrants) > MaxParticipants {
 		return nil, nil, rules.Refuse("too_many_players", "A match holds at most %d participants; got %d.", MaxParticipants, len(entrants))
 	}
-	m := &Match{ID: id, Phase: PhaseSelection, Started: now, TurnStart: now, Pile: []string{}, Log: []LogEntry{}}
+	// Room for what a match of a few players typically grows to (every
+	// participant's entry, a dozen cards played, a few dozen log entries),
+	// so that playing it does not reallocate them again and again.
+	m := &Match{
+		ID: id, Phase: PhaseSelection, Started: now, TurnStart: now,
+		Participants: make([]Participant, 0, len(entrants)),
+		Pile:         make([]string, 0, 16),
+		Log:          make([]LogEntry, 0, 32),
+	}
 	seen := map[string]bool{}
 	var evs []Event
 	playable := 0
@@ -222,9 +230,6 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 	if playable < 2 {
 		return nil, nil, rules.Refuse("too_few_players", "A match needs at least 2 participants with %d or more different cards in their deck; %d have them.", handMin(rs), playable)
 	}
-	if m.Participants == nil {
-		m.Participants = []Participant{}
-	}
 	return m, evs, nil
 }
 
@@ -248,19 +253,29 @@ func TurnTimeout(rs *ruleset.Ruleset) time.Duration {
 }
 
 // hasName reports whether names holds name, as slices.Contains does, but
-// compares the first bytes before calling for the whole strings: card names
-// of one length abound ("7 of Hearts", "8 of Spades"), and the engine asks
-// this of every card in the match whenever it lists or draws.
+// with same: the engine asks this of every card in the match whenever it
+// lists or draws.
 func hasName(names []string, name string) bool {
-	if name == "" {
-		return slices.Contains(names, name)
-	}
 	for _, n := range names {
-		if len(n) == len(name) && n[0] == name[0] && n == name {
+		if same(n, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// same reports whether a == b, comparing the lengths and the first and last
+// bytes before calling for the whole strings: names of one length abound
+// ("7 of Hearts" and "8 of Spades"; participant ids), and most differ at an
+// end.
+func same(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if n := len(a); n > 0 && (a[0] != b[0] || a[n-1] != b[n-1]) {
+		return false
+	}
+	return a == b
 }
 
 // countDistinct counts the different names in names.
@@ -277,7 +292,7 @@ func countDistinct(names []string) int {
 // part returns the participant with the given id, or nil.
 func (m *Match) part(id string) *Participant {
 	for i := range m.Participants {
-		if m.Participants[i].ID == id {
+		if same(m.Participants[i].ID, id) {
 			return &m.Participants[i]
 		}
 	}
@@ -334,7 +349,7 @@ func (m *Match) available(p *Participant, exclude string) []string {
 // (filled from p's match), in deck order, leaving out exclude.
 func appendAvailable(dst []string, in *inMatch, p *Participant, exclude string) []string {
 	for i, n := range p.Deck {
-		if n != exclude && !hasName(p.Deck[:i], n) && !in.has(n) {
+		if n != exclude && !in.has(n) && !hasName(p.Deck[:i], n) {
 			dst = append(dst, n)
 		}
 	}
