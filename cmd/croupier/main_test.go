@@ -43,6 +43,12 @@ type harness struct {
 
 func newHarness(t *testing.T, clockMode string) *harness {
 	t.Helper()
+	return newHarnessWith(t, clockMode, nil)
+}
+
+// newHarnessWith is newHarness with cfg changed by set first (chat keys...).
+func newHarnessWith(t *testing.T, clockMode string, set func(*serveConfig)) *harness {
+	t.Helper()
 	data := filepath.Join(t.TempDir(), "croupier.db")
 	// A fixed entropy source and numbered idempotency keys (see cli) make
 	// seeds, command ids and so every card drawn the same on every run: the
@@ -51,6 +57,9 @@ func newHarness(t *testing.T, clockMode string) *harness {
 		entropy: rand.NewChaCha8([32]byte{'c', 'r', 'o', 'u', 'p', 'i', 'e', 'r'})}
 	if clockMode == "manual" {
 		cfg.start = walkStart
+	}
+	if set != nil {
+		set(&cfg)
 	}
 	srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {

@@ -96,6 +96,8 @@ Other commands:
                           move a server's manual clock (serve --clock manual) and
                           run the work that falls due
   game                    describe the game
+  NAME [ARGS] [--FIELD V] any other command of the game's ruleset (the server lists them;
+                          croupier play help NAME for one)
   help                    this text
 
 Common flags (environment variable in brackets):
@@ -192,6 +194,10 @@ func (e *env) play(args []string) error {
 				e2.stderr = e.stdout
 				return e2.play(append(rest[:min(len(rest), 2):min(len(rest), 2)], "-h"))
 			}
+			if cmd, err := e.catalogueVerb(rest[0], opts, rest[1:]); err == nil {
+				fmt.Fprintf(e.stdout, "Usage: croupier play %s\n", cmd.synopsis)
+				return nil
+			}
 		}
 		fmt.Fprint(e.stdout, playHelp)
 		return nil
@@ -204,7 +210,12 @@ func (e *env) play(args []string) error {
 	}
 	cmd, ok := playCommands[name]
 	if !ok {
-		return usagef("unknown play command %q; run croupier play help for the list", name)
+		// A command of the game's ruleset with no verb of its own here
+		// (play_catalogue.go), or an unknown verb.
+		var err error
+		if cmd, err = e.catalogueVerb(name, opts, rest); err != nil {
+			return err
+		}
 	}
 	fs := e.newFlagSet("play "+name, "Usage: croupier play "+cmd.synopsis+"\n")
 	opts.register(fs)

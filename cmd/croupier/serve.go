@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"croupier/internal/cardart"
 	"croupier/internal/chat"
 	"croupier/internal/chat/bridge"
+	"croupier/internal/chat/discord"
 	"croupier/internal/chat/slack"
 	"croupier/internal/clock"
 	"croupier/internal/credential"
@@ -87,8 +89,12 @@ the store, every second, and hands it to the announcer, which posts to the
 bound Discord announcement channels when CROUPIER_DISCORD_BOT_TOKEN is set
 (API base CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs
 the message; entries committed before a crash are announced after the
-restart. POST /slack/commands and /slack/interactions verify with
-CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
+restart. POST /discord/interactions (the Discord application's Interactions
+Endpoint URL; docs/discord.md "On one machine") verifies with
+CROUPIER_DISCORD_PUBLIC_KEY (and, if set, CROUPIER_DISCORD_APPLICATION_ID);
+commands slower than Discord's 3 seconds finish in the background and edit
+their reply through Discord's API. POST /slack/commands and
+/slack/interactions verify with CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
 /bridge/v1/events with CROUPIER_BRIDGE_SECRETS (entries as for keys, the
 secret itself: "<secret> as=matrix:"). Without a secret those routes answer
 401. CROUPIER_PUBLIC_URL, where chat platforms reach this server, makes
@@ -118,11 +124,19 @@ type serveConfig struct {
 	entropy io.Reader
 	// Chat: see serveHelp. Secrets; never logged.
 	discordToken, discordAPI string
+	// discordKey verifies POST /discord/interactions (the application's
+	// Public Key); nil: that route refuses every request. discordApp,
+	// when set, refuses interactions of another application.
+	discordKey ed25519.PublicKey
+	discordApp string
 	// publicURL is where the server is reachable from chat platforms (card
 	// pictures in replies); empty: replies show no pictures.
 	publicURL     string
 	slackSecret   string
 	bridgeSecrets []credential.Secret
+	// modules are the rulesets the server runs: rulesets.All() unless set
+	// (a test adds one of its own).
+	modules []game.Module
 }
 
 // server is the wired application: what serve runs and what tests drive
@@ -179,7 +193,11 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	if cfg.entropy != nil {
 		opts = append(opts, game.WithEntropy(cfg.entropy))
 	}
-	svc := rulesets.New(st, clk, opts...)
+	modules := cfg.modules
+	if modules == nil {
+		modules = rulesets.All()
+	}
+	svc := game.New(st, clk, append(opts, game.WithModules(modules...))...)
 	if srv.caughtUp, err = checkLag(ctx, svc, clk.Now(), cfg.catchUp); err != nil {
 		st.Close()
 		return nil, err
@@ -208,6 +226,13 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	cache := &chat.ReplyCache{Store: st, Clock: clk}
 	mux := http.NewServeMux()
 	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: clk, Log: logger}).Routes(mux)
+	// Discord's interactions, by the Lambda's handler; a command that
+	// outlives Discord's 3 seconds is finished in a goroutine of this
+	// long-lived process, and its reply edited through Discord's API.
+	dh := &discord.Handler{Router: router, PublicKey: cfg.discordKey, ApplicationID: cfg.discordApp, Cache: cache,
+		API: &discord.Client{Base: cfg.discordAPI, Token: cfg.discordToken}, Clock: clk, Log: logger}
+	dh.Deferrer = discord.GoDeferrer{Finish: dh.Finish, Log: logger}
+	mux.Handle("/discord/interactions", dh)
 	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: cfg.bridgeSecrets, Clock: clk, Log: logger}).Routes(mux)
 	// The public tracker (internal/tracker) and the card images it shows.
 	rs, err := ruleset.Load(ruleset.Default)
@@ -287,6 +312,14 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 	cfg.publicURL = strings.TrimSpace(e.getenv("CROUPIER_PUBLIC_URL"))
 	cfg.discordAPI = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_API_BASE"))
 	cfg.slackSecret = strings.TrimSpace(e.getenv("CROUPIER_SLACK_SIGNING_SECRET"))
+	if k := strings.TrimSpace(e.getenv("CROUPIER_DISCORD_PUBLIC_KEY")); k != "" {
+		pub, err := discord.ParsePublicKey(k)
+		if err != nil {
+			return cfg, usagef("CROUPIER_DISCORD_PUBLIC_KEY: %v (the application's Public Key from the Discord developer portal, in hex)", err)
+		}
+		cfg.discordKey = pub
+	}
+	cfg.discordApp = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_APPLICATION_ID"))
 	if cfg.bridgeSecrets, err = credential.ParseSecrets(e.getenv("CROUPIER_BRIDGE_SECRETS")); err != nil {
 		return cfg, usagef("CROUPIER_BRIDGE_SECRETS: %v", err)
 	}
@@ -411,7 +444,7 @@ func (e *env) serve(args []string) error {
 	} else {
 		logger.Info("announcements", "to", "log", "hint", "set CROUPIER_DISCORD_BOT_TOKEN to post them to Discord")
 	}
-	logger.Info("chat webhooks", "slack", cfg.slackSecret != "", "bridge_secrets", len(cfg.bridgeSecrets))
+	logger.Info("chat webhooks", "discord", cfg.discordKey != nil, "slack", cfg.slackSecret != "", "bridge_secrets", len(cfg.bridgeSecrets))
 	if e.onListen != nil {
 		e.onListen(ln.Addr().String())
 	}

@@ -18,9 +18,9 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	awslambda "github.com/aws/aws-sdk-go-v2/service/lambda"
 
+	"croupier/internal/awsenv"
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
 	"croupier/internal/clock"
@@ -57,9 +57,9 @@ func main() {
 	// Asynchronous self-invocation finishes deferred commands. Loading the
 	// AWS config reads the environment only (no network at cold start).
 	if name := os.Getenv("AWS_LAMBDA_FUNCTION_NAME"); name != "" {
-		awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
+		awsCfg, err := awsenv.Config(os.Getenv)
 		if err != nil {
-			config.Fatal(fmt.Errorf("aws config: %w", err))
+			config.Fatal(err)
 		}
 		h.Deferrer = discord.LambdaDeferrer{Client: awslambda.NewFromConfig(awsCfg), Function: name}
 	}

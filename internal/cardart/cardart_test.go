@@ -135,7 +135,7 @@ func pixelStats(img image.Image) (inked, red int) {
 // red ink on red cards only, and a holographic PNG that looks different.
 func TestEveryCardRenders(t *testing.T) {
 	for _, c := range gildedCards(t) {
-		t.Run(Slug(c.Name), func(t *testing.T) {
+		t.Run(ruleset.CardSlug(c.Name), func(t *testing.T) {
 			t.Parallel()
 			var plain []byte
 			for _, holo := range []bool{false, true} {
@@ -202,7 +202,7 @@ func TestOneDescriptionDrivesBoth(t *testing.T) {
 		{"Red Joker", false, 0, []string{"J", "J", "O", "O", "K", "K", "E", "E", "R", "R", "JOKER"}},
 	}
 	for _, tt := range tests {
-		t.Run(Slug(tt.name), func(t *testing.T) {
+		t.Run(ruleset.CardSlug(tt.name), func(t *testing.T) {
 			c := card(t, tt.name)
 			d := Describe(c, tt.holo)
 			svgBytes, svgRep := writeSVG(d)
@@ -258,13 +258,13 @@ func TestSlug(t *testing.T) {
 		"Black_Joker (v2)": "black-joker-v2",
 	}
 	for in, want := range tests {
-		if got := Slug(in); got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		if got := ruleset.CardSlug(in); got != want {
+			t.Errorf("ruleset.CardSlug(%q) = %q, want %q", in, got, want)
 		}
 	}
 	seen := map[string]string{}
 	for _, c := range gildedCards(t) {
-		s := Slug(c.Name)
+		s := ruleset.CardSlug(c.Name)
 		if prev, dup := seen[s]; dup {
 			t.Errorf("%q and %q share slug %q", prev, c.Name, s)
 		}
@@ -334,7 +334,7 @@ func BenchmarkPNG(b *testing.B) {
 	for _, name := range []string{"10 of Hearts", "King of Spades"} {
 		for _, holo := range []bool{false, true} {
 			d := Describe(card(b, name), holo)
-			n := Slug(name)
+			n := ruleset.CardSlug(name)
 			if holo {
 				n += "-holo"
 			}

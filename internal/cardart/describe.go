@@ -31,32 +31,13 @@ const (
 	border    = 3.0
 )
 
-// Slug is the URL form of a card name: lower case, words joined by "-"
-// ("7 of Hearts" -> "7-of-hearts", "Red Joker" -> "red-joker").
-func Slug(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	return b.String()
-}
-
 // Describe lays out card c (holographic if holo) as a Card for SVG and PNG.
 // It never fails: a card the art does not fully understand (an unknown suit
 // or rank after a rules amendment) is still drawn, with "?" where the
 // missing part would be, so a page never breaks on it.
 func Describe(c ruleset.Card, holo bool) Card {
 	ink := inkFor(c)
-	d := Card{Name: c.Name, Slug: Slug(c.Name), Holo: holo, Width: CardWidth, Height: CardHeight, Desc: describeText(c, holo)}
+	d := Card{Name: c.Name, Slug: ruleset.CardSlug(c.Name), Holo: holo, Width: CardWidth, Height: CardHeight, Desc: describeText(c, holo)}
 	add := func(k Kind, p Path, paint Paint) { d.Layers = append(d.Layers, Layer{Kind: k, Path: p, Paint: paint}) }
 	text := func(k Kind, t Text, paint Paint) { d.Layers = append(d.Layers, Layer{Kind: k, Text: &t, Paint: paint}) }
 	both := func(k Kind, t Text, paint Paint) { // a label and its 180° twin

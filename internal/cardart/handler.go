@@ -45,7 +45,7 @@ type rendered struct {
 func NewHandler(cards []ruleset.Card) (*Handler, error) {
 	h := &Handler{cards: make(map[string]ruleset.Card, len(cards))}
 	for i, c := range cards {
-		s := Slug(c.Name)
+		s := ruleset.CardSlug(c.Name)
 		if s == "" {
 			return nil, fmt.Errorf("cardart: card %d (%q) has no letters or digits to name its URL", i, c.Name)
 		}
@@ -64,7 +64,7 @@ func NewHandler(cards []ruleset.Card) (*Handler, error) {
 // "." + format, with ?v= set to the image's content hash so the immutable
 // cache lifetime is safe across art changes. format is "svg" or "png".
 func (h *Handler) URL(name string, holo bool, format string) (string, error) {
-	slug := Slug(name)
+	slug := ruleset.CardSlug(name)
 	if _, ok := h.cards[slug]; !ok {
 		return "", fmt.Errorf("cardart: no card named %q", name)
 	}

@@ -203,9 +203,19 @@ func Commands() []Command {
 	return out
 }
 
-// CommandsFor returns the commands ruleset id offers, sorted as Commands.
+// CommandsFor returns the commands ruleset id offers, sorted as Commands:
+// the table's it has, and its catalogue commands the table does not cover
+// (catalogue.go).
 func CommandsFor(reg *game.Registry, id string) []Command {
-	return slices.DeleteFunc(Commands(), func(c Command) bool { return !c.InRuleset(reg, id) })
+	out := slices.DeleteFunc(Commands(), func(c Command) bool { return !c.InRuleset(reg, id) })
+	out = append(out, catalogueCommands(reg, id)...)
+	slices.SortStableFunc(out, func(a, b Command) int {
+		if a.Kind != b.Kind {
+			return int(a.Kind) - int(b.Kind)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
 }
 
 func (c Command) Option(name string) (Option, bool) {

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"croupier/internal/cardart"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/ruleset"
 )
 
 // Router runs invocations against the game service.
@@ -90,10 +90,20 @@ func failed() *Reply {
 		Ephemeral: true, Refusal: true}
 }
 
+// Lookup returns the command named name: the table's, or else a command
+// of the catalogue of the rulesets the service runs that the table does
+// not cover (catalogue.go).
+func (r *Router) Lookup(name string) (Command, bool) {
+	if c, ok := Lookup(name); ok {
+		return c, true
+	}
+	return catalogueLookup(r.Game.Registry, name)
+}
+
 // Resolve finds inv's command, checks its options, and sets inv.Game from
 // the binding of inv's space.
 func (r *Router) Resolve(ctx context.Context, inv *Invocation) (Command, error) {
-	cmd, ok := Lookup(inv.Command)
+	cmd, ok := r.Lookup(inv.Command)
 	if !ok {
 		return Command{}, refusef("unknown_command", "There is no command %q here; /help lists them.", inv.Command)
 	}
@@ -253,7 +263,7 @@ func CardImageURL(base string) func(name string, holo bool) string {
 		return nil
 	}
 	return func(name string, holo bool) string {
-		slug := cardart.Slug(name)
+		slug := ruleset.CardSlug(name)
 		if holo {
 			slug += "-holo"
 		}

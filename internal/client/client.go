@@ -505,3 +505,16 @@ func (c *Client) Revoke(ctx context.Context, idemKey, g string, body gildedhall.
 func (c *Client) Amend(ctx context.Context, idemKey, g string, body game.Amend) (game.AmendResult, Reply, error) {
 	return post[game.AmendResult](ctx, c, idemKey, gamePath(g, "amendments"), body)
 }
+
+// Commands lists the commands of g's ruleset the API runs by name, with
+// their payload fields.
+func (c *Client) Commands(ctx context.Context, g string) (game.CommandList, Reply, error) {
+	return get[game.CommandList](ctx, c, gamePath(g, "commands"))
+}
+
+// Command runs the catalogue's command name in g with payload as its body
+// (POST /v1/games/{g}/commands/{name}) and returns the answer as JSON: a
+// client that knows the command only from Commands cannot know its type.
+func (c *Client) Command(ctx context.Context, idemKey, g, name string, payload any) (json.RawMessage, Reply, error) {
+	return post[json.RawMessage](ctx, c, idemKey, gamePath(g, "commands", url.PathEscape(name)), payload)
+}

@@ -21,22 +21,23 @@ import (
 // patch on each run. Rulesets are never modified once built.
 var amended sync.Map // string -> *ruleset.Ruleset
 
-// effectiveRuleset is the game's ruleset data: the base ruleset with every
-// amendment applied in order (RULINGS R1).
-func effectiveRuleset(m *Meta) (*ruleset.Ruleset, error) {
+// effectiveRuleset is the game's ruleset data: the base data its module
+// runs on (Module.Data) with every amendment applied in order (RULINGS R1).
+func (r *Registry) effectiveRuleset(m *Meta) (*ruleset.Ruleset, error) {
+	data := r.dataOf(m.Ruleset)
 	if len(m.Amendments) == 0 {
-		return ruleset.Load(m.Ruleset)
+		return ruleset.Load(data)
 	}
 	h := sha256.New()
 	for _, a := range m.Amendments {
 		h.Write(a.Patch)
 		h.Write([]byte{0})
 	}
-	key := m.Ruleset + "@" + hex.EncodeToString(h.Sum(nil))
+	key := data + "@" + hex.EncodeToString(h.Sum(nil))
 	if rs, ok := amended.Load(key); ok {
 		return rs.(*ruleset.Ruleset), nil
 	}
-	rs, err := ruleset.Load(m.Ruleset)
+	rs, err := ruleset.Load(data)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func (s *Service) Amend(ctx context.Context, req Request, a Amend) (*Result, err
 			if err != nil {
 				return nil, err
 			}
-			return AmendResult{Ruleset: t.Rules.ID, Version: t.Rules.Version, Amendment: am}, nil
+			return AmendResult{Ruleset: t.Meta.Ruleset, Version: t.Rules.Version, Amendment: am}, nil
 		},
 	})
 }

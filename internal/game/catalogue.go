@@ -55,6 +55,10 @@ type Command struct {
 	Platform bool
 	// What names the thing, in the plural, for a refusal ("gifts").
 	What string
+	// Summary says in one line what it does, for a person choosing a
+	// command: an edge with no hand-written text for it (the CLI's help,
+	// a chat command's description) shows it.
+	Summary string
 	// Call is how an edge runs the command by name with a JSON payload
 	// (POST /v1/games/{game}/commands/{name}). It is nil for the commands
 	// no edge calls by name: the scheduler's, create (the game it makes is
@@ -76,13 +80,13 @@ type View struct {
 func commonComponent() Component {
 	return Component{Name: InstCommon, Due: []DueWork{periodWork}, Commands: []Command{
 		{Name: "create", Institution: InstCommon, What: "game creation"},
-		{Name: "join", Institution: InstCommon, Action: true, What: "joining", Call: call(commands.Join, optional)},
-		{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Call: bare(commands.Leave)},
-		{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls", Call: call(commands.Roll)},
+		{Name: "join", Institution: InstCommon, Action: true, What: "joining", Summary: "Join the game", Call: call(commands.Join, optional)},
+		{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Summary: "Leave the game (your items are destroyed)", Call: bare(commands.Leave)},
+		{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls", Summary: "Roll dice, logged and verifiable (e.g. 2d6)", Call: call(commands.Roll)},
 		{Name: "bind", Institution: InstCommon, Admin: true, What: "chat bindings"},
-		{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments", Call: call(commands.Amend)},
-		{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports", Call: call(commands.PushReactions)},
-		{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports", Call: call(commands.PushMessageEvent)},
+		{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments", Summary: "Amend the game's ruleset numbers (admins)", Call: call(commands.Amend)},
+		{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports", Summary: "Push a message's reactions (chat platforms, bridges)", Call: call(commands.PushReactions)},
+		{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports", Summary: "Push a message's edit or deletion (chat platforms, bridges)", Call: call(commands.PushMessageEvent)},
 		{Name: "period-end", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "period ends"},
 	}}
 }
@@ -103,15 +107,15 @@ var (
 func Governance() Component {
 	return Component{Name: InstGovernance,
 		Commands: []Command{
-			{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Call: call(commands.SubmitProposal, creates)},
-			{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Call: ByID[ProposalRef](commands.WithdrawProposal)},
-			{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Call: call(commands.RequestJustice, creates)},
-			{Name: "ruling", Institution: InstGovernance, What: "rulings", Call: call(commands.Rule, creates)},
-			{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Call: ByID[RulingRef](commands.Overturn)},
-			{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Call: call(commands.OpenConfidence, creates)},
-			{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Call: bare(commands.AssentRemoval)},
-			{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Call: bare(commands.Resign)},
-			{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Call: call(commands.StandForJudge, creates)},
+			{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Summary: "Submit a proposal", Call: call(commands.SubmitProposal, creates)},
+			{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Summary: "Withdraw a proposal", Call: ByID[ProposalRef](commands.WithdrawProposal)},
+			{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Summary: "Request justice", Call: call(commands.RequestJustice, creates)},
+			{Name: "ruling", Institution: InstGovernance, What: "rulings", Summary: "Rule on a request (the Judge)", Call: call(commands.Rule, creates)},
+			{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Summary: "Overturn your ruling", Call: ByID[RulingRef](commands.Overturn)},
+			{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Summary: "Open a vote of confidence", Call: call(commands.OpenConfidence, creates)},
+			{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Summary: "Assent to removing the Judge", Call: bare(commands.AssentRemoval)},
+			{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Summary: "Resign as Judge", Call: bare(commands.Resign)},
+			{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Summary: "Stand for Judge", Call: call(commands.StandForJudge, creates)},
 			{Name: "proposal-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "proposals"},
 			{Name: "confidence-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "votes of confidence"},
 			{Name: "judge-election", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "Judge elections"},

@@ -48,13 +48,13 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 			return nil, rules.Refuse("invalid_request", "Admin %q is not a platform identity such as discord:1234.", a)
 		}
 	}
-	rs, err := ruleset.Load(c.Ruleset)
+	rs, err := ruleset.Load(s.dataOf(c.Ruleset))
 	if err != nil {
 		return nil, rules.Refuse("unknown_ruleset", "%v", err)
 	}
-	mod, ok := s.module(rs.ID)
+	mod, ok := s.module(c.Ruleset)
 	if !ok {
-		return nil, rules.Refuse("unknown_ruleset", "This server does not run the ruleset %q; it runs %s.", rs.ID, strings.Join(s.Rulesets(), ", "))
+		return nil, rules.Refuse("unknown_ruleset", "This server does not run the ruleset %q; it runs %s.", c.Ruleset, strings.Join(s.Rulesets(), ", "))
 	}
 	switch {
 	case !mod.Seasons:
@@ -73,7 +73,7 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 			if t.Loaded[MetaKey(t.Game)].Exists() {
 				return nil, rules.Refuse("game_exists", "A game with id %q already exists.", t.Game)
 			}
-			m := &Meta{ID: c.ID, Name: c.Name, Ruleset: rs.ID, RulesetVersion: rs.Version, Admins: c.Admins,
+			m := &Meta{ID: c.ID, Name: c.Name, Ruleset: mod.ID, RulesetVersion: rs.Version, Admins: c.Admins,
 				CreatedAt: t.Now, CreatedBy: req.Actor, Season: c.Season}
 			if err := t.setMeta(m, 0); err != nil {
 				return nil, err

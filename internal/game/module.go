@@ -21,6 +21,11 @@ type Module struct {
 	Title string
 	// Seasons: its week ends advance the season (RULINGS T2).
 	Seasons bool
+	// Data names the ruleset data it runs on (internal/ruleset/data/<Data>.json):
+	// empty means its own ID. A module may run on another ruleset's numbers
+	// (a ruleset that exists only in a test does: the shipped data is the
+	// shipped rulesets').
+	Data string
 	// Components are the institutions it has besides the engine's common
 	// one (joining, leaving, dice, the log, bindings, amendments): its own
 	// and the shared ones it includes (Governance, a trades component).
@@ -199,6 +204,14 @@ func NewRegistry(ms ...Module) (*Registry, error) {
 		r.order = append(r.order, m.ID)
 	}
 	return r, nil
+}
+
+// dataOf names the ruleset data ruleset id runs on (Module.Data).
+func (r *Registry) dataOf(id string) string {
+	if m, ok := r.modules[id]; ok && m.Data != "" {
+		return m.Data
+	}
+	return id
 }
 
 // module returns the module of ruleset id.

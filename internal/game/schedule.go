@@ -196,7 +196,7 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		return "", noModule(game, m.Ruleset)
 	}
 	if before := slices.Concat(mod.before, testBeforePeriodEnd); len(before) > 0 {
-		rs, err := effectiveRuleset(&m)
+		rs, err := s.effectiveRuleset(&m)
 		if err != nil {
 			return "", fmt.Errorf("game %s: %w", game, err)
 		}
@@ -444,7 +444,7 @@ func (s *Service) PeriodEndsBehind(ctx context.Context, until time.Time) ([]Lag,
 		if err := json.Unmarshal(it.Data, &m); err != nil {
 			return nil, fmt.Errorf("decoding game %s: %w", game, err)
 		}
-		rs, err := effectiveRuleset(&m)
+		rs, err := s.effectiveRuleset(&m)
 		if err != nil {
 			return nil, fmt.Errorf("game %s: %w", game, err)
 		}

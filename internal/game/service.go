@@ -425,7 +425,7 @@ func (t *Tx) LoadMeta() error {
 }
 
 func (t *Tx) setMeta(m *Meta, version int64) error {
-	rs, err := effectiveRuleset(m)
+	rs, err := t.Svc.effectiveRuleset(m)
 	if err != nil {
 		return fmt.Errorf("game %s: %w", m.ID, err)
 	}

@@ -277,6 +277,7 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/reactions":                     {"POST"},
 		"/v1/games/{game}/message-events":                {"POST"},
 		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
+		"/v1/games/{game}/commands":                      {"GET"},
 		"/v1/bindings/{platform}/{space}":                {"GET"},
 	}
 	// And the one route shape of every command an edge may call.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rulesets"
@@ -210,4 +211,55 @@ func jsonFields(typ reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
+}
+
+// TestListCommands: GET /v1/games/{game}/commands answers, as documented,
+// the commands of the game's ruleset an edge may call, each with its
+// payload's fields as the route decodes them; another ruleset's commands
+// and the scheduler's are not among them.
+func TestListCommands(t *testing.T) {
+	e := withGame(t)
+	e.mustStatus(e.Post("/v1/games", "create-ob", game.CreateGame{ID: "ob", Ruleset: "obelisk"}), http.StatusCreated)
+	list := func(g string) map[string]game.CommandInfo {
+		var v game.CommandList
+		e.mustStatus(e.Get("/v1/games/"+g+"/commands"), http.StatusOK).Decode(t, &v)
+		out := map[string]game.CommandInfo{}
+		for _, c := range v.Commands {
+			out[c.Name] = c
+		}
+		return out
+	}
+	hall, ob := list(gameID), list("ob")
+	for name, c := range hall {
+		if c.Summary == "" {
+			t.Errorf("%s has no summary (game.Command.Summary: what an edge without text of its own shows)", name)
+		}
+	}
+	accept, ok := hall["trade-accept"]
+	if !ok || fmt.Sprint(accept.Fields) != "[{trade string true}]" || accept.Creates || accept.Admin {
+		t.Errorf("trade-accept is listed as %+v", accept)
+	}
+	if g := hall["grant"]; !g.Admin || len(g.Fields) == 0 {
+		t.Errorf("grant is listed as %+v", g)
+	}
+	if j := hall["join"]; !j.Optional || fmt.Sprint(j.Fields) != "[{name string false}]" {
+		t.Errorf("join is listed as %+v", j)
+	}
+	if p := hall["proposal-submit"]; !p.Creates {
+		t.Errorf("proposal-submit is listed as %+v", p)
+	}
+	for _, name := range []string{"period-end", "trade-expire", "create", "bind"} {
+		if _, ok := hall[name]; ok {
+			t.Errorf("%s is listed", name)
+		}
+	}
+	if _, ok := ob["purchase"]; ok || len(ob) == 0 {
+		t.Errorf("the obelisk game lists %v", ob)
+	}
+	if _, ok := ob["trade-offer"]; !ok {
+		t.Errorf("the obelisk game lacks trade-offer: %v", ob)
+	}
+	if p := e.mustStatus(e.Get("/v1/games/nope/commands"), http.StatusNotFound).Problem(t); p.Code != "game_not_found" {
+		t.Errorf("an unknown game: %+v", p)
+	}
 }

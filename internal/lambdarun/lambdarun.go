@@ -102,6 +102,13 @@ func start(rie, bootstrap string, env []string) (*Function, error) {
 		"HOME=" + os.Getenv("HOME"),
 		"AWS_LAMBDA_FUNCTION_TIMEOUT=60",
 		"AWS_LAMBDA_FUNCTION_NAME=" + filepath.Base(filepath.Dir(bootstrap)),
+		// What Lambda sets for every function (its region and the execution
+		// role's credentials; internal/awsenv reads them): dummies here,
+		// since the functions under test talk to DynamoDB Local only.
+		"AWS_REGION=us-east-1",
+		"AWS_ACCESS_KEY_ID=emulator",
+		"AWS_SECRET_ACCESS_KEY=emulator",
+		"AWS_SESSION_TOKEN=emulator",
 	}, env...)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out

@@ -52,6 +52,7 @@ type Ruleset struct {
 	Chances    Chances    `json:"chances,omitzero"`
 	Thresholds Thresholds `json:"thresholds,omitzero"`
 	Durations  Durations  `json:"durations,omitzero"`
+	Turns      TurnsRules `json:"turns,omitzero"` // seed 003's numbers (turns.go)
 }
 
 // Card is one row of the card table. Players own copies of it (RULINGS C2).
@@ -161,14 +162,6 @@ type Thresholds struct {
 
 	// Governance holds the counts of the 000 governance (RULINGS R4).
 	Governance Governance `json:"governance,omitzero"`
-
-	// turns (seed 003)
-	WinPoints        int `json:"winPoints,omitempty"`        // points that win the round
-	DefeatPenalty    int `json:"defeatPenalty,omitempty"`    // points a defeated proposer loses
-	DissentBonus     int `json:"dissentBonus,omitempty"`     // points for voting against a winning proposal under majority
-	JudgeLatePenalty int `json:"judgeLatePenalty,omitempty"` // points a late Judge loses
-	FirstCaseNumber  int `json:"firstCaseNumber,omitempty"`  // the first RFJ case number
-	UnanimityTurns   int `json:"unanimityTurns,omitempty"`   // turns of a round that need unanimity
 }
 
 // Governance holds the counts the 000 governance rules state (RULINGS R4,
@@ -206,8 +199,6 @@ type Durations struct {
 	ConfidenceWindow Duration `json:"confidenceWindow,omitzero"` // a confidence vote can open within this of a ruling (G4)
 	ConfidenceVote   Duration `json:"confidenceVote,omitzero"`   // how long it runs
 	JudgeOverturn    Duration `json:"judgeOverturn,omitzero"`    // the Judge may overturn their ruling within this
-	JudgeRecusal     Duration `json:"judgeRecusal,omitzero"`     // turns: a chosen Judge may recuse within this
-	JudgeDeadline    Duration `json:"judgeDeadline,omitzero"`    // turns: a Judge must rule within this
 }
 
 // Duration is a time.Duration written in JSON as a Go duration string
@@ -308,4 +299,25 @@ func (r *Ruleset) Pack(id string) (Pack, bool) {
 		}
 	}
 	return Pack{}, false
+}
+
+// CardSlug is the URL form of a card name: lower case, words joined by "-"
+// ("7 of Hearts" -> "7-of-hearts", "Red Joker" -> "red-joker"): the
+// name of its image (internal/cardart) and its pages. It lives with the card
+// table so that what links to a card need not link the image renderer.
+func CardSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
 }

@@ -180,8 +180,8 @@ func TestC4_C7_Thresholds(t *testing.T) {
 	if o := mustLoad(t, "obelisk"); o.Thresholds.JoinEnergy != 1 || len(o.Cards) != 0 || len(o.Shop) != 0 {
 		t.Errorf("obelisk: joinEnergy %d, %d cards, %d shop items; want 1, 0, 0", o.Thresholds.JoinEnergy, len(o.Cards), len(o.Shop))
 	}
-	if tu := mustLoad(t, "turns"); tu.Thresholds.WinPoints != 200 || tu.Thresholds.FirstCaseNumber != 5301 {
-		t.Errorf("turns thresholds = %+v, want winPoints 200 and firstCaseNumber 5301", tu.Thresholds)
+	if tu := mustLoad(t, "turns"); tu.Turns.WinPoints != 200 || tu.Turns.FirstCaseNumber != 5301 {
+		t.Errorf("turns numbers = %+v, want winPoints 200 and firstCaseNumber 5301", tu.Turns)
 	}
 }
 
@@ -204,8 +204,8 @@ func TestDurations(t *testing.T) {
 		}
 	}
 	tu := mustLoad(t, "turns")
-	if tu.Durations.JudgeRecusal.Std() != 48*h || tu.Durations.JudgeDeadline.Std() != 7*24*h {
-		t.Errorf("turns judge durations = %v, %v; want 48h, 168h", tu.Durations.JudgeRecusal, tu.Durations.JudgeDeadline)
+	if tu.Turns.JudgeRecusal.Std() != 48*h || tu.Turns.JudgeDeadline.Std() != 7*24*h {
+		t.Errorf("turns judge durations = %v, %v; want 48h, 168h", tu.Turns.JudgeRecusal, tu.Turns.JudgeDeadline)
 	}
 	b, _ := json.Marshal(r.Durations.RejoinWait)
 	if string(b) != `"168h0m0s"` {

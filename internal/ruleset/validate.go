@@ -62,6 +62,7 @@ func (r *Ruleset) Validate() error {
 	r.validateShop(v)
 	r.validateRewards(v)
 	r.validateNumbers(v)
+	r.validateTurns(v)
 	return v.err()
 }
 
@@ -294,12 +295,6 @@ func (r *Ruleset) validateNumbers(v *validator) {
 		{"thresholds.gift.smallDeckBelow", t.Gift.SmallDeckBelow, false},
 		{"thresholds.gift.returnToGiver", t.Gift.ReturnToGiver, false},
 		{"thresholds.joinEnergy", t.JoinEnergy, false},
-		{"thresholds.winPoints", t.WinPoints, r.Calendar == CalendarChicagoTurns},
-		{"thresholds.defeatPenalty", t.DefeatPenalty, false},
-		{"thresholds.dissentBonus", t.DissentBonus, false},
-		{"thresholds.judgeLatePenalty", t.JudgeLatePenalty, false},
-		{"thresholds.firstCaseNumber", t.FirstCaseNumber, false},
-		{"thresholds.unanimityTurns", t.UnanimityTurns, false},
 	} {
 		switch {
 		case n.value < 0:
@@ -322,7 +317,6 @@ func (r *Ruleset) validateNumbers(v *validator) {
 
 	d := r.Durations
 	phases := r.Calendar == CalendarUTCPhases
-	turns := r.Calendar == CalendarChicagoTurns
 	for _, n := range []struct {
 		field    string
 		value    Duration
@@ -337,8 +331,6 @@ func (r *Ruleset) validateNumbers(v *validator) {
 		{"durations.confidenceWindow", d.ConfidenceWindow, hasCards},
 		{"durations.confidenceVote", d.ConfidenceVote, hasCards},
 		{"durations.judgeOverturn", d.JudgeOverturn, hasCards},
-		{"durations.judgeRecusal", d.JudgeRecusal, turns},
-		{"durations.judgeDeadline", d.JudgeDeadline, turns},
 	} {
 		switch {
 		case n.value < 0:

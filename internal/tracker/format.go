@@ -10,9 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"croupier/internal/cardart"
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -76,7 +76,7 @@ func when(v any) template.HTML {
 // cardURL is the SVG image of a card, holographic or not, as
 // internal/cardart serves it.
 func cardURL(name string, holo bool) string {
-	s := cardart.Slug(name)
+	s := ruleset.CardSlug(name)
 	if holo {
 		s += "-holo"
 	}

@@ -99,7 +99,7 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 	inv := &chat.Invocation{Platform: Platform, Guild: team, Channel: form.Get("channel_id"),
 		User: chat.Identity(Platform, user), UserName: form.Get("user_name"), Key: trigger}
 	h.respond(w, r.Context(), inv, func() *chat.Reply {
-		name, opts, err := Parse(form.Get("text"))
+		name, opts, err := ParseWith(h.Router.Lookup, form.Get("text"))
 		if err != nil {
 			return chat.Refusal(rules.Refuse("invalid_option", "%s.", upper(err.Error())))
 		}

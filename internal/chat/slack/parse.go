@@ -22,8 +22,12 @@ import (
 // after the last option) continue it, so reasons and notes need no quotes. Double quotes group words. Users
 // are Slack mentions (<@U123|ada>, as Slack escapes them), U123 or
 // slack:U123; channels <#C123|general> or C123. An empty text is "help".
-func Parse(text string) (string, map[string]string, error) {
-	if c, ok := chat.Lookup(strings.TrimSpace(text)); ok && c.Kind != chat.Slash {
+func Parse(text string) (string, map[string]string, error) { return ParseWith(chat.Lookup, text) }
+
+// ParseWith is Parse with the commands lookup knows (a Router's Lookup
+// knows the catalogue commands the table does not cover too).
+func ParseWith(lookup func(string) (chat.Command, bool), text string) (string, map[string]string, error) {
+	if c, ok := lookup(strings.TrimSpace(text)); ok && c.Kind != chat.Slash {
 		return "", nil, fmt.Errorf("%q is a menu command on a message or user, which Slack's slash command cannot use", c.Name)
 	}
 	toks, err := tokenize(text)
@@ -35,11 +39,11 @@ func Parse(text string) (string, map[string]string, error) {
 	}
 	name, rest := toks[0], toks[1:]
 	if len(toks) >= 2 {
-		if _, ok := chat.Lookup(toks[0] + " " + toks[1]); ok {
+		if _, ok := lookup(toks[0] + " " + toks[1]); ok {
 			name, rest = toks[0]+" "+toks[1], toks[2:]
 		}
 	}
-	cmd, ok := chat.Lookup(name)
+	cmd, ok := lookup(name)
 	if !ok {
 		// Let the router refuse it with the table's own sentence.
 		return name, map[string]string{}, nil

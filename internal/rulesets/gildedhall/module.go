@@ -100,27 +100,27 @@ func onLeave(h func(t *tx, p *Player, res *engine.LeaveResult) error) func(*engi
 // Cards is the economy component.
 func Cards() engine.Component {
 	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, OnAction: settleGifts, Commands: []engine.Command{
-		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Call: method((*Service).Purchase)},
-		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Call: method((*Service).Open)},
-		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Call: method((*Service).Gift)},
-		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Call: method((*Service).Grant)},
-		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Call: method((*Service).Revoke)},
+		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Summary: "Buy from the Croupier", Call: method((*Service).Purchase)},
+		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Summary: "Open a pack", Call: method((*Service).Open)},
+		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift)},
+		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Summary: "Grant items to a player (admins)", Call: method((*Service).Grant)},
+		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Summary: "Take specific items from a player (admins)", Call: method((*Service).Revoke)},
 	}}
 }
 
 // Exoptosis is the card game component (seed 001).
 func Exoptosis() engine.Component {
 	cmds := []engine.Command{
-		{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Call: method((*Service).RequestDuel, engine.Creates)},
-		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(true)},
-		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Call: answerDuel(false)},
-		{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
+		{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Request a duel", Call: method((*Service).RequestDuel, engine.Creates)},
+		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Accept a duel", Call: answerDuel(true)},
+		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Decline a duel", Call: answerDuel(false)},
+		{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Summary: "Engage in this phase's battle", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 			return On(s).EngageBattle(ctx, req)
 		})},
 		{Name: "match-timeout", Institution: InstExoptosis, Draws: true, AfterEnd: true, Scheduled: true, What: "Exoptosis matches"},
 	}
 	for _, k := range moveKinds {
-		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Call: moveCall(k)})
+		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k)})
 	}
 	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches},
 		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd},
@@ -152,9 +152,9 @@ func Trades() engine.Component {
 			return err
 		}),
 		Commands: []engine.Command{
-			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Call: method((*Service).OfferTrade, engine.Creates)},
-			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).AcceptTrade)},
-			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Call: byTrade((*Service).WithdrawTrade)},
+			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates)},
+			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade)},
+			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade)},
 			{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
 		}}
 }

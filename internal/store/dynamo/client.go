@@ -2,12 +2,13 @@ package dynamo
 
 import (
 	"context"
+	"croupier/internal/awsenv"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
@@ -22,17 +23,18 @@ const (
 	localSecretKey = "local"
 )
 
-// NewClient returns a DynamoDB client. With endpoint "" it is the AWS client of
-// the default configuration chain (environment, Lambda role). With an endpoint
-// that is not an amazonaws.com host (DynamoDB Local) it uses fixed dummy
-// credentials and region LocalRegion, and skips the response CRC32 check,
-// because DynamoDB Local 3.3 sends an X-Amz-Crc32 the SDK rejects. An
-// amazonaws.com endpoint keeps the default chain and all checks.
+// NewClient returns a DynamoDB client. With endpoint "" it is the AWS client
+// of the environment's region and credentials (awsenv: what Lambda sets for
+// a function). With an endpoint that is not an amazonaws.com host (DynamoDB
+// Local) it uses fixed dummy credentials and region LocalRegion, and skips
+// the response CRC32 check, because DynamoDB Local 3.3 sends an X-Amz-Crc32
+// the SDK rejects. An amazonaws.com endpoint keeps the environment's
+// credentials and all checks.
 func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
 	if endpoint == "" {
-		cfg, err := config.LoadDefaultConfig(ctx)
+		cfg, err := awsenv.Config(os.Getenv)
 		if err != nil {
-			return nil, fmt.Errorf("dynamo: load AWS config: %w", err)
+			return nil, fmt.Errorf("dynamo: %w", err)
 		}
 		return dynamodb.NewFromConfig(cfg), nil
 	}
@@ -41,9 +43,9 @@ func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
 		return nil, fmt.Errorf("dynamo: endpoint %q is not a URL like http://127.0.0.1:8000", endpoint)
 	}
 	if isAWSHost(u.Hostname()) {
-		cfg, err := config.LoadDefaultConfig(ctx)
+		cfg, err := awsenv.Config(os.Getenv)
 		if err != nil {
-			return nil, fmt.Errorf("dynamo: load AWS config: %w", err)
+			return nil, fmt.Errorf("dynamo: %w", err)
 		}
 		return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) }), nil
 	}

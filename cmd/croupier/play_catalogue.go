@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"croupier/internal/client"
+	"croupier/internal/game"
+)
+
+// A verb the table above does not have is looked up in the game's own
+// command list (GET /v1/games/{game}/commands): a ruleset's command that
+// has no hand-written verb runs as `croupier play NAME`, its payload from
+// the positional arguments and --FIELD flags, its answer printed by
+// catalogueText. So a new ruleset's commands need no change here.
+
+// catalogueVerb returns the play command of the game's catalogue command
+// name, or the usage error of an unknown verb.
+func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd, error) {
+	unknown := usagef("unknown play command %q; run croupier play help for the list", name)
+	scanCommonFlags(&opts, rest)
+	if opts.game == "" || opts.timeout <= 0 {
+		return playCmd{}, unknown
+	}
+	c, err := client.New(opts.url, opts.key, opts.as)
+	if err != nil {
+		return playCmd{}, unknown
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, opts.timeout)
+	defer cancel()
+	list, _, err := c.Commands(ctx, opts.game)
+	if err != nil {
+		return playCmd{}, usagef("unknown play command %q; run croupier play help for the list (the commands of game %s could not be read: %v)", name, opts.game, err)
+	}
+	i := slices.IndexFunc(list.Commands, func(c game.CommandInfo) bool { return c.Name == name })
+	if i < 0 {
+		return playCmd{}, usagef("unknown play command %q: neither croupier play nor game %s's ruleset (%s) has it; run croupier play help for the list", name, opts.game, list.Ruleset)
+	}
+	info := list.Commands[i]
+	return playCmd{synopsis: catalogueSynopsis(info), needGame: true, needActor: true,
+		setup: func(fs *flag.FlagSet) func(*player, []string) error {
+			given := map[string]*fieldFlag{}
+			for _, f := range info.Fields {
+				if fs.Lookup(f.Name) != nil {
+					continue // a common flag's name: the field is positional only
+				}
+				given[f.Name] = &fieldFlag{f: f}
+				fs.Var(given[f.Name], f.Name, fieldUsage(f))
+			}
+			return func(p *player, pos []string) error {
+				payload, err := cataloguePayload(info, given, pos)
+				if err != nil {
+					return err
+				}
+				raw, rep, err := p.c.Command(p.ctx, p.idem(), p.opts.game, info.Name, payload)
+				if err != nil {
+					return err
+				}
+				return p.out(rep, func() string { return catalogueText(info.Name, p.opts.game, raw) })
+			}
+		}}, nil
+}
+
+// scanCommonFlags reads the common flags that say where the command list
+// is (--url, --key, --game, --as) from args, before the verb's own flags
+// are known.
+func scanCommonFlags(o *playOpts, args []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var dst *string
+		switch name {
+		case "url":
+			dst = &o.url
+		case "key":
+			dst = &o.key
+		case "game":
+			dst = &o.game
+		case "as":
+			dst = &o.as
+		default:
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			val = args[i]
+		}
+		*dst = val
+	}
+}
+
+// catalogueSynopsis is a catalogue command's usage line.
+func catalogueSynopsis(c game.CommandInfo) string {
+	var b strings.Builder
+	b.WriteString(c.Name)
+	for _, f := range c.Fields {
+		arg := strings.ToUpper(f.Name)
+		if f.Type == game.FieldStrings {
+			arg += "..."
+		}
+		if f.Required {
+			fmt.Fprintf(&b, " %s", arg)
+		} else {
+			fmt.Fprintf(&b, " [--%s %s]", f.Name, arg)
+		}
+	}
+	if c.Summary != "" {
+		b.WriteString("\n    " + c.Summary)
+	}
+	b.WriteString("\n    (a command of the game's ruleset: arguments fill its fields in order, or give --FIELD VALUE)")
+	return b.String()
+}
+
+func fieldUsage(f game.Field) string {
+	switch f.Type {
+	case game.FieldStrings:
+		return "`values`, comma-separated or repeated"
+	case game.FieldJSON:
+		return "a JSON `value`"
+	case game.FieldBoolean:
+		return "set " + f.Name
+	}
+	return "the " + f.Type + " `" + strings.ToUpper(f.Name) + "`"
+}
+
+// fieldFlag is a --FIELD flag of a catalogue command.
+type fieldFlag struct {
+	f   game.Field
+	set bool
+	val any
+}
+
+func (v *fieldFlag) String() string { return "" }
+
+func (v *fieldFlag) IsBoolFlag() bool { return v.f.Type == game.FieldBoolean }
+
+func (v *fieldFlag) Set(s string) error {
+	if v.f.Type == game.FieldStrings {
+		prev, _ := v.val.([]string)
+		var l listFlag = prev
+		_ = l.Set(s)
+		v.val, v.set = []string(l), true
+		return nil
+	}
+	val, err := fieldValue(v.f, s)
+	if err != nil {
+		return err
+	}
+	v.val, v.set = val, true
+	return nil
+}
+
+// fieldValue reads s as a value of field f.
+func fieldValue(f game.Field, s string) (any, error) {
+	switch f.Type {
+	case game.FieldInteger:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s must be a whole number, not %q", f.Name, s)
+		}
+		return n, nil
+	case game.FieldBoolean:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s must be true or false, not %q", f.Name, s)
+		}
+		return b, nil
+	case game.FieldStrings:
+		var l listFlag
+		_ = l.Set(s)
+		return []string(l), nil
+	case game.FieldJSON:
+		if !json.Valid([]byte(s)) {
+			return nil, fmt.Errorf("%s must be JSON, not %q", f.Name, s)
+		}
+		return json.RawMessage(s), nil
+	}
+	return s, nil
+}
+
+// cataloguePayload is the command's payload from its flags and then its
+// positional arguments, filling the fields not given by a flag in order (a
+// list field takes every argument left).
+func cataloguePayload(c game.CommandInfo, given map[string]*fieldFlag, pos []string) (map[string]any, error) {
+	payload := map[string]any{}
+	for name, v := range given {
+		if v.set {
+			payload[name] = v.val
+		}
+	}
+	for _, f := range c.Fields {
+		if len(pos) == 0 {
+			break
+		}
+		if _, ok := payload[f.Name]; ok {
+			continue
+		}
+		if f.Type == game.FieldStrings {
+			payload[f.Name], pos = pos, nil
+			continue
+		}
+		v, err := fieldValue(f, pos[0])
+		if err != nil {
+			return nil, usagef("%s: %v", c.Name, err)
+		}
+		payload[f.Name], pos = v, pos[1:]
+	}
+	if len(pos) > 0 {
+		return nil, usagef("%s: %q is one argument too many; usage: croupier play %s", c.Name, pos[0], strings.SplitN(catalogueSynopsis(c), "\n", 2)[0])
+	}
+	for _, f := range c.Fields {
+		if _, ok := payload[f.Name]; f.Required && !ok {
+			return nil, usagef("%s needs %s (an argument, or --%s); usage: croupier play %s", c.Name, f.Name, f.Name, strings.SplitN(catalogueSynopsis(c), "\n", 2)[0])
+		}
+	}
+	return payload, nil
+}
+
+// catalogueText renders the answer of a command this CLI knows only from
+// the game's command list: its members one a line, in the server's order,
+// nested ones indented, an id shown with the name the answer gives it.
+func catalogueText(name, game string, raw json.RawMessage) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s in %s:", name, game)
+	writeValue(&b, raw, 1)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func writeValue(b *strings.Builder, raw json.RawMessage, depth int) {
+	indent := strings.Repeat("  ", depth)
+	if ms, ok := game.ResultMembers(raw); ok {
+		b.WriteString("\n")
+		for _, m := range ms {
+			fmt.Fprintf(b, "%s%s:", indent, strings.ReplaceAll(m.Key, "_", " "))
+			if id, isString := jsonString(m.Value); isString && m.Name != "" {
+				fmt.Fprintf(b, " %s\n", who(id, m.Name))
+				continue
+			}
+			writeValue(b, m.Value, depth+1)
+		}
+		return
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		if len(list) == 0 {
+			b.WriteString(" none\n")
+			return
+		}
+		if !slices.ContainsFunc(list, func(x json.RawMessage) bool { x = bytes.TrimSpace(x); return x[0] == '{' || x[0] == '[' }) {
+			parts := make([]string, len(list))
+			for i, x := range list {
+				parts[i] = scalar(x)
+			}
+			fmt.Fprintf(b, " %s\n", strings.Join(parts, ", "))
+			return
+		}
+		b.WriteString("\n")
+		for _, x := range list {
+			fmt.Fprintf(b, "%s-", indent)
+			writeValue(b, x, depth+1)
+		}
+		return
+	}
+	fmt.Fprintf(b, " %s\n", scalar(raw))
+}
+
+func jsonString(raw json.RawMessage) (string, bool) {
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// scalar renders a JSON string, number, boolean or null.
+func scalar(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(bytes.TrimSpace(raw))
+	}
+	switch v := v.(type) {
+	case nil:
+		return "none"
+	case string:
+		return v
+	case bool:
+		if v {
+			return "yes"
+		}
+		return "no"
+	}
+	return string(bytes.TrimSpace(raw))
+}

@@ -1,0 +1,55 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// TestCallFields: a payload's fields are its JSON members as encoding/json
+// reads them (embedded structs flattened, "-" and unexported left out), of
+// the kind an edge asks for, required unless omitempty/omitzero or a
+// pointer.
+func TestCallFields(t *testing.T) {
+	type Inner struct {
+		Note string `json:"note,omitempty"`
+	}
+	type payload struct {
+		Inner
+		Player  string             `json:"player"`
+		Count   int                `json:"count,omitempty"`
+		Holo    bool               `json:"holo"`
+		Cards   []string           `json:"cards,omitempty"`
+		At      time.Time          `json:"at,omitzero"`
+		Patch   json.RawMessage    `json:"patch"`
+		Extra   map[string]int     `json:"extra,omitempty"`
+		Maybe   *int               `json:"maybe"`
+		Skipped string             `json:"-"`
+		hidden  string             // an unexported field is no member
+		Untaged string             // its Go name
+		Nested  struct{ A, B int } `json:"nested"`
+	}
+	run := func(*Service, context.Context, Request, payload) (*Result, error) { return nil, nil }
+	got := fmt.Sprint(Method(run).Fields())
+	want := "[{note string false} {player string true} {count integer false} {holo boolean true} {cards strings false} {at string false} {patch json true} {extra json false} {maybe integer false} {Untaged string true} {nested json true}]"
+	if got != want {
+		t.Errorf("fields\n got %s\nwant %s", got, want)
+	}
+	if f := Bare(func(*Service, context.Context, Request) (*Result, error) { return nil, nil }).Fields(); len(f) != 0 {
+		t.Errorf("a bare command's fields: %v", f)
+	}
+}
+
+// TestResultMembers: an answer's members in its order, the name it gives
+// beside an id folded into that id.
+func TestResultMembers(t *testing.T) {
+	ms, ok := ResultMembers(json.RawMessage(`{"player":"discord:1","name":"Ada","points":2,"list":[1,2]}`))
+	if !ok || fmt.Sprintf("%s", ms) != `[{player "discord:1" Ada} {points 2 } {list [1,2] }]` {
+		t.Errorf("members %s (%v)", ms, ok)
+	}
+	if _, ok := ResultMembers(json.RawMessage(`[1]`)); ok {
+		t.Error("a list read as an object")
+	}
+}
