@@ -261,7 +261,8 @@ func record(tb testing.TB, rs *ruleset.Ruleset, n int, seed uint64) (recorded, b
 		if !ok {
 			break
 		}
-		mv.Cards = append([]string(nil), mv.Cards...)
+		// Kept past the next listing, so copied out of the Lister's buffer.
+		mv.Cards, mv.Targets = slices.Clone(mv.Cards), slices.Clone(mv.Targets)
 		if _, err := Apply(m, rs, mv, d.now, d.src); err != nil {
 			tb.Fatalf("listed move %+v refused: %v", mv, err)
 		}
