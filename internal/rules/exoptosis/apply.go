@@ -218,9 +218,13 @@ func (e *eng) checkSelection(p *Participant, cards []string) *rules.Error {
 			return rules.Refuse("card_not_in_deck", "%s is not in your deck.", c)
 		}
 	}
-	var conflicts []string
+	var (
+		in        inMatch
+		conflicts []string
+	)
+	in.fill(e.m)
 	for _, c := range cards {
-		if e.m.InMatch(c) {
+		if in.has(c) {
 			conflicts = append(conflicts, c)
 		}
 	}

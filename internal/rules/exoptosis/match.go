@@ -380,7 +380,7 @@ const (
 )
 
 // inMatch is the set of names on the pile and in the hands of a match, for
-// questions about every name of a deck (InMatch answers one).
+// questions about several names (InMatch answers one).
 type inMatch struct {
 	n     int
 	keys  [linearCards]uint32
