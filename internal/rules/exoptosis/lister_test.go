@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"croupier/internal/ruleset"
 )
 
 // walk plays count random seeded matches of 2 to 8 players (forfeits and
@@ -179,4 +181,31 @@ func TestAvailableInBattle(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Cards are looked up in the ruleset asked about, whichever was asked last,
+// and a card table changed in place after a lookup is still read right.
+func TestCardLookupFollowsTheRuleset(t *testing.T) {
+	rs := gilded(t)
+	other := *rs
+	other.Cards = slices.Clone(rs.Cards)
+	slices.Reverse(other.Cards)
+	check := func(r *ruleset.Ruleset) {
+		t.Helper()
+		for i := range r.Cards {
+			if c := cardOf(r, r.Cards[i].Name); c != &r.Cards[i] {
+				t.Fatalf("%s: found %v, want the table's card %d", r.Cards[i].Name, c, i)
+			}
+		}
+		if c := cardOf(r, "14 of Hearts"); c != nil {
+			t.Fatalf("an unknown name finds %v", c)
+		}
+	}
+	for range 3 {
+		check(rs)
+		check(&other)
+	}
+	other.Cards[0], other.Cards[1] = other.Cards[1], other.Cards[0] // after other was indexed
+	other.Cards[2].Name = "Gilded Joker"
+	check(&other)
 }
