@@ -51,6 +51,11 @@ type eng struct {
 
 func (e *eng) emit(ev Event) {
 	ev.At = e.now
+	if e.evs == nil {
+		// Nine moves in ten cause one or two events (a play and the next
+		// turn): one allocation for them.
+		e.evs = make([]Event, 0, 2)
+	}
 	e.evs = append(e.evs, ev)
 }
 
@@ -77,7 +82,7 @@ func Apply(m *Match, rs *ruleset.Ruleset, mv Move, now time.Time, src fair.Sourc
 	case MoveTerminate:
 		err = e.consent(p)
 	default:
-		if !slices.Contains(Movers(m), p.ID) {
+		if !IsMover(m, p.ID) {
 			return nil, notYourTurn(m, p.ID)
 		}
 		switch m.Phase {
@@ -126,31 +131,64 @@ func notYourTurn(m *Match, id string) *rules.Error {
 // select, in betting and play the current participant, or the owner of a
 // pending choice. Anyone active may forfeit or consent to terminate at any
 // time; every other move from someone not listed is refused not_your_turn.
-func Movers(m *Match) []string {
+func Movers(m *Match) []string { return AppendMovers(nil, m) }
+
+// AppendMovers appends Movers(m) to dst, so a caller that reuses dst lists
+// the movers without allocating.
+func AppendMovers(dst []string, m *Match) []string {
 	switch m.Phase {
 	case PhaseSelection:
-		var out []string
-		for _, p := range m.Participants {
-			if p.Status == StatusActive && !p.Selected {
-				out = append(out, p.ID)
+		for i := range m.Participants {
+			if p := &m.Participants[i]; toSelect(p) {
+				dst = append(dst, p.ID)
 			}
 		}
-		return out
 	case PhaseBetting, PhasePlay:
-		if m.Pending != nil {
-			return []string{m.Pending.Owner}
-		}
-		if c := m.current(); c != nil && c.Status == StatusActive && !m.Resolving {
-			return []string{c.ID}
+		if id := turnMover(m); id != "" {
+			dst = append(dst, id)
 		}
 	}
-	return nil
+	return dst
+}
+
+// IsMover reports whether the match waits on id: whether id is in Movers(m).
+func IsMover(m *Match, id string) bool {
+	switch m.Phase {
+	case PhaseSelection:
+		p := m.part(id)
+		return p != nil && toSelect(p)
+	case PhaseBetting, PhasePlay:
+		return id != "" && turnMover(m) == id
+	}
+	return false
+}
+
+// turnMover is the one mover in betting and play: the owner of the pending
+// choice, else the current participant unless their move is resolving; ""
+// for nobody.
+func turnMover(m *Match) string {
+	if m.Pending != nil {
+		return m.Pending.Owner
+	}
+	if c := m.current(); c != nil && c.Status == StatusActive && !m.Resolving {
+		return c.ID
+	}
+	return ""
 }
 
 // ---- Selection (X1) ----
 
 // toSelect: p may still select a hand (Movers in selection).
-func toSelect(p Participant) bool { return p.Status == StatusActive && !p.Selected }
+func toSelect(p *Participant) bool { return p.Status == StatusActive && !p.Selected }
+
+func (m *Match) anyToSelect() bool {
+	for i := range m.Participants {
+		if toSelect(&m.Participants[i]) {
+			return true
+		}
+	}
+	return false
+}
 
 func (e *eng) selection(p *Participant, mv Move) *rules.Error {
 	if mv.Kind != MoveSelect {
@@ -180,9 +218,13 @@ func (e *eng) checkSelection(p *Participant, cards []string) *rules.Error {
 			return rules.Refuse("card_not_in_deck", "%s is not in your deck.", c)
 		}
 	}
-	var conflicts []string
+	var (
+		in        inMatch
+		conflicts []string
+	)
+	in.fill(e.m)
 	for _, c := range cards {
-		if e.m.InMatch(c) {
+		if in.has(c) {
 			conflicts = append(conflicts, c)
 		}
 	}
@@ -203,7 +245,7 @@ func (e *eng) selectHand(p *Participant, cards []string) {
 // participant has selected (X1, X2).
 func (e *eng) afterSelection() {
 	m := e.m
-	if m.Phase != PhaseSelection || m.Waiting > 0 || slices.ContainsFunc(m.Participants, toSelect) {
+	if m.Phase != PhaseSelection || m.Waiting > 0 || m.anyToSelect() {
 		return
 	}
 	e.emit(Event{Kind: EvHandsRevealed})

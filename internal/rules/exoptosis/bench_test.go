@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -28,11 +29,25 @@ type benchDriver struct {
 	// players do; the throughput and state benchmarks leave it off so every
 	// match keeps its players.
 	forfeits bool
+	// lister and movers are the listing buffers, reused move after move
+	// (and match after match when the benchmark shares them), as a player
+	// or simulation that lists often does.
+	lister *Lister
+	movers []string
 }
 
 func newBenchDriver(rs *ruleset.Ruleset, seed uint64) *benchDriver {
 	return &benchDriver{rs: rs, r: newRand(seed).r, src: newRand(seed ^ 0xabcdef), now: t0}
 }
+
+// playerIDs names the bench players without formatting a string per entrant.
+var playerIDs = func() []string {
+	ids := make([]string, 64)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("p%d", i)
+	}
+	return ids
+}()
 
 // entrants deals n players a random deck each: 6 to 15 card names drawn
 // from the ruleset's cards (repeats allowed, as owned copies are) and 0 to 5
@@ -40,9 +55,14 @@ func newBenchDriver(rs *ruleset.Ruleset, seed uint64) *benchDriver {
 func (d *benchDriver) entrants(n int) []Entrant {
 	es := make([]Entrant, n)
 	for i := range es {
-		es[i] = Entrant{ID: fmt.Sprintf("p%d", i), Chips: d.r.IntN(6)}
-		for range 6 + d.r.IntN(10) {
-			es[i].Deck = append(es[i].Deck, d.rs.Cards[d.r.IntN(len(d.rs.Cards))].Name)
+		id := fmt.Sprintf("p%d", i)
+		if i < len(playerIDs) {
+			id = playerIDs[i]
+		}
+		es[i] = Entrant{ID: id, Chips: d.r.IntN(6)}
+		es[i].Deck = make([]string, 6+d.r.IntN(10))
+		for k := range es[i].Deck {
+			es[i].Deck[k] = d.rs.Cards[d.r.IntN(len(d.rs.Cards))].Name
 		}
 	}
 	return es
@@ -51,18 +71,22 @@ func (d *benchDriver) entrants(n int) []Entrant {
 // next picks the next move of m at random among the legal moves of a
 // random mover (forfeit and terminate aside) and advances the clock by up to
 // three hours; a select picks 4 to 7 of the listed cards. ok is false when
-// the match has ended.
+// the match has ended. The move's Cards are in d.lister's buffer: valid
+// until the next call.
 func (d *benchDriver) next(m *Match) (mv Move, ok bool) {
 	if m.Phase == PhaseEnded {
 		return Move{}, false
 	}
 	d.now = d.now.Add(time.Duration(d.r.IntN(180)) * time.Minute)
-	movers := Movers(m)
-	mover := movers[d.r.IntN(len(movers))]
+	if d.lister == nil {
+		d.lister = new(Lister)
+	}
+	d.movers = AppendMovers(d.movers[:0], m)
+	mover := d.movers[d.r.IntN(len(d.movers))]
 	if d.forfeits && d.r.IntN(100) == 0 {
 		return Move{Kind: MoveForfeit, Actor: mover}, true
 	}
-	legal := LegalMoves(m, d.rs, mover)
+	legal := d.lister.LegalMoves(m, d.rs, mover)
 	// The list ends with forfeit (and terminate until consented).
 	n := len(legal) - 1
 	if n > 0 && legal[n-1].Kind == MoveForfeit {
@@ -146,7 +170,11 @@ func midGame(tb testing.TB, rs *ruleset.Ruleset, n, count int) []*Match {
 }
 
 // BenchmarkLegalMoves lists the legal moves of whoever must move, over 64
-// mid-game states per size (what GET .../matches/{id} does for a viewer).
+// mid-game states per size (what GET .../matches/{id} does for a viewer),
+// with one Lister reused from listing to listing: once its buffers have
+// grown, a listing allocates nothing (allocs/op 0). Every mover of these
+// states can play, add or ask for a card, so a listing with nothing but
+// forfeit and terminate fails the benchmark.
 func BenchmarkLegalMoves(b *testing.B) {
 	rs := gilded(b)
 	for _, n := range []int{2, 4, 8} {
@@ -154,16 +182,17 @@ func BenchmarkLegalMoves(b *testing.B) {
 			states := midGame(b, rs, n, 64)
 			movers := make([]string, len(states))
 			listed := 0
+			var l Lister
 			for i, m := range states {
 				movers[i] = Movers(m)[0]
-				listed += len(LegalMoves(m, rs, movers[i]))
+				listed += len(l.LegalMoves(m, rs, movers[i]))
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			i := 0
 			for b.Loop() {
-				if len(LegalMoves(states[i], rs, movers[i])) == 0 {
-					b.Fatal("a mover has no legal move")
+				if !slices.ContainsFunc(l.LegalMoves(states[i], rs, movers[i]), isPlayMove) {
+					b.Fatalf("mover %s has no legal move but forfeit and terminate", movers[i])
 				}
 				i = (i + 1) % len(states)
 			}
@@ -172,6 +201,9 @@ func BenchmarkLegalMoves(b *testing.B) {
 		})
 	}
 }
+
+// isPlayMove: mv is a move of the game itself, not forfeit or terminate.
+func isPlayMove(mv Move) bool { return mv.Kind != MoveForfeit && mv.Kind != MoveTerminate }
 
 // BenchmarkSelfPlay plays whole random seeded matches (2 to 8 players,
 // random decks, random legal moves, occasional forfeits, Timeout before each
@@ -183,11 +215,16 @@ func BenchmarkSelfPlay(b *testing.B) {
 	b.ReportAllocs()
 	moves, matches := 0, 0
 	seed := uint64(0)
+	var lister Lister
+	var movers []string
 	for b.Loop() {
 		d := newBenchDriver(rs, seed)
 		d.forfeits = true
+		d.lister, d.movers = &lister, movers
 		seed++
-		if n := d.play(b, d.entrants(2+d.r.IntN(7))); n > 0 {
+		n := d.play(b, d.entrants(2+d.r.IntN(7)))
+		movers = d.movers
+		if n > 0 {
 			moves += n
 			matches++
 		}
@@ -224,7 +261,8 @@ func record(tb testing.TB, rs *ruleset.Ruleset, n int, seed uint64) (recorded, b
 		if !ok {
 			break
 		}
-		mv.Cards = append([]string(nil), mv.Cards...)
+		// Kept past the next listing, so copied out of the Lister's buffer.
+		mv.Cards, mv.Targets = slices.Clone(mv.Cards), slices.Clone(mv.Targets)
 		if _, err := Apply(m, rs, mv, d.now, d.src); err != nil {
 			tb.Fatalf("listed move %+v refused: %v", mv, err)
 		}

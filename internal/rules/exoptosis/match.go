@@ -190,7 +190,15 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 	if len(entrants) > MaxParticipants {
 		return nil, nil, rules.Refuse("too_many_players", "A match holds at most %d participants; got %d.", MaxParticipants, len(entrants))
 	}
-	m := &Match{ID: id, Phase: PhaseSelection, Started: now, TurnStart: now, Pile: []string{}, Log: []LogEntry{}}
+	// Room for what a match of a few players typically grows to (every
+	// participant's entry, a dozen cards played, a few dozen log entries),
+	// so that playing it does not reallocate them again and again.
+	m := &Match{
+		ID: id, Phase: PhaseSelection, Started: now, TurnStart: now,
+		Participants: make([]Participant, 0, len(entrants)),
+		Pile:         make([]string, 0, 16),
+		Log:          make([]LogEntry, 0, 32),
+	}
 	seen := map[string]bool{}
 	var evs []Event
 	playable := 0
@@ -206,12 +214,12 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 			return nil, nil, rules.Refuse("invalid_chips", "%s cannot hold %d Chips.", e.ID, e.Chips)
 		}
 		for _, name := range e.Deck {
-			if _, ok := rs.Card(name); !ok {
+			if cardOf(rs, name) == nil {
 				return nil, nil, rules.Refuse("unknown_card", "%s's deck names %q, which is not a card of this ruleset.", e.ID, name)
 			}
 		}
 		p := Participant{ID: e.ID, Deck: slices.Clone(e.Deck), Chips: e.Chips, Hand: []string{}, Status: StatusActive}
-		if len(distinct(p.Deck)) < handMin(rs) {
+		if countDistinct(p.Deck) < handMin(rs) {
 			p.Status = StatusForfeited
 			evs = append(evs, Event{Kind: EvForfeited, Participant: p.ID, Reason: "deck_too_small", At: now})
 		} else {
@@ -221,9 +229,6 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 	}
 	if playable < 2 {
 		return nil, nil, rules.Refuse("too_few_players", "A match needs at least 2 participants with %d or more different cards in their deck; %d have them.", handMin(rs), playable)
-	}
-	if m.Participants == nil {
-		m.Participants = []Participant{}
 	}
 	return m, evs, nil
 }
@@ -247,21 +252,47 @@ func TurnTimeout(rs *ruleset.Ruleset) time.Duration {
 	return DefaultTurnTimeout
 }
 
-// distinct returns names without repeats, in first-seen order.
-func distinct(names []string) []string {
-	var out []string
+// hasName reports whether names holds name, as slices.Contains does, but
+// with same: the engine asks this of every card in the match whenever it
+// lists or draws.
+func hasName(names []string, name string) bool {
 	for _, n := range names {
-		if !slices.Contains(out, n) {
-			out = append(out, n)
+		if same(n, name) {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// same reports whether a == b, comparing the lengths and the first and last
+// bytes before calling for the whole strings: names of one length abound
+// ("7 of Hearts" and "8 of Spades"; participant ids), and most differ at an
+// end.
+func same(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if n := len(a); n > 0 && (a[0] != b[0] || a[n-1] != b[n-1]) {
+		return false
+	}
+	return a == b
+}
+
+// countDistinct counts the different names in names.
+func countDistinct(names []string) int {
+	n := 0
+	for i, name := range names {
+		if !hasName(names[:i], name) {
+			n++
+		}
+	}
+	return n
 }
 
 // part returns the participant with the given id, or nil.
 func (m *Match) part(id string) *Participant {
 	for i := range m.Participants {
-		if m.Participants[i].ID == id {
+		if same(m.Participants[i].ID, id) {
 			return &m.Participants[i]
 		}
 	}
@@ -295,11 +326,11 @@ func (m *Match) activeIDs() []string {
 // InMatch reports whether a card name is in the match: in a hand or on the
 // pile (X1).
 func (m *Match) InMatch(name string) bool {
-	if slices.Contains(m.Pile, name) {
+	if hasName(m.Pile, name) {
 		return true
 	}
-	for _, p := range m.Participants {
-		if slices.Contains(p.Hand, name) {
+	for i := range m.Participants {
+		if hasName(m.Participants[i].Hand, name) {
 			return true
 		}
 	}
@@ -309,24 +340,117 @@ func (m *Match) InMatch(name string) bool {
 // available lists the distinct names of p's deck not in the match, in deck
 // order, leaving out exclude.
 func (m *Match) available(p *Participant, exclude string) []string {
-	// One pass over the hands for every name: a battle's selection
-	// deadline asks this of thousands of participants.
-	in := make(map[string]bool, len(m.Pile))
-	for _, n := range m.Pile {
-		in[n] = true
+	var in inMatch
+	in.fill(m)
+	return appendAvailable(nil, &in, p, exclude)
+}
+
+// appendAvailable appends to dst the distinct names of p's deck not in in
+// (filled from p's match), in deck order, leaving out exclude.
+func appendAvailable(dst []string, in *inMatch, p *Participant, exclude string) []string {
+	for i, n := range p.Deck {
+		if n != exclude && !in.has(n) && !hasName(p.Deck[:i], n) {
+			dst = append(dst, n)
+		}
+	}
+	return dst
+}
+
+// canAdd reports whether p has a card to add: available(p, "") is not empty.
+func (m *Match) canAdd(p *Participant) bool {
+	var in inMatch
+	in.fill(m)
+	for _, n := range p.Deck {
+		if !in.has(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// linearUpTo bounds the participants, and linearCards the cards on the pile
+// and in hands, up to which inMatch lists the names in an array, which it
+// fills without allocating. A larger match (a battle: its selection deadline
+// asks for the available cards of thousands of participants) is put in a
+// map instead, so that a question costs one pass over the hands, not one per
+// name of the deck.
+const (
+	linearUpTo  = 16
+	linearCards = 64
+)
+
+// inMatch is the set of names on the pile and in the hands of a match, for
+// questions about several names (InMatch answers one).
+type inMatch struct {
+	n     int
+	keys  [linearCards]uint32
+	names [linearCards]string
+	big   map[string]bool // kept from fill to fill, so a reused set does not allocate
+	inBig bool            // the names are in big
+}
+
+// fill sets s to the names in m.
+func (s *inMatch) fill(m *Match) {
+	s.n = 0
+	cards := m.cardsInMatch()
+	s.inBig = len(m.Participants) > linearUpTo || cards > linearCards
+	if !s.inBig {
+		for _, c := range m.Pile {
+			s.keys[s.n], s.names[s.n] = nameKey(c), c
+			s.n++
+		}
+		for i := range m.Participants {
+			for _, c := range m.Participants[i].Hand {
+				s.keys[s.n], s.names[s.n] = nameKey(c), c
+				s.n++
+			}
+		}
+		return
+	}
+	if s.big == nil {
+		s.big = make(map[string]bool, cards)
+	}
+	clear(s.big)
+	for _, c := range m.Pile {
+		s.big[c] = true
 	}
 	for i := range m.Participants {
-		for _, n := range m.Participants[i].Hand {
-			in[n] = true
+		for _, c := range m.Participants[i].Hand {
+			s.big[c] = true
 		}
 	}
-	var out []string
-	for _, n := range distinct(p.Deck) {
-		if n != exclude && !in[n] {
-			out = append(out, n)
+}
+
+func (s *inMatch) has(name string) bool {
+	if s.inBig {
+		return s.big[name]
+	}
+	k := nameKey(name)
+	for i, key := range s.keys[:s.n] {
+		if key == k && s.names[i] == name {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// nameKey packs a name's length and three of its bytes. Two card names of a
+// table rarely share it ("7 of Hearts" and "7 of Spades" differ in the
+// middle), so comparing keys first skips almost every string comparison.
+func nameKey(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	return uint32(len(s)) | uint32(s[0])<<8 | uint32(s[len(s)/2])<<16 | uint32(s[len(s)-1])<<24
+}
+
+// cardsInMatch counts the cards on the pile and in hands.
+func (m *Match) cardsInMatch() int {
+	n := len(m.Pile)
+	for i := range m.Participants {
+		n += len(m.Participants[i].Hand)
+	}
+	return n
 }
 
 // current is the participant whose turn it is in betting and play, or nil.

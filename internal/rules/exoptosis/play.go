@@ -3,13 +3,123 @@ package exoptosis
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"croupier/internal/rules"
 	"croupier/internal/ruleset"
 )
 
-// opposite is the colour opposing each colour (seed 000 Colours).
-var opposite = map[string]string{"Red": "Black", "Black": "Red"}
+// oppositeColour is the colour opposing c (seed 000 Colours), "" for none.
+func oppositeColour(c string) string {
+	switch c {
+	case "Red":
+		return "Black"
+	case "Black":
+		return "Red"
+	}
+	return ""
+}
+
+// A verdict is judgePlay's answer: playable, or which part of X3 refuses.
+type verdict uint8
+
+const (
+	playable         verdict = iota
+	firstSpecial             // the first card of a match must be non-special
+	jokerColour              // only the Joker's colour follows a Joker
+	specialNotWithin         // a special card must be within one
+	notWithin                // neither within one nor of the opposite colour
+)
+
+// cardOf returns the card named name, or nil. It does not copy the card, as
+// ruleset.Card does, and it looks the name up in an index instead of
+// scanning the table: listing moves looks up every card of a hand, and
+// making a match every card of every deck.
+func cardOf(rs *ruleset.Ruleset, name string) *ruleset.Card {
+	idx := lastCards.Load()
+	if idx == nil || idx.rs != rs {
+		idx = indexCards(rs)
+		lastCards.Store(idx)
+	}
+	// The check makes a stale index harmless: a ruleset's table is not
+	// meant to change after Load, Parse or Amend, but nothing stops it.
+	if i, ok := idx.pos[name]; ok && i < len(rs.Cards) && rs.Cards[i].Name == name {
+		return &rs.Cards[i]
+	}
+	for i := range rs.Cards {
+		if rs.Cards[i].Name == name {
+			return &rs.Cards[i]
+		}
+	}
+	return nil
+}
+
+// cardIndex is where each card name is in one ruleset's card table (the
+// first place, should a name repeat).
+type cardIndex struct {
+	rs  *ruleset.Ruleset
+	pos map[string]int
+}
+
+// lastCards indexes the ruleset cardOf was last asked about. A process
+// plays one ruleset or a few, and indexing another costs one map insert
+// per card, so one index is enough and its memory stays bounded.
+var lastCards atomic.Pointer[cardIndex]
+
+func indexCards(rs *ruleset.Ruleset) *cardIndex {
+	idx := &cardIndex{rs: rs, pos: make(map[string]int, len(rs.Cards))}
+	for i := range rs.Cards {
+		if _, seen := idx.pos[rs.Cards[i].Name]; !seen {
+			idx.pos[rs.Cards[i].Name] = i
+		}
+	}
+	return idx
+}
+
+// noCard stands for a pile card the ruleset does not know (a match made
+// under an older card table): no value, no colour, no effect. Never written.
+var noCard ruleset.Card
+
+// topCard is the card the next play must follow (X3), nil on an empty pile.
+func topCard(rs *ruleset.Ruleset, pile []string) *ruleset.Card {
+	if len(pile) == 0 {
+		return nil
+	}
+	if c := cardOf(rs, pile[len(pile)-1]); c != nil {
+		return c
+	}
+	return &noCard
+}
+
+// judgePlay is X3: whether c may be played on prev (nil: c would be the
+// first card of the match). It allocates nothing, so listing moves can ask
+// it of every card of a hand; CheckPlay words its refusals.
+func judgePlay(prev, c *ruleset.Card) verdict {
+	switch {
+	case prev == nil:
+		if c.Special() {
+			return firstSpecial
+		}
+		return playable
+	case prev.Joker():
+		if c.Colour != prev.Colour {
+			return jokerColour
+		}
+		return playable
+	case c.Joker():
+		return playable
+	}
+	if d := c.Value - prev.Value; d >= -1 && d <= 1 {
+		return playable
+	}
+	if c.Special() {
+		return specialNotWithin
+	}
+	if c.Colour == oppositeColour(prev.Colour) {
+		return playable
+	}
+	return notWithin
+}
 
 // CheckPlay says whether the card named name may be played on pile (X3),
 // and if not, why, as an illegal_play error a player understands:
@@ -19,51 +129,45 @@ var opposite = map[string]string{"Red": "Black", "Black": "Red"}
 //   - any other card within one of the previous card's value;
 //   - a non-special card also on the opposite colour.
 func CheckPlay(rs *ruleset.Ruleset, pile []string, name string) *rules.Error {
-	c, ok := rs.Card(name)
-	if !ok {
+	c := cardOf(rs, name)
+	if c == nil {
 		return rules.Refuse("unknown_card", "%q is not a card of this ruleset.", name)
 	}
-	if len(pile) == 0 {
-		if c.Special() {
-			return rules.Refuse("illegal_play", "%s is special, and the first card of a match must be non-special", name)
-		}
-		return nil
-	}
-	prev, _ := rs.Card(pile[len(pile)-1])
-	if prev.Joker() {
-		if c.Colour != prev.Colour {
-			return rules.Refuse("illegal_play", "only a %s card may be played on the %s; %s is %s", prev.Colour, prev.Name, name, c.Colour)
-		}
-		return nil
-	}
-	if c.Joker() {
-		return nil
-	}
-	if d := c.Value - prev.Value; d >= -1 && d <= 1 {
-		return nil
-	}
-	if c.Special() {
+	prev := topCard(rs, pile)
+	switch judgePlay(prev, c) {
+	case firstSpecial:
+		return rules.Refuse("illegal_play", "%s is special, and the first card of a match must be non-special", name)
+	case jokerColour:
+		return rules.Refuse("illegal_play", "only a %s card may be played on the %s; %s is %s", prev.Colour, prev.Name, name, c.Colour)
+	case specialNotWithin:
 		return rules.Refuse("illegal_play", "%s is special, so it must be within one of %d (%s); the opposite-colour rule is only for non-special cards", name, prev.Value, prev.Name)
+	case notWithin:
+		return rules.Refuse("illegal_play", "%s is neither within one of %d nor of the opposite colour of %s", name, prev.Value, prev.Name)
 	}
-	if c.Colour == opposite[prev.Colour] {
-		return nil
-	}
-	return rules.Refuse("illegal_play", "%s is neither within one of %d nor of the opposite colour of %s", name, prev.Value, prev.Name)
+	return nil
 }
 
-// legalPlays lists the cards of p's hand that may be played now.
-func (e *eng) legalPlays(p *Participant) []string {
-	return legalPlays(e.m, e.rs, p)
-}
-
-func legalPlays(m *Match, rs *ruleset.Ruleset, p *Participant) []string {
-	var out []string
-	for _, c := range p.Hand {
-		if CheckPlay(rs, m.Pile, c) == nil {
-			out = append(out, c)
+// appendPlays appends to dst the cards of p's hand that may be played now,
+// in hand order.
+func appendPlays(dst []string, m *Match, rs *ruleset.Ruleset, p *Participant) []string {
+	prev := topCard(rs, m.Pile)
+	for _, name := range p.Hand {
+		if c := cardOf(rs, name); c != nil && judgePlay(prev, c) == playable {
+			dst = append(dst, name)
 		}
 	}
-	return out
+	return dst
+}
+
+// canPlay reports whether p holds a card that may be played now.
+func canPlay(m *Match, rs *ruleset.Ruleset, p *Participant) bool {
+	prev := topCard(rs, m.Pile)
+	for _, name := range p.Hand {
+		if c := cardOf(rs, name); c != nil && judgePlay(prev, c) == playable {
+			return true
+		}
+	}
+	return false
 }
 
 // play handles a play-phase move by p, who is the current player or the
@@ -87,11 +191,11 @@ func (e *eng) play(p *Participant, mv Move) *rules.Error {
 	case MoveAdd:
 		return e.add(p, mv.Card)
 	case MoveGiver:
-		if plays := e.legalPlays(p); len(plays) > 0 {
-			return mustPlay(plays)
+		if canPlay(m, e.rs, p) {
+			return mustPlay(appendPlays(nil, m, e.rs, p))
 		}
-		if avail := m.available(p, ""); len(avail) > 0 {
-			return rules.Refuse("must_add", "You can add a card from your deck (%s), so you cannot ask for one.", strings.Join(avail, ", "))
+		if m.canAdd(p) {
+			return rules.Refuse("must_add", "You can add a card from your deck (%s), so you cannot ask for one.", strings.Join(m.available(p, ""), ", "))
 		}
 		return e.chooseGiver(p, mv.Target)
 	case MoveGive, MoveTarget:
@@ -127,7 +231,7 @@ func (e *eng) playCard(p *Participant, name string) *rules.Error {
 	if err := CheckPlay(e.rs, m.Pile, name); err != nil {
 		return err
 	}
-	c, _ := e.rs.Card(name)
+	c := cardOf(e.rs, name)
 	p.Hand = remove(p.Hand, name)
 	m.Pile = append(m.Pile, name)
 	m.Constraint = ""
@@ -158,8 +262,8 @@ func (e *eng) playCard(p *Participant, name string) *rules.Error {
 
 func (e *eng) add(p *Participant, name string) *rules.Error {
 	m := e.m
-	if plays := e.legalPlays(p); len(plays) > 0 {
-		return mustPlay(plays)
+	if canPlay(m, e.rs, p) {
+		return mustPlay(appendPlays(nil, m, e.rs, p))
 	}
 	if !slices.Contains(p.Deck, name) {
 		return rules.Refuse("card_not_in_deck", "%s is not in %s's deck.", name, p.ID)
@@ -223,18 +327,19 @@ func (e *eng) target(p *Participant, pd *Pending, mv Move) *rules.Error {
 			return rules.Refuse("invalid_target", "%q is not a participant still in the match.", t)
 		}
 	}
-	var draws []Draw
+	// Each case checks its choice before it changes anything: a refusal
+	// leaves the match untouched.
 	switch pd.Kind {
 	case ChoiceAce:
 		if mv.Targets[0] == p.ID {
 			return rules.Refuse("invalid_target", "The %s's target must be another participant.", pd.Card)
 		}
-		draws = []Draw{{Participant: mv.Targets[0], Count: 2}}
+		m.Draws = append(m.Draws, Draw{Participant: mv.Targets[0], Count: 2})
 	case ChoiceKing:
 		if mv.Targets[0] == mv.Targets[1] {
 			return rules.Refuse("invalid_target", "The %s needs two different participants.", pd.Card)
 		}
-		draws = []Draw{{Participant: mv.Targets[0], Count: 1}, {Participant: mv.Targets[1], Count: 1}}
+		m.Draws = append(m.Draws, Draw{Participant: mv.Targets[0], Count: 1}, Draw{Participant: mv.Targets[1], Count: 1})
 	case ChoiceQueen:
 		t := m.part(mv.Targets[0])
 		if !slices.Contains(t.Hand, mv.Card) {
@@ -242,11 +347,10 @@ func (e *eng) target(p *Participant, pd *Pending, mv Move) *rules.Error {
 		}
 		t.Hand = remove(t.Hand, mv.Card)
 		e.emit(Event{Kind: EvCardLeft, Participant: t.ID, Card: mv.Card})
-		draws = []Draw{{Participant: t.ID, Count: 1, Exclude: mv.Card}}
+		m.Draws = append(m.Draws, Draw{Participant: t.ID, Count: 1, Exclude: mv.Card})
 	}
 	m.Pending = nil
 	e.emit(Event{Kind: EvEffect, Participant: p.ID, Card: pd.Card, Cards: slices.Clone(mv.Targets)})
-	m.Draws = append(m.Draws, draws...)
 	e.settle()
 	return nil
 }
@@ -257,9 +361,10 @@ func (e *eng) settle() {
 	m := e.m
 	for m.Phase == PhasePlay && m.Pending == nil && len(m.Draws) > 0 {
 		d := m.Draws[0]
-		m.Draws = m.Draws[1:]
-		if d.Count > 1 {
-			m.Draws = append([]Draw{{Participant: d.Participant, Count: d.Count - 1, Exclude: d.Exclude}}, m.Draws...)
+		if d.Count > 1 { // one of d's draws now, the rest stay first in line
+			m.Draws[0].Count--
+		} else {
+			m.Draws = m.Draws[1:]
 		}
 		if p := m.part(d.Participant); p != nil && p.Status == StatusActive && d.Count > 0 {
 			e.draw(p, d.Exclude)
@@ -276,7 +381,12 @@ func (e *eng) settle() {
 // draw gives p a random card of their deck not in the match (and not
 // exclude); with none left, p must choose a giver (X5, X4).
 func (e *eng) draw(p *Participant, exclude string) {
-	cands := e.m.available(p, exclude)
+	var (
+		in  inMatch
+		buf [16]string
+	)
+	in.fill(e.m)
+	cands := appendAvailable(buf[:0], &in, p, exclude)
 	if len(cands) == 0 {
 		e.pend(ChoiceGiver, p.ID, "", "")
 		return
