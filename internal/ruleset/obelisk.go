@@ -427,11 +427,7 @@ func (r *Ruleset) validateObelisk(v *validator) {
 
 	for i, rt := range o.RitualTypes {
 		at := fmt.Sprintf("obelisk.ritualTypes[%d]", i)
-		if !idPattern.MatchString(rt.ID) {
-			v.add(at+".id", "%q must be lower-case letters, digits and single dashes", rt.ID)
-		} else if slices.IndexFunc(o.RitualTypes, func(q RitualType) bool { return q.ID == rt.ID }) < i {
-			v.add(at+".id", "duplicate ritual type id %q", rt.ID)
-		}
+		v.listID(at, "ritual type", rt.ID, slices.IndexFunc(o.RitualTypes, func(q RitualType) bool { return q.ID == rt.ID }) < i)
 		if rt.Name == "" {
 			v.add(at+".name", "must not be empty")
 		}

@@ -172,14 +172,20 @@ func joinList(xs []string) string {
 	return s
 }
 
+// listID checks the id of the list entry at: the id pattern, then that no
+// earlier entry has it (seenBefore).
+func (v *validator) listID(at, what, id string, seenBefore bool) {
+	if !idPattern.MatchString(id) {
+		v.add(at+".id", "%q must be lower-case letters, digits and single dashes", id)
+	} else if seenBefore {
+		v.add(at+".id", "duplicate %s id %q", what, id)
+	}
+}
+
 func (r *Ruleset) validatePacks(v *validator) {
 	for i, p := range r.Packs {
 		at := fmt.Sprintf("packs[%d]", i)
-		if !idPattern.MatchString(p.ID) {
-			v.add(at+".id", "%q must be lower-case letters, digits and single dashes", p.ID)
-		} else if slices.IndexFunc(r.Packs, func(q Pack) bool { return q.ID == p.ID }) < i {
-			v.add(at+".id", "duplicate pack id %q", p.ID)
-		}
+		v.listID(at, "pack", p.ID, slices.IndexFunc(r.Packs, func(q Pack) bool { return q.ID == p.ID }) < i)
 		if p.Name == "" {
 			v.add(at+".name", "must not be empty")
 		}
@@ -201,11 +207,7 @@ func (r *Ruleset) validatePacks(v *validator) {
 func (r *Ruleset) validateShop(v *validator) {
 	for i, it := range r.Shop {
 		at := fmt.Sprintf("shop[%d]", i)
-		if !idPattern.MatchString(it.ID) {
-			v.add(at+".id", "%q must be lower-case letters, digits and single dashes", it.ID)
-		} else if slices.IndexFunc(r.Shop, func(o ShopItem) bool { return o.ID == it.ID }) < i {
-			v.add(at+".id", "duplicate shop item id %q", it.ID)
-		}
+		v.listID(at, "shop item", it.ID, slices.IndexFunc(r.Shop, func(o ShopItem) bool { return o.ID == it.ID }) < i)
 		if it.Name == "" {
 			v.add(at+".name", "must not be empty")
 		}
