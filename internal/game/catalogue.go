@@ -233,24 +233,23 @@ func noModule(game, rulesetID string) error {
 
 // allowCommand refuses c unless the game's ruleset has it.
 func (r *Registry) allowCommand(game, rulesetID string, c Command) error {
-	m, ok := r.module(rulesetID)
-	if !ok {
-		return noModule(game, rulesetID)
-	}
-	if !m.commands[c.Name] {
-		return r.notInRuleset(game, rulesetID, c.Name, c.What)
-	}
-	return nil
+	return r.allow(game, rulesetID, c.Name, c.What, func(m *moduleEntry) bool { return m.commands[c.Name] })
 }
 
 // allowView refuses v unless the game's ruleset has it.
 func (r *Registry) allowView(game, rulesetID string, v View) error {
+	return r.allow(game, rulesetID, v.Name, v.What, func(m *moduleEntry) bool { return m.views[v.Name] })
+}
+
+// allow refuses name (what, in a refusal) unless the module of rulesetID
+// has it.
+func (r *Registry) allow(game, rulesetID, name, what string, has func(*moduleEntry) bool) error {
 	m, ok := r.module(rulesetID)
 	if !ok {
 		return noModule(game, rulesetID)
 	}
-	if !m.views[v.Name] {
-		return r.notInRuleset(game, rulesetID, v.Name, v.What)
+	if !has(m) {
+		return r.notInRuleset(game, rulesetID, name, what)
 	}
 	return nil
 }
