@@ -166,20 +166,7 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 	ctx := context.Background()
 	cost := func(past int) store.Cost {
 		svc, clk := newGame(t, newBolt(t))
-		for _, p := range []string{ada, bo, cy} {
-			enrol(t, svc, p, nil, 0)
-			if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: 500, Reason: "test"}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		offer := func(from, to string) string {
-			t.Helper()
-			res, err := gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return decode[gildedhall.Trade](t, res).ID
-		}
+		offer := tradingParties(t, svc, 500)
 		for i := range past {
 			id := offer(ada, bo)
 			var err error
@@ -237,20 +224,7 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := newGame(t, newBolt(t))
-	for _, p := range []string{ada, bo, cy} {
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: 5, Reason: "test"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	offer := func(from, to string) string {
-		t.Helper()
-		res, err := gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return decode[gildedhall.Trade](t, res).ID
-	}
+	offer := tradingParties(t, svc, 5)
 	before := offer(ada, bo)
 	// Ada's record as the version before the index wrote it.
 	pk := store.Key{PK: "GAME#hall", SK: "PLAYER#" + ada}
@@ -347,5 +321,27 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 	checkTradeIndex(t, svc, people)
 	if p := record(t, svc, dee); p.Member || len(p.Trades) != 0 {
 		t.Fatalf("Dee left; her record: member %v, trades %v", p.Member, p.Trades)
+	}
+}
+
+// tradingParties enrols ada, bo and cy with vertebrae each and returns
+// offer, which makes an offer of 1 Vertebra from one to another and
+// returns the trade's id.
+func tradingParties(t *testing.T, svc *game.Service, vertebrae int) (offer func(from, to string) string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, p := range []string{ada, bo, cy} {
+		enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: vertebrae, Reason: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func(from, to string) string {
+		t.Helper()
+		res, err := gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return decode[gildedhall.Trade](t, res).ID
 	}
 }
