@@ -155,11 +155,8 @@ func (r *Registry) Rulesets() []string {
 
 // CommandNamed returns the catalogue's command name.
 func (r *Registry) CommandNamed(name string) (Command, bool) {
-	i := slices.IndexFunc(r.commands, func(c Command) bool { return c.Name == name })
-	if i < 0 {
-		return Command{}, false
-	}
-	return r.commands[i], true
+	c, ok := r.byName[name]
+	return c, ok
 }
 
 // Shape returns what ruleset id has.

@@ -125,8 +125,7 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			}
 			// A new stint is a new record: a rejoining player starts empty.
 			p := s.newPlayer(t.Meta.Ruleset, *m)
-			mod, _ := s.module(t.Meta.Ruleset)
-			for _, h := range mod.onJoin {
+			for _, h := range t.module().onJoin {
 				h(t, prev, p)
 			}
 			t.Save(p)
@@ -166,8 +165,7 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 			t.Save(p)
 			res := LeaveResult{Player: p.Core().ID, LeftAt: t.Now, Destroyed: players.Inventory{}.Normalized(),
 				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std()), WithdrawnTrades: []string{}}
-			m, _ := s.module(t.Meta.Ruleset)
-			for _, h := range m.onLeave {
+			for _, h := range t.module().onLeave {
 				if err := h(t, p, &res); err != nil {
 					return nil, err
 				}

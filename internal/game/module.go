@@ -105,6 +105,8 @@ func WithModules(ms ...Module) Option {
 type Registry struct {
 	order    []string  // module ids, in the order given
 	commands []Command // catalogue order: common first, then by module
+	// byName indexes commands: every command looks itself up (Run).
+	byName map[string]Command
 	views    []View
 	due      []DueWork
 	modules  map[string]*moduleEntry
@@ -126,8 +128,8 @@ type moduleEntry struct {
 // NewRegistry indexes the modules ms; it refuses a list in which two
 // modules share an id or two components define one command differently.
 func NewRegistry(ms ...Module) (*Registry, error) {
-	r := &Registry{modules: map[string]*moduleEntry{}}
-	byName := map[string]Command{}
+	r := &Registry{modules: map[string]*moduleEntry{}, byName: map[string]Command{}}
+	byName := r.byName
 	viewByName := map[string]View{}
 	dueByPrefix := map[string]string{}
 	addCommand := func(c Command, of string) error {
@@ -218,6 +220,16 @@ func (r *Registry) dataOf(id string) string {
 func (r *Registry) module(id string) (*moduleEntry, bool) {
 	m, ok := r.modules[id]
 	return m, ok
+}
+
+// module is the game's module. A game whose ruleset this service does not
+// run is refused before any apply (allowCommand); should one get this far,
+// an empty entry runs no hooks rather than failing on a missing one.
+func (t *Tx) module() *moduleEntry {
+	if m, ok := t.Svc.module(t.Meta.Ruleset); ok {
+		return m
+	}
+	return &moduleEntry{}
 }
 
 // dueWorkFor returns the kind of timer of a due item's sort key.

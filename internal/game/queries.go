@@ -104,7 +104,7 @@ func (t *Tx) PlayerView(r PlayerRecord) PlayerView {
 			v.RejoinPossibleAt = &again
 		}
 	}
-	if m, ok := t.Svc.module(t.Meta.Ruleset); ok && m.PlayerView != nil {
+	if m := t.module(); m.PlayerView != nil {
 		m.PlayerView(t, r, &v)
 	}
 	return v

@@ -524,9 +524,7 @@ func (t *Tx) Save(p PlayerRecord) {
 func (t *Tx) Flush() error {
 	var victory func(*Tx, PlayerRecord) (bool, any)
 	if t.Meta != nil {
-		if m, ok := t.Svc.module(t.Meta.Ruleset); ok {
-			victory = m.Victory
-		}
+		victory = t.module().Victory
 	}
 	for _, id := range t.Dirty {
 		p := t.ps[id]
@@ -645,8 +643,7 @@ func (t *Tx) Acted(p PlayerRecord) error {
 	if players.RecordAction(p.Core(), t.Period.ID) {
 		t.Save(p)
 	}
-	m, _ := t.Svc.module(t.Meta.Ruleset)
-	for _, h := range m.onAction {
+	for _, h := range t.module().onAction {
 		if err := h(t, p); err != nil {
 			return err
 		}
