@@ -106,10 +106,10 @@ type Registry struct {
 	order    []string  // module ids, in the order given
 	commands []Command // catalogue order: common first, then by module
 	// byName indexes commands: every command looks itself up (Run).
-	byName map[string]Command
-	views    []View
-	due      []DueWork
-	modules  map[string]*moduleEntry
+	byName  map[string]Command
+	views   []View
+	due     []DueWork
+	modules map[string]*moduleEntry
 }
 
 // moduleEntry is a module with its commands and views by name.
