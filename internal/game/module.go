@@ -66,6 +66,19 @@ type Component struct {
 	// OnLeave, if set, runs when p leaves, in the same commit: what a
 	// departure destroys, withdraws or forfeits; it may fill in res.
 	OnLeave func(t *Tx, p PlayerRecord, res *LeaveResult) error
+	// Events says how each event type this institution emits reads to a
+	// person: the one text the CLI, the tracker and the announcer show.
+	Events map[string]Narration
+}
+
+// Narration is how one type of log event reads to a person.
+type Narration struct {
+	// Sentence renders ev, with name giving a player's display name for an
+	// id. The log is read long after the code that wrote it changed: it
+	// must tolerate data of any shape and say something plain, never fail.
+	Sentence func(ev Event, name func(id string) string) string
+	// Announce: the event is posted to the game's bound channels.
+	Announce bool
 }
 
 // DueWork applies one kind of timer. Items in the due index are found by
@@ -107,6 +120,7 @@ type Registry struct {
 	commands []Command // catalogue order: common first, then by module
 	// byName indexes commands: every command looks itself up (Run).
 	byName  map[string]Command
+	events  map[string]Narration
 	views   []View
 	due     []DueWork
 	modules map[string]*moduleEntry
@@ -128,7 +142,7 @@ type moduleEntry struct {
 // NewRegistry indexes the modules ms; it refuses a list in which two
 // modules share an id or two components define one command differently.
 func NewRegistry(ms ...Module) (*Registry, error) {
-	r := &Registry{modules: map[string]*moduleEntry{}, byName: map[string]Command{}}
+	r := &Registry{modules: map[string]*moduleEntry{}, byName: map[string]Command{}, events: map[string]Narration{}}
 	byName := r.byName
 	viewByName := map[string]View{}
 	dueByPrefix := map[string]string{}
@@ -201,11 +215,32 @@ func NewRegistry(ms ...Module) (*Registry, error) {
 			if comp.OnLeave != nil {
 				e.onLeave = append(e.onLeave, comp.OnLeave)
 			}
+			for typ, n := range comp.Events {
+				if _, ok := r.events[typ]; !ok {
+					r.events[typ] = n
+				}
+			}
 		}
 		r.modules[m.ID] = e
 		r.order = append(r.order, m.ID)
 	}
 	return r, nil
+}
+
+// Narration returns how events of type typ read (Component.Events).
+func (r *Registry) Narration(typ string) (Narration, bool) {
+	n, ok := r.events[typ]
+	return n, ok
+}
+
+// EventTypes lists every event type a component narrates, sorted.
+func (r *Registry) EventTypes() []string {
+	ts := make([]string, 0, len(r.events))
+	for t := range r.events {
+		ts = append(ts, t)
+	}
+	slices.Sort(ts)
+	return ts
 }
 
 // dataOf names the ruleset data ruleset id runs on (Module.Data).
