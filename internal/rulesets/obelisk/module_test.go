@@ -9,9 +9,9 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
-	"croupier/internal/ruleset"
 )
 
 // TestModule_TasksObservationAndRefusals: through the service, a task costs
@@ -59,7 +59,6 @@ func TestModule_TasksObservationAndRefusals(t *testing.T) {
 		t.Fatalf("the observation logs draws %+v", res.Entry.Draws)
 	}
 }
-
 
 // TestModule_GatheringCompletedAndFailedAtThePhaseEnd: a ritual type added
 // by amendment; a Gathering completed by its starter applies its effects

@@ -8,8 +8,8 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // Player is an Obelisk player record: the membership and the obelisk state
@@ -90,11 +90,11 @@ func envOf(t *engine.Tx) rob.Env {
 type State struct {
 	Components ruleset.Components `json:"components"`
 	// Holding says the components for people, e.g. "2⚡ 1💎".
-	Holding    string             `json:"holding"`
-	Experience map[string]int     `json:"experience"`
-	Banishment *rob.Banishment    `json:"banishment,omitempty"`
-	Grebe      int                `json:"grebe,omitempty"`
-	Boosts     []rob.Boost        `json:"boosts,omitempty"`
+	Holding    string          `json:"holding"`
+	Experience map[string]int  `json:"experience"`
+	Banishment *rob.Banishment `json:"banishment,omitempty"`
+	Grebe      int             `json:"grebe,omitempty"`
+	Boosts     []rob.Boost     `json:"boosts,omitempty"`
 }
 
 // playerView fills in the player's obelisk state.

@@ -8,8 +8,8 @@ import (
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules"
-	"croupier/internal/rules/players"
 	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/rules/players"
 	"croupier/internal/store"
 )
 
