@@ -40,9 +40,16 @@ func seeded(n uint64) *rand.ChaCha8 {
 	return rand.NewChaCha8(s)
 }
 
+// tb is what the helpers need of a test: a *testing.T or a *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // world is one obelisk game on a store, with a manual clock.
 type world struct {
-	t    testing.TB
+	t    tb
 	ctx  context.Context
 	svc  *game.Service
 	ob   *obelisk.Service
@@ -106,7 +113,7 @@ func (w *world) player(id string) obelisk.State {
 }
 
 // must returns the decoded response of a command that must succeed.
-func must[T any](t testing.TB) func(*game.Result, error) T {
+func must[T any](t tb) func(*game.Result, error) T {
 	return func(res *game.Result, err error) T {
 		t.Helper()
 		if err != nil {
@@ -129,7 +136,7 @@ func code(err error) string {
 }
 
 // refused checks that a command was refused with the code want.
-func refused(t testing.TB, want string) func(*game.Result, error) {
+func refused(t tb, want string) func(*game.Result, error) {
 	return func(_ *game.Result, err error) {
 		t.Helper()
 		if got := code(err); got != want {
