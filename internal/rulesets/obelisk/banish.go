@@ -76,31 +76,11 @@ var banishmentKind = engine.ProposalKind{Kind: KindBanishment,
 		return nil
 	}}
 
-// ProposeBanishment is the payload of banishment-propose: the chat message
-// that is the proposal (its reactions are the votes), the player and the
-// Banishment Duration.
-type ProposeBanishment struct {
-	Platform string `json:"platform,omitempty"` // default discord
-	Channel  string `json:"channel"`
-	Message  string `json:"message"`
-	Player   string `json:"player"`
-	Duration string `json:"duration"`
-	Title    string `json:"title,omitempty"`
-}
-
-// ProposeBanishment submits a banishment proposal: a standard proposal of
-// the governance (voted in the next phase) of kind banishment.
-func (s *Service) ProposeBanishment(ctx context.Context, req engine.Request, b ProposeBanishment) (*engine.Result, error) {
-	if b.Platform == "" {
-		b.Platform = "discord"
-	}
-	params, _ := json.Marshal(BanishmentParams{Player: strings.TrimSpace(b.Player), Duration: strings.TrimSpace(b.Duration)})
-	title := b.Title
-	if title == "" {
-		title = "Banish " + b.Player + " for " + b.Duration
-	}
-	return s.SubmitProposal(ctx, req, engine.SubmitProposal{Message: engine.MessageRef{Platform: b.Platform, Channel: b.Channel, Message: b.Message},
-		Title: title, Kind: KindBanishment, Params: params})
+// BanishmentProposal is the proposal-submit payload of a banishment
+// proposal of player for duration (e.g. "72h"), made in the chat message m.
+func BanishmentProposal(m engine.MessageRef, player, duration string) engine.SubmitProposal {
+	params, _ := json.Marshal(BanishmentParams{Player: strings.TrimSpace(player), Duration: strings.TrimSpace(duration)})
+	return engine.SubmitProposal{Message: m, Title: "Banish " + player + " for " + duration, Kind: KindBanishment, Params: params}
 }
 
 // BanishmentEnded is the response of banishment-end.

@@ -192,7 +192,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 				}
 				who := player.Draw(rt, "banished")
 				res := do("banishment-propose", player.Draw(rt, "proposer"), func(r game.Request) (*game.Result, error) {
-					return w.ob.ProposeBanishment(w.ctx, r, obelisk.ProposeBanishment{Channel: "c", Message: "p" + r.Key, Player: who, Duration: "6h"})
+					return w.svc.SubmitProposal(w.ctx, r, obelisk.BanishmentProposal(game.MessageRef{Platform: "discord", Channel: "c", Message: "p" + r.Key}, who, "6h"))
 				})
 				if res == nil {
 					return

@@ -100,11 +100,11 @@ func Rituals() engine.Component {
 	}
 }
 
-// Banishment is the component of banishment: the proposal kind and its end.
+// Banishment is the component of banishment: the proposal kind (submitted
+// as any proposal is, proposal-submit with kind "banishment") and its end.
 func Banishment() engine.Component {
 	return engine.Component{Name: InstBanishment, Proposals: []engine.ProposalKind{banishmentKind},
 		Commands: []engine.Command{
-			{Name: "banishment-propose", Institution: InstBanishment, What: "banishment proposals", Summary: "Propose to banish a player for a duration (a standard proposal)", Call: method((*Service).ProposeBanishment, engine.Creates)},
 			{Name: "banishment-end", Institution: InstBanishment, What: "banishments", Summary: "End your banishment once its duration has passed", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 				return On(s).EndBanishment(ctx, req)
 			})},

@@ -158,9 +158,9 @@ func TestO11_BanishmentByAdoptedProposalThroughTheGovernance(t *testing.T) {
 	w := newWorld(t, newBolt(t), "")
 	w.join("discord:2", "discord:3", "discord:4")
 	w.amendRitual(cutTheObelisk)
-	refused(t, "not_a_player")(w.ob.ProposeBanishment(w.ctx, w.req("discord:2"), obelisk.ProposeBanishment{Channel: "c", Message: "p0", Player: "discord:9", Duration: "24h"}))
-	refused(t, "invalid_duration")(w.ob.ProposeBanishment(w.ctx, w.req("discord:2"), obelisk.ProposeBanishment{Channel: "c", Message: "p0", Player: "discord:4", Duration: "-1h"}))
-	p := must[game.ProposalView](t)(w.ob.ProposeBanishment(w.ctx, w.req("discord:2"), obelisk.ProposeBanishment{Channel: "c", Message: "p1", Player: "discord:4", Duration: "24h"}))
+	refused(t, "not_a_player")(w.svc.SubmitProposal(w.ctx, w.req("discord:2"), obelisk.BanishmentProposal(game.MessageRef{Platform: "discord", Channel: "c", Message: "p0"}, "discord:9", "24h")))
+	refused(t, "invalid_duration")(w.svc.SubmitProposal(w.ctx, w.req("discord:2"), obelisk.BanishmentProposal(game.MessageRef{Platform: "discord", Channel: "c", Message: "p0"}, "discord:4", "-1h")))
+	p := must[game.ProposalView](t)(w.svc.SubmitProposal(w.ctx, w.req("discord:2"), obelisk.BanishmentProposal(game.MessageRef{Platform: "discord", Channel: "c", Message: "p1"}, "discord:4", "24h")))
 	if p.Kind != obelisk.KindBanishment || p.Class != "standard" {
 		t.Fatalf("the proposal: %+v", p.ProposalRecord)
 	}
