@@ -12,8 +12,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules"
 	rob "croupier/internal/rules/obelisk"
-	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
 )
