@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +111,7 @@ func (e *env) must(actor, name string, p any, out any) {
 		e.t.Fatalf("%s %s %v: %v", actor, name, p, err)
 	}
 	if out != nil {
+		reflect.ValueOf(out).Elem().SetZero()
 		if err := json.Unmarshal(res.Body, out); err != nil {
 			e.t.Fatal(err)
 		}
@@ -214,3 +216,5 @@ func contains(s string, subs ...string) bool {
 	}
 	return true
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
