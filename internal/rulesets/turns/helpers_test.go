@@ -42,7 +42,7 @@ func chicago(y int, m time.Month, d, h, min int) time.Time {
 const admin = "discord:1"
 
 // names are the test players' display names.
-var names = map[string]string{"discord:11": "Ada", "discord:12": "Bea", "discord:13": "Cy", "discord:14": "Dee", "discord:15": "Eve"}
+var names = map[string]string{"discord:11": "Ada", "discord:12": "Bea", "discord:13": "Cy", "discord:14": "Dee", "discord:15": "Eve", "discord:16": "Fox", "discord:17": "Gil", "discord:18": "Hal"}
 
 // env is a turns game on a store with a manual clock, through the engine
 // with every shipped ruleset (the wiring of croupier serve).
@@ -93,6 +93,16 @@ func (e *env) call(actor, name string, p any) (*game.Result, error) {
 	if !ok || c.Call == nil {
 		e.t.Fatalf("no callable command %q", name)
 	}
+	return e.callReq(e.req(actor), name, p)
+}
+
+// callReq runs command name with payload p as req (its key: a replay).
+func (e *env) callReq(req game.Request, name string, p any) (*game.Result, error) {
+	e.t.Helper()
+	c, ok := e.svc.CommandNamed(name)
+	if !ok || c.Call == nil {
+		e.t.Fatalf("no callable command %q", name)
+	}
 	payload := c.Call.Payload()
 	if p != nil {
 		raw, _ := json.Marshal(p)
@@ -100,7 +110,7 @@ func (e *env) call(actor, name string, p any) (*game.Result, error) {
 			e.t.Fatal(err)
 		}
 	}
-	return c.Call.Run(e.ctx, e.svc, e.req(actor), payload)
+	return c.Call.Run(e.ctx, e.svc, req, payload)
 }
 
 // must runs a command that must be accepted and decodes its answer into out.
