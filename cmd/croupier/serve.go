@@ -218,7 +218,7 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	// committed, after a cursor in the store, so entries committed just
 	// before a crash are announced after the restart.
 	tail := &publish.Tail{Feed: st, Store: st, Log: logger,
-		Handle: (&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle}
+		Handle: (&announce.Announcer{Store: st, Bindings: svc, Narrator: svc, Discord: poster, Clock: clk, Log: logger}).Handle}
 
 	api := httpapi.New(svc, httpapi.Config{Keys: cfg.apiKeys, ManualClock: manual, SaveClock: saveManual, Logger: logger, Version: version})
 	router := chat.NewRouter(svc, logger)

@@ -33,7 +33,7 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
-	an := &announce.Announcer{Store: st, Bindings: svc, Clock: clock.Real{}, Log: log, Discord: poster(os.Getenv, log)}
+	an := &announce.Announcer{Store: st, Bindings: svc, Narrator: svc, Clock: clock.Real{}, Log: log, Discord: poster(os.Getenv, log)}
 	lambda.Start(an.HandleStream)
 }
 

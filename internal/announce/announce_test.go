@@ -56,7 +56,7 @@ func newWorld(t *testing.T) *world {
 	w.dc = &announce.Discord{BaseURL: w.fake.APIBase(), Token: token,
 		Sleep: func(ctx context.Context, d time.Duration) error { w.waits = append(w.waits, d); return nil }}
 	w.svc = rulesets.New(st, w.clk, game.WithLogger(quiet))
-	w.an = &announce.Announcer{Store: st, Bindings: w.svc, Discord: w.dc, Clock: w.clk, Log: quiet}
+	w.an = &announce.Announcer{Store: st, Bindings: w.svc, Narrator: w.svc, Discord: w.dc, Clock: w.clk, Log: quiet}
 	w.tail = &publish.Tail{Feed: st, Store: st, Log: quiet, Handle: func(ctx context.Context, m publish.Message) error {
 		w.last = m
 		if err := w.an.Handle(ctx, m); err != nil {
@@ -117,7 +117,7 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	w.must(t)(gildedhall.On(w.svc).Purchase(ctx, w.req("discord:2", "b2"), gildedhall.Purchase{Item: "chip"}))
 	w.settle(t)
 	msgs := w.fake.Sent(channel)
-	if len(msgs) != 1 || msgs[0].Content != "<@2> bought from the Croupier: 1 Chip." {
+	if len(msgs) != 1 || msgs[0].Content != "<@2> bought 1 Chip from the Croupier for 25 Vertebrae." {
 		t.Fatalf("after the Chip: %+v", msgs)
 	}
 	if len(w.waits) != 1 || w.waits[0] != 250*time.Millisecond {
@@ -144,7 +144,7 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	w.settle(t)
 	msgs = w.fake.Sent(channel)
 	last := msgs[len(msgs)-1].Content
-	if !strings.Contains(last, "ended.") || !strings.Contains(last, "Active (2): <@2>, <@3>.") || !strings.Contains(last, "Inactive (0): nobody.") {
+	if !strings.Contains(last, "ended;") || !strings.Contains(last, "Active (2): <@2> and <@3>.") || !strings.Contains(last, "Inactive (0): nobody.") {
 		t.Errorf("period summary %q: want both players active (joining is acting)", last)
 	}
 	if len(w.errors) > 0 {
@@ -211,7 +211,7 @@ func TestCrashAfterPostingPostsOnce(t *testing.T) {
 		t.Fatalf("retry after the lease: %+v, %v", rep, err)
 	}
 	msgs := w.fake.Sent(channel)
-	if len(msgs) != 1 || msgs[0].Content != "Trade t1 executed: <@2> gave 5 Vertebrae; <@3> gave 1 card." {
+	if len(msgs) != 1 || msgs[0].Content != "Trade t1 executed: <@2> gives 5 Vertebrae; <@3> gives 1 card." {
 		t.Errorf("messages %+v, want the trade once", msgs)
 	}
 	if rep, _ := w.an.Announce(ctx, m); !rep.Duplicate {

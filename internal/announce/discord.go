@@ -45,7 +45,7 @@ type PermanentError struct {
 }
 
 func (e *PermanentError) Error() string {
-	return fmt.Sprintf("discord refused the message permanently (HTTP %d): %s", e.Status, e.Body)
+	return fmt.Sprintf("the chat platform refused the message permanently (HTTP %d): %s", e.Status, e.Body)
 }
 
 // Discord posts with the bot's token to POST /channels/{id}/messages,
