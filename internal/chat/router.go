@@ -22,8 +22,10 @@ type Router struct {
 	// CardImage, when set, gives the public URL of a card's PNG (the
 	// tracker's /cards/ route), so replies about cards show them.
 	CardImage func(name string, holo bool) string
-	// spaces caches the bindings read (spaces.go).
-	spaces spaces
+	// spaces caches the bindings read, matches each player's only running
+	// match (spaces.go).
+	spaces  spaces
+	matches guesses
 }
 
 // NewRouter returns a router over svc; log nil means slog.Default().
@@ -48,7 +50,7 @@ func (r *Router) Handle(ctx context.Context, inv *Invocation) (reply *Reply) {
 			reply = failed()
 		}
 	}()
-	rep, logged, err := r.run(ctx, inv)
+	rep, logged, err := r.run(context.WithValue(ctx, guessesKey{}, &r.matches), inv)
 	if err != nil {
 		var re *rules.Error
 		if errors.As(err, &re) {

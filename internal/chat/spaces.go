@@ -107,3 +107,46 @@ func (r *Router) runBound(ctx context.Context, cmd Command, inv *Invocation) (*R
 	rep, err := cmd.Handler(game.WithBoundCall(ctx, bc), r.Game, inv)
 	return rep, bc.Logged(), err
 }
+
+// guesses is a Router's memory of each player's only running match (game
+// and player -> match id), so a move with no match named skips looking it
+// up: the move itself checks the guess (gildedhall.MatchMove.Guessed) and
+// the handler looks up and moves again when it is stale.
+type guesses struct {
+	mu sync.Mutex
+	m  map[[2]string]string
+}
+
+type guessesKey struct{}
+
+func (g *guesses) get(game, player string) (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	id, ok := g.m[[2]string{game, player}]
+	return id, ok
+}
+
+func (g *guesses) put(game, player, id string) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m == nil || len(g.m) >= maxSpaces {
+		g.m = map[[2]string]string{}
+	}
+	if id == "" {
+		delete(g.m, [2]string{game, player})
+		return
+	}
+	g.m[[2]string{game, player}] = id
+}
+
+// guessesOf returns the Router's guesses attached to ctx (nil: none).
+func guessesOf(ctx context.Context) *guesses {
+	g, _ := ctx.Value(guessesKey{}).(*guesses)
+	return g
+}
