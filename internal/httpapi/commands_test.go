@@ -261,7 +261,8 @@ func TestCommandsRouteDoesWhatTheAliasesDo(t *testing.T) {
 		}
 	}
 	for _, cmd := range rulesets.Registry().Catalogue() {
-		if cmd.Call != nil && !covered[cmd.Name] {
+		// (A command with no alias, the turns ruleset's, is another ruleset's.)
+		if cmd.Call != nil && !covered[cmd.Name] && !strings.Contains(commandCalls(gameID)[cmd.Name].Path, "/commands/") {
 			t.Errorf("command %s is callable but no step of this test runs it", cmd.Name)
 		}
 	}
@@ -375,8 +376,9 @@ func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
 		}
 	}
 	// Obelisk lacks cards and Exoptosis (5 + 4 + 13 commands), turns those
-	// and trades and governance (+ 3 + 9), as through the aliases.
-	if want := map[string]int{"obelisk": 22, "turns": 34}; fmt.Sprint(refused) != fmt.Sprint(want) {
+	// and trades and governance (+ 3 + 9), as through the aliases; both
+	// lack the turns' own 11, which is all Gilded Hall lacks.
+	if want := map[string]int{"gilded-hall": 11, "obelisk": 33, "turns": 34}; fmt.Sprint(refused) != fmt.Sprint(want) {
 		t.Errorf("refusals by ruleset %v, want %v", refused, want)
 	}
 	if r := e.Post("/v1/games/no-such-game/commands/nope", "nope", map[string]any{}); r.Status != http.StatusNotFound || r.Problem(t).Code != "game_not_found" {
