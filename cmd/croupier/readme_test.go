@@ -21,13 +21,28 @@ import (
 var updateREADME = flag.Bool("update-readme", false, "rewrite the README walkthrough's output blocks")
 
 func TestREADMEWalkthrough(t *testing.T) {
+	walkREADME(t, "## Five minutes with the CLI", "## Deploy with SAM", 12)
+}
+
+// TestREADMEObeliskWalkthrough runs the README's "The Obelisk in five
+// minutes" the same way (issue 13, acceptance 4): a game starting in
+// Winter, an observation, each task, a ritual type added by amendment, a
+// Gathering completed and another failed at the phase end, a banishment
+// adopted and ended, every step a croupier play command.
+func TestREADMEObeliskWalkthrough(t *testing.T) {
+	walkREADME(t, "## The Obelisk in five minutes", "## Documentation", 25)
+}
+
+// walkREADME runs the README section from the heading start to the heading
+// end, which must run at least minCommands croupier commands.
+func walkREADME(t *testing.T, startHeading, endHeading string, minCommands int) {
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	start := strings.Index(doc, "## Five minutes with the CLI")
-	end := strings.Index(doc, "## Deploy with SAM")
+	start := strings.Index(doc, startHeading)
+	end := strings.Index(doc, endHeading)
 	if start < 0 || end < start {
 		t.Fatal("README lacks the walkthrough section")
 	}
@@ -85,7 +100,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if ran < 12 {
+	if ran < minCommands {
 		t.Errorf("ran only %d croupier commands from the README", ran)
 	}
 }
