@@ -6,8 +6,8 @@ import (
 
 	"croupier/internal/game"
 	rob "croupier/internal/rules/obelisk"
-	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // The Obelisk (seed 002; RULINGS O1-O12): tasks with the task to choose,
@@ -158,4 +158,3 @@ func gatheringMove(withdraw bool) Handler {
 		return r, nil
 	}
 }
-
