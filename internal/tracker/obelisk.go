@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"croupier/internal/game"
-	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // The Obelisk's page (seed 002): the Obelisk's distance, Cuts and Grebes,
