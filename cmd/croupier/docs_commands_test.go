@@ -1,6 +1,7 @@
 package main
 
 import (
+	"croupier/internal/rulesets"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,7 +79,9 @@ func TestDocsNameOnlyCommandsThatExist(t *testing.T) {
 				continue // `croupier play [flags] <command>` and the like
 			}
 			n++
-			if _, ok := playCommands[verb]; !ok && verb != "help" && subcommands[verb] == nil {
+			// A ruleset's catalogue command is a verb too (play_catalogue.go).
+			c, inCatalogue := rulesets.Registry().CommandNamed(verb)
+			if _, ok := playCommands[verb]; !ok && verb != "help" && subcommands[verb] == nil && (!inCatalogue || c.Call == nil) {
 				t.Errorf("%s names `croupier play %s`, which is no play command", name, verb)
 			}
 		}

@@ -219,6 +219,9 @@ func itemsText(it economy.Items, names itemNames) string {
 	for _, id := range it.Packs {
 		parts = append(parts, named("pack", id, names[id]))
 	}
+	if !it.Components.IsZero() {
+		parts = append(parts, it.Components.String())
+	}
 	if len(parts) == 0 {
 		return "nothing"
 	}
