@@ -116,6 +116,7 @@ func (a *API) routes() {
 	m.Handle("GET /v1/games/{game}/periods/{period}/activity", a.authed(a.getActivity))
 	m.Handle("GET /v1/games/{game}/audit", a.authed(a.audit))
 	a.exoptosisRoutes(m)
+	a.obeliskRoutes(m)
 	a.governanceRoutes(m)
 	a.turnsRoutes(m)
 	a.commandRoutes(m)
