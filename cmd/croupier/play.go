@@ -305,6 +305,24 @@ func nArgs(n int, what string) func(pos []string) error {
 	return func(pos []string) error { return wantArgs(pos, n, what) }
 }
 
+// upTo accepts at most n arguments (what: what they are, for the error).
+func upTo(n int, what string) func(pos []string) error {
+	return func(pos []string) error {
+		if len(pos) > n {
+			return usagef("expected at most %s, got %q", what, strings.Join(pos, " "))
+		}
+		return nil
+	}
+}
+
+// first is pos[0], or "" when there is none.
+func first(pos []string) string {
+	if len(pos) == 0 {
+		return ""
+	}
+	return pos[0]
+}
+
 // noFlags is the setup of a command without flags of its own: check (when
 // not nil) vets its arguments, then run runs it.
 func noFlags(check func(pos []string) error, run func(p *player, pos []string) error) setupFunc {
@@ -458,7 +476,7 @@ func commonCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return rollText(p.opts.as, v) })
+					return p.out(rep, func() string { return rollText(p.nameOf()(p.opts.as), v) })
 				}
 			},
 		},

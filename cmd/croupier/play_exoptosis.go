@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"croupier/internal/client"
+	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -30,15 +31,24 @@ func exoptosisCommands() map[string]playCmd {
 			needGame: true, needActor: true,
 			setup: noFlags(nil, func(p *player, pos []string) error {
 				if len(pos) == 0 {
-					return usagef("expected the players to duel, e.g. duel discord:2 discord:3, or duel accept|decline [MATCH]")
+					return usagef("expected the players to duel, e.g. duel Bob Cy, or duel accept|decline [MATCH]")
 				}
 				if pos[0] == "accept" || pos[0] == "decline" {
 					return p.answerDuel(pos[0] == "accept", pos[1:])
 				}
+				invitees := make([]string, len(pos))
+				for i, s := range pos {
+					id, err := p.resolvePlayer("duel", s)
+					if err != nil {
+						return err
+					}
+					invitees[i] = id
+				}
 				return show(p, func(v gildedhall.MatchView) string {
+					name := p.nameOf()
 					return fmt.Sprintf("%s asked %s to duel %s; it starts when all accept (croupier play duel accept %s).",
-						p.opts.as, strings.Join(v.WaitingFor, ", "), v.ID, v.ID)
-				})(p.c.RequestDuel(p.ctx, p.idem(), p.opts.game, pos))
+						name(p.opts.as), game.NameList(name, v.WaitingFor), v.ID, v.ID)
+				})(p.c.RequestDuel(p.ctx, p.idem(), p.opts.game, invitees))
 			}),
 		},
 		"battle": {
@@ -47,7 +57,7 @@ func exoptosisCommands() map[string]playCmd {
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
 				return show(p, func(v gildedhall.BattleEngagement) string {
 					return fmt.Sprintf("%s engaged in battle %s with a deck of %d cards; it starts at %s, the end of %s.",
-						v.Player, v.Battle, v.DeckSize, stamp(v.StartsAt), v.Period)
+						p.nameOf()(v.Player), v.Battle, v.DeckSize, stamp(v.StartsAt), v.Period)
 				})(p.c.EngageBattle(p.ctx, p.idem(), p.opts.game))
 			}),
 		},

@@ -99,15 +99,23 @@ func governanceCommands() map[string]playCmd {
 			},
 		},
 		"proposal": {
-			synopsis: "proposal ID", needGame: true,
-			setup: noFlags(nArgs(1, "the proposal id"), func(p *player, pos []string) error {
-				return show(p, proposalText)(p.c.Proposal(p.ctx, p.opts.game, pos[0]))
+			synopsis: "proposal [ID]   (an id prefix is enough; without ID, the only open proposal)", needGame: true,
+			setup: noFlags(upTo(1, "the proposal id"), func(p *player, pos []string) error {
+				id, err := p.proposalID(first(pos), false)
+				if err != nil {
+					return err
+				}
+				return show(p, proposalText)(p.c.Proposal(p.ctx, p.opts.game, id))
 			}),
 		},
 		"withdraw-proposal": {
-			synopsis: "withdraw-proposal ID   (your open proposal, before its vote ends)", needGame: true, needActor: true,
-			setup: noFlags(nArgs(1, "the proposal id"), func(p *player, pos []string) error {
-				return show(p, prefixed("Withdrew ", proposalText))(p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, pos[0]))
+			synopsis: "withdraw-proposal [ID]   (your open proposal, before its vote ends; without ID, your only one)", needGame: true, needActor: true,
+			setup: noFlags(upTo(1, "the proposal id"), func(p *player, pos []string) error {
+				id, err := p.proposalID(first(pos), true)
+				if err != nil {
+					return err
+				}
+				return show(p, prefixed("Withdrew ", proposalText))(p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, id))
 			}),
 		},
 		"rfj": {
@@ -124,28 +132,52 @@ func governanceCommands() map[string]playCmd {
 			}),
 		},
 		"rule": {
-			synopsis: "rule REQUEST ANSWER   (the Judge: TRUE or FALSE for a statement, text for a question)",
+			synopsis: "rule [REQUEST] ANSWER   (the Judge: TRUE or FALSE for a statement, text for a question;\n" +
+				"REQUEST is an id or its first characters; without it, the only open request)",
 			needGame: true, needActor: true,
 			setup: noFlags(func(pos []string) error {
-				if len(pos) < 2 {
-					return usagef("expected the request id and the answer, e.g. rule 01KB... TRUE")
+				if len(pos) < 1 {
+					return usagef("expected the answer, after the request id when several are open, e.g. rule 01KB TRUE")
 				}
 				return nil
 			}, func(p *player, pos []string) error {
-				return show(p, prefixed("Ruled: ", rulingText))(p.c.Rule(p.ctx, p.idem(), p.opts.game, pos[0], strings.Join(pos[1:], " ")))
+				open, err := p.openRequests()
+				if err != nil {
+					return err
+				}
+				id, answer := "", pos
+				if len(pos) > 1 {
+					if got, err := pickID("request", pos[0], open, nil); err == nil {
+						id, answer = got, pos[1:]
+					}
+				}
+				if id == "" {
+					if id, err = pickID("open request for justice", "", open, open); err != nil {
+						return err
+					}
+				}
+				return show(p, prefixed("Ruled: ", rulingText))(p.c.Rule(p.ctx, p.idem(), p.opts.game, id, strings.Join(answer, " ")))
 			}),
 		},
 		"overturn": {
-			synopsis: "overturn RULING   (the Judge, within 7 days of their own ruling)", needGame: true, needActor: true,
-			setup: noFlags(nArgs(1, "the ruling id"), func(p *player, pos []string) error {
-				return show(p, prefixed("Overturned: ", rulingText))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, pos[0]))
+			synopsis: "overturn [RULING]   (the Judge, within 7 days of their own ruling; without RULING, the only one standing)", needGame: true, needActor: true,
+			setup: noFlags(upTo(1, "the ruling id"), func(p *player, pos []string) error {
+				id, err := p.rulingID(first(pos))
+				if err != nil {
+					return err
+				}
+				return show(p, prefixed("Overturned: ", rulingText))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
 			}),
 		},
 		"confidence": {
 			synopsis: "confidence RULING --channel C --message M   (a 48-hour vote of confidence on the poll message)",
 			needGame: true, needActor: true,
-			setup: onMessage("poll", nArgs(1, "the ruling id"), func(p *player, pos []string, ref game.MessageRef) error {
-				return show(p, prefixed("Vote of confidence opened: ", rulingText))(p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, pos[0], ref))
+			setup: onMessage("poll", upTo(1, "the ruling id"), func(p *player, pos []string, ref game.MessageRef) error {
+				id, err := p.rulingID(first(pos))
+				if err != nil {
+					return err
+				}
+				return show(p, prefixed("Vote of confidence opened: ", rulingText))(p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, id, ref))
 			}),
 		},
 		"rulings": {
