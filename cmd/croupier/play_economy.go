@@ -437,29 +437,9 @@ func (p *player) grantItems(g *gildedhall.Grant, cards, packs []string, holo boo
 	if err != nil {
 		return err
 	}
-	for _, c := range cards {
-		t, err := parseTerm(c, "card")
-		if err != nil || t.currency != "" {
-			return usagef("--card %q is not \"[N] [holo] NAME\", e.g. \"2 holo 7 of Hearts\"", c)
-		}
-		name, ok := canonicalCard(&rs, t.ref)
-		if !ok {
-			return usagef("--card %q: there is no card %q in %s's card table (e.g. \"7 of Hearts\", \"King of Spades\", \"Red Joker\")", c, t.ref, rs.ID)
-		}
-		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: name, Holo: holo || t.holo, Count: max(t.n, 1)})
-	}
-	for _, pk := range packs {
-		t, err := parseTerm(pk, "pack")
-		if err != nil || t.currency != "" {
-			return usagef("--pack %q is not \"[N] KIND\", e.g. \"2 handy-pack\"", pk)
-		}
-		kind, ok := canonicalPack(&rs, t.ref)
-		if !ok {
-			return usagef("--pack %q: %s has no pack kind %q; it has %s", pk, rs.ID, t.ref, packKinds(&rs))
-		}
-		g.Packs = append(g.Packs, gildedhall.PackGrant{Pack: kind, Count: max(t.n, 1)})
-	}
-	return nil
+	cs, ps, err := itemGrants(&rs, "grant", cards, packs, holo)
+	g.Cards, g.Packs = append(g.Cards, cs...), append(g.Packs, ps...)
+	return err
 }
 
 func packKinds(rs *ruleset.Ruleset) string {

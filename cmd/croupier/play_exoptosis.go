@@ -75,7 +75,9 @@ func exoptosisCommands() map[string]playCmd {
 					if err := p.meOr(&f.Player); err != nil {
 						return err
 					}
-					return show(p, func(v []gildedhall.MatchSummary) string { return matchesText(p.opts.game, v) })(p.c.Matches(p.ctx, p.opts.game, f))
+					return show(p, func(v []gildedhall.MatchSummary) string {
+						return matchesText(p.opts.game, v, p.nameOf()) + engagedText(p.roster(), p.nameOf())
+					})(p.c.Matches(p.ctx, p.opts.game, f))
 				}
 			},
 		},
@@ -349,8 +351,24 @@ func spellCard(table map[string]string, s string) (string, error) {
 	return "", usagef("%q is not a card of this game's card table (e.g. \"7 of Hearts\", \"King of Spades\", \"Red Joker\")", s)
 }
 
+// engagedText is who engaged in this phase's battle, which has no match
+// yet: it forms when the phase ends ("" when no one has).
+func engagedText(ps []game.PlayerView, name func(string) string) string {
+	var ids []string
+	battle := ""
+	for _, v := range ps {
+		if v.Battle != "" {
+			ids, battle = append(ids, v.ID), v.Battle
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nEngaged in %s, which forms when this phase ends: %s (%d).", battle, game.NameList(name, ids), len(ids))
+}
+
 // matchesText is one line per match.
-func matchesText(g string, ms []gildedhall.MatchSummary) string {
+func matchesText(g string, ms []gildedhall.MatchSummary, name func(string) string) string {
 	if len(ms) == 0 {
 		return "No matches in " + g + "."
 	}
@@ -361,13 +379,13 @@ func matchesText(g string, ms []gildedhall.MatchSummary) string {
 		if m.Phase != "" && m.Status == gildedhall.MatchPlaying {
 			state += "/" + m.Phase
 		}
-		who := strings.Join(m.Players, ", ")
+		who := game.NameList(name, m.Players)
 		if m.Entrants > 0 {
 			who = fmt.Sprintf("%d entrants", m.Entrants)
 		}
 		fmt.Fprintf(&b, "\n  %s  %s  %s  %s", m.ID, m.Kind, state, who)
 		if m.Status == gildedhall.MatchPlaying && len(m.Movers) > 0 {
-			fmt.Fprintf(&b, "; waits for %s", strings.Join(m.Movers, ", "))
+			fmt.Fprintf(&b, "; waits for %s", game.NameList(name, m.Movers))
 		}
 		if m.Deadline != nil {
 			fmt.Fprintf(&b, " until %s", stamp(*m.Deadline))
@@ -379,7 +397,7 @@ func matchesText(g string, ms []gildedhall.MatchSummary) string {
 			fmt.Fprintf(&b, "; pool %d", m.Pool)
 		}
 		if m.Winner != "" {
-			fmt.Fprintf(&b, "; won by %s", m.Winner)
+			fmt.Fprintf(&b, "; won by %s", name(m.Winner))
 		}
 	}
 	return b.String()

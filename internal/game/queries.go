@@ -73,6 +73,9 @@ type PlayerView struct {
 	Packs []PackEntry         `json:"packs"`
 	// CanGift: the player has not gifted in this period (RULINGS C4).
 	CanGift bool `json:"can_gift"`
+	// Battle is the battle the player engaged in during this phase (it
+	// starts when the phase ends; RULINGS X10), if they did.
+	Battle string `json:"battle,omitempty"`
 }
 
 // PackEntry is the unopened packs of one kind.
