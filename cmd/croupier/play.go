@@ -342,7 +342,7 @@ func noFlags(check func(pos []string) error, run func(p *player, pos []string) e
 // --json), or passes the call's error on. It is curried so that the call's
 // three results feed it directly, which is how most commands end:
 //
-//	return show(p, rulingText)(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
+//	return show(p, named(p, rulingText))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
 func show[T any](p *player, text func(T) string) func(T, client.Reply, error) error {
 	return func(v T, rep client.Reply, err error) error {
 		if err != nil {

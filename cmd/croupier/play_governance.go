@@ -77,7 +77,7 @@ func governanceCommands() map[string]playCmd {
 							return err
 						}
 					}
-					return show(p, prefixed("Submitted ", proposalText))(p.c.SubmitProposal(p.ctx, p.idem(), p.opts.game, sp))
+					return show(p, prefixed("Submitted ", named(p, proposalText)))(p.c.SubmitProposal(p.ctx, p.idem(), p.opts.game, sp))
 				}
 			},
 		},
@@ -94,7 +94,7 @@ func governanceCommands() map[string]playCmd {
 					default:
 						return usagef("--status must be open, adopted, failed or withdrawn, not %q", *status)
 					}
-					return show(p, linesOr("No proposals in "+p.opts.game+".", proposalText))(p.c.Proposals(p.ctx, p.opts.game, *status))
+					return show(p, linesOr("No proposals in "+p.opts.game+".", named(p, proposalText)))(p.c.Proposals(p.ctx, p.opts.game, *status))
 				}
 			},
 		},
@@ -105,7 +105,7 @@ func governanceCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return show(p, proposalText)(p.c.Proposal(p.ctx, p.opts.game, id))
+				return show(p, named(p, proposalText))(p.c.Proposal(p.ctx, p.opts.game, id))
 			}),
 		},
 		"withdraw-proposal": {
@@ -115,7 +115,7 @@ func governanceCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return show(p, prefixed("Withdrew ", proposalText))(p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, id))
+				return show(p, prefixed("Withdrew ", named(p, proposalText)))(p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, id))
 			}),
 		},
 		"rfj": {
@@ -128,7 +128,7 @@ func governanceCommands() map[string]playCmd {
 				return nil
 			}, func(p *player, pos []string, ref game.MessageRef) error {
 				body := game.RequestJustice{Kind: governance.RequestKind(pos[0]), Text: strings.Join(pos[1:], " "), Message: ref}
-				return show(p, prefixed("Requested justice: ", justiceText))(p.c.RequestJustice(p.ctx, p.idem(), p.opts.game, body))
+				return show(p, prefixed("Requested justice: ", named(p, justiceText)))(p.c.RequestJustice(p.ctx, p.idem(), p.opts.game, body))
 			}),
 		},
 		"rule": {
@@ -156,7 +156,7 @@ func governanceCommands() map[string]playCmd {
 						return err
 					}
 				}
-				return show(p, prefixed("Ruled: ", rulingText))(p.c.Rule(p.ctx, p.idem(), p.opts.game, id, strings.Join(answer, " ")))
+				return show(p, prefixed("Ruled: ", named(p, rulingText)))(p.c.Rule(p.ctx, p.idem(), p.opts.game, id, strings.Join(answer, " ")))
 			}),
 		},
 		"overturn": {
@@ -166,7 +166,7 @@ func governanceCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return show(p, prefixed("Overturned: ", rulingText))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
+				return show(p, prefixed("Overturned: ", named(p, rulingText)))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
 			}),
 		},
 		"confidence": {
@@ -177,13 +177,13 @@ func governanceCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return show(p, prefixed("Vote of confidence opened: ", rulingText))(p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, id, ref))
+				return show(p, prefixed("Vote of confidence opened: ", named(p, rulingText)))(p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, id, ref))
 			}),
 		},
 		"rulings": {
 			synopsis: "rulings   (every ruling, in the order made)", needGame: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, linesOr("No rulings in "+p.opts.game+".", rulingText))(p.c.Rulings(p.ctx, p.opts.game))
+				return show(p, linesOr("No rulings in "+p.opts.game+".", named(p, rulingText)))(p.c.Rulings(p.ctx, p.opts.game))
 			}),
 		},
 		"judge": {
@@ -200,20 +200,20 @@ func governanceCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return p.out(rep, func() string { return judgeText(js, queue) })
+				return p.out(rep, func() string { return judgeText(js, queue, p.nameOf()) })
 			}),
 		},
 		"assent-removal": {
 			synopsis: "assent-removal   (assent to removing the Judge; two players' assent removes them)",
 			needGame: true, needActor: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, officeText)(p.c.AssentRemoval(p.ctx, p.idem(), p.opts.game))
+				return show(p, named(p, officeText))(p.c.AssentRemoval(p.ctx, p.idem(), p.opts.game))
 			}),
 		},
 		"resign": {
 			synopsis: "resign   (the Judge resigns)", needGame: true, needActor: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, officeText)(p.c.Resign(p.ctx, p.idem(), p.opts.game))
+				return show(p, named(p, officeText))(p.c.Resign(p.ctx, p.idem(), p.opts.game))
 			}),
 		},
 		"stand": {
@@ -233,7 +233,7 @@ func governanceCommands() map[string]playCmd {
 					if err := wantArgs(pos, 0, ""); err != nil {
 						return err
 					}
-					return show(p, candidaciesText)(p.c.Candidacies(p.ctx, p.opts.game, *week))
+					return show(p, named(p, candidaciesText))(p.c.Candidacies(p.ctx, p.opts.game, *week))
 				}
 			},
 		},
@@ -289,6 +289,11 @@ func onMessage(what string, check func(pos []string) error, run func(p *player, 
 	}
 }
 
+// named is text with the game's display names for the ids it shows.
+func named[T any](p *player, text func(T, func(string) string) string) func(T) string {
+	return func(v T) string { return text(v, p.nameOf()) }
+}
+
 // prefixed is text, after a fixed prefix.
 func prefixed[T any](prefix string, text func(T) string) func(T) string {
 	return func(v T) string { return prefix + text(v) }
@@ -309,17 +314,17 @@ func linesOr[T any](none string, text func(T) string) func([]T) string {
 }
 
 // officeText is the office of Judge after a command on it.
-func officeText(js game.JudgeState) string { return judgeText(js, nil) }
+func officeText(js game.JudgeState, name func(string) string) string { return judgeText(js, nil, name) }
 
 func msgText(m game.MessageRef) string { return m.Platform + "/" + m.Channel + "/" + m.Message }
 
-func proposalText(v game.ProposalView) string {
+func proposalText(v game.ProposalView, name func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "proposal %s", v.ID)
 	if v.Title != "" {
 		fmt.Fprintf(&b, " %q", v.Title)
 	}
-	fmt.Fprintf(&b, " by %s (%s, message %s): %s", v.Author, v.Class, msgText(v.Message), v.Status)
+	fmt.Fprintf(&b, " by %s (%s, message %s): %s", name(v.Author), v.Class, msgText(v.Message), v.Status)
 	switch {
 	case v.Status == governance.StatusOpen:
 		fmt.Fprintf(&b, "; voting %s to %s", stamp(v.VotingStart), stamp(v.VotingEnd))
@@ -337,7 +342,7 @@ func proposalText(v game.ProposalView) string {
 		if v.Summary != "" {
 			fmt.Fprintf(&b, "; amendment: %s", v.Summary)
 		} else {
-			fmt.Fprintf(&b, "; amendment %s", v.Amendment)
+			b.WriteString("; it changes the ruleset (croupier play proposal " + v.ID + " --json shows how)")
 		}
 		if v.RulesetVersion > 0 {
 			fmt.Fprintf(&b, " (ruleset version %d)", v.RulesetVersion)
@@ -359,8 +364,8 @@ func popularity(p bool) string {
 	return "not popular"
 }
 
-func justiceText(r game.JusticeRecord) string {
-	s := fmt.Sprintf("request %s by %s (%s, message %s): %q, %s", r.Request.ID, r.Request.Author, r.Request.Kind,
+func justiceText(r game.JusticeRecord, name func(string) string) string {
+	s := fmt.Sprintf("request %s by %s (%s, message %s): %q, %s", r.Request.ID, name(r.Request.Author), r.Request.Kind,
 		msgText(r.Request.Message), r.Request.Text, r.Request.Status)
 	if r.Request.Ruling != "" {
 		s += ", ruling " + r.Request.Ruling
@@ -368,8 +373,8 @@ func justiceText(r game.JusticeRecord) string {
 	return s
 }
 
-func rulingText(r game.RulingView) string {
-	s := fmt.Sprintf("ruling %s by Judge %s at %s on %s %q by %s: %s", r.ID, r.Judge, stamp(r.At), r.Kind, r.Text, r.Requester, r.Answer)
+func rulingText(r game.RulingView, name func(string) string) string {
+	s := fmt.Sprintf("ruling %s by Judge %s at %s on %s %q by %s: %s", r.ID, name(r.Judge), stamp(r.At), r.Kind, r.Text, name(r.Requester), r.Answer)
 	if r.Overturned {
 		s += fmt.Sprintf(" (overturned by %s at %s: no bearing)", r.OverturnedBy, stamp(r.OverturnedAt))
 	}
@@ -382,30 +387,30 @@ func rulingText(r game.RulingView) string {
 	return s
 }
 
-func judgeText(js game.JudgeState, queue []game.JusticeRecord) string {
+func judgeText(js game.JudgeState, queue []game.JusticeRecord, name func(string) string) string {
 	var b strings.Builder
 	if js.Judge == "" {
 		b.WriteString("There is no Judge.")
 	} else {
-		fmt.Fprintf(&b, "The Judge is %s, since %s.", js.Judge, stamp(js.Since))
+		fmt.Fprintf(&b, "The Judge is %s, since %s.", name(js.Judge), stamp(js.Since))
 		if len(js.RemovalAssents) > 0 {
-			fmt.Fprintf(&b, " Assenting to their removal: %s (two remove them).", strings.Join(js.RemovalAssents, ", "))
+			fmt.Fprintf(&b, " Assenting to their removal: %s (two remove them).", game.NameList(name, js.RemovalAssents))
 		}
 	}
 	if queue != nil {
 		fmt.Fprintf(&b, "\n%d request(s) waiting for a ruling", len(queue))
 		for _, r := range queue {
-			b.WriteString("\n  " + justiceText(r))
+			b.WriteString("\n  " + justiceText(r, name))
 		}
 	}
 	return b.String()
 }
 
-func candidaciesText(v game.CandidaciesView) string {
+func candidaciesText(v game.CandidaciesView, name func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Judge election of %s (ends %s): %s", v.Week, stamp(v.EndsAt), v.Status)
 	for _, c := range v.Candidacies {
-		fmt.Fprintf(&b, "\n  %s stands (candidacy %s, message %s)", c.Candidate, c.ID, msgText(c.Message))
+		fmt.Fprintf(&b, "\n  %s stands (candidacy %s, message %s)", name(c.Candidate), c.ID, msgText(c.Message))
 	}
 	e := v.Result
 	if e == nil {
@@ -413,7 +418,7 @@ func candidaciesText(v game.CandidaciesView) string {
 	}
 	if e != nil {
 		for _, s := range e.Standings {
-			fmt.Fprintf(&b, "\n  %s: %d 👍, %d 👎, %s", s.Candidate, s.Up, s.Down, popularity(s.Popular))
+			fmt.Fprintf(&b, "\n  %s: %d 👍, %d 👎, %s", name(s.Candidate), s.Up, s.Down, popularity(s.Popular))
 		}
 		if v.Result != nil {
 			b.WriteString("\nResult: " + e.Reason)

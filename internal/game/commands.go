@@ -90,6 +90,9 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 			if err := t.Put(seedKey(t.Game, t.Period.ID), seed, time.Time{}); err != nil {
 				return nil, err
 			}
+			if err := t.Put(listingKey(t.Game), GameListing{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, CreatedAt: m.CreatedAt}, time.Time{}); err != nil {
+				return nil, err
+			}
 			t.Emit("game_created", "", map[string]any{"name": m.Name, "ruleset": m.Ruleset, "admins": m.Admins, "season": m.Season})
 			t.Emit("seed_committed", "", map[string]string{"period": seed.Period, "commitment": seed.Commitment})
 			return t.gameView(), nil
