@@ -76,6 +76,10 @@ type PlayerView struct {
 	// Battle is the battle the player engaged in during this phase (it
 	// starts when the phase ends; RULINGS X10), if they did.
 	Battle string `json:"battle,omitempty"`
+	// State is what the game's module shows of the player besides (the
+	// Obelisk's components, experience and banishment); none for Gilded
+	// Hall, whose holdings are the fields above.
+	State any `json:"state,omitempty"`
 }
 
 // PackEntry is the unopened packs of one kind.
@@ -150,6 +154,9 @@ func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...sto
 		if err := s.allowView(game, t.Meta.Ruleset, *v); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkSpace(ctx, t.Meta); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -141,21 +141,27 @@ func Trades() engine.Component {
 		OnJoin: func(_ *engine.Tx, prevRec, rec engine.PlayerRecord) {
 			// The trade index (trade_index.go) is complete from a first join;
 			// a rejoin keeps the open trades the departure had no room to close.
-			prev, _ := prevRec.(*Player)
-			p, _ := rec.(*Player)
+			p, _ := traderOf(rec)
 			if p == nil {
 				return
 			}
-			p.TradesIndexed = prev == nil || prev.TradesIndexed
+			trades, indexed := p.OpenTrades()
+			prev, _ := traderOf(prevRec)
+			*indexed = true
 			if prev != nil {
-				p.Trades = prev.Trades
+				pt, pi := prev.OpenTrades()
+				*indexed, *trades = *pi, *pt
 			}
 		},
-		OnLeave: onLeave(func(t *tx, p *Player, res *engine.LeaveResult) error {
-			withdrawn, err := t.withdrawTradesOf(p) // trade_index.go
+		OnLeave: func(t *engine.Tx, r engine.PlayerRecord, res *engine.LeaveResult) error {
+			p, err := traderOf(r)
+			if err != nil || p == nil {
+				return err
+			}
+			withdrawn, err := wrap(t).withdrawTradesOf(p) // trade_index.go
 			res.WithdrawnTrades = withdrawn
 			return err
-		}),
+		},
 		Commands: []engine.Command{
 			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates)},
 			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade)},
