@@ -171,6 +171,10 @@ func cmpName(p game.PlayerView) string {
 type matchesData struct {
 	Live, Finished []gildedhall.MatchSummary
 	Pager          pager
+	// Battle is this phase's battle, which forms when the phase ends, and
+	// Engaged the players who engaged in it so far.
+	Battle  string
+	Engaged []string
 }
 
 func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (string, error) {
@@ -179,6 +183,11 @@ func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (stri
 		return "", err
 	}
 	var d matchesData
+	for _, p := range l.members {
+		if p.Battle != "" {
+			d.Battle, d.Engaged = p.Battle, append(d.Engaged, p.ID)
+		}
+	}
 	var finished []gildedhall.MatchSummary
 	for _, m := range all {
 		if m.Status == gildedhall.MatchEnded || m.Status == gildedhall.MatchCancelled {

@@ -80,9 +80,10 @@ func chatCalls() map[string]map[string]any {
 // notInChat are the catalogue's player commands no slash command sends as
 // such: create (the CLI's and the API's), bind (common: it moves this
 // test's guild), leave (a confirmation button runs it), the platform's
-// reaction reports, and match-bet (raise's alias: chat offers raise).
+// reaction reports, match-bet (raise's alias: chat offers raise), and a
+// moderator's import of a holdings table (a file: the CLI's and the API's).
 var notInChat = map[string]bool{"create": true, "bind": true, "leave": true, "push-reactions": true,
-	"push-message-event": true, "match-bet": true}
+	"push-message-event": true, "match-bet": true, "import": true, "import-revoke": true}
 
 // Acceptance 2 of issue 12 (RULINGS R3), Discord's part: every command of
 // the catalogue, as its slash command, in a guild bound to a game of each
