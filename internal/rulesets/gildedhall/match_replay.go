@@ -28,11 +28,12 @@ import (
 
 // MatchStep is one step a command took in a match: a move, or the deadlines
 // that passed by At (Timeout: the engine acts on each, as of its own moment).
+// What the log entry holds already is left out: a zero At is the entry's
+// time, a move without an actor is the entry's actor's.
 type MatchStep struct {
-	// N is the step's number in the match: the engine's step count after it
-	// (for a timeout, after its first expiry).
-	N int `json:"n"`
-	exoptosis.LogEntry
+	At      time.Time       `json:"at,omitzero"`
+	Move    *exoptosis.Move `json:"move,omitempty"`
+	Timeout bool            `json:"timeout,omitempty"`
 	// Expiries counts the deadlines a timeout step acted on.
 	Expiries int `json:"expiries,omitempty"`
 	// Chips are the mover's Chips as the command read them from the
@@ -49,7 +50,7 @@ func timeoutStep(steps []MatchStep, before, after int, now time.Time) []MatchSte
 	if after <= before {
 		return steps
 	}
-	return append(steps, MatchStep{N: before + 1, LogEntry: exoptosis.LogEntry{At: now, Timeout: true}, Expiries: after - before})
+	return append(steps, MatchStep{At: now, Timeout: true, Expiries: after - before})
 }
 
 // noteSeated records on the command's first step the entrants it seated.
@@ -232,8 +233,17 @@ func (lg *matchLog) add(id string, e *engine.Entry) {
 			// A departure forfeits outside the match's own commands (the
 			// leave hook): its step is the forfeit itself.
 			if !strings.HasPrefix(e.Command, "match-") && d.Reason == "forfeit" && steps == nil {
-				steps = []MatchStep{{LogEntry: exoptosis.LogEntry{At: e.At, Move: &exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: d.Participant}}}}
+				steps = []MatchStep{{At: e.At, Move: &exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: d.Participant}}}
 			}
+		}
+	}
+	for i := range steps {
+		st := &steps[i]
+		if st.At.IsZero() {
+			st.At = e.At
+		}
+		if st.Move != nil && st.Move.Actor == "" {
+			st.Move.Actor = e.Actor
 		}
 	}
 	if len(steps) > 0 {
@@ -337,13 +347,11 @@ func (rp *replayer) run(entries []loggedSteps) {
 
 func (rp *replayer) step(st MatchStep, src *loggedDraws) error {
 	m := rp.m
-	if st.N != 0 && st.N != m.Steps+1 {
-		return fmt.Errorf("the log has step %d where step %d comes next", st.N, m.Steps+1)
-	}
 	for _, id := range st.Seated {
 		rp.seat(id)
 	}
 	if st.Timeout {
+		n := m.Steps
 		for range maxTimeoutSteps {
 			at, ok := m.Deadline(rp.rs)
 			if !ok || st.At.Before(at) {
@@ -351,6 +359,9 @@ func (rp *replayer) step(st MatchStep, src *loggedDraws) error {
 			}
 			exoptosis.Timeout(m, rp.rs, at, src)
 			rp.record(exoptosis.LogEntry{At: at, Timeout: true})
+		}
+		if m.Steps-n != st.Expiries {
+			return fmt.Errorf("the deadlines passed by then are %d, the log says %d", m.Steps-n, st.Expiries)
 		}
 		return nil
 	}
