@@ -483,7 +483,7 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 				evs = exoptosis.Timeout(m, t.Rules, t.Now, src)
 				steps = timeoutStep(steps, n, m.Steps, time.Time{}) // as of the entry's time
 			}
-			var step MatchStep
+			step := MatchStep{N: m.Steps + 1}
 			if m.Phase == exoptosis.PhaseBetting {
 				// The engine's idea of the bettor's Chips may be stale (a
 				// purchase or trade since): bets are checked against the

@@ -31,6 +31,10 @@ import (
 // What the log entry holds already is left out: a zero At is the entry's
 // time, a move without an actor is the entry's actor's.
 type MatchStep struct {
+	// N is the step's number in the match (for a timeout, its first
+	// expiry's): the log's order is not the order of the commits (a timer's
+	// entry is dated as of its deadline, T4), so the replay orders by it.
+	N       int             `json:"n"`
 	At      time.Time       `json:"at,omitzero"`
 	Move    *exoptosis.Move `json:"move,omitempty"`
 	Timeout bool            `json:"timeout,omitempty"`
@@ -50,7 +54,7 @@ func timeoutStep(steps []MatchStep, before, after int, now time.Time) []MatchSte
 	if after <= before {
 		return steps
 	}
-	return append(steps, MatchStep{At: now, Timeout: true, Expiries: after - before})
+	return append(steps, MatchStep{N: before + 1, At: now, Timeout: true, Expiries: after - before})
 }
 
 // noteSeated records on the command's first step the entrants it seated.
@@ -150,7 +154,7 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	if err := rp.start(ctx, t, r, lg); err != nil {
 		return MatchReplay{}, err
 	}
-	rp.run(lg.entries)
+	rp.run(lg.ordered())
 	if out.Problem == "" {
 		got, _ := json.Marshal(rp.m)
 		want, _ := json.Marshal(m)
@@ -176,6 +180,48 @@ type matchLog struct {
 type loggedSteps struct {
 	entry *engine.Entry
 	steps []MatchStep
+}
+
+// first is the number of the entry's first step, 0 for a departure's
+// forfeit (its entry is the engine's LeaveResult, which cannot say).
+func (ls loggedSteps) first() int { return ls.steps[0].N }
+
+// count is how many steps the entry took.
+func (ls loggedSteps) count() int {
+	n := 0
+	for _, st := range ls.steps {
+		if st.Timeout {
+			n += st.Expiries
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// ordered lists the entries in the order their steps were taken: by step
+// number, each departure's forfeit (one step, unnumbered) in the first gap
+// the numbers leave, in log order.
+func (lg *matchLog) ordered() []loggedSteps {
+	var numbered, forfeits []loggedSteps
+	for _, ls := range lg.entries {
+		if ls.first() > 0 {
+			numbered = append(numbered, ls)
+		} else {
+			forfeits = append(forfeits, ls)
+		}
+	}
+	sort.SliceStable(numbered, func(i, j int) bool { return numbered[i].first() < numbered[j].first() })
+	out := make([]loggedSteps, 0, len(lg.entries))
+	next := 1
+	for _, ls := range numbered {
+		for next < ls.first() && len(forfeits) > 0 {
+			out, forfeits, next = append(out, forfeits[0]), forfeits[1:], next+1
+		}
+		out = append(out, ls)
+		next = ls.first() + ls.count()
+	}
+	return append(out, forfeits...)
 }
 
 // readMatchLog reads the log from the match's start to its end (or now).
@@ -347,6 +393,9 @@ func (rp *replayer) run(entries []loggedSteps) {
 
 func (rp *replayer) step(st MatchStep, src *loggedDraws) error {
 	m := rp.m
+	if st.N != 0 && st.N != m.Steps+1 {
+		return fmt.Errorf("the log has step %d where step %d comes next", st.N, m.Steps+1)
+	}
 	for _, id := range st.Seated {
 		rp.seat(id)
 	}
