@@ -156,10 +156,18 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	}
 	rp.run(lg.ordered())
 	if out.Problem == "" {
+		// A selection still secret is the one thing the log cannot say:
+		// it is taken as stored (the reveal will log it).
+		for i := range rp.m.Participants {
+			p := &rp.m.Participants[i]
+			if sp, ok := m.Participant(p.ID); ok && rp.unknown[p.ID] && m.Phase == exoptosis.PhaseSelection {
+				p.Hand = slices.Clone(sp.Hand)
+			}
+		}
 		got, _ := json.Marshal(rp.m)
 		want, _ := json.Marshal(m)
 		if string(got) != string(want) {
-			out.Problem = fmt.Sprintf("the replay of %d steps does not rebuild the stored match", len(out.Log))
+			out.Problem = fmt.Sprintf("the replay of %d steps does not rebuild the stored match: %s", len(out.Log), jsonDiff(got, want))
 		}
 	}
 	out.Consistent = out.Problem == ""
@@ -319,6 +327,8 @@ type replayer struct {
 	viewer string
 	public map[string][]string // selections, as the reveal logged them
 	known  map[string][]string // those and the viewer's own
+	// unknown are who selected a hand the log does not show (yet).
+	unknown map[string]bool
 	// roster holds a large battle's entrants as they entered, seated when
 	// the log says they were (battle_roster.go).
 	roster map[string]exoptosis.Participant
@@ -436,6 +446,10 @@ func (rp *replayer) step(st MatchStep, src *loggedDraws) error {
 					p.Selected = true
 				}
 			}
+			if rp.unknown == nil {
+				rp.unknown = map[string]bool{}
+			}
+			rp.unknown[mv.Actor] = true
 			m.Steps++
 			rp.record(exoptosis.LogEntry{At: st.At, Move: &shown})
 			return nil
@@ -531,3 +545,15 @@ func (d *loggedDraws) Intn(purpose string, n int) int {
 }
 
 var _ fair.Source = (*loggedDraws)(nil)
+
+// jsonDiff shows where two encodings first differ: a little of each from
+// there.
+func jsonDiff(got, want []byte) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-40)
+	cut := func(b []byte) string { return string(b[from:min(len(b), i+40)]) }
+	return fmt.Sprintf("replayed …%s…, stored …%s…", cut(got), cut(want))
+}
