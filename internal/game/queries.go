@@ -73,6 +73,10 @@ type PlayerView struct {
 	Packs []PackEntry         `json:"packs"`
 	// CanGift: the player has not gifted in this period (RULINGS C4).
 	CanGift bool `json:"can_gift"`
+	// State is what the game's module shows of the player besides (the
+	// Obelisk's components, experience and banishment); none for Gilded
+	// Hall, whose holdings are the fields above.
+	State any `json:"state,omitempty"`
 }
 
 // PackEntry is the unopened packs of one kind.
@@ -147,6 +151,9 @@ func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...sto
 		if err := s.allowView(game, t.Meta.Ruleset, *v); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkSpace(ctx, t.Meta); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -396,6 +396,20 @@ type MatchMove struct {
 	Target  string   `json:"target,omitempty"`
 	Targets []string `json:"targets,omitempty"`
 	Amount  int      `json:"amount,omitempty"`
+	// Guessed is set by a caller that took Match from its own memory of the
+	// mover's only running match (a chat move with no match named): the
+	// move is then refused ErrStaleGuess, nothing written, unless Match is
+	// still the mover's only live match and running, and the caller looks
+	// the match up and moves again. It saves that look-up's reads.
+	Guessed bool `json:"-"`
+}
+
+// CodeStaleGuess refuses a Guessed move whose match is no longer the
+// mover's only running one.
+const CodeStaleGuess = "stale_match_guess"
+
+func staleGuess(id string) error {
+	return rules.Refuse(CodeStaleGuess, "%s is not your only running match.", id)
 }
 
 var moveKinds = []string{exoptosis.MoveSelect, exoptosis.MoveRaise, exoptosis.MoveBet, exoptosis.MoveMatch,
@@ -463,9 +477,15 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 			if err != nil {
 				return nil, err
 			}
+			if ids := liveMatchIDs(p, t.Period.ID); mv.Guessed && (len(ids) != 1 || ids[0] != mv.Match) {
+				return nil, staleGuess(mv.Match)
+			}
 			r, err := t.matchRecord(mv.Match)
 			if err != nil {
 				return nil, err
+			}
+			if mv.Guessed && r.Status != MatchPlaying {
+				return nil, staleGuess(mv.Match)
 			}
 			if err := notRunning(r); err != nil {
 				return nil, err
