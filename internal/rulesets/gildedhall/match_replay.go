@@ -234,7 +234,9 @@ func (lg *matchLog) ordered() []loggedSteps {
 
 // readMatchLog reads the log from the match's start to its end (or now).
 // A command's ULID is taken at its commit, a moment after the time it ran
-// as, hence the minute of margin.
+// as, hence the minute of margin. (A match ends in a move, a departure, or
+// a timer's run dated as of its deadline: none is logged after EndedAt but
+// for that moment.)
 func (s *Service) readMatchLog(ctx context.Context, game string, r *MatchRecord, now time.Time) (*matchLog, error) {
 	to := now
 	if !r.EndedAt.IsZero() {
