@@ -8,7 +8,8 @@
 #            build/screenshots) and through the Nu Html Checker
 #   bench    go test -bench, then the `croupier bench` table: per-command
 #            latency and AWS-priced cost on bolt and DynamoDB Local,
-#            bootstrap sizes and Init Durations under the emulator
+#            bootstrap sizes and Init Durations under the emulator, and
+#            each command's dollars per million at list prices
 #   scale    a game of SCALE_PLAYERS (10,000) players on DynamoDB Local:
 #            the phase end with a battle of everyone, timed, GET /players
 #            paged, the largest item written (`make test` runs 1,500)
