@@ -1,6 +1,7 @@
 // Command discord is the Discord interactions endpoint as a Lambda (API
-// Gateway HTTP API route POST /discord/interactions, template.yaml
-// DiscordFunction). It only wires: environment -> DynamoDB store -> game
+// Gateway HTTP API route POST /discord/interactions, or the function's own
+// Function URL, which delivers the same event: template.yaml
+// DiscordFunction, DiscordEndpoint). It only wires: environment -> DynamoDB store -> game
 // service -> neutral chat router -> Discord handler -> API Gateway adapter.
 //
 // The same function also receives its own asynchronous invocations

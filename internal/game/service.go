@@ -250,8 +250,9 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 			}
 			return res, err
 		}
+		// (A game's ruleset never changes: its refusal needs no second read.)
 		var re *rules.Error
-		if eventual && (errors.As(err, &re) || errors.Is(err, ErrSpaceMoved)) {
+		if eventual && (errors.As(err, &re) && re.Code != "not_in_ruleset" || errors.Is(err, ErrSpaceMoved)) {
 			eventual = false
 			attempt--
 			continue
