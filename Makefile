@@ -35,7 +35,7 @@ SHELL := bash
 FUNCTIONS := $(notdir $(wildcard functions/*))
 # AWS build: Graviton, static, no RPC shim (provided.al2023 speaks the
 # Runtime API only), reproducible paths, no symbol tables.
-LAMBDA_GOFLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
+LAMBDA_GOFLAGS := -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags "-s -w"
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 # Packages whose -v output `make test` summarises (conformance suite, e2e).
 VERBOSE_PKGS := ./internal/store/... ./internal/e2e/... ./internal/proving/...

@@ -19,7 +19,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
-	awslambda "github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"croupier/internal/awsenv"
 	"croupier/internal/chat"
@@ -62,7 +61,7 @@ func main() {
 		if err != nil {
 			config.Fatal(err)
 		}
-		h.Deferrer = discord.LambdaDeferrer{Client: awslambda.NewFromConfig(awsCfg), Function: name}
+		h.Deferrer = discord.LambdaDeferrer{Function: name, Config: awsCfg}
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/discord/interactions", h)
