@@ -150,7 +150,7 @@ func TestDeferredReplyFinishedByFollowUp(t *testing.T) {
 func TestLambdaDeferrerPayload(t *testing.T) {
 	var got struct {
 		path, typ, auth string
-		payload        []byte
+		payload         []byte
 	}
 	var sigOK bool
 	creds := aws.Credentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "secret", SessionToken: "token"}
