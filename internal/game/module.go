@@ -69,6 +69,24 @@ type Component struct {
 	// Events says how each event type this institution emits reads to a
 	// person: the one text the CLI, the tracker and the announcer show.
 	Events map[string]Narration
+	// Proposals are the kinds of proposal it adds to the governance (the
+	// Obelisk's banishment): a proposal of a kind carries parameters that
+	// adoption applies.
+	Proposals []ProposalKind
+}
+
+// ProposalKind is a kind of proposal a component adds to the governance.
+// Besides its text, a proposal of the kind carries parameters (Params),
+// checked at submission and applied in the commit that adopts it.
+type ProposalKind struct {
+	Kind string
+	// Check refuses, at submission, parameters that could never apply.
+	Check func(t *Tx, params json.RawMessage) error
+	// Adopt applies the adopted proposal rec as of its adoption (t.Now is
+	// the end of its vote, RULINGS T4). A refusal (a *rules.Error: the
+	// player named has left meanwhile) leaves the proposal adopted with
+	// the reason in EffectError; any other error fails the tally.
+	Adopt func(t *Tx, rec *ProposalRecord) error
 }
 
 // Narration is how one type of log event reads to a person.
@@ -79,6 +97,13 @@ type Narration struct {
 	Sentence func(ev Event, name func(id string) string) string
 	// Announce: the event is posted to the game's bound channels.
 	Announce bool
+	// Notable, if set, narrows Announce to the events it accepts (a
+	// purchase of note, not every purchase).
+	Notable func(ev Event) bool
+	// Notify, if set, lists the identities an announcement notifies (a
+	// your-turn notice pings its player); every other mention in it shows
+	// as a name only.
+	Notify func(ev Event) []string
 }
 
 // DueWork applies one kind of timer. Items in the due index are found by
@@ -137,6 +162,8 @@ type moduleEntry struct {
 	onJoin   []func(t *Tx, prev, p PlayerRecord)
 	onAction []func(t *Tx, p PlayerRecord) error
 	onLeave  []func(t *Tx, p PlayerRecord, res *LeaveResult) error
+	// proposals are its kinds of proposal, by Kind.
+	proposals map[string]ProposalKind
 }
 
 // NewRegistry indexes the modules ms; it refuses a list in which two
@@ -179,7 +206,7 @@ func NewRegistry(ms ...Module) (*Registry, error) {
 		if _, dup := r.modules[m.ID]; dup {
 			return nil, fmt.Errorf("ruleset %q is listed twice", m.ID)
 		}
-		e := &moduleEntry{Module: m, commands: map[string]bool{}, views: map[string]bool{}}
+		e := &moduleEntry{Module: m, commands: map[string]bool{}, views: map[string]bool{}, proposals: map[string]ProposalKind{}}
 		comps := append([]Component{common}, m.Components...)
 		seen := map[string]bool{}
 		for _, comp := range comps {
@@ -214,6 +241,9 @@ func NewRegistry(ms ...Module) (*Registry, error) {
 			}
 			if comp.OnLeave != nil {
 				e.onLeave = append(e.onLeave, comp.OnLeave)
+			}
+			for _, k := range comp.Proposals {
+				e.proposals[k.Kind] = k
 			}
 			for typ, n := range comp.Events {
 				if _, ok := r.events[typ]; !ok {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +36,13 @@ type ProposalRecord struct {
 	// changed between submission and adoption, what it replaced: it was
 	// applied as written to its own path (RULINGS R4).
 	BaseMoved []string `json:"base_moved,omitempty"`
+	// Kind is the proposal's kind when a component of the game's ruleset
+	// adds it (Component.Proposals: the Obelisk's "banishment"), with its
+	// Params; adoption applies them. EffectError says why they could not
+	// apply at adoption.
+	Kind        string          `json:"kind,omitempty"`
+	Params      json.RawMessage `json:"params,omitempty"`
+	EffectError string          `json:"effect_error,omitempty"`
 }
 
 func (r *ProposalRecord) due() time.Time {
@@ -69,6 +77,11 @@ type SubmitProposal struct {
 	Title     string           `json:"title,omitempty"`
 	Text      string           `json:"text,omitempty"`
 	Amendment json.RawMessage  `json:"amendment,omitempty"`
+	// Kind and Params: a proposal of a kind a component of the game's
+	// ruleset adds (ProposalKind), e.g. "banishment" with
+	// {"player": "discord:2", "duration": "72h"}.
+	Kind   string          `json:"kind,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // Bounds of a proposal's prose.
@@ -118,6 +131,16 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 				return nil, err
 			}
 			rec := ProposalRecord{Proposal: gp, Title: p.Title}
+			if p.Kind != "" {
+				k, err := t.proposalKind(p.Kind)
+				if err != nil {
+					return nil, err
+				}
+				if err := k.Check(t, p.Params); err != nil {
+					return nil, err
+				}
+				rec.Kind, rec.Params = p.Kind, p.Params
+			}
 			if err := t.claimMessage(p.Message, UseProposal, rec.ID, rec.Title); err != nil {
 				return nil, err
 			}
@@ -154,6 +177,23 @@ func (s *Service) WithdrawProposal(ctx context.Context, req Request, id string) 
 			return ProposalView{ProposalRecord: *rec}, nil
 		},
 	})
+}
+
+// proposalKind returns the game's ruleset's kind of proposal kind.
+func (t *Tx) proposalKind(kind string) (ProposalKind, error) {
+	m := t.module()
+	if k, ok := m.proposals[kind]; ok {
+		return k, nil
+	}
+	kinds := make([]string, 0, len(m.proposals))
+	for k := range m.proposals {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	if len(kinds) == 0 {
+		return ProposalKind{}, rules.Refuse("unknown_proposal_kind", "This game's ruleset has no kind of proposal %q: its proposals have text and may amend the ruleset, nothing else.", kind)
+	}
+	return ProposalKind{}, rules.Refuse("unknown_proposal_kind", "This game's ruleset has no kind of proposal %q; its kinds are %s.", kind, strings.Join(kinds, ", ")).With("kinds", kinds)
 }
 
 // checkRecordID refuses an id that cannot name a stored record.
@@ -253,6 +293,20 @@ func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRe
 			default:
 				cur.RulesetVersion = am.Version
 				cur.BaseMoved = am.BaseMoved
+			}
+		}
+		if cur.Status == governance.StatusAdopted && cur.Kind != "" {
+			k, err := t.proposalKind(cur.Kind)
+			if err == nil {
+				err = k.Adopt(t, cur)
+			}
+			var re *rules.Error
+			switch {
+			case errors.As(err, &re):
+				cur.EffectError = re.Message
+				t.Emit("proposal_effect_failed", cur.Author, map[string]string{"proposal": id, "kind": cur.Kind, "error": re.Message})
+			case err != nil:
+				return nil, err
 			}
 		}
 		if err := t.Put(proposalKey(t.Game, id), cur, cur.due()); err != nil {

@@ -73,6 +73,10 @@ type PlayerView struct {
 	Packs []PackEntry         `json:"packs"`
 	// CanGift: the player has not gifted in this period (RULINGS C4).
 	CanGift bool `json:"can_gift"`
+	// State is what the game's module shows of the player besides (the
+	// Obelisk's components, experience and banishment); none for Gilded
+	// Hall, whose holdings are the fields above.
+	State any `json:"state,omitempty"`
 }
 
 // PackEntry is the unopened packs of one kind.

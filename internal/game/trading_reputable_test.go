@@ -9,8 +9,10 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/ruleset"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 )
 
@@ -33,10 +35,9 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The Obelisk has no grants (RULINGS R3: Vertebrae are Gilded Hall's),
-	// and its own items are not built yet: the holding is stored directly.
-	holdVertebrae(t, st, "hall", "discord:2", 10)
-	offer := gildedhall.OfferTrade{To: "discord:3", Give: economy.Items{Vertebrae: 4}}
+	// The Obelisk has no grants (RULINGS R3): the holding is stored directly.
+	holdHerbs(t, st, "hall", "discord:2", 10)
+	offer := gildedhall.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Herbs: 4}}}
 	_, err := gildedhall.On(svc).OfferTrade(ctx, req("discord:2", "t1"), offer)
 	if ruleCode(err) != "not_reputable" {
 		t.Fatalf("offer by a 0-day player: got %v, want not_reputable", err)
@@ -54,14 +55,14 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 		t.Fatalf("accept: %v", err)
 	}
 	p3, err := svc.Player(ctx, "hall", "discord:3")
-	if err != nil || p3.Inventory.Vertebrae != 4 {
-		t.Fatalf("receiver holds %d Vertebrae (%v), want 4", p3.Inventory.Vertebrae, err)
+	if st, _ := p3.State.(obelisk.State); err != nil || st.Components.Herbs != 4 {
+		t.Fatalf("receiver holds %+v (%v), want 4🌿", p3.State, err)
 	}
 }
 
-// holdVertebrae sets a player's Vertebrae in the store, bypassing the
-// commands (for a ruleset that has no command granting them).
-func holdVertebrae(t *testing.T, st store.Store, g, player string, n int) {
+// holdHerbs sets an Obelisk player's Herbs in the store, bypassing the
+// commands (the Obelisk has no command granting them).
+func holdHerbs(t *testing.T, st store.Store, g, player string, n int) {
 	t.Helper()
 	ctx := context.Background()
 	k := store.Key{PK: "GAME#" + g, SK: "PLAYER#" + player}
@@ -69,11 +70,11 @@ func holdVertebrae(t *testing.T, st store.Store, g, player string, n int) {
 	if err != nil || !it.Exists() {
 		t.Fatalf("reading %s: %v (exists %v)", k, err, it.Exists())
 	}
-	var p gildedhall.Player
+	var p obelisk.Player
 	if err := json.Unmarshal(it.Data, &p); err != nil {
 		t.Fatal(err)
 	}
-	p.Inventory.Vertebrae = n
+	p.Components.Herbs = n
 	data, _ := json.Marshal(p)
 	if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: data}, Expect: it.Version}}}); err != nil {
 		t.Fatal(err)

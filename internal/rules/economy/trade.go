@@ -7,15 +7,21 @@ import (
 
 	"croupier/internal/rules"
 	"croupier/internal/rules/players"
+	"croupier/internal/ruleset"
 )
 
 // Items is one side of a trade (seed 002 Trading: "a specified finite set of
-// items"): amounts of currency and specific card copies and packs by id.
+// items"): amounts of currency and specific card copies and packs by id,
+// and counts of Ritual Components. A ruleset's players hold some of these
+// (Gilded Hall's the first four, the Obelisk's the components): a side
+// naming what the other ruleset's players hold is missing from them.
 type Items struct {
 	Vertebrae int      `json:"vertebrae,omitempty"`
 	Chips     int      `json:"chips,omitempty"`
 	Cards     []string `json:"cards,omitempty"`
 	Packs     []string `json:"packs,omitempty"`
+	// Components are Ritual Components (the Obelisk, RULINGS O1).
+	Components ruleset.Components `json:"components,omitzero"`
 }
 
 // MaxTradeIDs bounds the card and pack ids on one side of a trade.
@@ -23,13 +29,19 @@ const MaxTradeIDs = 200
 
 // Empty reports whether the side gives nothing.
 func (it Items) Empty() bool {
+	return it.Vertebrae == 0 && it.Chips == 0 && len(it.Cards) == 0 && len(it.Packs) == 0 && it.Components.IsZero()
+}
+
+// CardsEmpty reports whether the side gives none of Gilded Hall's items
+// (what an Obelisk player cannot hold).
+func (it Items) CardsEmpty() bool {
 	return it.Vertebrae == 0 && it.Chips == 0 && len(it.Cards) == 0 && len(it.Packs) == 0
 }
 
 // Check refuses a side that is not a finite set of items: negative amounts,
 // an id named twice, too many ids. side names it in the message.
 func (it Items) Check(side string) error {
-	if it.Vertebrae < 0 || it.Chips < 0 {
+	if it.Vertebrae < 0 || it.Chips < 0 || slices.ContainsFunc(ruleset.ComponentIDs(), func(id string) bool { return it.Components.Get(id) < 0 }) {
 		return rules.Refuse("invalid_trade", "The %s side has a negative amount; a trade moves items, it cannot take by giving less than nothing.", side)
 	}
 	if len(it.Cards)+len(it.Packs) > MaxTradeIDs {
@@ -65,6 +77,9 @@ func (it Items) String() string {
 	for _, p := range it.Packs {
 		parts = append(parts, "pack "+p)
 	}
+	if !it.Components.IsZero() {
+		parts = append(parts, it.Components.String())
+	}
 	if len(parts) == 0 {
 		return "nothing"
 	}
@@ -90,6 +105,9 @@ func Missing(inv *players.Inventory, it Items) []string {
 		if !slices.ContainsFunc(inv.Packs, func(p players.Pack) bool { return p.ID == id }) {
 			out = append(out, "pack "+id)
 		}
+	}
+	if !it.Components.IsZero() {
+		out = append(out, it.Components.String()+" (holds no Ritual Components)")
 	}
 	return out
 }

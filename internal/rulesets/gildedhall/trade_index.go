@@ -38,10 +38,10 @@ import (
 const maxLeaveTrades = 40
 
 // indexTrade adds tr to the index of each party; the caller saves them.
-func indexTrade(tr *Trade, parties ...*Player) {
+func indexTrade(tr *Trade, parties ...Trader) {
 	for _, p := range parties {
-		if !slices.Contains(p.Trades, tr.ID) {
-			p.Trades = append(slices.Clone(p.Trades), tr.ID)
+		if ids, _ := p.OpenTrades(); !slices.Contains(*ids, tr.ID) {
+			*ids = append(slices.Clone(*ids), tr.ID)
 		}
 	}
 }
@@ -49,32 +49,51 @@ func indexTrade(tr *Trade, parties ...*Player) {
 // unindexTrade removes the closed trade tr from both parties' indexes,
 // reading in one request the party the command has not read.
 func (t *tx) unindexTrade(tr *Trade) error {
-	return t.dropFromIndexes([]string{tr.From, tr.To}, tr.ID, func(p *Player) *[]string { return &p.Trades }, nil)
+	ids := []string{tr.From, tr.To}
+	if err := t.Preload(ids); err != nil {
+		return err
+	}
+	for _, pid := range ids {
+		p, err := t.trader(pid)
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			continue
+		}
+		list, _ := p.OpenTrades()
+		if i := slices.Index(*list, tr.ID); i >= 0 {
+			*list = slices.Delete(slices.Clone(*list), i, i+1)
+			t.Save(recordOf(p))
+		}
+	}
+	return nil
 }
 
 // withdrawTradesOf closes the open trades p is a party to, as part of their
 // departure (RULINGS P1), reading only the trades of p's index (one
 // request) and their counterparties (one more). p's record from before the
 // index is read the old way, once: every trade of the game.
-func (t *tx) withdrawTradesOf(p *Player) ([]string, error) {
+func (t *tx) withdrawTradesOf(p Trader) ([]string, error) {
 	var open []*Trade
 	var err error
-	if p.TradesIndexed {
-		open, err = t.indexedTrades(p.Trades)
+	trades, indexed := p.OpenTrades()
+	if *indexed {
+		open, err = t.indexedTrades(*trades)
 	} else {
-		open, err = t.scanOpenTrades(p.ID)
+		open, err = t.scanOpenTrades(p.Core().ID)
 	}
 	if err != nil {
 		return nil, err
 	}
 	// The leaver's index is exact from now on: it lists the trades this
 	// commit has no room to close.
-	p.TradesIndexed = true
-	p.Trades = nil
+	*indexed = true
+	*trades = nil
 	for _, tr := range open[min(len(open), maxLeaveTrades):] {
-		p.Trades = append(p.Trades, tr.ID)
+		*trades = append(*trades, tr.ID)
 	}
-	t.Save(p)
+	t.Save(recordOf(p))
 	open = open[:min(len(open), maxLeaveTrades)]
 	var others []string
 	for _, tr := range open {
@@ -85,7 +104,7 @@ func (t *tx) withdrawTradesOf(p *Player) ([]string, error) {
 	}
 	withdrawn := []string{}
 	for _, tr := range open {
-		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.Now, p.ID
+		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.Now, p.Core().ID
 		if err := t.Put(tradeKey(t.Game, tr.ID), tr, time.Time{}); err != nil {
 			return nil, err
 		}

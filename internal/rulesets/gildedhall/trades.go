@@ -42,6 +42,10 @@ type Trade struct {
 	ExpiresAt time.Time     `json:"expires_at"`
 	ClosedAt  time.Time     `json:"closed_at,omitzero"`
 	ClosedBy  string        `json:"closed_by,omitempty"`
+	// CardNames names the card copies on either side ("Red Joker (holo)"
+	// by copy id), as they were at the offer: people read the trade, and
+	// its log events, by card name.
+	CardNames map[string]string `json:"card_names,omitempty"`
 }
 
 // due is the trade's timer: its expiry while open, none once closed.
@@ -89,36 +93,37 @@ func (s *Service) OfferTrade(ctx context.Context, req engine.Request, o OfferTra
 			return []store.Key{engine.PlayerKey(g, req.Actor), engine.PlayerKey(g, o.To)}
 		},
 		Apply: func(t *tx) (any, error) {
-			from, err := t.actor()
+			from, err := t.traderActor()
 			if err != nil {
 				return nil, err
 			}
-			to, err := t.member(o.To)
+			to, err := t.memberTrader(o.To)
 			if err != nil {
 				return nil, err
 			}
 			if to == nil {
 				return nil, rules.Refuse("not_a_player", "%s is not a player in this game; trades are between players.", o.To)
 			}
-			if err := t.mayTrade(from, to); err != nil {
+			if err := from.MayTrade(t.Tx, to, o.Give, o.Take); err != nil {
 				return nil, err
 			}
-			if err := economy.Holds(from.ID, &from.Inventory, o.Give); err != nil {
+			if err := from.Holds(o.Give); err != nil {
 				return nil, err
 			}
-			if err := economy.Holds(to.ID, &to.Inventory, o.Take); err != nil {
+			if err := to.Holds(o.Take); err != nil {
 				return nil, err
 			}
-			tr := &Trade{ID: "t" + t.Entry.CommandID[:10], From: from.ID, To: to.ID, Give: o.Give, Take: o.Take, Note: o.Note,
-				Status: TradeOpen, CreatedAt: t.Now, ExpiresAt: t.Now.Add(t.Rules.Durations.TradeWindow.Std())}
+			tr := &Trade{ID: "t" + t.Entry.CommandID[:10], From: from.Core().ID, To: to.Core().ID, Give: o.Give, Take: o.Take, Note: o.Note,
+				Status: TradeOpen, CreatedAt: t.Now, ExpiresAt: t.Now.Add(t.Rules.Durations.TradeWindow.Std()),
+				CardNames: cardNamesOf(o.Give.Cards, from, o.Take.Cards, to)}
 			if err := t.Put(tradeKey(t.Game, tr.ID), tr, tr.due()); err != nil {
 				return nil, err
 			}
 			indexTrade(tr, from, to)
-			t.Save(from)
-			t.Save(to)
-			t.Emit("trade_offered", from.ID, tr)
-			return tr, t.Acted(from)
+			t.Save(recordOf(from))
+			t.Save(recordOf(to))
+			t.Emit("trade_offered", from.Core().ID, tr)
+			return tr, t.Acted(recordOf(from))
 		},
 	})
 }
@@ -155,28 +160,28 @@ func (s *Service) AcceptTrade(ctx context.Context, req engine.Request, id string
 			return rules.Refuse("trade_expired", "Trade %s expired on %s: both consents must be within %s of each other.",
 				tr.ID, tr.ExpiresAt.UTC().Format(time.RFC1123), t.Rules.Durations.TradeWindow.Std())
 		}
-		to, err := t.actor()
+		to, err := t.traderActor()
 		if err != nil {
 			return err
 		}
-		from, err := t.member(tr.From)
+		from, err := t.memberTrader(tr.From)
 		if err != nil {
 			return err
 		}
 		if from == nil {
 			return rules.Refuse("not_a_player", "%s, who offered trade %s, is no longer a player.", tr.From, tr.ID)
 		}
-		if err := t.mayTrade(from, to); err != nil {
+		if err := from.MayTrade(t.Tx, to, tr.Give, tr.Take); err != nil {
 			return err
 		}
-		if err := economy.Swap(from, to, tr.Give, tr.Take); err != nil {
+		if err := from.Swap(t.Tx, to, tr.Give, tr.Take); err != nil {
 			return err
 		}
-		t.Save(from)
-		t.Save(to)
+		t.Save(recordOf(from))
+		t.Save(recordOf(to))
 		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeExecuted, t.Now, req.Actor
-		t.Emit("trade_executed", to.ID, tr)
-		return t.Acted(to)
+		t.Emit("trade_executed", to.Core().ID, tr)
+		return t.Acted(recordOf(to))
 	})
 }
 
@@ -187,13 +192,13 @@ func (s *Service) WithdrawTrade(ctx context.Context, req engine.Request, id stri
 		if tr.From != req.Actor && tr.To != req.Actor {
 			return rules.Refuse("not_your_trade", "Trade %s is between %s and %s; only they can withdraw it.", tr.ID, tr.From, tr.To)
 		}
-		p, err := t.actor()
+		p, err := t.traderActor()
 		if err != nil {
 			return err
 		}
 		tr.Status, tr.ClosedAt, tr.ClosedBy = TradeWithdrawn, t.Now, req.Actor
-		t.Emit("trade_withdrawn", p.ID, tr)
-		return t.Acted(p)
+		t.Emit("trade_withdrawn", p.Core().ID, tr)
+		return t.Acted(recordOf(p))
 	})
 }
 
@@ -265,13 +270,14 @@ func (t *tx) expireView(tr *Trade) {
 
 // mayTrade applies the ruleset's trading restriction: under seed 002 only
 // reputable players trade, with reputable players (RULINGS P4).
-func (t *tx) mayTrade(a, b *Player) error {
+func (t *tx) mayTrade(a, b engine.PlayerRecord) error {
 	if !t.Rules.Trading.ReputableOnly {
 		return nil
 	}
 	d := t.Rules.Durations
-	for _, p := range []*Player{a, b} {
-		if !players.Reputable(&p.Player, t.Now, t.Meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
+	for _, r := range []engine.PlayerRecord{a, b} {
+		p := r.Core()
+		if !players.Reputable(p, t.Now, t.Meta.CreatedAt, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
 			return rules.Refuse("not_reputable", "%s is not reputable yet (a player continuously for %s), and only reputable players trade in this game.",
 				p.ID, d.ReputableTenure.Std()).With("player", p.ID).With("reputable_at", p.JoinedAt.Add(d.ReputableTenure.Std()).UTC())
 		}
@@ -351,4 +357,36 @@ func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, er
 		return false, err
 	}
 	return true, nil
+}
+
+// cardNamesOf names each copy id in ids by the card it is in p's deck
+// (nil when there are none).
+func cardNamesOf(giveIDs []string, from Trader, takeIDs []string, to Trader) map[string]string {
+	if len(giveIDs)+len(takeIDs) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(giveIDs)+len(takeIDs))
+	for _, side := range []struct {
+		ids []string
+		t   Trader
+	}{{giveIDs, from}, {takeIDs, to}} {
+		// Only a Gilded Hall record holds cards.
+		ct, ok := side.t.(cardTrader)
+		if !ok {
+			continue
+		}
+		for _, id := range side.ids {
+			for _, c := range ct.Inventory.Cards {
+				if c.ID == id {
+					n := c.Name
+					if c.Holo {
+						n += " (holo)"
+					}
+					out[id] = n
+					break
+				}
+			}
+		}
+	}
+	return out
 }

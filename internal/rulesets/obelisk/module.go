@@ -1,24 +1,114 @@
 // Package obelisk is the Obelisk ruleset (seed 002) as a module of the
-// engine. Until its own institutions land (resolve, tasks, rituals, grebes,
-// banishment), it has what its rulings give it already: the common
-// commands, the 000 governance and trades between reputable players
-// (RULINGS R3).
+// engine: Ritual Components held by each player, the seven tasks, the
+// Obelisk with its Cuts and Grebes and the weekly observation, rituals
+// (Gatherings tied to a chat message), banishment by proposal, and trades
+// of components between reputable players, with the 000 governance
+// (RULINGS R3, O1-O12). Its rules are the pure functions of
+// internal/rules/obelisk; this package applies them inside the engine's
+// transaction, every die a logged draw from the period's seed.
 package obelisk
 
 import (
+	"context"
+
 	engine "croupier/internal/game"
+	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/rulesets/gildedhall"
 )
 
 // ID is the ruleset id of the Obelisk.
 const ID = "obelisk"
 
+// The module's institutions.
+const (
+	// InstObelisk is the Obelisk itself: components, tasks, the
+	// observation, Grebes.
+	InstObelisk = "obelisk"
+	// InstRituals is rituals: Gatherings, contributions, completion,
+	// failure at the phase end.
+	InstRituals = "rituals"
+	// InstBanishment is banishment: the proposal kind and its end.
+	InstBanishment = "banishment"
+)
+
+// The module's views.
+var (
+	viewObelisk    = engine.View{Name: "obelisk", Institution: InstObelisk, What: "the Obelisk"}
+	viewGatherings = engine.View{Name: "gatherings", Institution: InstRituals, What: "Gatherings"}
+)
+
 // Module returns the Obelisk as the engine runs it.
 func Module() engine.Module {
 	return engine.Module{ID: ID, Title: "Obelisk", Seasons: true,
-		Components: []engine.Component{gildedhall.Holdings(), gildedhall.Trades(), engine.Governance()},
-		// Trades move the items Gilded Hall's players hold, so until the
-		// Obelisk's own items land its players hold them too, and a
-		// player's status shows them.
-		NewPlayer: gildedhall.NewPlayer, PlayerView: gildedhall.HoldingsView}
+		// Trades before the Obelisk: a departure withdraws its open trades,
+		// then destroys what the leaver held.
+		Components: []engine.Component{gildedhall.Trades(), Obelisk(), Rituals(), Banishment(), engine.Governance()},
+		NewPlayer:  NewPlayer, PlayerView: playerView}
+}
+
+// Obelisk is the component of components, tasks and the Obelisk.
+func Obelisk() engine.Component {
+	return engine.Component{Name: InstObelisk, Views: []engine.View{viewObelisk},
+		Commands: []engine.Command{
+			{Name: "task", Institution: InstObelisk, Action: true, Draws: true, What: "tasks", Summary: "Perform a task (mining, herbalism, alchemy, heart, blood, befriend)", Call: method((*Service).PerformTask)},
+			{Name: "observe", Institution: InstObelisk, Action: true, Draws: true, What: "observations of the Obelisk", Summary: "Observe the Obelisk (once a week, first come first served)", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
+				return On(s).Observe(ctx, req)
+			})},
+		},
+		OnJoin: func(t *engine.Tx, _, rec engine.PlayerRecord) {
+			if p, _ := rec.(*Player); p != nil {
+				rob.Join(&p.Player, t.Rules) // 1⚡ on joining (RULINGS O1)
+			}
+		},
+		OnLeave: func(et *engine.Tx, r engine.PlayerRecord, _ *engine.LeaveResult) error {
+			p, err := asPlayer(r)
+			if err != nil || p == nil {
+				return err
+			}
+			t := wrap(et)
+			o := &rob.Obelisk{}
+			if p.Grebe != 0 {
+				// Only a player aided by a Grebe changes the Obelisk.
+				if o, err = t.obelisk(); err != nil {
+					return err
+				}
+				t.touchObelisk()
+			}
+			held := p.Components
+			changes := rob.Leave(&p.Player, o)
+			t.Save(p)
+			if len(changes) > 0 {
+				t.Emit("components_destroyed", p.ID, map[string]any{"destroyed": held, "changes": changes})
+			}
+			return t.flushObelisk()
+		},
+		Events: obeliskEvents,
+	}
+}
+
+// Rituals is the component of Gatherings.
+func Rituals() engine.Component {
+	return engine.Component{Name: InstRituals, Views: []engine.View{viewGatherings}, Due: []engine.DueWork{gatheringWork},
+		Commands: []engine.Command{
+			{Name: "gathering-start", Institution: InstRituals, Action: true, Draws: true, What: "Gatherings", Summary: "Start a Gathering of a ritual type (the task Start a Gathering)", Call: method((*Service).StartGathering, engine.Creates)},
+			{Name: "gathering-contribute", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Contribute one component to a Gathering", Call: method((*Service).Contribute)},
+			{Name: "gathering-withdraw", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Withdraw what you contributed of a component", Call: method((*Service).Withdraw)},
+			{Name: "gathering-complete", Institution: InstRituals, Action: true, What: "Gatherings", Summary: "Complete your Gathering (its cost covered)", Call: method((*Service).Complete)},
+			{Name: "gathering-fail", Institution: InstRituals, AfterEnd: true, Scheduled: true, What: "Gatherings"},
+		},
+		Events: ritualEvents,
+	}
+}
+
+// Banishment is the component of banishment: the proposal kind (submitted
+// as any proposal is, proposal-submit with kind "banishment") and its end.
+func Banishment() engine.Component {
+	return engine.Component{Name: InstBanishment, Proposals: []engine.ProposalKind{banishmentKind},
+		Commands: []engine.Command{
+			{Name: "banishment-end", Institution: InstBanishment, What: "banishments", Summary: "End your banishment once its duration has passed", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
+				return On(s).EndBanishment(ctx, req)
+			})},
+		},
+		Events: banishmentEvents,
+	}
 }

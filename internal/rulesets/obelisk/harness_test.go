@@ -1,0 +1,149 @@
+package obelisk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/rules"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/obelisk"
+	"croupier/internal/store"
+	"croupier/internal/store/bolt"
+)
+
+// Monday 2026-11-30 12:00 UTC: Phase I of ISO week 49.
+var start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+const admin = "discord:1"
+
+func newBolt(t testing.TB) store.Store {
+	t.Helper()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "croupier.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func seeded(n uint64) *rand.ChaCha8 {
+	var s [32]byte
+	s[0] = byte(n)
+	return rand.NewChaCha8(s)
+}
+
+// tb is what the helpers need of a test: a *testing.T or a *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// world is one obelisk game on a store, with a manual clock.
+type world struct {
+	t    tb
+	ctx  context.Context
+	svc  *game.Service
+	ob   *obelisk.Service
+	clk  *clock.Manual
+	game string
+	n    int
+}
+
+func newWorld(t testing.TB, st store.Store, season string) *world {
+	t.Helper()
+	clk := clock.NewManual(start)
+	svc := rulesets.New(st, clk, game.WithEntropy(seeded(1)))
+	w := &world{t: t, ctx: context.Background(), svc: svc, ob: obelisk.On(svc), clk: clk, game: "stone"}
+	if _, err := svc.Create(w.ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: w.game, Ruleset: obelisk.ID, Season: season}); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	return w
+}
+
+func (w *world) req(actor string) game.Request {
+	w.n++
+	return game.Request{Game: w.game, Actor: actor, Key: fmt.Sprintf("k%d", w.n)}
+}
+
+func (w *world) join(ids ...string) {
+	w.t.Helper()
+	for _, id := range ids {
+		if _, err := w.svc.Join(w.ctx, w.req(id), game.JoinGame{Name: "P" + id[len(id)-1:]}); err != nil {
+			w.t.Fatalf("join %s: %v", id, err)
+		}
+	}
+}
+
+// amendRitual adds a ritual type by an admin's amendment.
+func (w *world) amendRitual(rt string) {
+	w.t.Helper()
+	var v struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(rt), &v); err != nil {
+		w.t.Fatal(err)
+	}
+	patch := `[{"op":"add","path":"/obelisk/ritualTypes/` + v.ID + `","value":` + rt + `}]`
+	if _, err := w.svc.Amend(w.ctx, w.req(admin), game.Amend{Patch: json.RawMessage(patch), Reason: "a ritual type for the test"}); err != nil {
+		w.t.Fatalf("amend: %v", err)
+	}
+}
+
+func (w *world) player(id string) obelisk.State {
+	w.t.Helper()
+	v, err := w.svc.Player(w.ctx, w.game, id)
+	if err != nil {
+		w.t.Fatalf("player %s: %v", id, err)
+	}
+	b, _ := json.Marshal(v.State)
+	var s obelisk.State
+	if err := json.Unmarshal(b, &s); err != nil {
+		w.t.Fatal(err)
+	}
+	return s
+}
+
+// must returns the decoded response of a command that must succeed.
+func must[T any](t tb) func(*game.Result, error) T {
+	return func(res *game.Result, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		var v T
+		if err := json.Unmarshal(res.Body, &v); err != nil {
+			t.Fatalf("decoding %s: %v", res.Body, err)
+		}
+		return v
+	}
+}
+
+func code(err error) string {
+	var re *rules.Error
+	if errors.As(err, &re) {
+		return re.Code
+	}
+	return fmt.Sprintf("not a rule error: %v", err)
+}
+
+// refused checks that a command was refused with the code want.
+func refused(t tb, want string) func(*game.Result, error) {
+	return func(_ *game.Result, err error) {
+		t.Helper()
+		if got := code(err); got != want {
+			t.Fatalf("want refusal %s, got %s", want, got)
+		}
+	}
+}
+
+const cutTheObelisk = `{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"crystals":1,"herbs":1},` +
+	`"effects":[{"kind":"add-cuts","amount":1},{"kind":"grant","target":"contributors","components":{"resolve":1}}]}`

@@ -1,0 +1,205 @@
+package obelisk
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	engine "croupier/internal/game"
+	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/ruleset"
+	"croupier/internal/store"
+)
+
+var zeroTime time.Time
+
+// Task is the payload of task: which task, and for Befriend a Grebe the
+// Grebe's number. Start a Gathering is gathering-start (it names more).
+type Task struct {
+	Task  string `json:"task"`
+	Grebe int    `json:"grebe,omitempty"`
+}
+
+// TaskDone is the response of task and gathering-start: what the task did
+// (the roll with its N and modifiers, what it cost, consumed and gained),
+// in a sentence, and what the player holds after it.
+type TaskDone struct {
+	rob.TaskResult
+	Text    string             `json:"text"`
+	Holding ruleset.Components `json:"holding"`
+}
+
+// PerformTask performs a task for the acting player (RULINGS O2-O5, O7): one
+// read (the player, the Obelisk, the period's seed) and one write (the
+// player; the Obelisk too when a Grebe is befriended), every die a logged
+// draw.
+func (s *Service) PerformTask(ctx context.Context, req engine.Request, a Task) (*engine.Result, error) {
+	a.Task = strings.ToLower(strings.TrimSpace(a.Task))
+	if a.Task == ruleset.TaskGathering {
+		return nil, rules.Refuse("invalid_request", "Start a Gathering with gathering-start: it names the ritual type and the message that starts it.")
+	}
+	return s.run(ctx, spec{
+		Req: req, Command: "task", Body: a, Random: true,
+		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor), obeliskKey(g)} },
+		Apply: func(t *tx) (any, error) {
+			return t.perform(rob.TaskRequest{Task: a.Task, Grebe: a.Grebe})
+		},
+	})
+}
+
+// perform applies a task for the actor and logs it.
+func (t *tx) perform(r rob.TaskRequest) (any, error) {
+	p, err := t.actor()
+	if err != nil {
+		return nil, err
+	}
+	o, err := t.obelisk()
+	if err != nil {
+		return nil, err
+	}
+	src, err := t.Source()
+	if err != nil {
+		return nil, err
+	}
+	res, err := rob.Perform(o, &p.Player, envOf(t.Tx), r, src)
+	if err != nil {
+		return nil, err
+	}
+	if res.Task == ruleset.TaskBefriend && res.Success {
+		t.touchObelisk()
+	}
+	t.Save(p)
+	if res.Gathering != nil {
+		if err := t.putGathering(res.Gathering); err != nil {
+			return nil, err
+		}
+	}
+	t.Emit("task_performed", p.ID, res)
+	if res.Task == ruleset.TaskBefriend && res.Success {
+		t.Emit("grebe_befriended", p.ID, map[string]any{"grebe": res.Grebe, "player": p.ID})
+	}
+	if res.Gathering != nil {
+		t.Emit("gathering_started", p.ID, res.Gathering)
+	}
+	if err := t.Acted(p); err != nil {
+		return nil, err
+	}
+	return TaskDone{TaskResult: res, Text: p.Label() + " — " + res.Summary(), Holding: p.Components}, nil
+}
+
+// StartGathering is the payload of gathering-start: the ritual type, the
+// chat message (in #rituals) that starts it, whose reactions and buttons
+// contribute, and the player its effects name, if it names one.
+type StartGathering struct {
+	RitualType string `json:"ritual_type"`
+	Message    string `json:"message,omitempty"`
+	Named      string `json:"named,omitempty"`
+}
+
+// StartGathering performs the task Start a Gathering (RULINGS O8): the
+// Gathering is its own item, named after the command, due at the end of
+// the phase (when it fails unless completed).
+func (s *Service) StartGathering(ctx context.Context, req engine.Request, a StartGathering) (*engine.Result, error) {
+	a.RitualType = strings.TrimSpace(a.RitualType)
+	a.Message = strings.TrimSpace(a.Message)
+	a.Named = strings.TrimSpace(a.Named)
+	if len(a.Message) > 128 || strings.ContainsAny(a.Message, "# \t\n") {
+		return nil, rules.Refuse("invalid_message", "%q is not a chat message id.", a.Message)
+	}
+	if a.Named != "" && !engine.ValidIdentity(a.Named) {
+		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", a.Named)
+	}
+	return s.run(ctx, spec{
+		Req: req, Command: "gathering-start", Body: a, Random: true,
+		Keys: func(g string) []store.Key {
+			ks := []store.Key{engine.PlayerKey(g, req.Actor), obeliskKey(g)}
+			if a.Named != "" {
+				ks = append(ks, engine.PlayerKey(g, a.Named))
+			}
+			return ks
+		},
+		Apply: func(t *tx) (any, error) {
+			if a.Named != "" {
+				n, err := t.player(a.Named)
+				if err != nil {
+					return nil, err
+				}
+				if n == nil || !n.Member {
+					return nil, rules.Refuse("not_a_player", "%s is not a player in this game, so a ritual cannot name them.", a.Named)
+				}
+			}
+			return t.perform(rob.TaskRequest{Task: ruleset.TaskGathering, RitualType: a.RitualType, Message: a.Message, Named: a.Named,
+				Gathering: "g" + t.Entry.CommandID[:10]})
+		},
+	})
+}
+
+// Observed is the response of observe.
+type Observed struct {
+	rob.Observation
+	Text string `json:"text"`
+}
+
+// Observe is the acting player's weekly observation of the Obelisk
+// (RULINGS O6, O7): it reads every player, since each gains ⚡.
+func (s *Service) Observe(ctx context.Context, req engine.Request) (*engine.Result, error) {
+	return s.run(ctx, spec{
+		Req: req, Command: "observe", Body: struct{}{}, Random: true,
+		Keys: func(g string) []store.Key { return []store.Key{engine.PlayerKey(g, req.Actor), obeliskKey(g)} },
+		Apply: func(t *tx) (any, error) {
+			by, err := t.actor()
+			if err != nil {
+				return nil, err
+			}
+			o, err := t.obelisk()
+			if err != nil {
+				return nil, err
+			}
+			// A second observation in the week is refused (by the rules,
+			// before any draw) without reading every player.
+			if last := o.LastObservation; last != nil && last.Week == calendar.WeekAt(t.Now).String() {
+				_, err := rob.Observe(o, &by.Player, nil, envOf(t.Tx), nil)
+				return nil, err
+			}
+			roster, err := t.members()
+			if err != nil {
+				return nil, err
+			}
+			src, err := t.Source()
+			if err != nil {
+				return nil, err
+			}
+			res, err := rob.Observe(o, &by.Player, robPlayers(roster), envOf(t.Tx), src)
+			if err != nil {
+				return nil, err
+			}
+			t.touchObelisk()
+			for _, p := range roster {
+				t.Save(p)
+			}
+			t.Emit("obelisk_observed", by.ID, res)
+			if res.Summon != nil {
+				t.Emit("grebe_summoned", by.ID, res.Summon)
+			}
+			if err := t.Acted(by); err != nil {
+				return nil, err
+			}
+			return Observed{Observation: res, Text: observationText(res, by.Label())}, nil
+		},
+	})
+}
+
+func observationText(o rob.Observation, who string) string {
+	s := fmt.Sprintf("%s observed the Obelisk: %s; it moved %d km closer (now %d km from the Gates)", who, o.Roll.String(), o.Moved, o.Distance)
+	if o.Summon != nil {
+		if o.Summon.CeasedToExist {
+			s += fmt.Sprintf("; the roll was odd: Grebe %d was summoned and ceased to exist at once (5 already aid the Obelisk)", o.Summon.Number)
+		} else {
+			s += fmt.Sprintf("; the roll was odd: Grebe %d now aids the Obelisk", o.Summon.Number)
+		}
+	}
+	return s + fmt.Sprintf("; every player gains %d⚡.", o.Resolve)
+}

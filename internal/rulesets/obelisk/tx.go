@@ -1,0 +1,222 @@
+package obelisk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	engine "croupier/internal/game"
+	"croupier/internal/rules"
+	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/rules/players"
+	"croupier/internal/store"
+)
+
+// Service runs the Obelisk's commands and views over the engine.
+type Service struct{ *engine.Service }
+
+// On returns svc with the Obelisk's methods.
+func On(svc *engine.Service) *Service { return &Service{svc} }
+
+// The Obelisk's items: the game-wide state (one item) and each Gathering.
+const (
+	obeliskSK       = "OBELISK"
+	gatheringPrefix = "GATHERING#"
+)
+
+func obeliskKey(g string) store.Key { return store.Key{PK: engine.GamePK(g), SK: obeliskSK} }
+
+func gatheringKey(g, id string) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: gatheringPrefix + id}
+}
+
+// tx is the engine's transaction with the Obelisk's state as read.
+type tx struct {
+	*engine.Tx
+	ob      *rob.Obelisk
+	obDirty bool
+}
+
+func wrap(t *engine.Tx) *tx {
+	if w, ok := t.Scratch.(*tx); ok {
+		return w
+	}
+	w := &tx{Tx: t}
+	t.Scratch = w
+	return w
+}
+
+// spec is engine.Spec with an apply on the module's transaction.
+type spec struct {
+	Req     engine.Request
+	Command string
+	Body    any
+	Keys    func(game string) []store.Key
+	Random  bool
+	Apply   func(t *tx) (any, error)
+}
+
+func (s *Service) run(ctx context.Context, sp spec) (*engine.Result, error) {
+	return s.Service.Run(ctx, engine.Spec{Req: sp.Req, Command: sp.Command, Body: sp.Body, Keys: sp.Keys, Random: sp.Random,
+		Apply: func(t *engine.Tx) (any, error) {
+			w := wrap(t)
+			res, err := sp.Apply(w)
+			if err != nil {
+				return nil, err
+			}
+			return res, w.flushObelisk()
+		}})
+}
+
+// obelisk returns the game's Obelisk, read with the command's first read
+// (or now); a game that has not touched it yet has the one of its ruleset
+// (StartDistance km away, no Cuts, no Grebes: RULINGS O6).
+func (t *tx) obelisk() (*rob.Obelisk, error) {
+	if t.ob != nil {
+		return t.ob, nil
+	}
+	if t.Rules.Obelisk == nil {
+		return nil, rules.Refuse("not_in_ruleset", "This game's ruleset has no Obelisk.")
+	}
+	k := obeliskKey(t.Game)
+	it, ok := t.Loaded[k]
+	if !ok {
+		if err := t.Load(k); err != nil {
+			return nil, err
+		}
+		it = t.Loaded[k]
+	}
+	o := rob.NewObelisk(t.Rules.Obelisk)
+	if it.Exists() {
+		if err := json.Unmarshal(it.Data, &o); err != nil {
+			return nil, fmt.Errorf("decoding the Obelisk of %s: %w", t.Game, err)
+		}
+	}
+	t.ob = &o
+	return t.ob, nil
+}
+
+// touchObelisk marks the Obelisk to be written at commit.
+func (t *tx) touchObelisk() { t.obDirty = true }
+
+func (t *tx) flushObelisk() error {
+	if !t.obDirty {
+		return nil
+	}
+	t.obDirty = false
+	return t.Put(obeliskKey(t.Game), t.ob, zeroTime)
+}
+
+// gathering decodes the Gathering id as read.
+func (t *tx) gathering(id string) (*rob.Gathering, error) {
+	k := gatheringKey(t.Game, id)
+	it, ok := t.Loaded[k]
+	if !ok {
+		if err := t.Load(k); err != nil {
+			return nil, err
+		}
+		it = t.Loaded[k]
+	}
+	if !it.Exists() {
+		return nil, rules.Refuse("gathering_not_found", "There is no Gathering %q in this game.", id)
+	}
+	var g rob.Gathering
+	if err := json.Unmarshal(it.Data, &g); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", k, err)
+	}
+	return &g, nil
+}
+
+// putGathering stages g, due at its phase end while open (its failure).
+func (t *tx) putGathering(g *rob.Gathering) error {
+	due := zeroTime
+	if g.Status == rob.StatusOpen {
+		due = g.Ends
+	}
+	return t.Put(gatheringKey(t.Game, g.ID), g, due)
+}
+
+// player returns the record of id, nil if they never joined.
+func (t *tx) player(id string) (*Player, error) {
+	r, err := t.Record(id)
+	if err != nil {
+		return nil, err
+	}
+	return asPlayer(r)
+}
+
+// actor returns the acting player's record, refusing a non-player.
+func (t *tx) actor() (*Player, error) {
+	p, err := t.player(t.Entry.Actor)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil || !p.Member {
+		return nil, players.NotAPlayer()
+	}
+	return p, nil
+}
+
+// members reads every player of the game (an observation grants each of
+// them ⚡; a ritual's effect may concern them all) and returns the current
+// ones. Their versions are checked at commit like any record read.
+func (t *tx) members() ([]*Player, error) {
+	var ids []string
+	err := t.Svc.Scan(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Prefix: engine.PlayerPrefix}, func(it store.Item) error {
+		if _, done := t.Loaded[it.Key]; !done {
+			t.Loaded[it.Key] = it
+		}
+		ids = append(ids, strings.TrimPrefix(it.SK, engine.PlayerPrefix))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*Player
+	for _, id := range ids {
+		p, err := t.player(id)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil && p.Member {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// records returns the current players among ids, reading in one request
+// those not read yet.
+func (t *tx) records(ids []string) ([]*Player, error) {
+	if err := t.Preload(ids); err != nil {
+		return nil, err
+	}
+	var out []*Player
+	for _, id := range ids {
+		p, err := t.player(id)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil && p.Member {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// robPlayers is the rules' view of records.
+func robPlayers(ps []*Player) []*rob.Player {
+	out := make([]*rob.Player, len(ps))
+	for i, p := range ps {
+		out[i] = &p.Player
+	}
+	return out
+}
+
+// method is the Call of one of this module's command methods.
+func method[P any](m func(*Service, context.Context, engine.Request, P) (*engine.Result, error), opts ...engine.CallOption) *engine.Call {
+	return engine.Method(func(s *engine.Service, ctx context.Context, req engine.Request, p P) (*engine.Result, error) {
+		return m(On(s), ctx, req, p)
+	}, opts...)
+}
