@@ -380,7 +380,7 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 	if t.Entry.Response, err = json.Marshal(resp); err != nil {
 		return fmt.Errorf("encoding response of %s: %w", t.Entry.Command, err)
 	}
-	data, err := json.Marshal(t.Entry)
+	data, err := encodeEntry(t.Entry)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}
