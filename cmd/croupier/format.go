@@ -42,6 +42,9 @@ func holdings(v game.PlayerView) string {
 	if len(inv.Packs) > 0 {
 		s += ", " + plural(len(inv.Packs), "pack", "packs")
 	}
+	if o := obeliskState(v); o != "" {
+		s = o // an obelisk player holds Ritual Components, not cards
+	}
 	if !v.Member {
 		return s + "; not a member."
 	}

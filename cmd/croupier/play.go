@@ -347,7 +347,7 @@ func (p *player) meOr(id *string) error {
 
 // playCommands is every verb of croupier play: the common ones below and
 // each area's, listed here once.
-var playCommands = playVerbs(commonCommands(), economyCommands(), exoptosisCommands(), governanceCommands())
+var playCommands = playVerbs(commonCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands())
 
 // playVerbs merges the areas' verbs; a name in two areas is a programming
 // error.

@@ -235,6 +235,14 @@ func cataloguePayload(c game.CommandInfo, given map[string]*fieldFlag, pos []str
 // the game's command list: its members one a line, in the server's order,
 // nested ones indented, an id shown with the name the answer gives it.
 func catalogueText(name, game string, raw json.RawMessage) string {
+	// An answer that says itself (a "text" member, as the Obelisk's do)
+	// is shown as that sentence.
+	var said struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &said) == nil && said.Text != "" {
+		return said.Text
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s in %s:", name, game)
 	writeValue(&b, raw, 1)

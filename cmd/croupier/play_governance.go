@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // The play commands of governance (RULINGS G1-G5): proposals, requests for
@@ -35,13 +36,15 @@ func (m *msgFlags) ref() (game.MessageRef, error) {
 func governanceCommands() map[string]playCmd {
 	return map[string]playCmd{
 		"propose": {
-			synopsis: "propose --channel C --message M [--urgent] [--title T] [--text T] [--amend JSON | --price ITEM=N]\n\n" +
+			synopsis: "propose --channel C --message M [--urgent] [--title T] [--text T] [--amend JSON | --price ITEM=N] [--banish PLAYER --for D]\n\n" +
 				"Submits your chat message as a proposal: its 👍 and 👎 reactions when the voting\n" +
 				"period ends are the votes. Standard proposals are voted on during the next phase;\n" +
 				"--urgent ones (reputable players only) for 48 hours. --amend is a change to the\n" +
 				"ruleset data applied if the proposal is adopted: operations such as\n" +
 				"[{\"op\":\"replace\",\"path\":\"/shop/chip/price\",\"value\":20}] (or a merge patch);\n" +
-				"--price random-card=4 builds one that changes a Croupier price, and nothing else.",
+				"--price random-card=4 builds one that changes a Croupier price, and nothing else.\n" +
+				"In an obelisk game, --banish PLAYER --for 72h makes it a banishment proposal:\n" +
+				"adopted, it banishes the player from the end of its vote (RULINGS O11).",
 			needGame: true, needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
 				var m msgFlags
@@ -52,6 +55,8 @@ func governanceCommands() map[string]playCmd {
 				amend := fs.String("amend", "", "a change to the ruleset data, as `JSON` operations (or a merge patch)")
 				var prices listFlag
 				fs.Var(&prices, "price", "`ITEM=N`: the amendment changes a Croupier price (repeatable)")
+				banish := fs.String("banish", "", "a banishment proposal (obelisk): the `player` to banish")
+				banishFor := fs.String("for", "", "the Banishment `duration` of --banish, e.g. 72h")
 				return func(p *player, pos []string) error {
 					if err := wantArgs(pos, 0, ""); err != nil {
 						return err
@@ -61,6 +66,16 @@ func governanceCommands() map[string]playCmd {
 						return err
 					}
 					sp := game.SubmitProposal{Message: ref, Title: *title, Text: *text}
+					if *banish != "" || *banishFor != "" {
+						if *banish == "" || *banishFor == "" {
+							return usagef("a banishment proposal needs --banish PLAYER and --for DURATION")
+						}
+						b := obelisk.BanishmentProposal(ref, *banish, *banishFor)
+						sp.Kind, sp.Params = b.Kind, b.Params
+						if sp.Title == "" {
+							sp.Title = b.Title
+						}
+					}
 					if *urgent {
 						sp.Class = governance.Urgent
 					}

@@ -25,6 +25,7 @@ import (
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // Header names of the bridge protocol (kept equal to httpapi's; the client
@@ -517,4 +518,15 @@ func (c *Client) Commands(ctx context.Context, g string) (game.CommandList, Repl
 // client that knows the command only from Commands cannot know its type.
 func (c *Client) Command(ctx context.Context, idemKey, g, name string, payload any) (json.RawMessage, Reply, error) {
 	return post[json.RawMessage](ctx, c, idemKey, gamePath(g, "commands", url.PathEscape(name)), payload)
+}
+
+// Obelisk returns an obelisk game's Obelisk (distance, Cuts, Grebes, the
+// week's observation, the ritual types).
+func (c *Client) Obelisk(ctx context.Context, g string) (obelisk.ObeliskView, Reply, error) {
+	return get[obelisk.ObeliskView](ctx, c, gamePath(g, "obelisk"))
+}
+
+// Gatherings lists an obelisk game's Gatherings, newest first.
+func (c *Client) Gatherings(ctx context.Context, g string) ([]obelisk.GatheringView, Reply, error) {
+	return getList[obelisk.GatheringView](ctx, c, gamePath(g, "gatherings"), "gatherings")
 }

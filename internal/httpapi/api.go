@@ -116,7 +116,9 @@ func (a *API) routes() {
 	m.Handle("GET /v1/games/{game}/periods/{period}/activity", a.authed(a.getActivity))
 	m.Handle("GET /v1/games/{game}/audit", a.authed(a.audit))
 	a.exoptosisRoutes(m)
+	a.obeliskRoutes(m)
 	a.governanceRoutes(m)
+	a.turnsRoutes(m)
 	a.commandRoutes(m)
 	if a.manual != nil {
 		m.Handle("POST /v1/dev/clock", a.authed(a.devClock))

@@ -247,6 +247,9 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/trades/{trade}":                {"GET"},
 		"/v1/games/{game}/trades/{trade}/accept":         {"POST"},
 		"/v1/games/{game}/trades/{trade}/withdraw":       {"POST"},
+		"/v1/games/{game}/obelisk":                       {"GET"},
+		"/v1/games/{game}/gatherings":                    {"GET"},
+		"/v1/games/{game}/gatherings/{gathering}":        {"GET"},
 		"/v1/games/{game}/players":                       {"GET"},
 		"/v1/games/{game}/players/{player}":              {"GET"},
 		"/v1/games/{game}/me":                            {"GET"},
@@ -278,6 +281,10 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/message-events":                {"POST"},
 		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
 		"/v1/games/{game}/commands":                      {"GET"},
+		"/v1/games/{game}/turns":                         {"GET"},
+		"/v1/games/{game}/turns/rules":                   {"GET"},
+		"/v1/games/{game}/turns/proposals":               {"GET"},
+		"/v1/games/{game}/turns/cases":                   {"GET"},
 		"/v1/bindings/{platform}/{space}":                {"GET"},
 	}
 	// And the one route shape of every command an edge may call.

@@ -261,7 +261,10 @@ func TestCommandsRouteDoesWhatTheAliasesDo(t *testing.T) {
 		}
 	}
 	for _, cmd := range rulesets.Registry().Catalogue() {
-		if cmd.Call != nil && !covered[cmd.Name] {
+		// The game here is Gilded Hall's: the Obelisk's commands have no
+		// alias route (only this one), and TestR3_EveryCommandThroughTheCommandsRoute
+		// runs them in an obelisk game.
+		if cmd.Call != nil && !covered[cmd.Name] && rulesets.Registry().RulesetHas("gilded-hall", cmd.Institution) {
 			t.Errorf("command %s is callable but no step of this test runs it", cmd.Name)
 		}
 	}
@@ -375,8 +378,10 @@ func TestR3_EveryCommandThroughTheCommandsRoute(t *testing.T) {
 		}
 	}
 	// Obelisk lacks cards and Exoptosis (5 + 4 + 13 commands), turns those
-	// and trades and governance (+ 3 + 9), as through the aliases.
-	if want := map[string]int{"obelisk": 22, "turns": 34}; fmt.Sprint(refused) != fmt.Sprint(want) {
+	// and trades and governance (+ 3 + 9) and the Obelisk's (+ 7), Gilded
+	// Hall the Obelisk's 7, as through the aliases; the obelisk and Gilded
+	// Hall lack the turns' own 11 too.
+	if want := map[string]int{"gilded-hall": 18, "obelisk": 33, "turns": 41}; fmt.Sprint(refused) != fmt.Sprint(want) {
 		t.Errorf("refusals by ruleset %v, want %v", refused, want)
 	}
 	if r := e.Post("/v1/games/no-such-game/commands/nope", "nope", map[string]any{}); r.Status != http.StatusNotFound || r.Problem(t).Code != "game_not_found" {

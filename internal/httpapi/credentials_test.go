@@ -155,7 +155,7 @@ func (e *credEnv) routes(g string) []route {
 				continue // public: /healthz, /openapi.yaml, the tracker
 			}
 			p := strings.NewReplacer("{game}", g, "{player}", ada, "{trade}", "t1", "{match}", "m1", "{proposal}", "p1",
-				"{request}", "r1", "{ruling}", "u1", "{period}", "2026-W49-I",
+				"{request}", "r1", "{ruling}", "u1", "{period}", "2026-W49-I", "{gathering}", "g1",
 				"{platform}", "discord", "{space}", "space-"+g).Replace(path)
 			if strings.Contains(p, "{") {
 				e.t.Fatalf("the test does not know a parameter of %s", path)

@@ -115,7 +115,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 				}
 				ritual := rapid.SampledFrom([]string{"kindle", "cut-the-obelisk"}).Draw(rt, "ritual")
 				if res := do("gathering-start", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) {
-					return w.ob.StartGathering(w.ctx, r, obelisk.StartGathering{RitualType: ritual, Message: "m"})
+					return w.ob.StartGathering(w.ctx, r, obelisk.StartGathering{RitualType: ritual, Message: "m-" + r.Key})
 				}); res != nil {
 					var d obelisk.TaskDone
 					_ = json.Unmarshal(res.Body, &d)

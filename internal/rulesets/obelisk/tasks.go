@@ -100,13 +100,13 @@ type StartGathering struct {
 }
 
 // StartGathering performs the task Start a Gathering (RULINGS O8): the
-// Gathering is its own item, named after the command, due at the end of
+// Gathering is its own item, named by its chat message, due at the end of
 // the phase (when it fails unless completed).
 func (s *Service) StartGathering(ctx context.Context, req engine.Request, a StartGathering) (*engine.Result, error) {
 	a.RitualType = strings.TrimSpace(a.RitualType)
 	a.Message = strings.TrimSpace(a.Message)
 	a.Named = strings.TrimSpace(a.Named)
-	if len(a.Message) > 128 || strings.ContainsAny(a.Message, "# \t\n") {
+	if len(a.Message) > 64 || strings.ContainsAny(a.Message, "# /\t\n") {
 		return nil, rules.Refuse("invalid_message", "%q is not a chat message id.", a.Message)
 	}
 	if a.Named != "" && !engine.ValidIdentity(a.Named) {
@@ -116,6 +116,9 @@ func (s *Service) StartGathering(ctx context.Context, req engine.Request, a Star
 		Req: req, Command: "gathering-start", Body: a, Random: true,
 		Keys: func(g string) []store.Key {
 			ks := []store.Key{engine.PlayerKey(g, req.Actor), obeliskKey(g)}
+			if a.Message != "" {
+				ks = append(ks, gatheringKey(g, a.Message))
+			}
 			if a.Named != "" {
 				ks = append(ks, engine.PlayerKey(g, a.Named))
 			}
@@ -131,8 +134,17 @@ func (s *Service) StartGathering(ctx context.Context, req engine.Request, a Star
 					return nil, rules.Refuse("not_a_player", "%s is not a player in this game, so a ritual cannot name them.", a.Named)
 				}
 			}
+			// A Gathering is named by the chat message that starts it, so a
+			// reaction or a button on that message names it too; one without
+			// a message is named after the command.
+			id := a.Message
+			if id == "" {
+				id = "g" + t.Entry.CommandID[:10]
+			} else if t.Loaded[gatheringKey(t.Game, id)].Exists() {
+				return nil, rules.Refuse("message_already_used", "The message %s already started a Gathering; start another from a new message.", id)
+			}
 			return t.perform(rob.TaskRequest{Task: ruleset.TaskGathering, RitualType: a.RitualType, Message: a.Message, Named: a.Named,
-				Gathering: "g" + t.Entry.CommandID[:10]})
+				Gathering: id})
 		},
 	})
 }

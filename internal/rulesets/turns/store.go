@@ -151,6 +151,7 @@ func open(t *engine.Tx) (*work, error) {
 			return nil, err
 		}
 		w.s, w.fresh, w.rules = s, true, true
+		w.g.Round, w.g.NextCase = s.Round, s.NextCase
 		w.g.Moment = t.Meta.CreatedAt.Add(-time.Nanosecond)
 	}
 	if w.s.Players == nil {

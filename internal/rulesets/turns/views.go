@@ -80,6 +80,22 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 			st.Players = append(st.Players, w.status(p.ID))
 		}
 	}
+	// The engine's members the rules have not met yet (they join the
+	// rules with their first turns command): active, 0 points, not in
+	// the pool (U2, U8).
+	members, err := s.Players(ctx, game)
+	if err != nil {
+		return Status{}, err
+	}
+	for _, m := range members {
+		if p := w.s.Player(m.ID); m.Member && (p == nil || !p.Member) {
+			ps := PlayerStatus{Player: m.ID, Name: m.Name, Active: true}
+			if p != nil { // a returning player keeps the round's points
+				ps.Points = p.Points
+			}
+			st.Players = append(st.Players, ps)
+		}
+	}
 	slices.SortStableFunc(st.Players, func(a, b PlayerStatus) int { return cmp.Compare(b.Points, a.Points) })
 	for _, id := range w.s.Pool() {
 		st.Pool = append(st.Pool, w.s.Name(id))

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+
+	"croupier/internal/game"
+	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/rulesets/obelisk"
+)
+
+// The play commands that read the Obelisk (seed 002). Its commands (task,
+// observe, gathering-start, gathering-contribute, gathering-withdraw,
+// gathering-complete, banishment-end) are catalogue commands: `croupier
+// play NAME` runs them (play_catalogue.go) and prints the sentence their
+// answer carries.
+
+func obeliskCommands() map[string]playCmd {
+	return map[string]playCmd{
+		"obelisk": {
+			synopsis: "obelisk   (an obelisk game: its distance, Cuts, Grebes, observation, ritual types)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					return show(p, obeliskText)(p.c.Obelisk(p.ctx, p.opts.game))
+				}
+			},
+		},
+		"gatherings": {
+			synopsis: "gatherings   (an obelisk game's Gatherings, newest first)", needGame: true,
+			setup: func(fs *flag.FlagSet) func(*player, []string) error {
+				return func(p *player, pos []string) error {
+					if err := wantArgs(pos, 0, ""); err != nil {
+						return err
+					}
+					return show(p, gatheringsText)(p.c.Gatherings(p.ctx, p.opts.game))
+				}
+			},
+		},
+	}
+}
+
+func obeliskText(v obelisk.ObeliskView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The Obelisk is %d km from the Gates, with %s; season %s.\n", v.Distance, plural(v.Cuts, "Cut", "Cuts"), v.Season)
+	if len(v.Grebes) == 0 {
+		b.WriteString("No Grebe exists.\n")
+	}
+	for _, g := range v.Grebes {
+		if g.Aids == "" {
+			fmt.Fprintf(&b, "Grebe %d aids the Obelisk.\n", g.Number)
+		} else {
+			fmt.Fprintf(&b, "Grebe %d aids %s.\n", g.Number, g.Aids)
+		}
+	}
+	if v.Observed {
+		fmt.Fprintf(&b, "Observed this week by %s; the next observation is possible from %s.\n", who(v.LastObservation.Player, v.LastObservation.PlayerName), stamp(v.NextObservation))
+	} else {
+		b.WriteString("Not observed this week: the first to observe it does (croupier play observe).\n")
+	}
+	if len(v.RitualTypes) == 0 {
+		b.WriteString("No ritual types yet (an amendment or an adopted proposal adds them).")
+	}
+	for i, rt := range v.RitualTypes {
+		if i == 0 {
+			b.WriteString("Ritual types:")
+		}
+		fmt.Fprintf(&b, "\n  %s (%s): costs %s", rt.Name, rt.ID, rt.Cost)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func gatheringsText(gs []obelisk.GatheringView) string {
+	if len(gs) == 0 {
+		return "No Gatherings yet."
+	}
+	var b strings.Builder
+	for _, g := range gs {
+		status := g.Status
+		if g.Failing {
+			status = "failing (its phase has ended)"
+		}
+		fmt.Fprintf(&b, "Gathering %s of %s by %s, %s: cost %s, contributed %s", g.ID, g.Ritual.Name, g.Starter, status, g.Ritual.Cost, g.Contributed)
+		if g.Status == rob.StatusOpen && !g.Failing {
+			fmt.Fprintf(&b, "; fails at %s unless completed", stamp(g.Ends))
+		}
+		b.WriteString(".\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// obeliskState is the Obelisk's part of a player's status, in words; ""
+// when the view has none (another ruleset's player).
+func obeliskState(v game.PlayerView) string {
+	if v.State == nil {
+		return ""
+	}
+	raw, _ := json.Marshal(v.State)
+	var s obelisk.State
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	out := "holds " + s.Components.String()
+	var exp []string
+	for task, n := range s.Experience {
+		exp = append(exp, fmt.Sprintf("%s %d", task, n))
+	}
+	sort.Strings(exp)
+	if len(exp) > 0 {
+		out += "; experience " + strings.Join(exp, ", ")
+	}
+	if s.Banishment != nil {
+		out += fmt.Sprintf("; banished since %s for %s", stamp(s.Banishment.Since), s.Banishment.Duration)
+	}
+	if s.Grebe != 0 {
+		out += fmt.Sprintf("; aided by Grebe %d", s.Grebe)
+	}
+	return out
+}
+

@@ -1,0 +1,33 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"croupier/internal/rulesets/obelisk"
+)
+
+// obeliskRoutes serves the Obelisk's views (seed 002; RULINGS O6-O10): the
+// Obelisk itself and the Gatherings. Its commands are catalogue commands
+// (POST .../commands/{name}): task, observe, gathering-start,
+// gathering-contribute, gathering-withdraw, gathering-complete,
+// banishment-end.
+func (a *API) obeliskRoutes(m *http.ServeMux) {
+	m.Handle("GET /v1/games/{game}/obelisk", a.authed(a.getObelisk))
+	m.Handle("GET /v1/games/{game}/gatherings", a.authed(a.listGatherings))
+	m.Handle("GET /v1/games/{game}/gatherings/{gathering}", a.authed(a.getGathering))
+}
+
+func (a *API) getObelisk(w http.ResponseWriter, r *http.Request) {
+	v, err := obelisk.On(a.svc).Obelisk(r.Context(), r.PathValue("game"))
+	a.reply(w, r, v, err)
+}
+
+func (a *API) listGatherings(w http.ResponseWriter, r *http.Request) {
+	v, err := obelisk.On(a.svc).Gatherings(r.Context(), r.PathValue("game"))
+	a.reply(w, r, map[string]any{"gatherings": v}, err)
+}
+
+func (a *API) getGathering(w http.ResponseWriter, r *http.Request) {
+	v, err := obelisk.On(a.svc).Gathering(r.Context(), r.PathValue("game"), r.PathValue("gathering"))
+	a.reply(w, r, v, err)
+}
