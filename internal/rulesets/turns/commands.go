@@ -21,12 +21,12 @@ import (
 // names, then its rules over the working state, whose changed parts are
 // written in the command's commit.
 type op struct {
-	req    engine.Request
-	command   string
-	body   any
-	random bool
-	keys   func(g string) []store.Key
-	apply  func(w *work) (any, error)
+	req     engine.Request
+	command string
+	body    any
+	random  bool
+	keys    func(g string) []store.Key
+	apply   func(w *work) (any, error)
 }
 
 // maxCatchUps bounds how often a command applies the effects due before
