@@ -62,7 +62,7 @@ func TestServeAnnouncesWhatWasCommittedBeforeARestart(t *testing.T) {
 		}
 	}
 	msgs := fake.Sent("7001")
-	if len(msgs) != 1 || msgs[0].Content != "<@2> bought from the Croupier: 1 Chip." || fake.Accepted("7001") != 1 {
+	if len(msgs) != 1 || msgs[0].Content != "<@2> bought 1 Chip from the Croupier for 25 Vertebrae." || fake.Accepted("7001") != 1 {
 		t.Errorf("channel 7001 holds %+v after %d accepted posts, want the Chip purchase once", msgs, fake.Accepted("7001"))
 	}
 }

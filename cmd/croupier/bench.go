@@ -24,7 +24,9 @@ HTTP API (loopback, sequential) and its cost in store requests, items and
 AWS-priced capacity units, on the embedded store and, given an endpoint, on
 DynamoDB (DynamoDB Local: make dynamodb-start prints the endpoint). Exoptosis
 duels are played move by move, and the Discord interactions handler is timed
-from signed request to reply for a purchase and for match moves. With
+from signed request to reply for a purchase and for match moves. A turns
+game of 100 players measures a proposal, a vote, a Request for Judgment and
+a turn end. With
 --functions it also builds every functions/<name> (size of the linux/arm64
 bootstrap) and cold-starts each under the Lambda Runtime Interface Emulator
 (Init Duration). "make bench" runs all of it.
@@ -74,6 +76,11 @@ func (e *env) bench(args []string) error {
 		dc, err = benchmark.MeasureDiscord(ctx, "bolt", st, *n)
 		rows = append(rows, dc...)
 	}
+	if err == nil {
+		var tr []benchmark.Row
+		tr, err = benchmark.MeasureTurns(ctx, "bolt", st, *n)
+		rows = append(rows, tr...)
+	}
 	st.Close()
 	if err != nil {
 		return fmt.Errorf("benchmark on bolt: %w", err)
@@ -97,6 +104,10 @@ func (e *env) bench(args []string) error {
 		rows = append(rows, more...)
 		if more, err = benchmark.MeasureDiscord(ctx, "dynamodb", dst, *n); err != nil {
 			return fmt.Errorf("Discord benchmark on DynamoDB at %s: %w", *endpoint, err)
+		}
+		rows = append(rows, more...)
+		if more, err = benchmark.MeasureTurns(ctx, "dynamodb", dst, *n); err != nil {
+			return fmt.Errorf("turns benchmark on DynamoDB at %s: %w", *endpoint, err)
 		}
 		rows = append(rows, more...)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -13,9 +12,6 @@ import (
 	"croupier/internal/client"
 	"croupier/internal/fair"
 	"croupier/internal/game"
-	"croupier/internal/rules/economy"
-	"croupier/internal/rules/players"
-	"croupier/internal/rulesets/gildedhall"
 )
 
 // The text forms of the API's answers: one sentence a player can read, or a
@@ -159,7 +155,10 @@ func seedsText(g string, seeds []game.SeedView) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func logText(g string, entries []game.Entry, next string) string {
+// logText is a log page: each entry's time, command and actor, then its
+// events as the components narrate them (the sentences the tracker and the
+// announcements show), then its draws.
+func logText(g string, entries []game.Entry, next string, say func(game.Event) string, name func(string) string) string {
 	var b strings.Builder
 	if len(entries) == 0 {
 		fmt.Fprintf(&b, "The log of %s is empty.", g)
@@ -168,9 +167,9 @@ func logText(g string, entries []game.Entry, next string) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s  %-10s %s", stamp(e.At), e.Command, e.Actor)
+		fmt.Fprintf(&b, "%s  %-10s %s", stamp(e.At), e.Command, name(e.Actor))
 		for _, ev := range e.Events {
-			b.WriteString("\n    " + eventText(ev))
+			b.WriteString("\n    " + say(ev))
 		}
 		if len(e.Draws) > 0 {
 			ds := make([]string, len(e.Draws))
@@ -184,107 +183,6 @@ func logText(g string, entries []game.Entry, next string) string {
 		fmt.Fprintf(&b, "\n(more: croupier play log --cursor %s, or --all)", next)
 	}
 	return b.String()
-}
-
-// eventText describes the events the engine emits in words; any
-// other event is shown as its type and data.
-func eventText(ev game.Event) string {
-	var d map[string]any
-	_ = json.Unmarshal(ev.Data, &d)
-	str := func(k string) string { s, _ := d[k].(string); return s }
-	num := func(k string) string {
-		if f, ok := d[k].(float64); ok {
-			return strconv.FormatFloat(f, 'f', -1, 64)
-		}
-		return "0"
-	}
-	switch ev.Type {
-	case "game_created":
-		return fmt.Sprintf("game created: %q, ruleset %s, season %s", str("name"), str("ruleset"), str("season"))
-	case "seed_committed":
-		return fmt.Sprintf("seed of %s committed: sha256 %s", str("period"), str("commitment"))
-	case "seed_revealed":
-		return fmt.Sprintf("seed of %s revealed: %s", str("period"), str("seed"))
-	case "player_joined":
-		return fmt.Sprintf("%s joined", who(ev.Player, str("name")))
-	case "player_left":
-		return fmt.Sprintf("%s left", ev.Player)
-	case "dice_rolled":
-		var r game.RollResult
-		_ = json.Unmarshal(ev.Data, &r)
-		return rollText(ev.Player, r)
-	case "granted":
-		var g struct {
-			gildedhall.Grant
-			NewCards []players.Card `json:"new_cards"`
-			NewPacks []players.Pack `json:"new_packs"`
-		}
-		_ = json.Unmarshal(ev.Data, &g)
-		var parts []string
-		if g.Vertebrae != 0 {
-			parts = append(parts, signed(g.Vertebrae)+" Vertebrae")
-		}
-		if g.Chips != 0 {
-			parts = append(parts, signed(g.Chips)+" Chips")
-		}
-		if len(g.NewCards) > 0 {
-			parts = append(parts, cardsText(g.NewCards))
-		}
-		for _, p := range g.NewPacks {
-			parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
-		}
-		return fmt.Sprintf("granted %s %s%s", ev.Player, strings.Join(parts, ", "), because(g.Reason))
-	case "revoked":
-		var r gildedhall.RevokeResult
-		_ = json.Unmarshal(ev.Data, &r)
-		return revokeText(r)
-	case "purchased":
-		var b economy.Bought
-		_ = json.Unmarshal(ev.Data, &b)
-		return boughtText(ev.Player, gildedhall.PurchaseResult{Bought: b, Vertebrae: -1})
-	case "pack_opened":
-		var o economy.Opened
-		_ = json.Unmarshal(ev.Data, &o)
-		return openedText(ev.Player, o)
-	case "gifted":
-		var g gildedhall.GiftResult
-		_ = json.Unmarshal(ev.Data, &g)
-		return giftText(g)
-	case "gift_returned":
-		var r struct {
-			Receiver string         `json:"receiver"`
-			Cards    []players.Card `json:"cards"`
-		}
-		_ = json.Unmarshal(ev.Data, &r)
-		return fmt.Sprintf("%s got %s for the gift to %s, who acted after it: %s", ev.Player,
-			plural(len(r.Cards), "card", "cards"), r.Receiver, cardsText(r.Cards))
-	case "trade_offered", "trade_executed", "trade_withdrawn", "trade_expired":
-		var tr gildedhall.Trade
-		_ = json.Unmarshal(ev.Data, &tr)
-		return tradeText(tr, nil)
-	case "ruleset_amended":
-		var a game.Amendment
-		_ = json.Unmarshal(ev.Data, &a)
-		what := a.Summary
-		if what == "" {
-			what = strings.TrimSpace(string(a.Patch))
-		}
-		return fmt.Sprintf("ruleset amended to version %d by %s%s: %s", a.Version, a.By, because(a.Reason), what)
-	case "game_won":
-		return fmt.Sprintf("%s holds %s Chips (%s win) and wins the game", ev.Player, num("chips"), num("threshold"))
-	case "period_ended":
-		return fmt.Sprintf("period %s ended; %s (%s) started", str("ended"), str("started"), str("kind"))
-	case "season_changed":
-		return fmt.Sprintf("season changed from %s to %s", str("from"), str("to"))
-	}
-	s := ev.Type
-	if ev.Player != "" {
-		s += " " + ev.Player
-	}
-	if len(ev.Data) > 0 {
-		s += " " + string(ev.Data)
-	}
-	return s
 }
 
 func clockText(v client.ClockResult) string {

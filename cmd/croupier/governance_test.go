@@ -114,7 +114,8 @@ func TestG2G3_ProposalsOverTheCLI(t *testing.T) {
 		t.Errorf("the purchase after adoption paid %d, want 2", bought.Paid)
 	}
 	out = h.must("play", "log", "--all")
-	contains(t, "log", out, "ruleset amended to version 2 by croupier:scheduler (proposal "+std.ID+" adopted)", "proposal_adopted")
+	contains(t, "log", out, "The ruleset was amended to version 2 by croupier:scheduler (proposal "+std.ID+" adopted): Random Card costs 2 Vertebrae, was 5.",
+		"Proposal "+std.ID+" “Cheaper cards” (Random Card costs 2 Vertebrae, was 5) by discord:1 was adopted")
 	var page game.LogPage
 	h.jsonOut(&page, "play", "log", "--all")
 	found := false

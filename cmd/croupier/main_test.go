@@ -172,7 +172,7 @@ func TestWalkthrough(t *testing.T) {
 
 	contains(t, "verify", h.must("verify", "--game", "hall"), "verified 2 draws of game hall: all match (0 pending)")
 	contains(t, "audit", h.must("play", "audit"), "verified 2 draws of game hall: all match (0 pending)")
-	contains(t, "log", h.must("play", "log", "--all"), "period-end croupier:scheduler", "seed of 2026-W10-I revealed:", "raw values from 0): #0 d6=")
+	contains(t, "log", h.must("play", "log", "--all"), "period-end croupier:scheduler", "The seed of period 2026-W10-I was revealed:", "raw values from 0): #0 d6=")
 
 	// Offline, from the store file, once the server has stopped.
 	h.stop()
@@ -625,7 +625,7 @@ func TestEconomyCLI(t *testing.T) {
 	contains(t, "ruleset", h.must("play", "ruleset"), "hall plays gilded-hall version 2", "chip 1 Vertebrae", "Victory at 25 Chips.")
 	contains(t, "amend --patch", h.must("play", "amend", "--patch", `{"durations":{"tradeWindow":"72h"}}`, "--reason", "faster trades"),
 		`to version 3 (faster trades): the time to consent to a trade is 3 days, was 7 days.`)
-	contains(t, "log", h.must("play", "log", "--all"), "granted discord:1 +40 Vertebrae, 2 × 7 of Hearts", "discord:1 bought 1 × Handy Pack", "Trade "+id+", executed", "ruleset amended to version 2 by discord:1 (end-of-cycle sale)")
+	contains(t, "log", h.must("play", "log", "--all"), "Ada was granted +40 Vertebrae, 3 cards: 7 of Hearts, 7 of Hearts, Red Joker (holo)", "Ada bought Handy Pack from the Croupier for 12 Vertebrae", "Trade "+id+" executed: Ada gives 3 Vertebrae and 2 × 7 of Hearts; Bob gives 1 Chip.", "The ruleset was amended to version 2 by Ada (end-of-cycle sale)")
 
 	// C7: 24 more Chips make 25, and the game is over.
 	contains(t, "victory", h.must("play", "buy", "chip", "--quantity", "24"), "Now holds 1 Vertebrae, 25 Chips.", "discord:1 holds 25 Chips and wins the game!")

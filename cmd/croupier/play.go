@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/client"
 	"croupier/internal/game"
+	"croupier/internal/rulesets"
 )
 
 const defaultURL = "http://localhost:8080"
@@ -144,6 +145,8 @@ type player struct {
 	opts playOpts
 	c    *client.Client
 	ctx  context.Context
+	// players is the game's roster once read (names.go).
+	players *[]game.PlayerView
 }
 
 // idem is the invocation's idempotency key.
@@ -344,7 +347,7 @@ func (p *player) meOr(id *string) error {
 
 // playCommands is every verb of croupier play: the common ones below and
 // each area's, listed here once.
-var playCommands = playVerbs(commonCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands())
+var playCommands = playVerbs(commonCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands())
 
 // playVerbs merges the areas' verbs; a name in two areas is a programming
 // error.
@@ -570,7 +573,10 @@ func (p *player) log(limit int, all bool, cursor string) error {
 		}
 		return p.out(client.Reply{Body: b}, nil)
 	}
-	return p.out(client.Reply{}, func() string { return logText(p.opts.game, entries, cursor) })
+	name := p.nameOf()
+	reg := rulesets.Registry()
+	say := func(ev game.Event) string { return reg.Sentence(ev, name) }
+	return p.out(client.Reply{}, func() string { return logText(p.opts.game, entries, cursor, say, name) })
 }
 
 func (p *player) clock(advance, set string, toEnd bool) error {

@@ -87,8 +87,9 @@ and otherwise a random key made for this run, printed at startup.
 Chat (docs/operations.md): a log tail reads every committed log entry from
 the store, every second, and hands it to the announcer, which posts to the
 bound Discord announcement channels when CROUPIER_DISCORD_BOT_TOKEN is set
-(API base CROUPIER_DISCORD_API_BASE, default Discord's) and otherwise logs
-the message; entries committed before a crash are announced after the
+(API base CROUPIER_DISCORD_API_BASE, default Discord's) and to bound Slack
+channels when CROUPIER_SLACK_BOT_TOKEN is set (CROUPIER_SLACK_API_BASE), and
+otherwise logs the message; entries committed before a crash are announced after the
 restart. POST /discord/interactions (the Discord application's Interactions
 Endpoint URL; docs/discord.md "On one machine") verifies with
 CROUPIER_DISCORD_PUBLIC_KEY (and, if set, CROUPIER_DISCORD_APPLICATION_ID);
@@ -124,6 +125,7 @@ type serveConfig struct {
 	entropy io.Reader
 	// Chat: see serveHelp. Secrets; never logged.
 	discordToken, discordAPI string
+	slackToken, slackAPI     string
 	// discordKey verifies POST /discord/interactions (the application's
 	// Public Key); nil: that route refuses every request. discordApp,
 	// when set, refuses interactions of another application.
@@ -210,15 +212,18 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 			return nil, fmt.Errorf("saving the manual clock: %w", err)
 		}
 	}
-	var poster announce.Poster = announce.LogPoster{Log: logger}
+	var poster, slackPoster announce.Poster = announce.LogPoster{Log: logger}, announce.LogPoster{Log: logger}
 	if cfg.discordToken != "" {
 		poster = &announce.Discord{BaseURL: cfg.discordAPI, Token: cfg.discordToken}
+	}
+	if cfg.slackToken != "" {
+		slackPoster = &announce.Slack{BaseURL: cfg.slackAPI, Token: cfg.slackToken}
 	}
 	// The log is the outbox (internal/publish): the tail announces what was
 	// committed, after a cursor in the store, so entries committed just
 	// before a crash are announced after the restart.
 	tail := &publish.Tail{Feed: st, Store: st, Log: logger,
-		Handle: (&announce.Announcer{Store: st, Bindings: svc, Discord: poster, Clock: clk, Log: logger}).Handle}
+		Handle: (&announce.Announcer{Store: st, Bindings: svc, Narrator: svc, Discord: poster, Slack: slackPoster, Clock: clk, Log: logger}).Handle}
 
 	api := httpapi.New(svc, httpapi.Config{Keys: cfg.apiKeys, ManualClock: manual, SaveClock: saveManual, Logger: logger, Version: version})
 	router := chat.NewRouter(svc, logger)
@@ -311,6 +316,8 @@ func (e *env) serveConfig(args []string) (serveConfig, error) {
 	cfg.discordToken = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_BOT_TOKEN"))
 	cfg.publicURL = strings.TrimSpace(e.getenv("CROUPIER_PUBLIC_URL"))
 	cfg.discordAPI = strings.TrimSpace(e.getenv("CROUPIER_DISCORD_API_BASE"))
+	cfg.slackToken = strings.TrimSpace(e.getenv("CROUPIER_SLACK_BOT_TOKEN"))
+	cfg.slackAPI = strings.TrimSpace(e.getenv("CROUPIER_SLACK_API_BASE"))
 	cfg.slackSecret = strings.TrimSpace(e.getenv("CROUPIER_SLACK_SIGNING_SECRET"))
 	if k := strings.TrimSpace(e.getenv("CROUPIER_DISCORD_PUBLIC_KEY")); k != "" {
 		pub, err := discord.ParsePublicKey(k)

@@ -33,7 +33,7 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
-	an := &announce.Announcer{Store: st, Bindings: svc, Clock: clock.Real{}, Log: log, Discord: poster(os.Getenv, log)}
+	an := &announce.Announcer{Store: st, Bindings: svc, Narrator: svc, Clock: clock.Real{}, Log: log, Discord: poster(os.Getenv, log), Slack: slackPoster(os.Getenv)}
 	lambda.Start(an.HandleStream)
 }
 
@@ -45,4 +45,14 @@ func poster(getenv func(string) string, log *slog.Logger) announce.Poster {
 		return announce.LogPoster{Log: log}
 	}
 	return &announce.Discord{BaseURL: strings.TrimSpace(getenv(config.EnvDiscordAPIBase)), Token: token, UserAgent: "DiscordBot (https://github.com/croupier/croupier, " + config.Version() + ")"}
+}
+
+// slackPoster is Slack's Web API with the bot token; without one, Slack
+// bindings are not announced.
+func slackPoster(getenv func(string) string) announce.Poster {
+	token := strings.TrimSpace(getenv(config.EnvSlackBotToken))
+	if token == "" {
+		return nil
+	}
+	return &announce.Slack{BaseURL: strings.TrimSpace(getenv(config.EnvSlackAPIBase)), Token: token}
 }

@@ -1,5 +1,5 @@
 // Package announce turns committed game log entries into chat messages in
-// each bound Discord server's announcement channel: period ends with who
+// each bound Discord server's and Slack workspace's announcement channel: period ends with who
 // was active, your-turn notices and skipped turns, match results, purchases
 // of note, executed trades, proposals adopted or failed, rulings, election
 // results, and the winner. It reads the committed log, never a message sent
@@ -70,10 +70,16 @@ var ErrInProgress = errors.New("announce: another delivery of this entry is post
 type Announcer struct {
 	Store    store.Store
 	Bindings Bindings
+	// Narrator reads the events (the game service: its components'
+	// narrations say what is announced and how it reads).
+	Narrator Narrator
 	// Discord posts to Discord channels (a *Discord, or LogPoster locally).
 	Discord Poster
-	Clock   clock.Clock
-	Log     *slog.Logger
+	// Slack posts to Slack channels (a *Slack); nil leaves Slack bindings
+	// unannounced.
+	Slack Poster
+	Clock clock.Clock
+	Log   *slog.Logger
 	// Lease is how long a claim keeps other deliveries off (default 2
 	// minutes: longer than one delivery's bounded posting).
 	Lease time.Duration
@@ -96,7 +102,7 @@ type Report struct {
 	Failed map[string]string `json:"failed,omitempty"`
 	// Skipped lists event types without a renderer.
 	Skipped []string `json:"skipped,omitempty"`
-	// NoChannel: no Discord announcement channel is bound to the game.
+	// NoChannel: no announcement channel is bound to the game.
 	NoChannel bool `json:"no_channel,omitempty"`
 }
 
@@ -145,18 +151,20 @@ func (a *Announcer) Announce(ctx context.Context, m publish.Message) (Report, er
 	}
 	rep.Entry = m.Entry.ID
 	entry := m.Entry
-	lines, skipped := Render(m.Game, entry)
+	// Whether anything is announced does not depend on the platform;
+	// Discord's rendering decides it before any read.
+	lines, skipped := Render(a.Narrator, "discord", entry)
 	rep.Lines, rep.Skipped = len(lines), skipped
 	log := a.Log.With("game", m.Game, "entry", entry.ID, "command", entry.Command)
 	if len(lines) == 0 {
 		log.DebugContext(ctx, "nothing to announce", "skipped_types", skipped)
 		return rep, nil
 	}
-	channels, err := a.channels(ctx, m.Game)
+	targets, err := a.channels(ctx, m.Game)
 	if err != nil {
 		return rep, err
 	}
-	if len(channels) == 0 {
+	if len(targets) == 0 {
 		rep.NoChannel = true
 		log.InfoContext(ctx, "no announcement channel bound; not announced", "lines", len(lines))
 		return rep, nil
@@ -171,12 +179,17 @@ func (a *Announcer) Announce(ctx context.Context, m publish.Message) (Report, er
 		log.InfoContext(ctx, "already announced; duplicate delivery ignored")
 		return rep, nil
 	}
-	posts := Split(lines)
-	for _, ch := range channels {
+	posts := map[string][]Post{"discord": Split(lines)}
+	for _, tg := range targets {
+		ch := tg.key()
 		if slices.Contains(rec.Done, ch) || rec.Failed[ch] != "" {
 			continue
 		}
-		err := a.postAll(ctx, entry.ID, ch, posts)
+		if _, ok := posts[tg.Platform]; !ok {
+			l, _ := Render(a.Narrator, tg.Platform, entry)
+			posts[tg.Platform] = Split(l)
+		}
+		err := a.postAll(ctx, entry.ID, tg, posts[tg.Platform])
 		switch {
 		case err == nil:
 			rec.Done = append(rec.Done, ch)
@@ -209,8 +222,22 @@ func (a *Announcer) Announce(ctx context.Context, m publish.Message) (Report, er
 	return rep, nil
 }
 
-// channels lists the Discord announcement channels bound to a game.
-func (a *Announcer) channels(ctx context.Context, g string) ([]string, error) {
+// target is one bound announcement channel.
+type target struct{ Platform, Channel string }
+
+// key names the channel in delivery records and reports: a Discord
+// channel by its id (as records always have), another platform's with the
+// platform's prefix ("slack:C0123").
+func (t target) key() string {
+	if t.Platform == "discord" {
+		return t.Channel
+	}
+	return t.Platform + ":" + t.Channel
+}
+
+// channels lists the announcement channels bound to a game on the
+// platforms this announcer posts to.
+func (a *Announcer) channels(ctx context.Context, g string) ([]target, error) {
 	if a.Bindings == nil {
 		return nil, nil
 	}
@@ -218,13 +245,28 @@ func (a *Announcer) channels(ctx context.Context, g string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("announce: reading the bindings of %s: %w", g, err)
 	}
-	var out []string
+	var out []target
 	for _, b := range bs {
-		if ch := b.Channels[game.ChannelAnnouncements]; b.Platform == "discord" && ch != "" && !slices.Contains(out, ch) {
-			out = append(out, ch)
+		ch := b.Channels[game.ChannelAnnouncements]
+		if ch == "" || a.poster(b.Platform) == nil {
+			continue
+		}
+		if tg := (target{b.Platform, ch}); !slices.Contains(out, tg) {
+			out = append(out, tg)
 		}
 	}
 	return out, nil
+}
+
+// poster is the poster of a platform (nil: not announced there).
+func (a *Announcer) poster(platform string) Poster {
+	switch platform {
+	case "discord":
+		return a.Discord
+	case "slack":
+		return a.Slack
+	}
+	return nil
 }
 
 func recordKey(g, entry string) store.Key {
@@ -277,11 +319,11 @@ func (a *Announcer) write(ctx context.Context, g string, rec record, expect int6
 }
 
 // postAll sends the parts of one entry's announcement to one channel.
-func (a *Announcer) postAll(ctx context.Context, entry, channel string, posts []Post) error {
+func (a *Announcer) postAll(ctx context.Context, entry string, tg target, posts []Post) error {
 	for i, p := range posts {
-		p.Channel = channel
-		p.Nonce = Nonce(entry, channel, i)
-		if err := a.Discord.Post(ctx, p); err != nil {
+		p.Channel = tg.Channel
+		p.Nonce = Nonce(entry, tg.Channel, i)
+		if err := a.poster(tg.Platform).Post(ctx, p); err != nil {
 			return err
 		}
 	}
@@ -334,9 +376,9 @@ func Split(lines []Line) []Post {
 }
 
 // Text is the whole announcement of an entry as one string (for logs and
-// previews).
-func Text(g string, e *game.Entry) string {
-	lines, _ := Render(g, e)
+// previews), as Discord shows it.
+func Text(n Narrator, e *game.Entry) string {
+	lines, _ := Render(n, "discord", e)
 	ts := make([]string, len(lines))
 	for i, l := range lines {
 		ts[i] = l.Text

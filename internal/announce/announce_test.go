@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -56,7 +57,7 @@ func newWorld(t *testing.T) *world {
 	w.dc = &announce.Discord{BaseURL: w.fake.APIBase(), Token: token,
 		Sleep: func(ctx context.Context, d time.Duration) error { w.waits = append(w.waits, d); return nil }}
 	w.svc = rulesets.New(st, w.clk, game.WithLogger(quiet))
-	w.an = &announce.Announcer{Store: st, Bindings: w.svc, Discord: w.dc, Clock: w.clk, Log: quiet}
+	w.an = &announce.Announcer{Store: st, Bindings: w.svc, Narrator: w.svc, Discord: w.dc, Clock: w.clk, Log: quiet}
 	w.tail = &publish.Tail{Feed: st, Store: st, Log: quiet, Handle: func(ctx context.Context, m publish.Message) error {
 		w.last = m
 		if err := w.an.Handle(ctx, m); err != nil {
@@ -117,7 +118,7 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	w.must(t)(gildedhall.On(w.svc).Purchase(ctx, w.req("discord:2", "b2"), gildedhall.Purchase{Item: "chip"}))
 	w.settle(t)
 	msgs := w.fake.Sent(channel)
-	if len(msgs) != 1 || msgs[0].Content != "<@2> bought from the Croupier: 1 Chip." {
+	if len(msgs) != 1 || msgs[0].Content != "<@2> bought 1 Chip from the Croupier for 25 Vertebrae." {
 		t.Fatalf("after the Chip: %+v", msgs)
 	}
 	if len(w.waits) != 1 || w.waits[0] != 250*time.Millisecond {
@@ -144,7 +145,7 @@ func TestAnnouncementsEndToEnd(t *testing.T) {
 	w.settle(t)
 	msgs = w.fake.Sent(channel)
 	last := msgs[len(msgs)-1].Content
-	if !strings.Contains(last, "ended.") || !strings.Contains(last, "Active (2): <@2>, <@3>.") || !strings.Contains(last, "Inactive (0): nobody.") {
+	if !strings.Contains(last, "ended;") || !strings.Contains(last, "Active (2): <@2> and <@3>.") || !strings.Contains(last, "Inactive (0): nobody.") {
 		t.Errorf("period summary %q: want both players active (joining is acting)", last)
 	}
 	if len(w.errors) > 0 {
@@ -211,7 +212,7 @@ func TestCrashAfterPostingPostsOnce(t *testing.T) {
 		t.Fatalf("retry after the lease: %+v, %v", rep, err)
 	}
 	msgs := w.fake.Sent(channel)
-	if len(msgs) != 1 || msgs[0].Content != "Trade t1 executed: <@2> gave 5 Vertebrae; <@3> gave 1 card." {
+	if len(msgs) != 1 || msgs[0].Content != "Trade t1 executed: <@2> gives 5 Vertebrae; <@3> gives 1 card." {
 		t.Errorf("messages %+v, want the trade once", msgs)
 	}
 	if rep, _ := w.an.Announce(ctx, m); !rep.Duplicate {
@@ -257,5 +258,54 @@ func TestNoChannelBoundPostsNothing(t *testing.T) {
 	rep, err := w.an.Announce(ctx, m)
 	if err != nil || !rep.NoChannel || w.fake.Requests() != 0 {
 		t.Errorf("%+v %v, want no channel and no request", rep, err)
+	}
+}
+
+// A game bound to a Slack workspace too is announced there, in the same
+// sentences, with Slack's mentions for its Slack players; a channel Slack
+// does not know is a permanent refusal, recorded and not retried.
+func TestAnnouncementsAlsoGoToABoundSlackChannel(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	const slackChannel, unknown = "C0ANNOUNCE", "C0GONE"
+	fake := announcetest.NewSlack(t, "xoxb-test", slackChannel)
+	fake.Limit(1) // a rate limit first: waited out, then posted once
+	w.an.Slack = &announce.Slack{BaseURL: fake.APIBase(), Token: "xoxb-test",
+		Sleep: func(ctx context.Context, d time.Duration) error { return nil }}
+	w.must(t)(w.svc.Bind(ctx, w.req(admin, "bind-slack"), game.Bind{Platform: "slack", Space: "T0TEAM", Channels: map[string]string{game.ChannelAnnouncements: slackChannel}}))
+	w.must(t)(w.svc.Join(ctx, w.req("slack:U0DEE", "join-dee"), game.JoinGame{Name: "Dee"}))
+	w.must(t)(gildedhall.On(w.svc).Grant(ctx, w.req(admin, "g"), gildedhall.Grant{Player: "slack:U0DEE", Vertebrae: 30, Reason: "test"}))
+	w.must(t)(gildedhall.On(w.svc).Purchase(ctx, w.req("slack:U0DEE", "b"), gildedhall.Purchase{Item: "chip"}))
+	w.settle(t)
+	want := "<@U0DEE> bought 1 Chip from the Croupier for 25 Vertebrae."
+	if got := fake.Sent(slackChannel); len(got) != 1 || got[0].Text != want {
+		t.Errorf("Slack got %+v, want one message %q", got, want)
+	}
+	if got := w.fake.Sent(channel); len(got) != 1 || got[0].Content != "`slack:U0DEE` bought 1 Chip from the Croupier for 25 Vertebrae." {
+		t.Errorf("Discord got %+v, want the same sentence with the Slack player's id", got)
+	}
+
+	// A second Slack workspace bound to a channel Slack does not know.
+	w.must(t)(w.svc.Bind(ctx, w.req(admin, "bind-slack-2"), game.Bind{Platform: "slack", Space: "T0OTHER", Channels: map[string]string{game.ChannelAnnouncements: unknown}}))
+	w.must(t)(w.svc.Join(ctx, w.req("discord:9", "join-9"), game.JoinGame{Name: "Nine"}))
+	w.must(t)(gildedhall.On(w.svc).Grant(ctx, w.req(admin, "g9"), gildedhall.Grant{Player: "discord:9", Vertebrae: 30, Reason: "test"}))
+	w.must(t)(gildedhall.On(w.svc).Purchase(ctx, w.req("discord:9", "b9"), gildedhall.Purchase{Item: "chip"}))
+	w.settle(t)
+	rep, err := w.an.Announce(ctx, w.last)
+	if err != nil || !rep.Duplicate {
+		t.Fatalf("re-delivery: %+v, %v; want a duplicate", rep, err)
+	}
+	if got := fake.Sent(slackChannel); len(got) != 2 || got[1].Text != "`discord:9` bought 1 Chip from the Croupier for 25 Vertebrae." {
+		t.Errorf("Slack got %+v", got)
+	}
+	if len(w.errors) > 0 {
+		t.Errorf("announcer errors: %v (a refused channel is not an error to retry)", w.errors)
+	}
+	rep, err = w.an.Announce(ctx, publish.Message{Game: "hall", Entry: &game.Entry{ID: "01WON", Events: []game.Event{{Type: "game_won", Player: "slack:U0DEE"}}}})
+	if err != nil || !slices.Equal(rep.Posted, []string{channel, "slack:" + slackChannel}) || !strings.Contains(rep.Failed["slack:"+unknown], "channel_not_found") {
+		t.Errorf("a win: %+v, %v; want posted to both bound channels, the unknown Slack channel refused", rep, err)
+	}
+	if got := fake.Sent(slackChannel); len(got) != 3 || got[2].Text != "🏆 <@U0DEE> has won the game!" {
+		t.Errorf("Slack got %+v", got)
 	}
 }

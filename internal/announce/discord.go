@@ -45,7 +45,7 @@ type PermanentError struct {
 }
 
 func (e *PermanentError) Error() string {
-	return fmt.Sprintf("discord refused the message permanently (HTTP %d): %s", e.Status, e.Body)
+	return fmt.Sprintf("the chat platform refused the message permanently (HTTP %d): %s", e.Status, e.Body)
 }
 
 // Discord posts with the bot's token to POST /channels/{id}/messages,
@@ -256,7 +256,7 @@ type LogPoster struct{ Log *slog.Logger }
 
 // Post implements Poster.
 func (l LogPoster) Post(ctx context.Context, p Post) error {
-	l.Log.InfoContext(ctx, "announcement (no Discord bot token configured)", "channel", p.Channel, "text", p.Text)
+	l.Log.InfoContext(ctx, "announcement (no bot token configured for the platform)", "channel", p.Channel, "text", p.Text)
 	return nil
 }
 

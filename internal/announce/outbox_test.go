@@ -80,7 +80,7 @@ func (o *outbox) start(t *testing.T) *process {
 	}
 	t.Cleanup(func() { st.Close() })
 	p := &process{st: st, svc: rulesets.New(st, o.clk, game.WithLogger(quiet))}
-	p.an = &announce.Announcer{Store: st, Bindings: p.svc, Discord: o.dc, Clock: o.clk, Log: quiet}
+	p.an = &announce.Announcer{Store: st, Bindings: p.svc, Narrator: p.svc, Discord: o.dc, Clock: o.clk, Log: quiet}
 	p.tail = &publish.Tail{Feed: st, Store: st, Handle: p.an.Handle, Log: quiet, Batch: 2}
 	return p
 }
@@ -111,7 +111,7 @@ func (o *outbox) postedOnce(t *testing.T, want ...string) {
 	}
 }
 
-func chip(n string) string { return "<@" + n + "> bought from the Croupier: 1 Chip." }
+func chip(n string) string { return "<@" + n + "> bought 1 Chip from the Croupier for 25 Vertebrae." }
 
 // A command commits and its process dies before anything is announced (no
 // announcer was even running: what a failed publish used to be). The next
@@ -169,7 +169,7 @@ func TestOutboxTwoTailsPostOnce(t *testing.T) {
 	}
 	second := *p.tail
 	second.Name = "announce-twin"
-	second.Handle = (&announce.Announcer{Store: p.st, Bindings: p.svc, Discord: o.dc, Clock: o.clk, Log: quiet}).Handle
+	second.Handle = (&announce.Announcer{Store: p.st, Bindings: p.svc, Narrator: p.svc, Discord: o.dc, Clock: o.clk, Log: quiet}).Handle
 	tails := []*publish.Tail{p.tail, &second}
 	// Poll both at once until neither has anything left; a poll that meets
 	// the other's lease stops (ErrInProgress) and comes back.
@@ -293,7 +293,7 @@ func TestOutboxStreamBatchRetriedFromTheFailure(t *testing.T) {
 	}
 	// discord:3's Chip meets an outage.
 	posts := 0
-	first := &announce.Announcer{Store: p.st, Bindings: p.svc, Discord: failAfter{o.dc, &posts, 1}, Clock: o.clk, Log: quiet}
+	first := &announce.Announcer{Store: p.st, Bindings: p.svc, Narrator: p.svc, Discord: failAfter{o.dc, &posts, 1}, Clock: o.clk, Log: quiet}
 	resp, err := first.HandleStream(ctx, ev)
 	if err != nil || failed(resp) != "101,102" {
 		t.Fatalf("first delivery: failures %q (%v), want 101,102 (the failed post and the one after it)", failed(resp), err)

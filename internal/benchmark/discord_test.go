@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"croupier/internal/store/bolt"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
 )
 
 // The Discord scenario runs clean on bolt: every interaction answered in
@@ -24,6 +26,28 @@ func TestMeasureDiscordOnBolt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkDiscordRows(t, rows)
+	var buf bytes.Buffer
+	Print(&buf, rows, nil)
+	out := buf.String()
+	if !strings.Contains(out, "Discord interactions handler") || !strings.Contains(out, dcBuyConfirm) || !strings.Contains(out, "bolt: slowest p99") {
+		t.Fatalf("table misses the Discord section:\n%s", out)
+	}
+}
+
+// Issue 16, acceptance 1, on DynamoDB Local: a Discord purchase and a
+// play are at the cost floor there too.
+func TestMeasureDiscordOnDynamoDB(t *testing.T) {
+	client, table := testenv.DynamoTable(t, "bench-discord")
+	rows, err := MeasureDiscord(context.Background(), "dynamodb", dynamo.New(client, table), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDiscordRows(t, rows)
+}
+
+func checkDiscordRows(t *testing.T, rows []Row) {
+	t.Helper()
 	byCmd := map[string]Row{}
 	for _, r := range rows {
 		if r.Surface != SurfaceDiscord {
@@ -42,15 +66,16 @@ func TestMeasureDiscordOnBolt(t *testing.T) {
 	if r := byCmd[dcPlay]; r.N < 2 || r.N > 2*duelPlayMoves {
 		t.Errorf("%d play-phase moves in two duels, want 2 to %d", r.N, 2*duelPlayMoves)
 	}
-	// The confirmation is the purchase: it commits the buyer, the log entry
-	// and the reply-cache record.
-	if r := byCmd[dcBuyConfirm]; r.ItemsWritten < 3 {
-		t.Errorf("a confirmed purchase wrote %.2f items, want at least 3", r.ItemsWritten)
+	// Issue 16, acceptance 1: the confirmation is the purchase at the cost
+	// floor, one read request and one commit of the buyer and the log
+	// entry (which is the interaction's reply and idempotency record); a
+	// play with no match named is at most one request more (the mover's
+	// next controls, when they move again).
+	if r := byCmd[dcBuyConfirm]; r.Requests != 2 || r.ItemsWritten != 2 || r.ReadUnits > 4 || r.WriteUnits > 4.1 {
+		t.Errorf("a confirmed purchase cost %.2f requests, %.2f items written, %.2f RCU, %.2f WCU; want 2, 2, <= 4, <= 4.1",
+			r.Requests, r.ItemsWritten, r.ReadUnits, r.WriteUnits)
 	}
-	var buf bytes.Buffer
-	Print(&buf, rows, nil)
-	out := buf.String()
-	if !strings.Contains(out, "Discord interactions handler") || !strings.Contains(out, dcBuyConfirm) || !strings.Contains(out, "bolt: slowest p99") {
-		t.Fatalf("table misses the Discord section:\n%s", out)
+	if r := byCmd[dcPlay]; r.Requests > 3 {
+		t.Errorf("a play cost %.2f requests, want at most 3", r.Requests)
 	}
 }

@@ -12,10 +12,18 @@ import (
 
 // ReplyCache remembers the response a platform sent to an interaction, so a
 // replayed interaction gets the first response byte for byte and changes
-// nothing. Game commands are already idempotent by key; the cache makes
-// reads (status, shop...) and prompts replay too, and saves the work.
+// nothing. A game command needs none of it: its log entry is its
+// idempotency record and holds its response, so a replay answers from the
+// entry (Reply.Logged) and the command costs one read and one write. The
+// cache keeps the rest: reads (status, shop...), prompts and refusals.
 // Items live outside every game partition (PK "REPLY#<platform>:<key>") and
 // expire after TTL (DynamoDB TTL; bolt sweeps them).
+//
+// Nothing is looked up before an interaction runs (that would be a read on
+// every command): a replay runs again, and Keep then answers with what the
+// first run stored. (A refused command that would succeed when replayed,
+// the state having changed meanwhile, runs then: platforms do not replay
+// interactions minutes apart, and the signature window is five minutes.)
 type ReplyCache struct {
 	Store store.Store
 	Clock clock.Clock
@@ -29,18 +37,6 @@ const DefaultReplyTTL = time.Hour
 
 func replyKey(platform, key string) store.Key {
 	return store.Key{PK: "REPLY#" + platform + ":" + key, SK: "REPLY"}
-}
-
-// Recall returns the response remembered for (platform, key).
-func (c *ReplyCache) Recall(ctx context.Context, platform, key string) ([]byte, bool, error) {
-	it, err := c.Store.Get(ctx, replyKey(platform, key))
-	if err != nil {
-		return nil, false, fmt.Errorf("chat: reading the reply cache: %w", err)
-	}
-	if !it.Exists() || (!it.Expires.IsZero() && !it.Expires.After(c.Clock.Now())) {
-		return nil, false, nil
-	}
-	return it.Data, true, nil
 }
 
 // Remember stores resp for (platform, key) and returns the response to send:
@@ -61,4 +57,15 @@ func (c *ReplyCache) Remember(ctx context.Context, platform, key string, resp []
 	default:
 		return nil, fmt.Errorf("chat: writing the reply cache: %w", err)
 	}
+}
+
+// Keep returns the response to send for the interaction (platform, key)
+// answered resp: resp itself when a game command's log entry holds the
+// outcome (logged: Reply.Logged), and otherwise the response remembered
+// first, resp unless a twin stored one before. A nil cache keeps nothing.
+func (c *ReplyCache) Keep(ctx context.Context, platform, key string, logged bool, resp []byte) ([]byte, error) {
+	if c == nil || logged {
+		return resp, nil
+	}
+	return c.Remember(ctx, platform, key, resp)
 }

@@ -132,6 +132,11 @@ type Reply struct {
 	Cards []players.Card
 	// Images are pictures to show with the reply (PNG: Discord shows no SVG).
 	Images []Image
+	// Logged reports that a game command's log entry holds the outcome (it
+	// committed, or replayed its first commit): the entry is the
+	// interaction's idempotency record, and a replay answers from it
+	// again, so the reply needs no cache of its own (ReplyCache.Keep).
+	Logged bool `json:"-"`
 }
 
 // Image is a picture and its text alternative.

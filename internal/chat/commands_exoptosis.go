@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/rules"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -170,9 +172,19 @@ func matchOf(ctx context.Context, s *game.Service, inv *Invocation) (string, err
 		}
 	}
 	if len(running) != 1 {
+		guessesOf(ctx).put(inv.Game, inv.User, "")
 		return "", refusef("invalid_option", "You have %d running matches; name one with the match option.", len(running))
 	}
+	guessesOf(ctx).put(inv.Game, inv.User, running[0])
 	return running[0], nil
+}
+
+// errStaleGuess stands for "no guess tried yet" in moveHandler.
+var errStaleGuess = refusef(gildedhall.CodeStaleGuess, "No match guessed.")
+
+func isStaleGuess(err error) bool {
+	var re *rules.Error
+	return errors.As(err, &re) && re.Code == gildedhall.CodeStaleGuess
 }
 
 func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -242,12 +254,24 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 		if err != nil {
 			return nil, err
 		}
-		if mv.Match, err = matchOf(ctx, s, inv); err != nil {
-			return nil, err
+		var r gildedhall.MoveResult
+		err = errStaleGuess
+		if id, ok := guessesOf(ctx).get(inv.Game, inv.User); ok && inv.Opt("match") == "" {
+			mv.Match, mv.Guessed = id, true
+			r, err = decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
 		}
-		r, err := decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+		if isStaleGuess(err) {
+			if mv.Match, err = matchOf(ctx, s, inv); err != nil {
+				return nil, err
+			}
+			mv.Guessed = false
+			r, err = decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+		}
 		if err != nil {
 			return nil, err
+		}
+		if r.Match.Status == gildedhall.MatchEnded {
+			guessesOf(ctx).put(inv.Game, inv.User, "")
 		}
 		var ls []string
 		for _, ev := range r.Events {

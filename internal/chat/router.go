@@ -22,6 +22,10 @@ type Router struct {
 	// CardImage, when set, gives the public URL of a card's PNG (the
 	// tracker's /cards/ route), so replies about cards show them.
 	CardImage func(name string, holo bool) string
+	// spaces caches the bindings read, matches each player's only running
+	// match (spaces.go).
+	spaces  spaces
+	matches guesses
 }
 
 // NewRouter returns a router over svc; log nil means slog.Default().
@@ -46,7 +50,7 @@ func (r *Router) Handle(ctx context.Context, inv *Invocation) (reply *Reply) {
 			reply = failed()
 		}
 	}()
-	rep, err := r.run(ctx, inv)
+	rep, logged, err := r.run(context.WithValue(ctx, guessesKey{}, &r.matches), inv)
 	if err != nil {
 		var re *rules.Error
 		if errors.As(err, &re) {
@@ -59,6 +63,7 @@ func (r *Router) Handle(ctx context.Context, inv *Invocation) (reply *Reply) {
 	if rep == nil {
 		rep = &Reply{Text: "Done.", Ephemeral: true}
 	}
+	rep.Logged = logged
 	r.pictures(rep)
 	return rep
 }
@@ -101,8 +106,21 @@ func (r *Router) Lookup(name string) (Command, bool) {
 }
 
 // Resolve finds inv's command, checks its options, and sets inv.Game from
-// the binding of inv's space.
+// the binding of inv's space (read now, and cached for the next command).
 func (r *Router) Resolve(ctx context.Context, inv *Invocation) (Command, error) {
+	cmd, err := r.command(inv)
+	if err != nil || cmd.NoGame || inv.Game != "" {
+		return cmd, err
+	}
+	if inv.Guild == "" {
+		return cmd, refusef("not_bound", "Game commands work in a server bound to a game, not in direct messages.")
+	}
+	inv.Game, err = r.binding(ctx, inv)
+	return cmd, err
+}
+
+// command finds inv's command and checks its options.
+func (r *Router) command(inv *Invocation) (Command, error) {
 	cmd, ok := r.Lookup(inv.Command)
 	if !ok {
 		return Command{}, refusef("unknown_command", "There is no command %q here; /help lists them.", inv.Command)
@@ -110,32 +128,25 @@ func (r *Router) Resolve(ctx context.Context, inv *Invocation) (Command, error) 
 	if inv.Options == nil {
 		inv.Options = map[string]string{}
 	}
-	if err := checkOptions(cmd, inv); err != nil {
-		return cmd, err
-	}
-	if cmd.NoGame || inv.Game != "" {
-		return cmd, nil
-	}
-	if inv.Guild == "" {
-		return cmd, refusef("not_bound", "Game commands work in a server bound to a game, not in direct messages.")
-	}
-	b, ok, err := r.Game.BindingFor(ctx, inv.Platform, inv.Guild)
-	if err != nil {
-		return cmd, err
-	}
-	if !ok {
-		return cmd, refusef("not_bound", "This server is not bound to a game yet: an admin of a game can bind it with /bind.")
-	}
-	inv.Game = b.Game
-	return cmd, nil
+	return cmd, checkOptions(cmd, inv)
 }
 
-func (r *Router) run(ctx context.Context, inv *Invocation) (*Reply, error) {
-	cmd, err := r.Resolve(ctx, inv)
+// run runs inv's command and reports whether a game command's log entry
+// holds its outcome.
+func (r *Router) run(ctx context.Context, inv *Invocation) (*Reply, bool, error) {
+	cmd, err := r.command(inv)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return cmd.Handler(ctx, r.Game, inv)
+	if cmd.NoGame || inv.Game != "" {
+		bc := &game.BoundCall{}
+		rep, err := cmd.Handler(game.WithBoundCall(ctx, bc), r.Game, inv)
+		return rep, bc.Logged(), err
+	}
+	if inv.Guild == "" {
+		return nil, false, refusef("not_bound", "Game commands work in a server bound to a game, not in direct messages.")
+	}
+	return r.runBound(ctx, cmd, inv)
 }
 
 // checkOptions refuses missing required options, values outside the
@@ -218,11 +229,14 @@ func (r *Router) Complete(ctx context.Context, inv *Invocation, option, partial 
 		inv.Options = map[string]string{}
 	}
 	if !cmd.NoGame && inv.Game == "" {
-		b, ok, err := r.Game.BindingFor(ctx, inv.Platform, inv.Guild)
-		if err != nil || !ok {
+		// Suggestions only: a cached binding is good enough.
+		if e, ok := r.spaces.get(inv.Platform + ":" + inv.Guild); ok {
+			inv.Game = e.game
+		} else if g, err := r.binding(ctx, inv); err == nil {
+			inv.Game = g
+		} else {
 			return nil
 		}
-		inv.Game = b.Game
 	}
 	choices, err := fn(ctx, r.Game, inv, partial)
 	if err != nil {

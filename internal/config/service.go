@@ -21,6 +21,10 @@ const (
 	EnvDiscordBotToken = "DISCORD_BOT_TOKEN"
 	// EnvDiscordAPIBase overrides Discord's API root (tests).
 	EnvDiscordAPIBase = "DISCORD_API_BASE"
+	// EnvSlackBotToken lets the announcer post to bound Slack channels.
+	EnvSlackBotToken = "SLACK_BOT_TOKEN"
+	// EnvSlackAPIBase overrides Slack's Web API root (tests).
+	EnvSlackAPIBase = "SLACK_API_BASE"
 )
 
 // Service builds the game service every function runs over: the DynamoDB

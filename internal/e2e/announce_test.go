@@ -124,7 +124,7 @@ func TestAnnounceStreamUnderEmulator(t *testing.T) {
 			t.Fatalf("channel holds %q after %d accepted posts, want %q, each posted once", got, fake.Accepted(channel), want)
 		}
 	}
-	chip := func(n string) string { return "<@" + n + "> bought from the Croupier: 1 Chip." }
+	chip := func(n string) string { return "<@" + n + "> bought 1 Chip from the Croupier for 25 Vertebrae." }
 
 	for i := range 2 {
 		if failed := invoke(setup); len(failed) != 0 {

@@ -157,6 +157,14 @@ func (t *Tx) amend(c ruleset.Change, reason, source string) (Amendment, error) {
 	return am, nil
 }
 
+// ApplyChange applies a change a module's own vote adopted (a turns
+// proposal's data change, RULINGS R4) to the game's ruleset in this
+// commit, as an adopted governance proposal's amendment is: recorded in
+// META with its version, reason and source, and logged.
+func (t *Tx) ApplyChange(c ruleset.Change, reason, source string) (Amendment, error) {
+	return t.amend(c, reason, source)
+}
+
 func problems(e *ruleset.InvalidError) string {
 	msgs := make([]string, len(e.Problems))
 	for i, p := range e.Problems {

@@ -121,8 +121,9 @@ func (s *Service) Bind(ctx context.Context, req Request, b Bind) (*Result, error
 					return nil, fmt.Errorf("decoding binding %s: %w", k, err)
 				}
 			}
+			space := spaceID(b.Platform, b.Space)
 			if prev.Game != "" && prev.Game != t.Game {
-				if err := t.adminOfOther(prev.Game); err != nil {
+				if err := t.adminOfOther(prev.Game, space); err != nil {
 					return nil, err
 				}
 				prev.Replaced = true
@@ -141,6 +142,10 @@ func (s *Service) Bind(ctx context.Context, req Request, b Bind) (*Result, error
 					return nil, err
 				}
 			}
+			if !slices.Contains(t.Meta.Spaces, space) {
+				t.Meta.Spaces = append(t.Meta.Spaces, space)
+				t.metaDirty = true
+			}
 			if err := t.Put(k, nb, time.Time{}); err != nil {
 				return nil, err
 			}
@@ -153,8 +158,10 @@ func (s *Service) Bind(ctx context.Context, req Request, b Bind) (*Result, error
 	})
 }
 
-// adminOfOther refuses unless the actor is an admin of game id too.
-func (t *Tx) adminOfOther(id string) error {
+// adminOfOther refuses unless the actor is an admin of game id too, and
+// takes space out of that game's META (its version condition also keeps
+// the admin check fresh).
+func (t *Tx) adminOfOther(id, space string) error {
 	mk := MetaKey(id)
 	if err := t.Load(mk); err != nil {
 		return err
@@ -170,8 +177,8 @@ func (t *Tx) adminOfOther(id string) error {
 	if !slices.Contains(m.Admins, t.Entry.Actor) {
 		return rules.Refuse("forbidden", "This server is bound to game %q; only an admin of that game can move it to another.", id)
 	}
-	t.Checks = append(t.Checks, store.Check{Key: mk, Version: it.Version})
-	return nil
+	m.Spaces = slices.DeleteFunc(m.Spaces, func(s string) bool { return s == space })
+	return t.Put(mk, m, it.Due)
 }
 
 // BindingFor returns the binding of a chat space, and false if it has none.

@@ -78,7 +78,7 @@ type View struct {
 // variable, because its calls name the service's methods and those read the
 // catalogue: a variable would be an initialisation cycle.
 func commonComponent() Component {
-	return Component{Name: InstCommon, Due: []DueWork{periodWork}, Commands: []Command{
+	return Component{Name: InstCommon, Due: []DueWork{periodWork}, Events: commonEvents(), Commands: []Command{
 		{Name: "create", Institution: InstCommon, What: "game creation"},
 		{Name: "join", Institution: InstCommon, Action: true, What: "joining", Summary: "Join the game", Call: call(commands.Join, optional)},
 		{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Summary: "Leave the game (your items are destroyed)", Call: bare(commands.Leave)},
@@ -123,6 +123,7 @@ func Governance() Component {
 		Views:           []View{viewProposals, viewJudge, viewJustice, viewRulings, viewElections},
 		Due:             []DueWork{proposalWork, confidenceWork, electionWork},
 		BeforePeriodEnd: []BeforeHook{tallyBeforePeriodEnd},
+		Events:          governanceEvents(),
 	}
 }
 

@@ -85,6 +85,15 @@ func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at
 	return reactions.Pushed{Store: s.store, PK: GamePK(game), At: at}.Reactions(ctx, m)
 }
 
+// ReactionsAt is reactionsAt for a module whose votes are read from
+// reactions (the turns ruleset's proposals and appeals, U4).
+func (s *Service) ReactionsAt(ctx context.Context, game string, m MessageRef, at time.Time) (reactions.Snapshot, error) {
+	return s.reactionsAt(ctx, game, m, at)
+}
+
+// CheckMessage is checkMessage for a module's message references.
+func CheckMessage(m MessageRef, what string) error { return checkMessage(m, what) }
+
 // readsPlatform reports whether src can read messages of platform: a
 // platform-bound reader (Discord REST) only its own; any other source all.
 func readsPlatform(src reactions.Source, platform string) bool {

@@ -321,8 +321,8 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rp.Log) != end.Moves || len(rp.Decks) != 3 || rp.Log[0].Move == nil || len(rp.Log[0].Move.Cards) != 6 {
-		t.Fatalf("the replay lists every move, selections revealed: %d entries of %d, first %+v", len(rp.Log), end.Moves, rp.Log[0])
+	if !rp.Consistent || len(rp.Log) != end.Moves || len(rp.States) != end.Moves || len(rp.Decks) != 3 || rp.Log[0].Move == nil || len(rp.Log[0].Move.Cards) != 6 {
+		t.Fatalf("the replay rebuilds every move, selections revealed: %d entries of %d, first %+v; %s", len(rp.Log), end.Moves, rp.Log[0], rp.Problem)
 	}
 	list, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Player: cy, Status: gildedhall.MatchEnded})
 	if err != nil || len(list) != 1 || list[0].ID != d.ID || list[0].Winner != end.Winner {

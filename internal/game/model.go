@@ -61,6 +61,10 @@ type Meta struct {
 	Ended   bool      `json:"ended,omitempty"`
 	Winner  string    `json:"winner,omitempty"`
 	EndedAt time.Time `json:"ended_at,omitzero"`
+	// Spaces are the chat spaces bound to the game ("discord:900"), kept by
+	// bind: a chat command run from a cached binding checks it here, in
+	// the META it reads anyway (boundcall.go).
+	Spaces []string `json:"spaces,omitempty"`
 	// Amendments are the operator corrections and adopted proposals that
 	// changed this game's ruleset numbers, oldest first (RULINGS R1, G3).
 	Amendments []Amendment `json:"amendments,omitempty"`

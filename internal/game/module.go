@@ -97,6 +97,13 @@ type Narration struct {
 	Sentence func(ev Event, name func(id string) string) string
 	// Announce: the event is posted to the game's bound channels.
 	Announce bool
+	// Notable, if set, narrows Announce to the events it accepts (a
+	// purchase of note, not every purchase).
+	Notable func(ev Event) bool
+	// Notify, if set, lists the identities an announcement notifies (a
+	// your-turn notice pings its player); every other mention in it shows
+	// as a name only.
+	Notify func(ev Event) []string
 }
 
 // DueWork applies one kind of timer. Items in the due index are found by

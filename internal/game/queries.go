@@ -152,6 +152,9 @@ func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...sto
 			return nil, err
 		}
 	}
+	if err := checkSpace(ctx, t.Meta); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

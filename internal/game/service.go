@@ -225,10 +225,17 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 	idem := LogKey(sp.Req.Game, cmdID)
 	log := s.log.With("game", sp.Req.Game, "command", sp.Command, "actor", sp.Req.Actor, "command_id", cmdID)
 
+	// The first attempt reads eventually consistent, at half the read
+	// units: every item it writes carries a version condition, and the
+	// seed a check, so a stale read costs at most a retry, which reads
+	// strongly. A refusal is only ever answered from a strong read (a
+	// stale read must not refuse a player who did just join, say).
+	eventual := true
 	for attempt := 1; ; attempt++ {
-		res, err := s.attempt(ctx, sp, cmd, checked, cmdID, idem, reqHash)
+		res, err := s.attempt(ctx, sp, cmd, checked, cmdID, idem, reqHash, eventual)
 		if err == nil {
 			res.Attempts = attempt
+			markLogged(ctx)
 			if !res.Replayed {
 				log.InfoContext(ctx, "command applied", "attempt", attempt, "entry", res.Entry.ID)
 			}
@@ -237,8 +244,19 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 		var dup *store.DuplicateError
 		if errors.As(err, &dup) {
 			// A concurrent twin committed first: answer with its response.
-			return replay(dup.Item, reqHash)
+			res, err := replay(ctx, dup.Item, sp.Command, reqHash)
+			if err == nil {
+				markLogged(ctx)
+			}
+			return res, err
 		}
+		var re *rules.Error
+		if eventual && (errors.As(err, &re) || errors.Is(err, ErrSpaceMoved)) {
+			eventual = false
+			attempt--
+			continue
+		}
+		eventual = false
 		if !errors.Is(err, store.ErrConflict) {
 			return nil, err
 		}
@@ -254,7 +272,7 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 	}
 }
 
-func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked bool, cmdID string, idem store.Key, reqHash string) (*Result, error) {
+func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked bool, cmdID string, idem store.Key, reqHash string, eventual bool) (*Result, error) {
 	now := s.clock.Now()
 	keys := []store.Key{MetaKey(sp.Req.Game), idem}
 	if sp.Keys != nil {
@@ -271,14 +289,18 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 			keys = append(keys, seedGuess)
 		}
 	}
-	items, err := s.store.GetMany(ctx, keys)
+	rctx := ctx
+	if eventual {
+		rctx = store.WithEventualReads(ctx)
+	}
+	items, err := s.store.GetMany(rctx, keys)
 	if err != nil {
 		return nil, fmt.Errorf("reading game %s: %w", sp.Req.Game, err)
 	}
 	for _, it := range items {
 		t.Loaded[it.Key] = it
 	}
-	if cmd.Name != "create" && !checked {
+	if cmd.Name != "create" && (!checked || boundCallOf(ctx) != nil) {
 		if err := t.LoadMeta(); err != nil {
 			return nil, err
 		}
@@ -287,9 +309,12 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 		if err := s.allowCommand(t.Game, t.Meta.Ruleset, cmd); err != nil {
 			return nil, err
 		}
+		if err := checkSpace(ctx, t.Meta); err != nil {
+			return nil, err
+		}
 	}
 	if it := t.Loaded[idem]; it.Exists() {
-		return replay(it, reqHash)
+		return replay(ctx, it, sp.Command, reqHash)
 	}
 	if cmd.Name != "create" {
 		if t.Meta == nil {
@@ -398,12 +423,17 @@ func (s *Service) Pause(attempt int) time.Duration {
 }
 
 // replay answers a repeated command with the response stored by the first.
-func replay(it store.Item, reqHash string) (*Result, error) {
+// Under a chat invocation (a BoundCall) the key is the platform's own id of
+// the interaction, which names the request: a repeat of the same command
+// answers the first response even if its options differ (only a forged
+// replay can differ; the platform signs what it sends).
+func replay(ctx context.Context, it store.Item, command, reqHash string) (*Result, error) {
 	var e Entry
 	if err := json.Unmarshal(it.Data, &e); err != nil {
 		return nil, fmt.Errorf("decoding stored log entry %s: %w", it.Key, err)
 	}
-	if e.RequestHash != "" && reqHash != "" && e.RequestHash != reqHash {
+	chat := boundCallOf(ctx) != nil && e.Command == command
+	if e.RequestHash != "" && reqHash != "" && e.RequestHash != reqHash && !chat {
 		return nil, rules.Refuse("idempotency_key_reused",
 			"This idempotency key was already used for a different request (%s); use a new key for a new command.", e.Command)
 	}

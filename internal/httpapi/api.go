@@ -118,6 +118,7 @@ func (a *API) routes() {
 	a.exoptosisRoutes(m)
 	a.obeliskRoutes(m)
 	a.governanceRoutes(m)
+	a.turnsRoutes(m)
 	a.commandRoutes(m)
 	if a.manual != nil {
 		m.Handle("POST /v1/dev/clock", a.authed(a.devClock))

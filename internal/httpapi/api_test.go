@@ -281,6 +281,10 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/message-events":                {"POST"},
 		"/v1/games/{game}/periods/{period}/activity":     {"GET"},
 		"/v1/games/{game}/commands":                      {"GET"},
+		"/v1/games/{game}/turns":                         {"GET"},
+		"/v1/games/{game}/turns/rules":                   {"GET"},
+		"/v1/games/{game}/turns/proposals":               {"GET"},
+		"/v1/games/{game}/turns/cases":                   {"GET"},
 		"/v1/bindings/{platform}/{space}":                {"GET"},
 	}
 	// And the one route shape of every command an edge may call.

@@ -174,7 +174,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// fake, fed by two pollers of the committed log at once (overlapping
 	// deliveries). Its leases run on real time, so they expire while the
 	// game clock stands still; a quarter second is ample for a loopback post.
-	an := &announce.Announcer{Store: g.fs, Bindings: g.admin, Clock: clock.Real{}, Lease: 250 * time.Millisecond, Log: cfg.Log,
+	an := &announce.Announcer{Store: g.fs, Bindings: g.admin, Narrator: g.admin, Clock: clock.Real{}, Lease: 250 * time.Millisecond, Log: cfg.Log,
 		Discord: &announce.Discord{BaseURL: g.fake.APIBase(), Token: DiscordToken}}
 	for range 2 {
 		g.pollers = append(g.pollers, cfg.Outbox(g.fs, an.Handle))

@@ -18,6 +18,7 @@ import (
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
@@ -539,8 +540,9 @@ func (s *Snapshot) Announcements(c *Checks, fake *announcetest.Discord, channel 
 	}
 	want := map[string]string{} // nonce -> entry id
 	n := 0
+	reg := rulesets.Registry()
 	for _, e := range s.Entries {
-		lines, _ := announce.Render(s.Game, &e)
+		lines, _ := announce.Render(reg, "discord", &e)
 		if len(lines) == 0 {
 			continue
 		}

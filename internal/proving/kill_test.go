@@ -264,7 +264,7 @@ func waitAnnounced(fake *announcetest.Discord, snap *proving.Snapshot) bool {
 		}
 		missing := false
 		for _, e := range snap.Entries {
-			lines, _ := announce.Render(snap.Game, &e)
+			lines, _ := announce.Render(rulesets.Registry(), "discord", &e)
 			for i := range announce.Split(lines) {
 				if !created[announce.Nonce(e.ID, proving.Channel, i)] {
 					missing = true

@@ -195,7 +195,8 @@ type Store interface {
 	// Get reads one item, strongly consistent. A missing item is returned
 	// with Version 0, not as an error.
 	Get(ctx context.Context, k Key) (Item, error)
-	// GetMany reads several items in one request, in the order asked.
+	// GetMany reads several items in one request, in the order asked,
+	// strongly consistent unless ctx allows eventual reads (WithEventualReads).
 	GetMany(ctx context.Context, keys []Key) ([]Item, error)
 	// Query reads one page of a partition.
 	Query(ctx context.Context, q Query) (Page, error)
@@ -306,6 +307,23 @@ func UsageFrom(ctx context.Context) *Usage {
 	return u
 }
 
+type eventualKey struct{}
+
+// WithEventualReads lets GetMany calls under ctx read eventually consistent,
+// at half the read units (DynamoDB; bolt is always consistent and bills as
+// DynamoDB would). It is for reads whose staleness can only cost a retry: a
+// command's first attempt, every item of which is written or checked under
+// a version condition at commit (internal/game).
+func WithEventualReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, eventualKey{}, true)
+}
+
+// EventualReads reports whether ctx allows eventually consistent GetMany.
+func EventualReads(ctx context.Context) bool {
+	ok, _ := ctx.Value(eventualKey{}).(bool)
+	return ok
+}
+
 // ItemSize approximates DynamoDB's size of an item: attribute names plus
 // values, as AWS bills it.
 func ItemSize(it Item) int {
@@ -334,6 +352,10 @@ func WriteUnits(size int, transactional bool) float64 {
 	}
 	return u
 }
+
+// EventualReadUnits is AWS's eventually consistent read cost: half a unit
+// per started 4 KB.
+func EventualReadUnits(size int) float64 { return ReadUnits(size, false) / 2 }
 
 // ReadUnits is AWS's strongly consistent read cost: 1 unit per started 4 KB
 // (doubled inside a transaction).

@@ -1,11 +1,9 @@
 package tracker
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -26,8 +24,6 @@ var funcs = template.FuncMap{
 	"who":      whoLink,
 	"moveText": moveText,
 	"short":    short,
-	"jsonText": jsonText,
-	"evText":   eventText,
 	"join":     strings.Join,
 	"add":      func(a, b int) int { return a + b },
 	"sub":      func(a, b int) int { return a - b },
@@ -111,6 +107,15 @@ func playerLink(l *layout, id string) template.HTML {
 	return template.HTML(fmt.Sprintf(`<a href="%s">%s</a>`, template.HTMLEscapeString(href), template.HTMLEscapeString(label)))
 }
 
+// name is a player's display name (the id when they have none, or are
+// no longer a player).
+func (l *layout) name(id string) string {
+	if n := l.Names[id]; n != "" {
+		return n
+	}
+	return id
+}
+
 // whoLink is playerLink labelled with the name alone (the id is the
 // link's title), for the long log table.
 func whoLink(l *layout, id string) template.HTML {
@@ -189,14 +194,6 @@ func short(n int, s string) string {
 	return string(r[:n]) + "…"
 }
 
-// jsonText is raw JSON as compact text ("" for none).
-func jsonText(b json.RawMessage) string {
-	if len(b) == 0 || string(b) == "null" {
-		return ""
-	}
-	return string(b)
-}
-
 // query builds "?k=v&..." from pairs, leaving out empty values.
 func query(kv ...string) string {
 	q := url.Values{}
@@ -209,82 +206,4 @@ func query(kv ...string) string {
 		return ""
 	}
 	return "?" + q.Encode()
-}
-
-// eventText renders an event's data as short readable text in its own
-// field order: "item=random-card quantity=2 cards=[7 of Hearts, King of
-// Spades (holographic)]". Objects in lists show their name when they have
-// one (cards, packs); other nested values are summarised. It keeps the log
-// page small (a raw JSON dump costs 5 bytes per escaped quote) and legible.
-func eventText(raw json.RawMessage) string {
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return short(120, jsonText(raw))
-	}
-	var parts []string
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			break
-		}
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			break
-		}
-		key, _ := k.(string)
-		if key == "at" {
-			continue // the entry's own time says it
-		}
-		parts = append(parts, key+"="+valueText(v))
-	}
-	return short(160, strings.Join(parts, " "))
-}
-
-func valueText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "none"
-	case string:
-		return x
-	case json.Number:
-		return x.String()
-	case bool:
-		return fmt.Sprint(x)
-	case []any:
-		names := make([]string, 0, len(x))
-		for _, e := range x {
-			if m, ok := e.(map[string]any); ok {
-				n, _ := m["name"].(string)
-				if n == "" {
-					n, _ = m["id"].(string)
-				}
-				if h, _ := m["holo"].(bool); h {
-					n += " (holographic)"
-				}
-				if n == "" {
-					n = "{…}"
-				}
-				names = append(names, n)
-				continue
-			}
-			names = append(names, valueText(e))
-		}
-		return "[" + strings.Join(names, ", ") + "]"
-	case map[string]any:
-		if n, ok := x["name"].(string); ok {
-			return n
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		parts := make([]string, 0, len(keys))
-		for _, k := range keys {
-			parts = append(parts, k+"="+valueText(x[k]))
-		}
-		return "{" + strings.Join(parts, " ") + "}"
-	}
-	return "?"
 }

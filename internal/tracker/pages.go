@@ -311,8 +311,10 @@ type logRow struct {
 	More  int
 }
 
+// eventRow is one event: its type (for filters and tests) and its
+// sentence, the components' narration the CLI and the announcer show too.
 type eventRow struct {
-	Type, Player, Text string
+	Type, Text string
 }
 
 // Log page limits: a row shows at most maxEventsShown events (a phase end
@@ -328,12 +330,12 @@ const (
 // fit takes the entries keep accepts while their rows fit in budget bytes
 // (the first row of a page always fits, however long). cut is how many
 // entries it went through: len(es) when all fitted.
-func fit(es []game.Entry, keep func(game.Entry) bool, budget int, first bool) (rows []logRow, size, cut int) {
+func fit(es []game.Entry, keep func(game.Entry) bool, say func(game.Event) string, budget int, first bool) (rows []logRow, size, cut int) {
 	for i, e := range es {
 		if !keep(e) {
 			continue
 		}
-		row, n := newLogRow(e)
+		row, n := newLogRow(e, say)
 		if size+n > budget && !(first && len(rows) == 0) {
 			return rows, size, i
 		}
@@ -342,7 +344,7 @@ func fit(es []game.Entry, keep func(game.Entry) bool, budget int, first bool) (r
 	return rows, size, len(es)
 }
 
-func newLogRow(e game.Entry) (logRow, int) {
+func newLogRow(e game.Entry, say func(game.Event) string) (logRow, int) {
 	r := logRow{Entry: e}
 	size := rowOverhead
 	for i, ev := range e.Events {
@@ -350,12 +352,9 @@ func newLogRow(e game.Entry) (logRow, int) {
 			r.More = len(e.Events) - i
 			break
 		}
-		er := eventRow{Type: ev.Type, Text: eventText(ev.Data)}
-		if ev.Player != e.Actor {
-			er.Player = ev.Player
-		}
+		er := eventRow{Type: ev.Type, Text: say(ev)}
 		r.Shown = append(r.Shown, er)
-		size += eventOverhead + len(er.Type) + len(er.Player) + len(template.HTMLEscapeString(er.Text))
+		size += eventOverhead + len(er.Type) + len(template.HTMLEscapeString(er.Text))
 	}
 	return r, size
 }
@@ -365,6 +364,7 @@ func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (stri
 	d := logData{Player: strings.TrimSpace(q.Get("player")), Kind: strings.TrimSpace(q.Get("kind")), After: q.Get("after"),
 		FilterPlayers: l.members}
 	quoted := strconv.Quote(d.Player)
+	say := func(ev game.Event) string { return h.svc.Sentence(ev, l.name) }
 	keep := func(e game.Entry) bool {
 		if d.Player != "" && e.Actor != d.Player && !slices.ContainsFunc(e.Events, func(ev game.Event) bool {
 			// An event names a player as its subject or in its data (the
@@ -388,14 +388,14 @@ func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (stri
 		if err != nil {
 			return "", err
 		}
-		rows, size, cut := fit(page.Entries, keep, logBudget-used, len(d.Entries) == 0)
+		rows, size, cut := fit(page.Entries, keep, say, logBudget-used, len(d.Entries) == 0)
 		if cut < len(page.Entries) {
 			if cut > 0 {
 				again, err := h.svc.Log(ctx, l.Game.ID, cursor, cut)
 				if err != nil {
 					return "", err
 				}
-				rows, size, _ = fit(again.Entries, keep, logBudget-used, len(d.Entries) == 0)
+				rows, size, _ = fit(again.Entries, keep, say, logBudget-used, len(d.Entries) == 0)
 				cursor = again.Next
 			}
 			d.Entries = append(d.Entries, rows...)

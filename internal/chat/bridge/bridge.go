@@ -253,15 +253,6 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 	// Replies are cached under the relay's platform, apart from the
 	// native integrations' ("bridge-slack" is not "slack").
 	cachePlatform := "bridge-" + c.Platform
-	if h.Cache != nil {
-		if b, ok, err := h.Cache.Recall(ctx, cachePlatform, c.ID); err != nil {
-			h.fail(w, ctx, err)
-			return
-		} else if ok {
-			writeJSON(w, http.StatusOK, b)
-			return
-		}
-	}
 	inv := &chat.Invocation{Platform: c.Platform, Guild: c.Space, Channel: c.Channel, User: user, UserName: c.UserName,
 		Command: c.Command, Options: c.Options, Key: c.ID}
 	var rep *chat.Reply
@@ -300,11 +291,9 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	if h.Cache != nil {
-		if b, err = h.Cache.Remember(ctx, cachePlatform, c.ID, b); err != nil {
-			h.fail(w, ctx, err)
-			return
-		}
+	if b, err = h.Cache.Keep(ctx, cachePlatform, c.ID, rep.Logged, b); err != nil {
+		h.fail(w, ctx, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, b)
 }

@@ -37,8 +37,9 @@ type Handler struct {
 	PublicKey ed25519.PublicKey
 	// ApplicationID, when set, refuses interactions of another application.
 	ApplicationID string
-	// Cache makes replayed interactions answer their first response; nil
-	// disables it (game commands still replay by idempotency key).
+	// Cache makes replayed reads, prompts and refusals answer their first
+	// response; nil disables it. Game commands need none: they replay from
+	// their log entry (chat.ReplyCache).
 	Cache *chat.ReplyCache
 	// Deferrer finishes commands that outlive Budget; nil runs them in a
 	// goroutine of this process (right for a long-lived server, not for
@@ -171,34 +172,32 @@ func (h *Handler) respond(ctx context.Context, in *Interaction, body []byte) ([]
 	if err != nil {
 		return nil, err
 	}
-	if h.Cache != nil {
-		if prev, ok, err := h.Cache.Recall(ctx, Platform, in.ID); err != nil {
-			h.log().WarnContext(ctx, "reply cache unavailable", "err", err.Error())
-		} else if ok {
-			return prev, nil
-		}
+	resp, logged := h.run(ctx, in, inv, body)
+	first, err := h.Cache.Keep(ctx, Platform, in.ID, logged, resp)
+	if err != nil {
+		h.log().WarnContext(ctx, "reply cache unavailable", "err", err.Error())
+		return resp, nil
 	}
-	resp := h.run(ctx, in, inv, body)
-	if h.Cache != nil {
-		first, err := h.Cache.Remember(ctx, Platform, in.ID, resp)
-		if err != nil {
-			h.log().WarnContext(ctx, "reply cache unavailable", "err", err.Error())
-		} else {
-			resp = first
-		}
-	}
-	return resp, nil
+	return first, nil
+}
+
+// answer is a rendered response and whether a game command's log entry
+// holds its outcome (chat.Reply.Logged).
+type answer struct {
+	resp   []byte
+	logged bool
 }
 
 // run answers with the command's reply if it comes within the budget, and
 // otherwise defers: Discord shows "thinking…" and the Deferrer finishes the
-// command and edits the response.
-func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation, body []byte) []byte {
+// command and edits the response. logged is the reply's chat.Reply.Logged
+// (false for a deferral).
+func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation, body []byte) (resp []byte, logged bool) {
 	budget := h.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	done := make(chan []byte, 1)
+	done := make(chan answer, 1)
 	// The command is not cancelled when the request ends: once deferred it
 	// may still commit, and its twin in the Deferrer then replays it.
 	cctx := context.WithoutCancel(ctx)
@@ -206,8 +205,8 @@ func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation
 	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	select {
-	case resp := <-done:
-		return resp
+	case a := <-done:
+		return a.resp, a.logged
 	case <-timer.C:
 	}
 	d := h.Deferrer
@@ -217,32 +216,33 @@ func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation
 	if err := d.Defer(ctx, body); err != nil {
 		// Without a deferral the best answer is to wait for the command.
 		h.log().ErrorContext(ctx, "deferring failed; waiting for the command", "err", err.Error())
-		return <-done
+		a := <-done
+		return a.resp, a.logged
 	}
 	h.log().InfoContext(ctx, "discord command deferred", "command", inv.Command, "interaction", in.ID)
 	if in.Type == InteractionComponent {
 		resp, _ := json.Marshal(Response{Type: ResponseDeferredUpdate})
-		return resp
+		return resp, false
 	}
 	var flags int
 	if c, ok := chat.Lookup(inv.Command); ok && c.Private {
 		flags = FlagEphemeral
 	}
-	resp, _ := json.Marshal(Response{Type: ResponseDeferredMessage, Data: &ResponseData{Flags: flags}})
-	return resp
+	resp, _ = json.Marshal(Response{Type: ResponseDeferredMessage, Data: &ResponseData{Flags: flags}})
+	return resp, false
 }
 
 // reply runs the invocation and renders its reply as a response: a new
 // message for a command; for a button or select, an update of the message
 // it is on, unless the reply is a refusal (shown to the presser alone).
-func (h *Handler) reply(ctx context.Context, in *Interaction, inv *chat.Invocation) []byte {
+func (h *Handler) reply(ctx context.Context, in *Interaction, inv *chat.Invocation) answer {
 	rep := h.Router.Handle(ctx, inv)
 	typ := ResponseMessage
 	if in.Type == InteractionComponent && !rep.Refusal {
 		typ = ResponseUpdateMessage
 	}
 	resp, _ := marshalMessage(typ, rep, h.log())
-	return resp
+	return answer{resp: resp, logged: rep.Logged}
 }
 
 func marshalMessage(typ int, rep *chat.Reply, log *slog.Logger) ([]byte, error) {

@@ -122,11 +122,6 @@ func (h *Handler) respond(w http.ResponseWriter, ctx context.Context, inv *chat.
 }
 
 func (h *Handler) reply(ctx context.Context, inv *chat.Invocation, prep func() *chat.Reply) ([]byte, error) {
-	if h.Cache != nil {
-		if b, ok, err := h.Cache.Recall(ctx, Platform, inv.Key); err != nil || ok {
-			return b, err
-		}
-	}
 	rep := prep()
 	if rep == nil {
 		rep = h.Router.Handle(ctx, inv)
@@ -135,10 +130,7 @@ func (h *Handler) reply(ctx context.Context, inv *chat.Invocation, prep func() *
 	if err != nil {
 		return nil, err
 	}
-	if h.Cache == nil {
-		return b, nil
-	}
-	return h.Cache.Remember(ctx, Platform, inv.Key, b)
+	return h.Cache.Keep(ctx, Platform, inv.Key, rep.Logged, b)
 }
 
 // interactionPayload is the part of a block_actions payload used.

@@ -97,10 +97,7 @@ func Apply(m *Match, rs *ruleset.Ruleset, mv Move, now time.Time, src fair.Sourc
 	if err != nil {
 		return nil, err
 	}
-	logged := mv
-	logged.Cards = slices.Clone(mv.Cards)
-	logged.Targets = slices.Clone(mv.Targets)
-	m.Log = append(m.Log, LogEntry{At: now, Move: &logged})
+	m.Steps++
 	return e.evs, nil
 }
 

@@ -48,3 +48,7 @@ const (
 	EvConsented      = "consented"
 	EvEnded          = "ended" // Participant is the winner, if any; Reason the end reason
 )
+
+// EventKinds lists every event kind, in the order above (the game layer
+// logs each as match_<kind> and narrates every one).
+var EventKinds = []string{EvSelected, EvHandsRevealed, EvTurnOrder, EvRaised, EvMatched, EvDeclined, EvPassed, EvRefunded, EvBettingClosed, EvPlayStarted, EvTurnStarted, EvTurnSkipped, EvPlayed, EvAdded, EvChoicePending, EvChosenAtRandom, EvGiverChosen, EvGiven, EvDrew, EvCardLeft, EvEffect, EvForfeited, EvConsented, EvEnded}

@@ -68,7 +68,7 @@ type part struct {
 // playing builds a match in the play phase, turn order as given, first
 // participant to move, with pile as the played cards.
 func playing(pile []string, ps ...part) *Match {
-	m := &Match{ID: "m", Phase: PhasePlay, Started: t0, TurnStart: t0, Pile: append([]string{}, pile...), Log: []LogEntry{}}
+	m := &Match{ID: "m", Phase: PhasePlay, Started: t0, TurnStart: t0, Pile: append([]string{}, pile...)}
 	for _, p := range ps {
 		deck := p.deck
 		if deck == nil {

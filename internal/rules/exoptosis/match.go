@@ -131,6 +131,9 @@ type Betting struct {
 }
 
 // LogEntry is one step of the match: a move, or a timeout acting at At.
+// The match does not keep its steps (a stored match would grow with every
+// move): the game layer records each step in the log entry of the command
+// that made it, and a replay feeds them back to Apply and Timeout.
 type LogEntry struct {
 	At      time.Time `json:"at"`
 	Move    *Move     `json:"move,omitempty"`
@@ -159,14 +162,16 @@ type Match struct {
 	// next play must follow (X3).
 	Pile []string `json:"pile"`
 	// Constraint is the colour a Joker on top of the pile demands, "" if none.
-	Constraint string     `json:"constraint,omitempty"`
-	Pending    *Pending   `json:"pending,omitempty"`
-	Draws      []Draw     `json:"draws,omitempty"`
-	Betting    Betting    `json:"betting"`
-	Winner     string     `json:"winner,omitempty"`
-	EndReason  string     `json:"endReason,omitempty"`
-	Ended      time.Time  `json:"ended,omitzero"`
-	Log        []LogEntry `json:"log"`
+	Constraint string    `json:"constraint,omitempty"`
+	Pending    *Pending  `json:"pending,omitempty"`
+	Draws      []Draw    `json:"draws,omitempty"`
+	Betting    Betting   `json:"betting"`
+	Winner     string    `json:"winner,omitempty"`
+	EndReason  string    `json:"endReason,omitempty"`
+	Ended      time.Time `json:"ended,omitzero"`
+	// Steps counts the moves applied and the deadlines acted on (each
+	// expiry of a Timeout is one step).
+	Steps int `json:"steps,omitempty"`
 	// Waiting counts entrants the game layer keeps outside Participants (a
 	// battle too large for one stored item) who have neither selected nor
 	// forfeited. The hands are not revealed while any wait: the game layer
@@ -191,13 +196,12 @@ func New(rs *ruleset.Ruleset, id string, entrants []Entrant, now time.Time) (*Ma
 		return nil, nil, rules.Refuse("too_many_players", "A match holds at most %d participants; got %d.", MaxParticipants, len(entrants))
 	}
 	// Room for what a match of a few players typically grows to (every
-	// participant's entry, a dozen cards played, a few dozen log entries),
-	// so that playing it does not reallocate them again and again.
+	// participant's entry, a dozen cards played), so that playing it does
+	// not reallocate them again and again.
 	m := &Match{
 		ID: id, Phase: PhaseSelection, Started: now, TurnStart: now,
 		Participants: make([]Participant, 0, len(entrants)),
 		Pile:         make([]string, 0, 16),
-		Log:          make([]LogEntry, 0, 32),
 	}
 	seen := map[string]bool{}
 	var evs []Event

@@ -30,7 +30,7 @@ func Timeout(m *Match, rs *ruleset.Ruleset, now time.Time, src fair.Source) []Ev
 		}
 		e.now = at
 		e.expire()
-		m.Log = append(m.Log, LogEntry{At: at, Timeout: true})
+		m.Steps++
 	}
 	return e.evs
 }

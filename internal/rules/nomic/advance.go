@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/fair"
 	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/ruleset"
 )
 
@@ -303,3 +304,43 @@ func (s *State) StartRound(now time.Time, rs *ruleset.Ruleset) ([]Event, error) 
 	s.Round = Round{Number: s.Round.Number + 1, Start: now}
 	return append(evs, Event{Kind: EvRoundStarted, At: now, Text: fmt.Sprintf("Round %d begins: everyone has 0 points.", s.Round.Number)}), nil
 }
+
+// ApplyDue applies the one scheduled effect d as of d.At (RULINGS T4), as
+// Advance does when d is the next one due: an engine that stores the game
+// in parts applies each effect in a commit of its own, with the parts the
+// effect reads (the turn's proposals and appeals for a turn end, the case
+// for a Judge's deadline). It refuses an effect that is not the next one
+// of its kind (already applied, or not the case's deadline any more).
+func (s *State) ApplyDue(d Due, rs *ruleset.Ruleset, src fair.Source, reactions map[string]Reactions) (*ruleset.Ruleset, []Event, error) {
+	n, err := numbers(rs)
+	if err != nil {
+		return rs, nil, err
+	}
+	if s.Round.Over {
+		return rs, nil, rules.Refuse("not_due", "Round %d is over: nothing is due.", s.Round.Number)
+	}
+	switch d.Kind {
+	case DueTurnEnd:
+		ord := s.Round.TurnsEnded + 1
+		if end := turnOf(s.Round.Start, ord).End; TurnID(s.Round.Number, ord) != d.Turn || !end.Equal(d.At) {
+			return rs, nil, rules.Refuse("not_due", "The next turn to end is %s, at %s, not %s.", TurnID(s.Round.Number, ord), when(end), d.Turn)
+		}
+		rs, evs := s.endTurn(d.At, rs, reactions)
+		return rs, evs, nil
+	case DueJudgeDeadline:
+		c := s.Case(d.Case)
+		if c == nil {
+			return rs, nil, rules.Refuse("not_due", "There is no case %d.", d.Case)
+		}
+		a := c.current()
+		if a == nil || a.Administrator || !a.At.Add(n.JudgeDeadline.Std()).Equal(d.At) {
+			return rs, nil, rules.Refuse("not_due", "Case %d has no Judge whose deadline is %s.", d.Case, when(d.At))
+		}
+		return rs, s.judgeLate(c, d.At, rs, src), nil
+	}
+	return rs, nil, rules.Refuse("not_due", "%q is not a scheduled effect.", d.Kind)
+}
+
+// TurnOf returns the calendar turn with the given ordinal (from 1) of a
+// round that started at roundStart.
+func TurnOf(roundStart time.Time, ordinal int) calendar.Turn { return turnOf(roundStart, ordinal) }

@@ -187,7 +187,7 @@ func (t *tx) startRosterBattle(r *MatchRecord) error {
 		}
 	}
 	r.Match = &exoptosis.Match{ID: r.ID, Phase: exoptosis.PhaseSelection, Started: t.Now, TurnStart: t.Now,
-		Participants: []exoptosis.Participant{}, Pile: []string{}, Log: []exoptosis.LogEntry{}, Waiting: playable}
+		Participants: []exoptosis.Participant{}, Pile: []string{}, Waiting: playable}
 	r.Status, r.StartedAt = MatchPlaying, t.Now
 	t.Emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "entrants": entrants, "waiting": playable})
 	if smallCount > 0 {
@@ -373,10 +373,7 @@ func (t *tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]s
 	dirty := map[int]bool{}
 	keep := m.Participants[:0:0]
 	for _, p := range m.Participants {
-		idle := p.Status == exoptosis.StatusForfeited && len(p.Hand) == 0 && p.Bet == 0 && !slices.Contains(m.Order, p.ID) &&
-			(m.Pending == nil || (m.Pending.Owner != p.ID && m.Pending.Receiver != p.ID)) &&
-			!slices.ContainsFunc(m.Draws, func(d exoptosis.Draw) bool { return d.Participant == p.ID })
-		if !idle {
+		if !idleForfeit(m, &p) {
 			keep = append(keep, p)
 			continue
 		}
@@ -402,6 +399,14 @@ func (t *tx) unseatForfeits(r *MatchRecord, evs []exoptosis.Event) (map[string]s
 		}
 	}
 	return out, nil
+}
+
+// idleForfeit reports whether p forfeited holding no hand and no bet, and
+// has no part in the turn order or a pending choice or draw.
+func idleForfeit(m *exoptosis.Match, p *exoptosis.Participant) bool {
+	return p.Status == exoptosis.StatusForfeited && len(p.Hand) == 0 && p.Bet == 0 && !slices.Contains(m.Order, p.ID) &&
+		(m.Pending == nil || (m.Pending.Owner != p.ID && m.Pending.Receiver != p.ID)) &&
+		!slices.ContainsFunc(m.Draws, func(d exoptosis.Draw) bool { return d.Participant == p.ID })
 }
 
 // summarizeForfeits replaces, when many entrants left a large battle in one

@@ -213,7 +213,13 @@ func (t *tx) startMatch(r *MatchRecord) error {
 		return nil
 	}
 	r.Match, r.Status, r.StartedAt = m, MatchPlaying, t.Now
-	t.Emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "participants": r.Players})
+	// The Chips each entrant brought are the replay's starting point (their
+	// decks never change, X1, so the match item keeps those).
+	chips := make(map[string]int, len(entrants))
+	for _, e := range entrants {
+		chips[e.ID] = e.Chips
+	}
+	t.Emit("match_started", "", map[string]any{"match": r.ID, "kind": r.Kind, "participants": r.Players, "chips": chips})
 	if err := t.indexMatch(r, r.everyone()); err != nil { // a duel's players have it since the request
 		return err
 	}
@@ -227,11 +233,18 @@ func (t *tx) startMatch(r *MatchRecord) error {
 // hand that leaves the match during selection.
 func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis.Phase) error {
 	secret := phaseBefore == exoptosis.PhaseSelection
+	// Taken before the selections' cards are cut from their events.
+	var revealed map[string][]string
+	if i := slices.IndexFunc(evs, func(ev exoptosis.Event) bool { return ev.Kind == exoptosis.EvHandsRevealed }); i >= 0 {
+		revealed = revealedHands(r.Match, evs, i)
+	}
 	for i := range evs {
 		ev := &evs[i]
+		var hands map[string][]string
 		switch ev.Kind {
 		case exoptosis.EvHandsRevealed:
 			secret = false
+			hands = revealed
 		case exoptosis.EvSelected:
 			ev.Cards = nil
 		case exoptosis.EvForfeited:
@@ -254,7 +267,7 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 				return err
 			}
 		}
-		t.Emit("match_"+ev.Kind, ev.Participant, matchEvent{Match: r.ID, Event: *ev})
+		t.Emit("match_"+ev.Kind, ev.Participant, matchEvent{Match: r.ID, Event: *ev, Hands: hands})
 	}
 	return nil
 }
@@ -263,6 +276,29 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 type matchEvent struct {
 	Match string `json:"match"`
 	exoptosis.Event
+	// Hands, on hands_revealed, are the hands selected: secret until then,
+	// so the select moves before it are logged without their cards, and a
+	// replay takes them from here.
+	Hands map[string][]string `json:"hands,omitempty"`
+}
+
+// revealedHands is what each participant selected, as the hands are
+// revealed by evs[i]: their hands now, except the selections made by this
+// change (evs before i) and hands that left by a forfeit after the reveal
+// (evs after i), which the events carry.
+func revealedHands(m *exoptosis.Match, evs []exoptosis.Event, i int) map[string][]string {
+	out := map[string][]string{}
+	for _, p := range m.Participants {
+		if p.Selected && len(p.Hand) > 0 {
+			out[p.ID] = slices.Clone(p.Hand)
+		}
+	}
+	for j, ev := range evs {
+		if (j < i && ev.Kind == exoptosis.EvSelected) || (j > i && ev.Kind == exoptosis.EvForfeited && len(ev.Cards) > 0) {
+			out[ev.Participant] = slices.Clone(ev.Cards)
+		}
+	}
+	return out
 }
 
 // credit pays Chips out of a match to a player. A player who has left
@@ -360,6 +396,20 @@ type MatchMove struct {
 	Target  string   `json:"target,omitempty"`
 	Targets []string `json:"targets,omitempty"`
 	Amount  int      `json:"amount,omitempty"`
+	// Guessed is set by a caller that took Match from its own memory of the
+	// mover's only running match (a chat move with no match named): the
+	// move is then refused ErrStaleGuess, nothing written, unless Match is
+	// still the mover's only live match and running, and the caller looks
+	// the match up and moves again. It saves that look-up's reads.
+	Guessed bool `json:"-"`
+}
+
+// CodeStaleGuess refuses a Guessed move whose match is no longer the
+// mover's only running one.
+const CodeStaleGuess = "stale_match_guess"
+
+func staleGuess(id string) error {
+	return rules.Refuse(CodeStaleGuess, "%s is not your only running match.", id)
 }
 
 var moveKinds = []string{exoptosis.MoveSelect, exoptosis.MoveRaise, exoptosis.MoveBet, exoptosis.MoveMatch,
@@ -400,11 +450,13 @@ func (mv *MatchMove) check() error {
 }
 
 // MoveResult is the response of a move: the match as everyone sees it
-// after the move, and what the move (and any deadline that passed before
-// it) did.
+// after the move, what the move (and any deadline that passed before it)
+// did, and the steps it took in the match, which is how the log records
+// the match move by move (match_replay.go).
 type MoveResult struct {
 	Match  MatchView         `json:"match"`
 	Events []exoptosis.Event `json:"events"`
+	Steps  []MatchStep       `json:"steps"`
 }
 
 // Move makes one move in a running match for the actor. A deadline that
@@ -425,9 +477,15 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 			if err != nil {
 				return nil, err
 			}
+			if ids := liveMatchIDs(p, t.Period.ID); mv.Guessed && (len(ids) != 1 || ids[0] != mv.Match) {
+				return nil, staleGuess(mv.Match)
+			}
 			r, err := t.matchRecord(mv.Match)
 			if err != nil {
 				return nil, err
+			}
+			if mv.Guessed && r.Status != MatchPlaying {
+				return nil, staleGuess(mv.Match)
 			}
 			if err := notRunning(r); err != nil {
 				return nil, err
@@ -439,9 +497,13 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 			before := m.Phase
 			src := &lazySource{t: t}
 			var evs []exoptosis.Event
+			var steps []MatchStep
 			if at, ok := m.Deadline(t.Rules); ok && !t.Now.Before(at) {
+				n := m.Steps
 				evs = exoptosis.Timeout(m, t.Rules, t.Now, src)
+				steps = timeoutStep(steps, n, m.Steps, t.Now)
 			}
+			step := MatchStep{N: m.Steps + 1}
 			if m.Phase == exoptosis.PhaseBetting {
 				// The engine's idea of the bettor's Chips may be stale (a
 				// purchase or trade since): bets are checked against the
@@ -449,22 +511,30 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 				for i := range m.Participants {
 					if m.Participants[i].ID == p.ID {
 						m.Participants[i].Chips = p.Inventory.Chips
+						chips := p.Inventory.Chips
+						step.Chips = &chips
 					}
 				}
 			}
-			more, err := exoptosis.Apply(m, t.Rules, exoptosis.Move{Kind: mv.Kind, Actor: p.ID, Card: mv.Card,
-				Cards: mv.Cards, Target: mv.Target, Targets: mv.Targets, Amount: mv.Amount}, t.Now, src)
+			emv := exoptosis.Move{Kind: mv.Kind, Actor: p.ID, Card: mv.Card,
+				Cards: mv.Cards, Target: mv.Target, Targets: mv.Targets, Amount: mv.Amount}
+			more, err := exoptosis.Apply(m, t.Rules, emv, t.Now, src)
 			if err != nil {
 				return nil, err
 			}
 			evs = append(evs, more...)
+			if emv.Kind == exoptosis.MoveSelect {
+				emv.Cards = nil // secret until the hands are revealed (X1): the reveal logs them
+			}
+			step.At, step.Move = t.Now, &emv
+			steps = t.noteSeated(append(steps, step))
 			if evs, err = t.finishMatchChange(r, evs, before, src); err != nil {
 				return nil, err
 			}
 			if err := t.Acted(p); err != nil {
 				return nil, err
 			}
-			return MoveResult{Match: t.matchView(r, ""), Events: nonNil(evs)}, nil
+			return MoveResult{Match: t.matchView(r, ""), Events: nonNil(evs), Steps: steps}, nil
 		},
 	})
 }

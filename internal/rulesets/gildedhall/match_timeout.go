@@ -68,6 +68,7 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 			}
 			src := &lazySource{t: t}
 			var evs []exoptosis.Event
+			var steps []MatchStep
 			switch r.Status {
 			case MatchForming:
 				if err := t.startMatch(r); err != nil {
@@ -82,14 +83,15 @@ func (s *Service) ExpireMatch(ctx context.Context, game, id string) (bool, error
 				if err := t.prepareRoster(r, "", true); err != nil {
 					return nil, err
 				}
-				before := r.Match.Phase
+				before, n := r.Match.Phase, r.Match.Steps
 				evs = exoptosis.Timeout(r.Match, t.Rules, realNow, src)
+				steps = t.noteSeated(timeoutStep(nil, n, r.Match.Steps, realNow))
 				var err error
 				if evs, err = t.finishMatchChange(r, evs, before, src); err != nil {
 					return nil, err
 				}
 			}
-			return MatchTimeoutResult{Match: r.ID, Due: due, Status: r.Status, Events: nonNil(evs)}, nil
+			return MatchTimeoutResult{Match: r.ID, Due: due, Status: r.Status, Events: nonNil(evs), Steps: steps}, nil
 		},
 	})
 	if errors.Is(err, errMatchNotDue) {
@@ -107,6 +109,8 @@ type MatchTimeoutResult struct {
 	Due    time.Time         `json:"due"`
 	Status string            `json:"status,omitempty"`
 	Events []exoptosis.Event `json:"events,omitempty"`
+	// Steps are the steps the timer took in the match (match_replay.go).
+	Steps []MatchStep `json:"steps,omitempty"`
 	// Stopped: the game had ended, so the match's timer was dropped.
 	Stopped bool `json:"stopped,omitempty"`
 }

@@ -152,7 +152,7 @@ func (t *tx) matchView(r *MatchRecord, viewer string) MatchView {
 	}
 	b := m.Betting
 	v.Betting, v.Pool = &b, b.Pool
-	v.Winner, v.EndReason, v.Moves = m.Winner, m.EndReason, len(m.Log)
+	v.Winner, v.EndReason, v.Moves = m.Winner, m.EndReason, m.Steps
 	if viewer != "" {
 		v.LegalMoves = nonNil(exoptosis.LegalMoves(m, t.Rules, viewer))
 	}
@@ -304,63 +304,6 @@ func (r *MatchRecord) involves(id string) bool {
 		return ok
 	}
 	return false
-}
-
-// MatchReplay is a match move by move: each participant's deck (decks never
-// change during a match, X1) and the engine's log of moves and timeouts,
-// in order. Feeding the moves to the engine with the logged draws (in the
-// game log entries of the match's commands) rebuilds the match. Selections
-// are hidden while the match is in selection, except the viewer's own.
-type MatchReplay struct {
-	ID        string               `json:"id"`
-	Kind      string               `json:"kind"`
-	Status    string               `json:"status"`
-	StartedAt *time.Time           `json:"started_at,omitempty"`
-	Decks     []ReplayDeck         `json:"decks"`
-	Log       []exoptosis.LogEntry `json:"log"`
-	Winner    string               `json:"winner,omitempty"`
-	EndReason string               `json:"end_reason,omitempty"`
-}
-
-// ReplayDeck is a participant's deck in a replay.
-type ReplayDeck struct {
-	ID   string   `json:"id"`
-	Deck []string `json:"deck"`
-}
-
-// Replay returns the move-by-move log of a match.
-func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchReplay, error) {
-	if err := validMatchID(id); err != nil {
-		return MatchReplay{}, err
-	}
-	t, err := s.viewIn(ctx, viewMatches, game, matchKey(game, id))
-	if err != nil {
-		return MatchReplay{}, err
-	}
-	r, err := t.matchRecord(id)
-	if err != nil {
-		return MatchReplay{}, err
-	}
-	out := MatchReplay{ID: r.ID, Kind: r.Kind, Status: r.Status, StartedAt: timePtr(r.StartedAt),
-		Decks: []ReplayDeck{}, Log: []exoptosis.LogEntry{}}
-	m := r.Match
-	if m == nil {
-		return out, nil
-	}
-	for _, p := range m.Participants {
-		out.Decks = append(out.Decks, ReplayDeck{ID: p.ID, Deck: p.Deck})
-	}
-	secret := m.Phase == exoptosis.PhaseSelection
-	for _, e := range m.Log {
-		if secret && e.Move != nil && e.Move.Kind == exoptosis.MoveSelect && e.Move.Actor != viewer {
-			mv := *e.Move
-			mv.Cards = nil
-			e.Move = &mv
-		}
-		out.Log = append(out.Log, e)
-	}
-	out.Winner, out.EndReason = m.Winner, m.EndReason
-	return out, nil
 }
 
 // TradesPage is one page of the game's trades that f selects, oldest id first.

@@ -99,7 +99,7 @@ func onLeave(h func(t *tx, p *Player, res *engine.LeaveResult) error) func(*engi
 
 // Cards is the economy component.
 func Cards() engine.Component {
-	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, OnAction: settleGifts, Commands: []engine.Command{
+	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, OnAction: settleGifts, Events: cardsEvents(), Commands: []engine.Command{
 		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Summary: "Buy from the Croupier", Call: method((*Service).Purchase)},
 		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Summary: "Open a pack", Call: method((*Service).Open)},
 		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift)},
@@ -122,7 +122,7 @@ func Exoptosis() engine.Component {
 	for _, k := range moveKinds {
 		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k)})
 	}
-	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches},
+	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches}, Events: exoptosisEvents(),
 		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd},
 		OnLeave: onLeave(func(t *tx, p *Player, _ *engine.LeaveResult) error {
 			return t.leaveMatches(p) // match_leave.go: forfeits, duel requests, battle engagement
@@ -132,7 +132,7 @@ func Exoptosis() engine.Component {
 // Trades is the trading component: offers of items between players, who
 // may trade being ruleset data.
 func Trades() engine.Component {
-	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork},
+	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork}, Events: tradeEvents(),
 		OnJoin: func(_ *engine.Tx, prevRec, rec engine.PlayerRecord) {
 			// The trade index (trade_index.go) is complete from a first join;
 			// a rejoin keeps the open trades the departure had no room to close.

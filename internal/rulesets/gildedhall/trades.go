@@ -42,6 +42,10 @@ type Trade struct {
 	ExpiresAt time.Time     `json:"expires_at"`
 	ClosedAt  time.Time     `json:"closed_at,omitzero"`
 	ClosedBy  string        `json:"closed_by,omitempty"`
+	// CardNames names the card copies on either side ("Red Joker (holo)"
+	// by copy id), as they were at the offer: people read the trade, and
+	// its log events, by card name.
+	CardNames map[string]string `json:"card_names,omitempty"`
 }
 
 // due is the trade's timer: its expiry while open, none once closed.
@@ -110,7 +114,8 @@ func (s *Service) OfferTrade(ctx context.Context, req engine.Request, o OfferTra
 				return nil, err
 			}
 			tr := &Trade{ID: "t" + t.Entry.CommandID[:10], From: from.Core().ID, To: to.Core().ID, Give: o.Give, Take: o.Take, Note: o.Note,
-				Status: TradeOpen, CreatedAt: t.Now, ExpiresAt: t.Now.Add(t.Rules.Durations.TradeWindow.Std())}
+				Status: TradeOpen, CreatedAt: t.Now, ExpiresAt: t.Now.Add(t.Rules.Durations.TradeWindow.Std()),
+				CardNames: cardNamesOf(o.Give.Cards, from, o.Take.Cards, to)}
 			if err := t.Put(tradeKey(t.Game, tr.ID), tr, tr.due()); err != nil {
 				return nil, err
 			}
@@ -352,4 +357,36 @@ func (s *Service) tryExpireTrade(ctx context.Context, game, id string) (bool, er
 		return false, err
 	}
 	return true, nil
+}
+
+// cardNamesOf names each copy id in ids by the card it is in p's deck
+// (nil when there are none).
+func cardNamesOf(giveIDs []string, from Trader, takeIDs []string, to Trader) map[string]string {
+	if len(giveIDs)+len(takeIDs) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(giveIDs)+len(takeIDs))
+	for _, side := range []struct {
+		ids []string
+		t   Trader
+	}{{giveIDs, from}, {takeIDs, to}} {
+		// Only a Gilded Hall record holds cards.
+		ct, ok := side.t.(cardTrader)
+		if !ok {
+			continue
+		}
+		for _, id := range side.ids {
+			for _, c := range ct.Inventory.Cards {
+				if c.ID == id {
+					n := c.Name
+					if c.Holo {
+						n += " (holo)"
+					}
+					out[id] = n
+					break
+				}
+			}
+		}
+	}
+	return out
 }

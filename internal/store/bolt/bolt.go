@@ -144,8 +144,13 @@ func (s *Store) GetMany(ctx context.Context, keys []store.Key) ([]store.Item, er
 		return nil, err
 	}
 	u := cost{requests: (len(keys) + maxBatchGet - 1) / maxBatchGet, read: len(keys)}
+	eventual := store.EventualReads(ctx)
 	for _, it := range out {
-		u.readUnits += store.ReadUnits(store.ItemSize(it), false)
+		if eventual {
+			u.readUnits += store.EventualReadUnits(store.ItemSize(it))
+		} else {
+			u.readUnits += store.ReadUnits(store.ItemSize(it), false)
+		}
 	}
 	u.charge(ctx)
 	return out, nil

@@ -17,8 +17,21 @@ import (
 
 // Store is the store port on one DynamoDB table.
 type Store struct {
-	client *dynamodb.Client
+	client calls
 	table  string
+}
+
+// calls are the five DynamoDB operations the store makes, held as method
+// values rather than as the *dynamodb.Client: a function that also links
+// text/template (the tracker) makes the linker keep every exported method
+// of every type a reflect-reachable value can hold, and the client's 57
+// operations with their serialisers then add megabytes to the bootstrap.
+type calls struct {
+	GetItem            func(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	BatchGetItem       func(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
+	Query              func(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+	PutItem            func(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	TransactWriteItems func(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -26,7 +39,8 @@ var _ store.Store = (*Store)(nil)
 // New returns a Store on table, which must have the schema of the package
 // comment (CreateTable makes one).
 func New(client *dynamodb.Client, table string) *Store {
-	return &Store{client: client, table: table}
+	return &Store{client: calls{GetItem: client.GetItem, BatchGetItem: client.BatchGetItem, Query: client.Query,
+		PutItem: client.PutItem, TransactWriteItems: client.TransactWriteItems}, table: table}
 }
 
 // Close does nothing: the client holds no resources that need releasing.
@@ -113,8 +127,8 @@ func sizeIfFound(it store.Item) int {
 	return store.ItemSize(it)
 }
 
-// GetMany reads keys with strongly consistent BatchGetItem requests of at
-// most 100 keys, retrying the keys DynamoDB leaves unprocessed, and returns
+// GetMany reads keys with BatchGetItem requests of at most 100 keys
+// (strongly consistent unless ctx allows eventual reads), retrying the keys DynamoDB leaves unprocessed, and returns
 // the items in the order asked (missing ones with Version 0). A key asked
 // twice is read once.
 func (st *Store) GetMany(ctx context.Context, keys []store.Key) ([]store.Item, error) {
@@ -154,6 +168,7 @@ func (st *Store) GetMany(ctx context.Context, keys []store.Key) ([]store.Item, e
 // batchGet reads up to 100 keys, retrying unprocessed keys with backoff.
 func (st *Store) batchGet(ctx context.Context, keys []map[string]av, found map[store.Key]store.Item) error {
 	backoff := 20 * time.Millisecond
+	eventual := store.EventualReads(ctx)
 	for attempt := 0; len(keys) > 0; attempt++ {
 		if attempt > 0 {
 			if attempt > 8 {
@@ -168,7 +183,7 @@ func (st *Store) batchGet(ctx context.Context, keys []map[string]av, found map[s
 		}
 		out, err := st.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
 			RequestItems: map[string]types.KeysAndAttributes{
-				st.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
+				st.table: {Keys: keys, ConsistentRead: aws.Bool(!eventual)},
 			},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		})
@@ -189,6 +204,9 @@ func (st *Store) batchGet(ctx context.Context, keys []map[string]av, found map[s
 		processed := len(keys) - len(unprocessed)
 		// A key read but absent still costs the minimum, one unit.
 		units += float64(processed - len(got))
+		if eventual {
+			units /= 2
+		}
 		addUsage(ctx, cost{requests: 1, read: processed, readUnits: units,
 			reported: consumed(out.ConsumedCapacity...)})
 		keys = unprocessed

@@ -1,0 +1,443 @@
+package turns
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	engine "croupier/internal/game"
+	"croupier/internal/rules/nomic"
+	"croupier/internal/store"
+)
+
+// The module's items in the game's partition (docs/architecture.md, "The
+// turns module"). The game item is small and read by every command; the
+// rules, each proposal, each vote and each case are items of their own,
+// read only by the commands that need them, so a vote reads two items and
+// writes one.
+const (
+	// stateSK is the game item (gameItem): the round, the players with
+	// their points, activity and pool membership, the counters, and an
+	// index of the open proposals and of the cases with a timer or an
+	// open appeal. Its due time is the next scheduled effect.
+	stateSK = "TURNS"
+	// rulesSK is the numbered rules with their history.
+	rulesSK = "TRULES"
+	// propPrefix + id is a proposal (without its open votes).
+	propPrefix = "TPROP#"
+	// votePrefix + proposal or appeal id + "#" + voter is one standing vote.
+	votePrefix = "TVOTE#"
+	// casePrefix + number is a case with its Judges, rulings and appeals.
+	casePrefix = "TCASE#"
+)
+
+func stateKey(g string) store.Key { return store.Key{PK: engine.GamePK(g), SK: stateSK} }
+func rulesKey(g string) store.Key { return store.Key{PK: engine.GamePK(g), SK: rulesSK} }
+func propKey(g, id string) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: propPrefix + id}
+}
+func voteKey(g, id, voter string) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: votePrefix + id + "#" + voter}
+}
+func caseKey(g string, n int) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: casePrefix + strconv.Itoa(n)}
+}
+
+// gameItem is the stored game item.
+type gameItem struct {
+	Round    nomic.Round    `json:"round"`
+	Players  []nomic.Player `json:"players"`
+	NextCase int            `json:"next_case"`
+	NextSeq  int            `json:"next_seq"`
+	// Moment is the last calendar moment (a turn's beginning, middle or
+	// end) applied: the next one is the first after it (RULINGS T4).
+	Moment time.Time `json:"moment"`
+	// Closing names the turn whose end is being applied: the fence that
+	// makes every vote committed before it part of the count (votes check
+	// this item's version in their commit).
+	Closing string    `json:"closing,omitempty"`
+	Open    []propRef `json:"open"`
+	Cases   []caseRef `json:"cases"`
+}
+
+// propRef is an open proposal in the game item's index.
+type propRef struct {
+	ID       string `json:"id"`
+	Proposer string `json:"proposer"`
+	Round    int    `json:"round"`
+	Ordinal  int    `json:"ordinal"`
+	Seq      int    `json:"seq"`
+	// Message is the proposal's chat message, whose 👍/👎 reactions are
+	// votes read at the turn's end (U4).
+	Message *engine.MessageRef `json:"message,omitempty"`
+}
+
+// caseRef is a case with a Judge awaiting a ruling or an open appeal.
+type caseRef struct {
+	Number        int       `json:"number"`
+	Judge         string    `json:"judge,omitempty"`
+	Administrator bool      `json:"administrator,omitempty"`
+	Appointed     time.Time `json:"appointed,omitzero"`
+	Appeal        string    `json:"appeal,omitempty"`
+	AppealRound   int       `json:"appeal_round,omitempty"`
+	AppealOrdinal int       `json:"appeal_ordinal,omitempty"`
+}
+
+func (r caseRef) judging() bool { return r.Judge != "" || r.Administrator }
+
+func refOf(c *nomic.Case) (caseRef, bool) {
+	r := caseRef{Number: c.Number}
+	if a, ok := c.Judge(); ok {
+		r.Judge, r.Administrator, r.Appointed = a.Judge, a.Administrator, a.At
+	}
+	for _, ap := range c.Appeals {
+		if ap.Status == nomic.AppealOpen {
+			r.Appeal, r.AppealRound, r.AppealOrdinal = ap.ID, ap.Round, ap.Ordinal
+		}
+	}
+	return r, r.judging() || r.Appeal != ""
+}
+
+// work is one attempt's view of the game as the pure rules see it: the
+// game item, and the parts the command loaded, as a nomic.State. save
+// writes back what changed.
+type work struct {
+	t     *engine.Tx
+	g     gameItem
+	s     *nomic.State
+	fresh bool // the game item did not exist yet
+	// raw is each loaded part as read, to write only what changed.
+	raw   map[store.Key][]byte
+	rules bool            // the rules are loaded
+	stubs map[string]bool // open proposals known from the index only
+	cases map[int]bool    // cases loaded (or new)
+	// messages are the open proposals' chat messages, by proposal id.
+	messages map[string]engine.MessageRef
+}
+
+// errBehind: a scheduled effect is due before the command's moment; the
+// command applies it first (catchUp) and runs again.
+var errBehind = errors.New("turns: a scheduled effect is due first")
+
+// open reads the game item and makes the working state, creating the game
+// item (round 1 from the game's creation, the rules of seed 003) the first
+// time. It is the same for every call within an attempt.
+func open(t *engine.Tx) (*work, error) {
+	if w, ok := t.Scratch.(*work); ok {
+		return w, nil
+	}
+	k := stateKey(t.Game)
+	if _, ok := t.Loaded[k]; !ok {
+		if err := t.Load(k); err != nil {
+			return nil, err
+		}
+	}
+	w := &work{t: t, raw: map[store.Key][]byte{}, stubs: map[string]bool{}, cases: map[int]bool{}, messages: map[string]engine.MessageRef{}}
+	it := t.Loaded[k]
+	if it.Exists() {
+		if err := json.Unmarshal(it.Data, &w.g); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", k, err)
+		}
+		w.raw[k] = it.Data
+		w.s = &nomic.State{Round: w.g.Round, Players: w.g.Players, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq,
+			Proposals: []nomic.Proposal{}, Cases: []nomic.Case{}}
+	} else {
+		s, err := nomic.New(t.Rules, t.Meta.CreatedAt)
+		if err != nil {
+			return nil, err
+		}
+		w.s, w.fresh, w.rules = s, true, true
+		w.g.Round, w.g.NextCase = s.Round, s.NextCase
+		w.g.Moment = t.Meta.CreatedAt.Add(-time.Nanosecond)
+	}
+	if w.s.Players == nil {
+		w.s.Players = []nomic.Player{}
+	}
+	for _, r := range w.g.Open {
+		w.s.Proposals = append(w.s.Proposals, nomic.Proposal{ID: r.ID, Proposer: r.Proposer, Round: r.Round, Ordinal: r.Ordinal,
+			Turn: nomic.TurnID(r.Round, r.Ordinal), Seq: r.Seq, Status: nomic.ProposalOpen})
+		w.stubs[r.ID] = true
+		if r.Message != nil {
+			w.messages[r.ID] = *r.Message
+		}
+	}
+	t.Scratch = w
+	return w, nil
+}
+
+// due is the next scheduled effect of the game item: a calendar moment
+// (turn begin, middle, end) or a Judge's deadline; at one instant the
+// calendar moment comes first.
+type due struct {
+	Kind string    `json:"kind"` // kindBegin, kindMiddle, kindEnd or kindDeadline
+	At   time.Time `json:"at"`
+	Turn string    `json:"turn,omitempty"`
+	Case int       `json:"case,omitempty"`
+}
+
+// Kinds of scheduled effects, each a catalogue command of the scheduler.
+const (
+	kindBegin    = "turn-begin"
+	kindMiddle   = "turn-middle"
+	kindEnd      = "turn-end"
+	kindDeadline = "judge-deadline"
+)
+
+func (d due) key() string {
+	id := d.Turn
+	if d.Kind == kindDeadline {
+		id = strconv.Itoa(d.Case)
+	}
+	return "turns:" + d.Kind + ":" + id + ":" + d.At.UTC().Format(time.RFC3339Nano)
+}
+
+func (g *gameItem) next(deadline time.Duration) (due, bool) {
+	if g.Round.Over {
+		return due{}, false
+	}
+	m := nomic.TurnAt(g.Round.Number, g.Round.Start, g.Moment).Next
+	kind := map[string]string{nomic.MomentBegin: kindBegin, nomic.MomentMiddle: kindMiddle, nomic.MomentEnd: kindEnd}[m.Kind]
+	d := due{Kind: kind, At: m.At, Turn: m.Turn}
+	for _, c := range g.Cases {
+		if c.Judge != "" && !c.Administrator {
+			if at := c.Appointed.Add(deadline); at.Before(d.At) {
+				d = due{Kind: kindDeadline, At: at, Case: c.Number}
+			}
+		}
+	}
+	return d, true
+}
+
+// behind reports whether an effect is due at or before the command's now.
+func (w *work) behind() bool {
+	d, ok := w.g.next(w.t.Rules.Turns.JudgeDeadline.Std())
+	return ok && !d.At.After(w.t.Now)
+}
+
+// load reads, in one request, the parts named that are not loaded yet:
+// the rules, proposals (with their open votes, when votes is set) and
+// cases.
+func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
+	t := w.t
+	var keys []store.Key
+	if rules && !w.rules {
+		keys = append(keys, rulesKey(t.Game))
+	}
+	for _, id := range props {
+		if w.stubs[id] || !w.hasProp(id) {
+			keys = append(keys, propKey(t.Game, id))
+		}
+	}
+	for _, n := range cases {
+		if !w.cases[n] {
+			keys = append(keys, caseKey(t.Game, n))
+		}
+	}
+	keys = slices.DeleteFunc(keys, func(k store.Key) bool { _, ok := t.Loaded[k]; return ok })
+	if len(keys) > 0 {
+		if err := t.Load(keys...); err != nil {
+			return err
+		}
+	}
+	if rules && !w.rules {
+		it := t.Loaded[rulesKey(t.Game)]
+		if it.Exists() {
+			if err := json.Unmarshal(it.Data, &w.s.Rules); err != nil {
+				return fmt.Errorf("decoding the rules: %w", err)
+			}
+			w.raw[it.Key] = it.Data
+		}
+		w.rules = true
+	}
+	for _, id := range props {
+		it := t.Loaded[propKey(t.Game, id)]
+		if !it.Exists() || !(w.stubs[id] || !w.hasProp(id)) {
+			continue
+		}
+		var p nomic.Proposal
+		if err := json.Unmarshal(it.Data, &p); err != nil {
+			return fmt.Errorf("decoding proposal %s: %w", id, err)
+		}
+		w.raw[it.Key] = it.Data
+		if votes && p.Status == nomic.ProposalOpen {
+			vs, err := w.votes(id)
+			if err != nil {
+				return err
+			}
+			p.Votes = vs
+		}
+		if i := slices.IndexFunc(w.s.Proposals, func(q nomic.Proposal) bool { return q.ID == id }); i >= 0 {
+			w.s.Proposals[i] = p
+		} else {
+			w.s.Proposals = append(w.s.Proposals, p)
+		}
+		delete(w.stubs, id)
+	}
+	for _, n := range cases {
+		it := t.Loaded[caseKey(t.Game, n)]
+		if !it.Exists() || w.cases[n] {
+			continue
+		}
+		var c nomic.Case
+		if err := json.Unmarshal(it.Data, &c); err != nil {
+			return fmt.Errorf("decoding case %d: %w", n, err)
+		}
+		w.raw[it.Key] = it.Data
+		if votes {
+			for j := range c.Appeals {
+				if ap := &c.Appeals[j]; ap.Status == nomic.AppealOpen {
+					vs, err := w.votes(ap.ID)
+					if err != nil {
+						return err
+					}
+					ap.Votes = vs
+				}
+			}
+		}
+		w.s.Cases = append(w.s.Cases, c)
+		w.cases[n] = true
+	}
+	return nil
+}
+
+func (w *work) hasProp(id string) bool {
+	return slices.ContainsFunc(w.s.Proposals, func(p nomic.Proposal) bool { return p.ID == id })
+}
+
+// votes reads the standing votes on a proposal or appeal, in the order cast.
+func (w *work) votes(id string) ([]nomic.Vote, error) {
+	out := []nomic.Vote{}
+	err := w.t.Svc.Scan(w.t.Ctx, store.Query{PK: engine.GamePK(w.t.Game), Prefix: votePrefix + id + "#"}, func(it store.Item) error {
+		var v nomic.Vote
+		if err := json.Unmarshal(it.Data, &v); err != nil {
+			return fmt.Errorf("decoding vote %s: %w", it.Key, err)
+		}
+		out = append(out, v)
+		return nil
+	})
+	slices.SortStableFunc(out, func(a, b nomic.Vote) int { return a.At.Compare(b.At) })
+	return out, err
+}
+
+// sync makes the rules' players follow the engine's memberships of ids
+// (joining and leaving are the engine's common commands): a member the
+// rules do not know joins them, active and out of the pool (U2, U8), and
+// a name change shows.
+func (w *work) sync(ids ...string) error {
+	if err := w.t.Preload(ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		r, err := w.t.Record(id)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			continue
+		}
+		m, p := r.Core(), w.s.Player(id)
+		switch {
+		case m.Member && (p == nil || !p.Member):
+			if _, err := w.s.Join(id, m.Name, m.JoinedAt); err != nil {
+				return err
+			}
+		case p != nil && m.Name != "":
+			p.Name = m.Name
+		}
+	}
+	return nil
+}
+
+// save stages every part that changed, and the game item with its index
+// and its due time (the next scheduled effect).
+func (w *work) save() error {
+	t, s := w.t, w.s
+	w.g.Round, w.g.Players, w.g.NextCase, w.g.NextSeq = s.Round, s.Players, s.NextCase, s.NextSeq
+	w.g.Open = []propRef{}
+	for _, p := range s.Proposals {
+		if p.Status == nomic.ProposalOpen {
+			r := propRef{ID: p.ID, Proposer: p.Proposer, Round: p.Round, Ordinal: p.Ordinal, Seq: p.Seq}
+			if m, ok := w.messages[p.ID]; ok {
+				r.Message = &m
+			}
+			w.g.Open = append(w.g.Open, r)
+		}
+	}
+	refs := slices.DeleteFunc(slices.Clone(w.g.Cases), func(r caseRef) bool { return w.cases[r.Number] })
+	for i := range s.Cases {
+		if r, ok := refOf(&s.Cases[i]); ok {
+			refs = append(refs, r)
+		}
+	}
+	slices.SortFunc(refs, func(a, b caseRef) int { return a.Number - b.Number })
+	w.g.Cases = refs
+	if w.g.Cases == nil {
+		w.g.Cases = []caseRef{}
+	}
+	var at time.Time
+	if d, ok := w.g.next(t.Rules.Turns.JudgeDeadline.Std()); ok {
+		at = d.At
+	}
+	if err := w.put(stateKey(t.Game), w.g, at); err != nil {
+		return err
+	}
+	if w.rules {
+		if err := w.put(rulesKey(t.Game), s.Rules, time.Time{}); err != nil {
+			return err
+		}
+	}
+	for _, p := range s.Proposals {
+		if w.stubs[p.ID] {
+			continue
+		}
+		if p.Status == nomic.ProposalOpen {
+			p.Votes = []nomic.Vote{} // open votes are items of their own
+		}
+		if err := w.put(propKey(t.Game, p.ID), p, time.Time{}); err != nil {
+			return err
+		}
+	}
+	for i := range s.Cases {
+		c := s.Cases[i]
+		for j := range c.Appeals {
+			if c.Appeals[j].Status == nomic.AppealOpen {
+				c.Appeals[j].Votes = []nomic.Vote{}
+			}
+		}
+		if err := w.put(caseKey(t.Game, c.Number), c, time.Time{}); err != nil {
+			return err
+		}
+	}
+	// A put expects the version read: it is the check, too.
+	t.Checks = slices.DeleteFunc(t.Checks, func(c store.Check) bool {
+		return slices.ContainsFunc(t.Puts, func(p store.Put) bool { return p.Item.Key == c.Key })
+	})
+	return nil
+}
+
+// put stages v at k if it differs from what was read (or the due time does).
+func (w *work) put(k store.Key, v any, due time.Time) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", k, err)
+	}
+	if old, ok := w.raw[k]; ok && bytes.Equal(old, data) && w.t.Loaded[k].Due.Equal(due) {
+		return nil
+	}
+	w.raw[k] = data
+	return w.t.Put(k, json.RawMessage(data), due)
+}
+
+// emit logs the rules' events (a "turns_" type per kind, the event as data).
+func (w *work) emit(evs ...nomic.Event) {
+	for _, ev := range evs {
+		w.t.Emit(eventPrefix+ev.Kind, ev.Player, ev)
+	}
+}
+
+// eventPrefix starts the type of every event this module logs.
+const eventPrefix = "turns_"

@@ -1,0 +1,184 @@
+package turns
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	engine "croupier/internal/game"
+	"croupier/internal/rules/nomic"
+	"croupier/internal/store"
+)
+
+// Status is the game as the turns tracker and `croupier play turns` show
+// it: the current turn and what happens next, the points table, the pool,
+// the open proposals with their votes and the open cases.
+type Status struct {
+	Game  string         `json:"game"`
+	Now   time.Time      `json:"now"`
+	Round nomic.Round    `json:"round"`
+	Turn  nomic.TurnInfo `json:"turn"`
+	// Next is the next scheduled effect, and In how long until it.
+	Next       *due   `json:"next,omitempty"`
+	In         string `json:"in,omitempty"`
+	WinnerName string `json:"winner_name,omitempty"`
+	// Mode is how proposals of the turn now open for submission are adopted.
+	Mode      string         `json:"mode"`
+	Players   []PlayerStatus `json:"players"` // by points, most first
+	Pool      []string       `json:"pool"`    // display names
+	Proposals []ProposalView `json:"proposals"`
+	Cases     []CaseView     `json:"cases"`
+}
+
+// read opens the game's working state for a view (refused
+// not_in_ruleset for a game of another ruleset, R3).
+func read(ctx context.Context, s *engine.Service, v engine.View, game string, extra ...store.Key) (*work, error) {
+	t, err := s.ViewIn(ctx, v, game, append([]store.Key{stateKey(game)}, extra...)...)
+	if err != nil {
+		return nil, err
+	}
+	t.Ctx = ctx
+	return open(t)
+}
+
+// TurnsStatus returns the game's Status.
+func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, error) {
+	w, err := read(ctx, s, viewTurns, game)
+	if err != nil {
+		return Status{}, err
+	}
+	var ids []string
+	for _, r := range w.g.Open {
+		ids = append(ids, r.ID)
+	}
+	var cases []int
+	for _, r := range w.g.Cases {
+		cases = append(cases, r.Number)
+	}
+	if err := w.load(false, ids, cases, true); err != nil {
+		return Status{}, err
+	}
+	now := w.t.Now
+	st := Status{Game: game, Now: now, Round: w.s.Round, Turn: w.s.Turn(now), Players: []PlayerStatus{}, Pool: []string{},
+		Proposals: []ProposalView{}, Cases: []CaseView{}}
+	if d, ok := w.g.next(w.t.Rules.Turns.JudgeDeadline.Std()); ok {
+		st.Next, st.In = &d, d.At.Sub(now).Round(time.Minute).String()
+	}
+	if w.s.Round.Over {
+		st.WinnerName = w.s.Name(w.s.Round.Winner)
+	}
+	ord := st.Turn.Ordinal
+	if st.Turn.Part != nomic.FirstHalf {
+		ord++
+	}
+	st.Mode, _ = w.s.Mode(ord, w.t.Rules)
+	for _, p := range w.s.Players {
+		if p.Member {
+			st.Players = append(st.Players, w.status(p.ID))
+		}
+	}
+	// The engine's members the rules have not met yet (they join the
+	// rules with their first turns command): active, 0 points, not in
+	// the pool (U2, U8).
+	members, err := s.Players(ctx, game)
+	if err != nil {
+		return Status{}, err
+	}
+	for _, m := range members {
+		if p := w.s.Player(m.ID); m.Member && (p == nil || !p.Member) {
+			ps := PlayerStatus{Player: m.ID, Name: m.Name, Active: true}
+			if p != nil { // a returning player keeps the round's points
+				ps.Points = p.Points
+			}
+			st.Players = append(st.Players, ps)
+		}
+	}
+	slices.SortStableFunc(st.Players, func(a, b PlayerStatus) int { return cmp.Compare(b.Points, a.Points) })
+	for _, id := range w.s.Pool() {
+		st.Pool = append(st.Pool, w.s.Name(id))
+	}
+	for _, p := range w.s.Proposals {
+		if !w.stubs[p.ID] {
+			st.Proposals = append(st.Proposals, w.proposalView(p))
+		}
+	}
+	slices.SortFunc(st.Proposals, func(a, b ProposalView) int { return a.Seq - b.Seq })
+	for i := range w.s.Cases {
+		st.Cases = append(st.Cases, w.caseView(&w.s.Cases[i]))
+	}
+	slices.SortFunc(st.Cases, func(a, b CaseView) int { return a.Number - b.Number })
+	return st, nil
+}
+
+// Rules returns the numbered rules, repealed ones included, with their
+// history (which proposal enacted, amended or repealed each, U3).
+func Rules(ctx context.Context, s *engine.Service, game string) ([]nomic.Rule, error) {
+	w, err := read(ctx, s, viewTurns, game, rulesKey(game))
+	if err != nil {
+		return nil, err
+	}
+	if err := w.load(true, nil, nil, false); err != nil {
+		return nil, err
+	}
+	return w.s.Rules, nil
+}
+
+// Proposals returns every proposal of the game, in submission order, with
+// the votes standing (open) or counted (decided).
+func Proposals(ctx context.Context, s *engine.Service, game string) ([]ProposalView, error) {
+	w, err := read(ctx, s, viewTurns, game)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	if err := scan(ctx, s, game, propPrefix, func(p nomic.Proposal) { ids = append(ids, p.ID) }); err != nil {
+		return nil, err
+	}
+	if err := w.load(false, ids, nil, true); err != nil {
+		return nil, err
+	}
+	out := []ProposalView{}
+	for _, p := range w.s.Proposals {
+		if !w.stubs[p.ID] {
+			out = append(out, w.proposalView(p))
+		}
+	}
+	slices.SortFunc(out, func(a, b ProposalView) int { return a.Seq - b.Seq })
+	return out, nil
+}
+
+// Cases returns every case of the game, by number, with its Judges,
+// deadlines, rulings and appeals.
+func Cases(ctx context.Context, s *engine.Service, game string) ([]CaseView, error) {
+	w, err := read(ctx, s, viewCases, game)
+	if err != nil {
+		return nil, err
+	}
+	var ns []int
+	if err := scan(ctx, s, game, casePrefix, func(c nomic.Case) { ns = append(ns, c.Number) }); err != nil {
+		return nil, err
+	}
+	if err := w.load(false, nil, ns, true); err != nil {
+		return nil, err
+	}
+	out := []CaseView{}
+	for i := range w.s.Cases {
+		out = append(out, w.caseView(&w.s.Cases[i]))
+	}
+	slices.SortFunc(out, func(a, b CaseView) int { return a.Number - b.Number })
+	return out, nil
+}
+
+func scan[T any](ctx context.Context, s *engine.Service, game, prefix string, fn func(T)) error {
+	return s.Scan(ctx, store.Query{PK: engine.GamePK(game), Prefix: prefix}, func(it store.Item) error {
+		var v T
+		if err := json.Unmarshal(it.Data, &v); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		fn(v)
+		return nil
+	})
+}
