@@ -107,7 +107,7 @@ func TestDiscordRegisterPerRuleset(t *testing.T) {
 	hall, ob, turns := names("900"), names("901"), names("902")
 	// What each lacks, by the catalogue: a command is missing exactly when
 	// it runs a catalogue command or view of an institution the ruleset
-	// lacks (Gilded Hall lacks only the Obelisk's).
+	// lacks (Gilded Hall lacks only the Obelisk's and the turns ruleset's own).
 	for _, rs := range []struct {
 		id  string
 		got map[string]bool

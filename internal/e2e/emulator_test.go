@@ -312,6 +312,12 @@ func TestEmulator(t *testing.T) {
 		{"actions/obelisk-gathering-start.json", ok(201, map[string]any{"task": "gathering"})},
 		{"actions/obelisk-gathering-contribute.json", problem(422, "no_component")},
 		{"actions/obelisk-gathering-complete.json", problem(422, "cost_not_covered")},
+		// A turns game (seed 003): a proposal, a vote, the turns view.
+		{"actions/turns-create-game.json", ok(201, map[string]any{"id": "sample-nomic", "ruleset": "turns"})},
+		{"actions/turns-join.json", ok(200, map[string]any{"id": ada, "member": true, "game": "sample-nomic"})},
+		{"actions/turns-propose.json", ok(201, map[string]any{"id": "P1", "turn": "1-1", "proposer_name": "Ada", "status": "open"})},
+		{"actions/turns-vote.json", ok(200, map[string]any{"proposal": "P1", "vote": "for", "voter_name": "Ada"})},
+		{"actions/turns-status.json", ok(200, map[string]any{"game": "sample-nomic", "mode": "unanimity"})},
 		{"phase-end/scheduler.json", both(dueReport(overdue), expired(pastGame+"/"+staleTrade))},
 		{"phase-end/scheduled-event.json", both(dueReport(none), expired())},
 		// Discord interactions, signed with the test key (discordtest) whose
@@ -319,6 +325,13 @@ func TestEmulator(t *testing.T) {
 		{"discord/ping.json", discordReply(func(t *testing.T, r discord.Response) string {
 			if r.Type != discord.ResponsePong || r.Data != nil {
 				t.Errorf("PING answered %+v, want {\"type\":1}", r)
+			}
+			return "PONG"
+		})},
+		// The same function behind a Lambda Function URL (DiscordEndpoint).
+		{"discord/function-url-ping.json", discordReply(func(t *testing.T, r discord.Response) string {
+			if r.Type != discord.ResponsePong || r.Data != nil {
+				t.Errorf("PING through a Function URL answered %+v, want {\"type\":1}", r)
 			}
 			return "PONG"
 		})},
