@@ -217,6 +217,9 @@ func itemsText(it economy.Items, names itemNames) string {
 	}
 	parts = append(parts, countedNames("card", it.Cards, names)...)
 	parts = append(parts, countedNames("pack", it.Packs, names)...)
+	if !it.Components.IsZero() {
+		parts = append(parts, it.Components.String())
+	}
 	if len(parts) == 0 {
 		return "nothing"
 	}

@@ -215,6 +215,9 @@ func MeasureAPI(ctx context.Context, backend string, st store.Store, n int) ([]R
 		if err := duels(call, hall, players); err != nil {
 			return nil, err
 		}
+		if err := obeliskCommands(call, n); err != nil {
+			return nil, err
+		}
 	}
 	for i := 0; i < n; i++ {
 		p := fmt.Sprintf("discord:%d", 1000+i)

@@ -22,6 +22,7 @@ import (
 	"croupier/internal/cardart"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 	"croupier/internal/testenv"
 	"croupier/internal/tracker"
@@ -146,6 +147,37 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 		u.open(gamePath("matches", p.duel) + fmt.Sprintf("#step-%d", steps))
 		u.eq("from the fragment", current(), strconv.Itoa(steps))
 		u.eq("next at the end", u.js(`String(document.getElementById("replay-next").disabled)`), "true")
+	})
+
+	t.Run("obelisk", func(t *testing.T) {
+		u.t = t
+		o, _ := obelisk.On(p.svc).Obelisk(ctx, obeliskID)
+		gs, _ := obelisk.On(p.svc).Gatherings(ctx, obeliskID)
+		ps, _ := p.svc.Players(ctx, obeliskID)
+		u.open(tracker.Base + "/games/" + obeliskID)
+		u.clickAndLoad(`nav[aria-label=Game] a[href$="/obelisk"]`)
+		u.eq("distance", u.attr("#distance", "data-km"), strconv.Itoa(o.Distance))
+		u.eq("cuts", u.text("#cuts"), strconv.Itoa(o.Cuts))
+		u.eq("season", u.text("#season"), o.Season)
+		u.eq("grebes", u.count("#grebes li[data-grebe]"), len(o.Grebes))
+		u.eq("ritual types", u.count("#ritual-types li[data-ritual]"), len(o.RitualTypes))
+		u.eq("player rows", u.count("#obelisk-players tr[data-player]"), len(ps))
+		for _, v := range ps {
+			var st obelisk.State
+			b, _ := json.Marshal(v.State)
+			_ = json.Unmarshal(b, &st)
+			row := fmt.Sprintf(`#obelisk-players tr[data-player=%q] `, v.ID)
+			u.eq(v.Name+"'s ⚡", u.text(row+`td[data-component=resolve]`), strconv.Itoa(st.Components.Resolve))
+			u.eq(v.Name+"'s 🌿", u.text(row+`td[data-component=herbs]`), strconv.Itoa(st.Components.Herbs))
+			u.eq(v.Name+" banished", u.attr(row+"td[data-banished]", "data-banished"), strconv.FormatBool(st.Banishment != nil))
+		}
+		u.eq("gathering rows", u.count("#gatherings tr[data-gathering]"), len(gs))
+		for _, g := range gs {
+			row := fmt.Sprintf(`#gatherings tr[data-gathering=%q]`, g.ID)
+			u.eq(g.ID+" status", u.attr(row, "data-status"), g.Status)
+			u.eq(g.ID+" ledger", u.count(row+" li[data-entry]"), len(g.Ledger))
+		}
+		u.shot("obelisk")
 	})
 
 	t.Run("trades", func(t *testing.T) {

@@ -23,8 +23,8 @@ func TestR3_PagesOfEachRuleset(t *testing.T) {
 		game      string
 		has, lack []string
 	}{
-		{"ob", []string{"", "/players", "/log", "/audit", "/trades", "/proposals", "/judge"}, []string{"/matches"}},
-		{"tu", []string{"", "/players", "/log", "/audit"}, []string{"/matches", "/trades", "/proposals", "/judge"}},
+		{"ob", []string{"", "/players", "/log", "/audit", "/trades", "/proposals", "/judge"}, []string{"/matches", "/turns", "/cases"}},
+		{"tu", []string{"", "/players", "/log", "/audit", "/turns", "/cases"}, []string{"/matches", "/trades", "/proposals", "/judge"}},
 	} {
 		for _, s := range tc.has {
 			if code, body, _ := p.get("/tracker/games/" + tc.game + s); code != http.StatusOK {

@@ -86,6 +86,9 @@ func New(svc *game.Service, opt Options) *Handler {
 	m.HandleFunc("GET "+Base+"/games/{game}/trades", h.gamePage(h.trades))
 	m.HandleFunc("GET "+Base+"/games/{game}/proposals", h.gamePage(h.proposals))
 	m.HandleFunc("GET "+Base+"/games/{game}/judge", h.gamePage(h.judge))
+	m.HandleFunc("GET "+Base+"/games/{game}/obelisk", h.gamePage(h.obelisk))
+	m.HandleFunc("GET "+Base+"/games/{game}/turns", h.gamePage(h.turnsPage))
+	m.HandleFunc("GET "+Base+"/games/{game}/cases", h.gamePage(h.casesPage))
 	m.HandleFunc("GET "+Base+"/games/{game}/log", h.gamePage(h.logPage))
 	m.HandleFunc("GET "+Base+"/games/{game}/audit", h.gamePage(h.audit))
 	m.HandleFunc(Base+"/", h.notFoundPage)
@@ -270,7 +273,7 @@ func gameURL(id string, parts ...string) string {
 
 // pageNames are the page templates, each parsed with the layout.
 var pageNames = []string{"index", "notfound", "error", "overview", "players", "player", "matches", "match",
-	"trades", "proposals", "judge", "log", "audit"}
+	"trades", "proposals", "judge", "log", "audit", "obelisk", "turns", "cases"}
 
 func parsePages() map[string]*template.Template {
 	out := map[string]*template.Template{}

@@ -261,3 +261,55 @@ func TestModule_LateJudgeAppliedAsOfTheDeadline(t *testing.T) {
 		t.Fatalf("after the deadline: %+v", c)
 	}
 }
+
+// Acceptance 4 of issue 14, at service level: every Judge draw (a Request
+// for Judgment's, a recusal's, a late Judge's) is in the log with its
+// inputs and the candidates it chose from; the Judge named is the
+// candidate the draw's value picks; once the seeds are revealed the audit
+// (what croupier verify and the tracker's audit page run) recomputes every
+// draw and finds them all matching.
+func TestAcceptance4_JudgeDrawsAreLoggedAndRecomputed(t *testing.T) {
+	e := newEnv(t, boltStore(t), ada, bea, cy, dee, eve)
+	for _, p := range []string{bea, cy, dee, eve} {
+		e.must(p, "pool-enter", nil, nil)
+	}
+	var c turns.CaseView
+	e.must(ada, "judgment-request", turns.Judgment{Statement: "One.", Mentions: []string{eve}}, &c)
+	e.must(c.Judge, "judge-recuse", turns.CaseRef{Case: c.Number}, &c)
+	e.must(ada, "judgment-request", turns.Judgment{Statement: "Two."}, nil) // its Judge will be late
+	e.at(created.Add(8 * 24 * time.Hour))
+	drawn := 0
+	for _, l := range e.eventsOf("turns_judge_drawn") {
+		var ev nomic.Event
+		if err := jsonUnmarshal(l.Event.Data, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Player == "" {
+			continue // the administrator: nobody to draw
+		}
+		var draws []int
+		for _, d := range l.Entry.Draws {
+			if d.Purpose == nomic.PurposeJudge {
+				draws = append(draws, d.Value)
+				if d.N != len(ev.Candidates) {
+					t.Errorf("case %d: a draw among %d for %d candidates", ev.Case, d.N, len(ev.Candidates))
+				}
+			}
+		}
+		if len(draws) != 1 || ev.Candidates[draws[0]] != ev.Player {
+			t.Fatalf("case %d: Judge %s, candidates %v, draws %v", ev.Case, ev.Player, ev.Candidates, draws)
+		}
+		drawn++
+	}
+	if drawn < 3 {
+		t.Fatalf("only %d Judge draws logged", drawn)
+	}
+	e.at(created.Add(20 * 24 * time.Hour)) // every period of those draws has ended
+	rep, err := e.svc.Audit(e.ctx, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || rep.Checked < drawn || rep.Pending != 0 {
+		t.Fatalf("audit %+v, want all %d Judge draws checked and matching", rep, drawn)
+	}
+}

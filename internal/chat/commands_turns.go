@@ -1,0 +1,297 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/nomic"
+	"croupier/internal/rulesets/turns"
+)
+
+// The turns ruleset's commands (seed 003) with their own options and
+// buttons: a proposal's and an appeal's reply carries For and Against
+// buttons that cast the presser's vote; case numbers, rule numbers and
+// open proposals autocomplete. Its other commands (pool-enter, pool-leave,
+// judgment-request, turns-active, round-start) are the catalogue's
+// (catalogue.go).
+
+// The autocomplete kinds of this file.
+const (
+	// CompleteRules: the numbered rules in force (number, with its text).
+	CompleteRules Completion = "turns-rules"
+	// CompleteOpenProposals: the open rule-change proposals.
+	CompleteOpenProposals Completion = "turns-open-proposals"
+	// CompleteCases: the game's cases (number, with its statement).
+	CompleteCases Completion = "turns-cases"
+	// CompleteOpenAppeals: the cases with an open appeal.
+	CompleteOpenAppeals Completion = "turns-open-appeals"
+)
+
+var voteChoices = []Choice{{Label: "for", Value: "for"}, {Label: "against", Value: "against"}}
+var truthChoices = []Choice{{Label: "TRUE", Value: "TRUE"}, {Label: "FALSE", Value: "FALSE"}}
+
+func caseOpt(c Completion) Option {
+	return Option{Name: "case", Description: "The case's number", Type: Integer, Required: true, Complete: c}
+}
+
+func turnsCommands() []Command {
+	return []Command{
+		{Name: "turns", Runs: []string{"turns"}, Description: "The turn, what comes next, the points and the pool", Handler: turnsStatus},
+		{Name: "turns-propose", Runs: []string{"turns-propose"}, Description: "Propose a rule change: enact, amend or repeal a rule",
+			Options: []Option{
+				{Name: "op", Description: "enact a new rule, amend or repeal one", Required: true,
+					Choices: []Choice{{Label: "enact", Value: nomic.RuleEnacted}, {Label: "amend", Value: nomic.RuleAmended}, {Label: "repeal", Value: nomic.RuleRepealed}}},
+				{Name: "rule", Description: "The rule amended or repealed", Type: Integer, Complete: CompleteRules},
+				{Name: "text", Description: "The rule's new text (enact, amend)"},
+				{Name: "note", Description: "What the proposal does, in your words"}},
+			Handler: turnsPropose},
+		{Name: "turns-vote", Runs: []string{"turns-vote"}, Description: "Vote for or against a rule-change proposal",
+			Options: []Option{{Name: "proposal", Description: "The proposal (P1...)", Required: true, Complete: CompleteOpenProposals},
+				{Name: "vote", Description: "for or against", Required: true, Choices: voteChoices}},
+			Handler: turnsVote},
+		{Name: "judge-recuse", Runs: []string{"judge-recuse"}, Description: "Recuse yourself as a case's Judge (within 48 hours)",
+			Options: []Option{caseOpt(CompleteCases)}, Handler: judgeRecuse},
+		{Name: "judge-rule", Runs: []string{"judge-rule"}, Description: "Rule on your case: TRUE or FALSE, with reasons",
+			Options: []Option{caseOpt(CompleteCases), {Name: "ruling", Description: "TRUE or FALSE", Required: true, Choices: truthChoices},
+				{Name: "reasons", Description: "Your reasons"}},
+			Handler: judgeRule},
+		{Name: "ruling-appeal", Runs: []string{"ruling-appeal"}, Description: "Appeal a case's ruling: a new TRUE or FALSE with reasons",
+			Options: []Option{caseOpt(CompleteCases), {Name: "ruling", Description: "TRUE or FALSE", Required: true, Choices: truthChoices},
+				{Name: "reasons", Description: "Your reasons and arguments", Required: true}},
+			Handler: rulingAppeal},
+		{Name: "appeal-vote", Runs: []string{"appeal-vote"}, Description: "Vote for or against a case's open appeal",
+			Options: []Option{caseOpt(CompleteOpenAppeals), {Name: "vote", Description: "for (support the appeal) or against", Required: true, Choices: voteChoices}},
+			Handler: appealVote},
+	}
+}
+
+var turnsCompletions = map[Completion]CompletionFunc{
+	CompleteRules: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		rs, err := turns.Rules(ctx, s, inv.Game)
+		if err != nil {
+			return nil, err
+		}
+		var cs []Choice
+		for _, r := range rs {
+			if !r.Repealed {
+				cs = append(cs, Choice{Label: clip(fmt.Sprintf("%d: %s", r.Number, r.Text), 100), Value: strconv.Itoa(r.Number)})
+			}
+		}
+		return filterChoices(cs, partial), nil
+	},
+	CompleteOpenProposals: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		st, err := turns.TurnsStatus(ctx, s, inv.Game)
+		if err != nil {
+			return nil, err
+		}
+		var cs []Choice
+		for _, p := range st.Proposals {
+			cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s by %s (turn %s)", p.ID, p.ProposerName, p.Turn), 100), Value: p.ID})
+		}
+		return filterChoices(cs, partial), nil
+	},
+	CompleteCases:       completeCases(false),
+	CompleteOpenAppeals: completeCases(true),
+}
+
+// completeCases suggests the game's cases, or those with an open appeal.
+func completeCases(appealed bool) CompletionFunc {
+	return func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		cs, err := turns.Cases(ctx, s, inv.Game)
+		if err != nil {
+			return nil, err
+		}
+		var out []Choice
+		for _, c := range cs {
+			if appealed && !hasOpenAppeal(c) {
+				continue
+			}
+			out = append(out, Choice{Label: clip(fmt.Sprintf("%d: %s", c.Number, c.Statement), 100), Value: strconv.Itoa(c.Number)})
+		}
+		return filterChoices(out, partial), nil
+	}
+}
+
+func hasOpenAppeal(c turns.CaseView) bool {
+	for _, ap := range c.Appeals {
+		if ap.Status == nomic.AppealOpen {
+			return true
+		}
+	}
+	return false
+}
+
+// catalogueCall runs the catalogue command name with payload p (of the
+// command's payload type) and decodes its answer as a T.
+func catalogueCall[T, P any](ctx context.Context, s *game.Service, inv *Invocation, name string, p P) (T, error) {
+	var zero T
+	c, ok := s.CommandNamed(name)
+	if !ok || c.Call == nil {
+		return zero, fmt.Errorf("chat: no command %q", name)
+	}
+	if _, ok := c.Call.Payload().(*P); !ok {
+		return zero, fmt.Errorf("chat: the payload of %s is a %T, not a %T", name, c.Call.Payload(), &p)
+	}
+	return decoded[T](c.Call.Run(ctx, s, req(inv), &p))
+}
+
+// voteButtons cast the presser's vote on a proposal or a case's appeal.
+func voteButtons(command, option, value string) []Button {
+	return []Button{
+		{Label: "👍 For", Style: StyleSuccess, Action: Action{Command: command, Options: map[string]string{option: value, "vote": "for"}}},
+		{Label: "👎 Against", Style: StyleDanger, Action: Action{Command: command, Options: map[string]string{option: value, "vote": "against"}}},
+	}
+}
+
+func turnsStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	st, err := turns.TurnsStatus(ctx, s, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if st.Turn.ID != "" {
+		fmt.Fprintf(&b, "Round %d, turn %s (%s).", st.Round.Number, st.Turn.ID, strings.ReplaceAll(st.Turn.Part, "_", " "))
+	} else {
+		fmt.Fprintf(&b, "Round %d, before its first turn.", st.Round.Number)
+	}
+	if st.Round.Over {
+		fmt.Fprintf(&b, " The round is over: %s won it.", st.WinnerName)
+	} else if st.Next != nil {
+		fmt.Fprintf(&b, " Next: %s at %s (in %s). Proposals are adopted by %s.", st.Next.Kind, when(st.Next.At), st.In, st.Mode)
+	}
+	rep := &Reply{Title: "Turns", Text: b.String()}
+	var pts []string
+	for _, p := range st.Players {
+		pts = append(pts, fmt.Sprintf("%s %d", p.Name, p.Points))
+	}
+	pool := "nobody"
+	if len(st.Pool) > 0 {
+		pool = strings.Join(st.Pool, ", ")
+	}
+	rep.Fields = []Field{{Name: "Points", Value: orNoneText(strings.Join(pts, ", "))}, {Name: "Judicial Pool", Value: pool}}
+	for _, p := range st.Proposals {
+		rep.Fields = append(rep.Fields, Field{Name: "Proposal " + p.ID, Value: turnsProposalLine(p)})
+	}
+	return rep, nil
+}
+
+func orNoneText(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func turnsProposalLine(p turns.ProposalView) string {
+	var ch []string
+	for _, c := range p.Changes {
+		switch c.Op {
+		case nomic.RuleEnacted:
+			ch = append(ch, "enact: "+clip(c.Text, 200))
+		case nomic.RuleRepealed:
+			ch = append(ch, fmt.Sprintf("repeal rule %d", c.Rule))
+		default:
+			ch = append(ch, fmt.Sprintf("amend rule %d: %s", c.Rule, clip(c.Text, 200)))
+		}
+	}
+	return fmt.Sprintf("by %s for turn %s: %s. For: %s. Against: %s.", p.ProposerName, p.Turn, strings.Join(ch, "; "),
+		orNoneText(strings.Join(p.VotesFor, ", ")), orNoneText(strings.Join(p.VotesAgainst, ", ")))
+}
+
+func turnsPropose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	rule, err := optInt(inv, "rule")
+	if err != nil {
+		return nil, err
+	}
+	p, err := catalogueCall[turns.ProposalView](ctx, s, inv, "turns-propose",
+		turns.Propose{Op: inv.Opt("op"), Rule: rule, Text: inv.Opt("text"), Note: inv.Opt("note")})
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Title: "Proposal " + p.ID, Text: fmt.Sprintf("%s proposes %s. Vote until %s.", p.ProposerName, turnsProposalLine(p), when(p.VotingEnds)),
+		Buttons: voteButtons("turns-vote", "proposal", p.ID)}, nil
+}
+
+func optInt(inv *Invocation, name string) (int, error) {
+	if inv.Opt(name) == "" {
+		return 0, nil
+	}
+	return inv.Int(name)
+}
+
+func turnsVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	v, err := catalogueCall[turns.VoteView](ctx, s, inv, "turns-vote", turns.Ballot{Proposal: inv.Opt("proposal"), Vote: inv.Opt("vote")})
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s proposal %s stands until the turn ends (%s); you may change it until then.",
+		v.VoterName, v.Vote, v.Proposal, when(v.VotingEnds))}, nil
+}
+
+func caseReply(title string, c turns.CaseView) *Reply {
+	text := fmt.Sprintf("Case %d by %s: %q.", c.Number, c.PetitionerName, clip(c.Statement, 500))
+	switch {
+	case c.Administrator:
+		text += " The administrator judges it."
+	case c.Judge != "":
+		text += fmt.Sprintf(" Judge: %s (may recuse until %s, must rule by %s).", c.JudgeName, when(*c.RecuseUntil), when(*c.RuleBy))
+	}
+	if c.Ruling != "" {
+		text += " Ruled " + c.Ruling + "."
+	}
+	return &Reply{Title: title, Text: text}
+}
+
+func judgeRecuse(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	n, err := inv.Int("case")
+	if err != nil {
+		return nil, err
+	}
+	c, err := catalogueCall[turns.CaseView](ctx, s, inv, "judge-recuse", turns.CaseRef{Case: n})
+	if err != nil {
+		return nil, err
+	}
+	return caseReply("Recused", c), nil
+}
+
+func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	n, err := inv.Int("case")
+	if err != nil {
+		return nil, err
+	}
+	c, err := catalogueCall[turns.CaseView](ctx, s, inv, "judge-rule", turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")})
+	if err != nil {
+		return nil, err
+	}
+	return caseReply(fmt.Sprintf("Case %d ruled %s", c.Number, c.Ruling), c), nil
+}
+
+func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	n, err := inv.Int("case")
+	if err != nil {
+		return nil, err
+	}
+	ap, err := catalogueCall[turns.AppealView](ctx, s, inv, "ruling-appeal", turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")})
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Title: fmt.Sprintf("Appeal %s of case %d", ap.ID, ap.Case),
+		Text: fmt.Sprintf("%s appeals for %s: %s. Vote during turn %s, from %s until %s; 2/3 of those voting uphold it.",
+			ap.ByName, ap.Value, clip(ap.Reasons, 500), ap.Turn, when(ap.VotingBegins), when(ap.VotingEnds)),
+		Buttons: voteButtons("appeal-vote", "case", strconv.Itoa(ap.Case))}, nil
+}
+
+func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	n, err := inv.Int("case")
+	if err != nil {
+		return nil, err
+	}
+	v, err := catalogueCall[turns.VoteView](ctx, s, inv, "appeal-vote", turns.AppealBallot{Case: n, Vote: inv.Opt("vote")})
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s the appeal of case %d stands until %s.", v.VoterName, v.Vote, v.Case, when(v.VotingEnds))}, nil
+}

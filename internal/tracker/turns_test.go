@@ -1,0 +1,63 @@
+package tracker_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/rulesets/turns"
+)
+
+// Issue 14: a turns game's tracker pages: the turn and its countdown, the
+// points table, the pool, the proposals with their votes, the rules with
+// their history; the cases with Judges, deadlines, rulings and appeals;
+// and the audit page recomputes the Judge draws.
+func TestTurnsPages(t *testing.T) {
+	p := newGame(t)
+	const g = "nomic"
+	p.must(p.svc.Create(p.ctx, game.Request{Actor: admin, Key: "create-nomic"}, game.CreateGame{ID: g, Name: "Nomic", Ruleset: turns.ID}))
+	req := func(actor string) game.Request { return game.Request{Game: g, Actor: actor, Key: p.key()} }
+	call := func(actor, name string, payload any) *game.Result {
+		t.Helper()
+		c, _ := p.svc.CommandNamed(name)
+		v := c.Call.Payload()
+		if payload != nil {
+			b, _ := json.Marshal(payload)
+			if err := json.Unmarshal(b, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p.must(c.Call.Run(p.ctx, p.svc, req(actor), v))
+	}
+	for id, name := range map[string]string{ada: "Ada", bo: "Bo", cy: "Cy"} {
+		p.must(p.svc.Join(p.ctx, req(id), game.JoinGame{Name: name}))
+	}
+	call(bo, "pool-enter", nil)
+	call(ada, "turns-propose", turns.Propose{Op: "amend", Rule: 210, Text: "Rule 210, amended."})
+	for _, v := range []string{ada, bo, cy} {
+		call(v, "turns-vote", turns.Ballot{Proposal: "P1", Vote: "for"})
+	}
+	call(ada, "judgment-request", turns.Judgment{Statement: "Is rule 210 fair?"})
+	// Turn 1-1 ends (Sat 5 Dec 22:00 CST), and the seed of the draw's
+	// period is revealed.
+	end := time.Date(2026, 12, 5, 22, 0, 0, 0, calendar.Chicago())
+	p.runDue(end.Add(time.Hour))
+
+	body := p.page("/tracker/games/" + g + "/turns")
+	contains(t, "turns page", body, `data-turn="1-1"`, `data-part="interim"`, `id="countdown"`, "Round 1, turn 1-1",
+		"Ada", "Bo", "Cy", `id="proposal-P1" data-status="adopted"`, "Ada, Bo, Cy", `id="rule-210"`, "Rule 210, amended.", "by proposal P1",
+		"Proposals are adopted by unanimity")
+	if !strings.Contains(body, `>Turns</a>`) || !strings.Contains(body, `>Cases</a>`) {
+		t.Errorf("the nav lacks the turns sections")
+	}
+	body = p.page("/tracker/games/" + g + "/cases")
+	contains(t, "cases page", body, `id="case-5301"`, "Is rule 210 fair?", "recuse by", "rule by")
+	if !strings.Contains(body, "Bo") {
+		t.Errorf("the case's Judge is not named: %.1000s", body)
+	}
+	body = p.page("/tracker/games/" + g + "/audit")
+	contains(t, "audit page", body, "turns.judge")
+}
