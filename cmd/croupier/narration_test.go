@@ -15,7 +15,7 @@ import (
 // display names, never JSON or key=value.
 func TestLogReadsAsSentences(t *testing.T) {
 	reg := rulesets.Registry()
-	emitted, err := narratetest.Emitted("../..")
+	emitted, _, err := narratetest.Emitted("../..")
 	if err != nil {
 		t.Fatal(err)
 	}

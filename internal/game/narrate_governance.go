@@ -23,6 +23,14 @@ func governanceEvents() map[string]Narration {
 			f := Fields(ev)
 			return fmt.Sprintf("The ruleset change of proposal %s could not be applied: %s.", Or(f.Str("proposal"), "?"), Or(f.Str("error"), "no reason given"))
 		}},
+		"proposal_effect_failed": {Sentence: func(ev Event, _ func(string) string) string {
+			f := Fields(ev)
+			what := "effect"
+			if k := f.Str("kind"); k != "" {
+				what = Words(k) + " effect"
+			}
+			return fmt.Sprintf("The %s of proposal %s could not be applied: %s.", what, Or(f.Str("proposal"), "?"), Or(f.Str("error"), "no reason given"))
+		}},
 		"justice_requested": {Sentence: func(ev Event, name func(string) string) string {
 			f := Fields(ev)
 			what := "a request for justice"

@@ -29,14 +29,14 @@ var Names = map[string]string{"discord:1": "Ada", "discord:2": "Bob", "discord:3
 // Name is Names as a narration's name function.
 func Name(id string) string { return Names[id] }
 
-// dynamic are the event types of the Emit calls whose type is computed:
-// the expression as written in the source, and what it can be.
+// dynamic are the event types of the Emit calls whose type is a variable
+// or a field: the expression as written in the source, and what it can be.
 var dynamic = map[string][]string{
 	`"match_" + ev.Kind`:    prefixed("match_", exoptosis.EventKinds),
 	`r.Kind + "_cancelled"`: {gildedhall.MatchDuel + "_cancelled", gildedhall.MatchBattle + "_cancelled"},
-	// game.Tx.Emit passes its type to MakeEvent; proposal.go's tally
-	// emits one of two.
-	`typ`: {"proposal_adopted", "proposal_failed"},
+	// game.Tx.Emit passes its type to MakeEvent; proposal.go's tally emits
+	// one of two, the Obelisk's gathering contribution one of two.
+	`typ`: {"proposal_adopted", "proposal_failed", "gathering_contributed", "gathering_withdrawn"},
 }
 
 func prefixed(p string, ks []string) []string {
@@ -48,12 +48,16 @@ func prefixed(p string, ks []string) []string {
 }
 
 // Emitted lists every event type the non-test Go code under root (the
-// module's root) emits, sorted. A call whose type it cannot read is an
-// error naming the call, so a new kind of call cannot go unchecked.
-func Emitted(root string) ([]string, error) {
-	seen := map[string]bool{}
+// module's root) emits, sorted: string literals, package constants and
+// their sums, and the dynamic table's expressions. A type made of a
+// constant prefix and a run-time part ("turns_" + ev.Kind) is returned in
+// prefixes. A call whose type it cannot read at all is an error naming the
+// call, so a new kind of call cannot go unchecked.
+func Emitted(root string) (types, prefixes []string, err error) {
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	var files []*ast.File
+	var dirs []string
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -70,6 +74,38 @@ func Emitted(root string) ([]string, error) {
 		if err != nil {
 			return err
 		}
+		files, dirs = append(files, f), append(dirs, filepath.Dir(path))
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// String constants, by directory (for a bare name) and by package name
+	// (for pkg.Name).
+	local, byPkg := map[string]map[string]string{}, map[string]map[string]string{}
+	for i, f := range files {
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for j, n := range vs.Names {
+					if j >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[j].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						v, _ := strconv.Unquote(lit.Value)
+						put(local, dirs[i], n.Name, v)
+						put(byPkg, f.Name.Name, n.Name, v)
+					}
+				}
+			}
+		}
+	}
+	seen, pre := map[string]bool{}, map[string]bool{}
+	for i, f := range files {
 		var bad error
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -86,47 +122,81 @@ func Emitted(root string) ([]string, error) {
 			if fn != "Emit" && fn != "MakeEvent" {
 				return true
 			}
-			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				s, _ := strconv.Unquote(lit.Value)
-				seen[s] = true
+			src := exprText(fset, call.Args[0])
+			if ts, ok := dynamic[src]; ok {
+				for _, t := range ts {
+					seen[t] = true
+				}
 				return true
 			}
-			src := exprText(fset, call.Args[0])
-			ts, ok := dynamic[src]
-			if !ok {
+			v, whole := eval(call.Args[0], local[dirs[i]], byPkg)
+			switch {
+			case whole:
+				seen[v] = true
+			case v != "":
+				pre[v] = true
+			default:
 				bad = fmt.Errorf("%s: %s(%s, ...) emits a type computed at run time: list what it can be in narratetest's dynamic table", fset.Position(call.Pos()), fn, src)
 				return false
 			}
-			for _, t := range ts {
-				seen[t] = true
-			}
 			return true
 		})
-		return bad
-	})
-	if err != nil {
-		return nil, err
+		if bad != nil {
+			return nil, nil, bad
+		}
 	}
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out, nil
+	return sortedKeys(seen), sortedKeys(pre), nil
 }
 
-func exprText(fset *token.FileSet, e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.Ident:
-		return x.Name
-	case *ast.BasicLit:
-		return x.Value
-	case *ast.SelectorExpr:
-		return exprText(fset, x.X) + "." + x.Sel.Name
-	case *ast.BinaryExpr:
-		return exprText(fset, x.X) + " " + x.Op.String() + " " + exprText(fset, x.Y)
+func put(m map[string]map[string]string, k, name, v string) {
+	if m[k] == nil {
+		m[k] = map[string]string{}
 	}
-	return fmt.Sprintf("<expression at %s>", fset.Position(e.Pos()))
+	m[k][name] = v
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// eval reads a string expression of literals and constants: the value and
+// true when it is all known, the known prefix and false when it ends in a
+// run-time part.
+func eval(e ast.Expr, local map[string]string, byPkg map[string]map[string]string) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind == token.STRING {
+			v, _ := strconv.Unquote(x.Value)
+			return v, true
+		}
+	case *ast.Ident:
+		if v, ok := local[x.Name]; ok {
+			return v, true
+		}
+	case *ast.SelectorExpr:
+		if p, ok := x.X.(*ast.Ident); ok {
+			if v, ok := byPkg[p.Name][x.Sel.Name]; ok {
+				return v, true
+			}
+		}
+	case *ast.ParenExpr:
+		return eval(x.X, local, byPkg)
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			l, lok := eval(x.X, local, byPkg)
+			if !lok {
+				return l, false
+			}
+			r, rok := eval(x.Y, local, byPkg)
+			return l + r, rok
+		}
+	}
+	return "", false
 }
 
 // samples are events as the code writes them, by type; Sample fills in
@@ -149,6 +219,7 @@ var samples = map[string]game.Event{
 	"proposal_adopted":          ev("proposal_adopted", "discord:1", proposal("adopted", `,"result":{"class":"standard","for":3,"against":1,"for_voters":["discord:1"],"against_voters":[]}`)),
 	"proposal_failed":           ev("proposal_failed", "discord:1", proposal("failed", `,"result":{"class":"standard","for":1,"against":3}`)),
 	"proposal_amendment_failed": ev("proposal_amendment_failed", "discord:1", `{"proposal":"p1","error":"chip is not sold"}`),
+	"proposal_effect_failed":    ev("proposal_effect_failed", "discord:1", `{"proposal":"p2","kind":"banishment","error":"Bob is no longer a player"}`),
 	"justice_requested":         ev("justice_requested", "discord:2", `{"id":"r1","author":"discord:2","kind":"statement","text":"Trades are legal.","message":{"platform":"discord","channel":"c1","message":"m1"},"status":"open"}`),
 	"ruling_made":               ev("ruling_made", "discord:3", ruling(``)),
 	"ruling_overturned":         ev("ruling_overturned", "", ruling(`,"overturned":true,"overturned_by":"confidence"`)),
@@ -248,4 +319,18 @@ func CheckSentence(s string) error {
 		}
 	}
 	return nil
+}
+
+func exprText(fset *token.FileSet, e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.BasicLit:
+		return x.Value
+	case *ast.SelectorExpr:
+		return exprText(fset, x.X) + "." + x.Sel.Name
+	case *ast.BinaryExpr:
+		return exprText(fset, x.X) + " " + x.Op.String() + " " + exprText(fset, x.Y)
+	}
+	return fmt.Sprintf("<expression at %s>", fset.Position(e.Pos()))
 }
