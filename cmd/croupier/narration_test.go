@@ -15,7 +15,7 @@ import (
 // display names, never JSON or key=value.
 func TestLogReadsAsSentences(t *testing.T) {
 	reg := rulesets.Registry()
-	emitted, _, err := narratetest.Emitted("../..")
+	emitted, err := narratetest.Emitted("../..")
 	if err != nil {
 		t.Fatal(err)
 	}

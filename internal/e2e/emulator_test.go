@@ -328,6 +328,13 @@ func TestEmulator(t *testing.T) {
 			}
 			return "PONG"
 		})},
+		// The same function behind a Lambda Function URL (DiscordEndpoint).
+		{"discord/function-url-ping.json", discordReply(func(t *testing.T, r discord.Response) string {
+			if r.Type != discord.ResponsePong || r.Data != nil {
+				t.Errorf("PING through a Function URL answered %+v, want {\"type\":1}", r)
+			}
+			return "PONG"
+		})},
 		{"discord/bind.json", discordReply(func(t *testing.T, r discord.Response) string {
 			if r.Type != discord.ResponseMessage || r.Data == nil || !strings.Contains(*r.Data.Content, "now plays the game "+g) {
 				t.Errorf("bind answered %+v", r.Data)

@@ -16,7 +16,7 @@ import (
 // sentence with display names, never JSON or key=value.
 func TestLogPageReadsAsSentences(t *testing.T) {
 	reg := rulesets.Registry()
-	emitted, _, err := narratetest.Emitted("../..")
+	emitted, err := narratetest.Emitted("../..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,14 +29,23 @@ var Names = map[string]string{"discord:1": "Ada", "discord:2": "Bob", "discord:3
 // Name is Names as a narration's name function.
 func Name(id string) string { return Names[id] }
 
-// dynamic are the event types of the Emit calls whose type is a variable
-// or a field: the expression as written in the source, and what it can be.
+// dynamic are the event types of the Emit calls whose type is computed:
+// the expression as written in the source, and what it can be.
 var dynamic = map[string][]string{
 	`"match_" + ev.Kind`:    prefixed("match_", exoptosis.EventKinds),
 	`r.Kind + "_cancelled"`: {gildedhall.MatchDuel + "_cancelled", gildedhall.MatchBattle + "_cancelled"},
-	// game.Tx.Emit passes its type to MakeEvent; proposal.go's tally emits
-	// one of two, the Obelisk's gathering contribution one of two.
+	// game.Tx.Emit passes its type to MakeEvent; proposal.go's tally
+	// emits one of two, the Obelisk's Gathering moves one of two.
 	`typ`: {"proposal_adopted", "proposal_failed", "gathering_contributed", "gathering_withdrawn"},
+	// The turns module's due moments (due.go).
+	`eventPrefix + typ`: {"turns_turn_began", "turns_turn_middle"},
+}
+
+// dynamicConsts are the Emit calls whose type is a prefix and one of a
+// package's string constants (by name prefix): the turns module logs each
+// nomic.Ev* event of its rules as "turns_" + the kind.
+var dynamicConsts = map[string]struct{ prefix, pkg, namePrefix string }{
+	`eventPrefix + ev.Kind`: {"turns_", "nomic", "Ev"},
 }
 
 func prefixed(p string, ks []string) []string {
@@ -48,64 +57,18 @@ func prefixed(p string, ks []string) []string {
 }
 
 // Emitted lists every event type the non-test Go code under root (the
-// module's root) emits, sorted: string literals, package constants and
-// their sums, and the dynamic table's expressions. A type made of a
-// constant prefix and a run-time part ("turns_" + ev.Kind) is returned in
-// prefixes. A call whose type it cannot read at all is an error naming the
-// call, so a new kind of call cannot go unchecked.
-func Emitted(root string) (types, prefixes []string, err error) {
+// module's root) emits, sorted. A call whose type it cannot read is an
+// error naming the call, so a new kind of call cannot go unchecked.
+func Emitted(root string) ([]string, error) {
+	seen := map[string]bool{}
 	fset := token.NewFileSet()
-	var files []*ast.File
-	var dirs []string
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		files, dirs = append(files, f), append(dirs, filepath.Dir(path))
-		return nil
-	})
+	files, err := parseAll(fset, root)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	// String constants, by directory (for a bare name) and by package name
-	// (for pkg.Name).
-	local, byPkg := map[string]map[string]string{}, map[string]map[string]string{}
-	for i, f := range files {
-		for _, decl := range f.Decls {
-			g, ok := decl.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range g.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for j, n := range vs.Names {
-					if j >= len(vs.Values) {
-						continue
-					}
-					if lit, ok := vs.Values[j].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						v, _ := strconv.Unquote(lit.Value)
-						put(local, dirs[i], n.Name, v)
-						put(byPkg, f.Name.Name, n.Name, v)
-					}
-				}
-			}
-		}
-	}
-	seen, pre := map[string]bool{}, map[string]bool{}
-	for i, f := range files {
+	consts := stringConsts(files)
+	for _, f := range files {
+		pkg := f.Name.Name
 		var bad error
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -122,81 +85,137 @@ func Emitted(root string) (types, prefixes []string, err error) {
 			if fn != "Emit" && fn != "MakeEvent" {
 				return true
 			}
+			if s, ok := constString(consts, pkg, call.Args[0]); ok {
+				seen[s] = true
+				return true
+			}
 			src := exprText(fset, call.Args[0])
-			if ts, ok := dynamic[src]; ok {
-				for _, t := range ts {
-					seen[t] = true
+			if dc, ok := dynamicConsts[src]; ok {
+				for name, v := range consts[dc.pkg] {
+					if strings.HasPrefix(name, dc.namePrefix) {
+						seen[dc.prefix+v] = true
+					}
 				}
 				return true
 			}
-			v, whole := eval(call.Args[0], local[dirs[i]], byPkg)
-			switch {
-			case whole:
-				seen[v] = true
-			case v != "":
-				pre[v] = true
-			default:
+			ts, ok := dynamic[src]
+			if !ok {
 				bad = fmt.Errorf("%s: %s(%s, ...) emits a type computed at run time: list what it can be in narratetest's dynamic table", fset.Position(call.Pos()), fn, src)
 				return false
+			}
+			for _, t := range ts {
+				seen[t] = true
 			}
 			return true
 		})
 		if bad != nil {
-			return nil, nil, bad
+			return nil, bad
 		}
 	}
-	return sortedKeys(seen), sortedKeys(pre), nil
-}
-
-func put(m map[string]map[string]string, k, name, v string) {
-	if m[k] == nil {
-		m[k] = map[string]string{}
-	}
-	m[k][name] = v
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
 	}
 	slices.Sort(out)
+	return out, nil
+}
+
+// parseAll parses the non-test Go files under root.
+func parseAll(fset *token.FileSet, root string) ([]*ast.File, error) {
+	var files []*ast.File
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+		return nil
+	})
+	return files, err
+}
+
+// stringConsts collects every package-level string constant written as a
+// literal, by package name and constant name.
+func stringConsts(files []*ast.File) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						v, _ := strconv.Unquote(lit.Value)
+						if out[f.Name.Name] == nil {
+							out[f.Name.Name] = map[string]string{}
+						}
+						out[f.Name.Name][n.Name] = v
+					}
+				}
+			}
+		}
+	}
 	return out
 }
 
-// eval reads a string expression of literals and constants: the value and
-// true when it is all known, the known prefix and false when it ends in a
-// run-time part.
-func eval(e ast.Expr, local map[string]string, byPkg map[string]map[string]string) (string, bool) {
+// constString evaluates e as a string constant of package pkg: a literal,
+// a constant (of pkg or another package by its name), or a sum of them.
+func constString(consts map[string]map[string]string, pkg string, e ast.Expr) (string, bool) {
 	switch x := e.(type) {
 	case *ast.BasicLit:
-		if x.Kind == token.STRING {
-			v, _ := strconv.Unquote(x.Value)
-			return v, true
+		if x.Kind != token.STRING {
+			return "", false
 		}
+		s, err := strconv.Unquote(x.Value)
+		return s, err == nil
 	case *ast.Ident:
-		if v, ok := local[x.Name]; ok {
-			return v, true
-		}
+		s, ok := consts[pkg][x.Name]
+		return s, ok
 	case *ast.SelectorExpr:
-		if p, ok := x.X.(*ast.Ident); ok {
-			if v, ok := byPkg[p.Name][x.Sel.Name]; ok {
-				return v, true
-			}
+		if id, ok := x.X.(*ast.Ident); ok {
+			s, ok := consts[id.Name][x.Sel.Name]
+			return s, ok
 		}
-	case *ast.ParenExpr:
-		return eval(x.X, local, byPkg)
 	case *ast.BinaryExpr:
 		if x.Op == token.ADD {
-			l, lok := eval(x.X, local, byPkg)
-			if !lok {
-				return l, false
-			}
-			r, rok := eval(x.Y, local, byPkg)
-			return l + r, rok
+			a, ok1 := constString(consts, pkg, x.X)
+			b, ok2 := constString(consts, pkg, x.Y)
+			return a + b, ok1 && ok2
 		}
 	}
 	return "", false
+}
+
+func exprText(fset *token.FileSet, e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.BasicLit:
+		return x.Value
+	case *ast.SelectorExpr:
+		return exprText(fset, x.X) + "." + x.Sel.Name
+	case *ast.BinaryExpr:
+		return exprText(fset, x.X) + " " + x.Op.String() + " " + exprText(fset, x.Y)
+	}
+	return fmt.Sprintf("<expression at %s>", fset.Position(e.Pos()))
 }
 
 // samples are events as the code writes them, by type; Sample fills in
@@ -319,18 +338,4 @@ func CheckSentence(s string) error {
 		}
 	}
 	return nil
-}
-
-func exprText(fset *token.FileSet, e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.Ident:
-		return x.Name
-	case *ast.BasicLit:
-		return x.Value
-	case *ast.SelectorExpr:
-		return exprText(fset, x.X) + "." + x.Sel.Name
-	case *ast.BinaryExpr:
-		return exprText(fset, x.X) + " " + x.Op.String() + " " + exprText(fset, x.Y)
-	}
-	return fmt.Sprintf("<expression at %s>", fset.Position(e.Pos()))
 }
