@@ -204,6 +204,12 @@ func tradeSide(side, names engine.F) string {
 	if n := side.Len("packs"); n > 0 {
 		parts = append(parts, engine.Count(n, "pack", "packs"))
 	}
+	comps := side.Obj("components") // the Obelisk's Ritual Components
+	for _, k := range []string{"resolve", "crystals", "herbs", "reagents", "blood", "heart"} {
+		if n := comps.Int(k); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, engine.Capitalize(k)))
+		}
+	}
 	if len(parts) == 0 {
 		return "nothing"
 	}
