@@ -251,7 +251,6 @@ var samples = map[string]game.Event{
 	"player_banished":           ev("player_banished", "discord:3", `{"player":"discord:3","since":"2026-03-13T00:00:00Z","duration":"24h0m0s","ends_at":"2026-03-14T00:00:00Z"}`),
 	"banishment_ended":          ev("banishment_ended", "discord:3", `{"player":"discord:3"}`),
 	"proposal_amendment_failed": ev("proposal_amendment_failed", "discord:1", `{"proposal":"p1","error":"chip is not sold"}`),
-	"proposal_effect_failed":    ev("proposal_effect_failed", "discord:1", `{"proposal":"p2","kind":"banishment","error":"Bob is no longer a player"}`),
 	"justice_requested":         ev("justice_requested", "discord:2", `{"id":"r1","author":"discord:2","kind":"statement","text":"Trades are legal.","message":{"platform":"discord","channel":"c1","message":"m1"},"status":"open"}`),
 	"ruling_made":               ev("ruling_made", "discord:3", ruling(``)),
 	"ruling_overturned":         ev("ruling_overturned", "", ruling(`,"overturned":true,"overturned_by":"confidence"`)),
