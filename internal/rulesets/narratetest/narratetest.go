@@ -20,6 +20,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -34,6 +35,8 @@ func Name(id string) string { return Names[id] }
 var dynamic = map[string][]string{
 	`"match_" + ev.Kind`:    prefixed("match_", exoptosis.EventKinds),
 	`r.Kind + "_cancelled"`: {gildedhall.MatchDuel + "_cancelled", gildedhall.MatchBattle + "_cancelled"},
+	// The turns module logs each of its rules' events as turns_<kind>.
+	`eventPrefix + ev.Kind`: prefixed("turns_", nomic.EventKinds),
 	// game.Tx.Emit passes its type to MakeEvent; proposal.go's tally
 	// emits one of two.
 	`typ`: {"proposal_adopted", "proposal_failed"},

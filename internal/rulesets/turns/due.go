@@ -105,11 +105,12 @@ func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool,
 			t.Now, t.Entry.At, t.Entry.ID = d.At, d.At, s.NewLogID(d.At)
 			n := len(t.Entry.Events)
 			switch d.Kind {
-			case kindBegin, kindMiddle:
+			case kindBegin:
 				w.g.Moment = d.At
-				typ := map[string]string{kindBegin: "turn_began", kindMiddle: "turn_middle"}[d.Kind]
-				info := w.s.Turn(d.At)
-				w.t.Emit(eventPrefix+typ, "", info)
+				w.t.Emit("turns_turn_began", "", w.s.Turn(d.At))
+			case kindMiddle:
+				w.g.Moment = d.At
+				w.t.Emit("turns_turn_middle", "", w.s.Turn(d.At))
 			case kindEnd:
 				if err := w.endTurn(d); err != nil {
 					return nil, err
