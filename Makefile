@@ -8,7 +8,8 @@
 #            build/screenshots) and through the Nu Html Checker
 #   bench    go test -bench, then the `croupier bench` table: per-command
 #            latency and AWS-priced cost on bolt and DynamoDB Local,
-#            bootstrap sizes and Init Durations under the emulator
+#            bootstrap sizes and Init Durations under the emulator, and
+#            each command's dollars per million at list prices
 #   scale    a game of SCALE_PLAYERS (10,000) players on DynamoDB Local:
 #            the phase end with a battle of everyone, timed, GET /players
 #            paged, the largest item written (`make test` runs 1,500)
@@ -34,7 +35,7 @@ SHELL := bash
 FUNCTIONS := $(notdir $(wildcard functions/*))
 # AWS build: Graviton, static, no RPC shim (provided.al2023 speaks the
 # Runtime API only), reproducible paths, no symbol tables.
-LAMBDA_GOFLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
+LAMBDA_GOFLAGS := -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags "-s -w"
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 # Packages whose -v output `make test` summarises (conformance suite, e2e).
 VERBOSE_PKGS := ./internal/store/... ./internal/e2e/... ./internal/proving/...

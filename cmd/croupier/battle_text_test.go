@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"croupier/internal/game"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -16,8 +17,9 @@ func TestLargeBattleTexts(t *testing.T) {
 		t.Errorf("match text of a large battle: %s", got)
 	}
 	list := matchesText("hall", []gildedhall.MatchSummary{{ID: big.ID, Kind: big.Kind, Status: big.Status, Entrants: 10000},
-		{ID: "d1", Kind: gildedhall.MatchDuel, Status: gildedhall.MatchPlaying, Players: []string{"discord:1", "discord:3"}}})
-	if !strings.Contains(list, "b-2026-W49-I  battle  playing  10000 entrants") || !strings.Contains(list, "discord:1, discord:3") {
+		{ID: "d1", Kind: gildedhall.MatchDuel, Status: gildedhall.MatchPlaying, Players: []string{"discord:1", "discord:3"}}},
+		func(id string) string { return game.Or(map[string]string{"discord:1": "Ada"}[id], id) })
+	if !strings.Contains(list, "b-2026-W49-I  battle  playing  10000 entrants") || !strings.Contains(list, "Ada and discord:3") {
 		t.Errorf("match list: %s", list)
 	}
 }

@@ -29,7 +29,9 @@ game of 100 players measures a proposal, a vote, a Request for Judgment and
 a turn end. With
 --functions it also builds every functions/<name> (size of the linux/arm64
 bootstrap) and cold-starts each under the Lambda Runtime Interface Emulator
-(Init Duration). "make bench" runs all of it.
+(Init Duration). Last, a cost table prices each command per million, all-in
+at list prices (internal/benchmark/cost.go names them and their date).
+"make bench" runs all of it.
 
 Environment: CROUPIER_DYNAMODB_ENDPOINT (--dynamodb-endpoint), CROUPIER_RIE (--rie).
 `
@@ -139,6 +141,16 @@ func (e *env) bench(args []string) error {
 		}
 	}
 	benchmark.Print(e.stdout, rows, fns)
+	root, err := lambdarun.ModuleRoot()
+	if err != nil {
+		return err
+	}
+	model, err := benchmark.TemplateCostModel(root)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	benchmark.PrintCosts(e.stdout, rows, model)
 	return nil
 }
 

@@ -107,7 +107,7 @@ func TestDiscordRegisterPerRuleset(t *testing.T) {
 	hall, ob, turns := names("900"), names("901"), names("902")
 	// What each lacks, by the catalogue: a command is missing exactly when
 	// it runs a catalogue command or view of an institution the ruleset
-	// lacks (Gilded Hall lacks only the turns ruleset's own).
+	// lacks (Gilded Hall lacks only the Obelisk's and the turns ruleset's own).
 	for _, rs := range []struct {
 		id  string
 		got map[string]bool
@@ -136,7 +136,8 @@ func TestDiscordRegisterPerRuleset(t *testing.T) {
 	}
 	// What a user sees, named: the Obelisk's server has the common
 	// commands, trades and governance, and no shop, gift, duel or grant.
-	for _, n := range []string{"join", "leave", "roll", "status", "help", "log", "trade offer", "propose", "rfj", "Submit as proposal"} {
+	for _, n := range []string{"join", "leave", "roll", "status", "help", "log", "trade offer", "propose", "rfj", "Submit as proposal",
+		"task", "observe", "gathering start", "gathering contribute", "gathering complete", "banishment end"} {
 		if !ob[n] {
 			t.Errorf("the Obelisk server lacks %q", n)
 		}
@@ -144,6 +145,11 @@ func TestDiscordRegisterPerRuleset(t *testing.T) {
 	for _, n := range []string{"shop", "buy", "open", "gift", "grant", "revoke", "duel", "battle", "match"} {
 		if ob[n] {
 			t.Errorf("the Obelisk server has %q", n)
+		}
+	}
+	for _, n := range []string{"task", "observe", "gathering start"} {
+		if hall[n] || turns[n] {
+			t.Errorf("a server that is not the Obelisk's has %q", n)
 		}
 	}
 	for _, n := range []string{"trade", "propose", "judge", "Submit as proposal"} {

@@ -187,7 +187,7 @@ func TestAcceptance4_ThreePlayerDuelWithBets(t *testing.T) {
 		t.Fatalf("the request names the duel: %s", out)
 	}
 	id := m[1]
-	contains(t, "duel request", out, "discord:2 asked discord:3, discord:4 to duel "+id)
+	contains(t, "duel request", out, "discord:2 asked discord:3 and discord:4 to duel "+id)
 	// Bo answers without naming the duel: it is the only one waiting for him.
 	contains(t, "accept", h.must("play", "--as", bo, "duel", "accept"), "accepted duel "+id+"; it waits for discord:4")
 	contains(t, "last accept", h.must("play", "--as", cy, "duel", "accept", id), "duel "+id+" has started")

@@ -54,11 +54,14 @@ func holdings(v game.PlayerView) string {
 		s += "; inactive"
 	}
 	if v.Reputable {
-		s += "; reputable."
+		s += "; reputable"
 	} else {
-		s += "; not yet reputable."
+		s += "; not yet reputable"
 	}
-	return s
+	if v.Battle != "" {
+		s += "; engaged in " + v.Battle + " (it starts when this phase ends)"
+	}
+	return s + "."
 }
 
 func statusText(v game.PlayerView) string {

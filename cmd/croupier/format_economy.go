@@ -171,8 +171,9 @@ func openedText(actor string, v economy.Opened) string {
 	return fmt.Sprintf("%s opened %s %s: %s.", actor, v.Name, v.Pack.ID, cardsText(v.Cards))
 }
 
-func giftText(v gildedhall.GiftResult) string {
-	s := fmt.Sprintf("%s gifted %s %s: %s.", v.Giver, v.Receiver, plural(len(v.Cards), "card", "cards"), cardsText(v.Cards))
+func giftText(v gildedhall.GiftResult, name func(string) string) string {
+	giver, receiver := name(v.Giver), name(v.Receiver)
+	s := fmt.Sprintf("%s gifted %s %s: %s.", giver, receiver, plural(len(v.Cards), "card", "cards"), cardsText(v.Cards))
 	var why []string
 	if v.Inactive {
 		why = append(why, "was inactive")
@@ -181,12 +182,12 @@ func giftText(v gildedhall.GiftResult) string {
 		why = append(why, "held a small deck")
 	}
 	if len(why) > 0 {
-		s += fmt.Sprintf(" Bonus cards: %s %s.", v.Receiver, strings.Join(why, " and "))
+		s += fmt.Sprintf(" Bonus cards: %s %s.", receiver, strings.Join(why, " and "))
 	}
 	if v.Inactive {
-		s += fmt.Sprintf(" If %s acts in period %s, %s gets a card too.", v.Receiver, v.Period, v.Giver)
+		s += fmt.Sprintf(" If %s acts in period %s, %s gets a card too.", receiver, v.Period, giver)
 	}
-	return s + fmt.Sprintf(" %s may gift again once period %s has ended.", v.Giver, v.Period)
+	return s + fmt.Sprintf(" %s may gift again once period %s has ended.", giver, v.Period)
 }
 
 // itemNames names card and pack ids for people, from inventories.
@@ -203,8 +204,9 @@ func (n itemNames) add(v game.PlayerView) {
 	}
 }
 
-// itemsText is economy.Items.String, with the ids it can name written as
-// the item syntax reads them: "holo Red Joker (f960edfb46.1)".
+// itemsText is economy.Items.String with the cards and packs it can name
+// by their names, equal ones counted ("2 × 7 of Hearts"); an id it cannot
+// name is shown as the id.
 func itemsText(it economy.Items, names itemNames) string {
 	var parts []string
 	if it.Vertebrae > 0 {
@@ -213,11 +215,10 @@ func itemsText(it economy.Items, names itemNames) string {
 	if it.Chips > 0 {
 		parts = append(parts, plural(it.Chips, "Chip", "Chips"))
 	}
-	for _, id := range it.Cards {
-		parts = append(parts, named("card", id, names[id]))
-	}
-	for _, id := range it.Packs {
-		parts = append(parts, named("pack", id, names[id]))
+	parts = append(parts, countedNames("card", it.Cards, names)...)
+	parts = append(parts, countedNames("pack", it.Packs, names)...)
+	if !it.Components.IsZero() {
+		parts = append(parts, it.Components.String())
 	}
 	if len(parts) == 0 {
 		return "nothing"
@@ -225,38 +226,58 @@ func itemsText(it economy.Items, names itemNames) string {
 	return strings.Join(parts, ", ")
 }
 
-func named(kind, id, name string) string {
-	if name == "" {
-		return kind + " " + id
+// countedNames names ids, equal names counted, in order of first mention.
+func countedNames(kind string, ids []string, names itemNames) []string {
+	n := map[string]int{}
+	var order []string
+	for _, id := range ids {
+		s := names[id]
+		if s == "" {
+			s = kind + " " + id
+		}
+		if n[s] == 0 {
+			order = append(order, s)
+		}
+		n[s]++
 	}
-	return name + " (" + id + ")"
+	for i, s := range order {
+		if n[s] > 1 {
+			order[i] = fmt.Sprintf("%d × %s", n[s], s)
+		}
+	}
+	return order
 }
 
-func tradeText(tr gildedhall.Trade, names itemNames) string {
+func tradeText(tr gildedhall.Trade, names itemNames, name func(string) string) string {
+	for id, n := range tr.CardNames {
+		if names[id] == "" {
+			names[id] = n
+		}
+	}
 	verb := "gives"
 	if tr.Status == gildedhall.TradeExecuted {
 		verb = "gave"
 	}
 	s := fmt.Sprintf("Trade %s, %s: %s %s %s; %s %s %s.", tr.ID, tr.Status,
-		tr.From, verb, itemsText(tr.Give, names), tr.To, verb, itemsText(tr.Take, names))
+		name(tr.From), verb, itemsText(tr.Give, names), name(tr.To), verb, itemsText(tr.Take, names))
 	if tr.Note != "" {
 		s += fmt.Sprintf(" Note: %q.", tr.Note)
 	}
 	switch tr.Status {
 	case gildedhall.TradeOpen:
 		s += fmt.Sprintf(" Open until %s for %s to accept (croupier play trade accept %s); either may withdraw it.",
-			stamp(tr.ExpiresAt), tr.To, tr.ID)
+			stamp(tr.ExpiresAt), name(tr.To), tr.ID)
 	case gildedhall.TradeExecuted:
 		s += fmt.Sprintf(" Executed at %s: the items have changed hands.", stamp(tr.ClosedAt))
 	case gildedhall.TradeWithdrawn:
-		s += fmt.Sprintf(" Withdrawn by %s at %s.", tr.ClosedBy, stamp(tr.ClosedAt))
+		s += fmt.Sprintf(" Withdrawn by %s at %s.", name(tr.ClosedBy), stamp(tr.ClosedAt))
 	case gildedhall.TradeExpired:
 		s += fmt.Sprintf(" Expired at %s.", stamp(tr.ExpiresAt))
 	}
 	return s
 }
 
-func tradesText(g string, trades []gildedhall.Trade) string {
+func tradesText(g string, trades []gildedhall.Trade, name func(string) string) string {
 	if len(trades) == 0 {
 		return fmt.Sprintf("%s has no such trades.", g)
 	}
@@ -267,13 +288,17 @@ func tradesText(g string, trades []gildedhall.Trade) string {
 		if tr.Status != gildedhall.TradeOpen && !tr.ClosedAt.IsZero() {
 			until = stamp(tr.ClosedAt)
 		}
-		rows = append(rows, []string{tr.ID, tr.Status, tr.From, tr.Give.String(), tr.To, tr.Take.String(), until})
+		names := itemNames(tr.CardNames)
+		if names == nil {
+			names = itemNames{}
+		}
+		rows = append(rows, []string{tr.ID, tr.Status, name(tr.From), itemsText(tr.Give, names), name(tr.To), itemsText(tr.Take, names), until})
 	}
 	table(&b, rows)
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func grantText(g gildedhall.Grant, v gildedhall.GrantResult) string {
+func grantText(g gildedhall.Grant, v gildedhall.GrantResult, name func(string) string) string {
 	var parts []string
 	if g.Vertebrae != 0 {
 		parts = append(parts, signed(g.Vertebrae)+" Vertebrae")
@@ -288,14 +313,14 @@ func grantText(g gildedhall.Grant, v gildedhall.GrantResult) string {
 		parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
 	}
 	s := fmt.Sprintf("Granted %s %s%s. %s now holds %d Vertebrae, %d Chips.",
-		v.Player, strings.Join(parts, ", "), because(v.Reason), v.Player, v.Vertebrae, v.Chips)
+		name(v.Player), strings.Join(parts, ", "), because(v.Reason), name(v.Player), v.Vertebrae, v.Chips)
 	if v.Won {
-		s += fmt.Sprintf("\n%s holds %d Chips and wins the game!", v.Player, v.Chips)
+		s += fmt.Sprintf("\n%s holds %d Chips and wins the game!", name(v.Player), v.Chips)
 	}
 	return s
 }
 
-func revokeText(v gildedhall.RevokeResult) string {
+func revokeText(v gildedhall.RevokeResult, name func(string) string) string {
 	r := v.Revoked
 	var parts []string
 	if r.Vertebrae > 0 {
@@ -310,7 +335,7 @@ func revokeText(v gildedhall.RevokeResult) string {
 	for _, p := range r.Packs {
 		parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
 	}
-	return fmt.Sprintf("Revoked from %s: %s%s.", v.Player, strings.Join(parts, ", "), because(v.Reason))
+	return fmt.Sprintf("Revoked from %s: %s%s.", name(v.Player), strings.Join(parts, ", "), because(v.Reason))
 }
 
 // amendText says what the amendment changed (its summary), or shows the

@@ -24,6 +24,8 @@ const itemsHelp = `ITEMS is a comma-separated list; each item is one of
                            plain copies unless "holo" is said    2 7 of Hearts, holo Red Joker
   [pack] ID                one pack by its id                    pack e08f49f383.2
   [N] [pack] KIND          N packs of a kind (id or name)        handy-pack, 2 Deck Pack
+  N COMPONENT              Ritual Components (obelisk games), by id, 4 herbs, 1 💎
+                           emoji or name; never ⚡ Resolve
 Case does not matter; "x" may follow a count (2 x 7 of Hearts); "and" and ";"
 separate like commas. "card" and "pack" are only needed to be explicit.
 Ids and names are shown by: croupier play status PLAYER --ids
@@ -37,6 +39,8 @@ type itemTerm struct {
 	holo     bool
 	kind     string // "card", "pack" or "" (either)
 	ref      string // id, card name, pack kind or pack name
+	// component is a Ritual Component's id (an obelisk game's items).
+	component string
 }
 
 var (
@@ -103,6 +107,13 @@ func parseTerm(part, defaultKind string) (itemTerm, error) {
 			w = w[1:]
 		}
 	}
+	if c, ok := ruleset.Component(strings.Join(w, " ")); ok && len(w) > 0 {
+		if t.n == 0 {
+			return t, fmt.Errorf("say how many, e.g. 2 %s", c.ID)
+		}
+		t.component = c.ID
+		return t, nil
+	}
 	if len(w) == 1 {
 		if c, ok := currencyWords[strings.ToLower(w[0])]; ok {
 			if t.n == 0 {
@@ -140,7 +151,7 @@ type holderInventory struct {
 // needsInventory reports whether any term must be resolved against the
 // holder's inventory (everything but currency).
 func needsInventory(terms []itemTerm) bool {
-	return slices.ContainsFunc(terms, func(t itemTerm) bool { return t.currency == "" })
+	return slices.ContainsFunc(terms, func(t itemTerm) bool { return t.currency == "" && t.component == "" })
 }
 
 // resolveItems turns terms into the ids the API moves, picking copies from
@@ -152,6 +163,10 @@ func resolveItems(terms []itemTerm, h *holderInventory) (economy.Items, error) {
 		h.taken = map[string]bool{}
 	}
 	for _, t := range terms {
+		if t.component != "" {
+			it.Components.Add(t.component, t.n)
+			continue
+		}
 		switch t.currency {
 		case ruleset.CurrencyVertebrae:
 			it.Vertebrae += t.n

@@ -146,7 +146,7 @@ func TestWalkthrough(t *testing.T) {
 	contains(t, "second join", out, "Bob (discord:2) joined hall.")
 
 	out = h.must("play", "roll", "2d6", "--reason", "observe the Obelisk")
-	m := regexp.MustCompile(`discord:1 rolled 2d6: ([1-6]) \+ ([1-6]) = (\d+) \(observe the Obelisk\)\. Period 2026-W10-I`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`Ada rolled 2d6: ([1-6]) \+ ([1-6]) = (\d+) \(observe the Obelisk\)\. Period 2026-W10-I`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("roll output not as documented:\n%s", out)
 	}
@@ -155,7 +155,7 @@ func TestWalkthrough(t *testing.T) {
 	}
 
 	out = h.must("play", "grant", "discord:2", "--vertebrae", "5", "--chips", "2", "--reason", "carried over from the wiki")
-	contains(t, "grant", out, "Granted discord:2 +5 Vertebrae, +2 Chips (carried over from the wiki). discord:2 now holds 5 Vertebrae, 2 Chips.")
+	contains(t, "grant", out, "Granted Bob +5 Vertebrae, +2 Chips (carried over from the wiki). Bob now holds 5 Vertebrae, 2 Chips.")
 	contains(t, "status", h.must("play", "status", "discord:2"), "Bob (discord:2) in hall (period 2026-W10-I): Vertebrae 5, Chips 2, deck 0 cards; active;")
 	contains(t, "my status", h.must("play", "status"), "Ada (discord:1) in hall (period 2026-W10-I): Vertebrae 0, Chips 0")
 	contains(t, "players", h.must("play", "players"), "hall has 2 players:", "Ada (discord:1)", "Bob (discord:2)  5")
@@ -527,18 +527,18 @@ func TestEconomyCLI(t *testing.T) {
 	}
 
 	out := h.must("play", "grant", "discord:1", "--vertebrae", "40", "--card", "2 7 of hearts", "--card", "holo Red Joker", "--pack", "Deck Pack", "--reason", "start")
-	matches(t, "grant", out, `^Granted discord:1 \+40 Vertebrae, 2 × 7 of Hearts, holo Red Joker, pack \S+ \(deck-pack\) \(start\)\. discord:1 now holds 40 Vertebrae, 0 Chips\.`)
+	matches(t, "grant", out, `^Granted Ada \+40 Vertebrae, 2 × 7 of Hearts, holo Red Joker, pack \S+ \(deck-pack\) \(start\)\. Ada now holds 40 Vertebrae, 0 Chips\.`)
 
 	out = h.must("play", "buy", "handy-pack")
-	matches(t, "buy", out, `^discord:1 bought 1 × Handy Pack for 12 Vertebrae: pack \S+\. Now holds 28 Vertebrae, 0 Chips\. Open with: croupier play open handy-pack`)
+	matches(t, "buy", out, `^Ada bought 1 × Handy Pack for 12 Vertebrae: pack \S+\. Now holds 28 Vertebrae, 0 Chips\. Open with: croupier play open handy-pack`)
 	out = h.must("play", "me")
 	contains(t, "me", out, "Vertebrae 28, Chips 0, deck 3 cards, 2 packs;")
 	matches(t, "me", out, `(?m)^Deck, 3 cards:$`, `(?m)^  2\s+7 of Hearts$`, `(?m)^  1\s+Red Joker\s+1 holo$`,
 		`(?m)^Unopened packs, 2:$`, `(?m)^  1\s+Deck Pack\s+deck-pack$`, `(?m)^  1\s+Handy Pack\s+handy-pack$`)
 	matches(t, "me --ids", h.must("play", "me", "--ids"), `(?m)^  1\s+Red Joker\s+1 holo\s+\S+\.3 \(holo\)$`)
 
-	matches(t, "open by kind", h.must("play", "open", "handy-pack"), `^discord:1 opened Handy Pack \S+: .+\.\n$`)
-	matches(t, "open by name", h.must("play", "open", "Deck", "Pack"), `^discord:1 opened Deck Pack \S+: .+\.\n$`)
+	matches(t, "open by kind", h.must("play", "open", "handy-pack"), `^Ada opened Handy Pack \S+: .+\.\n$`)
+	matches(t, "open by name", h.must("play", "open", "Deck", "Pack"), `^Ada opened Deck Pack \S+: .+\.\n$`)
 	ada := h.statusJSON("discord:1")
 	if ada.DeckSize != 3+3+5 || len(ada.Packs) != 0 {
 		t.Errorf("after opening a Handy and a Deck Pack: deck %d cards, packs %+v; want 11 cards and no packs", ada.DeckSize, ada.Packs)
@@ -548,7 +548,7 @@ func TestEconomyCLI(t *testing.T) {
 	}
 
 	// C4: Bob is active and holds fewer than 5 cards: 1 + 1 cards.
-	matches(t, "gift", h.must("play", "gift", "discord:2"), `^discord:1 gifted discord:2 2 cards: .+\. Bonus cards: discord:2 held a small deck\.`)
+	matches(t, "gift", h.must("play", "gift", "bob"), `^Ada gifted Bob 2 cards: .+\. Bonus cards: Bob held a small deck\.`)
 	if bob := h.statusJSON("discord:2"); bob.DeckSize != 2 {
 		t.Errorf("Bob's deck after the gift: %d cards, want 2", bob.DeckSize)
 	}
@@ -568,18 +568,18 @@ func TestEconomyCLI(t *testing.T) {
 	// A trade: Ada's 3 Vertebrae and two 7 of Hearts for Bob's Chip.
 	h.must("play", "grant", "discord:2", "--chips", "2", "--reason", "wiki")
 	out = h.must("play", "trade", "offer", "discord:2", "--give", "3 vertebrae, 2 x 7 of Hearts", "--take", "1 chip", "--note", "deal?")
-	m := regexp.MustCompile(`^Trade (t[0-9a-f]+), open: discord:1 gives 3 Vertebrae, 7 of Hearts \(\S+\), 7 of Hearts \(\S+\); discord:2 gives 1 Chip\. Note: "deal\?"\. Open until 2026-03-12T12:00:00Z for discord:2 to accept`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`^Trade (t[0-9a-f]+), open: Ada gives 3 Vertebrae, 2 × 7 of Hearts; Bob gives 1 Chip\. Note: "deal\?"\. Open until 2026-03-12T12:00:00Z for Bob to accept`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("trade offer output:\n%s", out)
 	}
 	id := m[1]
 	matches(t, "trades", h.must("play", "trades", "--player", "me", "--status", "open"), `(?m)^TRADE\s+STATUS\s+FROM\s+GIVES\s+TO\s+TAKES\s+UNTIL$`,
-		`(?m)^`+id+`\s+open\s+discord:1\s+3 Vertebrae, card \S+, card \S+\s+discord:2\s+1 Chip\s+2026-03-12T12:00:00Z$`)
+		`(?m)^`+id+`\s+open\s+Ada\s+3 Vertebrae, 2 × 7 of Hearts\s+Bob\s+1 Chip\s+2026-03-12T12:00:00Z$`)
 	contains(t, "trade show", h.must("play", "trade", "show", id), "Trade "+id+", open:")
 	if r := h.cli("play", "trade", "accept", id); r.code != 1 || !strings.Contains(r.stderr, "[not_your_trade]") {
 		t.Errorf("the maker accepting their own offer: %s", r)
 	}
-	contains(t, "accept", h.must("play", "--as", "discord:2", "trade", "accept", id), "Trade "+id+", executed:", "discord:1 gave 3 Vertebrae, 7 of Hearts (", "the items have changed hands")
+	contains(t, "accept", h.must("play", "--as", "discord:2", "trade", "accept", id), "Trade "+id+", executed:", "Ada gave 3 Vertebrae, 2 × 7 of Hearts; Bob gave 1 Chip", "the items have changed hands")
 	ada, bob := h.statusJSON("discord:1"), h.statusJSON("discord:2")
 	if ada.Inventory.Vertebrae != 25 || ada.Inventory.Chips != 1 || ada.DeckSize != 9 || bob.Inventory.Vertebrae != 3 || bob.Inventory.Chips != 1 || bob.DeckSize != 4 {
 		t.Errorf("after the trade: Ada %dV %dC %d cards, Bob %dV %dC %d cards; want 25V 1C 9 cards, 3V 1C 4 cards",
@@ -599,7 +599,7 @@ func TestEconomyCLI(t *testing.T) {
 	if r := h.cli("play", "--as", "discord:2", "trade", "withdraw"); r.code != 2 || !strings.Contains(r.stderr, "discord:2 can withdraw 2 open trades: "+id2[1]+", t") {
 		t.Errorf("withdraw without an id when two are open: %s", r)
 	}
-	contains(t, "withdraw", h.must("play", "--as", "discord:2", "trade", "withdraw", id2[1]), "Trade "+id2[1]+", withdrawn:", "Withdrawn by discord:2 at 2026-03-05T12:00:00Z.")
+	contains(t, "withdraw", h.must("play", "--as", "discord:2", "trade", "withdraw", id2[1]), "Trade "+id2[1]+", withdrawn:", "Withdrawn by Bob at 2026-03-05T12:00:00Z.")
 	contains(t, "withdrawn trades", h.must("play", "trades", "--status", "withdrawn"), id2[1])
 	if r := h.cli("play", "trade", "offer", "discord:2", "--give", "King of Spades"); r.code != 1 || !strings.Contains(r.stderr, `discord:1 holds no card or pack "King of Spades"`) {
 		t.Errorf("offering a card not held: %s", r)
@@ -607,13 +607,13 @@ func TestEconomyCLI(t *testing.T) {
 
 	// An admin's corrections.
 	contains(t, "revoke", h.must("play", "revoke", "discord:2", "--card", "7 of Hearts", "--vertebrae", "1", "--reason", "duplicate import"),
-		"Revoked from discord:2: 1 Vertebrae, 7 of Hearts (duplicate import).")
+		"Revoked from Bob: 1 Vertebrae, 7 of Hearts (duplicate import).")
 	out = h.must("play", "grant", "discord:2", "--card", "King of Spades", "--holo", "--random-cards", "1", "--pack", "2 Handy Pack", "--reason", "prize")
 	if !strings.Contains(out, "holo King of Spades") || strings.Count(out, "(handy-pack)") != 2 {
 		t.Errorf("grant of a holo card, a random card and 2 packs:\n%s", out)
 	}
 	matches(t, "revoke packs", h.must("play", "revoke", "discord:2", "--pack", "2 handy-pack", "--reason", "prize withdrawn"),
-		`^Revoked from discord:2: pack \S+ \(handy-pack\), pack \S+ \(handy-pack\) \(prize withdrawn\)\.\n$`)
+		`^Revoked from Bob: pack \S+ \(handy-pack\), pack \S+ \(handy-pack\) \(prize withdrawn\)\.\n$`)
 	if bob := h.statusJSON("discord:2"); len(bob.Packs) != 0 {
 		t.Errorf("Bob's packs after the revocation: %+v", bob.Packs)
 	}
@@ -628,7 +628,7 @@ func TestEconomyCLI(t *testing.T) {
 	contains(t, "log", h.must("play", "log", "--all"), "Ada was granted +40 Vertebrae, 3 cards: 7 of Hearts, 7 of Hearts, Red Joker (holo)", "Ada bought Handy Pack from the Croupier for 12 Vertebrae", "Trade "+id+" executed: Ada gives 3 Vertebrae and 2 × 7 of Hearts; Bob gives 1 Chip.", "The ruleset was amended to version 2 by Ada (end-of-cycle sale)")
 
 	// C7: 24 more Chips make 25, and the game is over.
-	contains(t, "victory", h.must("play", "buy", "chip", "--quantity", "24"), "Now holds 1 Vertebrae, 25 Chips.", "discord:1 holds 25 Chips and wins the game!")
+	contains(t, "victory", h.must("play", "buy", "chip", "--quantity", "24"), "Now holds 1 Vertebrae, 25 Chips.", "Ada holds 25 Chips and wins the game!")
 	if r := h.cli("play", "--as", "discord:2", "buy", "random-card"); r.code != 1 || !strings.Contains(r.stderr, "[game_over]") {
 		t.Errorf("buying after the game ended: %s", r)
 	}

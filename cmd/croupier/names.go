@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/governance"
 )
 
 // People read names, not ids: the CLI shows players by their display
@@ -92,4 +93,114 @@ func rosterList(ps []game.PlayerView) string {
 		ws = append(ws, who(v.ID, v.Name))
 	}
 	return strings.Join(ws, ", ")
+}
+
+// minPrefix is the shortest id prefix accepted: short enough to type,
+// long enough that an answer word ("Yes") is not read as an id.
+const minPrefix = 4
+
+// pickID turns what a person typed into one of ids (proposal, request or
+// ruling ids): the id itself, or an unambiguous prefix of at least
+// minPrefix characters, in any case. Without arg it is the only one of
+// open (the ones the command can act on), if there is exactly one.
+func pickID(what, arg string, ids, open []string) (string, error) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		switch len(open) {
+		case 1:
+			return open[0], nil
+		case 0:
+			return "", usagef("there is no %s to act on; name one", what)
+		}
+		return "", usagef("%d %ss are open (%s); name one (a prefix such as %s is enough)", len(open), what, strings.Join(open, ", "), shortest(open))
+	}
+	var hits []string
+	for _, id := range ids {
+		if strings.EqualFold(id, arg) {
+			return id, nil
+		}
+		if len(arg) >= minPrefix && len(arg) < len(id) && strings.EqualFold(id[:len(arg)], arg) {
+			hits = append(hits, id)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return "", usagef("no %s has the id %q%s", what, arg, prefixHint(arg))
+	}
+	return "", usagef("%q is the start of %d %s ids (%s); give more of it", arg, len(hits), what, strings.Join(hits, ", "))
+}
+
+func prefixHint(arg string) string {
+	if len(arg) < minPrefix {
+		return fmt.Sprintf(" (a prefix needs at least %d characters)", minPrefix)
+	}
+	return ""
+}
+
+// shortest is the shortest prefix of ids[0] that no other id of ids
+// starts with (at least minPrefix characters).
+func shortest(ids []string) string {
+	id := ids[0]
+	for n := minPrefix; n < len(id); n++ {
+		unique := true
+		for _, o := range ids[1:] {
+			if len(o) >= n && strings.EqualFold(o[:n], id[:n]) {
+				unique = false
+				break
+			}
+		}
+		if unique {
+			return id[:n]
+		}
+	}
+	return id
+}
+
+// proposalID is the proposal arg names (see pickID); without arg, the
+// only open proposal (by the actor, when mine).
+func (p *player) proposalID(arg string, mine bool) (string, error) {
+	all, _, err := p.c.Proposals(p.ctx, p.opts.game, "")
+	if err != nil {
+		return "", err
+	}
+	var ids, open []string
+	for _, v := range all {
+		ids = append(ids, v.ID)
+		if v.Status == governance.StatusOpen && (!mine || v.Author == p.opts.as) {
+			open = append(open, v.ID)
+		}
+	}
+	return pickID("proposal", arg, ids, open)
+}
+
+// openRequests lists the open requests for justice.
+func (p *player) openRequests() ([]string, error) {
+	rs, _, err := p.c.JusticeRequests(p.ctx, p.opts.game, governance.RequestOpen)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = r.Request.ID
+	}
+	return ids, nil
+}
+
+// rulingID is the ruling arg names; without arg, the only ruling that
+// stands.
+func (p *player) rulingID(arg string) (string, error) {
+	rs, _, err := p.c.Rulings(p.ctx, p.opts.game)
+	if err != nil {
+		return "", err
+	}
+	var ids, standing []string
+	for _, r := range rs {
+		ids = append(ids, r.ID)
+		if !r.Overturned {
+			standing = append(standing, r.ID)
+		}
+	}
+	return pickID("ruling", arg, ids, standing)
 }

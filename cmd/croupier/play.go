@@ -305,6 +305,24 @@ func nArgs(n int, what string) func(pos []string) error {
 	return func(pos []string) error { return wantArgs(pos, n, what) }
 }
 
+// upTo accepts at most n arguments (what: what they are, for the error).
+func upTo(n int, what string) func(pos []string) error {
+	return func(pos []string) error {
+		if len(pos) > n {
+			return usagef("expected at most %s, got %q", what, strings.Join(pos, " "))
+		}
+		return nil
+	}
+}
+
+// first is pos[0], or "" when there is none.
+func first(pos []string) string {
+	if len(pos) == 0 {
+		return ""
+	}
+	return pos[0]
+}
+
 // noFlags is the setup of a command without flags of its own: check (when
 // not nil) vets its arguments, then run runs it.
 func noFlags(check func(pos []string) error, run func(p *player, pos []string) error) setupFunc {
@@ -324,7 +342,7 @@ func noFlags(check func(pos []string) error, run func(p *player, pos []string) e
 // --json), or passes the call's error on. It is curried so that the call's
 // three results feed it directly, which is how most commands end:
 //
-//	return show(p, rulingText)(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
+//	return show(p, named(p, rulingText))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
 func show[T any](p *player, text func(T) string) func(T, client.Reply, error) error {
 	return func(v T, rep client.Reply, err error) error {
 		if err != nil {
@@ -347,7 +365,7 @@ func (p *player) meOr(id *string) error {
 
 // playCommands is every verb of croupier play: the common ones below and
 // each area's, listed here once.
-var playCommands = playVerbs(commonCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands())
+var playCommands = playVerbs(commonCommands(), economyCommands(), importCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands())
 
 // playVerbs merges the areas' verbs; a name in two areas is a programming
 // error.
@@ -458,7 +476,7 @@ func commonCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return rollText(p.opts.as, v) })
+					return p.out(rep, func() string { return rollText(p.nameOf()(p.opts.as), v) })
 				}
 			},
 		},

@@ -55,7 +55,7 @@ func economyCommands() map[string]playCmd {
 						return usagef("the quantity must be at least 1, not %d", b.Quantity)
 					}
 					b.Item = strings.ToLower(pos[0])
-					return show(p, func(v gildedhall.PurchaseResult) string { return boughtText(p.opts.as, v) })(p.c.Purchase(p.ctx, p.idem(), p.opts.game, b))
+					return show(p, func(v gildedhall.PurchaseResult) string { return boughtText(p.nameOf()(p.opts.as), v) })(p.c.Purchase(p.ctx, p.idem(), p.opts.game, b))
 				}
 			},
 		},
@@ -79,13 +79,17 @@ func economyCommands() map[string]playCmd {
 						}
 					}
 				}
-				return show(p, func(v economy.Opened) string { return openedText(p.opts.as, v) })(p.c.OpenPack(p.ctx, p.idem(), p.opts.game, gildedhall.OpenPack{Pack: ref}))
+				return show(p, func(v economy.Opened) string { return openedText(p.nameOf()(p.opts.as), v) })(p.c.OpenPack(p.ctx, p.idem(), p.opts.game, gildedhall.OpenPack{Pack: ref}))
 			}),
 		},
 		"gift": {
 			synopsis: "gift PLAYER   (once per period: random cards for another player)", needGame: true, needActor: true,
-			setup: noFlags(nArgs(1, "the receiver, e.g. gift discord:2"), func(p *player, pos []string) error {
-				return show(p, giftText)(p.c.Gift(p.ctx, p.idem(), p.opts.game, gildedhall.Gift{To: pos[0]}))
+			setup: noFlags(nArgs(1, "the receiver, e.g. gift Bob"), func(p *player, pos []string) error {
+				to, err := p.resolvePlayer("gift", pos[0])
+				if err != nil {
+					return err
+				}
+				return show(p, func(v gildedhall.GiftResult) string { return giftText(v, p.nameOf()) })(p.c.Gift(p.ctx, p.idem(), p.opts.game, gildedhall.Gift{To: to}))
 			}),
 		},
 		"trade offer": {
@@ -102,7 +106,11 @@ func economyCommands() map[string]playCmd {
 					if err := wantArgs(pos, 1, "the other player, e.g. trade offer discord:2 --give \"3 vertebrae\" --take \"1 chip\""); err != nil {
 						return err
 					}
-					return p.offerTrade(pos[0], *give, *take, *note)
+					to, err := p.resolvePlayer("trade offer", pos[0])
+					if err != nil {
+						return err
+					}
+					return p.offerTrade(to, *give, *take, *note)
 				}
 			},
 		},
@@ -134,7 +142,7 @@ func economyCommands() map[string]playCmd {
 					default:
 						return usagef("--status must be open, executed, withdrawn or expired, not %q", f.Status)
 					}
-					return show(p, func(v []gildedhall.Trade) string { return tradesText(p.opts.game, v) })(p.c.Trades(p.ctx, p.opts.game, f))
+					return show(p, func(v []gildedhall.Trade) string { return tradesText(p.opts.game, v, p.nameOf()) })(p.c.Trades(p.ctx, p.opts.game, f))
 				}
 			},
 		},
@@ -158,7 +166,10 @@ func economyCommands() map[string]playCmd {
 					if err := wantArgs(pos, 1, "the player, e.g. grant discord:2 --vertebrae 5 --reason \"...\""); err != nil {
 						return err
 					}
-					g.Player = pos[0]
+					var err error
+					if g.Player, err = p.resolvePlayer("grant", pos[0]); err != nil {
+						return err
+					}
 					if g.Vertebrae == 0 && g.Chips == 0 && g.RandomCards == 0 && len(cards) == 0 && len(packs) == 0 {
 						return usagef("a grant needs --vertebrae N, --chips N, --card, --random-cards N or --pack")
 					}
@@ -171,7 +182,7 @@ func economyCommands() map[string]playCmd {
 					if err := p.grantItems(&g, cards, packs, *holo); err != nil {
 						return err
 					}
-					return show(p, func(v gildedhall.GrantResult) string { return grantText(g, v) })(p.c.Grant(p.ctx, p.idem(), p.opts.game, g))
+					return show(p, func(v gildedhall.GrantResult) string { return grantText(g, v, p.nameOf()) })(p.c.Grant(p.ctx, p.idem(), p.opts.game, g))
 				}
 			},
 		},
@@ -202,7 +213,11 @@ func economyCommands() map[string]playCmd {
 					if strings.TrimSpace(reason) == "" {
 						return usagef("say why with --reason: every correction is logged with its reason")
 					}
-					r := gildedhall.Revoke{Player: pos[0], Reason: reason}
+					who, err := p.resolvePlayer("revoke", pos[0])
+					if err != nil {
+						return err
+					}
+					r := gildedhall.Revoke{Player: who, Reason: reason}
 					var terms []itemTerm
 					for _, c := range cards {
 						t, err := parseItems("--card", c, "card")
@@ -218,13 +233,13 @@ func economyCommands() map[string]playCmd {
 						}
 						terms = append(terms, t...)
 					}
-					items, err := p.resolve(pos[0], terms)
+					items, err := p.resolve(who, terms)
 					if err != nil {
 						return err
 					}
 					items.Vertebrae, items.Chips = vert, chips
 					r.Items = items
-					return show(p, revokeText)(p.c.Revoke(p.ctx, p.idem(), p.opts.game, r))
+					return show(p, func(v gildedhall.RevokeResult) string { return revokeText(v, p.nameOf()) })(p.c.Revoke(p.ctx, p.idem(), p.opts.game, r))
 				}
 			},
 		},
@@ -285,7 +300,10 @@ func statusSetup(fs *flag.FlagSet) func(*player, []string) error {
 		}
 		id := ""
 		if len(pos) == 1 {
-			id = pos[0]
+			var err error
+			if id, err = p.resolvePlayer("status", pos[0]); err != nil {
+				return err
+			}
 		} else if p.opts.as == "" {
 			return usagef("status of whom? name a PLAYER, or say who you are with --as or CROUPIER_AS")
 		}
@@ -370,7 +388,7 @@ func (p *player) offerTrade(to, give, take, note string) error {
 	if o.Take, err = p.resolveNamed(to, takeTerms, names); err != nil {
 		return err
 	}
-	return show(p, func(tr gildedhall.Trade) string { return tradeText(tr, names) })(p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o))
+	return show(p, func(tr gildedhall.Trade) string { return tradeText(tr, names, p.nameOf()) })(p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o))
 }
 
 // resolve turns item terms into ids held by holder.
@@ -407,7 +425,7 @@ func (p *player) names(tr gildedhall.Trade) itemNames {
 }
 
 // tradeText is a trade with its card and pack ids named.
-func (p *player) tradeText(tr gildedhall.Trade) string { return tradeText(tr, p.names(tr)) }
+func (p *player) tradeText(tr gildedhall.Trade) string { return tradeText(tr, p.names(tr), p.nameOf()) }
 
 // grantItems fills the grant's cards and packs from the flags, spelled the
 // way the game's card table and packs spell them (any case is accepted).
@@ -419,29 +437,9 @@ func (p *player) grantItems(g *gildedhall.Grant, cards, packs []string, holo boo
 	if err != nil {
 		return err
 	}
-	for _, c := range cards {
-		t, err := parseTerm(c, "card")
-		if err != nil || t.currency != "" {
-			return usagef("--card %q is not \"[N] [holo] NAME\", e.g. \"2 holo 7 of Hearts\"", c)
-		}
-		name, ok := canonicalCard(&rs, t.ref)
-		if !ok {
-			return usagef("--card %q: there is no card %q in %s's card table (e.g. \"7 of Hearts\", \"King of Spades\", \"Red Joker\")", c, t.ref, rs.ID)
-		}
-		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: name, Holo: holo || t.holo, Count: max(t.n, 1)})
-	}
-	for _, pk := range packs {
-		t, err := parseTerm(pk, "pack")
-		if err != nil || t.currency != "" {
-			return usagef("--pack %q is not \"[N] KIND\", e.g. \"2 handy-pack\"", pk)
-		}
-		kind, ok := canonicalPack(&rs, t.ref)
-		if !ok {
-			return usagef("--pack %q: %s has no pack kind %q; it has %s", pk, rs.ID, t.ref, packKinds(&rs))
-		}
-		g.Packs = append(g.Packs, gildedhall.PackGrant{Pack: kind, Count: max(t.n, 1)})
-	}
-	return nil
+	cs, ps, err := itemGrants(&rs, "grant", cards, packs, holo)
+	g.Cards, g.Packs = append(g.Cards, cs...), append(g.Packs, ps...)
+	return err
 }
 
 func packKinds(rs *ruleset.Ruleset) string {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"croupier/internal/client"
+	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -30,15 +31,24 @@ func exoptosisCommands() map[string]playCmd {
 			needGame: true, needActor: true,
 			setup: noFlags(nil, func(p *player, pos []string) error {
 				if len(pos) == 0 {
-					return usagef("expected the players to duel, e.g. duel discord:2 discord:3, or duel accept|decline [MATCH]")
+					return usagef("expected the players to duel, e.g. duel Bob Cy, or duel accept|decline [MATCH]")
 				}
 				if pos[0] == "accept" || pos[0] == "decline" {
 					return p.answerDuel(pos[0] == "accept", pos[1:])
 				}
+				invitees := make([]string, len(pos))
+				for i, s := range pos {
+					id, err := p.resolvePlayer("duel", s)
+					if err != nil {
+						return err
+					}
+					invitees[i] = id
+				}
 				return show(p, func(v gildedhall.MatchView) string {
+					name := p.nameOf()
 					return fmt.Sprintf("%s asked %s to duel %s; it starts when all accept (croupier play duel accept %s).",
-						p.opts.as, strings.Join(v.WaitingFor, ", "), v.ID, v.ID)
-				})(p.c.RequestDuel(p.ctx, p.idem(), p.opts.game, pos))
+						name(p.opts.as), game.NameList(name, v.WaitingFor), v.ID, v.ID)
+				})(p.c.RequestDuel(p.ctx, p.idem(), p.opts.game, invitees))
 			}),
 		},
 		"battle": {
@@ -47,7 +57,7 @@ func exoptosisCommands() map[string]playCmd {
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
 				return show(p, func(v gildedhall.BattleEngagement) string {
 					return fmt.Sprintf("%s engaged in battle %s with a deck of %d cards; it starts at %s, the end of %s.",
-						v.Player, v.Battle, v.DeckSize, stamp(v.StartsAt), v.Period)
+						p.nameOf()(v.Player), v.Battle, v.DeckSize, stamp(v.StartsAt), v.Period)
 				})(p.c.EngageBattle(p.ctx, p.idem(), p.opts.game))
 			}),
 		},
@@ -65,7 +75,9 @@ func exoptosisCommands() map[string]playCmd {
 					if err := p.meOr(&f.Player); err != nil {
 						return err
 					}
-					return show(p, func(v []gildedhall.MatchSummary) string { return matchesText(p.opts.game, v) })(p.c.Matches(p.ctx, p.opts.game, f))
+					return show(p, func(v []gildedhall.MatchSummary) string {
+						return matchesText(p.opts.game, v, p.nameOf()) + engagedText(p.roster(), p.nameOf())
+					})(p.c.Matches(p.ctx, p.opts.game, f))
 				}
 			},
 		},
@@ -339,8 +351,24 @@ func spellCard(table map[string]string, s string) (string, error) {
 	return "", usagef("%q is not a card of this game's card table (e.g. \"7 of Hearts\", \"King of Spades\", \"Red Joker\")", s)
 }
 
+// engagedText is who engaged in this phase's battle, which has no match
+// yet: it forms when the phase ends ("" when no one has).
+func engagedText(ps []game.PlayerView, name func(string) string) string {
+	var ids []string
+	battle := ""
+	for _, v := range ps {
+		if v.Battle != "" {
+			ids, battle = append(ids, v.ID), v.Battle
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nEngaged in %s, which forms when this phase ends: %s (%d).", battle, game.NameList(name, ids), len(ids))
+}
+
 // matchesText is one line per match.
-func matchesText(g string, ms []gildedhall.MatchSummary) string {
+func matchesText(g string, ms []gildedhall.MatchSummary, name func(string) string) string {
 	if len(ms) == 0 {
 		return "No matches in " + g + "."
 	}
@@ -351,13 +379,13 @@ func matchesText(g string, ms []gildedhall.MatchSummary) string {
 		if m.Phase != "" && m.Status == gildedhall.MatchPlaying {
 			state += "/" + m.Phase
 		}
-		who := strings.Join(m.Players, ", ")
+		who := game.NameList(name, m.Players)
 		if m.Entrants > 0 {
 			who = fmt.Sprintf("%d entrants", m.Entrants)
 		}
 		fmt.Fprintf(&b, "\n  %s  %s  %s  %s", m.ID, m.Kind, state, who)
 		if m.Status == gildedhall.MatchPlaying && len(m.Movers) > 0 {
-			fmt.Fprintf(&b, "; waits for %s", strings.Join(m.Movers, ", "))
+			fmt.Fprintf(&b, "; waits for %s", game.NameList(name, m.Movers))
 		}
 		if m.Deadline != nil {
 			fmt.Fprintf(&b, " until %s", stamp(*m.Deadline))
@@ -369,7 +397,7 @@ func matchesText(g string, ms []gildedhall.MatchSummary) string {
 			fmt.Fprintf(&b, "; pool %d", m.Pool)
 		}
 		if m.Winner != "" {
-			fmt.Fprintf(&b, "; won by %s", m.Winner)
+			fmt.Fprintf(&b, "; won by %s", name(m.Winner))
 		}
 	}
 	return b.String()

@@ -92,7 +92,7 @@ func governanceCommands() map[string]playCmd {
 							return err
 						}
 					}
-					return show(p, prefixed("Submitted ", proposalText))(p.c.SubmitProposal(p.ctx, p.idem(), p.opts.game, sp))
+					return show(p, prefixed("Submitted ", named(p, proposalText)))(p.c.SubmitProposal(p.ctx, p.idem(), p.opts.game, sp))
 				}
 			},
 		},
@@ -109,20 +109,28 @@ func governanceCommands() map[string]playCmd {
 					default:
 						return usagef("--status must be open, adopted, failed or withdrawn, not %q", *status)
 					}
-					return show(p, linesOr("No proposals in "+p.opts.game+".", proposalText))(p.c.Proposals(p.ctx, p.opts.game, *status))
+					return show(p, linesOr("No proposals in "+p.opts.game+".", named(p, proposalText)))(p.c.Proposals(p.ctx, p.opts.game, *status))
 				}
 			},
 		},
 		"proposal": {
-			synopsis: "proposal ID", needGame: true,
-			setup: noFlags(nArgs(1, "the proposal id"), func(p *player, pos []string) error {
-				return show(p, proposalText)(p.c.Proposal(p.ctx, p.opts.game, pos[0]))
+			synopsis: "proposal [ID]   (an id prefix is enough; without ID, the only open proposal)", needGame: true,
+			setup: noFlags(upTo(1, "the proposal id"), func(p *player, pos []string) error {
+				id, err := p.proposalID(first(pos), false)
+				if err != nil {
+					return err
+				}
+				return show(p, named(p, proposalText))(p.c.Proposal(p.ctx, p.opts.game, id))
 			}),
 		},
 		"withdraw-proposal": {
-			synopsis: "withdraw-proposal ID   (your open proposal, before its vote ends)", needGame: true, needActor: true,
-			setup: noFlags(nArgs(1, "the proposal id"), func(p *player, pos []string) error {
-				return show(p, prefixed("Withdrew ", proposalText))(p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, pos[0]))
+			synopsis: "withdraw-proposal [ID]   (your open proposal, before its vote ends; without ID, your only one)", needGame: true, needActor: true,
+			setup: noFlags(upTo(1, "the proposal id"), func(p *player, pos []string) error {
+				id, err := p.proposalID(first(pos), true)
+				if err != nil {
+					return err
+				}
+				return show(p, prefixed("Withdrew ", named(p, proposalText)))(p.c.WithdrawProposal(p.ctx, p.idem(), p.opts.game, id))
 			}),
 		},
 		"rfj": {
@@ -135,38 +143,62 @@ func governanceCommands() map[string]playCmd {
 				return nil
 			}, func(p *player, pos []string, ref game.MessageRef) error {
 				body := game.RequestJustice{Kind: governance.RequestKind(pos[0]), Text: strings.Join(pos[1:], " "), Message: ref}
-				return show(p, prefixed("Requested justice: ", justiceText))(p.c.RequestJustice(p.ctx, p.idem(), p.opts.game, body))
+				return show(p, prefixed("Requested justice: ", named(p, justiceText)))(p.c.RequestJustice(p.ctx, p.idem(), p.opts.game, body))
 			}),
 		},
 		"rule": {
-			synopsis: "rule REQUEST ANSWER   (the Judge: TRUE or FALSE for a statement, text for a question)",
+			synopsis: "rule [REQUEST] ANSWER   (the Judge: TRUE or FALSE for a statement, text for a question;\n" +
+				"REQUEST is an id or its first characters; without it, the only open request)",
 			needGame: true, needActor: true,
 			setup: noFlags(func(pos []string) error {
-				if len(pos) < 2 {
-					return usagef("expected the request id and the answer, e.g. rule 01KB... TRUE")
+				if len(pos) < 1 {
+					return usagef("expected the answer, after the request id when several are open, e.g. rule 01KB TRUE")
 				}
 				return nil
 			}, func(p *player, pos []string) error {
-				return show(p, prefixed("Ruled: ", rulingText))(p.c.Rule(p.ctx, p.idem(), p.opts.game, pos[0], strings.Join(pos[1:], " ")))
+				open, err := p.openRequests()
+				if err != nil {
+					return err
+				}
+				id, answer := "", pos
+				if len(pos) > 1 {
+					if got, err := pickID("request", pos[0], open, nil); err == nil {
+						id, answer = got, pos[1:]
+					}
+				}
+				if id == "" {
+					if id, err = pickID("open request for justice", "", open, open); err != nil {
+						return err
+					}
+				}
+				return show(p, prefixed("Ruled: ", named(p, rulingText)))(p.c.Rule(p.ctx, p.idem(), p.opts.game, id, strings.Join(answer, " ")))
 			}),
 		},
 		"overturn": {
-			synopsis: "overturn RULING   (the Judge, within 7 days of their own ruling)", needGame: true, needActor: true,
-			setup: noFlags(nArgs(1, "the ruling id"), func(p *player, pos []string) error {
-				return show(p, prefixed("Overturned: ", rulingText))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, pos[0]))
+			synopsis: "overturn [RULING]   (the Judge, within 7 days of their own ruling; without RULING, the only one standing)", needGame: true, needActor: true,
+			setup: noFlags(upTo(1, "the ruling id"), func(p *player, pos []string) error {
+				id, err := p.rulingID(first(pos))
+				if err != nil {
+					return err
+				}
+				return show(p, prefixed("Overturned: ", named(p, rulingText)))(p.c.Overturn(p.ctx, p.idem(), p.opts.game, id))
 			}),
 		},
 		"confidence": {
 			synopsis: "confidence RULING --channel C --message M   (a 48-hour vote of confidence on the poll message)",
 			needGame: true, needActor: true,
-			setup: onMessage("poll", nArgs(1, "the ruling id"), func(p *player, pos []string, ref game.MessageRef) error {
-				return show(p, prefixed("Vote of confidence opened: ", rulingText))(p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, pos[0], ref))
+			setup: onMessage("poll", upTo(1, "the ruling id"), func(p *player, pos []string, ref game.MessageRef) error {
+				id, err := p.rulingID(first(pos))
+				if err != nil {
+					return err
+				}
+				return show(p, prefixed("Vote of confidence opened: ", named(p, rulingText)))(p.c.OpenConfidence(p.ctx, p.idem(), p.opts.game, id, ref))
 			}),
 		},
 		"rulings": {
 			synopsis: "rulings   (every ruling, in the order made)", needGame: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, linesOr("No rulings in "+p.opts.game+".", rulingText))(p.c.Rulings(p.ctx, p.opts.game))
+				return show(p, linesOr("No rulings in "+p.opts.game+".", named(p, rulingText)))(p.c.Rulings(p.ctx, p.opts.game))
 			}),
 		},
 		"judge": {
@@ -183,20 +215,20 @@ func governanceCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return p.out(rep, func() string { return judgeText(js, queue) })
+				return p.out(rep, func() string { return judgeText(js, queue, p.nameOf()) })
 			}),
 		},
 		"assent-removal": {
 			synopsis: "assent-removal   (assent to removing the Judge; two players' assent removes them)",
 			needGame: true, needActor: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, officeText)(p.c.AssentRemoval(p.ctx, p.idem(), p.opts.game))
+				return show(p, named(p, officeText))(p.c.AssentRemoval(p.ctx, p.idem(), p.opts.game))
 			}),
 		},
 		"resign": {
 			synopsis: "resign   (the Judge resigns)", needGame: true, needActor: true,
 			setup: noFlags(nArgs(0, ""), func(p *player, pos []string) error {
-				return show(p, officeText)(p.c.Resign(p.ctx, p.idem(), p.opts.game))
+				return show(p, named(p, officeText))(p.c.Resign(p.ctx, p.idem(), p.opts.game))
 			}),
 		},
 		"stand": {
@@ -216,7 +248,7 @@ func governanceCommands() map[string]playCmd {
 					if err := wantArgs(pos, 0, ""); err != nil {
 						return err
 					}
-					return show(p, candidaciesText)(p.c.Candidacies(p.ctx, p.opts.game, *week))
+					return show(p, named(p, candidaciesText))(p.c.Candidacies(p.ctx, p.opts.game, *week))
 				}
 			},
 		},
@@ -272,6 +304,11 @@ func onMessage(what string, check func(pos []string) error, run func(p *player, 
 	}
 }
 
+// named is text with the game's display names for the ids it shows.
+func named[T any](p *player, text func(T, func(string) string) string) func(T) string {
+	return func(v T) string { return text(v, p.nameOf()) }
+}
+
 // prefixed is text, after a fixed prefix.
 func prefixed[T any](prefix string, text func(T) string) func(T) string {
 	return func(v T) string { return prefix + text(v) }
@@ -292,17 +329,17 @@ func linesOr[T any](none string, text func(T) string) func([]T) string {
 }
 
 // officeText is the office of Judge after a command on it.
-func officeText(js game.JudgeState) string { return judgeText(js, nil) }
+func officeText(js game.JudgeState, name func(string) string) string { return judgeText(js, nil, name) }
 
 func msgText(m game.MessageRef) string { return m.Platform + "/" + m.Channel + "/" + m.Message }
 
-func proposalText(v game.ProposalView) string {
+func proposalText(v game.ProposalView, name func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "proposal %s", v.ID)
 	if v.Title != "" {
 		fmt.Fprintf(&b, " %q", v.Title)
 	}
-	fmt.Fprintf(&b, " by %s (%s, message %s): %s", v.Author, v.Class, msgText(v.Message), v.Status)
+	fmt.Fprintf(&b, " by %s (%s, message %s): %s", name(v.Author), v.Class, msgText(v.Message), v.Status)
 	switch {
 	case v.Status == governance.StatusOpen:
 		fmt.Fprintf(&b, "; voting %s to %s", stamp(v.VotingStart), stamp(v.VotingEnd))
@@ -320,7 +357,7 @@ func proposalText(v game.ProposalView) string {
 		if v.Summary != "" {
 			fmt.Fprintf(&b, "; amendment: %s", v.Summary)
 		} else {
-			fmt.Fprintf(&b, "; amendment %s", v.Amendment)
+			b.WriteString("; it changes the ruleset (croupier play proposal " + v.ID + " --json shows how)")
 		}
 		if v.RulesetVersion > 0 {
 			fmt.Fprintf(&b, " (ruleset version %d)", v.RulesetVersion)
@@ -342,8 +379,8 @@ func popularity(p bool) string {
 	return "not popular"
 }
 
-func justiceText(r game.JusticeRecord) string {
-	s := fmt.Sprintf("request %s by %s (%s, message %s): %q, %s", r.Request.ID, r.Request.Author, r.Request.Kind,
+func justiceText(r game.JusticeRecord, name func(string) string) string {
+	s := fmt.Sprintf("request %s by %s (%s, message %s): %q, %s", r.Request.ID, name(r.Request.Author), r.Request.Kind,
 		msgText(r.Request.Message), r.Request.Text, r.Request.Status)
 	if r.Request.Ruling != "" {
 		s += ", ruling " + r.Request.Ruling
@@ -351,8 +388,8 @@ func justiceText(r game.JusticeRecord) string {
 	return s
 }
 
-func rulingText(r game.RulingView) string {
-	s := fmt.Sprintf("ruling %s by Judge %s at %s on %s %q by %s: %s", r.ID, r.Judge, stamp(r.At), r.Kind, r.Text, r.Requester, r.Answer)
+func rulingText(r game.RulingView, name func(string) string) string {
+	s := fmt.Sprintf("ruling %s by Judge %s at %s on %s %q by %s: %s", r.ID, name(r.Judge), stamp(r.At), r.Kind, r.Text, name(r.Requester), r.Answer)
 	if r.Overturned {
 		s += fmt.Sprintf(" (overturned by %s at %s: no bearing)", r.OverturnedBy, stamp(r.OverturnedAt))
 	}
@@ -365,30 +402,30 @@ func rulingText(r game.RulingView) string {
 	return s
 }
 
-func judgeText(js game.JudgeState, queue []game.JusticeRecord) string {
+func judgeText(js game.JudgeState, queue []game.JusticeRecord, name func(string) string) string {
 	var b strings.Builder
 	if js.Judge == "" {
 		b.WriteString("There is no Judge.")
 	} else {
-		fmt.Fprintf(&b, "The Judge is %s, since %s.", js.Judge, stamp(js.Since))
+		fmt.Fprintf(&b, "The Judge is %s, since %s.", name(js.Judge), stamp(js.Since))
 		if len(js.RemovalAssents) > 0 {
-			fmt.Fprintf(&b, " Assenting to their removal: %s (two remove them).", strings.Join(js.RemovalAssents, ", "))
+			fmt.Fprintf(&b, " Assenting to their removal: %s (two remove them).", game.NameList(name, js.RemovalAssents))
 		}
 	}
 	if queue != nil {
 		fmt.Fprintf(&b, "\n%d request(s) waiting for a ruling", len(queue))
 		for _, r := range queue {
-			b.WriteString("\n  " + justiceText(r))
+			b.WriteString("\n  " + justiceText(r, name))
 		}
 	}
 	return b.String()
 }
 
-func candidaciesText(v game.CandidaciesView) string {
+func candidaciesText(v game.CandidaciesView, name func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Judge election of %s (ends %s): %s", v.Week, stamp(v.EndsAt), v.Status)
 	for _, c := range v.Candidacies {
-		fmt.Fprintf(&b, "\n  %s stands (candidacy %s, message %s)", c.Candidate, c.ID, msgText(c.Message))
+		fmt.Fprintf(&b, "\n  %s stands (candidacy %s, message %s)", name(c.Candidate), c.ID, msgText(c.Message))
 	}
 	e := v.Result
 	if e == nil {
@@ -396,7 +433,7 @@ func candidaciesText(v game.CandidaciesView) string {
 	}
 	if e != nil {
 		for _, s := range e.Standings {
-			fmt.Fprintf(&b, "\n  %s: %d 👍, %d 👎, %s", s.Candidate, s.Up, s.Down, popularity(s.Popular))
+			fmt.Fprintf(&b, "\n  %s: %d 👍, %d 👎, %s", name(s.Candidate), s.Up, s.Down, popularity(s.Popular))
 		}
 		if v.Result != nil {
 			b.WriteString("\nResult: " + e.Reason)

@@ -9,6 +9,7 @@ import (
 
 	"croupier/internal/game"
 	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/obelisk"
 )
 
@@ -85,13 +86,38 @@ func gatheringsText(gs []obelisk.GatheringView) string {
 		if g.Failing {
 			status = "failing (its phase has ended)"
 		}
-		fmt.Fprintf(&b, "Gathering %s of %s by %s, %s: cost %s, contributed %s", g.ID, g.Ritual.Name, g.Starter, status, g.Ritual.Cost, g.Contributed)
-		if g.Status == rob.StatusOpen && !g.Failing {
-			fmt.Fprintf(&b, "; fails at %s unless completed", stamp(g.Ends))
+		fmt.Fprintf(&b, "Gathering %s of %s by %s, %s: cost %s", g.ID, g.Ritual.Name, who(g.Starter, g.Names[g.Starter]), status, g.Ritual.Cost)
+		var spent, refunded []string
+		for _, e := range g.Ledger {
+			amount, name := componentsOf(e.Component, e.Amount), who(e.Player, g.Names[e.Player])
+			switch e.Kind {
+			case rob.EntrySpent:
+				spent = append(spent, amount+" from "+name)
+			case rob.EntryRefunded:
+				refunded = append(refunded, amount+" to "+name)
+			}
+		}
+		switch {
+		case g.Status == rob.StatusOpen:
+			fmt.Fprintf(&b, ", contributed %s", g.Contributed)
+			if !g.Failing {
+				fmt.Fprintf(&b, "; fails at %s unless completed", stamp(g.Ends))
+			}
+		case len(spent) > 0:
+			b.WriteString("; spent " + strings.Join(spent, ", "))
+		case len(refunded) > 0:
+			b.WriteString("; refunded " + strings.Join(refunded, ", "))
 		}
 		b.WriteString(".\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// componentsOf says n of component id, e.g. "1⚡".
+func componentsOf(id string, n int) string {
+	var c ruleset.Components
+	c.Add(id, n)
+	return c.String()
 }
 
 // obeliskState is the Obelisk's part of a player's status, in words; ""
@@ -105,7 +131,7 @@ func obeliskState(v game.PlayerView) string {
 	if json.Unmarshal(raw, &s) != nil {
 		return ""
 	}
-	out := "holds " + s.Components.String()
+	out := "Holds " + s.Components.String()
 	var exp []string
 	for task, n := range s.Experience {
 		exp = append(exp, fmt.Sprintf("%s %d", task, n))
@@ -122,4 +148,3 @@ func obeliskState(v game.PlayerView) string {
 	}
 	return out
 }
-

@@ -21,9 +21,16 @@ import (
 var updateREADME = flag.Bool("update-readme", false, "rewrite the README walkthrough's output blocks")
 
 func TestREADMEWalkthrough(t *testing.T) {
-	if ran := runREADMESection(t, "## Five minutes with the CLI", "## Turns: a game of seed 003"); ran < 12 {
-		t.Errorf("ran only %d croupier commands from the README", ran)
-	}
+	walkREADME(t, "## Five minutes with the CLI", "## The Obelisk in five minutes", 12)
+}
+
+// TestREADMEObeliskWalkthrough runs the README's "The Obelisk in five
+// minutes" the same way (issue 13, acceptance 4): a game starting in
+// Winter, an observation, each task, a ritual type added by amendment, a
+// Gathering completed and another failed at the phase end, a banishment
+// adopted and ended, every step a croupier play command.
+func TestREADMEObeliskWalkthrough(t *testing.T) {
+	walkREADME(t, "## The Obelisk in five minutes", "## Turns: a game of seed 003", 25)
 }
 
 // TestREADMETurnsWalkthrough runs the README's "Turns" section the same
@@ -34,14 +41,12 @@ func TestREADMEWalkthrough(t *testing.T) {
 // TRUE by the administrator winning the round, the next round, and the
 // Judge draws recomputed by croupier verify (acceptance 4).
 func TestREADMETurnsWalkthrough(t *testing.T) {
-	if ran := runREADMESection(t, "## Turns: a game of seed 003", "## Deploy with SAM"); ran < 30 {
-		t.Errorf("ran only %d croupier commands from the README's turns section", ran)
-	}
+	walkREADME(t, "## Turns: a game of seed 003", "## Deploy with SAM", 30)
 }
 
-// runREADMESection runs the README's section from the heading start to the
-// heading end and returns how many croupier commands it ran.
-func runREADMESection(t *testing.T, startHeading, endHeading string) int {
+// walkREADME runs the README section from the heading start to the heading
+// end, which must run at least minCommands croupier commands.
+func walkREADME(t *testing.T, startHeading, endHeading string, minCommands int) {
 	t.Helper()
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -107,7 +112,9 @@ func runREADMESection(t *testing.T, startHeading, endHeading string) int {
 			t.Fatal(err)
 		}
 	}
-	return ran
+	if ran < minCommands {
+		t.Errorf("ran only %d croupier commands from the README", ran)
+	}
 }
 
 type codeBlock struct{ lang, body string }

@@ -1,6 +1,7 @@
 // Command discord is the Discord interactions endpoint as a Lambda (API
-// Gateway HTTP API route POST /discord/interactions, template.yaml
-// DiscordFunction). It only wires: environment -> DynamoDB store -> game
+// Gateway HTTP API route POST /discord/interactions, or the function's own
+// Function URL, which delivers the same event: template.yaml
+// DiscordFunction, DiscordEndpoint). It only wires: environment -> DynamoDB store -> game
 // service -> neutral chat router -> Discord handler -> API Gateway adapter.
 //
 // The same function also receives its own asynchronous invocations
@@ -18,7 +19,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
-	awslambda "github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"croupier/internal/awsenv"
 	"croupier/internal/chat"
@@ -61,7 +61,7 @@ func main() {
 		if err != nil {
 			config.Fatal(err)
 		}
-		h.Deferrer = discord.LambdaDeferrer{Client: awslambda.NewFromConfig(awsCfg), Function: name}
+		h.Deferrer = discord.LambdaDeferrer{Function: name, Config: awsCfg}
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/discord/interactions", h)

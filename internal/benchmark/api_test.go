@@ -49,6 +49,22 @@ func TestMeasureAPIOnBolt(t *testing.T) {
 			t.Errorf("%s: %.2f requests per command, want %v", cmd, r.Requests, requests)
 		}
 	}
+	// The Obelisk (issue 13): a task is one read request and one commit of
+	// two items (the player and the log entry); a contribution writes the
+	// player, the Gathering and the entry; a completion reads the
+	// contributors it does not have yet in one more request.
+	if r := byCmd["task (herbalism)"]; r.N != 5 || r.Requests != 2 || r.ItemsWritten != 2 {
+		t.Errorf("task: %+v, want 5 samples of 2 requests writing 2 items", r)
+	}
+	if r := byCmd["gathering contribute"]; r.N != 4 || r.Requests != 2 || r.ItemsWritten != 3 {
+		t.Errorf("contribution: %+v, want 4 samples of 2 requests writing 3 items", r)
+	}
+	if r := byCmd["gathering complete"]; r.N != 2 || r.ItemsWritten < 3 {
+		t.Errorf("completion: %+v, want 2 samples", r)
+	}
+	if r := byCmd["observe (5 players)"]; r.N != 1 || r.ItemsWritten != 7 {
+		t.Errorf("observation: %+v, want 1 sample writing the 5 players, the Obelisk and the entry", r)
+	}
 	// A gift writes giver, receiver and the log entry; an executed trade
 	// writes both players, the trade and the log entry.
 	if g := byCmd["gift"]; g.ItemsWritten != 3 {

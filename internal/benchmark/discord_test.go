@@ -78,4 +78,11 @@ func checkDiscordRows(t *testing.T, rows []Row) {
 	if r := byCmd[dcPlay]; r.Requests > 3 {
 		t.Errorf("a play cost %.2f requests, want at most 3", r.Requests)
 	}
+	// Acceptance 5, for the purchase: at most $4 per million all-in behind
+	// a Function URL, even billed for 100 ms (the table bills the p50).
+	buy := byCmd[dcBuyConfirm]
+	buy.P50 = 100 * time.Millisecond
+	if c := Price(buy, FunctionURLPerMillion, 256, 256); c.Total() > 4 {
+		t.Errorf("a Discord purchase costs $%.2f per million (%+v), want at most $4", c.Total(), c)
+	}
 }

@@ -23,6 +23,9 @@ const (
 	cmdPlay        = "match play/add"
 	cmdChoice      = "match choice (target/giver/give)"
 	cmdForfeit     = "match forfeit (ends, settles)"
+	cmdMove5       = "match move 5 (the first play)"
+	cmdMove6       = "match move 6 (asks for a card)"
+	cmdMove500     = "match move 500 (asks for a card)"
 )
 
 // duelCards and duelChips are what each player is granted for duels: 8
@@ -197,4 +200,100 @@ func listed(v gildedhall.MatchView, kinds ...string) (exoptosis.Move, bool) {
 		}
 	}
 	return exoptosis.Move{}, false
+}
+
+// longDuel plays a duel of 500 moves between two players of its own and
+// measures its 5th, 6th and 500th move (issue 16: a move costs the same
+// whatever the match's length; the 6th and the 500th are the same kind of
+// move, a request for a card, whose pending choice the 5th lacks). Their hands never follow the pile's top
+// card and their decks are all in their hands (every card red and too far
+// from the 5 of Hearts, X3; nothing to add, X4), so after the first play
+// each turn is two moves, a request for a card and the gift of one,
+// for as long as the players like; then one forfeits.
+func longDuel(call func(op, string) ([]byte, error), hall string) error {
+	const a, b = "discord:900", "discord:901"
+	hands := map[string][]string{
+		a: {"5 of Hearts", "2 of Hearts", "2 of Diamonds", "8 of Hearts", "8 of Diamonds"},
+		b: {"10 of Hearts", "10 of Diamonds", "9 of Hearts", "9 of Diamonds"},
+	}
+	key := func(s string, i int) string { return fmt.Sprintf("long-%s-%d", s, i) }
+	for _, p := range []string{a, b} {
+		g := gildedhall.Grant{Player: p, Reason: "bench"}
+		for _, c := range hands[p] {
+			g.Cards = append(g.Cards, gildedhall.CardGrant{Name: c})
+		}
+		if _, err := call(op{"", "POST", hall + "/join", p, map[string]string{"name": "Long " + p[len(p)-1:]}, 200}, key("join-"+p, 0)); err != nil {
+			return err
+		}
+		if _, err := call(op{"", "POST", hall + "/grants", admin, g, 200}, key("grant-"+p, 0)); err != nil {
+			return err
+		}
+	}
+	got, err := call(op{"", "POST", hall + "/duels", a, gildedhall.RequestDuel{Invitees: []string{b}}, 201}, key("request", 0))
+	if err != nil {
+		return err
+	}
+	var v gildedhall.MatchView
+	if err := json.Unmarshal(got, &v); err != nil || v.ID == "" {
+		return fmt.Errorf("duel request answered %.200s (%v)", got, err)
+	}
+	match := hall + "/matches/" + v.ID
+	if _, err := call(op{"", "POST", hall + "/duels/" + v.ID + "/answer", b, map[string]bool{"accept": true}, 200}, key("accept", 0)); err != nil {
+		return err
+	}
+	moves := 0
+	move := func(who string, body moveBody) error {
+		moves++
+		command := ""
+		switch moves {
+		case 5:
+			command = cmdMove5
+		case 6:
+			command = cmdMove6
+		case 500:
+			command = cmdMove500
+		}
+		got, err := call(op{command, "POST", match + "/moves", who, body, 200}, key("move", moves))
+		if err != nil {
+			return err
+		}
+		var res gildedhall.MoveResult
+		if err := json.Unmarshal(got, &res); err != nil || res.Match.Moves != moves {
+			return fmt.Errorf("move %d answered %.300s (%v)", moves, got, err)
+		}
+		v = res.Match
+		return nil
+	}
+	for _, m := range []struct {
+		who  string
+		body moveBody
+	}{
+		{a, moveBody{Kind: exoptosis.MoveSelect, Cards: hands[a]}}, {b, moveBody{Kind: exoptosis.MoveSelect, Cards: hands[b]}},
+		{a, moveBody{Kind: exoptosis.MovePass}}, {b, moveBody{Kind: exoptosis.MovePass}},
+		{a, moveBody{Kind: exoptosis.MovePlay, Card: "5 of Hearts"}},
+	} {
+		if err := move(m.who, m.body); err != nil {
+			return err
+		}
+	}
+	for moves < 500 {
+		if v.Phase != string(exoptosis.PhasePlay) {
+			return fmt.Errorf("after %d moves the match is %s", moves, v.Phase)
+		}
+		var err error
+		if pd := v.Pending; pd != nil && pd.Kind == exoptosis.ChoiceGive {
+			i := slices.IndexFunc(v.Participants, func(p gildedhall.ParticipantView) bool { return p.ID == pd.Owner })
+			err = move(pd.Owner, moveBody{Kind: exoptosis.MoveGive, Card: v.Participants[i].Hand[0]})
+		} else {
+			other := a
+			if v.Turn == a {
+				other = b
+			}
+			err = move(v.Turn, moveBody{Kind: exoptosis.MoveGiver, Target: other})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return move(b, moveBody{Kind: exoptosis.MoveForfeit})
 }

@@ -135,7 +135,7 @@ func Print(w io.Writer, rows []Row, fns []Function) {
 		return
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Lambda functions (bootstrap: linux/arm64, -tags lambda.norpc -trimpath -s -w; Init Duration: host build under aws-lambda-rie)")
+	fmt.Fprintln(w, "Lambda functions (bootstrap: linux/arm64, lambdarun.BuildFlags; Init Duration: host build under aws-lambda-rie)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "function\tbootstrap\tcold starts\tinit p50\tinit max\t")
 	for _, f := range fns {

@@ -128,3 +128,41 @@ func TestPlayersListOfALargeGame(t *testing.T) {
 		t.Fatalf("players of a game of 60: %q\n%s", rep.Title, rep.Text)
 	}
 }
+
+// Issue 15 point 8: a player's status in chat says they engaged in this
+// phase's battle, before it forms.
+func TestStatusShowsBattleEngagement(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRouter(t)
+	inv := func(user, key, cmd string, opts map[string]string) *chat.Invocation {
+		return &chat.Invocation{Platform: "slack", Guild: "T1", Channel: "C1", User: user, UserName: "Ada", Command: cmd, Options: opts, Key: key}
+	}
+	if rep := r.Handle(ctx, inv("slack:ADMIN", "k1", "bind", map[string]string{"game": "hall"})); rep.Refusal {
+		t.Fatalf("bind: %+v", rep)
+	}
+	r.Handle(ctx, inv("slack:U1", "k2", "join", nil))
+	if rep := r.Handle(ctx, inv("slack:ADMIN", "k3", "grant", map[string]string{"player": "slack:U1", "random_cards": "6", "reason": "deck"})); rep.Refusal {
+		t.Fatalf("grant: %+v", rep)
+	}
+	battle := func(rep *chat.Reply) string {
+		for _, f := range rep.Fields {
+			if f.Name == "Battle" {
+				return f.Value
+			}
+		}
+		return ""
+	}
+	if got := battle(r.Handle(ctx, inv("slack:U1", "k4", "status", nil))); got != "" {
+		t.Errorf("status before engaging shows the battle %q", got)
+	}
+	if rep := r.Handle(ctx, inv("slack:U1", "k5", "battle", nil)); rep.Refusal {
+		t.Fatalf("battle: %+v", rep)
+	}
+	p, err := svc.Player(ctx, "hall", "slack:U1")
+	if err != nil || p.Battle == "" {
+		t.Fatalf("the player view after engaging: %+v %v", p, err)
+	}
+	if got := battle(r.Handle(ctx, inv("slack:U1", "k6", "status", nil))); got != "Engaged in "+p.Battle+" (it starts when this phase ends)" {
+		t.Errorf("status after engaging: Battle %q", got)
+	}
+}

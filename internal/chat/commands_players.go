@@ -231,6 +231,9 @@ func statusReply(p game.PlayerView) *Reply {
 		{Name: "Reputable", Value: yesNo(p.Reputable), Inline: true},
 		{Name: "Can gift this period", Value: yesNo(p.CanGift), Inline: true},
 	}
+	if p.Battle != "" {
+		r.Fields = append(r.Fields, Field{Name: "Battle", Value: "Engaged in " + p.Battle + " (it starts when this phase ends)", Inline: true})
+	}
 	r.Text = fmt.Sprintf("Playing since %s; period %s.", p.JoinedAt.UTC().Format("2 Jan 2006"), p.Period)
 	return r
 }

@@ -120,11 +120,11 @@ func (c Command) InRuleset(reg *game.Registry, id string) bool {
 // function (playerCommands in commands_players.go...) declares its commands
 // as values; nothing is added from init().
 func groups() [][]Command {
-	return [][]Command{playerCommands(), adminCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), turnsCommands()}
+	return [][]Command{playerCommands(), adminCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands()}
 }
 
 // completions lists every area's autocomplete providers, once.
-var completions = mergeCompletions(economyCompletions, exoptosisCompletions, turnsCompletions)
+var completions = mergeCompletions(economyCompletions, exoptosisCompletions, obeliskCompletions, turnsCompletions)
 
 var (
 	tableOnce sync.Once

@@ -300,6 +300,18 @@ func TestEmulator(t *testing.T) {
 		{"actions/trade-offer.json", ok(201, map[string]any{"id": sampleTrade, "status": gildedhall.TradeOpen, "from": ada, "to": grace})},
 		{"actions/trade-accept.json", ok(200, map[string]any{"id": sampleTrade, "status": gildedhall.TradeExecuted, "closed_by": grace})},
 		{"actions/leave.json", ok(200, map[string]any{"player": "discord:1003"})},
+		// The Obelisk (events/README.md): a game, a ritual type by
+		// amendment; Ada joins (1⚡), observes (every player +1⚡), performs
+		// Herbalism and starts a Gathering (1⚡ each): she has no ⚡ left to
+		// contribute, so the contribution and the completion are refused.
+		{"actions/obelisk-create-game.json", ok(201, map[string]any{"id": "sample-stone", "ruleset": "obelisk"})},
+		{"actions/obelisk-amend-ritual.json", ok(200, map[string]any{"ruleset": "obelisk"})},
+		{"actions/obelisk-join.json", ok(200, map[string]any{"player": ada})},
+		{"actions/obelisk-observe.json", ok(200, map[string]any{"distance": 9, "moved": 1})},
+		{"actions/obelisk-task.json", ok(200, map[string]any{"task": "herbalism", "experience": 1})},
+		{"actions/obelisk-gathering-start.json", ok(201, map[string]any{"task": "gathering"})},
+		{"actions/obelisk-gathering-contribute.json", problem(422, "no_component")},
+		{"actions/obelisk-gathering-complete.json", problem(422, "cost_not_covered")},
 		// A turns game (seed 003): a proposal, a vote, the turns view.
 		{"actions/turns-create-game.json", ok(201, map[string]any{"id": "sample-nomic", "ruleset": "turns"})},
 		{"actions/turns-join.json", ok(200, map[string]any{"id": ada, "member": true, "game": "sample-nomic"})},
@@ -313,6 +325,13 @@ func TestEmulator(t *testing.T) {
 		{"discord/ping.json", discordReply(func(t *testing.T, r discord.Response) string {
 			if r.Type != discord.ResponsePong || r.Data != nil {
 				t.Errorf("PING answered %+v, want {\"type\":1}", r)
+			}
+			return "PONG"
+		})},
+		// The same function behind a Lambda Function URL (DiscordEndpoint).
+		{"discord/function-url-ping.json", discordReply(func(t *testing.T, r discord.Response) string {
+			if r.Type != discord.ResponsePong || r.Data != nil {
+				t.Errorf("PING through a Function URL answered %+v, want {\"type\":1}", r)
 			}
 			return "PONG"
 		})},

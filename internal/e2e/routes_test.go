@@ -99,10 +99,13 @@ func checkRoutes(t *testing.T, root string, doc *yaml.Node) {
 		}
 		var ev struct {
 			Version, RouteKey, RawPath string
-			RequestContext             struct{ HTTP struct{ Method string } }
+			RequestContext             struct {
+				DomainName string
+				HTTP       struct{ Method string }
+			}
 		}
-		if json.Unmarshal(b, &ev) != nil || ev.Version != "2.0" || ev.RouteKey == "" {
-			continue // not an API Gateway event
+		if json.Unmarshal(b, &ev) != nil || ev.Version != "2.0" || ev.RouteKey == "" || strings.Contains(ev.RequestContext.DomainName, ".lambda-url.") {
+			continue // not an API Gateway event (a Function URL's has the same shape)
 		}
 		dir := filepath.Base(filepath.Dir(f))
 		name := "events/" + dir + "/" + filepath.Base(f)

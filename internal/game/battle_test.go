@@ -204,6 +204,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 	if rep, err := svc.Audit(ctx, "hall"); err != nil || !rep.OK() {
 		t.Fatalf("every draw verifies: %+v %v", rep, err)
 	}
+	replays(t, svc, id)
 }
 
 // X10: with fewer than 2 engaged players there is no match.
@@ -273,6 +274,7 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 	if w, err := svc.Player(ctx, "hall", "discord:6"); err != nil || w.Inventory.Vertebrae == 0 && w.Inventory.Chips == 1 && len(w.Inventory.Cards) == 6 {
 		t.Fatalf("the winner got the battle's reward: %+v %v", w.Inventory, err)
 	}
+	replays(t, svc, id) // the departure's forfeit is a step of the match too
 }
 
 // A departure after a large battle's selection deadline, before the
@@ -314,4 +316,5 @@ func TestX7_LargeBattleDepartureBeforeTheOverdueDeadline(t *testing.T) {
 	if v.Phase != "betting" || v.Waiting != 0 || !slices.Equal(v.Players, []string{ada, cy, dee}) {
 		t.Fatalf("the three who can hold hands get them at the deadline: phase %s, %d waiting, seated %v", v.Phase, v.Waiting, v.Players)
 	}
+	replays(t, svc, id)
 }

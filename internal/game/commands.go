@@ -90,6 +90,9 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 			if err := t.Put(seedKey(t.Game, t.Period.ID), seed, time.Time{}); err != nil {
 				return nil, err
 			}
+			if err := t.Put(listingKey(t.Game), GameListing{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, CreatedAt: m.CreatedAt}, time.Time{}); err != nil {
+				return nil, err
+			}
 			t.Emit("game_created", "", map[string]any{"name": m.Name, "ruleset": m.Ruleset, "admins": m.Admins, "season": m.Season})
 			t.Emit("seed_committed", "", map[string]string{"period": seed.Period, "commitment": seed.Commitment})
 			return t.gameView(), nil
@@ -119,6 +122,17 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			if prev != nil {
 				prevCore = prev.Core()
 			}
+			if prevCore != nil && prevCore.Member && prevCore.Preregistered {
+				// An import made this membership: joining takes it over with
+				// what was carried over (Preregister).
+				prevCore.Preregistered = false
+				if j.Name != "" {
+					prevCore.Name = j.Name
+				}
+				t.Save(prev)
+				t.Emit("player_joined", prevCore.ID, map[string]string{"name": prevCore.Name})
+				return t.PlayerView(prev), t.Acted(prev)
+			}
 			m, err := players.Join(prevCore, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
 			if err != nil {
 				return nil, err
@@ -133,6 +147,38 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			return t.PlayerView(p), nil
 		},
 	})
+}
+
+// Preregister makes id a player on a moderator's behalf, named name, for a
+// person who has not joined yet (a holdings import carries their holdings
+// over): a new stint as Join starts it, marked Preregistered so that their
+// own join takes it over. The caller must have read id's record (Keys).
+func (t *Tx) Preregister(id, name string) (PlayerRecord, error) {
+	if !ValidIdentity(id) {
+		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", id)
+	}
+	if len(name) > 80 {
+		return nil, rules.Refuse("invalid_request", "The display name of %s is %d characters long; at most 80 are allowed.", id, len(name))
+	}
+	prev, err := t.Record(id)
+	if err != nil {
+		return nil, err
+	}
+	var prevCore *Player
+	if prev != nil {
+		prevCore = prev.Core()
+	}
+	m, err := players.Join(prevCore, id, name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
+	if err != nil {
+		return nil, rules.Refuse("cannot_preregister", "%s cannot be registered: %s", id, err.Error())
+	}
+	m.Preregistered = true
+	p := t.Svc.newPlayer(t.Meta.Ruleset, *m)
+	for _, h := range t.module().onJoin {
+		h(t, prev, p)
+	}
+	t.Save(p)
+	return p, nil
 }
 
 // LeaveResult is the response of leave.

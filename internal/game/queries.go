@@ -73,6 +73,9 @@ type PlayerView struct {
 	Packs []PackEntry         `json:"packs"`
 	// CanGift: the player has not gifted in this period (RULINGS C4).
 	CanGift bool `json:"can_gift"`
+	// Battle is the battle the player engaged in during this phase (it
+	// starts when the phase ends; RULINGS X10), if they did.
+	Battle string `json:"battle,omitempty"`
 	// State is what the game's module shows of the player besides (the
 	// Obelisk's components, experience and banishment); none for Gilded
 	// Hall, whose holdings are the fields above.
@@ -305,4 +308,38 @@ func (s *Service) Scan(ctx context.Context, q store.Query, fn func(store.Item) e
 		}
 		q.Cursor = page.Next
 	}
+}
+
+// GameListing is a game in the deployment's list of games (the tracker's
+// start page): one item per game in the GAMES partition, written by the
+// game's creation in the same commit. Games created before the list
+// existed are not in it.
+type GameListing struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name,omitempty"`
+	Ruleset   string    `json:"ruleset"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// gamesPK is the partition of the list of games.
+const gamesPK = "GAMES"
+
+func listingKey(game string) store.Key { return store.Key{PK: gamesPK, SK: "GAME#" + game} }
+
+// Games returns one page of the deployment's games, by id; pass the
+// returned cursor for the next page ("" at the last).
+func (s *Service) Games(ctx context.Context, cursor string, limit int) ([]GameListing, string, error) {
+	page, err := s.store.Query(ctx, store.Query{PK: gamesPK, Prefix: "GAME#", Limit: limit, Cursor: cursor})
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]GameListing, 0, len(page.Items))
+	for _, it := range page.Items {
+		var g GameListing
+		if err := json.Unmarshal(it.Data, &g); err != nil {
+			return nil, "", fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		out = append(out, g)
+	}
+	return out, page.Next, nil
 }

@@ -250,8 +250,9 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 			}
 			return res, err
 		}
+		// (A game's ruleset never changes: its refusal needs no second read.)
 		var re *rules.Error
-		if eventual && (errors.As(err, &re) || errors.Is(err, ErrSpaceMoved)) {
+		if eventual && (errors.As(err, &re) && re.Code != "not_in_ruleset" || errors.Is(err, ErrSpaceMoved)) {
 			eventual = false
 			attempt--
 			continue
@@ -379,7 +380,7 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 	if t.Entry.Response, err = json.Marshal(resp); err != nil {
 		return fmt.Errorf("encoding response of %s: %w", t.Entry.Command, err)
 	}
-	data, err := json.Marshal(t.Entry)
+	data, err := encodeEntry(t.Entry)
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}

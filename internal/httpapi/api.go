@@ -97,6 +97,8 @@ func (a *API) routes() {
 	m.Handle("POST /v1/games/{game}/rolls", a.authed(a.alias("roll")))
 	m.Handle("POST /v1/games/{game}/grants", a.authed(a.alias("grant")))
 	m.Handle("POST /v1/games/{game}/revocations", a.authed(a.alias("revoke")))
+	m.Handle("POST /v1/games/{game}/imports", a.authed(a.alias("import")))
+	m.Handle("POST /v1/games/{game}/import-revocations", a.authed(a.alias("import-revoke")))
 	m.Handle("POST /v1/games/{game}/amendments", a.authed(a.alias("amend")))
 	m.Handle("POST /v1/games/{game}/purchases", a.authed(a.alias("purchase")))
 	m.Handle("POST /v1/games/{game}/packs/open", a.authed(a.alias("open")))

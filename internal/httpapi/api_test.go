@@ -237,6 +237,8 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/rolls":                         {"POST"},
 		"/v1/games/{game}/grants":                        {"POST"},
 		"/v1/games/{game}/revocations":                   {"POST"},
+		"/v1/games/{game}/imports":                       {"POST"},
+		"/v1/games/{game}/import-revocations":            {"POST"},
 		"/v1/games/{game}/amendments":                    {"POST"},
 		"/v1/games/{game}/ruleset":                       {"GET"},
 		"/v1/games/{game}/shop":                          {"GET"},

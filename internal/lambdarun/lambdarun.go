@@ -27,8 +27,11 @@ import (
 // InvokePath is the emulator's (and Lambda's) Invoke API path.
 const InvokePath = "/2015-03-31/functions/function/invocations"
 
-// BuildFlags are the production build flags of every function (Makefile `build`).
-var BuildFlags = []string{"-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w"}
+// BuildFlags are the production build flags of every function (Makefile
+// LAMBDA_GOFLAGS): no RPC mode of the Lambda library, and no HTTP/2 in
+// net/http (nethttpomithttp2: DynamoDB, Lambda's APIs and Discord's are
+// spoken over HTTP/1.1; it saves 0.3 MiB of every bootstrap).
+var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-ldflags", "-s -w"}
 
 // Build compiles ./functions/<name> of the repository at root for the host
 // into dir/<name>/bootstrap, with the flags the Lambda build uses, and

@@ -146,6 +146,7 @@ const (
 	InvRefusals     = "refusals"
 	InvAnnounced    = "announcements"
 	InvRead         = "read"
+	InvReplays      = "replays"
 )
 
 // Check counts one check; a false ok adds the violation format describes.
@@ -490,6 +491,22 @@ func (s *Snapshot) Conservation(c *Checks) {
 			pool = m.Match.Betting.Pool
 		}
 		c.check(in == pool, "match %s (%s) holds %d Chips; the log accounts for %d", m.ID, m.Status, pool, in)
+	}
+}
+
+// Replays checks that every match that started replays from the log (its
+// item holds the current state only; each step is in its command's log
+// entry): every step legal with its logged draws, and the end equal to the
+// stored match (issue 16).
+func (s *Snapshot) Replays(ctx context.Context, c *Checks, svc *game.Service) {
+	c.inv = InvReplays
+	for _, m := range s.Matches {
+		if m.Match == nil {
+			continue
+		}
+		rp, err := gildedhall.On(svc).Replay(ctx, s.Game, m.ID, "")
+		c.check(err == nil && rp.Consistent && len(rp.Log) == m.Match.Steps,
+			"match %s (%s, %d steps) does not replay from the log: %d steps replayed; %s %v", m.ID, m.Status, m.Match.Steps, len(rp.Log), rp.Problem, err)
 	}
 }
 

@@ -20,8 +20,10 @@ import (
 	"time"
 
 	"croupier/internal/cardart"
+	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 	"croupier/internal/testenv"
 	"croupier/internal/tracker"
@@ -146,6 +148,83 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 		u.open(gamePath("matches", p.duel) + fmt.Sprintf("#step-%d", steps))
 		u.eq("from the fragment", current(), strconv.Itoa(steps))
 		u.eq("next at the end", u.js(`String(document.getElementById("replay-next").disabled)`), "true")
+
+		// The board rebuilds the hands and the pile at every step, with the
+		// card images (issue 15, acceptance 5): the last step's is the
+		// match's end, and stepping over a play changes both.
+		if !rp.Consistent || len(rp.States) != steps {
+			t.Fatalf("the replay does not rebuild the duel: %d states for %d steps; %s", len(rp.States), steps, rp.Problem)
+		}
+		drawn := func() string {
+			return u.js(`JSON.stringify([...document.querySelectorAll("#board-hands .board-hand")].map(d =>
+				[d.dataset.participant, d.dataset.hidden ? null : [...d.querySelectorAll("li[data-card]")].map(l => l.dataset.card)]))`)
+		}
+		u.eq("the board at the end", drawn(), boardJSON(rp.States[steps-1]))
+		u.eq("the pile at the end", u.attr("#board-pile", "data-pile-size"), strconv.Itoa(len(m.Pile)))
+		if len(m.Pile) > 0 {
+			u.eq("the top at the end", u.attr("#board-pile figure", "data-top"), m.Top)
+		}
+		play := slices.IndexFunc(rp.Log, func(e exoptosis.LogEntry) bool {
+			return e.Move != nil && e.Move.Kind == exoptosis.MovePlay
+		})
+		if play < 1 {
+			t.Fatalf("the duel has no play to step over: %+v", rp.Log)
+		}
+		u.do(chromedp.Navigate("about:blank"))
+		u.open(gamePath("matches", p.duel) + fmt.Sprintf("#step-%d", play)) // the step before the play
+		before, pileBefore := drawn(), u.attr("#board-pile", "data-pile-size")
+		u.eq("the board before the play", before, boardJSON(rp.States[play-1]))
+		u.eq("the pile before the play", pileBefore, strconv.Itoa(rp.States[play-1].Pile))
+		u.wait(`[...document.querySelectorAll("#replay-board img")].every(i => i.complete && i.naturalWidth > 0)`)
+		u.shot(fmt.Sprintf("replay-step-%d", play))
+		u.click("#replay-next")
+		after := drawn()
+		u.eq("the board after the play", after, boardJSON(rp.States[play]))
+		u.eq("the pile after the play", u.attr("#board-pile", "data-pile-size"), strconv.Itoa(rp.States[play].Pile))
+		u.eq("the played card on top", u.attr("#board-pile figure", "data-top"), rp.Log[play].Move.Card)
+		if after == before {
+			t.Errorf("stepping over %s's play of %s leaves the hands as they were: %s", rp.Log[play].Move.Actor, rp.Log[play].Move.Card, after)
+		}
+		u.eq("the move shows its card", u.attr(fmt.Sprintf("#step-%d img.move-card", play+1), "alt"), rp.Log[play].Move.Card)
+		u.wait(`[...document.querySelectorAll("#replay-board img")].every(i => i.complete && i.naturalWidth > 0)`)
+		u.shot(fmt.Sprintf("replay-step-%d", play+1))
+		if rp.States[0].Phase == string(exoptosis.PhaseSelection) {
+			u.do(chromedp.Navigate("about:blank"))
+			u.open(gamePath("matches", p.duel) + "#step-1")
+			u.eq("selections hidden at step 1", u.count("#board-hands [data-hidden=true]"), len(rp.States[0].Hands))
+			u.shot("replay-step-1")
+		}
+	})
+
+	t.Run("obelisk", func(t *testing.T) {
+		u.t = t
+		o, _ := obelisk.On(p.svc).Obelisk(ctx, obeliskID)
+		gs, _ := obelisk.On(p.svc).Gatherings(ctx, obeliskID)
+		ps, _ := p.svc.Players(ctx, obeliskID)
+		u.open(tracker.Base + "/games/" + obeliskID)
+		u.clickAndLoad(`nav[aria-label=Game] a[href$="/obelisk"]`)
+		u.eq("distance", u.attr("#distance", "data-km"), strconv.Itoa(o.Distance))
+		u.eq("cuts", u.text("#cuts"), strconv.Itoa(o.Cuts))
+		u.eq("season", u.text("#season"), o.Season)
+		u.eq("grebes", u.count("#grebes li[data-grebe]"), len(o.Grebes))
+		u.eq("ritual types", u.count("#ritual-types li[data-ritual]"), len(o.RitualTypes))
+		u.eq("player rows", u.count("#obelisk-players tr[data-player]"), len(ps))
+		for _, v := range ps {
+			var st obelisk.State
+			b, _ := json.Marshal(v.State)
+			_ = json.Unmarshal(b, &st)
+			row := fmt.Sprintf(`#obelisk-players tr[data-player=%q] `, v.ID)
+			u.eq(v.Name+"'s ⚡", u.text(row+`td[data-component=resolve]`), strconv.Itoa(st.Components.Resolve))
+			u.eq(v.Name+"'s 🌿", u.text(row+`td[data-component=herbs]`), strconv.Itoa(st.Components.Herbs))
+			u.eq(v.Name+" banished", u.attr(row+"td[data-banished]", "data-banished"), strconv.FormatBool(st.Banishment != nil))
+		}
+		u.eq("gathering rows", u.count("#gatherings tr[data-gathering]"), len(gs))
+		for _, g := range gs {
+			row := fmt.Sprintf(`#gatherings tr[data-gathering=%q]`, g.ID)
+			u.eq(g.ID+" status", u.attr(row, "data-status"), g.Status)
+			u.eq(g.ID+" ledger", u.count(row+" li[data-entry]"), len(g.Ledger))
+		}
+		u.shot("obelisk")
 	})
 
 	t.Run("trades", func(t *testing.T) {
@@ -636,4 +715,19 @@ func crawl(t *testing.T, p *played) map[string]string {
 		}
 	}
 	return pages
+}
+
+// boardJSON is what the replay board should show for st: each hand as
+// [id, cards], or [id, null] while hidden, as the page's script draws them.
+func boardJSON(st gildedhall.ReplayState) string {
+	rows := make([][2]any, 0, len(st.Hands))
+	for _, h := range st.Hands {
+		var cards any
+		if !h.Hidden {
+			cards = append([]string{}, h.Hand...)
+		}
+		rows = append(rows, [2]any{h.ID, cards})
+	}
+	b, _ := json.Marshal(rows)
+	return string(b)
 }

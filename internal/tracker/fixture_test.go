@@ -20,6 +20,7 @@ import (
 	"croupier/internal/rules/governance"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 	"croupier/internal/tracker"
@@ -120,7 +121,31 @@ func play(t *testing.T) *played {
 	p.economy()
 	p.playDuel()
 	p.governance()
+	p.obelisk()
 	return p
+}
+
+// obeliskID is the obelisk game the suite plays beside the hall: an
+// observation, tasks, a ritual type added by amendment, a Gathering
+// completed and another still open.
+const obeliskID = "stone"
+
+func (p *played) obelisk() {
+	ctx, svc := p.ctx, p.svc
+	r := func(actor string) game.Request { return game.Request{Game: obeliskID, Actor: actor, Key: p.key()} }
+	p.must(svc.Create(ctx, game.Request{Actor: admin, Key: p.key()}, game.CreateGame{ID: obeliskID, Name: "The Obelisk", Ruleset: obelisk.ID}))
+	ritual := `[{"op":"add","path":"/obelisk/ritualTypes/cut-the-obelisk","value":{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"herbs":1,"resolve":1},"effects":[{"kind":"add-cuts","amount":1}]}}]`
+	p.must(svc.Amend(ctx, r(admin), game.Amend{Patch: json.RawMessage(ritual), Reason: "the fixture's ritual"}))
+	p.must(svc.Join(ctx, r(ada), game.JoinGame{Name: "Ada"}))
+	p.must(svc.Join(ctx, r(bo), game.JoinGame{Name: "Bo"}))
+	ob := obelisk.On(svc)
+	p.must(ob.PerformTask(ctx, r(ada), obelisk.Task{Task: "herbalism"}))
+	p.must(ob.Observe(ctx, r(bo)))
+	p.must(ob.StartGathering(ctx, r(ada), obelisk.StartGathering{RitualType: "cut-the-obelisk", Message: "rit-1"}))
+	p.must(ob.Contribute(ctx, r(bo), obelisk.GatheringMove{Gathering: "rit-1", Component: "⚡"}))
+	p.must(ob.Contribute(ctx, r(ada), obelisk.GatheringMove{Gathering: "rit-1", Component: "🌿"}))
+	p.must(ob.Complete(ctx, r(ada), obelisk.GatheringRef{Gathering: "rit-1"}))
+	p.must(ob.StartGathering(ctx, r(bo), obelisk.StartGathering{RitualType: "cut-the-obelisk", Message: "rit-2"}))
 }
 
 func (p *played) economy() {

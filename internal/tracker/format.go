@@ -16,18 +16,19 @@ import (
 
 // funcs are the helpers page templates use.
 var funcs = template.FuncMap{
-	"when":     when,
-	"gameURL":  gameURL,
-	"cardURL":  cardURL,
-	"cardAlt":  cardAlt,
-	"player":   playerLink,
-	"who":      whoLink,
-	"moveText": moveText,
-	"short":    short,
-	"join":     strings.Join,
-	"add":      func(a, b int) int { return a + b },
-	"sub":      func(a, b int) int { return a - b },
-	"query":    query,
+	"when":      when,
+	"gameURL":   gameURL,
+	"cardURL":   cardURL,
+	"cardAlt":   cardAlt,
+	"player":    playerLink,
+	"who":       whoLink,
+	"moveText":  moveText,
+	"moveCards": moveCards,
+	"short":     short,
+	"join":      strings.Join,
+	"add":       func(a, b int) int { return a + b },
+	"sub":       func(a, b int) int { return a - b },
+	"query":     query,
 	"dictm": func(l *layout, rows []gildedhall.MatchSummary, id string) any {
 		return struct {
 			L    *layout
@@ -183,6 +184,15 @@ func moveText(l *layout, e exoptosis.LogEntry) string {
 		parts = append(parts, "→", strings.Join(names, ", "))
 	}
 	return strings.Join(parts, " ") + "."
+}
+
+// moveCards are the cards a move names: the hand selected, the card
+// played, added or given, a Queen's chosen card.
+func moveCards(mv *exoptosis.Move) []string {
+	if mv.Card != "" {
+		return append([]string{mv.Card}, mv.Cards...)
+	}
+	return mv.Cards
 }
 
 // short cuts s to at most n runes, marking the cut.

@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -171,6 +172,10 @@ func cmpName(p game.PlayerView) string {
 type matchesData struct {
 	Live, Finished []gildedhall.MatchSummary
 	Pager          pager
+	// Battle is this phase's battle, which forms when the phase ends, and
+	// Engaged the players who engaged in it so far.
+	Battle  string
+	Engaged []string
 }
 
 func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (string, error) {
@@ -179,6 +184,11 @@ func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (stri
 		return "", err
 	}
 	var d matchesData
+	for _, p := range l.members {
+		if p.Battle != "" {
+			d.Battle, d.Engaged = p.Battle, append(d.Engaged, p.ID)
+		}
+	}
 	var finished []gildedhall.MatchSummary
 	for _, m := range all {
 		if m.Status == gildedhall.MatchEnded || m.Status == gildedhall.MatchCancelled {
@@ -198,6 +208,72 @@ func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (stri
 type matchData struct {
 	M      gildedhall.MatchView
 	Replay gildedhall.MatchReplay
+	// Board is the replay's states for tracker.js, which draws the hands
+	// and the pile of the current step.
+	Board replayBoard
+}
+
+// replayBoard is a replay in the shape tracker.js draws: each card name
+// once (with its image), each hand as indexes of those names.
+type replayBoard struct {
+	Cards   []boardCard       `json:"cards"`
+	Players map[string]string `json:"players"` // id: display name
+	Pile    []int             `json:"pile"`    // the final pile; after step i, its first states[i].pile cards
+	States  []boardState      `json:"states"`
+}
+
+type boardCard struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+type boardState struct {
+	Phase string      `json:"phase"`
+	Turn  string      `json:"turn,omitempty"`
+	Pile  int         `json:"pile"`
+	Pool  int         `json:"pool"`
+	Hands []boardHand `json:"hands"`
+}
+
+type boardHand struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Hand   []int  `json:"hand"` // null while hidden
+}
+
+func newReplayBoard(l *layout, rp gildedhall.MatchReplay) replayBoard {
+	b := replayBoard{Cards: []boardCard{}, Players: map[string]string{}, Pile: []int{}, States: []boardState{}}
+	index := map[string]int{}
+	card := func(name string) int {
+		i, ok := index[name]
+		if !ok {
+			i = len(b.Cards)
+			index[name] = i
+			b.Cards = append(b.Cards, boardCard{Name: name, URL: cardURL(name, false)})
+		}
+		return i
+	}
+	for _, c := range rp.Pile {
+		b.Pile = append(b.Pile, card(c))
+	}
+	for _, st := range rp.States {
+		bs := boardState{Phase: st.Phase, Turn: st.Turn, Pile: st.Pile, Pool: st.Pool, Hands: []boardHand{}}
+		for _, h := range st.Hands {
+			bh := boardHand{ID: h.ID, Status: h.Status}
+			if !h.Hidden {
+				bh.Hand = []int{}
+				for _, c := range h.Hand {
+					bh.Hand = append(bh.Hand, card(c))
+				}
+			}
+			if _, ok := b.Players[h.ID]; !ok {
+				b.Players[h.ID] = cmp.Or(l.Names[h.ID], h.ID)
+			}
+			bs.Hands = append(bs.Hands, bh)
+		}
+		b.States = append(b.States, bs)
+	}
+	return b
 }
 
 func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (string, error) {
@@ -210,7 +286,7 @@ func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (string
 	if err != nil {
 		return "", err
 	}
-	l.Title, l.Section, l.Data = "Match "+m.ID, "matches", matchData{M: m, Replay: rp}
+	l.Title, l.Section, l.Data = "Match "+m.ID, "matches", matchData{M: m, Replay: rp, Board: newReplayBoard(l, rp)}
 	l.Scripts = []string{"tracker.js"}
 	return "match", nil
 }

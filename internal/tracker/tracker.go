@@ -31,6 +31,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/store"
 )
 
 // Base is the path every tracker page lives under; CardsBase is where the
@@ -85,6 +86,7 @@ func New(svc *game.Service, opt Options) *Handler {
 	m.HandleFunc("GET "+Base+"/games/{game}/trades", h.gamePage(h.trades))
 	m.HandleFunc("GET "+Base+"/games/{game}/proposals", h.gamePage(h.proposals))
 	m.HandleFunc("GET "+Base+"/games/{game}/judge", h.gamePage(h.judge))
+	m.HandleFunc("GET "+Base+"/games/{game}/obelisk", h.gamePage(h.obelisk))
 	m.HandleFunc("GET "+Base+"/games/{game}/turns", h.gamePage(h.turnsPage))
 	m.HandleFunc("GET "+Base+"/games/{game}/cases", h.gamePage(h.casesPage))
 	m.HandleFunc("GET "+Base+"/games/{game}/log", h.gamePage(h.logPage))
@@ -229,8 +231,14 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	}
 }
 
-// index is the entry page: games have no public directory, so it asks for
-// a game id (and redirects ?game=<id> to the game's overview).
+// indexData is the start page: a page of the deployment's games.
+type indexData struct {
+	Games       []game.GameListing
+	After, Next string
+}
+
+// index is the entry page: the deployment's games, a page at a time, and a
+// form asking for a game id (?game=<id> redirects to the game's overview).
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	if id := strings.TrimSpace(r.URL.Query().Get("game")); id != "" {
 		if !game.ValidGameID(id) {
@@ -240,7 +248,18 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, gameURL(id), http.StatusSeeOther)
 		return
 	}
-	h.render(w, r, http.StatusOK, "index", &layout{Title: "Croupier tracker"})
+	d := indexData{After: r.URL.Query().Get("after")}
+	var err error
+	if d.Games, d.Next, err = h.svc.Games(r.Context(), d.After, ListPageSize); err != nil {
+		var re *rules.Error
+		if errors.As(err, &re) || errors.Is(err, store.ErrBadCursor) {
+			h.notFound(w, r, "That page of the list of games does not exist.")
+			return
+		}
+		h.fail(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "index", &layout{Title: "Croupier tracker", Data: d})
 }
 
 // gameURL is the path of a game page: gameURL("hall", "players", "discord:2").
@@ -254,7 +273,7 @@ func gameURL(id string, parts ...string) string {
 
 // pageNames are the page templates, each parsed with the layout.
 var pageNames = []string{"index", "notfound", "error", "overview", "players", "player", "matches", "match",
-	"trades", "proposals", "judge", "log", "audit", "turns", "cases"}
+	"trades", "proposals", "judge", "log", "audit", "obelisk", "turns", "cases"}
 
 func parsePages() map[string]*template.Template {
 	out := map[string]*template.Template{}

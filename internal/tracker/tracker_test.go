@@ -1,6 +1,7 @@
 package tracker_test
 
 import (
+	"croupier/internal/tracker"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -303,5 +304,34 @@ func TestUnknownThingsAreFriendly404s(t *testing.T) {
 	code, _, h := p.get("/tracker?game=" + gameID)
 	if code != http.StatusSeeOther || h.Get("Location") != gamePath() {
 		t.Errorf("the index form: %d to %q", code, h.Get("Location"))
+	}
+}
+
+// The start page lists the deployment's games, a page at a time, each
+// linked to its overview by name.
+func TestStartPageListsTheGames(t *testing.T) {
+	p := newGame(t)
+	body := p.page("/tracker")
+	contains(t, "start page", body, `<tr data-game="`+gameID+`">`, `href="`+gamePath()+`">Tracker Test Hall (`+gameID+`)</a>`, "gilded-hall")
+	for i := range tracker.ListPageSize + 1 {
+		id := fmt.Sprintf("g-%03d", i)
+		if _, err := p.svc.Create(p.ctx, game.Request{Actor: admin, Key: "create-" + id}, game.CreateGame{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body = p.page("/tracker")
+	if n := strings.Count(body, `<tr data-game="`); n != tracker.ListPageSize {
+		t.Errorf("the first page lists %d games, want %d", n, tracker.ListPageSize)
+	}
+	m := regexp.MustCompile(`id="games-next" href="([^"]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no link to the next page of %d games", tracker.ListPageSize+2)
+	}
+	next := p.page(html.UnescapeString(m[1]))
+	if n := strings.Count(next, `<tr data-game="`); n != 2 || strings.Contains(next, `id="games-next"`) {
+		t.Errorf("the second page lists %d games (want the last 2) and a next link: %v", n, strings.Contains(next, `id="games-next"`))
+	}
+	if code, _, _ := p.get("/tracker?after=nonsense"); code != http.StatusNotFound {
+		t.Errorf("a made-up page of games: %d, want 404", code)
 	}
 }

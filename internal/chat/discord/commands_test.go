@@ -193,7 +193,7 @@ func TestEverySlashCommand(t *testing.T) {
 	for _, sc := range []struct {
 		name string
 		run  func(*testing.T) *harness
-	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"turns", turnsScenario}} {
+	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"obelisk", obeliskScenario}, {"turns", turnsScenario}} {
 		t.Run(sc.name, func(t *testing.T) { maps.Copy(sent, sc.run(t).sent) })
 	}
 

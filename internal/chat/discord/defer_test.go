@@ -1,7 +1,10 @@
 package discord_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,7 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
@@ -137,33 +142,63 @@ func TestDeferredReplyFinishedByFollowUp(t *testing.T) {
 	t.Fatalf("no PATCH %s within 5s; requests %v", path, lb.reqs)
 }
 
-// fakeInvoker records what the Lambda deferrer sends.
-type fakeInvoker struct{ in *lambda.InvokeInput }
-
-func (f *fakeInvoker) Invoke(_ context.Context, in *lambda.InvokeInput, _ ...func(*lambda.Options)) (*lambda.InvokeOutput, error) {
-	f.in = in
-	return &lambda.InvokeOutput{StatusCode: 202}, nil
-}
-
 // The Lambda deferrer invokes its own function asynchronously with the
-// interaction body, which the function recognises and finishes.
+// interaction body, which the function recognises and finishes: one POST
+// to Lambda's Invoke API, signed with the function's credentials. A
+// loopback stands for Lambda and checks the request as Lambda documents it,
+// the signature recomputed from the request with the same key.
 func TestLambdaDeferrerPayload(t *testing.T) {
-	fi := &fakeInvoker{}
+	var got struct {
+		path, typ, auth string
+		payload         []byte
+	}
+	var sigOK bool
+	creds := aws.Credentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "secret", SessionToken: "token"}
+	lambdaAPI := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.path, got.typ, got.auth = r.URL.Path, r.Header.Get("X-Amz-Invocation-Type"), r.Header.Get("Authorization")
+		got.payload, _ = io.ReadAll(r.Body)
+		// Re-sign a copy at the request's own X-Amz-Date: the same
+		// Authorization means the signature covers what arrived.
+		at, _ := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))
+		again, _ := http.NewRequest(r.Method, "http://"+r.Host+r.URL.Path, bytes.NewReader(got.payload))
+		for _, h := range []string{"Content-Type", "X-Amz-Invocation-Type"} {
+			again.Header.Set(h, r.Header.Get(h))
+		}
+		sum := sha256.Sum256(got.payload)
+		_ = v4.NewSigner().SignHTTP(context.Background(), creds, again, hex.EncodeToString(sum[:]), "lambda", "eu-west-1", at)
+		sigOK = again.Header.Get("Authorization") == got.auth && r.Header.Get("X-Amz-Security-Token") == "token"
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer lambdaAPI.Close()
+	cfg := aws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider(creds.AccessKeyID, creds.SecretAccessKey, creds.SessionToken)}
+	d := discord.LambdaDeferrer{Function: "croupier-discord", Config: cfg, Endpoint: lambdaAPI.URL}
 	body := []byte(`{"id":"1","type":2,"token":"t"}` + "\x00\xff")
-	if err := (discord.LambdaDeferrer{Client: fi, Function: "croupier-discord"}).Defer(context.Background(), body); err != nil {
+	if err := d.Defer(context.Background(), body); err != nil {
 		t.Fatal(err)
 	}
-	if *fi.in.FunctionName != "croupier-discord" || fi.in.InvocationType != "Event" {
-		t.Errorf("invoked %s as %s, want croupier-discord as Event", *fi.in.FunctionName, fi.in.InvocationType)
+	if got.path != "/2015-03-31/functions/croupier-discord/invocations" || got.typ != "Event" {
+		t.Errorf("invoked %s as %q, want croupier-discord's invocations as Event", got.path, got.typ)
 	}
-	got, ok := discord.IsDeferred(fi.in.Payload)
-	if !ok || string(got) != string(body) {
-		t.Errorf("IsDeferred(%s) = %q %v, want the body back", fi.in.Payload, got, ok)
+	if !strings.HasPrefix(got.auth, "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/") || !strings.Contains(got.auth, "/eu-west-1/lambda/aws4_request") || !sigOK {
+		t.Errorf("Authorization %q is not a SigV4 signature of the request for lambda in eu-west-1", got.auth)
+	}
+	if back, ok := discord.IsDeferred(got.payload); !ok || string(back) != string(body) {
+		t.Errorf("IsDeferred(%s) = %q %v, want the body back", got.payload, back, ok)
 	}
 	for _, p := range []string{`{"version":"2.0","body":"x"}`, `{}`, `nonsense`, `{"croupier_discord_deferred":5}`} {
 		if _, ok := discord.IsDeferred([]byte(p)); ok {
 			t.Errorf("IsDeferred(%s) = true", p)
 		}
+	}
+	// Lambda's refusal (a role without lambda:InvokeFunction) is an error
+	// the handler logs before waiting for the command itself.
+	denied := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"Message":"not authorized"}`, http.StatusForbidden)
+	}))
+	defer denied.Close()
+	d.Endpoint = denied.URL
+	if err := d.Defer(context.Background(), body); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("a 403 from Lambda: %v, want an error naming it", err)
 	}
 }
 

@@ -30,6 +30,7 @@ var sampleAt = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 func sampleEvents() map[string]struct {
 	body   any
 	base64 bool
+	url    bool
 } {
 	member := func(id string) map[string]any {
 		return map[string]any{"user": map[string]any{"id": id, "username": "sample" + id}, "nick": "Sample " + id}
@@ -37,8 +38,13 @@ func sampleEvents() map[string]struct {
 	return map[string]struct {
 		body   any
 		base64 bool
+		url    bool
 	}{
 		"ping.json": {body: map[string]any{"id": "1100000000000000001", "application_id": "1100000000000000000", "type": 1, "token": "sample-ping-token", "version": 1}},
+		// The same, as a Lambda Function URL delivers it (template.yaml
+		// DiscordEndpoint=FunctionUrl): the payload of an HTTP API, with
+		// the URL's own route key and domain.
+		"function-url-ping.json": {url: true, body: map[string]any{"id": "1100000000000000004", "application_id": "1100000000000000000", "type": 1, "token": "sample-url-ping-token", "version": 1}},
 		// API Gateway marks some bodies base64: the adapter decodes before
 		// the signature is checked over the raw bytes.
 		"bind.json": {base64: true, body: map[string]any{
@@ -57,7 +63,7 @@ func sampleEvents() map[string]struct {
 	}
 }
 
-func apiEvent(name string, body []byte, b64 bool) events.APIGatewayV2HTTPRequest {
+func apiEvent(name string, body []byte, b64, url bool) events.APIGatewayV2HTTPRequest {
 	sig, ts := discordtest.Sign(sampleAt, body)
 	ev := events.APIGatewayV2HTTPRequest{
 		Version: "2.0", RouteKey: "POST /discord/interactions", RawPath: "/discord/interactions",
@@ -80,6 +86,13 @@ func apiEvent(name string, body []byte, b64 bool) events.APIGatewayV2HTTPRequest
 	ev.RequestContext.HTTP.Protocol, ev.RequestContext.HTTP.SourceIP = "HTTP/1.1", "192.0.2.7"
 	ev.RequestContext.RequestID, ev.RequestContext.RouteKey, ev.RequestContext.Stage = "sample-discord-"+name, "POST /discord/interactions", "$default"
 	ev.RequestContext.TimeEpoch = sampleAt.UnixMilli()
+	if url {
+		const id = "abcdefghijklmnopqrstuvwxyz012345"
+		host := id + ".lambda-url.us-east-1.on.aws"
+		ev.RouteKey, ev.RequestContext.RouteKey = "$default", "$default"
+		ev.Headers["host"], ev.RequestContext.DomainName = host, host
+		ev.RequestContext.APIID, ev.RequestContext.DomainPrefix = id, id
+	}
 	return ev
 }
 
@@ -92,7 +105,7 @@ func TestSampleEvents(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "events", "discord")
 	for name, s := range sampleEvents() {
 		body, _ := json.Marshal(s.body)
-		ev := apiEvent(name[:len(name)-len(".json")], body, s.base64)
+		ev := apiEvent(name[:len(name)-len(".json")], body, s.base64, s.url)
 		want, _ := json.MarshalIndent(ev, "", "  ")
 		want = append(want, '\n')
 		path := filepath.Join(dir, name)

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -182,7 +183,12 @@ func fallback(r *chat.Reply) string {
 
 // mrkdwn converts the layer's Markdown (Discord-flavoured: **bold**,
 // __underline__, ~~strike~~) to Slack's mrkdwn (*bold*, _italic_, ~strike~).
+// slackIDRe is a Slack identity in a reply's text: Slack shows its mention
+// (<@U…>) as the member's name.
+var slackIDRe = regexp.MustCompile(`\bslack:([UW][A-Z0-9]{2,20})\b`)
+
 func mrkdwn(s string) string {
+	s = slackIDRe.ReplaceAllString(s, "<@$1>")
 	s = strings.ReplaceAll(s, "**", "*")
 	s = strings.ReplaceAll(s, "__", "_")
 	return strings.ReplaceAll(s, "~~", "~")

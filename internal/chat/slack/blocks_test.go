@@ -1,7 +1,10 @@
 package slack_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"croupier/internal/chat"
@@ -46,5 +49,21 @@ func TestMultiSelectRendering(t *testing.T) {
 				t.Errorf("%d options", len(el["options"].([]any)))
 			}
 		})
+	}
+}
+
+// People read names: a Slack identity in a reply is sent as a mention,
+// which Slack shows as the member's name; other platforms' ids stay.
+func TestRenderMentionsSlackPlayers(t *testing.T) {
+	m := slack.Render(&chat.Reply{Text: "🎁 slack:U024BE7LH gave discord:42 2 cards.", Fields: []chat.Field{{Name: "Judge", Value: "slack:W0ABC"}}})
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m.Blocks); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if !strings.Contains(s, "🎁 <@U024BE7LH> gave discord:42 2 cards.") || !strings.Contains(s, "<@W0ABC>") || strings.Contains(s, "slack:") {
+		t.Errorf("the reply's blocks: %s", s)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
 
@@ -52,6 +53,8 @@ type env struct {
 	hooked []slack.Message
 	// sent notes every command path sent as a slash command.
 	sent map[string]bool
+	// last is the store cost of the last request served.
+	last *store.Usage
 }
 
 func newEnv(t *testing.T) *env {
@@ -78,7 +81,13 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(e.hooks.Close)
 	h := &slack.Handler{Router: chat.NewRouter(e.svc, quiet), Cache: &chat.ReplyCache{Store: st, Clock: e.clk},
 		Secret: secret, Clock: e.clk, Log: quiet, ResponseURLPrefix: e.hooks.URL + "/"}
-	e.srv = httptest.NewServer(h)
+	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := new(store.Usage)
+		e.mu.Lock()
+		e.last = u
+		e.mu.Unlock()
+		h.ServeHTTP(w, r.WithContext(store.WithUsage(r.Context(), u)))
+	}))
 	t.Cleanup(e.srv.Close)
 	return e
 }
@@ -371,7 +380,7 @@ func TestEveryCommand(t *testing.T) {
 	for _, sc := range []struct {
 		name string
 		run  func(*testing.T) *env
-	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"turns", turnsScenario}} {
+	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"obelisk", obeliskScenario}, {"turns", turnsScenario}} {
 		t.Run(sc.name, func(t *testing.T) { maps.Copy(sent, sc.run(t).sent) })
 	}
 
@@ -389,6 +398,25 @@ func TestEveryCommand(t *testing.T) {
 		case !sent[c.Name] && !c.Hidden:
 			t.Errorf("command %q has no Slack case", c.Name)
 		}
+	}
+}
+
+// Issue 16: a purchase through Slack is one read request and one commit
+// of the buyer and the log entry, which is the reply's record: no reply
+// cache, no read of the binding (the router has it, and META confirms it).
+func TestPurchaseAtTheCostFloor(t *testing.T) {
+	e := newEnv(t)
+	e.ok(admin, "bind hall")
+	e.ok(ada, "join")
+	e.ok(admin, "grant <@U0ADA> vertebrae=50 reason=x")
+	if m := e.cmdKey(ada, "buy confirm item=chip", "floor-trigger"); refused(m) {
+		t.Fatalf("purchase refused: %s", m.Text)
+	}
+	e.mu.Lock()
+	c := e.last.Snapshot()
+	e.mu.Unlock()
+	if c.Requests != 2 || c.ItemsWritten != 2 || c.ReadUnits > 4 {
+		t.Errorf("a Slack purchase cost %d requests, %d items written, %.2f RCU; want 2, 2, at most 4", c.Requests, c.ItemsWritten, c.ReadUnits)
 	}
 }
 

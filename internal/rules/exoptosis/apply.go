@@ -31,7 +31,7 @@ const (
 // Move is what a participant asks to do.
 type Move struct {
 	Kind    string   `json:"kind"`
-	Actor   string   `json:"actor"`
+	Actor   string   `json:"actor,omitempty"`
 	Card    string   `json:"card,omitempty"`
 	Cards   []string `json:"cards,omitempty"`
 	Target  string   `json:"target,omitempty"`

@@ -76,13 +76,13 @@ type Participant struct {
 	// engine knows: the game layer sets it when the match is made (and may
 	// refresh it before a betting move); bets take from it and refunds give
 	// back to it, and the Events say so, so the game layer mirrors them.
-	Chips int `json:"chips"`
+	Chips int `json:"chips,omitempty"`
 	// Hand is the participant's current hand. During selection it holds the
 	// submitted selection, which clients must not show until the
 	// hands_revealed event (Phase past selection).
 	Hand      []string `json:"hand"`
 	Selected  bool     `json:"selected"`
-	Bet       int      `json:"bet"` // Chips this participant has in the pool
+	Bet       int      `json:"bet,omitempty"` // Chips this participant has in the pool
 	Status    string   `json:"status"`
 	Consented bool     `json:"consented,omitempty"` // consents to terminate (X9)
 }
@@ -118,14 +118,14 @@ type Draw struct {
 // Betting is the state of the betting round (X8). Each bettor's contribution
 // is Participant.Bet; Pool is their sum.
 type Betting struct {
-	Level     int    `json:"level"`     // what every remaining participant must have bet
-	PrevLevel int    `json:"prevLevel"` // the level before the open raise
-	Pool      int    `json:"pool"`
-	Raiser    string `json:"raiser,omitempty"` // whose raise is open; "" when none is
-	Matched   bool   `json:"matched"`          // someone else met the open raise
+	Level     int    `json:"level,omitempty"`     // what every remaining participant must have bet
+	PrevLevel int    `json:"prevLevel,omitempty"` // the level before the open raise
+	Pool      int    `json:"pool,omitempty"`
+	Raiser    string `json:"raiser,omitempty"`  // whose raise is open; "" when none is
+	Matched   bool   `json:"matched,omitempty"` // someone else met the open raise
 	// Final is set once an unmatched raise was refunded: the level is
 	// final, no more raises; whoever is below it must match or decline.
-	Final    bool     `json:"final"`
+	Final    bool     `json:"final,omitempty"`
 	Answered []string `json:"answered,omitempty"` // answered the open raise, or passed at Level
 	Declined []string `json:"declined,omitempty"` // declined the open raise (forfeit if it is matched)
 }
@@ -150,7 +150,7 @@ type Match struct {
 	// Forfeited participants stay in it and are skipped.
 	Order []string `json:"order,omitempty"`
 	// Turn indexes Order: whose turn it is in betting and play.
-	Turn int `json:"turn"`
+	Turn int `json:"turn,omitempty"`
 	// TurnStart is when the current turn (or, in selection, the match)
 	// started; the turn deadline is TurnStart + the turn timeout (X7).
 	TurnStart time.Time `json:"turnStart"`

@@ -78,6 +78,10 @@ type Player struct {
 	// ActionPeriods lists the last two distinct periods in which the player
 	// performed an action (P2), oldest first: enough to answer P3.
 	ActionPeriods []string `json:"action_periods,omitempty"`
+	// Preregistered: a moderator's import made this membership for a
+	// person who has not joined yet (their holdings carried over); their
+	// own join takes it over, holdings and all.
+	Preregistered bool `json:"preregistered,omitempty"`
 }
 
 // Core returns the membership itself: a ruleset module's player record

@@ -501,7 +501,7 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 			if at, ok := m.Deadline(t.Rules); ok && !t.Now.Before(at) {
 				n := m.Steps
 				evs = exoptosis.Timeout(m, t.Rules, t.Now, src)
-				steps = timeoutStep(steps, n, m.Steps, t.Now)
+				steps = timeoutStep(steps, n, m.Steps, time.Time{}) // as of the entry's time
 			}
 			step := MatchStep{N: m.Steps + 1}
 			if m.Phase == exoptosis.PhaseBetting {
@@ -523,10 +523,12 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 				return nil, err
 			}
 			evs = append(evs, more...)
-			if emv.Kind == exoptosis.MoveSelect {
-				emv.Cards = nil // secret until the hands are revealed (X1): the reveal logs them
+			logged := emv
+			logged.Actor = "" // the entry's actor, at the entry's time
+			if logged.Kind == exoptosis.MoveSelect {
+				logged.Cards = nil // secret until the hands are revealed (X1): the reveal logs them
 			}
-			step.At, step.Move = t.Now, &emv
+			step.Move = &logged
 			steps = t.noteSeated(append(steps, step))
 			if evs, err = t.finishMatchChange(r, evs, before, src); err != nil {
 				return nil, err

@@ -28,11 +28,16 @@ import (
 
 // MatchStep is one step a command took in a match: a move, or the deadlines
 // that passed by At (Timeout: the engine acts on each, as of its own moment).
+// What the log entry holds already is left out: a zero At is the entry's
+// time, a move without an actor is the entry's actor's.
 type MatchStep struct {
-	// N is the step's number in the match: the engine's step count after it
-	// (for a timeout, after its first expiry).
-	N int `json:"n"`
-	exoptosis.LogEntry
+	// N is the step's number in the match (for a timeout, its first
+	// expiry's): the log's order is not the order of the commits (a timer's
+	// entry is dated as of its deadline, T4), so the replay orders by it.
+	N       int             `json:"n"`
+	At      time.Time       `json:"at,omitzero"`
+	Move    *exoptosis.Move `json:"move,omitempty"`
+	Timeout bool            `json:"timeout,omitempty"`
 	// Expiries counts the deadlines a timeout step acted on.
 	Expiries int `json:"expiries,omitempty"`
 	// Chips are the mover's Chips as the command read them from the
@@ -49,7 +54,7 @@ func timeoutStep(steps []MatchStep, before, after int, now time.Time) []MatchSte
 	if after <= before {
 		return steps
 	}
-	return append(steps, MatchStep{N: before + 1, LogEntry: exoptosis.LogEntry{At: now, Timeout: true}, Expiries: after - before})
+	return append(steps, MatchStep{N: before + 1, At: now, Timeout: true, Expiries: after - before})
 }
 
 // noteSeated records on the command's first step the entrants it seated.
@@ -149,12 +154,20 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	if err := rp.start(ctx, t, r, lg); err != nil {
 		return MatchReplay{}, err
 	}
-	rp.run(lg.entries)
+	rp.run(lg.ordered())
 	if out.Problem == "" {
+		// A selection still secret is the one thing the log cannot say:
+		// it is taken as stored (the reveal will log it).
+		for i := range rp.m.Participants {
+			p := &rp.m.Participants[i]
+			if sp, ok := m.Participant(p.ID); ok && rp.unknown[p.ID] && m.Phase == exoptosis.PhaseSelection {
+				p.Hand = slices.Clone(sp.Hand)
+			}
+		}
 		got, _ := json.Marshal(rp.m)
 		want, _ := json.Marshal(m)
 		if string(got) != string(want) {
-			out.Problem = fmt.Sprintf("the replay of %d steps does not rebuild the stored match", len(out.Log))
+			out.Problem = fmt.Sprintf("the replay of %d steps does not rebuild the stored match: %s", len(out.Log), jsonDiff(got, want))
 		}
 	}
 	out.Consistent = out.Problem == ""
@@ -177,9 +190,53 @@ type loggedSteps struct {
 	steps []MatchStep
 }
 
+// first is the number of the entry's first step, 0 for a departure's
+// forfeit (its entry is the engine's LeaveResult, which cannot say).
+func (ls loggedSteps) first() int { return ls.steps[0].N }
+
+// count is how many steps the entry took.
+func (ls loggedSteps) count() int {
+	n := 0
+	for _, st := range ls.steps {
+		if st.Timeout {
+			n += st.Expiries
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// ordered lists the entries in the order their steps were taken: by step
+// number, each departure's forfeit (one step, unnumbered) in the first gap
+// the numbers leave, in log order.
+func (lg *matchLog) ordered() []loggedSteps {
+	var numbered, forfeits []loggedSteps
+	for _, ls := range lg.entries {
+		if ls.first() > 0 {
+			numbered = append(numbered, ls)
+		} else {
+			forfeits = append(forfeits, ls)
+		}
+	}
+	sort.SliceStable(numbered, func(i, j int) bool { return numbered[i].first() < numbered[j].first() })
+	out := make([]loggedSteps, 0, len(lg.entries))
+	next := 1
+	for _, ls := range numbered {
+		for next < ls.first() && len(forfeits) > 0 {
+			out, forfeits, next = append(out, forfeits[0]), forfeits[1:], next+1
+		}
+		out = append(out, ls)
+		next = ls.first() + ls.count()
+	}
+	return append(out, forfeits...)
+}
+
 // readMatchLog reads the log from the match's start to its end (or now).
 // A command's ULID is taken at its commit, a moment after the time it ran
-// as, hence the minute of margin.
+// as, hence the minute of margin. (A match ends in a move, a departure, or
+// a timer's run dated as of its deadline: none is logged after EndedAt but
+// for that moment.)
 func (s *Service) readMatchLog(ctx context.Context, game string, r *MatchRecord, now time.Time) (*matchLog, error) {
 	to := now
 	if !r.EndedAt.IsZero() {
@@ -232,8 +289,17 @@ func (lg *matchLog) add(id string, e *engine.Entry) {
 			// A departure forfeits outside the match's own commands (the
 			// leave hook): its step is the forfeit itself.
 			if !strings.HasPrefix(e.Command, "match-") && d.Reason == "forfeit" && steps == nil {
-				steps = []MatchStep{{LogEntry: exoptosis.LogEntry{At: e.At, Move: &exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: d.Participant}}}}
+				steps = []MatchStep{{At: e.At, Move: &exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: d.Participant}}}
 			}
+		}
+	}
+	for i := range steps {
+		st := &steps[i]
+		if st.At.IsZero() {
+			st.At = e.At
+		}
+		if st.Move != nil && st.Move.Actor == "" {
+			st.Move.Actor = e.Actor
 		}
 	}
 	if len(steps) > 0 {
@@ -263,6 +329,8 @@ type replayer struct {
 	viewer string
 	public map[string][]string // selections, as the reveal logged them
 	known  map[string][]string // those and the viewer's own
+	// unknown are who selected a hand the log does not show (yet).
+	unknown map[string]bool
 	// roster holds a large battle's entrants as they entered, seated when
 	// the log says they were (battle_roster.go).
 	roster map[string]exoptosis.Participant
@@ -344,6 +412,7 @@ func (rp *replayer) step(st MatchStep, src *loggedDraws) error {
 		rp.seat(id)
 	}
 	if st.Timeout {
+		n := m.Steps
 		for range maxTimeoutSteps {
 			at, ok := m.Deadline(rp.rs)
 			if !ok || st.At.Before(at) {
@@ -351,6 +420,9 @@ func (rp *replayer) step(st MatchStep, src *loggedDraws) error {
 			}
 			exoptosis.Timeout(m, rp.rs, at, src)
 			rp.record(exoptosis.LogEntry{At: at, Timeout: true})
+		}
+		if m.Steps-n != st.Expiries {
+			return fmt.Errorf("the deadlines passed by then are %d, the log says %d", m.Steps-n, st.Expiries)
 		}
 		return nil
 	}
@@ -376,6 +448,10 @@ func (rp *replayer) step(st MatchStep, src *loggedDraws) error {
 					p.Selected = true
 				}
 			}
+			if rp.unknown == nil {
+				rp.unknown = map[string]bool{}
+			}
+			rp.unknown[mv.Actor] = true
 			m.Steps++
 			rp.record(exoptosis.LogEntry{At: st.At, Move: &shown})
 			return nil
@@ -471,3 +547,15 @@ func (d *loggedDraws) Intn(purpose string, n int) int {
 }
 
 var _ fair.Source = (*loggedDraws)(nil)
+
+// jsonDiff shows where two encodings first differ: a little of each from
+// there.
+func jsonDiff(got, want []byte) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-40)
+	cut := func(b []byte) string { return string(b[from:min(len(b), i+40)]) }
+	return fmt.Sprintf("replayed …%s…, stored …%s…", cut(got), cut(want))
+}

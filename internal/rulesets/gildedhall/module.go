@@ -66,6 +66,9 @@ func HoldingsView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
 	v.DeckSize, v.Inventory = len(p.Inventory.Cards), p.Inventory.Normalized()
 	v.Deck, v.Packs = cards.Group(t.Rules, p.Inventory.Cards), groupPacks(t, p.Inventory.Packs)
 	v.CanGift = p.Member && p.GiftPeriod != t.Period.ID
+	if p.Member && p.BattlePeriod == t.Period.ID {
+		v.Battle = battleID(t.Period.ID)
+	}
 }
 
 // InstHoldings is what a player holds: Vertebrae, Chips, cards and packs.
@@ -105,6 +108,8 @@ func Cards() engine.Component {
 		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift)},
 		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Summary: "Grant items to a player (admins)", Call: method((*Service).Grant)},
 		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Summary: "Take specific items from a player (admins)", Call: method((*Service).Revoke)},
+		{Name: "import", Institution: InstCards, Admin: true, What: "imports of holdings", Summary: "Carry players and their holdings over in one correction (admins)", Call: method((*Service).Import)},
+		{Name: "import-revoke", Institution: InstCards, Admin: true, What: "revocations of imports", Summary: "Undo an import as a whole (admins)", Call: method((*Service).RevokeImport)},
 	}}
 }
 

@@ -100,6 +100,32 @@ func cardsEvents() map[string]engine.Narration {
 			what := engine.Or(strings.Join(parts, ", "), "nothing")
 			return fmt.Sprintf("%s was granted %s%s.", name(engine.Or(f.Str("player"), ev.Player)), what, engine.Because(f.Str("reason")))
 		}},
+		"holdings_imported": {Sentence: func(ev engine.Event, name func(string) string) string {
+			f := engine.Fields(ev)
+			rows := f.List("rows")
+			pre, v, c, cs, ps := 0, 0, 0, 0, 0
+			for _, r := range rows {
+				if r.Bool("preregistered") {
+					pre++
+				}
+				v, c, cs, ps = v+r.Int("vertebrae"), c+r.Int("chips"), cs+r.Len("cards"), ps+r.Len("packs")
+			}
+			s := fmt.Sprintf("%s imported the holdings of %s", name(ev.Player), engine.Count(len(rows), "player", "players"))
+			if pre > 0 {
+				s += fmt.Sprintf(" (%d registered before joining)", pre)
+			}
+			s += fmt.Sprintf(": %d Vertebrae, %s, %s and %s in all%s", v, engine.Count(c, "Chip", "Chips"), engine.Count(cs, "card", "cards"),
+				engine.Count(ps, "pack", "packs"), engine.Because(f.Str("reason")))
+			if id := f.Str("id"); id != "" {
+				s += "; import " + id
+			}
+			return s + "."
+		}},
+		"import_revoked": {Sentence: func(ev engine.Event, name func(string) string) string {
+			f := engine.Fields(ev)
+			return fmt.Sprintf("%s revoked import %s, restoring the holdings of %s as they were before it%s.", name(ev.Player),
+				engine.Or(f.Str("import"), "?"), engine.Count(f.Int("players"), "player", "players"), engine.Because(f.Str("reason")))
+		}},
 		"revoked": {Sentence: func(ev engine.Event, name func(string) string) string {
 			f := engine.Fields(ev)
 			r := f.Obj("revoked")

@@ -173,6 +173,9 @@ var samples = map[string]game.Event{
 	"granted":       ev("granted", "discord:2", `{"player":"discord:2","vertebrae":30,"chips":2,"reason":"carried over from the wiki","new_cards":[{"id":"x.6","name":"Red Joker","holo":true}],"new_packs":[{"id":"p.1","kind":"handy-pack"}]}`),
 	"revoked":       ev("revoked", "discord:2", `{"player":"discord:2","revoked":{"vertebrae":5,"chips":1,"cards":[{"id":"x.6","name":"Red Joker","holo":true}],"packs":[]},"reason":"a correction"}`),
 
+	"holdings_imported": ev("holdings_imported", "discord:1", `{"id":"01IMPORT","reason":"carried over from the wiki","rows":[{"player":"discord:2","name":"Bob","vertebrae":30,"chips":2,"cards":[{"id":"x.8","name":"Red Joker","holo":true}]},{"player":"discord:3","name":"Cy","preregistered":true,"packs":[{"id":"p.2","kind":"handy-pack"}]}]}`),
+	"import_revoked":    ev("import_revoked", "discord:1", `{"import":"01IMPORT","reason":"wrong table","players":2}`),
+
 	"trade_offered":   ev("trade_offered", "discord:1", trade("open")),
 	"trade_executed":  ev("trade_executed", "discord:2", trade("executed")),
 	"trade_withdrawn": ev("trade_withdrawn", "discord:1", trade("withdrawn")),

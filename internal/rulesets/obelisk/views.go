@@ -61,6 +61,9 @@ type GatheringView struct {
 	Contributed ruleset.Components `json:"contributed"`
 	Covered     bool               `json:"covered"`
 	Failing     bool               `json:"failing,omitempty"`
+	// Names are the display names of the players it names (starter,
+	// named player, contributors), by id.
+	Names map[string]string `json:"names,omitempty"`
 }
 
 func gatheringView(g rob.Gathering, now time.Time) GatheringView {
@@ -83,8 +86,48 @@ func (s *Service) Gatherings(ctx context.Context, game string) ([]GatheringView,
 		out = append(out, gatheringView(g, t.Now))
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	slices.SortStableFunc(out, func(a, b GatheringView) int { return b.StartedAt.Compare(a.StartedAt) })
-	return out, err
+	return out, s.name(ctx, game, out)
+}
+
+// name fills in the display names of the players the Gatherings name, read
+// in one request.
+func (s *Service) name(ctx context.Context, game string, gs []GatheringView) error {
+	var keys []store.Key
+	seen := map[string]bool{}
+	for _, g := range gs {
+		ids := []string{g.Starter, g.Named}
+		for _, e := range g.Ledger {
+			ids = append(ids, e.Player)
+		}
+		for _, id := range ids {
+			if id != "" && !seen[id] {
+				seen[id] = true
+				keys = append(keys, engine.PlayerKey(game, id))
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	items, err := s.Store().GetMany(ctx, keys)
+	if err != nil {
+		return err
+	}
+	names := map[string]string{}
+	for _, it := range items {
+		var p engine.Player
+		if it.Exists() && json.Unmarshal(it.Data, &p) == nil && p.Name != "" {
+			names[p.ID] = p.Name
+		}
+	}
+	for i := range gs {
+		gs[i].Names = names
+	}
+	return nil
 }
 
 // Gathering returns one Gathering.
@@ -100,5 +143,6 @@ func (s *Service) Gathering(ctx context.Context, game, id string) (GatheringView
 	if err != nil {
 		return GatheringView{}, err
 	}
-	return gatheringView(*g, et.Now), nil
+	out := []GatheringView{gatheringView(*g, et.Now)}
+	return out[0], s.name(ctx, game, out)
 }

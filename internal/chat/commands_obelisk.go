@@ -1,0 +1,160 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+
+	"croupier/internal/game"
+	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/obelisk"
+)
+
+// The Obelisk (seed 002; RULINGS O1-O12): tasks with the task to choose,
+// the weekly observation, Gatherings started with an autocomplete of the
+// game's ritual types and answered with a button per component (the
+// chat-native form of reacting with a component's emoji: pressing it
+// contributes, as the presser), and the end of a banishment.
+
+// CompleteRitualTypes: the game's ritual types (id, with name and cost).
+const CompleteRitualTypes Completion = "ritual-types"
+
+var obeliskCompletions = map[Completion]CompletionFunc{
+	CompleteRitualTypes: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		rs, err := s.Ruleset(ctx, inv.Game)
+		if err != nil || rs.Obelisk == nil {
+			return nil, err
+		}
+		var cs []Choice
+		for _, rt := range rs.Obelisk.RitualTypes {
+			cs = append(cs, Choice{Label: fmt.Sprintf("%s (costs %s)", rt.Name, rt.Cost), Value: rt.ID})
+		}
+		return filterChoices(cs, partial), nil
+	},
+}
+
+// taskChoices are the tasks a player picks (Start a Gathering is its own
+// command: it names a ritual type).
+func taskChoices() []Choice {
+	var cs []Choice
+	for _, id := range ruleset.TaskIDs {
+		if id == ruleset.TaskGathering {
+			continue
+		}
+		cs = append(cs, Choice{Label: taskNames[id], Value: id})
+	}
+	return cs
+}
+
+var taskNames = map[string]string{
+	ruleset.TaskMining: "Mining", ruleset.TaskHerbalism: "Herbalism", ruleset.TaskAlchemy: "Alchemy",
+	ruleset.TaskHeart: "Beating of the Infernal Heart", ruleset.TaskBlood: "Blood Acquisition", ruleset.TaskBefriend: "Befriend a Grebe",
+}
+
+func componentChoices() []Choice {
+	var cs []Choice
+	for _, c := range ruleset.ComponentList {
+		cs = append(cs, Choice{Label: c.Emoji + " " + c.Name, Value: c.ID})
+	}
+	return cs
+}
+
+func obeliskCommands() []Command {
+	gathering := Option{Name: "gathering", Description: "The Gathering (its message's id, as its buttons say)", Required: true}
+	component := Option{Name: "component", Description: "Which component", Required: true, Choices: componentChoices()}
+	return []Command{
+		{Name: "task", Runs: []string{"task"}, Description: "Perform a task (costs 1⚡)",
+			Options: []Option{
+				{Name: "task", Description: "Which task", Required: true, Choices: taskChoices()},
+				{Name: "grebe", Description: "Befriend a Grebe: its number", Type: Integer, Min: intp(1)},
+			},
+			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+				g, err := inv.Int("grebe")
+				if err != nil {
+					return nil, err
+				}
+				d, err := decoded[obelisk.TaskDone](obelisk.On(s).PerformTask(ctx, req(inv), obelisk.Task{Task: inv.Opt("task"), Grebe: g}))
+				if err != nil {
+					return nil, err
+				}
+				return &Reply{Title: d.Name, Text: d.Text + ". You hold " + d.Holding.String() + "."}, nil
+			}},
+		{Name: "observe", Runs: []string{"observe"}, Description: "Observe the Obelisk (once a week, first come first served)",
+			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+				o, err := decoded[obelisk.Observed](obelisk.On(s).Observe(ctx, req(inv)))
+				if err != nil {
+					return nil, err
+				}
+				return &Reply{Title: "The Obelisk", Text: o.Text}, nil
+			}},
+		{Name: "gathering start", Runs: []string{"gathering-start"}, Description: "Start a Gathering of a ritual type (costs 1⚡)",
+			Options: []Option{
+				{Name: "ritual_type", Description: "The ritual type", Required: true, Complete: CompleteRitualTypes},
+				{Name: "player", Description: "The player the ritual names, if it names one", Type: User},
+			},
+			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+				// The reply is the Gathering's message: its id is the
+				// interaction's, and its buttons contribute.
+				d, err := decoded[obelisk.TaskDone](obelisk.On(s).StartGathering(ctx, req(inv),
+					obelisk.StartGathering{RitualType: inv.Opt("ritual_type"), Message: inv.Key, Named: inv.Opt("player")}))
+				if err != nil {
+					return nil, err
+				}
+				return gatheringReply(d.Gathering, d.Text+"."), nil
+			}},
+		{Name: "gathering contribute", Runs: []string{"gathering-contribute"}, Description: "Contribute one component to a Gathering",
+			Options: []Option{gathering, component}, Handler: gatheringMove(false)},
+		{Name: "gathering withdraw", Runs: []string{"gathering-withdraw"}, Description: "Withdraw what you contributed of a component",
+			Options: []Option{gathering, component}, Handler: gatheringMove(true)},
+		{Name: "gathering complete", Runs: []string{"gathering-complete"}, Description: "Complete your Gathering (its cost covered)",
+			Options: []Option{gathering},
+			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+				c, err := decoded[obelisk.Completed](obelisk.On(s).Complete(ctx, req(inv), obelisk.GatheringRef{Gathering: inv.Opt("gathering")}))
+				if err != nil {
+					return nil, err
+				}
+				return &Reply{Title: "Gathering completed", Text: c.Text}, nil
+			}},
+		{Name: "banishment end", Runs: []string{"banishment-end"}, Description: "End your banishment once its duration has passed",
+			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+				b, err := decoded[obelisk.BanishmentEnded](obelisk.On(s).EndBanishment(ctx, req(inv)))
+				if err != nil {
+					return nil, err
+				}
+				return &Reply{Text: b.Text}, nil
+			}},
+	}
+}
+
+// gatheringReply is a Gathering's message: what it is and a button per
+// component to contribute it, and one to complete it.
+func gatheringReply(g *rob.Gathering, text string) *Reply {
+	r := &Reply{Title: "Gathering of " + g.Ritual.Name, Text: text + fmt.Sprintf(" Cost %s; it fails at the end of the phase unless completed.", g.Ritual.Cost)}
+	for _, c := range ruleset.ComponentList {
+		r.Buttons = append(r.Buttons, Button{Label: c.Emoji, Style: StyleSecondary,
+			Action: Action{Command: "gathering contribute", Options: map[string]string{"gathering": g.ID, "component": c.ID}}})
+	}
+	r.Buttons = append(r.Buttons, Button{Label: "Complete", Style: StyleSuccess,
+		Action: Action{Command: "gathering complete", Options: map[string]string{"gathering": g.ID}}})
+	return r
+}
+
+// gatheringMove is the handler of a contribution (or a withdrawal).
+func gatheringMove(withdraw bool) Handler {
+	return func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+		run := obelisk.On(s).Contribute
+		if withdraw {
+			run = obelisk.On(s).Withdraw
+		}
+		m, err := decoded[obelisk.Moved](run(ctx, req(inv), obelisk.GatheringMove{Gathering: inv.Opt("gathering"), Component: inv.Opt("component")}))
+		if err != nil {
+			return nil, err
+		}
+		r := &Reply{Text: m.Text + " You hold " + m.Holding.String() + "."}
+		if !withdraw {
+			r.Buttons = []Button{{Label: "Withdraw it", Style: StyleSecondary,
+				Action: Action{Command: "gathering withdraw", Options: map[string]string{"gathering": m.Gathering, "component": m.Component}}}}
+		}
+		return r, nil
+	}
+}
