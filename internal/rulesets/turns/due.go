@@ -170,6 +170,15 @@ func (w *work) endTurn(d due) error {
 	if err != nil {
 		return err
 	}
+	// Who reacted may not have met the rules yet: a player's reaction is
+	// their vote all the same (U4).
+	var reacted []string
+	for _, r := range reactions {
+		reacted = append(append(reacted, r.Up...), r.Down...)
+	}
+	if err := w.sync(reacted...); err != nil {
+		return err
+	}
 	_, evs, err := w.s.ApplyDue(nomic.Due{Kind: nomic.DueTurnEnd, At: d.At, Turn: d.Turn}, t.Rules, noDraws{}, reactions)
 	if err != nil {
 		return err
