@@ -123,8 +123,8 @@ func TestR3_EveryCommandOfEveryRulesetThroughTheCLI(t *testing.T) {
 				continue
 			}
 			refused[id]++
-			// A verb the CLI knows only from the catalogue (play_catalogue.go)
-			// is sent too, and refused by the game alike.
+			// A verb the CLI knows from the catalogue (play_catalogue.go) is
+			// sent as the other ruleset's command, and refused the same way.
 			if r.code == 0 || !got || !strings.Contains(r.stderr, "[not_in_ruleset]") || !strings.Contains(r.stderr, "Its commands are: join, leave, roll") {
 				t.Errorf("%s %s (croupier play %s): %s\nwant the not_in_ruleset sentence", id, c.Name, strings.Join(args, " "), r)
 			}

@@ -45,18 +45,81 @@ func playerCommands() []Command {
 // subcommands ("/trade offer · accept · ..."), so the list stays inside a
 // chat message however many commands the areas register; "help NAME" gives
 // each subcommand's description. In a server bound to a game it lists only
-// the commands of that game's ruleset (RULINGS R3).
+// the commands of that game's ruleset (RULINGS R3); elsewhere it describes
+// the commands every ruleset has and names the rest by ruleset.
 func help(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	topic := strings.TrimPrefix(strings.TrimSpace(inv.Opt("command")), "/")
 	cmds := Commands()
-	if id, ok, err := boundRuleset(ctx, s, inv); err != nil {
+	id, bound, err := boundRuleset(ctx, s, inv)
+	if err != nil {
 		return nil, err
-	} else if ok {
+	}
+	if bound {
 		cmds = CommandsFor(s.Registry, id)
 	}
-	var order []string
-	subs := map[string][]Command{}
-	var menus []string
+	order, subs, menus := groupCommands(cmds)
+	var ls []string
+	if topic != "" {
+		cs, ok := subs[topic]
+		if !ok {
+			return &Reply{Text: fmt.Sprintf("There is no command /%s; /help lists them.", topic), Ephemeral: true}, nil
+		}
+		for _, c := range cs {
+			ls = append(ls, fmt.Sprintf("/%s: %s%s", c.Name, c.Description, adminNote(c)))
+		}
+		return &Reply{Title: "/" + topic, Text: lines(ls), Ephemeral: true}, nil
+	}
+	// Unbound, a name some ruleset lacks is listed under each ruleset that
+	// has it: every ruleset's lines described would not fit one message.
+	everywhere := func(c Command) bool { return true }
+	if !bound {
+		everywhere = func(c Command) bool {
+			for _, id := range s.Registry.Rulesets() {
+				if !c.InRuleset(s.Registry, id) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	for _, top := range order {
+		cs := subs[top]
+		if !everywhere(cs[0]) {
+			continue
+		}
+		if len(cs) == 1 && cs[0].Name == top {
+			ls = append(ls, fmt.Sprintf("/%s: %s%s", top, cs[0].Description, adminNote(cs[0])))
+			continue
+		}
+		names := make([]string, len(cs))
+		for i, c := range cs {
+			names[i] = strings.TrimPrefix(c.Name, top+" ")
+		}
+		ls = append(ls, fmt.Sprintf("/%s %s", top, strings.Join(names, " · ")))
+	}
+	if !bound {
+		for _, id := range s.Registry.Rulesets() {
+			var tops []string
+			o, sb, _ := groupCommands(CommandsFor(s.Registry, id))
+			for _, top := range o {
+				if !everywhere(sb[top][0]) {
+					tops = append(tops, "/"+top)
+				}
+			}
+			if len(tops) > 0 {
+				ls = append(ls, fmt.Sprintf("In %s games: %s", s.Registry.Title(id), strings.Join(tops, " · ")))
+			}
+		}
+	}
+	ls = append(ls, menus...)
+	ls = append(ls, "/help command:NAME describes one command's subcommands.")
+	return &Reply{Title: "Croupier commands", Text: lines(ls), Ephemeral: true}, nil
+}
+
+// groupCommands groups the visible slash commands of cmds by top-level
+// name, in order, and lists the menu commands.
+func groupCommands(cmds []Command) (order []string, subs map[string][]Command, menus []string) {
+	subs = map[string][]Command{}
 	for _, c := range cmds {
 		if c.Hidden {
 			continue
@@ -71,32 +134,7 @@ func help(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 		}
 		subs[top] = append(subs[top], c)
 	}
-	var ls []string
-	if topic != "" {
-		cs, ok := subs[topic]
-		if !ok {
-			return &Reply{Text: fmt.Sprintf("There is no command /%s; /help lists them.", topic), Ephemeral: true}, nil
-		}
-		for _, c := range cs {
-			ls = append(ls, fmt.Sprintf("/%s: %s%s", c.Name, c.Description, adminNote(c)))
-		}
-		return &Reply{Title: "/" + topic, Text: lines(ls), Ephemeral: true}, nil
-	}
-	for _, top := range order {
-		cs := subs[top]
-		if len(cs) == 1 && cs[0].Name == top {
-			ls = append(ls, fmt.Sprintf("/%s: %s%s", top, cs[0].Description, adminNote(cs[0])))
-			continue
-		}
-		names := make([]string, len(cs))
-		for i, c := range cs {
-			names[i] = strings.TrimPrefix(c.Name, top+" ")
-		}
-		ls = append(ls, fmt.Sprintf("/%s %s", top, strings.Join(names, " · ")))
-	}
-	ls = append(ls, menus...)
-	ls = append(ls, "/help command:NAME describes one command's subcommands.")
-	return &Reply{Title: "Croupier commands", Text: lines(ls), Ephemeral: true}, nil
+	return order, subs, menus
 }
 
 // boundRuleset is the ruleset of the game bound to inv's space, if any.

@@ -208,6 +208,9 @@ func (r *Registry) CommandsOf(id string) []string {
 	return out
 }
 
+// Title names ruleset id in a sentence ("Obelisk"); an unknown id is itself.
+func (r *Registry) Title(id string) string { return r.title(id) }
+
 // title names ruleset id in a sentence.
 func (r *Registry) title(id string) string {
 	if m, ok := r.module(id); ok {

@@ -135,12 +135,6 @@ const (
 	EvRoundStarted     = "round_started"
 )
 
-// EventKinds are every kind of Event the rules make.
-var EventKinds = []string{EvJoined, EvLeft, EvActive, EvInactive, EvPoints, EvProposalAdopted, EvProposalDefeated,
-	EvProposalVoid, EvRuleChanged, EvDataChanged, EvDataNotApplied, EvSwitchCancelled, EvMajority, EvPoolEntered,
-	EvPoolLeft, EvPoolReturned, EvJudgeDrawn, EvJudgeEnded, EvRuled, EvAppealed, EvAppealUpheld, EvAppealRejected,
-	EvTurnEnded, EvRoundWon, EvRoundStarted}
-
 // Reasons of point changes: the only ways points move (acceptance 3).
 const (
 	PointsDissent    = "dissent"     // voted against a proposal adopted by majority (U5)

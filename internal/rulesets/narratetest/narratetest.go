@@ -20,7 +20,6 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
-	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -35,11 +34,18 @@ func Name(id string) string { return Names[id] }
 var dynamic = map[string][]string{
 	`"match_" + ev.Kind`:    prefixed("match_", exoptosis.EventKinds),
 	`r.Kind + "_cancelled"`: {gildedhall.MatchDuel + "_cancelled", gildedhall.MatchBattle + "_cancelled"},
-	// The turns module logs each of its rules' events as turns_<kind>.
-	`eventPrefix + ev.Kind`: prefixed("turns_", nomic.EventKinds),
 	// game.Tx.Emit passes its type to MakeEvent; proposal.go's tally
-	// emits one of two.
-	`typ`: {"proposal_adopted", "proposal_failed"},
+	// emits one of two, the Obelisk's Gathering moves one of two.
+	`typ`: {"proposal_adopted", "proposal_failed", "gathering_contributed", "gathering_withdrawn"},
+	// The turns module's due moments (due.go).
+	`eventPrefix + typ`: {"turns_turn_began", "turns_turn_middle"},
+}
+
+// dynamicConsts are the Emit calls whose type is a prefix and one of a
+// package's string constants (by name prefix): the turns module logs each
+// nomic.Ev* event of its rules as "turns_" + the kind.
+var dynamicConsts = map[string]struct{ prefix, pkg, namePrefix string }{
+	`eventPrefix + ev.Kind`: {"turns_", "nomic", "Ev"},
 }
 
 func prefixed(p string, ks []string) []string {
@@ -56,6 +62,67 @@ func prefixed(p string, ks []string) []string {
 func Emitted(root string) ([]string, error) {
 	seen := map[string]bool{}
 	fset := token.NewFileSet()
+	files, err := parseAll(fset, root)
+	if err != nil {
+		return nil, err
+	}
+	consts := stringConsts(files)
+	for _, f := range files {
+		pkg := f.Name.Name
+		var bad error
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 || bad != nil {
+				return bad == nil
+			}
+			var fn string
+			switch x := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				fn = x.Sel.Name
+			case *ast.Ident:
+				fn = x.Name
+			}
+			if fn != "Emit" && fn != "MakeEvent" {
+				return true
+			}
+			if s, ok := constString(consts, pkg, call.Args[0]); ok {
+				seen[s] = true
+				return true
+			}
+			src := exprText(fset, call.Args[0])
+			if dc, ok := dynamicConsts[src]; ok {
+				for name, v := range consts[dc.pkg] {
+					if strings.HasPrefix(name, dc.namePrefix) {
+						seen[dc.prefix+v] = true
+					}
+				}
+				return true
+			}
+			ts, ok := dynamic[src]
+			if !ok {
+				bad = fmt.Errorf("%s: %s(%s, ...) emits a type computed at run time: list what it can be in narratetest's dynamic table", fset.Position(call.Pos()), fn, src)
+				return false
+			}
+			for _, t := range ts {
+				seen[t] = true
+			}
+			return true
+		})
+		if bad != nil {
+			return nil, bad
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// parseAll parses the non-test Go files under root.
+func parseAll(fset *token.FileSet, root string) ([]*ast.File, error) {
+	var files []*ast.File
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -73,49 +140,68 @@ func Emitted(root string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		var bad error
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 || bad != nil {
-				return bad == nil
-			}
-			var fn string
-			switch x := call.Fun.(type) {
-			case *ast.SelectorExpr:
-				fn = x.Sel.Name
-			case *ast.Ident:
-				fn = x.Name
-			}
-			if fn != "Emit" && fn != "MakeEvent" {
-				return true
-			}
-			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				s, _ := strconv.Unquote(lit.Value)
-				seen[s] = true
-				return true
-			}
-			src := exprText(fset, call.Args[0])
-			ts, ok := dynamic[src]
-			if !ok {
-				bad = fmt.Errorf("%s: %s(%s, ...) emits a type computed at run time: list what it can be in narratetest's dynamic table", fset.Position(call.Pos()), fn, src)
-				return false
-			}
-			for _, t := range ts {
-				seen[t] = true
-			}
-			return true
-		})
-		return bad
+		files = append(files, f)
+		return nil
 	})
-	if err != nil {
-		return nil, err
+	return files, err
+}
+
+// stringConsts collects every package-level string constant written as a
+// literal, by package name and constant name.
+func stringConsts(files []*ast.File) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						v, _ := strconv.Unquote(lit.Value)
+						if out[f.Name.Name] == nil {
+							out[f.Name.Name] = map[string]string{}
+						}
+						out[f.Name.Name][n.Name] = v
+					}
+				}
+			}
+		}
 	}
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
+	return out
+}
+
+// constString evaluates e as a string constant of package pkg: a literal,
+// a constant (of pkg or another package by its name), or a sum of them.
+func constString(consts map[string]map[string]string, pkg string, e ast.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(x.Value)
+		return s, err == nil
+	case *ast.Ident:
+		s, ok := consts[pkg][x.Name]
+		return s, ok
+	case *ast.SelectorExpr:
+		if id, ok := x.X.(*ast.Ident); ok {
+			s, ok := consts[id.Name][x.Sel.Name]
+			return s, ok
+		}
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			a, ok1 := constString(consts, pkg, x.X)
+			b, ok2 := constString(consts, pkg, x.Y)
+			return a + b, ok1 && ok2
+		}
 	}
-	slices.Sort(out)
-	return out, nil
+	return "", false
 }
 
 func exprText(fset *token.FileSet, e ast.Expr) string {
