@@ -306,7 +306,7 @@ func TestEmulator(t *testing.T) {
 		// contribute, so the contribution and the completion are refused.
 		{"actions/obelisk-create-game.json", ok(201, map[string]any{"id": "sample-stone", "ruleset": "obelisk"})},
 		{"actions/obelisk-amend-ritual.json", ok(200, map[string]any{"ruleset": "obelisk"})},
-		{"actions/obelisk-join.json", ok(200, map[string]any{"player": ada})},
+		{"actions/obelisk-join.json", ok(200, map[string]any{"id": ada, "member": true, "game": "sample-stone"})},
 		{"actions/obelisk-observe.json", ok(200, map[string]any{"distance": 9, "moved": 1})},
 		{"actions/obelisk-task.json", ok(200, map[string]any{"task": "herbalism", "experience": 1})},
 		{"actions/obelisk-gathering-start.json", ok(201, map[string]any{"task": "gathering"})},

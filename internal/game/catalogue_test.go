@@ -72,12 +72,45 @@ func commandsInSource(t *testing.T) []string {
 			}
 		}
 	}
+	// String constants by name, for a command named by one.
+	consts := map[string]string{}
+	for _, f := range parsed {
+		for _, d := range f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.CONST {
+				for _, sp := range gd.Specs {
+					vs := sp.(*ast.ValueSpec)
+					for i, n := range vs.Names {
+						if i < len(vs.Values) {
+							if b, ok := vs.Values[i].(*ast.BasicLit); ok && b.Kind == token.STRING {
+								consts[n.Name], _ = strconv.Unquote(b.Value)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// computed are the commands named by a value computed at run time: the
+	// expression as written, and what it can be.
+	computed := map[string][]string{
+		// The turns module's scheduled effects run as their due kind.
+		"d.Kind": {consts["kindBegin"], consts["kindMiddle"], consts["kindEnd"], consts["kindDeadline"]},
+	}
 	var out []string
 	lit := func(e ast.Expr) {
 		switch v := e.(type) {
 		case *ast.BasicLit:
 			if s, err := strconv.Unquote(v.Value); err == nil {
 				out = append(out, s)
+			}
+		case *ast.Ident:
+			if s, ok := consts[v.Name]; ok {
+				out = append(out, s)
+			}
+		case *ast.SelectorExpr:
+			// Most pass a name on (sp.Command); the computed ones are listed.
+			if x, ok := v.X.(*ast.Ident); ok {
+				out = append(out, computed[x.Name+"."+v.Sel.Name]...)
 			}
 		case *ast.BinaryExpr:
 			if b, ok := v.X.(*ast.BasicLit); ok && b.Value == `"match-"` {
@@ -156,13 +189,14 @@ func TestCatalogueListsEveryCommandTheServiceRuns(t *testing.T) {
 }
 
 // RULINGS R3 as the catalogue states it: Gilded Hall has everything but
-// the Obelisk's own institutions, the Obelisk the common commands, trades,
+// the Obelisk's and the turns ruleset's own institutions, the Obelisk the
+// common commands, trades,
 // the 000 governance and its own (no cards, packs, Croupier, gifts, grants
-// or Exoptosis), turns the common ones only.
+// or Exoptosis), turns the common ones and its own (turns, the judiciary).
 func TestR3_WhatEachRulesetHas(t *testing.T) {
-	obeliskOwn := []string{"obelisk", "rituals", "banishment"}
+	othersOwn := []string{"obelisk", "rituals", "banishment", "turns", "judiciary"}
 	for _, c := range rulesets.Registry().Catalogue() {
-		if got := rulesets.Registry().RulesetHas("gilded-hall", c.Institution); got == slices.Contains(obeliskOwn, c.Institution) {
+		if got := rulesets.Registry().RulesetHas("gilded-hall", c.Institution); got == slices.Contains(othersOwn, c.Institution) {
 			t.Errorf("gilded-hall has %s: %v", c.Name, got)
 		}
 	}
@@ -174,7 +208,7 @@ func TestR3_WhatEachRulesetHas(t *testing.T) {
 		{"obelisk", []string{"join", "leave", "roll", "trade-offer", "trade-accept", "proposal-submit", "justice-request", "ruling", "confidence-open", "judge-candidacy", "judge-resign",
 			"task", "observe", "gathering-start", "gathering-contribute", "gathering-withdraw", "gathering-complete", "banishment-end"},
 			[]string{"purchase", "open", "gift", "grant", "revoke", "duel-request", "battle-engage", "match-play"}},
-		{"turns", []string{"join", "leave", "roll"},
+		{"turns", []string{"join", "leave", "roll", "turns-propose", "turns-vote", "judgment-request", "judge-rule", "appeal-vote"},
 			[]string{"purchase", "gift", "grant", "duel-request", "battle-engage", "match-play", "trade-offer", "proposal-submit", "justice-request", "judge-candidacy", "task", "gathering-start"}},
 	} {
 		got := has(tc.ruleset)

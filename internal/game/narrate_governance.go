@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"strings"
 )
 
 // governanceEvents narrate what the governance component emits: proposals
@@ -22,6 +23,16 @@ func governanceEvents() map[string]Narration {
 		"proposal_amendment_failed": {Sentence: func(ev Event, _ func(string) string) string {
 			f := Fields(ev)
 			return fmt.Sprintf("The ruleset change of proposal %s could not be applied: %s.", Or(f.Str("proposal"), "?"), Or(f.Str("error"), "no reason given"))
+		}},
+		// A proposal of a component's kind (an Obelisk banishment) whose
+		// effect the rules refused at adoption.
+		"proposal_effect_failed": {Announce: true, Sentence: func(ev Event, name func(string) string) string {
+			f := Fields(ev)
+			what := "its effect"
+			if k := f.Str("kind"); k != "" {
+				what = "its " + Words(k)
+			}
+			return fmt.Sprintf("Proposal %s by %s was adopted, but %s could not take effect: %s.", Or(f.Str("proposal"), "?"), name(ev.Player), what, strings.TrimSuffix(Or(f.Str("error"), "no reason given"), "."))
 		}},
 		"justice_requested": {Sentence: func(ev Event, name func(string) string) string {
 			f := Fields(ev)

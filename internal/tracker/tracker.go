@@ -130,7 +130,10 @@ type layout struct {
 	Names map[string]string
 	// members is the game's current players, read once per page.
 	members []game.PlayerView
-	Data    any
+	// Shows names the game's views its ruleset has (RULINGS R3): the nav
+	// links only to pages that exist for it.
+	Shows map[string]bool
+	Data  any
 }
 
 // notFound is an error a page handler returns for a missing thing; the
@@ -154,7 +157,10 @@ func (h *Handler) gamePage(fill func(ctx context.Context, r *http.Request, l *la
 			h.fail(w, r, err)
 			return
 		}
-		l := &layout{Game: &g, members: members, Names: map[string]string{}}
+		l := &layout{Game: &g, members: members, Names: map[string]string{}, Shows: map[string]bool{}}
+		for _, v := range h.svc.Views() {
+			l.Shows[v.Name] = h.svc.Has(g.Ruleset, v.Name)
+		}
 		for _, p := range members {
 			l.Names[p.ID] = p.Name
 		}

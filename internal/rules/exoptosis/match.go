@@ -14,6 +14,7 @@
 package exoptosis
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -178,6 +179,25 @@ type Match struct {
 	// adds an entrant to Participants, in entry order, before their move,
 	// and adds all who still wait before the selection deadline's Timeout.
 	Waiting int `json:"waiting,omitempty"`
+}
+
+// UnmarshalJSON reads a match as stored, also one stored while a match kept
+// its steps in a "log" list of its own (before the game layer logged each
+// step with its command): its step count is that list's length.
+func (m *Match) UnmarshalJSON(b []byte) error {
+	type plain Match // without this method
+	var v struct {
+		plain
+		Log []json.RawMessage `json:"log"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*m = Match(v.plain)
+	if m.Steps == 0 {
+		m.Steps = len(v.Log)
+	}
+	return nil
 }
 
 // Entrant is a player entering a match: their deck (card names, one per

@@ -22,7 +22,7 @@ import (
 // written in the command's commit.
 type op struct {
 	req    engine.Request
-	name   string
+	command   string
 	body   any
 	random bool
 	keys   func(g string) []store.Key
@@ -35,7 +35,7 @@ const maxCatchUps = 5
 
 func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 	for i := 0; ; i++ {
-		res, err := s.Run(ctx, engine.Spec{Req: o.req, Command: o.name, Body: o.body, Random: o.random,
+		res, err := s.Run(ctx, engine.Spec{Req: o.req, Command: o.command, Body: o.body, Random: o.random,
 			Keys: func(g string) []store.Key {
 				ks := []store.Key{stateKey(g), engine.PlayerKey(g, o.req.Actor)}
 				if o.keys != nil {
@@ -152,7 +152,7 @@ func SubmitProposal(s *engine.Service, ctx context.Context, req engine.Request, 
 	if len(p.Data) > engine.MaxPatch {
 		return nil, rules.Refuse("invalid_amendment", "The data change is %d bytes; at most %d are allowed.", len(p.Data), engine.MaxPatch)
 	}
-	return run(s, ctx, op{req: req, name: "turns-propose", body: p,
+	return run(s, ctx, op{req: req, command: "turns-propose", body: p,
 		keys: func(g string) []store.Key { return []store.Key{rulesKey(g)} },
 		apply: func(w *work) (any, error) {
 			if err := w.load(true, nil, nil, false); err != nil {
@@ -221,7 +221,7 @@ func CastVote(s *engine.Service, ctx context.Context, req engine.Request, b Ball
 	if b.Proposal == "" || strings.ContainsAny(b.Proposal, "#\x00") || len(b.Proposal) > 40 {
 		return nil, rules.Refuse("unknown_proposal", "There is no proposal %q.", b.Proposal)
 	}
-	return run(s, ctx, op{req: req, name: "turns-vote", body: b,
+	return run(s, ctx, op{req: req, command: "turns-vote", body: b,
 		keys: func(g string) []store.Key {
 			return []store.Key{propKey(g, b.Proposal), voteKey(g, b.Proposal, req.Actor)}
 		},
@@ -262,7 +262,7 @@ func VoteOnAppeal(s *engine.Service, ctx context.Context, req engine.Request, b 
 	if err != nil {
 		return nil, err
 	}
-	return run(s, ctx, op{req: req, name: "appeal-vote", body: b,
+	return run(s, ctx, op{req: req, command: "appeal-vote", body: b,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, b.Case)} },
 		apply: func(w *work) (any, error) {
 			if err := w.load(false, nil, []int{b.Case}, false); err != nil {
@@ -342,7 +342,7 @@ func (noDraws) Intn(string, int) int { panic("turns: a draw without a seed") }
 // SetActive declares the actor active or inactive (U2); becoming inactive
 // leaves the pool and, for a Judge, draws a new Judge (judicial.go).
 func SetActive(s *engine.Service, ctx context.Context, req engine.Request, a Activity) (*engine.Result, error) {
-	return run(s, ctx, op{req: req, name: "turns-active", body: a,
+	return run(s, ctx, op{req: req, command: "turns-active", body: a,
 		apply: func(w *work) (any, error) {
 			cases := w.judged(req.Actor)
 			if err := w.load(false, nil, cases, false); err != nil {
@@ -363,7 +363,7 @@ func SetActive(s *engine.Service, ctx context.Context, req engine.Request, a Act
 
 // EnterPool and LeavePool: the Judicial Pool by command (U8).
 func EnterPool(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
-	return run(s, ctx, op{req: req, name: "pool-enter", body: struct{}{}, apply: func(w *work) (any, error) {
+	return run(s, ctx, op{req: req, command: "pool-enter", body: struct{}{}, apply: func(w *work) (any, error) {
 		ev, err := w.s.EnterPool(req.Actor, w.t.Now)
 		if err != nil {
 			return nil, err
@@ -374,7 +374,7 @@ func EnterPool(s *engine.Service, ctx context.Context, req engine.Request) (*eng
 }
 
 func LeavePool(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
-	return run(s, ctx, op{req: req, name: "pool-leave", body: struct{}{}, apply: func(w *work) (any, error) {
+	return run(s, ctx, op{req: req, command: "pool-leave", body: struct{}{}, apply: func(w *work) (any, error) {
 		ev, err := w.s.LeavePool(req.Actor, w.t.Now)
 		if err != nil {
 			return nil, err
@@ -441,7 +441,7 @@ func RequestJudgment(s *engine.Service, ctx context.Context, req engine.Request,
 			return nil, rules.Refuse("invalid_request", "A mentioned player is a platform identity such as discord:1234; got %q.", m)
 		}
 	}
-	return run(s, ctx, op{req: req, name: "judgment-request", body: j, random: true,
+	return run(s, ctx, op{req: req, command: "judgment-request", body: j, random: true,
 		apply: func(w *work) (any, error) {
 			if err := w.sync(j.Mentions...); err != nil {
 				return nil, err
@@ -470,7 +470,7 @@ type CaseRef struct {
 
 // Recuse lets a case's Judge recuse within 48 hours (U9).
 func Recuse(s *engine.Service, ctx context.Context, req engine.Request, r CaseRef) (*engine.Result, error) {
-	return run(s, ctx, op{req: req, name: "judge-recuse", body: r, random: true,
+	return run(s, ctx, op{req: req, command: "judge-recuse", body: r, random: true,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, r.Case)} },
 		apply: func(w *work) (any, error) {
 			if err := w.load(false, nil, []int{r.Case}, false); err != nil {
@@ -503,7 +503,7 @@ func Rule(s *engine.Service, ctx context.Context, req engine.Request, r Ruling) 
 	if err := checkLen("reasons", r.Reasons); err != nil {
 		return nil, err
 	}
-	return run(s, ctx, op{req: req, name: "judge-rule", body: r,
+	return run(s, ctx, op{req: req, command: "judge-rule", body: r,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, r.Case)} },
 		apply: func(w *work) (any, error) {
 			if err := w.load(false, nil, []int{r.Case}, false); err != nil {
@@ -530,7 +530,7 @@ func AppealRuling(s *engine.Service, ctx context.Context, req engine.Request, r 
 	if err := checkLen("reasons", r.Reasons); err != nil {
 		return nil, err
 	}
-	return run(s, ctx, op{req: req, name: "ruling-appeal", body: r,
+	return run(s, ctx, op{req: req, command: "ruling-appeal", body: r,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, r.Case)} },
 		apply: func(w *work) (any, error) {
 			if err := w.load(false, nil, []int{r.Case}, false); err != nil {
@@ -565,7 +565,7 @@ type RoundView struct {
 // StartRound starts the next round once the current one has a winner (U6;
 // admins only).
 func StartRound(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
-	return run(s, ctx, op{req: req, name: "round-start", body: struct{}{},
+	return run(s, ctx, op{req: req, command: "round-start", body: struct{}{},
 		apply: func(w *work) (any, error) {
 			if err := w.t.Admin("start the next round"); err != nil {
 				return nil, err
