@@ -12,7 +12,8 @@ import (
 )
 
 // The turns ruleset's commands (seed 003) with their own options and
-// buttons: a proposal's and an appeal's reply carries For and Against
+// buttons, in two groups, /turns (status, propose, vote) and /case
+// (recuse, rule, appeal, vote): a proposal's and an appeal's reply carries For and Against
 // buttons that cast the presser's vote; case numbers, rule numbers and
 // open proposals autocomplete. Its other commands (pool-enter, pool-leave,
 // judgment-request, turns-active, round-start) are the catalogue's
@@ -39,8 +40,8 @@ func caseOpt(c Completion) Option {
 
 func turnsCommands() []Command {
 	return []Command{
-		{Name: "turns", Runs: []string{"turns"}, Description: "The turn, what comes next, the points and the pool", Handler: turnsStatus},
-		{Name: "turns-propose", Runs: []string{"turns-propose"}, Description: "Propose a rule change: enact, amend or repeal a rule",
+		{Name: "turns status", Runs: []string{"turns"}, Description: "The turn, what comes next, the points and the pool", Handler: turnsStatus},
+		{Name: "turns propose", Runs: []string{"turns-propose"}, Description: "Propose a rule change: enact, amend or repeal a rule",
 			Options: []Option{
 				{Name: "op", Description: "enact a new rule, amend or repeal one", Required: true,
 					Choices: []Choice{{Label: "enact", Value: nomic.RuleEnacted}, {Label: "amend", Value: nomic.RuleAmended}, {Label: "repeal", Value: nomic.RuleRepealed}}},
@@ -48,21 +49,21 @@ func turnsCommands() []Command {
 				{Name: "text", Description: "The rule's new text (enact, amend)"},
 				{Name: "note", Description: "What the proposal does, in your words"}},
 			Handler: turnsPropose},
-		{Name: "turns-vote", Runs: []string{"turns-vote"}, Description: "Vote for or against a rule-change proposal",
+		{Name: "turns vote", Runs: []string{"turns-vote"}, Description: "Vote for or against a rule-change proposal",
 			Options: []Option{{Name: "proposal", Description: "The proposal (P1...)", Required: true, Complete: CompleteOpenProposals},
 				{Name: "vote", Description: "for or against", Required: true, Choices: voteChoices}},
 			Handler: turnsVote},
-		{Name: "judge-recuse", Runs: []string{"judge-recuse"}, Description: "Recuse yourself as a case's Judge (within 48 hours)",
+		{Name: "case recuse", Runs: []string{"judge-recuse"}, Description: "Recuse yourself as a case's Judge (within 48 hours)",
 			Options: []Option{caseOpt(CompleteCases)}, Handler: judgeRecuse},
-		{Name: "judge-rule", Runs: []string{"judge-rule"}, Description: "Rule on your case: TRUE or FALSE, with reasons",
+		{Name: "case rule", Runs: []string{"judge-rule"}, Description: "Rule on your case: TRUE or FALSE, with reasons",
 			Options: []Option{caseOpt(CompleteCases), {Name: "ruling", Description: "TRUE or FALSE", Required: true, Choices: truthChoices},
 				{Name: "reasons", Description: "Your reasons"}},
 			Handler: judgeRule},
-		{Name: "ruling-appeal", Runs: []string{"ruling-appeal"}, Description: "Appeal a case's ruling: a new TRUE or FALSE with reasons",
+		{Name: "case appeal", Runs: []string{"ruling-appeal"}, Description: "Appeal a case's ruling: a new TRUE or FALSE with reasons",
 			Options: []Option{caseOpt(CompleteCases), {Name: "ruling", Description: "TRUE or FALSE", Required: true, Choices: truthChoices},
 				{Name: "reasons", Description: "Your reasons and arguments", Required: true}},
 			Handler: rulingAppeal},
-		{Name: "appeal-vote", Runs: []string{"appeal-vote"}, Description: "Vote for or against a case's open appeal",
+		{Name: "case vote", Runs: []string{"appeal-vote"}, Description: "Vote for or against a case's open appeal",
 			Options: []Option{caseOpt(CompleteOpenAppeals), {Name: "vote", Description: "for (support the appeal) or against", Required: true, Choices: voteChoices}},
 			Handler: appealVote},
 	}
@@ -212,7 +213,7 @@ func turnsPropose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 		return nil, err
 	}
 	return &Reply{Title: "Proposal " + p.ID, Text: fmt.Sprintf("%s proposes %s. Vote until %s.", p.ProposerName, turnsProposalLine(p), when(p.VotingEnds)),
-		Buttons: voteButtons("turns-vote", "proposal", p.ID)}, nil
+		Buttons: voteButtons("turns vote", "proposal", p.ID)}, nil
 }
 
 func optInt(inv *Invocation, name string) (int, error) {
@@ -281,7 +282,7 @@ func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	return &Reply{Title: fmt.Sprintf("Appeal %s of case %d", ap.ID, ap.Case),
 		Text: fmt.Sprintf("%s appeals for %s: %s. Vote during turn %s, from %s until %s; 2/3 of those voting uphold it.",
 			ap.ByName, ap.Value, clip(ap.Reasons, 500), ap.Turn, when(ap.VotingBegins), when(ap.VotingEnds)),
-		Buttons: voteButtons("appeal-vote", "case", strconv.Itoa(ap.Case))}, nil
+		Buttons: voteButtons("case vote", "case", strconv.Itoa(ap.Case))}, nil
 }
 
 func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

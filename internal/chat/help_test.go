@@ -27,7 +27,7 @@ func TestHelpGroupsSubcommands(t *testing.T) {
 	// Outside any game: what every ruleset has, then each ruleset's names,
 	// all in one message.
 	unbound := r.Handle(context.Background(), &chat.Invocation{Platform: "slack", User: "slack:U1", Command: "help", Key: "h0"})
-	for _, want := range []string{"/roll: ", "In Gilded Hall games: ", "/buy", "In Obelisk games: ", "/observe", "/turns-vote"} {
+	for _, want := range []string{"/roll: ", "In Gilded Hall games: ", "/buy", "In Obelisk games: ", "/observe", "In turns games: ", "/turns", "/case"} {
 		if !strings.Contains(unbound.Text, want) {
 			t.Errorf("unbound help lacks %q: %q", want, unbound.Text)
 		}

@@ -27,12 +27,12 @@ func turnsScenario(t *testing.T) *env {
 	for _, u := range []string{ada, grace, cy} {
 		e.ok(u, "join")
 	}
-	m := e.ok(ada, `turns-propose op=amend rule=210 text="Rule 210, amended."`)
+	m := e.ok(ada, `turns propose op=amend rule=210 text="Rule 210, amended."`)
 	has(t, "turns-propose", m, "Proposal P1", "amend rule 210")
 	if st := e.press(grace, actionOf(t, m, "For"), "trig-turns-1"); st != http.StatusOK {
 		t.Fatalf("pressing For: %d", st)
 	}
-	has(t, "turns-vote", e.ok(cy, "turns-vote proposal=P1 vote=against"), "your vote against proposal P1")
+	has(t, "turns-vote", e.ok(cy, "turns vote proposal=P1 vote=against"), "your vote against proposal P1")
 	// The button cast the presser's vote, the command the typist's.
 	ps, err := turns.Proposals(context.Background(), e.svc, "nomic")
 	if err != nil || len(ps) != 1 || len(ps[0].VotesFor) != 1 || len(ps[0].VotesAgainst) != 1 {
@@ -40,16 +40,16 @@ func turnsScenario(t *testing.T) *env {
 	}
 	e.ok(grace, "pool-enter")
 	e.ok(ada, `judgment-request statement="Is rule 210 fair?"`)
-	has(t, "judge-recuse", e.ok(grace, "judge-recuse case=5301"), "The administrator judges it")
-	has(t, "judge-rule", e.ok(admin, `judge-rule case=5301 ruling=FALSE reasons="It is."`), "Ruled FALSE")
-	m = e.ok(cy, `ruling-appeal case=5301 ruling=TRUE reasons="It is not."`)
+	has(t, "judge-recuse", e.ok(grace, "case recuse case=5301"), "The administrator judges it")
+	has(t, "judge-rule", e.ok(admin, `case rule case=5301 ruling=FALSE reasons="It is."`), "Ruled FALSE")
+	m = e.ok(cy, `case appeal case=5301 ruling=TRUE reasons="It is not."`)
 	has(t, "ruling-appeal", m, "Appeal A2 of case 5301")
 	e.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)) // turn 1-1, when the appeal is voted on
 	if st := e.press(ada, actionOf(t, m, "For"), "trig-turns-2"); st != http.StatusOK {
 		t.Fatalf("pressing the appeal's For: %d", st)
 	}
-	has(t, "appeal-vote", e.ok(grace, "appeal-vote case=5301 vote=against"), "your vote against the appeal of case 5301")
-	has(t, "turns", e.ok(ada, "turns"), "Round 1, turn 1-1")
+	has(t, "appeal-vote", e.ok(grace, "case vote case=5301 vote=against"), "your vote against the appeal of case 5301")
+	has(t, "turns", e.ok(ada, "turns status"), "Round 1, turn 1-1")
 	cs, err := turns.Cases(context.Background(), e.svc, "nomic")
 	if err != nil || len(cs) != 1 || !strings.Contains(fmt.Sprint(cs[0].Appeals), "A2") {
 		t.Fatalf("cases: %+v %v", cs, err)

@@ -167,7 +167,7 @@ func SubmitProposal(s *engine.Service, ctx context.Context, req engine.Request, 
 				w.messages[prop.ID] = *p.Message
 			}
 			v := w.proposalView(prop)
-			w.t.Emit(eventPrefix+"proposal_submitted", req.Actor, v)
+			w.t.Emit("turns_proposal_submitted", req.Actor, v)
 			return v, nil
 		}})
 }
@@ -238,7 +238,7 @@ func CastVote(s *engine.Service, ctx context.Context, req engine.Request, b Ball
 				return nil, err
 			}
 			vv := VoteView{Proposal: p.ID, Voter: v.Voter, VoterName: w.s.Name(v.Voter), Vote: word(v.For), VotingEnds: nomic.TurnOf(w.s.Round.Start, p.Ordinal).End}
-			w.t.Emit(eventPrefix+"vote_cast", req.Actor, vv)
+			w.t.Emit("turns_vote_cast", req.Actor, vv)
 			return vv, nil
 		}})
 }
@@ -286,7 +286,7 @@ func VoteOnAppeal(s *engine.Service, ctx context.Context, req engine.Request, b 
 			}
 			vv := VoteView{Appeal: ap.ID, Case: c.Number, Voter: v.Voter, VoterName: w.s.Name(v.Voter), Vote: word(v.For),
 				VotingEnds: nomic.TurnOf(w.s.Round.Start, ap.Ordinal).End}
-			w.t.Emit(eventPrefix+"appeal_vote_cast", req.Actor, vv)
+			w.t.Emit("turns_appeal_vote_cast", req.Actor, vv)
 			return vv, nil
 		}})
 }
@@ -457,7 +457,7 @@ func RequestJudgment(s *engine.Service, ctx context.Context, req engine.Request,
 			}
 			w.cases[c.Number] = true
 			v := w.caseView(w.s.Case(c.Number))
-			w.t.Emit(eventPrefix+"judgment_requested", req.Actor, v)
+			w.t.Emit("turns_judgment_requested", req.Actor, v)
 			w.emit(evs...)
 			return v, nil
 		}})
@@ -542,7 +542,7 @@ func AppealRuling(s *engine.Service, ctx context.Context, req engine.Request, r 
 			}
 			tu := nomic.TurnOf(w.s.Round.Start, ap.Ordinal)
 			v := AppealView{Appeal: ap, Case: r.Case, ByName: w.s.Name(ap.By), VotingBegins: tu.Begin, VotingEnds: tu.End}
-			w.t.Emit(eventPrefix+nomic.EvAppealed, req.Actor, v)
+			w.t.Emit("turns_appealed", req.Actor, v)
 			return v, nil
 		}})
 }

@@ -105,11 +105,12 @@ func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool,
 			t.Now, t.Entry.At, t.Entry.ID = d.At, d.At, s.NewLogID(d.At)
 			n := len(t.Entry.Events)
 			switch d.Kind {
-			case kindBegin, kindMiddle:
+			case kindBegin:
 				w.g.Moment = d.At
-				typ := map[string]string{kindBegin: "turn_began", kindMiddle: "turn_middle"}[d.Kind]
-				info := w.s.Turn(d.At)
-				w.t.Emit(eventPrefix+typ, "", info)
+				w.t.Emit("turns_turn_began", "", w.s.Turn(d.At))
+			case kindMiddle:
+				w.g.Moment = d.At
+				w.t.Emit("turns_turn_middle", "", w.s.Turn(d.At))
 			case kindEnd:
 				if err := w.endTurn(d); err != nil {
 					return nil, err
@@ -167,6 +168,15 @@ func (w *work) endTurn(d due) error {
 	}
 	reactions, err := w.reactions(d, props, cases)
 	if err != nil {
+		return err
+	}
+	// Who reacted may not have met the rules yet: a player's reaction is
+	// their vote all the same (U4).
+	var reacted []string
+	for _, r := range reactions {
+		reacted = append(append(reacted, r.Up...), r.Down...)
+	}
+	if err := w.sync(reacted...); err != nil {
 		return err
 	}
 	_, evs, err := w.s.ApplyDue(nomic.Due{Kind: nomic.DueTurnEnd, At: d.At, Turn: d.Turn}, t.Rules, noDraws{}, reactions)

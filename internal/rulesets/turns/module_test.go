@@ -313,3 +313,41 @@ func TestAcceptance4_JudgeDrawsAreLoggedAndRecomputed(t *testing.T) {
 		t.Fatalf("audit %+v, want all %d Judge draws checked and matching", rep, drawn)
 	}
 }
+
+// The announcements (issue 14): turn beginnings and ends, proposals,
+// results, points, Judges drawn, rulings, appeals and rounds won are posted
+// to the game's channels, as sentences with names; votes and pool moves
+// are not.
+func TestModule_WhatIsAnnounced(t *testing.T) {
+	e := newEnv(t, boltStore(t), ada, bea, cy)
+	e.must(bea, "pool-enter", nil, nil)
+	e.must(ada, "turns-propose", turns.Propose{Op: "enact", Text: "A rule."}, nil)
+	e.must(bea, "turns-vote", turns.Ballot{Proposal: "P1", Vote: "against"}, nil)
+	e.must(ada, "judgment-request", turns.Judgment{Statement: "Is it?"}, nil)
+	_, _, end := turnTimes(1)
+	e.at(end)
+	announced := map[string]string{}
+	for _, l := range e.log() {
+		if text, _, ok := e.svc.Announcement(l.Event, func(id string) string { return names[id] }); ok {
+			announced[l.Event.Type] += text + "\n"
+		}
+	}
+	for typ, want := range map[string]string{
+		"turns_turn_began":         "Turn 1-1 begins",
+		"turns_proposal_submitted": "Ada submits proposal P1",
+		"turns_judgment_requested": "Ada files a Request for Judgment, case 5301",
+		"turns_judge_drawn":        "Case 5301: Bea is drawn as Judge",
+		"turns_turn_ended":         "Turn 1-1 ends",
+		"turns_proposal_defeated":  "Proposal P1 by Ada is defeated",
+		"turns_points":             "Ada loses 10 points",
+	} {
+		if got := announced[typ]; !contains(got, want) {
+			t.Errorf("%s announced as %q, want %q", typ, got, want)
+		}
+	}
+	for _, typ := range []string{"turns_vote_cast", "turns_pool_entered", "turns_turn_middle"} {
+		if got, ok := announced[typ]; ok {
+			t.Errorf("%s is announced: %q", typ, got)
+		}
+	}
+}

@@ -139,7 +139,7 @@ func TestAcceptance3_RandomRoundsThroughTheModule(t *testing.T) {
 				keep(e.try(player(), "turns-propose", p))
 			case "vote":
 				id := proposal()
-				keep(e.try(player(), "turns-vote", turns.Ballot{Proposal: id, Vote: rapid.SampledFrom([]string{"for", "against"}).Draw(rt, "vote")}))
+				keep(e.try(player(), "turns-vote", turns.Ballot{Proposal: id, Vote: rapid.SampledFrom([]string{"for", "for", "for", "against"}).Draw(rt, "vote")}))
 			case "rfj":
 				var ms []string
 				for _, id := range ids {
