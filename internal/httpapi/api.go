@@ -11,7 +11,6 @@ package httpapi
 import (
 	"bytes"
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,11 +28,6 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rulesets/gildedhall"
 )
-
-// OpenAPI is the API's contract.
-//
-//go:embed openapi.yaml
-var OpenAPI []byte
 
 // MaxBodyBytes bounds a request body.
 const MaxBodyBytes = 64 << 10
@@ -298,8 +292,14 @@ func (a *API) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) openapi(w http.ResponseWriter, r *http.Request) {
+	doc, err := openAPIDocument()
+	if err != nil {
+		a.log.Error("the embedded openapi.yaml.gz does not decompress", "err", err)
+		writeProblem(w, http.StatusInternalServerError, "internal", "The API document is unavailable.", nil)
+		return
+	}
 	w.Header().Set("Content-Type", "application/yaml")
-	_, _ = w.Write(OpenAPI)
+	_, _ = w.Write(doc)
 }
 
 // command runs a state-changing handler and writes its (possibly replayed) result.
