@@ -115,6 +115,16 @@ func obeliskCommands() []Command {
 				}
 				return &Reply{Title: "Gathering completed", Text: c.Text}, nil
 			}},
+		// A banishment proposal is a governance proposal of the Obelisk's
+		// kind; banishment-end stands for the Obelisk in Runs, so only
+		// Obelisk games offer it (RULINGS R3).
+		{Name: "banishment propose", Runs: []string{"proposal-submit", "banishment-end"}, Description: "Propose banishing a player for a duration",
+			Options: []Option{
+				{Name: "player", Description: "The player to banish", Type: User, Required: true},
+				{Name: "duration", Description: "How long the banishment lasts, e.g. 72h", Required: true},
+				{Name: "message", Required: true, Description: "The proposal message: its link (Copy Message Link) or its id in this channel"},
+			},
+			Handler: proposeBanishment},
 		{Name: "banishment end", Runs: []string{"banishment-end"}, Description: "End your banishment once its duration has passed",
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 				b, err := decoded[obelisk.BanishmentEnded](obelisk.On(s).EndBanishment(ctx, req(inv)))
@@ -157,4 +167,31 @@ func gatheringMove(withdraw bool) Handler {
 		}
 		return r, nil
 	}
+}
+
+// proposeBanishment submits a banishment proposal (RULINGS O11): adopted,
+// it banishes the player for the duration from the end of its vote.
+func proposeBanishment(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	id, err := s.RulesetOf(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Registry.HasCommand(id, "banishment-end") {
+		return nil, s.Registry.NotInRuleset(inv.Game, id, "banishment propose", "banishment proposals")
+	}
+	m, err := messageOption(inv, "message")
+	if err != nil {
+		return nil, err
+	}
+	player, duration := inv.Opt("player"), inv.Opt("duration")
+	p := obelisk.BanishmentProposal(m, player, duration)
+	if v, err := s.Player(ctx, inv.Game, player); err == nil && v.Name != "" {
+		p.Title = "Banish " + v.Name + " for " + duration
+	}
+	r, err := submitProposal(ctx, s, inv, p)
+	if err != nil {
+		return nil, err
+	}
+	r.Text = p.Title + ": adopted, it banishes them from the end of its vote. " + r.Text
+	return r, nil
 }

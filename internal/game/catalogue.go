@@ -219,9 +219,9 @@ func (r *Registry) title(id string) string {
 	return id
 }
 
-// notInRuleset is the refusal of a command or view the game's ruleset does
+// NotInRuleset is the refusal of a command or view the game's ruleset does
 // not have (RULINGS R3).
-func (r *Registry) notInRuleset(game, rulesetID, name, what string) *rules.Error {
+func (r *Registry) NotInRuleset(game, rulesetID, name, what string) *rules.Error {
 	has := r.CommandsOf(rulesetID)
 	return rules.Refuse("not_in_ruleset", "The %s game %q has no %s. Its commands are: %s.", r.title(rulesetID), game, what, strings.Join(has, ", ")).
 		With("ruleset", rulesetID).With("command", name).With("commands", has)
@@ -250,7 +250,7 @@ func (r *Registry) allow(game, rulesetID, name, what string, has func(*moduleEnt
 		return noModule(game, rulesetID)
 	}
 	if !has(m) {
-		return r.notInRuleset(game, rulesetID, name, what)
+		return r.NotInRuleset(game, rulesetID, name, what)
 	}
 	return nil
 }

@@ -728,3 +728,33 @@ func hashBody(command string, body any) string {
 	h := sha256.Sum256(append([]byte(command+"\x00"), b...))
 	return hex.EncodeToString(h[:8])
 }
+
+// ModuleSpec is a Spec whose Apply takes a module's own view of the
+// transaction (its type around *Tx; see ViewOf).
+type ModuleSpec[T any] struct {
+	Req     Request
+	Command string
+	Body    any
+	Keys    func(game string) []store.Key
+	Random  bool
+	Apply   func(t T) (any, error)
+}
+
+// RunModule runs sp through Run, the one command path; view gives the
+// module's view of each attempt's transaction.
+func RunModule[T any](s *Service, ctx context.Context, sp ModuleSpec[T], view func(*Tx) T) (*Result, error) {
+	return s.Run(ctx, Spec{Req: sp.Req, Command: sp.Command, Body: sp.Body, Keys: sp.Keys, Random: sp.Random,
+		Apply: func(t *Tx) (any, error) { return sp.Apply(view(t)) }})
+}
+
+// ViewOf returns a module's view of t, made by mk on the first call of an
+// attempt and kept in t.Scratch, so every call within the attempt (hooks,
+// due work, the command) shares one view and its per-attempt state.
+func ViewOf[T any](t *Tx, mk func(*Tx) T) T {
+	if v, ok := t.Scratch.(T); ok {
+		return v
+	}
+	v := mk(t)
+	t.Scratch = v
+	return v
+}

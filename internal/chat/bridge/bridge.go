@@ -17,6 +17,8 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/governance"
+	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // Handler serves the bridge routes.
@@ -326,7 +328,9 @@ type Event struct {
 	Channel string `json:"channel"`
 	Message string `json:"message"`
 	// User and Emoji: who added or removed which reaction (👍 and 👎
-	// count as votes; other emoji are acknowledged and ignored).
+	// count as votes; in an Obelisk game a Ritual Component's emoji on a
+	// Gathering's message contributes or withdraws it; other emoji are
+	// acknowledged and ignored).
 	User  string `json:"user,omitempty"`
 	Emoji string `json:"emoji,omitempty"`
 	// Up and Down: the full sets of 👍 and 👎 reactors (reactions_set).
@@ -387,6 +391,28 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 			problem(w, http.StatusBadRequest, "invalid_request", upper(err.Error())+".")
 			return
 		}
+		if c, ok := reactionComponent(e.Emoji); ok {
+			rs, err := h.Game.RulesetOf(ctx, b.Game)
+			if err != nil {
+				h.fail(w, ctx, err)
+				return
+			}
+			if rs == obelisk.ID {
+				// The reactor contributes (or withdraws) the component on
+				// the Gathering the message started (RULINGS O9), as if
+				// they had pressed its button; the event id keys it, so a
+				// relay's retry applies once.
+				req.Actor = user
+				m := obelisk.GatheringMove{Gathering: e.Message, Component: c.ID}
+				if e.Type == ReactionRemoved {
+					res, err = obelisk.On(h.Game).Withdraw(ctx, req, m)
+				} else {
+					res, err = obelisk.On(h.Game).Contribute(ctx, req, m)
+				}
+				h.answer(w, ctx, b.Game, res, err)
+				return
+			}
+		}
 		p := game.PushReactions{Message: msg, Op: "add"}
 		if e.Type == ReactionRemoved {
 			p.Op = "remove"
@@ -428,6 +454,11 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 			ReactionAdded, ReactionRemoved, ReactionsSet, MessageEdited, MessageDeleted))
 		return
 	}
+	h.answer(w, ctx, b.Game, res, err)
+}
+
+// answer writes an event's result: the game's response, or its refusal.
+func (h *Handler) answer(w http.ResponseWriter, ctx context.Context, g string, res *game.Result, err error) {
 	if err != nil {
 		var re *rules.Error
 		if errors.As(err, &re) {
@@ -438,7 +469,27 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Idempotent-Replayed", fmt.Sprint(res.Replayed))
-	writeJSON(w, http.StatusOK, fmt.Appendf(nil, `{"game":%q,"result":%s}`, b.Game, res.Body))
+	writeJSON(w, http.StatusOK, fmt.Appendf(nil, `{"game":%q,"result":%s}`, g, res.Body))
+}
+
+// componentShortcodes are the names chat platforms (Slack, Matrix
+// bridges) give the Ritual Components' emoji.
+var componentShortcodes = map[string]string{
+	"zap": ruleset.Resolve, "gem": ruleset.Crystals, "herb": ruleset.Herbs,
+	"alembic": ruleset.Reagents, "drop_of_blood": ruleset.Blood, "heart_on_fire": ruleset.Heart,
+}
+
+// reactionComponent is the Ritual Component a reaction's emoji (or its
+// shortcode, with or without colons) stands for. Component ids are not
+// reactions: Slack's "heart" is ❤️, not ❤️‍🔥.
+func reactionComponent(emoji string) (ruleset.ComponentInfo, bool) {
+	if id, ok := componentShortcodes[strings.Trim(emoji, ":")]; ok {
+		return ruleset.Component(id)
+	}
+	if !strings.ContainsFunc(emoji, func(r rune) bool { return r > 0x7f }) {
+		return ruleset.ComponentInfo{}, false
+	}
+	return ruleset.Component(emoji)
 }
 
 func (h *Handler) fail(w http.ResponseWriter, ctx context.Context, err error) {

@@ -3,11 +3,13 @@ package discord_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"croupier/internal/game"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/rulesets/obelisk"
+	"croupier/internal/store/storetest"
 )
 
 // obeliskScenario plays the Obelisk's commands in a guild bound to an
@@ -49,8 +51,35 @@ func obeliskScenario(t *testing.T) *harness {
 	if g, err := obelisk.On(hs.svc).Gathering(ctx, "stone", id); err != nil || g.Status != rob.StatusCompleted {
 		t.Fatalf("after complete: %+v %v", g, err)
 	}
+	r = hs.cmd(ada, "banishment", sub("propose", userOpt("player", grace), opt("duration", "72h"), opt("message", "https://discord.com/channels/900/700/1199")))
+	contains(t, "banishment propose", r, "Banish Grace for 72h", "standard proposal is open")
+	ps, err := hs.svc.Proposals(ctx, "stone", "open")
+	if err != nil || len(ps) != 1 || ps[0].Kind != obelisk.KindBanishment || !strings.Contains(string(ps[0].Params), `"player":"discord:`+grace+`"`) || ps[0].Message.Message != "1199" {
+		t.Fatalf("after banishment propose: %+v %v", ps, err)
+	}
+	if r := hs.cmd(ada, "banishment", sub("propose", userOpt("player", grace), opt("duration", "soon"), opt("message", "1200"))); !r.ephemeral() || !strings.Contains(r.all(), "not a Banishment Duration") {
+		t.Errorf("a banishment for no duration: %s", r.Raw)
+	}
 	if r := hs.cmd(ada, "banishment", sub("end")); !r.ephemeral() {
 		t.Errorf("ending a banishment one does not have: %s", r.Raw)
 	}
 	return hs
+}
+
+// RULINGS R3: a banishment proposal is the Obelisk's; in a Gilded Hall
+// game (which has proposals) it is refused privately with the sentence
+// naming the ruleset, and the store is unchanged.
+func TestR3_BanishmentProposalOnlyInObeliskGames(t *testing.T) {
+	hs := newHarness(t)
+	hs.bind()
+	hs.cmd(ada, "join")
+	hs.cmd(grace, "join", opt("name", "Grace"))
+	before := storetest.Partition(t, hs.st, "hall")
+	r := hs.cmd(ada, "banishment", sub("propose", userOpt("player", grace), opt("duration", "72h"), opt("message", "1199")))
+	if !r.ephemeral() || !strings.Contains(r.all(), `The Gilded Hall game "hall" has no banishment proposals. Its commands are: join, leave, roll`) {
+		t.Errorf("banishment propose in the Gilded Hall: %s", r.Raw)
+	}
+	if after := storetest.Partition(t, hs.st, "hall"); after != before {
+		t.Errorf("the refusal changed the store:\nbefore %s\nafter  %s", before, after)
+	}
 }

@@ -3,6 +3,7 @@ package slack_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"croupier/internal/game"
@@ -44,6 +45,14 @@ func obeliskScenario(t *testing.T) *env {
 	has(t, "complete", e.ok(ada, "gathering complete gathering="+id), "completed the Gathering of Cut the Obelisk")
 	if g, err := obelisk.On(e.svc).Gathering(ctx, "stone", id); err != nil || g.Status != rob.StatusCompleted {
 		t.Fatalf("after complete: %+v %v", g, err)
+	}
+	has(t, "banishment propose", e.ok(ada, "banishment propose player=<@"+grace+"> duration=72h message=C0PLAY/1700000000.000900"), "Banish Grace for 72h", "standard proposal is open")
+	ps, err := e.svc.Proposals(ctx, "stone", "open")
+	if err != nil || len(ps) != 1 || ps[0].Kind != obelisk.KindBanishment || !strings.Contains(string(ps[0].Params), `"player":"slack:`+grace+`"`) {
+		t.Fatalf("after banishment propose: %+v %v", ps, err)
+	}
+	if m := e.cmd(ada, "banishment propose player=<@"+grace+"> duration=soon message=1700000000.000901"); !refused(m) || !strings.Contains(m.Text, "not a Banishment Duration") {
+		t.Errorf("a banishment for no duration: %s", m.Text)
 	}
 	if m := e.cmd(ada, "banishment end"); !refused(m) {
 		t.Errorf("ending a banishment one does not have: %s", m.Text)

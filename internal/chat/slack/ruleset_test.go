@@ -29,7 +29,7 @@ func TestR3_SlackRefusesWhatTheRulesetLacks(t *testing.T) {
 	}
 	before := entries()
 	for _, text := range []string{"gift player=<@" + grace + ">", "battle", "shop", "trade offer player=<@" + grace + "> give_vertebrae=1",
-		"rfj kind=question text=Why? message=1113", "resign", "judge"} {
+		"rfj kind=question text=Why? message=1113", "resign", "judge", "banishment propose player=<@" + grace + "> duration=72h message=1116"} {
 		m := e.cmd(ada, text)
 		if !refused(m) || !strings.Contains(m.Text, `The turns game "tu" has no `) || !strings.Contains(m.Text, "Its commands are: join, leave, roll") {
 			t.Errorf("/croupier %s: %q, want the not_in_ruleset refusal", text, m.Text)

@@ -33,28 +33,15 @@ type tx struct {
 // wrap returns the module's view of the engine's transaction, the same one
 // for every call within an attempt.
 func wrap(t *engine.Tx) *tx {
-	if w, ok := t.Scratch.(*tx); ok {
-		return w
-	}
-	w := &tx{Tx: t}
-	t.Scratch = w
-	return w
+	return engine.ViewOf(t, func(t *engine.Tx) *tx { return &tx{Tx: t} })
 }
 
 // spec is engine.Spec with an apply that takes the module's transaction.
-type spec struct {
-	Req     engine.Request
-	Command string
-	Body    any
-	Keys    func(game string) []store.Key
-	Random  bool
-	Apply   func(t *tx) (any, error)
-}
+type spec = engine.ModuleSpec[*tx]
 
 // run runs sp through the engine's one command path.
 func (s *Service) run(ctx context.Context, sp spec) (*engine.Result, error) {
-	return s.Service.Run(ctx, engine.Spec{Req: sp.Req, Command: sp.Command, Body: sp.Body, Keys: sp.Keys, Random: sp.Random,
-		Apply: func(t *engine.Tx) (any, error) { return sp.Apply(wrap(t)) }})
+	return engine.RunModule(s.Service, ctx, sp, wrap)
 }
 
 // newID names a new card copy or pack: the command id's prefix and a

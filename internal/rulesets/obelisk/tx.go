@@ -38,35 +38,26 @@ type tx struct {
 	obDirty bool
 }
 
+// wrap returns the module's view of the engine's transaction, one per
+// attempt.
 func wrap(t *engine.Tx) *tx {
-	if w, ok := t.Scratch.(*tx); ok {
-		return w
-	}
-	w := &tx{Tx: t}
-	t.Scratch = w
-	return w
+	return engine.ViewOf(t, func(t *engine.Tx) *tx { return &tx{Tx: t} })
 }
 
 // spec is engine.Spec with an apply on the module's transaction.
-type spec struct {
-	Req     engine.Request
-	Command string
-	Body    any
-	Keys    func(game string) []store.Key
-	Random  bool
-	Apply   func(t *tx) (any, error)
-}
+type spec = engine.ModuleSpec[*tx]
 
 func (s *Service) run(ctx context.Context, sp spec) (*engine.Result, error) {
-	return s.Service.Run(ctx, engine.Spec{Req: sp.Req, Command: sp.Command, Body: sp.Body, Keys: sp.Keys, Random: sp.Random,
-		Apply: func(t *engine.Tx) (any, error) {
-			w := wrap(t)
-			res, err := sp.Apply(w)
-			if err != nil {
-				return nil, err
-			}
-			return res, w.flushObelisk()
-		}})
+	apply := sp.Apply
+	// The Obelisk item is written once, after the command changed it.
+	sp.Apply = func(w *tx) (any, error) {
+		res, err := apply(w)
+		if err != nil {
+			return nil, err
+		}
+		return res, w.flushObelisk()
+	}
+	return engine.RunModule(s.Service, ctx, sp, wrap)
 }
 
 // obelisk returns the game's Obelisk, read with the command's first read
