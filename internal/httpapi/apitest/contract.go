@@ -10,7 +10,8 @@
 // only the response is checked, and it must not be a success.
 //
 // The package does not import the server: pass it the document bytes
-// (httpapi.OpenAPI), so tests of any package can use it.
+// (openapi.yaml as read from disk, or httpapi.OpenAPI in httpapi's own
+// tests), so tests of any package can use it.
 package apitest
 
 import (

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 
-	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
 )
 
@@ -28,10 +28,21 @@ const problem = `{"type":"https://croupier.dev/problems/%s","title":"x","status"
 
 func prob(code string, status int) string { return fmt.Sprintf(problem, code, status, code) }
 
+// contract is Croupier's contract as written, openapi.yaml (the server
+// embeds a compressed copy of it).
+func contract(t *testing.T) []byte {
+	t.Helper()
+	doc, err := os.ReadFile("../openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 // TestCheck proves the contract can fail: each case is an exchange a
 // Croupier server could get wrong.
 func TestCheck(t *testing.T) {
-	c, err := apitest.Load(httpapi.OpenAPI)
+	c, err := apitest.Load(contract(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +117,7 @@ func (r *recorder) Errorf(format string, args ...any) {
 // the route, the status and the validation error.
 func TestClientReportsViolations(t *testing.T) {
 	rec := &recorder{TB: t}
-	c := apitest.NewServer(rec, httpapi.OpenAPI, fake(200, "application/json", `{"status":"ok"}`))
+	c := apitest.NewServer(rec, contract(t), fake(200, "application/json", `{"status":"ok"}`))
 	r := c.Do(apitest.Call{Method: "GET", Path: "/healthz"})
 	if r.Status != 200 || string(r.Body) != `{"status":"ok"}` {
 		t.Errorf("the client changed the response: %d %s", r.Status, r.Body)

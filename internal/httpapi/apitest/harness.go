@@ -103,7 +103,7 @@ type Client struct {
 
 // NewServer serves h on a local test server for the duration of t and
 // returns a client of it that checks every exchange against spec (the
-// OpenAPI document, e.g. httpapi.OpenAPI).
+// OpenAPI document, e.g. openapi.yaml's bytes).
 func NewServer(t testing.TB, spec []byte, h http.Handler) *Client {
 	t.Helper()
 	c, err := Load(spec)
