@@ -164,17 +164,7 @@ func (t *tx) members() ([]*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*Player
-	for _, id := range ids {
-		p, err := t.player(id)
-		if err != nil {
-			return nil, err
-		}
-		if p != nil && p.Member {
-			out = append(out, p)
-		}
-	}
-	return out, nil
+	return t.records(ids) // all loaded by the scan: no further read
 }
 
 // records returns the current players among ids, reading in one request
