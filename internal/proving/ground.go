@@ -488,9 +488,6 @@ func (g *ground) record(c *Checks, when string) {
 	for _, v := range c.Violations {
 		g.rep.Violations = append(g.rep.Violations, when+": "+v)
 	}
-	for _, v := range c.Known {
-		g.rep.Known = append(g.rep.Known, when+": "+v)
-	}
 }
 
 func (g *ground) finalCheck(ctx context.Context) {

@@ -133,9 +133,6 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 type Checks struct {
 	N          int
 	Violations []string
-	// Known are failed checks of a known, open defect: reported, not
-	// counted as violations (each names its invariant and the defect).
-	Known []string
 	// inv names the invariant being checked; violations start with it.
 	inv string
 }
@@ -509,14 +506,6 @@ func (s *Snapshot) Replays(ctx context.Context, c *Checks, svc *game.Service) {
 		}
 		rp, err := gildedhall.On(svc).Replay(ctx, s.Game, m.ID, "")
 		ok := err == nil && rp.Consistent && len(rp.Log) == m.Match.Steps
-		if !ok && m.Kind == gildedhall.MatchBattle {
-			// Open defect: under injected faults on DynamoDB a battle's
-			// replay can end with another turn start than the stored
-			// match (seen once in four runs); duels are held to it.
-			c.N++
-			c.Known = append(c.Known, fmt.Sprintf("[%s] battle %s (%s, %d steps) does not replay from the log: %s %v", InvReplays, m.ID, m.Status, m.Match.Steps, rp.Problem, err))
-			continue
-		}
 		c.check(ok, "match %s (%s, %d steps) does not replay from the log: %d steps replayed; %s %v", m.ID, m.Status, m.Match.Steps, len(rp.Log), rp.Problem, err)
 	}
 }

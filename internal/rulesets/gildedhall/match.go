@@ -233,23 +233,33 @@ func (t *tx) startMatch(r *MatchRecord) error {
 // hand that leaves the match during selection.
 func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis.Phase) error {
 	secret := phaseBefore == exoptosis.PhaseSelection
-	// Taken before the selections' cards are cut from their events.
+	// Taken before the selections' cards are cut from their events: at the
+	// reveal, or at an end before any (a forfeit leaving one standing), when
+	// the hands held are no secret any more and the replay needs them.
 	var revealed map[string][]string
-	if i := slices.IndexFunc(evs, func(ev exoptosis.Event) bool { return ev.Kind == exoptosis.EvHandsRevealed }); i >= 0 {
+	if i := slices.IndexFunc(evs, func(ev exoptosis.Event) bool {
+		return ev.Kind == exoptosis.EvHandsRevealed || secret && ev.Kind == exoptosis.EvEnded
+	}); i >= 0 {
 		revealed = revealedHands(r.Match, evs, i)
 	}
 	for i := range evs {
 		ev := &evs[i]
 		var hands map[string][]string
+		step := 0
 		switch ev.Kind {
-		case exoptosis.EvHandsRevealed:
-			secret = false
-			hands = revealed
+		case exoptosis.EvHandsRevealed, exoptosis.EvEnded:
+			if secret {
+				secret = false
+				hands = revealed
+			}
 		case exoptosis.EvSelected:
 			ev.Cards = nil
 		case exoptosis.EvForfeited:
 			if secret {
 				ev.Cards = nil
+			}
+			if ev.Reason == exoptosis.MoveForfeit {
+				step = r.Match.Steps // a participant's own forfeit is the change's last step
 			}
 		case exoptosis.EvRaised, exoptosis.EvMatched:
 			p, err := t.member(ev.Participant)
@@ -267,7 +277,7 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 				return err
 			}
 		}
-		t.Emit("match_"+ev.Kind, ev.Participant, matchEvent{Match: r.ID, Event: *ev, Hands: hands})
+		t.Emit("match_"+ev.Kind, ev.Participant, matchEvent{Match: r.ID, Event: *ev, Hands: hands, Step: step})
 	}
 	return nil
 }
@@ -276,10 +286,17 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 type matchEvent struct {
 	Match string `json:"match"`
 	exoptosis.Event
-	// Hands, on hands_revealed, are the hands selected: secret until then,
-	// so the select moves before it are logged without their cards, and a
-	// replay takes them from here.
+	// Hands, on hands_revealed (or on ended, when the match ends before the
+	// reveal), are the hands selected: secret until then, so the select
+	// moves before it are logged without their cards, and a replay takes
+	// them from here.
 	Hands map[string][]string `json:"hands,omitempty"`
+	// Step, on a participant's own forfeit, is its number in the match: a
+	// departure's entry (the engine's LeaveResult) holds no steps, and the
+	// log's order of entries made in one millisecond by different
+	// processes is not the order they committed in, so the replay places
+	// the forfeit by this number (match_replay.go).
+	Step int `json:"step,omitempty"`
 }
 
 // revealedHands is what each participant selected, as the hands are

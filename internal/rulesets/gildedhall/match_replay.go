@@ -191,7 +191,7 @@ type loggedSteps struct {
 }
 
 // first is the number of the entry's first step, 0 for a departure's
-// forfeit (its entry is the engine's LeaveResult, which cannot say).
+// forfeit logged before its event carried its number.
 func (ls loggedSteps) first() int { return ls.steps[0].N }
 
 // count is how many steps the entry took.
@@ -208,8 +208,8 @@ func (ls loggedSteps) count() int {
 }
 
 // ordered lists the entries in the order their steps were taken: by step
-// number, each departure's forfeit (one step, unnumbered) in the first gap
-// the numbers leave, in log order.
+// number, each unnumbered departure's forfeit (one step, from an older log)
+// in the first gap the numbers leave, in log order.
 func (lg *matchLog) ordered() []loggedSteps {
 	var numbered, forfeits []loggedSteps
 	for _, ls := range lg.entries {
@@ -273,6 +273,7 @@ func (lg *matchLog) add(id string, e *engine.Entry) {
 			Participant string              `json:"participant"`
 			Reason      string              `json:"reason"`
 			Hands       map[string][]string `json:"hands"`
+			Step        int                 `json:"step"`
 			Waiting     int                 `json:"waiting"`
 			Chips       json.RawMessage     `json:"chips"`
 		}
@@ -283,13 +284,19 @@ func (lg *matchLog) add(id string, e *engine.Entry) {
 		case "match_started":
 			lg.started, lg.waiting = true, d.Waiting
 			_ = json.Unmarshal(d.Chips, &lg.chips)
-		case "match_hands_revealed":
-			lg.hands = d.Hands
+		case "match_hands_revealed", "match_ended":
+			// The hands selected, logged at the reveal, or at an end that
+			// came before it (mirror).
+			if len(d.Hands) > 0 && lg.hands == nil {
+				lg.hands = map[string][]string{}
+			}
+			maps.Copy(lg.hands, d.Hands)
 		case "match_forfeited":
 			// A departure forfeits outside the match's own commands (the
-			// leave hook): its step is the forfeit itself.
+			// leave hook): its step is the forfeit itself, numbered by its
+			// event (0 in entries logged before the events said).
 			if !strings.HasPrefix(e.Command, "match-") && d.Reason == "forfeit" && steps == nil {
-				steps = []MatchStep{{At: e.At, Move: &exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: d.Participant}}}
+				steps = []MatchStep{{N: d.Step, At: e.At, Move: &exoptosis.Move{Kind: exoptosis.MoveForfeit, Actor: d.Participant}}}
 			}
 		}
 	}
