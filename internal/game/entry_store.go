@@ -94,9 +94,21 @@ func deflateEntry(b []byte) ([]byte, error) {
 	return z, nil
 }
 
+// inflaters are kept: a new one allocates its 40 KB window each time,
+// and a log read inflates an entry at a time.
+var inflaters sync.Pool
+
 func inflateEntry(z []byte) ([]byte, error) {
-	r := flate.NewReader(bytes.NewReader(z))
-	defer r.Close()
+	src := bytes.NewReader(z)
+	r, ok := inflaters.Get().(io.ReadCloser)
+	if ok {
+		if err := r.(flate.Resetter).Reset(src, nil); err != nil {
+			return nil, err
+		}
+	} else {
+		r = flate.NewReader(src)
+	}
+	defer inflaters.Put(r)
 	b, err := io.ReadAll(io.LimitReader(r, maxInflated+1))
 	if err != nil {
 		return nil, fmt.Errorf("inflating a log entry: %w", err)

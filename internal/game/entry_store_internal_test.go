@@ -47,13 +47,8 @@ func TestEntryDrawsStoredCompactly(t *testing.T) {
 // small entry stays plain. A deflated entry that inflates to another, or
 // a corrupt one, is an error, not a panic.
 func TestLargeEntryStoredDeflated(t *testing.T) {
-	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	e := &Entry{ID: "01M8NTXDM0CERN97TEH19PNQ9P", Command: "match-target", CommandID: "4850d7199754fb767c9d1e1f7168f2aa", Actor: "discord:123456789012345678",
-		Key: "1000293", At: at, Period: "2026-W49-I", RequestHash: "abfe07617aef61fd", Response: json.RawMessage(`{"match":"d02177327dc75","steps":[{"n":10}]}`)}
-	for _, kind := range []string{"effect", "drew", "drew", "card_left", "turn_started"} {
-		e.Events = append(e.Events, MakeEvent("match_"+kind, "discord:876543210987654321", map[string]any{
-			"match": "d02177327dc75", "kind": kind, "participant": "discord:876543210987654321", "card": "Queen of Clubs", "at": at}))
-	}
+	e := largeEntry()
+	at := e.At
 	plain, _ := json.Marshal(e)
 	stored, err := encodeEntry(e)
 	if err != nil {
@@ -95,4 +90,44 @@ func rawDeflate(t *testing.T, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// largeEntry is a move whose effect drew cards: five match events.
+func largeEntry() *Entry {
+	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	e := &Entry{ID: "01M8NTXDM0CERN97TEH19PNQ9P", Command: "match-target", CommandID: "4850d7199754fb767c9d1e1f7168f2aa", Actor: "discord:123456789012345678",
+		Key: "1000293", At: at, Period: "2026-W49-I", RequestHash: "abfe07617aef61fd", Response: json.RawMessage(`{"match":"d02177327dc75","steps":[{"n":10}]}`)}
+	for _, kind := range []string{"effect", "drew", "drew", "card_left", "turn_started"} {
+		e.Events = append(e.Events, MakeEvent("match_"+kind, "discord:876543210987654321", map[string]any{
+			"match": "d02177327dc75", "kind": kind, "participant": "discord:876543210987654321", "card": "Queen of Clubs", "at": at}))
+	}
+	return e
+}
+
+// BenchmarkEntryCodec is the commit's encoding and a reader's decoding of
+// a large entry: deflated (as stored now) against plain (before).
+func BenchmarkEntryCodec(b *testing.B) {
+	e := largeEntry()
+	for _, deflate := range []bool{true, false} {
+		name := "plain"
+		if deflate {
+			name = "deflated"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				data, err := encodeEntry(e)
+				if !deflate {
+					data, err = json.Marshal(storedEntry{plainEntry: (*plainEntry)(e)})
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				var back Entry
+				if err := json.Unmarshal(data, &back); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

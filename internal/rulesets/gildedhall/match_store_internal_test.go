@@ -42,6 +42,30 @@ func TestMatchItemCardCodes(t *testing.T) {
 // names, full hands and a pile, fits in one write unit; and it reads back
 // exactly as it was.
 func TestMatchItemOfTwoFitsOneWriteUnit(t *testing.T) {
+	r := twoInPlay(t)
+	at := r.CreatedAt
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := store.Item{Key: matchKey("infinite-nomic", r.ID), Data: data, Due: at.Add(25 * time.Hour)}
+	n := store.ItemSize(it)
+	if n > 1024 {
+		t.Errorf("the match item is %d bytes with its timer, over one write unit:\n%s", n, data)
+	}
+	t.Logf("the match item is %d bytes with its timer (%d stored whole)", n, len(mustJSON(t, plainRecord(*r))))
+	var back MatchRecord
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, r) {
+		t.Errorf("the match item reads back as\n%+v\nwant\n%+v", back, *r)
+	}
+}
+
+// twoInPlay is a 2-player duel in play with Discord's 18-digit ids, two
+// 9-card decks of the longest names, full hands and a pile.
+func twoInPlay(t testing.TB) *MatchRecord {
 	rs, err := ruleset.Load("gilded-hall")
 	if err != nil {
 		t.Fatal(err)
@@ -59,23 +83,41 @@ func TestMatchItemOfTwoFitsOneWriteUnit(t *testing.T) {
 	m.Participants[1].Hand, m.Participants[1].Selected, m.Participants[1].Bet = deckB[:6], true, 3
 	m.Pile = []string{"10 of Diamonds", "10 of Hearts", "Jack of Hearts", "Jack of Diamonds", "Queen of Diamonds"}
 	m.Betting = exoptosis.Betting{Level: 3, Pool: 6}
-	r := &MatchRecord{ID: m.ID, Kind: MatchDuel, Status: MatchPlaying, RequestedBy: ada, Players: []string{ada, bo},
+	return &MatchRecord{ID: m.ID, Kind: MatchDuel, Status: MatchPlaying, RequestedBy: ada, Players: []string{ada, bo},
 		Answers: map[string]string{ada: AnswerAccepted, bo: AnswerAccepted}, Period: "2026-W49-I", CreatedAt: at, StartedAt: at, Match: m}
-	data, err := json.Marshal(r)
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	it := store.Item{Key: matchKey("infinite-nomic", r.ID), Data: data, Due: at.Add(25 * time.Hour)}
-	n := store.ItemSize(it)
-	if n > 1024 {
-		t.Errorf("the match item is %d bytes with its timer, over one write unit:\n%s", n, data)
-	}
-	t.Logf("the match item is %d bytes with its timer", n)
-	var back MatchRecord
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(&back, r) {
-		t.Errorf("the match item reads back as\n%+v\nwant\n%+v", back, *r)
-	}
+	return b
+}
+
+// BenchmarkMatchItemCodec is a move's encoding and decoding of the match
+// item: stored (without repeats, cards by code) against whole (the plain
+// encoding it replaced), for the hot path's before and after.
+func BenchmarkMatchItemCodec(b *testing.B) {
+	r := twoInPlay(b)
+	b.Run("stored", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			data, _ := json.Marshal(r)
+			var back MatchRecord
+			if err := json.Unmarshal(data, &back); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			data, _ := json.Marshal(plainRecord(*r))
+			var back plainRecord
+			if err := json.Unmarshal(data, &back); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
