@@ -258,8 +258,8 @@ func (t *tx) mirror(r *MatchRecord, evs []exoptosis.Event, phaseBefore exoptosis
 			if secret {
 				ev.Cards = nil
 			}
-			if ev.Reason == exoptosis.MoveForfeit {
-				step = r.Match.Steps // a participant's own forfeit is the change's last step
+			if ev.Reason == exoptosis.MoveForfeit && !strings.HasPrefix(t.Entry.Command, "match-") {
+				step = r.Match.Steps // a departure's forfeit: its change's one step
 			}
 		case exoptosis.EvRaised, exoptosis.EvMatched:
 			p, err := t.member(ev.Participant)
@@ -291,7 +291,7 @@ type matchEvent struct {
 	// moves before it are logged without their cards, and a replay takes
 	// them from here.
 	Hands map[string][]string `json:"hands,omitempty"`
-	// Step, on a participant's own forfeit, is its number in the match: a
+	// Step, on a departure's forfeit, is its number in the match: the
 	// departure's entry (the engine's LeaveResult) holds no steps, and the
 	// log's order of entries made in one millisecond by different
 	// processes is not the order they committed in, so the replay places
