@@ -355,6 +355,15 @@ func seasonOf(g game.GameView) string {
 	return g.Season
 }
 
+// periodOf is the game's current period for people: its ruleset's name
+// for it (a turns game's turn), else its id and end.
+func periodOf(g game.GameView) string {
+	if g.Period.Name != "" {
+		return g.Period.Name
+	}
+	return fmt.Sprintf("%s (%s), ends %s", g.Period.ID, g.Period.Kind, g.Period.End.UTC().Format(time.RFC1123))
+}
+
 func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	g, err := s.Game(ctx, inv.Game)
 	if err != nil {
@@ -363,7 +372,7 @@ func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 	r := &Reply{Title: fmt.Sprintf("%s (%s)", g.Name, g.ID), Fields: []Field{
 		{Name: "Ruleset", Value: fmt.Sprintf("%s v%d", g.Ruleset, g.RulesetVersion), Inline: true},
 		{Name: "Season", Value: seasonOf(g), Inline: true},
-		{Name: "Period", Value: fmt.Sprintf("%s (%s), ends %s", g.Period.ID, g.Period.Kind, g.Period.End.UTC().Format(time.RFC1123)), Inline: false},
+		{Name: "Period", Value: periodOf(g), Inline: false},
 		{Name: "Admins", Value: strings.Join(g.Admins, ", "), Inline: false},
 	}}
 	if g.Ended {

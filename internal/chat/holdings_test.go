@@ -107,6 +107,12 @@ func TestChatPlayerViewsPerRuleset(t *testing.T) {
 		}
 		lacksWords(t, "a turns status", said(rep), append(gildedHall, "Reputable", "2026-11-30T", "first-half")...)
 
+		rep = room.must("slack:U1", "game", nil)
+		if got := fieldValue(rep, "Period"); got != "round 1, before its first turn (turn 1-1 begins Mon 30 Nov 22:00 CST)" {
+			t.Errorf("a turns game's period reads %q, want its round and first turn", got)
+		}
+		lacksWords(t, "a turns game's description", said(rep), "2026-11-30T", "first-half")
+
 		rep = room.must("slack:U1", "players", nil)
 		if !strings.Contains(rep.Text, "Ada (slack:U1): 0 points") || !strings.Contains(rep.Text, "Bob (slack:U2): 0 points") {
 			t.Errorf("a turns players list: %s", said(rep))
@@ -162,6 +168,9 @@ func TestChatPlayerViewsPerRuleset(t *testing.T) {
 		}
 		if fieldValue(rep, "Vertebrae") != "0" || fieldValue(rep, "Deck") != "0 cards" || !strings.Contains(rep.Text, "period 2026-W49-I") {
 			t.Errorf("a Gilded Hall status: %s", said(rep))
+		}
+		if rep := room.must("slack:U1", "game", nil); !strings.HasPrefix(fieldValue(rep, "Period"), "2026-W49-I (phase-1), ends ") {
+			t.Errorf("a Gilded Hall game's period reads %q", fieldValue(rep, "Period"))
 		}
 		if rep := room.must("slack:U1", "players", nil); !strings.Contains(rep.Text, "Ada (slack:U1): 0 Chips, 0 cards") {
 			t.Errorf("a Gilded Hall players list: %s", rep.Text)
