@@ -114,6 +114,14 @@ func ViewsOf(vs []engine.PlayerView) []PlayerView {
 	return out
 }
 
+// MarshalJSON writes the view with these holdings (the engine view's own
+// JSON, flat).
+func (v PlayerView) MarshalJSON() ([]byte, error) {
+	e := v.PlayerView
+	e.Holdings = v.PlayerHoldings
+	return json.Marshal(e)
+}
+
 // UnmarshalJSON reads a player view with its holdings.
 func (v *PlayerView) UnmarshalJSON(b []byte) error {
 	var e engine.PlayerView
