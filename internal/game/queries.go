@@ -49,16 +49,19 @@ type GameView struct {
 	RulesetVersion int `json:"ruleset_version"`
 }
 
-func (t *Tx) gameView() GameView {
+func (t *Tx) gameView() (GameView, error) {
 	m := t.Meta
 	v := GameView{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, Admins: m.Admins, CreatedAt: m.CreatedAt,
 		Period: periodView(t.Period), Season: m.Season, Ended: m.Ended, Winner: m.Winner, RulesetVersion: t.Rules.Version}
-	v.Period.Name = t.periodName()
+	var err error
+	if v.Period.Name, err = t.periodName(); err != nil {
+		return GameView{}, err
+	}
 	if m.Ended {
 		at := m.EndedAt
 		v.EndedAt = &at
 	}
-	return v
+	return v, nil
 }
 
 // PlayerView is a player's status: their membership, as the engine keeps
@@ -89,11 +92,11 @@ type PlayerView struct {
 
 // periodName is the current period's name for people, if the game's
 // module names its periods.
-func (t *Tx) periodName() string {
+func (t *Tx) periodName() (string, error) {
 	if m := t.module(); m.PeriodName != nil {
 		return m.PeriodName(t)
 	}
-	return ""
+	return "", nil
 }
 
 // playerCore is PlayerView without its JSON methods.
@@ -177,10 +180,13 @@ func HoldingsAs[T any](v PlayerView, key string) (T, bool) {
 // PlayerView is r's status: the membership, then what the game's module
 // shows of its holdings (Module.PlayerView fills in v.Holdings, and may
 // say what "active" means in its ruleset).
-func (t *Tx) PlayerView(r PlayerRecord) PlayerView {
+func (t *Tx) PlayerView(r PlayerRecord) (PlayerView, error) {
 	p := r.Core()
-	v := PlayerView{Game: t.Game, Ruleset: t.Meta.Ruleset, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID,
-		PeriodName: t.periodName()}
+	v := PlayerView{Game: t.Game, Ruleset: t.Meta.Ruleset, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID}
+	var err error
+	if v.PeriodName, err = t.periodName(); err != nil {
+		return PlayerView{}, err
+	}
 	if p.Member {
 		prev := t.Schedule.Prev(t.Period)
 		v.Active = !players.Inactive(p, t.Period.ID, prev.ID)
@@ -195,9 +201,11 @@ func (t *Tx) PlayerView(r PlayerRecord) PlayerView {
 		}
 	}
 	if m := t.module(); m.PlayerView != nil {
-		m.PlayerView(t, r, &v)
+		if err := m.PlayerView(t, r, &v); err != nil {
+			return PlayerView{}, fmt.Errorf("the status of %s: %w", p.ID, err)
+		}
 	}
-	return v
+	return v, nil
 }
 
 // view runs a read-only query with the game's META loaded.
@@ -250,7 +258,7 @@ func (s *Service) Game(ctx context.Context, game string) (GameView, error) {
 	if err != nil {
 		return GameView{}, err
 	}
-	return t.gameView(), nil
+	return t.gameView()
 }
 
 // Player returns one player's status and inventory.
@@ -269,7 +277,7 @@ func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, erro
 	if p == nil {
 		return PlayerView{}, rules.Refuse("player_not_found", "%s has never played in game %q.", id, game)
 	}
-	return t.PlayerView(p), nil
+	return t.PlayerView(p)
 }
 
 // Players lists the game's current players, page by page (PlayersPage).

@@ -135,10 +135,10 @@ func (v *PlayerView) UnmarshalJSON(b []byte) error {
 // HoldingsView fills in a player's holdings (Vertebrae, Chips, their deck
 // and packs) and whether they may gift in this period: Gilded Hall's part
 // of a player's status, which a module trading these items shows too.
-func HoldingsView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
+func HoldingsView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) error {
 	p, _ := r.(*Player)
 	if p == nil {
-		return
+		return nil
 	}
 	h := PlayerHoldings{DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized(),
 		Deck: cards.Group(t.Rules, p.Inventory.Cards), Packs: groupPacks(t, p.Inventory.Packs)}
@@ -147,6 +147,7 @@ func HoldingsView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
 		h.Battle = battleID(t.Period.ID)
 	}
 	v.Holdings = h
+	return nil
 }
 
 // InstHoldings is what a player holds: Vertebrae, Chips, cards and packs.

@@ -99,10 +99,10 @@ type State struct {
 }
 
 // playerView fills in the player's obelisk state.
-func playerView(_ *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
+func playerView(_ *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) error {
 	p, _ := r.(*Player)
 	if p == nil {
-		return
+		return nil
 	}
 	exp := map[string]int{}
 	for k, n := range p.Experience {
@@ -110,6 +110,7 @@ func playerView(_ *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
 	}
 	v.Holdings = Holdings{State: &State{Components: p.Components, Holding: p.Components.String(), Experience: exp,
 		Banishment: p.Banishment, Grebe: p.Grebe, Boosts: p.Boosts}}
+	return nil
 }
 
 // Holdings is the Obelisk's part of a player view: the player's State.

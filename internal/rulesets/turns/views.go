@@ -203,15 +203,12 @@ func StandingOf(v engine.PlayerView) (Standing, bool) {
 // themselves inactive), which is not the engine's period activity. A
 // member the rules have not met yet (they meet them with their first turns
 // command) is active with the round's points so far, 0 for a newcomer.
-func playerView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
-	st := Standing{Judging: []int{}}
-	v.Holdings = st
+func playerView(t *engine.Tx, _ engine.PlayerRecord, v *engine.PlayerView) error {
 	w, err := open(t)
 	if err != nil {
-		// A view shows what it can: the membership, and the standing of a
-		// newcomer, rather than failing the status of a player.
-		return
+		return err
 	}
+	st := Standing{Judging: []int{}}
 	v.Active = v.Member
 	if p := w.s.Player(v.ID); p != nil {
 		st.Points, st.InPool = p.Points, p.InPool && v.Member
@@ -223,28 +220,29 @@ func playerView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
 		st.Judging = append(st.Judging, w.judged(v.ID)...)
 	}
 	v.Holdings = st
+	return nil
 }
 
 // periodName names the game's current period as its players know it: by
 // the round's turn and its part, with the moment it ends (RULINGS U1),
 // never by the calendar's period id.
-func periodName(t *engine.Tx) string {
+func periodName(t *engine.Tx) (string, error) {
 	w, err := open(t)
 	if err != nil {
-		return ""
+		return "", err
 	}
 	r := w.s.Round
 	if r.Over {
-		return fmt.Sprintf("round %d, which is over", r.Number)
+		return fmt.Sprintf("round %d, which is over", r.Number), nil
 	}
 	ti := w.s.Turn(t.Now)
 	switch ti.Part {
 	case nomic.BeforeFirstTurn:
-		return fmt.Sprintf("round %d, before its first turn (turn %s begins %s)", r.Number, nomic.TurnID(r.Number, 1), at(ti.Begin))
+		return fmt.Sprintf("round %d, before its first turn (turn %s begins %s)", r.Number, nomic.TurnID(r.Number, 1), at(ti.Begin)), nil
 	case nomic.FirstHalf:
-		return fmt.Sprintf("turn %s, first half, until %s", ti.ID, at(ti.Middle))
+		return fmt.Sprintf("turn %s, first half, until %s", ti.ID, at(ti.Middle)), nil
 	case nomic.LatterHalf:
-		return fmt.Sprintf("turn %s, latter half, until %s", ti.ID, at(ti.End))
+		return fmt.Sprintf("turn %s, latter half, until %s", ti.ID, at(ti.End)), nil
 	}
-	return fmt.Sprintf("the interim after turn %s, until %s", ti.ID, at(ti.NextBegin))
+	return fmt.Sprintf("the interim after turn %s, until %s", ti.ID, at(ti.NextBegin)), nil
 }
