@@ -75,8 +75,8 @@ func checkDiscordRows(t *testing.T, rows []Row) {
 		t.Errorf("a confirmed purchase cost %.2f requests, %.2f items written, %.2f RCU, %.2f WCU; want 2, 2, <= 4, <= 4.1",
 			r.Requests, r.ItemsWritten, r.ReadUnits, r.WriteUnits)
 	}
-	if r := byCmd[dcPlay]; r.Requests > 3 {
-		t.Errorf("a play cost %.2f requests, want at most 3", r.Requests)
+	if r := byCmd[dcPlay]; r.Requests > 3 || r.WriteUnits > 4.1 {
+		t.Errorf("a play cost %.2f requests and %.2f WCU, want at most 3 and 4.1", r.Requests, r.WriteUnits)
 	}
 	// Acceptance 5, for the purchase: at most $4 per million all-in behind
 	// a Function URL, even billed for 100 ms (the table bills the p50).

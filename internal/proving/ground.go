@@ -431,8 +431,9 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 		snap.Periods(c, settled)
 		snap.SeedsSecret(c, settled)
 		snap.Conservation(c)
-		snap.Acknowledged(c, obs)
-		snap.Replays(ctx, c, rulesets.New(g.cfg.Store, g.clk, game.WithLogger(g.cfg.Log)))
+		svc := rulesets.New(g.cfg.Store, g.clk, game.WithLogger(g.cfg.Log))
+		snap.Acknowledged(ctx, c, obs, svc)
+		snap.Replays(ctx, c, svc)
 		c.inv = InvAnnounced
 		c.check(g.drain(ctx), "the outbox did not deliver every committed entry")
 		if snap, err = Read(ctx, g.cfg.Store, g.cfg.Game, g.clk.Now()); err != nil {

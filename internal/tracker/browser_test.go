@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"croupier/internal/cardart"
+	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -565,9 +566,15 @@ func alterDraw(t *testing.T, p *played, command string, index int) {
 	if err != nil || !it.Exists() {
 		t.Fatalf("reading %s: %v (exists %v)", key, err, it.Exists())
 	}
-	// Edit the JSON generically so every other field stays as stored.
+	// Edit the JSON generically so every other field stays as stored (an
+	// entry stored deflated is edited as the whole entry it holds).
+	var whole game.Entry
+	if err := json.Unmarshal(it.Data, &whole); err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := json.Marshal(&whole)
 	var entry map[string]json.RawMessage
-	if err := json.Unmarshal(it.Data, &entry); err != nil {
+	if err := json.Unmarshal(plain, &entry); err != nil {
 		t.Fatal(err)
 	}
 	var draws []map[string]any
