@@ -95,7 +95,7 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 			}
 			t.Emit("game_created", "", map[string]any{"name": m.Name, "ruleset": m.Ruleset, "admins": m.Admins, "season": m.Season})
 			t.Emit("seed_committed", "", map[string]string{"period": seed.Period, "commitment": seed.Commitment})
-			return t.gameView(), nil
+			return t.gameView()
 		},
 	})
 }
@@ -131,7 +131,11 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 				}
 				t.Save(prev)
 				t.Emit("player_joined", prevCore.ID, map[string]string{"name": prevCore.Name})
-				return t.PlayerView(prev), t.Acted(prev)
+				v, err := t.PlayerView(prev)
+				if err != nil {
+					return nil, err
+				}
+				return v, t.Acted(prev)
 			}
 			m, err := players.Join(prevCore, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
 			if err != nil {
@@ -144,7 +148,7 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			}
 			t.Save(p)
 			t.Emit("player_joined", m.ID, map[string]string{"name": m.Name})
-			return t.PlayerView(p), nil
+			return t.PlayerView(p)
 		},
 	})
 }
