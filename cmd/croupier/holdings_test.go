@@ -78,6 +78,10 @@ func TestTurnsPlayerViewsCLI(t *testing.T) {
 			t.Errorf("a turns player's status as JSON has %q: %s", k, m[k])
 		}
 	}
+	// Leaving costs no points (U2) and destroys nothing.
+	out = h.must("play", "--as", "discord:2", "leave")
+	contains(t, "leave", out, "Bob left nomic at ", "; destroyed: nothing. May rejoin from ")
+	lacks(t, "leave", out, foreign...)
 }
 
 // TestObeliskPlayerViewsCLI: an Obelisk player reads their Ritual
@@ -107,6 +111,10 @@ func TestObeliskPlayerViewsCLI(t *testing.T) {
 			t.Errorf("an Obelisk player's status as JSON has %q: %s", k, m[k])
 		}
 	}
+	// Leaving destroys the components held, and says so in them.
+	out = h.must("play", "leave")
+	matches(t, "leave", out, `^Ada left stone at .*; destroyed: \d+⚡\. May rejoin from `)
+	lacks(t, "leave", out, "Vertebrae", "Chips", "cards", "packs")
 }
 
 // TestGildedHallPlayerViewsCLI: a Gilded Hall player's status reads as it
@@ -137,4 +145,5 @@ func TestGildedHallPlayerViewsCLI(t *testing.T) {
 			t.Errorf("a Gilded Hall player's status as JSON has %q: %s", k, m[k])
 		}
 	}
+	contains(t, "leave", h.must("play", "leave"), "destroyed: 7 Vertebrae, 1 Chip, 0 cards and 0 packs. May rejoin from ")
 }

@@ -210,7 +210,7 @@ func leaveConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: fmt.Sprintf("%s left the game. They may rejoin from %s.", l.Player, l.RejoinPossibleAt.UTC().Format(time.RFC1123))}, nil
+	return &Reply{Text: fmt.Sprintf("%s left the game; destroyed: %s. They may rejoin from %s.", l.Name, l.LostText(), l.RejoinPossibleAt.UTC().Format(time.RFC1123))}, nil
 }
 
 func dismiss(context.Context, *game.Service, *Invocation) (*Reply, error) {

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -187,11 +188,27 @@ func (t *Tx) Preregister(id, name string) (PlayerRecord, error) {
 
 // LeaveResult is the response of leave.
 type LeaveResult struct {
-	Player           string            `json:"player"`
-	LeftAt           time.Time         `json:"left_at"`
-	Destroyed        players.Inventory `json:"destroyed"`
-	RejoinPossibleAt time.Time         `json:"rejoin_possible_at"`
-	WithdrawnTrades  []string          `json:"withdrawn_trades"`
+	Player string `json:"player"`
+	// Name is the leaver's display name.
+	Name   string    `json:"name"`
+	LeftAt time.Time `json:"left_at"`
+	// Destroyed is what a Gilded Hall player held (its holdings
+	// component fills it); other rulesets leave it out.
+	Destroyed *players.Inventory `json:"destroyed,omitempty"`
+	// Lost says, in words, what the departure cost the leaver, one phrase
+	// per component that took something ("5 Vertebrae, 2 Chips, 3 cards
+	// and 1 pack", "2⚡ 1🩸"); empty when they held nothing.
+	Lost             []string  `json:"lost"`
+	RejoinPossibleAt time.Time `json:"rejoin_possible_at"`
+	WithdrawnTrades  []string  `json:"withdrawn_trades"`
+}
+
+// LostText is what the leaver lost, as one phrase ("nothing" if so).
+func (l LeaveResult) LostText() string {
+	if len(l.Lost) == 0 {
+		return "nothing"
+	}
+	return strings.Join(l.Lost, "; ")
 }
 
 // Leave ends the actor's membership; their items are destroyed (RULINGS P1).
@@ -213,14 +230,18 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 				return nil, err
 			}
 			t.Save(p)
-			res := LeaveResult{Player: p.Core().ID, LeftAt: t.Now, Destroyed: players.Inventory{}.Normalized(),
+			res := LeaveResult{Player: p.Core().ID, Name: cmp.Or(p.Core().Name, p.Core().ID), LeftAt: t.Now, Lost: []string{},
 				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std()), WithdrawnTrades: []string{}}
 			for _, h := range t.module().onLeave {
 				if err := h(t, p, &res); err != nil {
 					return nil, err
 				}
 			}
-			t.Emit("player_left", res.Player, map[string]any{"destroyed": res.Destroyed, "withdrawn_trades": res.WithdrawnTrades})
+			ev := map[string]any{"withdrawn_trades": res.WithdrawnTrades}
+			if res.Destroyed != nil {
+				ev["destroyed"] = res.Destroyed
+			}
+			t.Emit("player_left", res.Player, ev)
 			return res, nil
 		},
 	})

@@ -85,8 +85,8 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	left := decode[game.LeaveResult](t, res)
-	if left.Destroyed.Vertebrae != 12 {
-		t.Fatalf("leaving destroys the items, and the log keeps them: %+v", left)
+	if left.Destroyed == nil || left.Destroyed.Vertebrae != 12 || left.LostText() != "12 Vertebrae, 0 Chips, 0 cards and 0 packs" {
+		t.Fatalf("leaving destroys the items, and the log keeps them: %+v (%s)", left, left.LostText())
 	}
 	clk.Advance(3 * 24 * time.Hour)
 	_, err = svc.Join(ctx, req("discord:2", "j2"), game.JoinGame{})

@@ -149,7 +149,7 @@ func TestHappyPath(t *testing.T) {
 	var left game.LeaveResult
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/leave", Actor: ada, Idem: "l1", Body: map[string]any{}}), 200).Decode(t, &left)
 	leftAt := t0.Add(time.Hour)
-	if left.Player != ada || !left.LeftAt.Equal(leftAt) || left.Destroyed.Vertebrae != 40 || left.Destroyed.Chips != 2 ||
+	if left.Player != ada || !left.LeftAt.Equal(leftAt) || left.Destroyed == nil || left.Destroyed.Vertebrae != 40 || left.Destroyed.Chips != 2 ||
 		!left.RejoinPossibleAt.Equal(leftAt.Add(7*24*time.Hour)) {
 		t.Errorf("leave = %+v", left)
 	}

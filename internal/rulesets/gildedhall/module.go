@@ -10,6 +10,7 @@ package gildedhall
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules/cards"
@@ -159,7 +160,12 @@ const InstHoldings = "holdings"
 // (NewPlayer, HoldingsView) includes it.
 func Holdings() engine.Component {
 	return engine.Component{Name: InstHoldings, OnLeave: onLeave(func(_ *tx, p *Player, res *engine.LeaveResult) error {
-		res.Destroyed = economy.DestroyHoldings(p)
+		d := economy.DestroyHoldings(p)
+		res.Destroyed = &d
+		if d.Vertebrae+d.Chips+len(d.Cards)+len(d.Packs) > 0 {
+			res.Lost = append(res.Lost, fmt.Sprintf("%s, %s, %s and %s", engine.Count(d.Vertebrae, "Vertebra", "Vertebrae"),
+				engine.Count(d.Chips, "Chip", "Chips"), engine.Count(len(d.Cards), "card", "cards"), engine.Count(len(d.Packs), "pack", "packs")))
+		}
 		return nil
 	})}
 }
