@@ -194,7 +194,7 @@ func rollText(actor string, v game.RollResult) string {
 		s += strings.Join(parts, " + ") + " = " + strconv.Itoa(v.Total)
 	}
 	s += because(v.Reason)
-	return s + fmt.Sprintf(". Period %s; verifiable once its seed is revealed.", v.Period)
+	return s + fmt.Sprintf(". Period %s; verifiable once its seed is revealed.", v.PeriodLabel())
 }
 
 func gameText(v game.GameView) string {

@@ -344,7 +344,7 @@ func roll(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	if r.Reason != "" {
 		text += " (" + r.Reason + ")"
 	}
-	return &Reply{Text: text + ". Verifiable with /audit once period " + r.Period + " ends."}, nil
+	return &Reply{Text: text + ". Verifiable with /audit once period " + r.PeriodLabel() + " ends."}, nil
 }
 
 // seasonOf names the game's season, or says its ruleset has none (turns).

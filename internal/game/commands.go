@@ -262,7 +262,13 @@ type RollResult struct {
 	Total  int    `json:"total"`
 	Reason string `json:"reason,omitempty"`
 	Period string `json:"period"`
+	// PeriodName is the period as people read it, where the ruleset
+	// names its periods (a turns game's turn); else the id is the name.
+	PeriodName string `json:"period_name,omitempty"`
 }
+
+// PeriodLabel is how a text names the roll's period.
+func (r RollResult) PeriodLabel() string { return cmp.Or(r.PeriodName, r.Period) }
 
 var diceRe = regexp.MustCompile(`^(\d{1,3})d(\d{1,7})$`)
 
@@ -308,6 +314,9 @@ func (s *Service) Roll(ctx context.Context, req Request, r RollDice) (*Result, e
 				return nil, players.NotAPlayer()
 			}
 			res := RollResult{Dice: fmt.Sprintf("%dd%d", n, k), Rolls: make([]int, n), Reason: r.Reason, Period: t.Period.ID}
+			if res.PeriodName, err = t.periodName(); err != nil {
+				return nil, err
+			}
 			for i := range res.Rolls {
 				res.Rolls[i] = t.Drawer.Intn(fmt.Sprintf("d%d", k), k) + 1
 				res.Total += res.Rolls[i]
