@@ -600,8 +600,9 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 	case r < 48:
 		o := gildedhall.OfferTrade{To: other, Give: itemsOf(c.rnd.IntN(4), nil)}
 		if c.rnd.IntN(2) == 0 {
-			if v, err := svc.Player(ctx, gm, c.id); err == nil && len(v.Inventory.Cards) > 0 {
-				o.Give.Cards = []string{v.Inventory.Cards[c.rnd.IntN(len(v.Inventory.Cards))].ID}
+			if v, err := svc.Player(ctx, gm, c.id); err == nil && len(gildedhall.ViewOf(v).Inventory.Cards) > 0 {
+				cs := gildedhall.ViewOf(v).Inventory.Cards
+				o.Give.Cards = []string{cs[c.rnd.IntN(len(cs))].ID}
 			}
 		}
 		if c.rnd.IntN(3) == 0 {
@@ -727,7 +728,7 @@ func (g *ground) move(ctx context.Context, c *client) (gildedhall.MatchMove, boo
 			return gildedhall.MatchMove{}, false
 		}
 		var names []string
-		for _, cd := range v.Inventory.Cards {
+		for _, cd := range gildedhall.ViewOf(v).Inventory.Cards {
 			if !slices.Contains(names, cd.Name) && len(names) < g.handMin {
 				names = append(names, cd.Name)
 			}

@@ -138,12 +138,12 @@ func flatten(group string, v any) []setting {
 }
 
 func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (string, error) {
-	l.Title, l.Section, l.Data = "Players", "players", l.members
+	l.Title, l.Section, l.Data = "Players", "players", gildedhall.ViewsOf(l.members)
 	return "players", nil
 }
 
 type playerData struct {
-	P game.PlayerView
+	P gildedhall.PlayerView
 }
 
 func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (string, error) {
@@ -158,7 +158,7 @@ func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (strin
 	if p.Name != "" {
 		l.Names[p.ID] = p.Name
 	}
-	l.Title, l.Section, l.Data = "Player "+cmpName(p), "players", playerData{P: p}
+	l.Title, l.Section, l.Data = "Player "+cmpName(p), "players", playerData{P: gildedhall.ViewOf(p)}
 	return "player", nil
 }
 
@@ -185,8 +185,8 @@ func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (stri
 	}
 	var d matchesData
 	for _, p := range l.members {
-		if p.Battle != "" {
-			d.Battle, d.Engaged = p.Battle, append(d.Engaged, p.ID)
+		if b := gildedhall.ViewOf(p).Battle; b != "" {
+			d.Battle, d.Engaged = b, append(d.Engaged, p.ID)
 		}
 	}
 	var finished []gildedhall.MatchSummary
