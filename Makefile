@@ -168,6 +168,9 @@ build-JudgeElectionFunction:
 build-TrackerFunction:
 	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/tracker
 
+build-CardsFunction:
+	$(LAMBDA_ENV) go build $(LAMBDA_GOFLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/cards
+
 # invoke builds FN for this machine and runs it under the emulator with the
 # event file(s) in EVENT, against DynamoDB Local and table $(INVOKE_TABLE),
 # with API key dev-key (for anyone: "dev-key as=*"). A DynamoDB Local already running (make
