@@ -50,7 +50,7 @@ func TestServeAnswersSignedDiscordInteractions(t *testing.T) {
 	if code, r, raw := send(join, true); code != http.StatusOK || !strings.Contains(text(r), "joined") {
 		t.Fatalf("/join: %d %s", code, raw)
 	}
-	if v, err := h.srv.svc.Player(ctx, "hall", "discord:2"); err != nil || !v.Member {
+	if v, err := gildedhall.On(h.srv.svc).Player(ctx, "hall", "discord:2"); err != nil || !v.Member {
 		t.Fatalf("after /join: %+v %v", v, err)
 	}
 	// A button: /buy asks, its confirmation button buys.
@@ -80,7 +80,7 @@ func TestServeAnswersSignedDiscordInteractions(t *testing.T) {
 	if code, r, raw := send(press, true); code != http.StatusOK || !strings.Contains(text(r), "You bought 1 × Random Card") {
 		t.Fatalf("confirm button: %d %s", code, raw)
 	}
-	if v, _ := h.srv.svc.Player(ctx, "hall", "discord:2"); v.Inventory.Vertebrae != 5 || len(v.Inventory.Cards) != 1 {
+	if v, _ := gildedhall.On(h.srv.svc).Player(ctx, "hall", "discord:2"); v.Inventory.Vertebrae != 5 || len(v.Inventory.Cards) != 1 {
 		t.Errorf("after the confirmation: %d Vertebrae, %d cards; want 5 and 1", v.Inventory.Vertebrae, len(v.Inventory.Cards))
 	}
 
@@ -95,7 +95,7 @@ func TestServeAnswersSignedDiscordInteractions(t *testing.T) {
 	if code, _, raw := h.discordPostSigned(forged, leave); code != http.StatusUnauthorized {
 		t.Errorf("a body that is not the signed one: %d %s", code, raw)
 	}
-	if v, _ := h.srv.svc.Player(ctx, "hall", "discord:2"); !v.Member {
+	if v, _ := gildedhall.On(h.srv.svc).Player(ctx, "hall", "discord:2"); !v.Member {
 		t.Error("a refused /leave changed the game")
 	}
 }

@@ -12,6 +12,9 @@ import (
 	"croupier/internal/client"
 	"croupier/internal/fair"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
+	"croupier/internal/rulesets/turns"
 )
 
 // The text forms of the API's answers: one sentence a player can read, or a
@@ -35,16 +38,52 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// holdings is "Vertebrae 0, Chips 0, deck 0 cards; active; not yet reputable."
+// holdings is what the game's ruleset shows of v, then their standing:
+// "Vertebrae 0, Chips 0, deck 0 cards; active; not yet reputable." (Gilded
+// Hall), "Holds 9⚡; active; reputable." (the Obelisk), "0 points; active;
+// not in the Judicial Pool." (turns, where neither reputation nor a battle
+// exists: RULINGS U1, U2).
 func holdings(v game.PlayerView) string {
-	inv := v.Inventory
-	s := fmt.Sprintf("Vertebrae %d, Chips %d, deck %s", inv.Vertebrae, inv.Chips, plural(v.DeckSize, "card", "cards"))
-	if len(inv.Packs) > 0 {
-		s += ", " + plural(len(inv.Packs), "pack", "packs")
+	if st, ok := turns.StandingOf(v); ok {
+		return turnsStanding(v, st)
+	}
+	s := ""
+	gh, isGH := gildedhall.HoldingsOf(v)
+	if isGH {
+		inv := gh.Inventory
+		s = fmt.Sprintf("Vertebrae %d, Chips %d, deck %s", inv.Vertebrae, inv.Chips, plural(gh.DeckSize, "card", "cards"))
+		if len(inv.Packs) > 0 {
+			s += ", " + plural(len(inv.Packs), "pack", "packs")
+		}
 	}
 	if o := obeliskState(v); o != "" {
 		s = o // an obelisk player holds Ritual Components, not cards
 	}
+	if !v.Member {
+		return strings.TrimPrefix(s+"; not a member.", "; ")
+	}
+	if s != "" {
+		s += "; "
+	}
+	if v.Active {
+		s += "active"
+	} else {
+		s += "inactive"
+	}
+	if v.Reputable {
+		s += "; reputable"
+	} else {
+		s += "; not yet reputable"
+	}
+	if gh.Battle != "" {
+		s += "; engaged in " + gh.Battle + " (it starts when this phase ends)"
+	}
+	return s + "."
+}
+
+// turnsStanding is a turns player's points and part in the game.
+func turnsStanding(v game.PlayerView, st turns.Standing) string {
+	s := plural(st.Points, "point", "points")
 	if !v.Member {
 		return s + "; not a member."
 	}
@@ -53,15 +92,28 @@ func holdings(v game.PlayerView) string {
 	} else {
 		s += "; inactive"
 	}
-	if v.Reputable {
-		s += "; reputable"
+	if st.InPool {
+		s += "; in the Judicial Pool"
 	} else {
-		s += "; not yet reputable"
+		s += "; not in the Judicial Pool"
 	}
-	if v.Battle != "" {
-		s += "; engaged in " + v.Battle + " (it starts when this phase ends)"
+	if len(st.Judging) > 0 {
+		ns := make([]string, len(st.Judging))
+		for i, n := range st.Judging {
+			ns[i] = strconv.Itoa(n)
+		}
+		s += "; Judge of case " + strings.Join(ns, ", ")
 	}
 	return s + "."
+}
+
+// periodText is the current period of v as people read it: the ruleset's
+// name for it, or "period 2026-W10-I".
+func periodText(v game.PlayerView) string {
+	if v.PeriodName != "" {
+		return v.PeriodName
+	}
+	return "period " + v.Period
 }
 
 func statusText(v game.PlayerView) string {
@@ -77,7 +129,7 @@ func statusText(v game.PlayerView) string {
 		}
 		return s + "."
 	}
-	return fmt.Sprintf("%s in %s (period %s): %s Joined %s.", who(v.ID, v.Name), v.Game, v.Period, holdings(v), stamp(v.JoinedAt))
+	return fmt.Sprintf("%s in %s (%s): %s Joined %s.", who(v.ID, v.Name), v.Game, periodText(v), holdings(v), stamp(v.JoinedAt))
 }
 
 func playersText(g string, ps []game.PlayerView) string {
@@ -87,7 +139,32 @@ func playersText(g string, ps []game.PlayerView) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s has %s:\n", g, plural(len(ps), "player", "players"))
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PLAYER\tVERTEBRAE\tCHIPS\tDECK\tSTANDING")
+	// The columns are the game's ruleset's: Gilded Hall's money and decks,
+	// the Obelisk's components, the turns game's points.
+	head, row := "PLAYER\tVERTEBRAE\tCHIPS\tDECK\tSTANDING", func(p game.PlayerView, standing string) string {
+		h := gildedhall.ViewOf(p)
+		return fmt.Sprintf("%s\t%d\t%d\t%d\t%s", who(p.ID, p.Name), h.Inventory.Vertebrae, h.Inventory.Chips, h.DeckSize, standing)
+	}
+	if _, ok := obelisk.StateOf(ps[0]); ok {
+		head, row = "PLAYER\tHOLDS\tSTANDING", func(p game.PlayerView, standing string) string {
+			s, _ := obelisk.StateOf(p)
+			return fmt.Sprintf("%s\t%s\t%s", who(p.ID, p.Name), s.Components.String(), standing)
+		}
+	}
+	if _, ok := turns.StandingOf(ps[0]); ok {
+		head, row = "PLAYER\tPOINTS\tSTANDING", func(p game.PlayerView, _ string) string {
+			s, _ := turns.StandingOf(p)
+			standing := "inactive"
+			if p.Active {
+				standing = "active"
+			}
+			if s.InPool {
+				standing += ", in the Judicial Pool"
+			}
+			return fmt.Sprintf("%s\t%d\t%s", who(p.ID, p.Name), s.Points, standing)
+		}
+	}
+	fmt.Fprintln(tw, head)
 	for _, p := range ps {
 		standing := "inactive"
 		if p.Active {
@@ -96,7 +173,7 @@ func playersText(g string, ps []game.PlayerView) string {
 		if p.Reputable {
 			standing += ", reputable"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", who(p.ID, p.Name), p.Inventory.Vertebrae, p.Inventory.Chips, p.DeckSize, standing)
+		fmt.Fprintln(tw, row(p, standing))
 	}
 	tw.Flush()
 	return strings.TrimRight(b.String(), "\n")
@@ -117,7 +194,7 @@ func rollText(actor string, v game.RollResult) string {
 		s += strings.Join(parts, " + ") + " = " + strconv.Itoa(v.Total)
 	}
 	s += because(v.Reason)
-	return s + fmt.Sprintf(". Period %s; verifiable once its seed is revealed.", v.Period)
+	return s + fmt.Sprintf(". Period %s; verifiable once its seed is revealed.", v.PeriodLabel())
 }
 
 func gameText(v game.GameView) string {
@@ -125,8 +202,12 @@ func gameText(v game.GameView) string {
 	if v.Name != "" && v.Name != v.ID {
 		s += fmt.Sprintf(" (%q)", v.Name)
 	}
-	s += fmt.Sprintf(", ruleset %s, admins %s. Period %s (%s) runs until %s",
-		v.Ruleset, strings.Join(v.Admins, ", "), v.Period.ID, v.Period.Kind, stamp(v.Period.End))
+	s += fmt.Sprintf(", ruleset %s, admins %s. ", v.Ruleset, strings.Join(v.Admins, ", "))
+	if v.Period.Name != "" { // the ruleset names its periods (turns): its id is a calendar key
+		s += "It is " + v.Period.Name
+	} else {
+		s += fmt.Sprintf("Period %s (%s) runs until %s", v.Period.ID, v.Period.Kind, stamp(v.Period.End))
+	}
 	if v.Season != "" { // a ruleset without seasons (turns) has none
 		s += "; season " + v.Season
 	}

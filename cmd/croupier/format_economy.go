@@ -70,7 +70,11 @@ func money(n int, currency string) string {
 // deckText lists the deck grouped by card (holographic copies counted and
 // marked) and the unopened packs; with ids, every copy's id as well, which
 // is what trades and revocations name.
-func deckText(v game.PlayerView, ids bool) string {
+func deckText(pv game.PlayerView, ids bool) string {
+	v, ok := gildedhall.HoldingsOf(pv)
+	if !ok {
+		return "" // a player of a ruleset without cards
+	}
 	var b strings.Builder
 	if len(v.Deck) > 0 {
 		fmt.Fprintf(&b, "\nDeck, %s:\n", plural(v.DeckSize, "card", "cards"))
@@ -193,7 +197,8 @@ func giftText(v gildedhall.GiftResult, name func(string) string) string {
 // itemNames names card and pack ids for people, from inventories.
 type itemNames map[string]string
 
-func (n itemNames) add(v game.PlayerView) {
+func (n itemNames) add(pv game.PlayerView) {
+	v := gildedhall.ViewOf(pv)
 	for _, c := range v.Inventory.Cards {
 		n[c.ID] = cardText(c)
 	}

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // holdingsOf is every current player's holdings, for comparing states.
 func (h *harness) holdingsOf() map[string]string {
-	var page struct{ Players []game.PlayerView }
+	var page struct{ Players []gildedhall.PlayerView }
 	h.jsonOut(&page, "play", "players")
 	out := map[string]string{}
 	for _, p := range page.Players {

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 // The item syntax of trade --give/--take and revoke: people type what they
@@ -144,7 +144,7 @@ func parseTerm(part, defaultKind string) (itemTerm, error) {
 // holderInventory is what resolution needs to know of the holder.
 type holderInventory struct {
 	id    string
-	view  game.PlayerView
+	view  gildedhall.PlayerView
 	taken map[string]bool // ids already picked by an earlier term
 }
 

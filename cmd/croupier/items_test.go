@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"croupier/internal/game"
 	"croupier/internal/rules/cards"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/rulesets/gildedhall"
 )
 
 func TestParseItems(t *testing.T) {
@@ -64,11 +64,11 @@ func TestResolveItems(t *testing.T) {
 		{ID: "a.1", Name: "7 of Hearts"}, {ID: "a.2", Name: "7 of Hearts", Holo: true},
 		{ID: "a.3", Name: "7 of Hearts"}, {ID: "a.4", Name: "Red Joker"},
 	}
-	view := game.PlayerView{
+	view := gildedhall.PlayerView{PlayerHoldings: gildedhall.PlayerHoldings{
 		Inventory: players.Inventory{Vertebrae: 9, Cards: deck, Packs: []players.Pack{{ID: "b.1", Kind: "handy-pack"}, {ID: "b.2", Kind: "handy-pack"}}},
 		Deck:      cards.Group(rs, deck),
-		Packs:     []game.PackEntry{{Pack: "handy-pack", Name: "Handy Pack", Count: 2, IDs: []string{"b.1", "b.2"}}},
-	}
+		Packs:     []gildedhall.PackEntry{{Pack: "handy-pack", Name: "Handy Pack", Count: 2, IDs: []string{"b.1", "b.2"}}},
+	}}
 	cases := []struct {
 		in   string
 		want economy.Items

@@ -19,6 +19,7 @@ import (
 
 	"croupier/internal/credential"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -308,7 +309,7 @@ func TestPlayIdempotencyKey(t *testing.T) {
 	out := h.must("play", "grant", "discord:1", "--chips", "3", "--key-id", "wiki-import-1", "--reason", "wiki")
 	contains(t, "repeat", out, "now holds 0 Vertebrae, 3 Chips", "(a repeat: the server had already done this with idempotency key wiki-import-1; nothing changed)")
 
-	var v game.PlayerView
+	var v gildedhall.PlayerView
 	if err := json.Unmarshal([]byte(h.must("play", "status", "--json")), &v); err != nil {
 		t.Fatalf("status --json is not JSON: %v", err)
 	}
@@ -492,9 +493,9 @@ func TestBenchOnBolt(t *testing.T) {
 }
 
 // statusJSON is a player's status as --json prints it.
-func (h *harness) statusJSON(player string) game.PlayerView {
+func (h *harness) statusJSON(player string) gildedhall.PlayerView {
 	h.t.Helper()
-	var v game.PlayerView
+	var v gildedhall.PlayerView
 	if err := json.Unmarshal([]byte(h.must("play", "status", player, "--json")), &v); err != nil {
 		h.t.Fatalf("status %s --json: %v", player, err)
 	}

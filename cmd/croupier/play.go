@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -436,9 +437,8 @@ func commonCommands() map[string]playCmd {
 						return err
 					}
 					return p.out(rep, func() string {
-						d := v.Destroyed
-						return fmt.Sprintf("%s left %s at %s; destroyed: %d Vertebrae, %d Chips, %d cards, %d packs. May rejoin from %s.",
-							v.Player, p.opts.game, stamp(v.LeftAt), d.Vertebrae, d.Chips, len(d.Cards), len(d.Packs), stamp(v.RejoinPossibleAt))
+						return fmt.Sprintf("%s left %s at %s; destroyed: %s. May rejoin from %s.",
+							cmp.Or(v.Name, v.Player), p.opts.game, stamp(v.LeftAt), v.LostText(), stamp(v.RejoinPossibleAt))
 					})
 				}
 			},

@@ -73,7 +73,7 @@ func economyCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					for _, pe := range me.Packs {
+					for _, pe := range gildedhall.ViewOf(me).Packs {
 						if strings.EqualFold(pe.Name, ref) || strings.EqualFold(pe.Pack, ref) {
 							ref = pe.Pack
 						}
@@ -403,7 +403,7 @@ func (p *player) resolveNamed(holder string, terms []itemTerm, names itemNames) 
 		if err != nil {
 			return economy.Items{}, err
 		}
-		h.view = v
+		h.view = gildedhall.ViewOf(v)
 		names.add(v)
 	}
 	return resolveItems(terms, h)

@@ -356,7 +356,7 @@ func spellCard(table map[string]string, s string) (string, error) {
 func engagedText(ps []game.PlayerView, name func(string) string) string {
 	var ids []string
 	battle := ""
-	for _, v := range ps {
+	for _, v := range gildedhall.ViewsOf(ps) {
 		if v.Battle != "" {
 			ids, battle = append(ids, v.ID), v.Battle
 		}

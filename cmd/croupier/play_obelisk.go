@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"sort"
@@ -123,12 +122,8 @@ func componentsOf(id string, n int) string {
 // obeliskState is the Obelisk's part of a player's status, in words; ""
 // when the view has none (another ruleset's player).
 func obeliskState(v game.PlayerView) string {
-	if v.State == nil {
-		return ""
-	}
-	raw, _ := json.Marshal(v.State)
-	var s obelisk.State
-	if json.Unmarshal(raw, &s) != nil {
+	s, ok := obelisk.StateOf(v)
+	if !ok {
 		return ""
 	}
 	out := "Holds " + s.Components.String()

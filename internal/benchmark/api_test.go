@@ -90,6 +90,14 @@ func TestMeasureAPIOnBolt(t *testing.T) {
 	if r := byCmd[cmdPlay]; r.Requests < 2 || r.ItemsWritten < 2 {
 		t.Errorf("a play wrote %.2f items in %.2f requests; want at least the match and the log entry in 2", r.ItemsWritten, r.Requests)
 	}
+	// Issue 16, acceptance 1: a move writes the match item and its log
+	// entry, one write unit each in a transaction, whatever the match's
+	// length: the 5th, 6th and 500th moves cost the same, at most 4.1 WCU.
+	m5, m6, m500 := byCmd[cmdMove5], byCmd[cmdMove6], byCmd[cmdMove500]
+	if m5.N != 1 || m500.N != 1 || m5.WriteUnits > 4.1 || m6.WriteUnits != m500.WriteUnits || m500.WriteUnits > 4.1 || m500.ReadUnits > m6.ReadUnits {
+		t.Errorf("moves 5, 6 and 500 cost %.2f, %.2f and %.2f WCU (%.2f, %.2f, %.2f RCU); want the same, at most 4.1",
+			m5.WriteUnits, m6.WriteUnits, m500.WriteUnits, m5.ReadUnits, m6.ReadUnits, m500.ReadUnits)
+	}
 	// A forfeit in a duel ends it: the winner is paid the pool in the same
 	// commit (match, log entry, winner).
 	if r := byCmd[cmdForfeit]; r.N > 0 && r.ItemsWritten < 3 {

@@ -15,6 +15,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/bolt"
 )
 
@@ -56,7 +57,7 @@ func TestRouterNeutralPlatform(t *testing.T) {
 	if rep := r.Handle(ctx, inv("slack:U1", "k3", "join", nil)); rep.Refusal || !strings.Contains(rep.Text, "Ada") {
 		t.Fatalf("join: %+v", rep)
 	}
-	if p, err := svc.Player(ctx, "hall", "slack:U1"); err != nil || !p.Member || p.Name != "Ada" {
+	if p, err := gildedhall.On(svc).Player(ctx, "hall", "slack:U1"); err != nil || !p.Member || p.Name != "Ada" {
 		t.Fatalf("after join: %+v %v", p, err)
 	}
 	rep := r.Handle(ctx, inv("slack:U1", "k4", "status", nil))
@@ -158,7 +159,7 @@ func TestStatusShowsBattleEngagement(t *testing.T) {
 	if rep := r.Handle(ctx, inv("slack:U1", "k5", "battle", nil)); rep.Refusal {
 		t.Fatalf("battle: %+v", rep)
 	}
-	p, err := svc.Player(ctx, "hall", "slack:U1")
+	p, err := gildedhall.On(svc).Player(ctx, "hall", "slack:U1")
 	if err != nil || p.Battle == "" {
 		t.Fatalf("the player view after engaging: %+v %v", p, err)
 	}

@@ -162,9 +162,10 @@ func buy(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) 
 	if !p.Member {
 		return nil, players.NotAPlayer()
 	}
-	have := p.Inventory.Vertebrae
+	held := gildedhall.ViewOf(p).Inventory
+	have := held.Vertebrae
 	if it.Currency == "chips" {
-		have = p.Inventory.Chips
+		have = held.Chips
 	}
 	cost := it.Price * qty
 	text := fmt.Sprintf("Buy %d × %s for %d %s? You hold %d.", qty, it.Name, cost, currency(it.Currency), have)
@@ -250,7 +251,7 @@ func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr gilded
 	var invs []players.Inventory
 	for _, id := range []string{tr.From, tr.To} {
 		if p, err := s.Player(ctx, inv.Game, id); err == nil {
-			invs = append(invs, p.Inventory)
+			invs = append(invs, gildedhall.ViewOf(p).Inventory)
 		}
 	}
 	names := itemNames(invs...)

@@ -8,6 +8,8 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/players"
+	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // The player commands: membership, status and inventory (private views),
@@ -189,10 +191,8 @@ func leave(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 		return nil, players.NotAPlayer()
 	}
 	return &Reply{
-		Title: "Leave the game?",
-		Text: fmt.Sprintf("Leaving destroys everything you hold (%s, %s, %s, %s) and you cannot rejoin for a while. Are you sure?",
-			plural(p.Inventory.Vertebrae, "Vertebra", "Vertebrae"), plural(p.Inventory.Chips, "Chip", "Chips"),
-			plural(len(p.Inventory.Cards), "card", "cards"), plural(len(p.Inventory.Packs), "pack", "packs")),
+		Title:     "Leave the game?",
+		Text:      leaveWarning(p) + " Are you sure?",
 		Ephemeral: true,
 		Buttons: []Button{
 			{Label: "Leave the game", Style: StyleDanger, Action: Action{Command: "leave confirm"}},
@@ -210,7 +210,7 @@ func leaveConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: fmt.Sprintf("%s left the game. They may rejoin from %s.", l.Player, l.RejoinPossibleAt.UTC().Format(time.RFC1123))}, nil
+	return &Reply{Text: fmt.Sprintf("%s left the game; destroyed: %s. They may rejoin from %s.", l.Name, l.LostText(), l.RejoinPossibleAt.UTC().Format(time.RFC1123))}, nil
 }
 
 func dismiss(context.Context, *game.Service, *Invocation) (*Reply, error) {
@@ -260,27 +260,25 @@ func statusReply(p game.PlayerView) *Reply {
 		}
 		return r
 	}
-	r.Fields = []Field{
-		{Name: "Vertebrae", Value: fmt.Sprint(p.Inventory.Vertebrae), Inline: true},
-		{Name: "Chips", Value: fmt.Sprint(p.Inventory.Chips), Inline: true},
-		{Name: "Deck", Value: plural(p.DeckSize, "card", "cards"), Inline: true},
-		{Name: "Packs", Value: plural(len(p.Inventory.Packs), "pack", "packs"), Inline: true},
-		{Name: "Active", Value: yesNo(p.Active), Inline: true},
-		{Name: "Reputable", Value: yesNo(p.Reputable), Inline: true},
-		{Name: "Can gift this period", Value: yesNo(p.CanGift), Inline: true},
-	}
-	if p.Battle != "" {
-		r.Fields = append(r.Fields, Field{Name: "Battle", Value: "Engaged in " + p.Battle + " (it starts when this phase ends)", Inline: true})
-	}
-	r.Text = fmt.Sprintf("Playing since %s; period %s.", p.JoinedAt.UTC().Format("2 Jan 2006"), p.Period)
+	r.Fields = holdingFields(p)
+	r.Text = fmt.Sprintf("Playing since %s; %s.", p.JoinedAt.UTC().Format("2 Jan 2006"), periodWords(p))
 	return r
 }
 
 func inventory(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	p, err := s.Player(ctx, inv.Game, who(inv))
+	v, err := s.Player(ctx, inv.Game, who(inv))
 	if err != nil {
 		return nil, err
 	}
+	h, ok := gildedhall.HoldingsOf(v)
+	if !ok {
+		if st, ok := obelisk.StateOf(v); ok {
+			return &Reply{Title: fmt.Sprintf("Inventory of %s: %s", displayName(v), st.Components.String()),
+				Text: "An Obelisk game's items are its Ritual Components: no cards, no packs.", Ephemeral: true}, nil
+		}
+		return nil, refusef("not_in_ruleset", "This game has no cards or packs; /status shows what %s has.", displayName(v))
+	}
+	p := gildedhall.PlayerView{PlayerView: v, PlayerHoldings: h}
 	var ls []string
 	for _, e := range p.Deck {
 		ids := make([]string, len(e.Copies))
@@ -299,7 +297,7 @@ func inventory(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 		ls = []string{"No cards and no packs."}
 	}
 	return &Reply{
-		Title:     fmt.Sprintf("Inventory of %s: %s, %s", displayName(p), plural(p.Inventory.Vertebrae, "Vertebra", "Vertebrae"), plural(p.Inventory.Chips, "Chip", "Chips")),
+		Title:     fmt.Sprintf("Inventory of %s: %s, %s", displayName(v), plural(p.Inventory.Vertebrae, "Vertebra", "Vertebrae"), plural(p.Inventory.Chips, "Chip", "Chips")),
 		Text:      lines(ls),
 		Ephemeral: true,
 	}, nil
@@ -316,7 +314,7 @@ func playersList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	}
 	ls := make([]string, len(ps))
 	for i, p := range ps {
-		ls[i] = fmt.Sprintf("%s (%s): %s, %s", displayName(p), p.ID, plural(p.Inventory.Chips, "Chip", "Chips"), plural(p.DeckSize, "card", "cards"))
+		ls[i] = fmt.Sprintf("%s (%s): %s", displayName(p), p.ID, holdingLine(p))
 	}
 	if len(ls) == 0 {
 		ls = []string{"Nobody has joined yet: /join"}
@@ -346,7 +344,7 @@ func roll(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	if r.Reason != "" {
 		text += " (" + r.Reason + ")"
 	}
-	return &Reply{Text: text + ". Verifiable with /audit once period " + r.Period + " ends."}, nil
+	return &Reply{Text: text + ". Verifiable with /audit once period " + r.PeriodLabel() + " ends."}, nil
 }
 
 // seasonOf names the game's season, or says its ruleset has none (turns).
@@ -357,6 +355,15 @@ func seasonOf(g game.GameView) string {
 	return g.Season
 }
 
+// periodOf is the game's current period for people: its ruleset's name
+// for it (a turns game's turn), else its id and end.
+func periodOf(g game.GameView) string {
+	if g.Period.Name != "" {
+		return g.Period.Name
+	}
+	return fmt.Sprintf("%s (%s), ends %s", g.Period.ID, g.Period.Kind, g.Period.End.UTC().Format(time.RFC1123))
+}
+
 func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	g, err := s.Game(ctx, inv.Game)
 	if err != nil {
@@ -365,7 +372,7 @@ func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 	r := &Reply{Title: fmt.Sprintf("%s (%s)", g.Name, g.ID), Fields: []Field{
 		{Name: "Ruleset", Value: fmt.Sprintf("%s v%d", g.Ruleset, g.RulesetVersion), Inline: true},
 		{Name: "Season", Value: seasonOf(g), Inline: true},
-		{Name: "Period", Value: fmt.Sprintf("%s (%s), ends %s", g.Period.ID, g.Period.Kind, g.Period.End.UTC().Format(time.RFC1123)), Inline: false},
+		{Name: "Period", Value: periodOf(g), Inline: false},
 		{Name: "Admins", Value: strings.Join(g.Admins, ", "), Inline: false},
 	}}
 	if g.Ended {

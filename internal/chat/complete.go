@@ -102,11 +102,11 @@ func holdings(their, packs bool) CompletionFunc {
 			cs = append(cs, Choice{Label: clip(label+" · "+value, 100), Value: v})
 		}
 		if packs {
-			for _, pk := range p.Inventory.Packs {
+			for _, pk := range gildedhall.ViewOf(p).Inventory.Packs {
 				add(pk.Kind, pk.ID)
 			}
 		} else {
-			for _, c := range p.Inventory.Cards {
+			for _, c := range gildedhall.ViewOf(p).Inventory.Cards {
 				add(cardLabel(players.Card{Name: c.Name, Holo: c.Holo}), c.ID)
 			}
 		}

@@ -595,7 +595,7 @@ func TestEmulator(t *testing.T) {
 	// The executed sample trade moved the King and 5 Vertebrae to Grace and
 	// the gift's first card to Ada; Ada paid 5 for her random card.
 	// (Grace has left since, so only Ada's side is still a player's.)
-	me, err := reader.Player(ctx, g, ada)
+	me, err := gildedhall.On(reader).Player(ctx, g, ada)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 			if slices.ContainsFunc(v.Participants, func(q gildedhall.ParticipantView) bool { return q.ID == p }) {
 				continue
 			}
-			mine, err := svc.Player(ctx, "hall", p)
+			mine, err := gildedhall.On(svc).Player(ctx, "hall", p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +176,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 			bet = p.Bet
 		}
 	}
-	w, err := svc.Player(ctx, "hall", end.Winner)
+	w, err := gildedhall.On(svc).Player(ctx, "hall", end.Winner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 	if res.Match.Status != gildedhall.MatchEnded || res.Match.Winner != "discord:6" || res.Match.EndReason != "last_standing" {
 		t.Fatalf("the last entrant standing wins: %s, winner %q (%s)", res.Match.Status, res.Match.Winner, res.Match.EndReason)
 	}
-	if w, err := svc.Player(ctx, "hall", "discord:6"); err != nil || w.Inventory.Vertebrae == 0 && w.Inventory.Chips == 1 && len(w.Inventory.Cards) == 6 {
+	if w, err := gildedhall.On(svc).Player(ctx, "hall", "discord:6"); err != nil || w.Inventory.Vertebrae == 0 && w.Inventory.Chips == 1 && len(w.Inventory.Cards) == 6 {
 		t.Fatalf("the winner got the battle's reward: %+v %v", w.Inventory, err)
 	}
 	replays(t, svc, id) // the departure's forfeit is a step of the match too

@@ -1,6 +1,8 @@
 package game
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -65,6 +67,10 @@ type Command struct {
 	// not there yet to be named) and bind (only a chat platform may ask for
 	// it: it proves who administers the server being bound).
 	Call *Call
+	// Answer, for a command whose response is LoggedAs, rebuilds the whole
+	// response from its log entry and the game's items: the answer to a
+	// repeat (Service.AnswerOf). Nil: the entry holds the response whole.
+	Answer func(ctx context.Context, s *Service, game string, e *Entry) (json.RawMessage, error)
 }
 
 // View is a read-only query that belongs to an institution.

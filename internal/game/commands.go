@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -95,7 +96,7 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 			}
 			t.Emit("game_created", "", map[string]any{"name": m.Name, "ruleset": m.Ruleset, "admins": m.Admins, "season": m.Season})
 			t.Emit("seed_committed", "", map[string]string{"period": seed.Period, "commitment": seed.Commitment})
-			return t.gameView(), nil
+			return t.gameView()
 		},
 	})
 }
@@ -131,7 +132,11 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 				}
 				t.Save(prev)
 				t.Emit("player_joined", prevCore.ID, map[string]string{"name": prevCore.Name})
-				return t.PlayerView(prev), t.Acted(prev)
+				v, err := t.PlayerView(prev)
+				if err != nil {
+					return nil, err
+				}
+				return v, t.Acted(prev)
 			}
 			m, err := players.Join(prevCore, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
 			if err != nil {
@@ -144,7 +149,7 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			}
 			t.Save(p)
 			t.Emit("player_joined", m.ID, map[string]string{"name": m.Name})
-			return t.PlayerView(p), nil
+			return t.PlayerView(p)
 		},
 	})
 }
@@ -183,11 +188,27 @@ func (t *Tx) Preregister(id, name string) (PlayerRecord, error) {
 
 // LeaveResult is the response of leave.
 type LeaveResult struct {
-	Player           string            `json:"player"`
-	LeftAt           time.Time         `json:"left_at"`
-	Destroyed        players.Inventory `json:"destroyed"`
-	RejoinPossibleAt time.Time         `json:"rejoin_possible_at"`
-	WithdrawnTrades  []string          `json:"withdrawn_trades"`
+	Player string `json:"player"`
+	// Name is the leaver's display name.
+	Name   string    `json:"name"`
+	LeftAt time.Time `json:"left_at"`
+	// Destroyed is what a Gilded Hall player held (its holdings
+	// component fills it); other rulesets leave it out.
+	Destroyed *players.Inventory `json:"destroyed,omitempty"`
+	// Lost says, in words, what the departure cost the leaver, one phrase
+	// per component that took something ("5 Vertebrae, 2 Chips, 3 cards
+	// and 1 pack", "2⚡ 1🩸"); empty when they held nothing.
+	Lost             []string  `json:"lost"`
+	RejoinPossibleAt time.Time `json:"rejoin_possible_at"`
+	WithdrawnTrades  []string  `json:"withdrawn_trades"`
+}
+
+// LostText is what the leaver lost, as one phrase ("nothing" if so).
+func (l LeaveResult) LostText() string {
+	if len(l.Lost) == 0 {
+		return "nothing"
+	}
+	return strings.Join(l.Lost, "; ")
 }
 
 // Leave ends the actor's membership; their items are destroyed (RULINGS P1).
@@ -209,14 +230,18 @@ func (s *Service) Leave(ctx context.Context, req Request) (*Result, error) {
 				return nil, err
 			}
 			t.Save(p)
-			res := LeaveResult{Player: p.Core().ID, LeftAt: t.Now, Destroyed: players.Inventory{}.Normalized(),
+			res := LeaveResult{Player: p.Core().ID, Name: cmp.Or(p.Core().Name, p.Core().ID), LeftAt: t.Now, Lost: []string{},
 				RejoinPossibleAt: t.Now.Add(t.Rules.Durations.RejoinWait.Std()), WithdrawnTrades: []string{}}
 			for _, h := range t.module().onLeave {
 				if err := h(t, p, &res); err != nil {
 					return nil, err
 				}
 			}
-			t.Emit("player_left", res.Player, map[string]any{"destroyed": res.Destroyed, "withdrawn_trades": res.WithdrawnTrades})
+			ev := map[string]any{"withdrawn_trades": res.WithdrawnTrades}
+			if res.Destroyed != nil {
+				ev["destroyed"] = res.Destroyed
+			}
+			t.Emit("player_left", res.Player, ev)
 			return res, nil
 		},
 	})
@@ -237,7 +262,13 @@ type RollResult struct {
 	Total  int    `json:"total"`
 	Reason string `json:"reason,omitempty"`
 	Period string `json:"period"`
+	// PeriodName is the period as people read it, where the ruleset
+	// names its periods (a turns game's turn); else the id is the name.
+	PeriodName string `json:"period_name,omitempty"`
 }
+
+// PeriodLabel is how a text names the roll's period.
+func (r RollResult) PeriodLabel() string { return cmp.Or(r.PeriodName, r.Period) }
 
 var diceRe = regexp.MustCompile(`^(\d{1,3})d(\d{1,7})$`)
 
@@ -283,6 +314,9 @@ func (s *Service) Roll(ctx context.Context, req Request, r RollDice) (*Result, e
 				return nil, players.NotAPlayer()
 			}
 			res := RollResult{Dice: fmt.Sprintf("%dd%d", n, k), Rolls: make([]int, n), Reason: r.Reason, Period: t.Period.ID}
+			if res.PeriodName, err = t.periodName(); err != nil {
+				return nil, err
+			}
 			for i := range res.Rolls {
 				res.Rolls[i] = t.Drawer.Intn(fmt.Sprintf("d%d", k), k) + 1
 				res.Total += res.Rolls[i]

@@ -393,7 +393,7 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 		}
 		battle := view(t, svc, "b-2026-W49-I", "")
 		in := slices.Contains(battle.Players, cy)
-		me, err := svc.Player(ctx, "hall", cy)
+		me, err := gildedhall.On(svc).Player(ctx, "hall", cy)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 	if busy == 0 {
 		t.Fatalf("30 simultaneous writers with one attempt each met no conflict")
 	}
-	v, _ := svc.Player(ctx, "hall", "discord:2")
+	v, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
 	if v.Inventory.Vertebrae != ok {
 		t.Fatalf("%d grants succeeded but the player holds %d", ok, v.Inventory.Vertebrae)
 	}

@@ -74,7 +74,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 		t.Fatalf("outcomes %v: want exactly 10 ok and 90 insufficient_funds", codes)
 	}
 
-	v, err := svc.Player(ctx, "hall", buyer)
+	v, err := gildedhall.On(svc).Player(ctx, "hall", buyer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ type holding struct {
 
 func holdings(t *testing.T, svc *game.Service) map[string]*holding {
 	t.Helper()
-	views, err := svc.Players(context.Background(), "hall")
+	views, err := gildedhall.On(svc).Players(context.Background(), "hall")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -990,7 +990,7 @@ func resBody(res *game.Result) string {
 
 // check compares what the engine says every player holds with the model.
 func (m *ecoModel) check(rt *rapid.T, ctx context.Context, svc *game.Service) {
-	views, err := svc.Players(ctx, "hall")
+	views, err := gildedhall.On(svc).Players(ctx, "hall")
 	if err != nil {
 		rt.Fatal(err)
 	}

@@ -92,9 +92,9 @@ func (e *econ) offer(from string, o gildedhall.OfferTrade) gildedhall.Trade {
 	return decode[gildedhall.Trade](e.t, e.must(gildedhall.On(e.svc).OfferTrade(e.ctx, e.req(from), o)))
 }
 
-func (e *econ) player(id string) game.PlayerView {
+func (e *econ) player(id string) gildedhall.PlayerView {
 	e.t.Helper()
-	v, err := e.svc.Player(e.ctx, "hall", id)
+	v, err := gildedhall.On(e.svc).Player(e.ctx, "hall", id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -656,7 +656,7 @@ func TestTrade_AcceptAfterItemsMovedAway(t *testing.T) {
 			e.grant(gildedhall.Grant{Player: receiver, Vertebrae: 8})
 			tr := e.offer(giver, gildedhall.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{card}}, Take: economy.Items{Vertebrae: 8}})
 			tc.move(e, card)
-			before := map[string]game.PlayerView{giver: e.player(giver), receiver: e.player(receiver), third: e.player(third)}
+			before := map[string]gildedhall.PlayerView{giver: e.player(giver), receiver: e.player(receiver), third: e.player(third)}
 			_, err := gildedhall.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
 			e.refused("accept", err, "trade_items_missing")
 			if !strings.Contains(err.Error(), tc.missing) {
@@ -674,7 +674,7 @@ func TestTrade_AcceptAfterItemsMovedAway(t *testing.T) {
 	}
 }
 
-func sameInventory(a, b game.PlayerView) bool {
+func sameInventory(a, b gildedhall.PlayerView) bool {
 	ja, _ := json.Marshal(a.Inventory)
 	jb, _ := json.Marshal(b.Inventory)
 	return string(ja) == string(jb)

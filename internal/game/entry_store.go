@@ -1,7 +1,12 @@
 package game
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
 
 	"croupier/internal/fair"
 )
@@ -29,6 +34,8 @@ type plainEntry Entry
 type storedEntry struct {
 	*plainEntry
 	Draws []storedDraw `json:"draws,omitempty"`
+	// Z is the entry deflated (deflateEntry); nothing else is then set.
+	Z []byte `json:"z,omitempty"`
 }
 
 // encodeEntry is the stored form of e.
@@ -44,15 +51,98 @@ func encodeEntry(e *Entry) ([]byte, error) {
 		}
 		s.Draws = append(s.Draws, sd)
 	}
-	return json.Marshal(s)
+	b, err := json.Marshal(s)
+	if err != nil || len(b) <= deflateAbove {
+		return b, err
+	}
+	return deflateEntry(b)
 }
 
+// An entry over deflateAbove bytes (a move that drew cards and resolved an
+// effect, a grant of many cards) is stored deflated, as {"z": base64}, when
+// that is smaller: it is still JSON, so every reader decodes it as any
+// entry (Entry.UnmarshalJSON inflates it), and a move's entry stays within
+// one write unit (issue 16). Smaller entries stay plain, readable in the
+// table as they are.
+const deflateAbove = 900
+
+// deflated is the stored form of a deflated entry.
+type deflated struct {
+	Z []byte `json:"z"`
+}
+
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestCompression)
+	return w
+}}
+
+func deflateEntry(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&buf)
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	z, err := json.Marshal(deflated{Z: buf.Bytes()})
+	if err != nil || len(z) >= len(b) {
+		return b, err
+	}
+	return z, nil
+}
+
+// inflaters are kept: a new one allocates its 40 KB window each time,
+// and a log read inflates an entry at a time.
+var inflaters sync.Pool
+
+func inflateEntry(z []byte) ([]byte, error) {
+	src := bytes.NewReader(z)
+	r, ok := inflaters.Get().(io.ReadCloser)
+	if ok {
+		if err := r.(flate.Resetter).Reset(src, nil); err != nil {
+			return nil, err
+		}
+	} else {
+		r = flate.NewReader(src)
+	}
+	defer inflaters.Put(r)
+	b, err := io.ReadAll(io.LimitReader(r, maxInflated+1))
+	if err != nil {
+		return nil, fmt.Errorf("inflating a log entry: %w", err)
+	}
+	if len(b) > maxInflated {
+		return nil, fmt.Errorf("a deflated log entry inflates beyond %d bytes", maxInflated)
+	}
+	return b, nil
+}
+
+// maxInflated bounds an inflated entry: a DynamoDB item is at most 400 KB,
+// and an entry's JSON compresses at most a few times over.
+const maxInflated = 16 << 20
+
 // UnmarshalJSON reads an entry, stored (encodeEntry) or whole.
-func (e *Entry) UnmarshalJSON(b []byte) error {
+func (e *Entry) UnmarshalJSON(b []byte) error { return e.decode(b, true) }
+
+// decode reads an entry; a deflated one only if mayInflate (once: what
+// it inflates to is a plain entry).
+func (e *Entry) decode(b []byte, mayInflate bool) error {
 	*e = Entry{}
 	s := storedEntry{plainEntry: (*plainEntry)(e)}
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
+	}
+	if s.Z != nil {
+		if !mayInflate {
+			return fmt.Errorf("a deflated log entry inflates to another deflated one")
+		}
+		plain, err := inflateEntry(s.Z)
+		if err != nil {
+			return err
+		}
+		return e.decode(plain, false)
 	}
 	e.Draws = nil
 	for _, d := range s.Draws {

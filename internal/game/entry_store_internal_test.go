@@ -1,8 +1,11 @@
 package game
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,5 +38,96 @@ func TestEntryDrawsStoredCompactly(t *testing.T) {
 		if !reflect.DeepEqual(&back, e) {
 			t.Errorf("decoded %s as\n%+v\nwant\n%+v", b, back, *e)
 		}
+	}
+}
+
+// Issue 16: an entry over deflateAbove bytes (a move whose effect drew
+// cards, a grant of many cards) is stored deflated, still as JSON, within
+// one write unit, and every reader decoding it as JSON gets it whole; a
+// small entry stays plain. A deflated entry that inflates to another, or
+// a corrupt one, is an error, not a panic.
+func TestLargeEntryStoredDeflated(t *testing.T) {
+	e := largeEntry()
+	at := e.At
+	plain, _ := json.Marshal(e)
+	stored, err := encodeEntry(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain) <= deflateAbove || len(stored) > 900 || !json.Valid(stored) || stored[0] != '{' || string(stored[1:5]) != `"z":` {
+		t.Fatalf("an entry of %d bytes is stored as %d bytes: %.80s", len(plain), len(stored), stored)
+	}
+	var back Entry
+	if err := json.Unmarshal(stored, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(&back)
+	if string(again) != string(plain) {
+		t.Errorf("the deflated entry reads back as\n%s\nwant\n%s", again, plain)
+	}
+
+	small := &Entry{ID: "01M8", Command: "join", CommandID: "cd92", Actor: "discord:1", At: at, Response: json.RawMessage(`{}`)}
+	if b, _ := encodeEntry(small); string(b[:6]) == `{"z":"` {
+		t.Errorf("a small entry is deflated: %s", b)
+	}
+
+	inner, _ := json.Marshal(deflated{Z: rawDeflate(t, stored)})
+	for name, b := range map[string][]byte{"nested": inner, "corrupt": []byte(`{"z":"AAAA"}`)} {
+		if err := json.Unmarshal(b, &back); err == nil {
+			t.Errorf("a %s deflated entry decodes without an error", name)
+		}
+	}
+	if err := json.Unmarshal(inner, &back); err == nil || !strings.Contains(err.Error(), "another deflated") {
+		t.Errorf("a deflated entry inside a deflated entry: %v", err)
+	}
+}
+
+func rawDeflate(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	if _, err := w.Write(b); err != nil || w.Close() != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// largeEntry is a move whose effect drew cards: five match events.
+func largeEntry() *Entry {
+	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	e := &Entry{ID: "01M8NTXDM0CERN97TEH19PNQ9P", Command: "match-target", CommandID: "4850d7199754fb767c9d1e1f7168f2aa", Actor: "discord:123456789012345678",
+		Key: "1000293", At: at, Period: "2026-W49-I", RequestHash: "abfe07617aef61fd", Response: json.RawMessage(`{"match":"d02177327dc75","steps":[{"n":10}]}`)}
+	for _, kind := range []string{"effect", "drew", "drew", "card_left", "turn_started"} {
+		e.Events = append(e.Events, MakeEvent("match_"+kind, "discord:876543210987654321", map[string]any{
+			"match": "d02177327dc75", "kind": kind, "participant": "discord:876543210987654321", "card": "Queen of Clubs", "at": at}))
+	}
+	return e
+}
+
+// BenchmarkEntryCodec is the commit's encoding and a reader's decoding of
+// a large entry: deflated (as stored now) against plain (before).
+func BenchmarkEntryCodec(b *testing.B) {
+	e := largeEntry()
+	for _, deflate := range []bool{true, false} {
+		name := "plain"
+		if deflate {
+			name = "deflated"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				data, err := encodeEntry(e)
+				if !deflate {
+					data, err = json.Marshal(storedEntry{plainEntry: (*plainEntry)(e)})
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				var back Entry
+				if err := json.Unmarshal(data, &back); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -85,8 +85,8 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	left := decode[game.LeaveResult](t, res)
-	if left.Destroyed.Vertebrae != 12 {
-		t.Fatalf("leaving destroys the items, and the log keeps them: %+v", left)
+	if left.Destroyed == nil || left.Destroyed.Vertebrae != 12 || left.LostText() != "12 Vertebrae, 0 Chips, 0 cards and 0 packs" {
+		t.Fatalf("leaving destroys the items, and the log keeps them: %+v (%s)", left, left.LostText())
 	}
 	clk.Advance(3 * 24 * time.Hour)
 	_, err = svc.Join(ctx, req("discord:2", "j2"), game.JoinGame{})
@@ -97,7 +97,7 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if got, want := re.Fields["possible_at"], start.Add(7*24*time.Hour); got != want {
 		t.Fatalf("possible_at %v, want %v", got, want)
 	}
-	v, err := svc.Player(ctx, "hall", "discord:2")
+	v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rejoin after 7 days: %v", err)
 	}
-	if p := decode[game.PlayerView](t, res); p.Inventory.Vertebrae != 0 || p.Name != "Ada" || !p.Member {
+	if p := decode[gildedhall.PlayerView](t, res); p.Inventory.Vertebrae != 0 || p.Name != "Ada" || !p.Member {
 		t.Fatalf("a rejoining player starts empty: %+v", p)
 	}
 }
@@ -118,8 +118,8 @@ func TestP3_InactiveAfterAPhaseWithoutAction(t *testing.T) {
 	ctx := context.Background()
 	svc, clk := newGame(t, newBolt(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
-	status := func() game.PlayerView {
-		v, err := svc.Player(ctx, "hall", "discord:2")
+	status := func() gildedhall.PlayerView {
+		v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,8 +144,8 @@ func TestP4_ReputableWithinThreeDaysOfStart(t *testing.T) {
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	clk.Advance(4 * 24 * time.Hour)
 	svc.Join(ctx, req("discord:3", "j"), game.JoinGame{})
-	early, _ := svc.Player(ctx, "hall", "discord:2")
-	late, _ := svc.Player(ctx, "hall", "discord:3")
+	early, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
+	late, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:3")
 	if !early.Reputable || late.Reputable {
 		t.Fatalf("reputable: early %v (want true), late %v (want false)", early.Reputable, late.Reputable)
 	}
@@ -195,7 +195,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 			t.Fatalf("concurrent repeat answered %s, first %s", b, bodies[3])
 		}
 	}
-	v, _ := svc.Player(ctx, "hall", "discord:2")
+	v, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
 	if v.Inventory.Vertebrae != 12 {
 		t.Fatalf("each key applied once: want 5+7=12 Vertebrae, got %d", v.Inventory.Vertebrae)
 	}
@@ -305,7 +305,7 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 		t.Errorf("%d writers on one item and none retried: the conflict path was not exercised", writers)
 	}
 	t.Logf("%d writers: %d retried after conflicts, %d attempts in all, at most %d for one (limit %d)", writers, retried, total, most, svc.MaxAttempts)
-	v, err := svc.Player(ctx, "hall", "discord:2")
+	v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +492,7 @@ func TestIdempotencyKey_DefaultsSpelledOutAreTheSameRequest(t *testing.T) {
 	if res, err := gildedhall.On(svc).Grant(ctx, req(admin, "cards"), gildedhall.Grant{Player: "discord:2", Cards: []gildedhall.CardGrant{{Name: "7 of Hearts", Count: 1}}, Reason: "test"}); err != nil || !res.Replayed {
 		t.Fatalf("the same grant with count 1 spelled out: %v", err)
 	}
-	v, err := svc.Player(ctx, "hall", "discord:2")
+	v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
 	if err != nil {
 		t.Fatal(err)
 	}

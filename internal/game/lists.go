@@ -43,7 +43,11 @@ func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) 
 		if err != nil || !p.Core().Member {
 			return false, err
 		}
-		out = append(out, t.PlayerView(p))
+		v, err := t.PlayerView(p)
+		if err != nil {
+			return false, err
+		}
+		out = append(out, v)
 		return true, nil
 	})
 	return out, next, err

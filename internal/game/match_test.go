@@ -61,7 +61,7 @@ func view(t *testing.T, svc *game.Service, id, viewer string) gildedhall.MatchVi
 
 func chipsOf(t *testing.T, svc *game.Service, id string) int {
 	t.Helper()
-	v, err := svc.Player(context.Background(), "hall", id)
+	v, err := gildedhall.On(svc).Player(context.Background(), "hall", id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,8 +40,13 @@ type Module struct {
 	// that player as winner, and data goes into the game_won event.
 	Victory func(t *Tx, p PlayerRecord) (won bool, data any)
 	// PlayerView, if set, fills in what this ruleset shows of p's holdings
-	// in their status (the engine fills in the membership).
-	PlayerView func(t *Tx, p PlayerRecord, v *PlayerView)
+	// in their status (v.Holdings; the engine fills in the membership), and
+	// may set v.Active to what being active means in this ruleset.
+	PlayerView func(t *Tx, p PlayerRecord, v *PlayerView) error
+	// PeriodName, if set, names the game's current period (t.Period, at
+	// t.Now) for people, where its id is no name: a turns period is "turn
+	// 1-2, first half, until Thu 12 Mar 10:00 CDT", not its calendar key.
+	PeriodName func(t *Tx) (string, error)
 }
 
 // Component is an institution: commands, views, timers and period-end

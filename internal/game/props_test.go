@@ -179,7 +179,7 @@ func TestGameStateMachine(t *testing.T) {
 			},
 			"": func(rt *rapid.T) {
 				for _, p := range people {
-					v, err := svc.Player(ctx, "hall", p)
+					v, err := gildedhall.On(svc).Player(ctx, "hall", p)
 					mp := m[p]
 					if err != nil {
 						if mp.member || !mp.leftAt.IsZero() {

@@ -1,10 +1,14 @@
 package game
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
+	"strings"
 	"time"
 
 	"croupier/internal/fair"
@@ -16,7 +20,10 @@ import (
 
 // PeriodView describes a period of the game's calendar.
 type PeriodView struct {
-	ID    string    `json:"id"`
+	ID string `json:"id"`
+	// Name is the period as people read it, where the ruleset names it
+	// (Module.PeriodName); without one the id reads as a name (2026-W10-I).
+	Name  string    `json:"name,omitempty"`
 	Kind  string    `json:"kind"`
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
@@ -42,62 +49,144 @@ type GameView struct {
 	RulesetVersion int `json:"ruleset_version"`
 }
 
-func (t *Tx) gameView() GameView {
+func (t *Tx) gameView() (GameView, error) {
 	m := t.Meta
 	v := GameView{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, Admins: m.Admins, CreatedAt: m.CreatedAt,
 		Period: periodView(t.Period), Season: m.Season, Ended: m.Ended, Winner: m.Winner, RulesetVersion: t.Rules.Version}
+	var err error
+	if v.Period.Name, err = t.periodName(); err != nil {
+		return GameView{}, err
+	}
 	if m.Ended {
 		at := m.EndedAt
 		v.EndedAt = &at
 	}
-	return v
+	return v, nil
 }
 
-// PlayerView is a player's status and inventory.
+// PlayerView is a player's status: their membership, as the engine keeps
+// it, and what the game's ruleset module shows of their holdings.
 type PlayerView struct {
-	Game             string            `json:"game"`
-	ID               string            `json:"id"`
-	Name             string            `json:"name,omitempty"`
-	Member           bool              `json:"member"`
-	JoinedAt         time.Time         `json:"joined_at"`
-	LeftAt           *time.Time        `json:"left_at,omitempty"`
-	RejoinPossibleAt *time.Time        `json:"rejoin_possible_at,omitempty"`
-	Active           bool              `json:"active"`
-	Reputable        bool              `json:"reputable"`
-	Period           string            `json:"period"`
-	DeckSize         int               `json:"deck_size"`
-	Inventory        players.Inventory `json:"inventory"`
-	// Deck is the deck grouped by card, in card-table order, with counts
-	// and holographic copies (RULINGS C2); Packs groups unopened packs.
-	Deck  []players.DeckEntry `json:"deck"`
-	Packs []PackEntry         `json:"packs"`
-	// CanGift: the player has not gifted in this period (RULINGS C4).
-	CanGift bool `json:"can_gift"`
-	// Battle is the battle the player engaged in during this phase (it
-	// starts when the phase ends; RULINGS X10), if they did.
-	Battle string `json:"battle,omitempty"`
-	// State is what the game's module shows of the player besides (the
-	// Obelisk's components, experience and banishment); none for Gilded
-	// Hall, whose holdings are the fields above.
-	State any `json:"state,omitempty"`
+	Game             string     `json:"game"`
+	Ruleset          string     `json:"ruleset"`
+	ID               string     `json:"id"`
+	Name             string     `json:"name,omitempty"`
+	Member           bool       `json:"member"`
+	JoinedAt         time.Time  `json:"joined_at"`
+	LeftAt           *time.Time `json:"left_at,omitempty"`
+	RejoinPossibleAt *time.Time `json:"rejoin_possible_at,omitempty"`
+	Active           bool       `json:"active"`
+	Reputable        bool       `json:"reputable"`
+	Period           string     `json:"period"`
+	// PeriodName is the current period as people read it, where the
+	// ruleset names it (PeriodView.Name).
+	PeriodName string `json:"period_name,omitempty"`
+	// Holdings is the module's part of the view (Module.PlayerView): a
+	// value whose JSON is an object, whose members the view's JSON carries
+	// beside the membership's, one flat object as the stored player item
+	// is. The engine knows no ruleset's holdings; each module reads its own
+	// back from a view (gildedhall.HoldingsOf...). Decoded from JSON it is
+	// the json.RawMessage of those members.
+	Holdings any `json:"-"`
 }
 
-// PackEntry is the unopened packs of one kind.
-type PackEntry struct {
-	Pack  string   `json:"pack"`
-	Name  string   `json:"name"`
-	Count int      `json:"count"`
-	IDs   []string `json:"ids"`
+// periodName is the current period's name for people, if the game's
+// module names its periods.
+func (t *Tx) periodName() (string, error) {
+	if m := t.module(); m.PeriodName != nil {
+		return m.PeriodName(t)
+	}
+	return "", nil
 }
 
-// playerView is p's status: the membership, then what the game's module
-// shows of its holdings (Module.PlayerView fills in the rest of v).
-func (t *Tx) PlayerView(r PlayerRecord) PlayerView {
+// playerCore is PlayerView without its JSON methods.
+type playerCore PlayerView
+
+// coreKeys are the members of a player view's JSON that are the engine's.
+var coreKeys = func() map[string]bool {
+	out := map[string]bool{}
+	t := reflect.TypeFor[playerCore]()
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); k != "" && k != "-" {
+			out[k] = true
+		}
+	}
+	return out
+}()
+
+// MarshalJSON writes the membership and the module's holdings as one
+// object.
+func (v PlayerView) MarshalJSON() ([]byte, error) {
+	core, err := json.Marshal(playerCore(v))
+	if err != nil || v.Holdings == nil {
+		return core, err
+	}
+	part, err := json.Marshal(v.Holdings)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the holdings of %s: %w", v.ID, err)
+	}
+	part = bytes.TrimSpace(part)
+	if bytes.Equal(part, []byte("null")) || bytes.Equal(part, []byte("{}")) {
+		return core, nil
+	}
+	if len(part) < 2 || part[0] != '{' {
+		return nil, fmt.Errorf("the holdings of %s are not a JSON object: %.40s", v.ID, part)
+	}
+	return append(append(core[:len(core)-1:len(core)-1], ','), part[1:]...), nil
+}
+
+// UnmarshalJSON reads the membership, and keeps the other members as the
+// holdings, for the module to decode.
+func (v *PlayerView) UnmarshalJSON(b []byte) error {
+	var core playerCore
+	if err := json.Unmarshal(b, &core); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	maps.DeleteFunc(all, func(k string, _ json.RawMessage) bool { return coreKeys[k] })
+	*v = PlayerView(core)
+	if len(all) > 0 {
+		rest, err := json.Marshal(all)
+		if err != nil {
+			return err
+		}
+		v.Holdings = json.RawMessage(rest)
+	}
+	return nil
+}
+
+// HoldingsAs decodes v's holdings as a module's type T: the value itself
+// when v came from the module, or T decoded from the JSON members when
+// they include key, a member only that module's holdings have. false: v
+// has no holdings of that module (a player of another ruleset).
+func HoldingsAs[T any](v PlayerView, key string) (T, bool) {
+	var out T
+	switch h := v.Holdings.(type) {
+	case T:
+		return h, true
+	case json.RawMessage:
+		var members map[string]json.RawMessage
+		if json.Unmarshal(h, &members) != nil || members[key] == nil {
+			return out, false
+		}
+		return out, json.Unmarshal(h, &out) == nil
+	}
+	return out, false
+}
+
+// PlayerView is r's status: the membership, then what the game's module
+// shows of its holdings (Module.PlayerView fills in v.Holdings, and may
+// say what "active" means in its ruleset).
+func (t *Tx) PlayerView(r PlayerRecord) (PlayerView, error) {
 	p := r.Core()
-	// Holdings are empty lists, not null, unless the module fills them in:
-	// every player view has one JSON shape (openapi.yaml's Player).
-	v := PlayerView{Game: t.Game, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID,
-		Inventory: players.Inventory{}.Normalized(), Deck: []players.DeckEntry{}, Packs: []PackEntry{}}
+	v := PlayerView{Game: t.Game, Ruleset: t.Meta.Ruleset, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID}
+	var err error
+	if v.PeriodName, err = t.periodName(); err != nil {
+		return PlayerView{}, err
+	}
 	if p.Member {
 		prev := t.Schedule.Prev(t.Period)
 		v.Active = !players.Inactive(p, t.Period.ID, prev.ID)
@@ -112,9 +201,11 @@ func (t *Tx) PlayerView(r PlayerRecord) PlayerView {
 		}
 	}
 	if m := t.module(); m.PlayerView != nil {
-		m.PlayerView(t, r, &v)
+		if err := m.PlayerView(t, r, &v); err != nil {
+			return PlayerView{}, fmt.Errorf("the status of %s: %w", p.ID, err)
+		}
 	}
-	return v
+	return v, nil
 }
 
 // view runs a read-only query with the game's META loaded.
@@ -143,7 +234,7 @@ func (s *Service) viewOf(ctx context.Context, v *View, game string, extra ...sto
 	if err != nil {
 		return nil, fmt.Errorf("reading game %s: %w", game, err)
 	}
-	t := &Tx{Svc: s, Now: s.clock.Now(), Game: game, Loaded: map[store.Key]store.Item{}}
+	t := &Tx{Svc: s, Ctx: ctx, Now: s.clock.Now(), Game: game, Loaded: map[store.Key]store.Item{}}
 	for _, it := range items {
 		t.Loaded[it.Key] = it
 	}
@@ -167,7 +258,7 @@ func (s *Service) Game(ctx context.Context, game string) (GameView, error) {
 	if err != nil {
 		return GameView{}, err
 	}
-	return t.gameView(), nil
+	return t.gameView()
 }
 
 // Player returns one player's status and inventory.
@@ -186,7 +277,7 @@ func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, erro
 	if p == nil {
 		return PlayerView{}, rules.Refuse("player_not_found", "%s has never played in game %q.", id, game)
 	}
-	return t.PlayerView(p), nil
+	return t.PlayerView(p)
 }
 
 // Players lists the game's current players, page by page (PlayersPage).

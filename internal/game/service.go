@@ -185,6 +185,9 @@ type Tx struct {
 	// Scratch is the ruleset module's own state for this attempt (what it
 	// read or decided that later hooks of the same attempt reuse).
 	Scratch any
+	// body is the committed response (the entry may log a smaller form:
+	// LoggedAs).
+	body json.RawMessage
 }
 
 // Spec describes one command for the executor.
@@ -233,6 +236,9 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 	eventual := true
 	for attempt := 1; ; attempt++ {
 		res, err := s.attempt(ctx, sp, cmd, checked, cmdID, idem, reqHash, eventual)
+		if err == nil && res.Replayed {
+			err = s.answer(ctx, cmd, sp.Req.Game, res)
+		}
 		if err == nil {
 			res.Attempts = attempt
 			markLogged(ctx)
@@ -245,6 +251,9 @@ func (s *Service) Run(ctx context.Context, sp Spec) (*Result, error) {
 		if errors.As(err, &dup) {
 			// A concurrent twin committed first: answer with its response.
 			res, err := replay(ctx, dup.Item, sp.Command, reqHash)
+			if err == nil {
+				err = s.answer(ctx, cmd, sp.Req.Game, res)
+			}
 			if err == nil {
 				markLogged(ctx)
 			}
@@ -356,8 +365,16 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 	if err := t.Commit(ctx, idem, resp); err != nil {
 		return nil, err
 	}
-	return &Result{Body: t.Entry.Response, Entry: t.Entry}, nil
+	return &Result{Body: t.body, Entry: t.Entry}, nil
 }
+
+// LoggedAs is a response whose log entry keeps a smaller form of it: what
+// the log's readers and a repeat of the command need, with nothing the
+// game's items already hold. It keeps a frequent command's entry within
+// one write unit (a move's: issue 16). Its command's Answer rebuilds the
+// whole response from that form and the items, so a repeat answers what
+// the first call did.
+type LoggedAs interface{ LoggedAs() any }
 
 // commit writes the staged items and the log entry (holding resp and the
 // draws made) in one transaction; the entry is also the idempotency record
@@ -377,8 +394,14 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 		t.Entry.Draws = t.Drawer.Records()
 	}
 	var err error
-	if t.Entry.Response, err = json.Marshal(resp); err != nil {
+	if t.body, err = json.Marshal(resp); err != nil {
 		return fmt.Errorf("encoding response of %s: %w", t.Entry.Command, err)
+	}
+	t.Entry.Response = t.body
+	if l, ok := resp.(LoggedAs); ok {
+		if t.Entry.Response, err = json.Marshal(l.LoggedAs()); err != nil {
+			return fmt.Errorf("encoding the logged response of %s: %w", t.Entry.Command, err)
+		}
 	}
 	data, err := encodeEntry(t.Entry)
 	if err != nil {
@@ -439,6 +462,31 @@ func replay(ctx context.Context, it store.Item, command, reqHash string) (*Resul
 			"This idempotency key was already used for a different request (%s); use a new key for a new command.", e.Command)
 	}
 	return &Result{Body: e.Response, Replayed: true, Entry: &e}, nil
+}
+
+// answer puts the whole response back into a repeat's result whose entry
+// logged a smaller form (LoggedAs).
+func (s *Service) answer(ctx context.Context, cmd Command, game string, res *Result) error {
+	if cmd.Answer == nil {
+		return nil
+	}
+	body, err := cmd.Answer(ctx, s, game, res.Entry)
+	if err != nil {
+		return fmt.Errorf("answering the repeat of %s: %w", res.Entry.Command, err)
+	}
+	res.Body = body
+	return nil
+}
+
+// AnswerOf is the response a committed command answered, rebuilt from its
+// entry when the entry logged a smaller form (LoggedAs): what a repeat of
+// it answers.
+func (s *Service) AnswerOf(ctx context.Context, game string, e *Entry) (json.RawMessage, error) {
+	cmd, ok := s.CommandNamed(e.Command)
+	if !ok || cmd.Answer == nil {
+		return e.Response, nil
+	}
+	return cmd.Answer(ctx, s, game, e)
 }
 
 func (t *Tx) LoadMeta() error {

@@ -55,8 +55,8 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 		t.Fatalf("accept: %v", err)
 	}
 	p3, err := svc.Player(ctx, "hall", "discord:3")
-	if st, _ := p3.State.(obelisk.State); err != nil || st.Components.Herbs != 4 {
-		t.Fatalf("receiver holds %+v (%v), want 4🌿", p3.State, err)
+	if st, _ := obelisk.StateOf(p3); err != nil || st.Components.Herbs != 4 {
+		t.Fatalf("receiver holds %+v (%v), want 4🌿", p3.Holdings, err)
 	}
 }
 

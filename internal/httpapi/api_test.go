@@ -55,7 +55,7 @@ func TestHappyPath(t *testing.T) {
 	// Join (P1): ada and the admin. The clock moves between commands: log
 	// entries of the same millisecond are not ordered (see the report).
 	e.clock.Advance(time.Second)
-	var joined game.PlayerView
+	var joined gildedhall.PlayerView
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/join", Actor: ada, Idem: "j-ada", Body: game.JoinGame{Name: "Ada"}}), 200).Decode(t, &joined)
 	if joined.ID != ada || joined.Name != "Ada" || !joined.Member || !joined.Active || joined.DeckSize != 0 || !joined.JoinedAt.Equal(t0.Add(time.Second)) {
 		t.Errorf("joined = %+v", joined)
@@ -64,12 +64,12 @@ func TestHappyPath(t *testing.T) {
 	e.clock.Advance(time.Second)
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/join", Idem: "j-admin"}), 200)
 
-	var me game.PlayerView
+	var me gildedhall.PlayerView
 	e.mustStatus(e.Do(apitest.Call{Method: "GET", Path: g + "/me", Actor: ada}), 200).Decode(t, &me)
 	if me.ID != ada || me.Game != gameID || !me.Member {
 		t.Errorf("me = %+v", me)
 	}
-	var list struct{ Players []game.PlayerView }
+	var list struct{ Players []gildedhall.PlayerView }
 	e.mustStatus(e.Get(g+"/players"), 200).Decode(t, &list)
 	if len(list.Players) != 2 {
 		t.Errorf("players = %+v, want 2", list.Players)
@@ -149,7 +149,7 @@ func TestHappyPath(t *testing.T) {
 	var left game.LeaveResult
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/leave", Actor: ada, Idem: "l1", Body: map[string]any{}}), 200).Decode(t, &left)
 	leftAt := t0.Add(time.Hour)
-	if left.Player != ada || !left.LeftAt.Equal(leftAt) || left.Destroyed.Vertebrae != 40 || left.Destroyed.Chips != 2 ||
+	if left.Player != ada || !left.LeftAt.Equal(leftAt) || left.Destroyed == nil || left.Destroyed.Vertebrae != 40 || left.Destroyed.Chips != 2 ||
 		!left.RejoinPossibleAt.Equal(leftAt.Add(7*24*time.Hour)) {
 		t.Errorf("leave = %+v", left)
 	}

@@ -16,6 +16,7 @@ import (
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 	"croupier/internal/store/dynamo"
@@ -259,7 +260,7 @@ func testCredentialScopes(t *testing.T, backend string) {
 			t.Errorf("%s: %d %s, want %d", c.name, s, b, c.want)
 		}
 	}
-	var p game.PlayerView
+	var p gildedhall.PlayerView
 	if err := json.Unmarshal(e.must("all-key", "", "GET", "/v1/games/hall-a/players/"+ada, "", 200), &p); err != nil || p.Inventory.Vertebrae != 55 {
 		t.Errorf("ada in hall-a: %+v %v, want 50 + the in-scope grant of 5 (and none of the refused 500s)", p, err)
 	}

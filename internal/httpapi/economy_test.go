@@ -37,7 +37,7 @@ func cardIDs(cs []players.Card) []string {
 	return out
 }
 
-func holds(p game.PlayerView, cardID string) bool {
+func holds(p gildedhall.PlayerView, cardID string) bool {
 	return slices.Contains(cardIDs(p.Inventory.Cards), cardID)
 }
 

@@ -195,7 +195,7 @@ func TestP1_RejoinTooSoon(t *testing.T) {
 	e.clock.Set(possible.Add(-time.Nanosecond))
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/join", Actor: ada, Idem: "rejoin-almost"}), http.StatusConflict)
 	e.clock.Set(possible)
-	var v game.PlayerView
+	var v gildedhall.PlayerView
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/join", Actor: ada, Idem: "rejoin"}), 200).Decode(t, &v)
 	if !v.Member || v.Name != "Ada" || v.Inventory.Vertebrae != 0 || v.RejoinPossibleAt != nil {
 		t.Errorf("rejoined = %+v, want a member named Ada with an empty inventory", v)

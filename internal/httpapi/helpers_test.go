@@ -15,6 +15,7 @@ import (
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/bolt"
 )
 
@@ -100,9 +101,9 @@ func (e *env) logEntries(g string) []game.Entry {
 	return nil
 }
 
-func (e *env) player(g, id string) game.PlayerView {
+func (e *env) player(g, id string) gildedhall.PlayerView {
 	e.T.Helper()
-	var p game.PlayerView
+	var p gildedhall.PlayerView
 	e.mustStatus(e.Get("/v1/games/"+g+"/players/"+id), http.StatusOK).Decode(e.T, &p)
 	return p
 }

@@ -431,8 +431,9 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 		snap.Periods(c, settled)
 		snap.SeedsSecret(c, settled)
 		snap.Conservation(c)
-		snap.Acknowledged(c, obs)
-		snap.Replays(ctx, c, rulesets.New(g.cfg.Store, g.clk, game.WithLogger(g.cfg.Log)))
+		svc := rulesets.New(g.cfg.Store, g.clk, game.WithLogger(g.cfg.Log))
+		snap.Acknowledged(ctx, c, obs, svc)
+		snap.Replays(ctx, c, svc)
 		c.inv = InvAnnounced
 		c.check(g.drain(ctx), "the outbox did not deliver every committed entry")
 		if snap, err = Read(ctx, g.cfg.Store, g.cfg.Game, g.clk.Now()); err != nil {
@@ -602,8 +603,9 @@ func (g *ground) next(ctx context.Context, c *client) *command {
 	case r < 48:
 		o := gildedhall.OfferTrade{To: other, Give: itemsOf(c.rnd.IntN(4), nil)}
 		if c.rnd.IntN(2) == 0 {
-			if v, err := svc.Player(ctx, gm, c.id); err == nil && len(v.Inventory.Cards) > 0 {
-				o.Give.Cards = []string{v.Inventory.Cards[c.rnd.IntN(len(v.Inventory.Cards))].ID}
+			if v, err := svc.Player(ctx, gm, c.id); err == nil && len(gildedhall.ViewOf(v).Inventory.Cards) > 0 {
+				cs := gildedhall.ViewOf(v).Inventory.Cards
+				o.Give.Cards = []string{cs[c.rnd.IntN(len(cs))].ID}
 			}
 		}
 		if c.rnd.IntN(3) == 0 {
@@ -729,7 +731,7 @@ func (g *ground) move(ctx context.Context, c *client) (gildedhall.MatchMove, boo
 			return gildedhall.MatchMove{}, false
 		}
 		var names []string
-		for _, cd := range v.Inventory.Cards {
+		for _, cd := range gildedhall.ViewOf(v).Inventory.Cards {
 			if !slices.Contains(names, cd.Name) && len(names) < g.handMin {
 				names = append(names, cd.Name)
 			}

@@ -529,15 +529,17 @@ func first(s []string, n int) []string {
 }
 
 // Acknowledged checks that every command a client was told succeeded has
-// its log entry, with the response the client got; and that every refused
-// command left no entry.
-func (s *Snapshot) Acknowledged(c *Checks, obs Observed) {
+// its log entry, with the response the client got (as svc answers a repeat
+// of it: a move's entry logs its steps, and the answer is rebuilt from
+// them); and that every refused command left no entry.
+func (s *Snapshot) Acknowledged(ctx context.Context, c *Checks, obs Observed, svc *game.Service) {
 	c.inv = InvAcknowledged
 	for _, a := range obs.Acks {
 		e, ok := s.ByKey[game.CommandID(a.Actor, a.Key)]
 		c.check(ok, "%s's %s (key %s) was acknowledged but is not in the log", a.Actor, a.Command, a.Key)
 		if ok {
-			c.check(jsonEqual(e.Response, a.Body), "%s's %s (key %s): the client was told %s, the log says %s", a.Actor, a.Command, a.Key, a.Body, e.Response)
+			body, err := svc.AnswerOf(ctx, s.Game, &e)
+			c.check(err == nil && jsonEqual(body, a.Body), "%s's %s (key %s): the client was told %s, the log answers %s %v", a.Actor, a.Command, a.Key, a.Body, body, err)
 		}
 	}
 	for _, r := range obs.Refusals {

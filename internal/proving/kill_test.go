@@ -100,7 +100,7 @@ func TestServeKill9(t *testing.T) {
 	}
 	// Every entry up to this id must be announced (the ones before the
 	// binding had no channel to go to).
-	announced := entryIDs(readBolt(t, srv.data, now))
+	announced := entryIDs(readBolt(t, srv.data, now, nil))
 	killedAfter := 0 // kills that came after the phase end committed
 	var pending []httpCmd
 	keys := 0
@@ -163,15 +163,16 @@ func TestServeKill9(t *testing.T) {
 		wg.Wait()
 
 		// The bolt file as the kill left it.
-		snap := readBolt(t, srv.data, end)
+		c := &proving.Checks{}
+		snap := readBolt(t, srv.data, end, func(snap *proving.Snapshot, svc *game.Service) {
+			snap.Acknowledged(context.Background(), c, obs.snapshot(), svc)
+		})
 		if _, ok := snap.ByKey[game.CommandID(game.SchedulerActor, "period-end:"+sch.PeriodAt(end.Add(-time.Second)).ID)]; ok {
 			killedAfter++
 		}
-		c := &proving.Checks{}
 		snap.Periods(c, false)
 		snap.SeedsSecret(c, false)
 		snap.Conservation(c)
-		snap.Acknowledged(c, obs.snapshot())
 		rep.Announced += snap.Announcements(c, fake, proving.Channel, announced)
 		recordChecks(rep, c, fmt.Sprintf("after kill %d", cycle))
 		announced = entryIDs(snap)
@@ -199,12 +200,13 @@ func TestServeKill9(t *testing.T) {
 	srv.waitPeriodEnded(sch.Prev(sch.PeriodAt(now)).ID)
 	time.Sleep(2 * time.Second) // the tail polls every second
 	srv.stop(syscall.SIGTERM)
-	snap := readBolt(t, srv.data, now)
 	c := &proving.Checks{}
+	snap := readBolt(t, srv.data, now, func(snap *proving.Snapshot, svc *game.Service) {
+		snap.Acknowledged(context.Background(), c, obs.snapshot(), svc)
+	})
 	snap.Periods(c, true)
 	snap.SeedsSecret(c, true)
 	snap.Conservation(c)
-	snap.Acknowledged(c, obs.snapshot())
 	snap.Audit(c)
 	rep.Announced = snap.Announcements(c, fake, proving.Channel, nil)
 	rep.PeriodEnds = 0
@@ -240,7 +242,10 @@ func recordChecks(rep *proving.Report, c *proving.Checks, when string) {
 	}
 }
 
-func readBolt(t *testing.T, path string, now time.Time) *proving.Snapshot {
+// readBolt reads the game from the bolt file the server left, and runs
+// with (if not nil) on it with a service over the file, before closing it
+// for the next start.
+func readBolt(t *testing.T, path string, now time.Time, with func(*proving.Snapshot, *game.Service)) *proving.Snapshot {
 	t.Helper()
 	st, err := bolt.Open(path)
 	if err != nil {
@@ -250,6 +255,9 @@ func readBolt(t *testing.T, path string, now time.Time) *proving.Snapshot {
 	snap, err := proving.Read(context.Background(), st, killGame, now)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if with != nil {
+		with(snap, rulesets.New(st, clock.NewManual(now)))
 	}
 	return snap
 }

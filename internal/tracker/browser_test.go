@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"croupier/internal/cardart"
+	"croupier/internal/game"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -55,7 +56,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 	t.Run("overview", func(t *testing.T) {
 		u.t = t
 		g, _ := p.svc.Game(ctx, gameID)
-		ps, _ := p.svc.Players(ctx, gameID)
+		ps, _ := gildedhall.On(p.svc).Players(ctx, gameID)
 		u.open(gamePath())
 		u.eq("period", u.attr("#period", "data-period"), g.Period.ID)
 		u.eq("ruleset version", u.attr("#ruleset", "data-version"), strconv.Itoa(g.RulesetVersion))
@@ -71,7 +72,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 
 	t.Run("players", func(t *testing.T) {
 		u.t = t
-		ps, _ := p.svc.Players(ctx, gameID)
+		ps, _ := gildedhall.On(p.svc).Players(ctx, gameID)
 		u.open(gamePath("players"))
 		u.eq("rows", u.count("tr[data-player]"), len(ps))
 		for _, v := range ps {
@@ -85,7 +86,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 
 	t.Run("player", func(t *testing.T) {
 		u.t = t
-		v, _ := p.svc.Player(ctx, gameID, ada)
+		v, _ := gildedhall.On(p.svc).Player(ctx, gameID, ada)
 		// Reached the way a reader does: from the players table.
 		u.clickAndLoad(fmt.Sprintf(`tr[data-player=%q] th a`, ada))
 		u.eq("page", u.js(`location.pathname`), gamePath("players", ada))
@@ -115,7 +116,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 		u.t = t
 		m, _ := gildedhall.On(p.svc).Match(ctx, gameID, p.duel, "")
 		rp, _ := gildedhall.On(p.svc).Replay(ctx, gameID, p.duel, "")
-		winner, _ := p.svc.Player(ctx, gameID, m.Winner)
+		winner, _ := gildedhall.On(p.svc).Player(ctx, gameID, m.Winner)
 		u.open(gamePath("matches"))
 		u.eq("the duel is listed", u.count(fmt.Sprintf(`tr[data-match=%q]`, p.duel)), 1)
 		u.shot("matches")
@@ -200,7 +201,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 		u.t = t
 		o, _ := obelisk.On(p.svc).Obelisk(ctx, obeliskID)
 		gs, _ := obelisk.On(p.svc).Gatherings(ctx, obeliskID)
-		ps, _ := p.svc.Players(ctx, obeliskID)
+		ps, _ := gildedhall.On(p.svc).Players(ctx, obeliskID)
 		u.open(tracker.Base + "/games/" + obeliskID)
 		u.clickAndLoad(`nav[aria-label=Game] a[href$="/obelisk"]`)
 		u.eq("distance", u.attr("#distance", "data-km"), strconv.Itoa(o.Distance))
@@ -210,9 +211,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 		u.eq("ritual types", u.count("#ritual-types li[data-ritual]"), len(o.RitualTypes))
 		u.eq("player rows", u.count("#obelisk-players tr[data-player]"), len(ps))
 		for _, v := range ps {
-			var st obelisk.State
-			b, _ := json.Marshal(v.State)
-			_ = json.Unmarshal(b, &st)
+			st, _ := obelisk.StateOf(v.PlayerView)
 			row := fmt.Sprintf(`#obelisk-players tr[data-player=%q] `, v.ID)
 			u.eq(v.Name+"'s ⚡", u.text(row+`td[data-component=resolve]`), strconv.Itoa(st.Components.Resolve))
 			u.eq(v.Name+"'s 🌿", u.text(row+`td[data-component=herbs]`), strconv.Itoa(st.Components.Herbs))
@@ -567,9 +566,15 @@ func alterDraw(t *testing.T, p *played, command string, index int) {
 	if err != nil || !it.Exists() {
 		t.Fatalf("reading %s: %v (exists %v)", key, err, it.Exists())
 	}
-	// Edit the JSON generically so every other field stays as stored.
+	// Edit the JSON generically so every other field stays as stored (an
+	// entry stored deflated is edited as the whole entry it holds).
+	var whole game.Entry
+	if err := json.Unmarshal(it.Data, &whole); err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := json.Marshal(&whole)
 	var entry map[string]json.RawMessage
-	if err := json.Unmarshal(it.Data, &entry); err != nil {
+	if err := json.Unmarshal(plain, &entry); err != nil {
 		t.Fatal(err)
 	}
 	var draws []map[string]any

@@ -139,19 +139,19 @@ func yesNo(b bool) markup {
 	return "no"
 }
 
-func playersContent(l *layout) content {
+func playersContent(l *layout, ps []gildedhall.PlayerView) content {
 	return func(p *page) {
 		p.raw("\n<h1>Players</h1>\n")
-		if len(l.members) == 0 {
+		if len(ps) == 0 {
 			p.raw("<p>Nobody plays this game yet.</p>\n")
 			return
 		}
 		p.raw(`<table id="players">` + "\n<caption>")
-		p.num(len(l.members))
+		p.num(len(ps))
 		p.raw(" current players and their inventories</caption>\n" +
 			`<thead><tr><th scope="col">Player</th><th scope="col">Vertebrae</th><th scope="col">Chips</th><th scope="col">Cards</th><th scope="col">Packs</th><th scope="col">Active</th><th scope="col">Reputable</th><th scope="col">Joined</th></tr></thead>` +
 			"\n<tbody>\n")
-		for _, m := range l.members {
+		for _, m := range ps {
 			inv := m.Inventory
 			p.raw(`<tr data-player="`)
 			p.text(m.ID)
@@ -183,7 +183,7 @@ func playersContent(l *layout) content {
 	}
 }
 
-func playerContent(l *layout, pv game.PlayerView) content {
+func playerContent(l *layout, pv gildedhall.PlayerView) content {
 	return func(p *page) {
 		inv := pv.Inventory
 		p.raw("\n<h1>")

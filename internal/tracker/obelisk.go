@@ -2,7 +2,6 @@ package tracker
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -61,9 +60,6 @@ func (h *Handler) obelisk(ctx context.Context, r *http.Request, l *layout) (cont
 
 // stateOf is the Obelisk's part of a player's view.
 func stateOf(p game.PlayerView) obelisk.State {
-	var s obelisk.State
-	if b, err := json.Marshal(p.State); err == nil {
-		_ = json.Unmarshal(b, &s)
-	}
+	s, _ := obelisk.StateOf(p)
 	return s
 }

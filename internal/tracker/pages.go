@@ -139,7 +139,7 @@ func flatten(group string, v any) []setting {
 
 func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	l.Title, l.Section = "Players", "players"
-	return playersContent(l), nil
+	return playersContent(l, gildedhall.ViewsOf(l.members)), nil
 }
 
 func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (content, error) {
@@ -155,7 +155,7 @@ func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (conte
 		l.Names[p.ID] = p.Name
 	}
 	l.Title, l.Section = "Player "+cmpName(p), "players"
-	return playerContent(l, p), nil
+	return playerContent(l, gildedhall.ViewOf(p)), nil
 }
 
 func cmpName(p game.PlayerView) string {
@@ -181,8 +181,8 @@ func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (cont
 	}
 	var d matchesData
 	for _, p := range l.members {
-		if p.Battle != "" {
-			d.Battle, d.Engaged = p.Battle, append(d.Engaged, p.ID)
+		if b := gildedhall.ViewOf(p).Battle; b != "" {
+			d.Battle, d.Engaged = b, append(d.Engaged, p.ID)
 		}
 	}
 	var finished []gildedhall.MatchSummary

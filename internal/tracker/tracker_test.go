@@ -51,7 +51,7 @@ func TestPagesShowTheServiceViews(t *testing.T) {
 	})
 	t.Run("players", func(t *testing.T) {
 		body := p.page(gamePath("players"))
-		ps, _ := p.svc.Players(ctx, gameID)
+		ps, _ := gildedhall.On(p.svc).Players(ctx, gameID)
 		if len(ps) != 4 {
 			t.Fatalf("%d players", len(ps))
 		}
@@ -61,7 +61,7 @@ func TestPagesShowTheServiceViews(t *testing.T) {
 		}
 	})
 	t.Run("player deck", func(t *testing.T) {
-		v, _ := p.svc.Player(ctx, gameID, ada)
+		v, _ := gildedhall.On(p.svc).Player(ctx, gameID, ada)
 		body := p.page(gamePath("players", ada))
 		contains(t, "Ada's page", body, fmt.Sprintf(`<dd id="vertebrae">%d</dd>`, v.Inventory.Vertebrae), fmt.Sprintf(`<dd id="deck-size">%d</dd>`, v.DeckSize),
 			`<li class="card holo" data-card="King of Spades" data-holo="true" data-count="1"><img src="/cards/king-of-spades-holo.svg" alt="King of Spades, holographic"`,

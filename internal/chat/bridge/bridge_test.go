@@ -20,6 +20,7 @@ import (
 	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store/bolt"
 )
 
@@ -96,8 +97,8 @@ func (e *env) command(c bridge.Command) bridge.Reply {
 	return out.Reply
 }
 
-func (e *env) player(id string) game.PlayerView {
-	p, err := e.svc.Player(context.Background(), "hall", id)
+func (e *env) player(id string) gildedhall.PlayerView {
+	p, err := gildedhall.On(e.svc).Player(context.Background(), "hall", id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func (e *env) player(id string) game.PlayerView {
 
 // member reports whether id is a member ("never played" is not).
 func (e *env) member(id string) bool {
-	p, err := e.svc.Player(context.Background(), "hall", id)
+	p, err := gildedhall.On(e.svc).Player(context.Background(), "hall", id)
 	return err == nil && p.Member
 }
 

@@ -48,10 +48,9 @@ func TestO9_BridgeReactionsContributeAndWithdraw(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(v.State)
-		var s obelisk.State
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
+		s, ok := obelisk.StateOf(v)
+		if !ok {
+			t.Fatalf("no Obelisk state in %+v", v)
 		}
 		return s.Components.Resolve
 	}

@@ -18,6 +18,7 @@ import (
 	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -182,10 +183,10 @@ func TestSecretScopes(t *testing.T) {
 			t.Errorf("%s: %d %s, want 200 without a refusal", c.name, s, b)
 		}
 	}
-	if p, err := e.svc.Player(context.Background(), "hall", "matrix:ada"); err != nil || !p.Member || p.Inventory.Vertebrae != 7 {
+	if p, err := gildedhall.On(e.svc).Player(context.Background(), "hall", "matrix:ada"); err != nil || !p.Member || p.Inventory.Vertebrae != 7 {
 		t.Errorf("ada in hall: %+v %v, want a member with the 7 Vertebrae granted in scope", p, err)
 	}
-	if p, err := e.svc.Player(context.Background(), "hall", "discord:1"); err == nil && p.Inventory.Vertebrae != 0 {
+	if p, err := gildedhall.On(e.svc).Player(context.Background(), "hall", "discord:1"); err == nil && p.Inventory.Vertebrae != 0 {
 		t.Errorf("discord:1 holds %d Vertebrae, want none of the refused 500", p.Inventory.Vertebrae)
 	}
 }

@@ -183,7 +183,7 @@ func TestEverySlashCommand(t *testing.T) {
 	if !hs.player(grace).Member {
 		t.Fatal("leave left before confirmation")
 	}
-	contains(t, "leave confirm", hs.press(grace, r.button(t, "Leave the game")), "left the game")
+	contains(t, "leave confirm", hs.press(grace, r.button(t, "Leave the game")), "Grace left the game; destroyed: ")
 	if hs.player(grace).Member {
 		t.Error("grace is still a member after confirming")
 	}

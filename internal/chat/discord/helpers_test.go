@@ -22,6 +22,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -202,9 +203,9 @@ func (hs *harness) cmd(user, name string, opts ...map[string]any) result {
 	return hs.send(slash(hs.nextID(), user, name, opts...))
 }
 
-func (hs *harness) player(id string) game.PlayerView {
+func (hs *harness) player(id string) gildedhall.PlayerView {
 	hs.t.Helper()
-	p, err := hs.svc.Player(context.Background(), "hall", "discord:"+id)
+	p, err := gildedhall.On(hs.svc).Player(context.Background(), "hall", "discord:"+id)
 	if err != nil {
 		hs.t.Fatalf("player %s: %v", id, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/chat/discord"
 	"croupier/internal/chat/discord/discordtest"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -93,7 +94,7 @@ func TestSignatureRefusedChangesNothing(t *testing.T) {
 	if after := snapshot(t, hs.st); after != before {
 		t.Errorf("refused requests changed the store:\nbefore %s\nafter %s", before, after)
 	}
-	if _, err := hs.svc.Player(context.Background(), "hall", "discord:"+ada); err == nil {
+	if _, err := gildedhall.On(hs.svc).Player(context.Background(), "hall", "discord:"+ada); err == nil {
 		t.Error("a refused join made a player")
 	}
 	// Just inside the window is fine.

@@ -158,9 +158,9 @@ func refused(m slack.Message) bool {
 	return strings.Contains(string(b), ":no_entry:")
 }
 
-func (e *env) player(id string) game.PlayerView {
+func (e *env) player(id string) gildedhall.PlayerView {
 	e.t.Helper()
-	p, err := e.svc.Player(context.Background(), "hall", "slack:"+id)
+	p, err := gildedhall.On(e.svc).Player(context.Background(), "hall", "slack:"+id)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -143,10 +143,10 @@ type LogEntry struct {
 
 // Match is the whole state of one Exoptosis match.
 type Match struct {
-	ID           string        `json:"id"`
+	ID           string        `json:"id,omitempty"`
 	Participants []Participant `json:"participants"`
 	Phase        Phase         `json:"phase"`
-	Started      time.Time     `json:"started"`
+	Started      time.Time     `json:"started,omitzero"`
 	// Order is the turn order (X2), fixed when the hands are revealed.
 	// Forfeited participants stay in it and are skipped.
 	Order []string `json:"order,omitempty"`

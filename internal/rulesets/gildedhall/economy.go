@@ -226,8 +226,8 @@ func (s *Service) Shop(ctx context.Context, game string) ([]ShopItemView, error)
 	return out, nil
 }
 
-func groupPacks(t *engine.Tx, ps []players.Pack) []engine.PackEntry {
-	out := []engine.PackEntry{}
+func groupPacks(t *engine.Tx, ps []players.Pack) []PackEntry {
+	out := []PackEntry{}
 	idx := map[string]int{}
 	for _, p := range ps {
 		i, ok := idx[p.Kind]
@@ -238,7 +238,7 @@ func groupPacks(t *engine.Tx, ps []players.Pack) []engine.PackEntry {
 			}
 			i = len(out)
 			idx[p.Kind] = i
-			out = append(out, engine.PackEntry{Pack: p.Kind, Name: name})
+			out = append(out, PackEntry{Pack: p.Kind, Name: name})
 		}
 		out[i].Count++
 		out[i].IDs = append(out[i].IDs, p.ID)

@@ -72,7 +72,7 @@ type MatchRecord struct {
 	RequestedBy string `json:"requested_by,omitempty"`
 	// Players are the duel's group (requester first) or the battle's
 	// engaged players, in the order they become participants.
-	Players []string `json:"players"`
+	Players []string `json:"players,omitempty"`
 	// Answers holds each duel player's answer (the requester's acceptance
 	// is their request).
 	Answers map[string]string `json:"answers,omitempty"`

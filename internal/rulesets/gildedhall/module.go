@@ -9,10 +9,13 @@ package gildedhall
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules/cards"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
 )
 
 // ID is the ruleset id of Gilded Hall.
@@ -55,20 +58,97 @@ func Module() engine.Module {
 	}
 }
 
+// PlayerHoldings is a Gilded Hall player's part of their status: what they hold
+// (Vertebrae, Chips, their deck and packs) and whether they may gift in this
+// period. Its members are the player view's own (engine.PlayerView).
+type PlayerHoldings struct {
+	DeckSize  int               `json:"deck_size"`
+	Inventory players.Inventory `json:"inventory"`
+	// Deck is the deck grouped by card, in card-table order, with counts
+	// and holographic copies (RULINGS C2); Packs groups unopened packs.
+	Deck  []players.DeckEntry `json:"deck"`
+	Packs []PackEntry         `json:"packs"`
+	// CanGift: the player has not gifted in this period (RULINGS C4).
+	CanGift bool `json:"can_gift"`
+	// Battle is the battle the player engaged in during this phase (it
+	// starts when the phase ends; RULINGS X10), if they did.
+	Battle string `json:"battle,omitempty"`
+}
+
+// PackEntry is the unopened packs of one kind.
+type PackEntry struct {
+	Pack  string   `json:"pack"`
+	Name  string   `json:"name"`
+	Count int      `json:"count"`
+	IDs   []string `json:"ids"`
+}
+
+// HoldingsOf reads a Gilded Hall player's holdings back from their view;
+// false for a player of a ruleset without them.
+func HoldingsOf(v engine.PlayerView) (PlayerHoldings, bool) {
+	return engine.HoldingsAs[PlayerHoldings](v, "inventory")
+}
+
+// PlayerView is a Gilded Hall player's status with the holdings as fields of
+// its own (what the tracker's pages and the tests read).
+type PlayerView struct {
+	engine.PlayerView
+	PlayerHoldings
+}
+
+// ViewOf is v with its Gilded Hall holdings (empty ones for a player of a
+// ruleset without them).
+func ViewOf(v engine.PlayerView) PlayerView {
+	h, ok := HoldingsOf(v)
+	if !ok {
+		h = PlayerHoldings{Inventory: players.Inventory{}.Normalized(), Deck: []players.DeckEntry{}, Packs: []PackEntry{}}
+	}
+	return PlayerView{PlayerView: v, PlayerHoldings: h}
+}
+
+// ViewsOf is ViewOf of each view.
+func ViewsOf(vs []engine.PlayerView) []PlayerView {
+	out := make([]PlayerView, len(vs))
+	for i, v := range vs {
+		out[i] = ViewOf(v)
+	}
+	return out
+}
+
+// MarshalJSON writes the view with these holdings (the engine view's own
+// JSON, flat).
+func (v PlayerView) MarshalJSON() ([]byte, error) {
+	e := v.PlayerView
+	e.Holdings = v.PlayerHoldings
+	return json.Marshal(e)
+}
+
+// UnmarshalJSON reads a player view with its holdings.
+func (v *PlayerView) UnmarshalJSON(b []byte) error {
+	var e engine.PlayerView
+	if err := json.Unmarshal(b, &e); err != nil {
+		return err
+	}
+	*v = ViewOf(e)
+	return nil
+}
+
 // HoldingsView fills in a player's holdings (Vertebrae, Chips, their deck
 // and packs) and whether they may gift in this period: Gilded Hall's part
 // of a player's status, which a module trading these items shows too.
-func HoldingsView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
+func HoldingsView(t *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) error {
 	p, _ := r.(*Player)
 	if p == nil {
-		return
+		return nil
 	}
-	v.DeckSize, v.Inventory = len(p.Inventory.Cards), p.Inventory.Normalized()
-	v.Deck, v.Packs = cards.Group(t.Rules, p.Inventory.Cards), groupPacks(t, p.Inventory.Packs)
-	v.CanGift = p.Member && p.GiftPeriod != t.Period.ID
+	h := PlayerHoldings{DeckSize: len(p.Inventory.Cards), Inventory: p.Inventory.Normalized(),
+		Deck: cards.Group(t.Rules, p.Inventory.Cards), Packs: groupPacks(t, p.Inventory.Packs)}
+	h.CanGift = p.Member && p.GiftPeriod != t.Period.ID
 	if p.Member && p.BattlePeriod == t.Period.ID {
-		v.Battle = battleID(t.Period.ID)
+		h.Battle = battleID(t.Period.ID)
 	}
+	v.Holdings = h
+	return nil
 }
 
 // InstHoldings is what a player holds: Vertebrae, Chips, cards and packs.
@@ -80,7 +160,12 @@ const InstHoldings = "holdings"
 // (NewPlayer, HoldingsView) includes it.
 func Holdings() engine.Component {
 	return engine.Component{Name: InstHoldings, OnLeave: onLeave(func(_ *tx, p *Player, res *engine.LeaveResult) error {
-		res.Destroyed = economy.DestroyHoldings(p)
+		d := economy.DestroyHoldings(p)
+		res.Destroyed = &d
+		if d.Vertebrae+d.Chips+len(d.Cards)+len(d.Packs) > 0 {
+			res.Lost = append(res.Lost, fmt.Sprintf("%s, %s, %s and %s", engine.Count(d.Vertebrae, "Vertebra", "Vertebrae"),
+				engine.Count(d.Chips, "Chip", "Chips"), engine.Count(len(d.Cards), "card", "cards"), engine.Count(len(d.Packs), "pack", "packs")))
+		}
 		return nil
 	})}
 }
@@ -125,7 +210,7 @@ func Exoptosis() engine.Component {
 		{Name: "match-timeout", Institution: InstExoptosis, Draws: true, AfterEnd: true, Scheduled: true, What: "Exoptosis matches"},
 	}
 	for _, k := range moveKinds {
-		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k)})
+		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k), Answer: answerMove})
 	}
 	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches}, Events: exoptosisEvents(),
 		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd},
@@ -216,4 +301,16 @@ func moveCall(kind string) *engine.Call {
 	return method(func(s *Service, ctx context.Context, req engine.Request, a MoveArgs) (*engine.Result, error) {
 		return s.Move(ctx, req, MatchMove{Match: a.Match, Kind: kind, Card: a.Card, Cards: a.Cards, Target: a.Target, Targets: a.Targets, Amount: a.Amount})
 	})
+}
+
+// Player is a Gilded Hall player's status with their holdings.
+func (s *Service) Player(ctx context.Context, game, id string) (PlayerView, error) {
+	v, err := s.Service.Player(ctx, game, id)
+	return ViewOf(v), err
+}
+
+// Players lists the game's current players with their holdings.
+func (s *Service) Players(ctx context.Context, game string) ([]PlayerView, error) {
+	vs, err := s.Service.Players(ctx, game)
+	return ViewsOf(vs), err
 }

@@ -104,10 +104,9 @@ func (w *world) player(id string) obelisk.State {
 	if err != nil {
 		w.t.Fatalf("player %s: %v", id, err)
 	}
-	b, _ := json.Marshal(v.State)
-	var s obelisk.State
-	if err := json.Unmarshal(b, &s); err != nil {
-		w.t.Fatal(err)
+	s, ok := obelisk.StateOf(v)
+	if !ok {
+		w.t.Fatalf("player %s: no Obelisk state in %+v", id, v)
 	}
 	return s
 }

@@ -60,7 +60,7 @@ func Obelisk() engine.Component {
 				rob.Join(&p.Player, t.Rules) // 1⚡ on joining (RULINGS O1)
 			}
 		},
-		OnLeave: func(et *engine.Tx, r engine.PlayerRecord, _ *engine.LeaveResult) error {
+		OnLeave: func(et *engine.Tx, r engine.PlayerRecord, res *engine.LeaveResult) error {
 			p, err := asPlayer(r)
 			if err != nil || p == nil {
 				return err
@@ -79,6 +79,7 @@ func Obelisk() engine.Component {
 			t.Save(p)
 			if len(changes) > 0 {
 				t.Emit("components_destroyed", p.ID, map[string]any{"destroyed": held, "changes": changes})
+				res.Lost = append(res.Lost, held.String())
 			}
 			return t.flushObelisk()
 		},

@@ -86,7 +86,8 @@ func envOf(t *engine.Tx) rob.Env {
 	return rob.Env{RS: t.Rules, Now: t.Now, Season: t.Meta.Season, GameStart: t.Meta.CreatedAt}
 }
 
-// State is the Obelisk's part of a player's status (PlayerView.State).
+// State is the Obelisk's part of a player's status (the "state" of their
+// player view: Holdings).
 type State struct {
 	Components ruleset.Components `json:"components"`
 	// Holding says the components for people, e.g. "2⚡ 1💎".
@@ -98,17 +99,33 @@ type State struct {
 }
 
 // playerView fills in the player's obelisk state.
-func playerView(_ *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) {
+func playerView(_ *engine.Tx, r engine.PlayerRecord, v *engine.PlayerView) error {
 	p, _ := r.(*Player)
 	if p == nil {
-		return
+		return nil
 	}
 	exp := map[string]int{}
 	for k, n := range p.Experience {
 		exp[k] = n
 	}
-	v.State = State{Components: p.Components, Holding: p.Components.String(), Experience: exp,
-		Banishment: p.Banishment, Grebe: p.Grebe, Boosts: p.Boosts}
+	v.Holdings = Holdings{State: &State{Components: p.Components, Holding: p.Components.String(), Experience: exp,
+		Banishment: p.Banishment, Grebe: p.Grebe, Boosts: p.Boosts}}
+	return nil
+}
+
+// Holdings is the Obelisk's part of a player view: the player's State.
+type Holdings struct {
+	State *State `json:"state"`
+}
+
+// StateOf reads an Obelisk player's state back from their view; false for
+// a player of a ruleset without it.
+func StateOf(v engine.PlayerView) (State, bool) {
+	h, ok := engine.HoldingsAs[Holdings](v, "state")
+	if !ok || h.State == nil {
+		return State{}, false
+	}
+	return *h.State, true
 }
 
 // componentsWord lists the components for a refusal.

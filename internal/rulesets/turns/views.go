@@ -182,3 +182,67 @@ func scan[T any](ctx context.Context, s *engine.Service, game, prefix string, fn
 		return nil
 	})
 }
+
+// Standing is the turns game's part of a player view: the player's points
+// in this round (U6), whether they sit in the Judicial Pool (U8) and the
+// cases they are the Judge of, awaiting their ruling (U7, U9).
+type Standing struct {
+	Points  int   `json:"points"`
+	InPool  bool  `json:"in_pool"`
+	Judging []int `json:"judging"`
+}
+
+// StandingOf reads a turns player's standing back from their view; false
+// for a player of a ruleset without it.
+func StandingOf(v engine.PlayerView) (Standing, bool) {
+	return engine.HoldingsAs[Standing](v, "points")
+}
+
+// playerView fills in the player's standing, and whether they are active
+// as seed 003 means it (U2: from joining until they leave or declare
+// themselves inactive), which is not the engine's period activity. A
+// member the rules have not met yet (they meet them with their first turns
+// command) is active with the round's points so far, 0 for a newcomer.
+func playerView(t *engine.Tx, _ engine.PlayerRecord, v *engine.PlayerView) error {
+	w, err := open(t)
+	if err != nil {
+		return err
+	}
+	st := Standing{Judging: []int{}}
+	v.Active = v.Member
+	if p := w.s.Player(v.ID); p != nil {
+		st.Points, st.InPool = p.Points, p.InPool && v.Member
+		if p.Member {
+			v.Active = v.Member && p.Active
+		}
+	}
+	if v.Member {
+		st.Judging = append(st.Judging, w.judged(v.ID)...)
+	}
+	v.Holdings = st
+	return nil
+}
+
+// periodName names the game's current period as its players know it: by
+// the round's turn and its part, with the moment it ends (RULINGS U1),
+// never by the calendar's period id.
+func periodName(t *engine.Tx) (string, error) {
+	w, err := open(t)
+	if err != nil {
+		return "", err
+	}
+	r := w.s.Round
+	if r.Over {
+		return fmt.Sprintf("round %d, which is over", r.Number), nil
+	}
+	ti := w.s.Turn(t.Now)
+	switch ti.Part {
+	case nomic.BeforeFirstTurn:
+		return fmt.Sprintf("round %d, before its first turn (turn %s begins %s)", r.Number, nomic.TurnID(r.Number, 1), at(ti.Begin)), nil
+	case nomic.FirstHalf:
+		return fmt.Sprintf("turn %s, first half, until %s", ti.ID, at(ti.Middle)), nil
+	case nomic.LatterHalf:
+		return fmt.Sprintf("turn %s, latter half, until %s", ti.ID, at(ti.End)), nil
+	}
+	return fmt.Sprintf("the interim after turn %s, until %s", ti.ID, at(ti.NextBegin)), nil
+}

@@ -347,7 +347,8 @@ func (st *Store) QueryDue(ctx context.Context, until time.Time, limit int) ([]st
 	}
 }
 
-// Commit applies tx: one conditional PutItem for a lone Put, otherwise one
+// Commit applies tx: one conditional PutItem for a lone Put (which may be
+// its own idempotency record), otherwise one
 // TransactWriteItems.
 func (st *Store) Commit(ctx context.Context, tx store.Tx) error {
 	if err := tx.Validate(); err != nil {
@@ -358,8 +359,15 @@ func (st *Store) Commit(ctx context.Context, tx store.Tx) error {
 			return err
 		}
 	}
-	if len(tx.Puts) == 1 && tx.Size() == 1 && tx.Idem == nil {
-		return st.putOne(ctx, tx.Puts[0])
+	if len(tx.Puts) == 1 && tx.Size() == 1 {
+		p := tx.Puts[0]
+		// A lone item that is its own idempotency record (a log entry
+		// with no state change, a chat reply) is one conditional put,
+		// at half a transaction's units: its condition that it does not
+		// exist is the idempotency check.
+		if tx.Idem == nil || *tx.Idem == p.Item.Key && p.Expect == 0 {
+			return st.putOne(ctx, p, tx.Idem != nil)
+		}
 	}
 	return st.transact(ctx, tx)
 }
@@ -372,22 +380,43 @@ func condition(version int64) (expr string, names map[string]string, values map[
 	return "#v = :v", map[string]string{"#v": attrV}, map[string]av{":v": n(version)}
 }
 
-func (st *Store) putOne(ctx context.Context, p store.Put) error {
+// putOne writes one item under its version condition; idem: the item is
+// its own idempotency record, and finding it there is a repeat
+// (*DuplicateError with the stored item), not a conflict.
+func (st *Store) putOne(ctx context.Context, p store.Put, idem bool) error {
 	expr, names, values := condition(p.Expect)
-	out, err := st.client.PutItem(ctx, &dynamodb.PutItemInput{
+	in := &dynamodb.PutItemInput{
 		TableName:                 aws.String(st.table),
 		Item:                      encodeItem(p.Item, p.Expect+1),
 		ConditionExpression:       aws.String(expr),
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
-	})
+	}
+	if idem {
+		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
+	out, err := st.client.PutItem(ctx, in)
 	u := cost{requests: 1, written: 1, writeUnits: store.WriteUnits(store.ItemSize(p.Item), false)}
 	if out != nil {
 		u.reported = consumedPtr(out.ConsumedCapacity)
 	}
 	addUsage(ctx, u)
 	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) && idem {
+		if len(ccf.Item) > 0 {
+			it, err := decodeItem(ccf.Item)
+			if err != nil {
+				return err
+			}
+			return &store.DuplicateError{Item: it}
+		}
+		it, err := st.Get(ctx, p.Item.Key)
+		if err != nil {
+			return fmt.Errorf("dynamo: read idempotency record after repeat: %w", err)
+		}
+		return &store.DuplicateError{Item: it}
+	}
 	if errors.As(err, &ccf) {
 		return &store.ConflictError{Keys: []store.Key{p.Item.Key}}
 	}
