@@ -31,14 +31,11 @@ const InvokePath = "/2015-03-31/functions/function/invocations"
 // LAMBDA_GOFLAGS): no RPC mode of the Lambda library, no HTTP/2 in
 // net/http (nethttpomithttp2: DynamoDB, Lambda's APIs and Discord's are
 // spoken over HTTP/1.1; it saves 0.3 MiB of every bootstrap), and no
-// inlining in croupier's own packages but the Exoptosis engine (the last
-// -gcflags pattern a package matches wins): inlined copies of their many
-// small functions are 0.3 MiB of every bootstrap, and a command's time is
-// the store's round trips, not this code (BenchmarkEngineCommand and the
-// nomic benchmarks cost the same CPU without it; self-play, the one hot
-// loop, keeps its inlining; docs/operations.md "Bootstraps").
-var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath",
-	"-gcflags=croupier/...=-l", "-gcflags=croupier/internal/rules/exoptosis=", "-ldflags", "-s -w"}
+// inlining in croupier's own packages: inlined copies of their many small
+// functions are 0.3-0.45 MiB of every bootstrap, and a command's time is the
+// store's round trips, not this code (BenchmarkEngineCommand and the nomic
+// benchmarks cost the same CPU without it; docs/operations.md "Bootstraps").
+var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-gcflags=croupier/...=-l", "-ldflags", "-s -w"}
 
 // Build compiles ./functions/<name> of the repository at root for the host
 // into dir/<name>/bootstrap, with the flags the Lambda build uses, and
