@@ -139,7 +139,7 @@ func flatten(group string, v any) []setting {
 
 func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	l.Title, l.Section = "Players", "players"
-	return playersContent(l, gildedhall.ViewsOf(l.members)), nil
+	return playersPage(l, l.members), nil
 }
 
 func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (content, error) {
@@ -155,7 +155,7 @@ func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (conte
 		l.Names[p.ID] = p.Name
 	}
 	l.Title, l.Section = "Player "+cmpName(p), "players"
-	return playerContent(l, gildedhall.ViewOf(p)), nil
+	return playerPage(l, p), nil
 }
 
 func cmpName(p game.PlayerView) string {
