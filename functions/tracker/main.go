@@ -1,14 +1,14 @@
 // Command tracker is the public game tracker as its own Lambda (issue 7):
-// API Gateway sends it the tracker's pages (GET /tracker/...) and the card
-// images (GET /cards/{file}); template.yaml TrackerFunction lists the
-// routes. Pages need no API key: they show only public state, read through
-// the game service's views when requested (docs/tracker.md).
+// API Gateway sends it the tracker's pages (GET /tracker/...);
+// template.yaml TrackerFunction lists the routes. Pages need no API key:
+// they show only public state, read through the game service's views when
+// requested (docs/tracker.md). The card images the pages show are the
+// cards function's (functions/cards).
 //
 // It only wires: environment -> DynamoDB store -> game service (with the
 // Discord reaction reader when DISCORD_BOT_TOKEN is set, so open proposals'
-// live counts read Discord) -> tracker handler (with the card images of
-// the default ruleset's card table) -> API Gateway adapter. It never
-// writes.
+// live counts read Discord) -> tracker handler -> API Gateway adapter. It
+// never writes.
 package main
 
 import (
@@ -17,10 +17,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"croupier/internal/cardart"
 	"croupier/internal/config"
 	"croupier/internal/lambdahttp"
-	"croupier/internal/ruleset"
 	"croupier/internal/tracker"
 )
 
@@ -34,13 +32,5 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
-	rs, err := ruleset.Load(ruleset.Default)
-	if err != nil {
-		config.Fatal(err)
-	}
-	cards, err := cardart.NewHandler(rs.Cards)
-	if err != nil {
-		config.Fatal(err)
-	}
-	lambda.Start(lambdahttp.New(tracker.New(svc, tracker.Options{Cards: cards, Logger: log}), log))
+	lambda.Start(lambdahttp.New(tracker.New(svc, tracker.Options{Logger: log}), log))
 }

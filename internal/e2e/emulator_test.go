@@ -471,12 +471,13 @@ func TestEmulator(t *testing.T) {
 			gov.check(ctx, t, st, quiet)
 			return "nothing due; one result"
 		}},
-		// The public tracker: pages of the sample game (no API key), a
-		// friendly 404, and a card image as PNG for chat embeds.
+		// The public tracker: pages of the sample game (no API key) and a
+		// friendly 404; the cards function: a card image as PNG for chat
+		// embeds.
 		{"tracker/overview.json", htmlPage(200, "<h1>Sample Gilded Hall</h1>", `id="period"`, `<nav aria-label="Game">`)},
 		{"tracker/audit.json", htmlPage(200, `id="audit-run"`, `<script type="application/json" id="audit-data">{"game":"sample-hall"`, `data-draw-index="0"`)},
 		{"tracker/unknown-game.json", htmlPage(404, "<h1>Not found</h1>", "no-such-game")},
-		{"tracker/card-image.json", func(t *testing.T, res []byte) string {
+		{"cards/card-image.json", func(t *testing.T, res []byte) string {
 			r, _ := httpResp(t, res)
 			png, err := base64.StdEncoding.DecodeString(r.Body)
 			if r.StatusCode != 200 || !r.IsBase64Encoded || err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) ||

@@ -28,10 +28,14 @@ import (
 const InvokePath = "/2015-03-31/functions/function/invocations"
 
 // BuildFlags are the production build flags of every function (Makefile
-// LAMBDA_GOFLAGS): no RPC mode of the Lambda library, and no HTTP/2 in
+// LAMBDA_GOFLAGS): no RPC mode of the Lambda library, no HTTP/2 in
 // net/http (nethttpomithttp2: DynamoDB, Lambda's APIs and Discord's are
-// spoken over HTTP/1.1; it saves 0.3 MiB of every bootstrap).
-var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-ldflags", "-s -w"}
+// spoken over HTTP/1.1; it saves 0.3 MiB of every bootstrap), and no
+// inlining in croupier's own packages: inlined copies of their many small
+// functions are 0.3-0.45 MiB of every bootstrap, and a command's time is the
+// store's round trips, not this code (BenchmarkEngineCommand and the nomic
+// benchmarks cost the same CPU without it; docs/operations.md "Bootstraps").
+var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-gcflags=croupier/...=-l", "-ldflags", "-s -w"}
 
 // Build compiles ./functions/<name> of the repository at root for the host
 // into dir/<name>/bootstrap, with the flags the Lambda build uses, and

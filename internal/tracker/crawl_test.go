@@ -164,7 +164,7 @@ var (
 	headingRe = regexp.MustCompile(`<h([1-6])[\s>]`)
 	void      = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
 		"input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
-	// optional end tags the templates never omit are checked like any other.
+	// optional end tags the pages never omit are checked like any other.
 )
 
 // structure lists what is wrong with a page's markup.

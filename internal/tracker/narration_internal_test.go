@@ -1,7 +1,6 @@
 package tracker
 
 import (
-	"bytes"
 	"html"
 	"regexp"
 	"testing"
@@ -28,13 +27,10 @@ func TestLogPageReadsAsSentences(t *testing.T) {
 		row, _ := newLogRow(game.Entry{ID: typ, Command: "c", Actor: "discord:1", Events: []game.Event{narratetest.Sample(typ)}}, say)
 		rows = append(rows, row)
 	}
-	l.Data = logData{Entries: rows}
-	var buf bytes.Buffer
-	if err := parsePages()["log"].ExecuteTemplate(&buf, "layout", l); err != nil {
-		t.Fatal(err)
-	}
+	var p page
+	writeLayout(&p, l, logContent(l, logData{Entries: rows}))
 	shown := map[string]string{}
-	for _, m := range regexp.MustCompile(`<span class="ev" data-event="([^"]+)">([^<]*)</span>`).FindAllStringSubmatch(buf.String(), -1) {
+	for _, m := range regexp.MustCompile(`<span class="ev" data-event="([^"]+)">([^<]*)</span>`).FindAllStringSubmatch(p.b.String(), -1) {
 		shown[m[1]] = html.UnescapeString(m[2])
 	}
 	for _, typ := range types {

@@ -31,15 +31,15 @@ type obeliskData struct {
 	Components []ruleset.ComponentInfo
 }
 
-func (h *Handler) obelisk(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) obelisk(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	svc := obelisk.On(h.svc)
 	o, err := svc.Obelisk(ctx, l.Game.ID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	gs, err := svc.Gatherings(ctx, l.Game.ID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	d := obeliskData{O: o, Gatherings: gs, Components: ruleset.ComponentList}
 	for _, p := range l.members {
@@ -54,8 +54,8 @@ func (h *Handler) obelisk(ctx context.Context, r *http.Request, l *layout) (stri
 		d.Players = append(d.Players, row)
 	}
 	slices.SortFunc(d.Players, func(a, b obeliskPlayer) int { return strings.Compare(a.ID, b.ID) })
-	l.Title, l.Section, l.Data = "The Obelisk", "obelisk", d
-	return "obelisk", nil
+	l.Title, l.Section = "The Obelisk", "obelisk"
+	return obeliskContent(l, d), nil
 }
 
 // stateOf is the Obelisk's part of a player's view.

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html/template"
+	"html"
 	"net/http"
 	"slices"
 	"strconv"
@@ -76,18 +76,18 @@ type overviewData struct {
 	Players  int
 }
 
-func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	g := l.Game
 	var js game.JudgeState
 	if h.svc.RulesetHas(g.Ruleset, game.InstGovernance) {
 		var err error
 		if js, err = h.svc.Judge(ctx, g.ID); err != nil {
-			return "", err
+			return nil, err
 		}
 	}
 	rs, err := h.svc.Ruleset(ctx, g.ID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	d := overviewData{Judge: js, Ruleset: rs, Players: len(l.members)}
 	for _, grp := range []struct {
@@ -96,12 +96,12 @@ func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (str
 	}{{"Thresholds", rs.Thresholds}, {"Chances (%)", rs.Chances}, {"Durations", rs.Durations}, {"Trading", rs.Trading}} {
 		d.Settings = append(d.Settings, flatten(grp.name, grp.v)...)
 	}
-	l.Title, l.Section, l.Data = g.Name, "overview", d
+	l.Title, l.Section = g.Name, "overview"
 	if g.Name == "" {
 		l.Title = g.ID
 	}
 	l.Scripts = []string{"tracker.js"}
-	return "overview", nil
+	return overviewContent(l, d), nil
 }
 
 // flatten lists a ruleset group's fields by their JSON names, in order.
@@ -137,29 +137,25 @@ func flatten(group string, v any) []setting {
 	return out
 }
 
-func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (string, error) {
-	l.Title, l.Section, l.Data = "Players", "players", gildedhall.ViewsOf(l.members)
-	return "players", nil
+func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (content, error) {
+	l.Title, l.Section = "Players", "players"
+	return playersPage(l, l.members), nil
 }
 
-type playerData struct {
-	P gildedhall.PlayerView
-}
-
-func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) player(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	id := r.PathValue("player")
 	if !game.ValidIdentity(id) {
-		return "", notFound{fmt.Sprintf("%q is not a player id such as discord:1234.", id)}
+		return nil, notFound{fmt.Sprintf("%q is not a player id such as discord:1234.", id)}
 	}
 	p, err := h.svc.Player(ctx, l.Game.ID, id)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if p.Name != "" {
 		l.Names[p.ID] = p.Name
 	}
-	l.Title, l.Section, l.Data = "Player "+cmpName(p), "players", playerData{P: gildedhall.ViewOf(p)}
-	return "player", nil
+	l.Title, l.Section = "Player "+cmpName(p), "players"
+	return playerPage(l, p), nil
 }
 
 func cmpName(p game.PlayerView) string {
@@ -178,10 +174,10 @@ type matchesData struct {
 	Engaged []string
 }
 
-func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	all, err := gildedhall.On(h.svc).Matches(ctx, l.Game.ID, gildedhall.MatchFilter{})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var d matchesData
 	for _, p := range l.members {
@@ -201,8 +197,8 @@ func (h *Handler) matches(ctx context.Context, r *http.Request, l *layout) (stri
 	var lo, hi int
 	d.Pager, lo, hi = paginate(r, len(finished))
 	d.Finished = finished[lo:hi]
-	l.Title, l.Section, l.Data = "Matches", "matches", d
-	return "matches", nil
+	l.Title, l.Section = "Matches", "matches"
+	return matchesContent(l, d), nil
 }
 
 type matchData struct {
@@ -276,19 +272,19 @@ func newReplayBoard(l *layout, rp gildedhall.MatchReplay) replayBoard {
 	return b
 }
 
-func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	id := r.PathValue("match")
 	m, err := gildedhall.On(h.svc).Match(ctx, l.Game.ID, id, "")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	rp, err := gildedhall.On(h.svc).Replay(ctx, l.Game.ID, id, "")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	l.Title, l.Section, l.Data = "Match "+m.ID, "matches", matchData{M: m, Replay: rp, Board: newReplayBoard(l, rp)}
+	l.Title, l.Section = "Match "+m.ID, "matches"
 	l.Scripts = []string{"tracker.js"}
-	return "match", nil
+	return matchContent(l, matchData{M: m, Replay: rp, Board: newReplayBoard(l, rp)}), nil
 }
 
 type tradesData struct {
@@ -296,18 +292,18 @@ type tradesData struct {
 	Pager  pager
 }
 
-func (h *Handler) trades(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) trades(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	all, err := gildedhall.On(h.svc).Trades(ctx, l.Game.ID, gildedhall.TradeFilter{})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	slices.Reverse(all)
 	d := tradesData{}
 	var lo, hi int
 	d.Pager, lo, hi = paginate(r, len(all))
 	d.Trades = all[lo:hi]
-	l.Title, l.Section, l.Data = "Trades", "trades", d
-	return "trades", nil
+	l.Title, l.Section = "Trades", "trades"
+	return tradesContent(l, d), nil
 }
 
 type proposalsData struct {
@@ -315,10 +311,10 @@ type proposalsData struct {
 	Pager        pager
 }
 
-func (h *Handler) proposals(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) proposals(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	all, err := h.svc.Proposals(ctx, l.Game.ID, "")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var d proposalsData
 	var closed []game.ProposalView
@@ -333,9 +329,9 @@ func (h *Handler) proposals(ctx context.Context, r *http.Request, l *layout) (st
 	var lo, hi int
 	d.Pager, lo, hi = paginate(r, len(closed))
 	d.Closed = closed[lo:hi]
-	l.Title, l.Section, l.Data = "Proposals", "proposals", d
+	l.Title, l.Section = "Proposals", "proposals"
 	l.Scripts = []string{"tracker.js"}
-	return "proposals", nil
+	return proposalsContent(l, d), nil
 }
 
 type judgeData struct {
@@ -346,29 +342,29 @@ type judgeData struct {
 	Candidacies game.CandidaciesView
 }
 
-func (h *Handler) judge(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) judge(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	g := l.Game.ID
 	var d judgeData
 	var err error
 	if d.Judge, err = h.svc.Judge(ctx, g); err != nil {
-		return "", err
+		return nil, err
 	}
 	if d.Queue, err = h.svc.JudgeQueue(ctx, g); err != nil {
-		return "", err
+		return nil, err
 	}
 	all, err := h.svc.Rulings(ctx, g)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	slices.Reverse(all)
 	var lo, hi int
 	d.Pager, lo, hi = paginate(r, len(all))
 	d.Rulings = all[lo:hi]
 	if d.Candidacies, err = h.svc.Candidacies(ctx, g, ""); err != nil {
-		return "", err
+		return nil, err
 	}
-	l.Title, l.Section, l.Data = "The Judge", "judge", d
-	return "judge", nil
+	l.Title, l.Section = "The Judge", "judge"
+	return judgeContent(l, d), nil
 }
 
 type logData struct {
@@ -430,12 +426,12 @@ func newLogRow(e game.Entry, say func(game.Event) string) (logRow, int) {
 		}
 		er := eventRow{Type: ev.Type, Text: say(ev)}
 		r.Shown = append(r.Shown, er)
-		size += eventOverhead + len(er.Type) + len(template.HTMLEscapeString(er.Text))
+		size += eventOverhead + len(er.Type) + len(html.EscapeString(er.Text))
 	}
 	return r, size
 }
 
-func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	q := r.URL.Query()
 	d := logData{Player: strings.TrimSpace(q.Get("player")), Kind: strings.TrimSpace(q.Get("kind")), After: q.Get("after"),
 		FilterPlayers: l.members}
@@ -462,14 +458,14 @@ func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (stri
 	for reads := 0; reads < maxReads && len(d.Entries) < LogPageSize; reads++ {
 		page, err := h.svc.Log(ctx, l.Game.ID, cursor, LogPageSize-len(d.Entries))
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		rows, size, cut := fit(page.Entries, keep, say, logBudget-used, len(d.Entries) == 0)
 		if cut < len(page.Entries) {
 			if cut > 0 {
 				again, err := h.svc.Log(ctx, l.Game.ID, cursor, cut)
 				if err != nil {
-					return "", err
+					return nil, err
 				}
 				rows, size, _ = fit(again.Entries, keep, say, logBudget-used, len(d.Entries) == 0)
 				cursor = again.Next
@@ -497,8 +493,8 @@ func (h *Handler) logPage(ctx context.Context, r *http.Request, l *layout) (stri
 		d.Kinds = append(d.Kinds, k)
 	}
 	slices.Sort(d.Kinds)
-	l.Title, l.Section, l.Data = "Log", "log", d
-	return "log", nil
+	l.Title, l.Section = "Log", "log"
+	return logContent(l, d), nil
 }
 
 // auditSeed is one period's published seed record as the audit script reads it.
@@ -536,7 +532,8 @@ type auditData struct {
 	Report reportView
 	After  string
 	Next   string
-	JSON   template.JS
+	// Payload is the page's draws and seeds for audit.js.
+	Payload auditPayload
 }
 
 // reportView is the server's own verification of every draw of the game.
@@ -546,15 +543,15 @@ type reportView struct {
 	OK                           bool
 }
 
-func (h *Handler) audit(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) audit(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	g := l.Game.ID
 	seeds, err := h.svc.Seeds(ctx, g)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	rep, err := h.svc.Audit(ctx, g)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	d := auditData{Seeds: seeds, After: r.URL.Query().Get("after"),
 		Report: reportView{Checked: rep.Checked, Pending: rep.Pending, Mismatches: len(rep.Mismatches), BadSeeds: rep.BadSeeds, OK: rep.OK()}}
@@ -568,7 +565,7 @@ func (h *Handler) audit(ctx context.Context, r *http.Request, l *layout) (string
 		// so one read cannot carry a page far past its target.
 		page, err := h.svc.Log(ctx, g, cursor, max(1, (auditDrawTarget-len(pl.Draws))/8))
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		for _, e := range page.Entries {
 			for _, dr := range e.Draws {
@@ -581,13 +578,8 @@ func (h *Handler) audit(ctx context.Context, r *http.Request, l *layout) (string
 			break
 		}
 	}
-	d.Next, d.Draws = cursor, pl.Draws
-	b, err := json.Marshal(pl) // escapes <, > and &: safe inside <script>
-	if err != nil {
-		return "", err
-	}
-	d.JSON = template.JS(b)
-	l.Title, l.Section, l.Data = "Randomness audit", "audit", d
+	d.Next, d.Draws, d.Payload = cursor, pl.Draws, pl
+	l.Title, l.Section = "Randomness audit", "audit"
 	l.Scripts = []string{"audit.js"}
-	return "audit", nil
+	return auditContent(l, d), nil
 }

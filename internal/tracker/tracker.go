@@ -17,16 +17,13 @@
 package tracker
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"errors"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
 
 	"croupier/internal/game"
@@ -40,9 +37,6 @@ const (
 	Base      = "/tracker"
 	CardsBase = "/cards"
 )
-
-//go:embed templates/*.html
-var templateFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
@@ -60,15 +54,14 @@ type Options struct {
 // Handler serves the tracker's pages, its static files and, when
 // configured, the card images.
 type Handler struct {
-	svc   *game.Service
-	log   *slog.Logger
-	mux   *http.ServeMux
-	pages map[string]*template.Template
+	svc *game.Service
+	log *slog.Logger
+	mux *http.ServeMux
 }
 
 // New builds the tracker over svc.
 func New(svc *game.Service, opt Options) *Handler {
-	h := &Handler{svc: svc, log: opt.Logger, mux: http.NewServeMux(), pages: parsePages()}
+	h := &Handler{svc: svc, log: opt.Logger, mux: http.NewServeMux()}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -117,7 +110,8 @@ func redirectTrim(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, strings.TrimSuffix(r.URL.Path, "/"), http.StatusMovedPermanently)
 }
 
-// layout is what every page template receives.
+// layout is what every page's frame shows: the title, the game's header
+// and nav.
 type layout struct {
 	Title string
 	// Game is the game the page is about (nil on the index and 404s).
@@ -133,7 +127,6 @@ type layout struct {
 	// Shows names the game's views its ruleset has (RULINGS R3): the nav
 	// links only to pages that exist for it.
 	Shows map[string]bool
-	Data  any
 }
 
 // notFound is an error a page handler returns for a missing thing; the
@@ -143,8 +136,8 @@ type notFound struct{ Message string }
 func (e notFound) Error() string { return e.Message }
 
 // gamePage loads the game (every game page shows its header and nav) and
-// renders what fill returns.
-func (h *Handler) gamePage(fill func(ctx context.Context, r *http.Request, l *layout) (string, error)) http.HandlerFunc {
+// renders the content fill returns.
+func (h *Handler) gamePage(fill func(ctx context.Context, r *http.Request, l *layout) (content, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		g, err := h.svc.Game(ctx, r.PathValue("game"))
@@ -164,12 +157,12 @@ func (h *Handler) gamePage(fill func(ctx context.Context, r *http.Request, l *la
 		for _, p := range members {
 			l.Names[p.ID] = p.Name
 		}
-		name, err := fill(ctx, r, l)
+		body, err := fill(ctx, r, l)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		h.render(w, r, http.StatusOK, name, l)
+		h.render(w, r, http.StatusOK, body, l)
 	}
 }
 
@@ -190,13 +183,14 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		h.log.Error("tracker: reading the game failed", "path", r.URL.Path, "err", err)
 		w.Header().Set("Retry-After", "5")
-		h.render(w, r, http.StatusServiceUnavailable, "error", &layout{Title: "Temporarily unavailable",
-			Data: "The game's records could not be read just now. Please try again in a moment."})
+		h.render(w, r, http.StatusServiceUnavailable, unavailable("The game's records could not be read just now. Please try again in a moment."),
+			&layout{Title: "Temporarily unavailable"})
 	}
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
-	h.render(w, r, http.StatusNotFound, "notfound", &layout{Title: "Not found", Data: msg})
+	h.render(w, r, http.StatusNotFound, message("Not found", ` id="not-found"`, msg, "<p><a href=\"/tracker\">Go to the tracker's start page</a>.</p>\n"),
+		&layout{Title: "Not found"})
 }
 
 func (h *Handler) notFoundPage(w http.ResponseWriter, r *http.Request) {
@@ -208,24 +202,13 @@ func (h *Handler) notFoundPage(w http.ResponseWriter, r *http.Request) {
 	h.notFound(w, r, "There is no tracker page at "+r.URL.Path+".")
 }
 
-// render executes a page into a buffer first, so a failure shows a whole
-// error page rather than half a page.
-func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, l *layout) {
-	t, ok := h.pages[name]
-	var buf bytes.Buffer
-	var err error
-	if !ok {
-		err = errors.New("no template " + name)
-	} else {
-		err = t.ExecuteTemplate(&buf, "layout", l)
-	}
-	if err != nil {
-		h.log.Error("tracker: rendering failed", "page", name, "path", r.URL.Path, "err", err)
-		status = http.StatusServiceUnavailable
-		buf.Reset()
-		_ = h.pages["error"].ExecuteTemplate(&buf, "layout", &layout{Title: "Temporarily unavailable",
-			Data: "This page could not be shown just now. Please try again in a moment."})
-	}
+// unavailable is the body of the 503 page.
+func unavailable(msg string) content { return message("Temporarily unavailable", "", msg, "") }
+
+// render writes the page into a buffer, then sends it whole.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, body content, l *layout) {
+	var p page
+	writeLayout(&p, l, body)
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
 	// Pages are the live state: always revalidate.
@@ -233,7 +216,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(buf.Bytes())
+		_, _ = w.Write(p.b.Bytes())
 	}
 }
 
@@ -265,7 +248,7 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "index", &layout{Title: "Croupier tracker", Data: d})
+	h.render(w, r, http.StatusOK, indexContent(d), &layout{Title: "Croupier tracker"})
 }
 
 // gameURL is the path of a game page: gameURL("hall", "players", "discord:2").
@@ -275,17 +258,4 @@ func gameURL(id string, parts ...string) string {
 		p += "/" + url.PathEscape(s)
 	}
 	return p
-}
-
-// pageNames are the page templates, each parsed with the layout.
-var pageNames = []string{"index", "notfound", "error", "overview", "players", "player", "matches", "match",
-	"trades", "proposals", "judge", "log", "audit", "obelisk", "turns", "cases"}
-
-func parsePages() map[string]*template.Template {
-	out := map[string]*template.Template{}
-	for _, n := range pageNames {
-		t := template.New(n).Funcs(funcs)
-		out[n] = template.Must(t.ParseFS(templateFS, "templates/layout.html", path.Join("templates", n+".html")))
-	}
-	return out
 }

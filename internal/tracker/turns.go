@@ -19,35 +19,37 @@ type turnsData struct {
 	Rules     []nomic.Rule
 }
 
-func (h *Handler) turnsPage(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) turnsPage(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	g := l.Game.ID
 	var d turnsData
 	var err error
 	if d.Status, err = turns.TurnsStatus(ctx, h.svc, g); err != nil {
-		return "", err
+		return nil, err
 	}
 	if d.Proposals, err = turns.Proposals(ctx, h.svc, g); err != nil {
-		return "", err
+		return nil, err
 	}
 	if d.Rules, err = turns.Rules(ctx, h.svc, g); err != nil {
-		return "", err
+		return nil, err
 	}
-	l.Title, l.Section, l.Data = "Turns, points and rules", "turns", d
-	return "turns", nil
+	l.Title, l.Section = "Turns, points and rules", "turns"
+	return turnsContent(l, d), nil
 }
 
-func (h *Handler) casesPage(ctx context.Context, r *http.Request, l *layout) (string, error) {
+func (h *Handler) casesPage(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	cs, err := turns.Cases(ctx, h.svc, l.Game.ID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	st, err := turns.TurnsStatus(ctx, h.svc, l.Game.ID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	l.Title, l.Section, l.Data = "Cases", "cases", struct {
-		Cases []turns.CaseView
-		Pool  []string
-	}{cs, st.Pool}
-	return "cases", nil
+	l.Title, l.Section = "Cases", "cases"
+	return casesContent(l, casesData{Cases: cs, Pool: st.Pool}), nil
+}
+
+type casesData struct {
+	Cases []turns.CaseView
+	Pool  []string // the Judicial Pool's names
 }
