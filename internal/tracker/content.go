@@ -141,14 +141,10 @@ func yesNo(b bool) markup {
 
 func playersContent(l *layout, ps []gildedhall.PlayerView) content {
 	return func(p *page) {
-		p.raw("\n<h1>Players</h1>\n")
-		if len(ps) == 0 {
-			p.raw("<p>Nobody plays this game yet.</p>\n")
+		if !playersCaption(p, len(ps), "current players and their inventories") {
 			return
 		}
-		p.raw(`<table id="players">` + "\n<caption>")
-		p.num(len(ps))
-		p.raw(" current players and their inventories</caption>\n" +
+		p.raw("</caption>\n" +
 			`<thead><tr><th scope="col">Player</th><th scope="col">Vertebrae</th><th scope="col">Chips</th><th scope="col">Cards</th><th scope="col">Packs</th><th scope="col">Active</th><th scope="col">Reputable</th><th scope="col">Joined</th></tr></thead>` +
 			"\n<tbody>\n")
 		for _, m := range ps {

@@ -160,15 +160,9 @@ func turnsPlayersContent(l *layout, ps []game.PlayerView) content {
 // module's columns, then active and joined.
 func moduleTable(l *layout, ps []game.PlayerView, caption string, cols []string, cells func(game.PlayerView) []string) content {
 	return func(p *page) {
-		p.raw("\n<h1>Players</h1>\n")
-		if len(ps) == 0 {
-			p.raw("<p>Nobody plays this game yet.</p>\n")
+		if !playersCaption(p, len(ps), caption) {
 			return
 		}
-		p.raw(`<table id="players">` + "\n<caption>")
-		p.num(len(ps))
-		p.raw(" ")
-		p.text(caption)
 		p.raw("</caption>\n<thead><tr><th scope=\"col\">Player</th>")
 		for _, c := range cols {
 			p.raw(`<th scope="col">`)
@@ -195,4 +189,19 @@ func moduleTable(l *layout, ps []game.PlayerView, caption string, cols []string,
 		}
 		p.raw("</tbody>\n</table>\n\n")
 	}
+}
+
+// playersCaption opens the players page's table up to its caption's text
+// ("4 current players and ..."); false, having said so, when nobody plays.
+func playersCaption(p *page, n int, caption string) bool {
+	p.raw("\n<h1>Players</h1>\n")
+	if n == 0 {
+		p.raw("<p>Nobody plays this game yet.</p>\n")
+		return false
+	}
+	p.raw(`<table id="players">` + "\n<caption>")
+	p.num(n)
+	p.raw(" ")
+	p.text(caption)
+	return true
 }
