@@ -187,24 +187,9 @@ func playerContent(l *layout, pv gildedhall.PlayerView) content {
 		p.raw("</h1>\n<dl class=\"facts\" id=\"inventory\">\n<dt>Id</dt><dd><code>")
 		p.text(pv.ID)
 		p.raw("</code></dd>\n<dt>Status</dt><dd>")
-		if pv.Member {
-			p.raw("Player since ")
-			p.when(pv.JoinedAt)
-			if pv.Active {
-				p.raw(", active")
-			} else {
-				p.raw(", inactive")
-			}
-			if pv.Reputable {
-				p.raw(", reputable")
-			}
-		} else {
-			p.raw("Left ")
-			p.whenp(pv.LeftAt)
-			if pv.RejoinPossibleAt != nil {
-				p.raw("; may rejoin from ")
-				p.when(*pv.RejoinPossibleAt)
-			}
+		membership(p, pv.PlayerView)
+		if pv.Member && pv.Reputable {
+			p.raw(", reputable")
 		}
 		p.raw("</dd>\n<dt>Vertebrae</dt><dd id=\"vertebrae\">")
 		p.num(inv.Vertebrae)
