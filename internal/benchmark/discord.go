@@ -155,10 +155,7 @@ func (b *discordBench) relabel(command string) {
 		r.order = slices.DeleteFunc(r.order, func(c string) bool { return c == l.command })
 	} else {
 		r.samples[l.command] = r.samples[l.command][:n-1]
-		c := r.costs[l.command]
-		r.costs[l.command] = store.Cost{Requests: c.Requests - l.cost.Requests, ItemsRead: c.ItemsRead - l.cost.ItemsRead,
-			ItemsWritten: c.ItemsWritten - l.cost.ItemsWritten, ReadUnits: c.ReadUnits - l.cost.ReadUnits,
-			WriteUnits: c.WriteUnits - l.cost.WriteUnits, ReportedUnits: c.ReportedUnits - l.cost.ReportedUnits}
+		r.costs[l.command] = r.costs[l.command].Minus(l.cost)
 	}
 	r.add(command, l.elapsed, l.cost)
 }

@@ -270,6 +270,13 @@ func (c Cost) Plus(d Cost) Cost {
 		WriteUnits: c.WriteUnits + d.WriteUnits, ReportedUnits: c.ReportedUnits + d.ReportedUnits}
 }
 
+// Minus returns c less d (a benchmark taking one sample out of a total).
+func (c Cost) Minus(d Cost) Cost {
+	return Cost{Requests: c.Requests - d.Requests, ItemsRead: c.ItemsRead - d.ItemsRead,
+		ItemsWritten: c.ItemsWritten - d.ItemsWritten, ReadUnits: c.ReadUnits - d.ReadUnits,
+		WriteUnits: c.WriteUnits - d.WriteUnits, ReportedUnits: c.ReportedUnits - d.ReportedUnits}
+}
+
 // Usage accumulates Costs, for benchmarks and logs. Attach one to a context
 // with WithUsage; adapters add to it. Safe for concurrent use.
 type Usage struct {

@@ -15,7 +15,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -106,10 +105,7 @@ func (s *Service) matchAfter(ctx context.Context, t *tx, r *MatchRecord, e *engi
 		return nil, err
 	}
 	out := MatchReplay{}
-	rp := &replayer{rs: t.Rules, out: &out, public: lg.hands, known: maps.Clone(lg.hands)}
-	if rp.known == nil {
-		rp.known = map[string][]string{}
-	}
+	rp := newReplayer(t, lg, &out, "")
 	if err := rp.start(ctx, t, r, lg); err != nil {
 		return nil, err
 	}

@@ -142,10 +142,7 @@ func (s *Service) Replay(ctx context.Context, game, id, viewer string) (MatchRep
 	if err != nil {
 		return MatchReplay{}, err
 	}
-	rp := &replayer{rs: t.Rules, out: &out, viewer: viewer, public: lg.hands, known: maps.Clone(lg.hands)}
-	if rp.known == nil {
-		rp.known = map[string][]string{}
-	}
+	rp := newReplayer(t, lg, &out, viewer)
 	if m.Phase == exoptosis.PhaseSelection && viewer != "" {
 		if p, ok := m.Participant(viewer); ok && p.Selected {
 			rp.known[viewer] = p.Hand // one's own selection is no secret to oneself
@@ -341,6 +338,16 @@ type replayer struct {
 	// roster holds a large battle's entrants as they entered, seated when
 	// the log says they were (battle_roster.go).
 	roster map[string]exoptosis.Participant
+}
+
+// newReplayer is a replayer of the match lg logs, for viewer ("" for the
+// public replay), writing to out; it knows the selections the log shows.
+func newReplayer(t *tx, lg *matchLog, out *MatchReplay, viewer string) *replayer {
+	rp := &replayer{rs: t.Rules, out: out, viewer: viewer, public: lg.hands, known: maps.Clone(lg.hands)}
+	if rp.known == nil {
+		rp.known = map[string][]string{}
+	}
+	return rp
 }
 
 // start makes the match as it began: the engine's New for the stored

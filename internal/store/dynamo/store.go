@@ -404,18 +404,7 @@ func (st *Store) putOne(ctx context.Context, p store.Put, idem bool) error {
 	addUsage(ctx, u)
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) && idem {
-		if len(ccf.Item) > 0 {
-			it, err := decodeItem(ccf.Item)
-			if err != nil {
-				return err
-			}
-			return &store.DuplicateError{Item: it}
-		}
-		it, err := st.Get(ctx, p.Item.Key)
-		if err != nil {
-			return fmt.Errorf("dynamo: read idempotency record after repeat: %w", err)
-		}
-		return &store.DuplicateError{Item: it}
+		return st.duplicate(ctx, ccf.Item, p.Item.Key)
 	}
 	if errors.As(err, &ccf) {
 		return &store.ConflictError{Keys: []store.Key{p.Item.Key}}
@@ -498,6 +487,23 @@ func (st *Store) transact(ctx context.Context, tx store.Tx) error {
 	return st.cancelled(ctx, tce, keys, idem)
 }
 
+// duplicate is the repeat a failed idempotency condition on key means, with
+// the stored record: old, as the failure returned it, or read again.
+func (st *Store) duplicate(ctx context.Context, old map[string]av, key store.Key) error {
+	if len(old) > 0 {
+		it, err := decodeItem(old)
+		if err != nil {
+			return err
+		}
+		return &store.DuplicateError{Item: it}
+	}
+	it, err := st.Get(ctx, key)
+	if err != nil {
+		return fmt.Errorf("dynamo: read idempotency record after repeat: %w", err)
+	}
+	return &store.DuplicateError{Item: it}
+}
+
 // Cancellation reason codes of TransactWriteItems.
 const (
 	reasonConditionalCheckFailed = "ConditionalCheckFailed"
@@ -517,21 +523,7 @@ func (st *Store) cancelled(ctx context.Context, tce *types.TransactionCanceledEx
 		return *reasons[i].Code
 	}
 	if code(idem) == reasonConditionalCheckFailed {
-		var stored store.Item
-		if old := reasons[idem].Item; len(old) > 0 {
-			it, err := decodeItem(old)
-			if err != nil {
-				return err
-			}
-			stored = it
-		} else {
-			it, err := st.Get(ctx, keys[idem])
-			if err != nil {
-				return fmt.Errorf("dynamo: read idempotency record after repeat: %w", err)
-			}
-			stored = it
-		}
-		return &store.DuplicateError{Item: stored}
+		return st.duplicate(ctx, reasons[idem].Item, keys[idem])
 	}
 	var failed, contended []store.Key
 	for i := range keys {
