@@ -296,7 +296,8 @@ func resultID(g *gov) string {
 }
 
 // concurrentPushes: 40 players' 👍 pushed by processes whose clocks are
-// 1 to 5 ms behind race the tally of an urgent proposal at its end. Every
+// 1 to 5 ms behind race the tally of an urgent proposal at its end, which
+// starts once 10 of them are acknowledged. Every
 // push is stamped before the end, so each acknowledged one must be
 // counted, and each refused one (voting_closed) neither counted nor
 // recorded.
@@ -319,7 +320,11 @@ func concurrentPushes(t *testing.T, st store.Store) {
 		refused  int
 		failures []string
 	)
-	start := make(chan struct{})
+	// The tally starts once 10 pushes are in, so that the rest race it.
+	start, tenIn := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(tenIn) }) }
+	done := 0
 	for i := range n {
 		wg.Add(1)
 		go func() {
@@ -329,9 +334,15 @@ func concurrentPushes(t *testing.T, st store.Store) {
 			_, err := svcs[i%len(svcs)].PushReactions(g.ctx, req(admin, "race-"+who), game.PushReactions{Message: msg(m), Op: "add", Up: []string{who}})
 			mu.Lock()
 			defer mu.Unlock()
+			if done++; done == n {
+				release() // however few were acknowledged
+			}
 			switch {
 			case err == nil:
 				acked = append(acked, who)
+				if len(acked) == 10 {
+					release()
+				}
 			case ruleCode(err) == "voting_closed":
 				refused++
 			default:
@@ -343,7 +354,7 @@ func concurrentPushes(t *testing.T, st store.Store) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		<-start
+		<-tenIn
 		rep, err := g.svc.RunDue(g.ctx)
 		if err == nil && len(rep.Failed) > 0 {
 			err = fmt.Errorf("%v", rep.Failed)
