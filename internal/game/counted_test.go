@@ -3,6 +3,7 @@ package game_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -38,6 +39,9 @@ type onRead struct {
 	// seals counts the commits putting REACTIONS# records, and sealPuts
 	// the largest number of them in one commit.
 	reactionPuts, maxReactionPuts atomic.Int64
+	// dieAt, when set, fails the dieAt-th commit putting REACTIONS#
+	// records and every later one, as if its process had died before it.
+	dieAt, sealCommits atomic.Int64
 }
 
 func (s *onRead) arm(prefix string, hook func()) {
@@ -88,6 +92,9 @@ func (s *onRead) Commit(ctx context.Context, tx store.Tx) error {
 		if strings.HasPrefix(p.Item.SK, reactions.PushedPrefix) {
 			r++
 		}
+	}
+	if r > 0 && s.dieAt.Load() > 0 && s.sealCommits.Add(1) >= s.dieAt.Load() {
+		return errors.New("injected: the process died")
 	}
 	err := s.Store.Commit(ctx, tx)
 	if err == nil && r > 0 {
@@ -395,22 +402,8 @@ func TestT5_ConcurrentPushesRacingTheTallyDynamoDB(t *testing.T) {
 // record is sealed as of the week's end exactly once, and no commit
 // exceeds DynamoDB's 100 operations (the seal's hold at most 90 records).
 func manyCandidacies(t *testing.T, st store.Store) {
-	hooked := &onRead{Store: st}
-	g := newGovOn(t, hooked)
+	hooked, g := candidacies120(t, st)
 	const n = 120
-	g.clk.Set(start.Add(time.Hour))
-	for i := range n {
-		g.must(g.svc.Join(g.ctx, req(pl(100+i), "join"), game.JoinGame{}))
-	}
-	g.clk.Set(thursday)
-	for i := range n {
-		g.must(g.svc.StandForJudge(g.ctx, req(pl(100+i), "stand"), game.StandForJudge{Message: msg(fmt.Sprintf("c%d", i))}))
-	}
-	// Candidacy 7 is the most popular; 3 and 50 have some 👍 too.
-	g.vote("c7", pls(10, 11, 12, 13), nil)
-	g.vote("c3", pls(10, 11), nil)
-	g.vote("c50", pls(12), pls(13, 14))
-	pushes := map[string]int64{"c7": 1, "c3": 1, "c50": 1}
 	g.clk.Set(nextMonday)
 	var wg sync.WaitGroup
 	errs := make([]error, 5)
@@ -434,10 +427,46 @@ func manyCandidacies(t *testing.T, st store.Store) {
 	if ev := g.events("judge_elected"); len(ev) != 1 || ev[0].Player != pl(107) {
 		t.Fatalf("judge_elected events: %+v", ev)
 	}
+	sealedOnce(t, g, n)
+	if ops := hooked.maxOps.Load(); ops > store.MaxTxItems {
+		t.Fatalf("a commit of %d operations", ops)
+	}
+	if got := hooked.maxReactionPuts.Load(); got > 90 {
+		t.Fatalf("one commit sealed %d records", got)
+	}
+	t.Logf("largest commit %d operations, at most %d records sealed in one", hooked.maxOps.Load(), hooked.maxReactionPuts.Load())
+}
+
+// candidacies120 is a game with 120 more players (discord:100 to 219),
+// each standing for Judge in week 49 on message c<i>; candidacy 7 has the
+// most 👍, 3 and 50 some votes too.
+func candidacies120(t *testing.T, st store.Store) (*onRead, *gov) {
+	hooked := &onRead{Store: st}
+	g := newGovOn(t, hooked)
+	g.clk.Set(start.Add(time.Hour))
+	for i := range 120 {
+		g.must(g.svc.Join(g.ctx, req(pl(100+i), "join"), game.JoinGame{}))
+	}
+	g.clk.Set(thursday)
+	for i := range 120 {
+		g.must(g.svc.StandForJudge(g.ctx, req(pl(100+i), "stand"), game.StandForJudge{Message: msg(fmt.Sprintf("c%d", i))}))
+	}
+	g.vote("c7", pls(10, 11, 12, 13), nil)
+	g.vote("c3", pls(10, 11), nil)
+	g.vote("c50", pls(12), pls(13, 14))
+	return hooked, g
+}
+
+// sealedOnce checks that each of the n candidacies' records is sealed as
+// of the week's end, and was written by one seal only (its version is its
+// pushes plus one).
+func sealedOnce(t *testing.T, g *gov, n int) {
+	t.Helper()
+	pushes := map[string]int64{"c7": 1, "c3": 1, "c50": 1}
 	for i := range n {
 		m := fmt.Sprintf("c%d", i)
 		k, _ := reactions.Key(game.GamePK("hall"), msg(m))
-		it, err := hooked.Get(g.ctx, k)
+		it, err := g.svc.Store().Get(g.ctx, k)
 		var sealed struct {
 			CountedAt time.Time `json:"counted_at"`
 		}
@@ -448,13 +477,39 @@ func manyCandidacies(t *testing.T, st store.Store) {
 			t.Fatalf("%s: version %d after %d pushes: sealed more than once", m, it.Version, pushes[m])
 		}
 	}
-	if ops := hooked.maxOps.Load(); ops > store.MaxTxItems {
-		t.Fatalf("a commit of %d operations", ops)
+}
+
+// TestT5_AnElectionsSealInterruptedPartWayIsResumed: the runner holding an
+// election of 120 candidacies dies before its second seal commit (every
+// attempt of it fails); the election stays due, and the next run seals the
+// rest (each record once) and holds it.
+func TestT5_AnElectionsSealInterruptedPartWayIsResumed(t *testing.T) {
+	hooked, g := candidacies120(t, newBolt(t))
+	hooked.dieAt.Store(2)
+	g.clk.Set(nextMonday)
+	rep, err := g.svc.RunDue(g.ctx)
+	if err != nil || len(rep.Failed) == 0 || !strings.Contains(rep.Failed[0], "injected") {
+		t.Fatalf("the interrupted run: %+v, %v", rep, err)
 	}
-	if got := hooked.maxReactionPuts.Load(); got > 90 {
-		t.Fatalf("one commit sealed %d records", got)
+	if ev := g.events("judge_elected"); len(ev) != 0 {
+		t.Fatalf("%d judge_elected events before every candidacy was sealed", len(ev))
 	}
-	t.Logf("largest commit %d operations, at most %d records sealed in one", hooked.maxOps.Load(), hooked.maxReactionPuts.Load())
+	sealed := 0
+	for i := range 120 {
+		k, _ := reactions.Key(game.GamePK("hall"), msg(fmt.Sprintf("c%d", i)))
+		if it, _ := g.svc.Store().Get(g.ctx, k); strings.Contains(string(it.Data), "counted_at") {
+			sealed++
+		}
+	}
+	if sealed != 90 {
+		t.Fatalf("%d records sealed by the first commit, want 90", sealed)
+	}
+	hooked.dieAt.Store(0)
+	g.runDue(nextMonday.Add(time.Minute))
+	if ev := g.events("judge_elected"); len(ev) != 1 || ev[0].Player != pl(107) {
+		t.Fatalf("judge_elected events: %+v", ev)
+	}
+	sealedOnce(t, g, 120)
 }
 
 func TestT5_ElectionOf120CandidaciesSealsInBoundedIdempotentCommitsBolt(t *testing.T) {
