@@ -541,3 +541,51 @@ func TestT5_TheSealCostsOneSmallWritePerMessage(t *testing.T) {
 		t.Fatalf("the tally wrote %d reaction records; it counts one message", got)
 	}
 }
+
+// TestT5_SealReactionsForAModulesEnd is the call a module's scheduled end
+// makes (the turns module's turn end): SealReactions on the messages it
+// counts, then ReactionsAt. Pushed messages are sealed (a later push
+// stamped before the end is refused; one after is recorded and not read as
+// of the end); messages the platform reader reads live are not touched; a
+// moment the service's clock has not reached is not sealed.
+func TestT5_SealReactionsForAModulesEnd(t *testing.T) {
+	svc, clk := newGame(t, newBolt(t))
+	ctx := context.Background()
+	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(discordOnly{}))
+	slackMsg := game.MessageRef{Platform: "slack", Channel: "C1", Message: "1700000000.000100"}
+	discordMsg := msg("live")
+	if _, err := svc.PushReactions(ctx, req(admin, "r"), game.PushReactions{Message: slackMsg, Up: pls(10, 11)}); err != nil {
+		t.Fatal(err)
+	}
+	end := clk.Now().Add(time.Hour)
+	if err := svc.SealReactions(ctx, "hall", []game.MessageRef{slackMsg}, end); err == nil {
+		t.Fatal("sealed as of a moment the clock has not reached")
+	}
+	clk.Set(end)
+	for range 2 { // the second call finds them sealed and writes nothing
+		if err := svc.SealReactions(ctx, "hall", []game.MessageRef{slackMsg, discordMsg}, end); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sk, _ := reactions.Key(game.GamePK("hall"), slackMsg)
+	dk, _ := reactions.Key(game.GamePK("hall"), discordMsg)
+	if it, _ := svc.Store().Get(ctx, sk); it.Version != 2 {
+		t.Fatalf("the pushed record is at v%d after a push and two seals, want 2", it.Version)
+	}
+	if it, _ := svc.Store().Get(ctx, dk); it.Exists() {
+		t.Fatal("a message read live from Discord was sealed")
+	}
+	late := rulesets.New(svc.Store(), lagging{Clock: clk, lag: time.Millisecond})
+	if _, err := late.PushReactions(ctx, req(admin, "late"), game.PushReactions{Message: slackMsg, Op: "add", Up: pls(12)}); ruleCode(err) != "voting_closed" ||
+		!strings.Contains(err.Error(), "The votes on this message were counted as of") {
+		t.Fatalf("a push 1 ms before the sealed moment: %v", err)
+	}
+	clk.Set(end.Add(time.Second))
+	if _, err := svc.PushReactions(ctx, req(admin, "after"), game.PushReactions{Message: slackMsg, Op: "add", Up: pls(13)}); err != nil {
+		t.Fatalf("a push after the sealed moment: %v", err)
+	}
+	snap, err := svc.ReactionsAt(ctx, "hall", slackMsg, end)
+	if err != nil || !slices.Equal(snap.Up, pls(10, 11)) {
+		t.Fatalf("read as of the end after the seal: %+v %v", snap, err)
+	}
+}
