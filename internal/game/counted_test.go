@@ -36,8 +36,8 @@ type onRead struct {
 	hook   func()
 	fired  atomic.Bool
 	maxOps atomic.Int64
-	// seals counts the commits putting REACTIONS# records, and sealPuts
-	// the largest number of them in one commit.
+	// reactionPuts counts the REACTIONS# records that commits put, and
+	// maxReactionPuts the most one commit put.
 	reactionPuts, maxReactionPuts atomic.Int64
 	// dieAt, when set, fails the dieAt-th commit putting REACTIONS#
 	// records and every later one, as if its process had died before it.
