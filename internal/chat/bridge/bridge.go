@@ -407,12 +407,19 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg := game.MessageRef{Platform: e.Platform, Channel: e.Channel, Message: e.Message}
-	req := game.Request{Game: b.Game, Actor: "bridge:" + e.Platform, Key: "bridge-event:" + e.ID}
+	// The event id keys the push, so a relay's retry applies once; it is
+	// no secret, so it is the id under this secret's scope: another
+	// secret's event of the same id is its own push, neither answered
+	// with this one's result nor swallowing it as a repeat.
+	req := game.Request{Game: b.Game, Actor: "bridge:" + e.Platform, Key: "bridge-event:" + chat.Owner("bridge "+scope.String(), "") + ":" + e.ID}
 	var res *game.Result
 	switch e.Type {
 	case ReactionAdded, ReactionRemoved:
-		user, err := identity(e.Platform, e.User)
-		if err != nil {
+		// err is the function's: the push's refusal below must reach
+		// answer (a shadowing err here once left it nil, and answer
+		// dereferenced the missing result).
+		var user string
+		if user, err = identity(e.Platform, e.User); err != nil {
 			problem(w, http.StatusBadRequest, "invalid_request", upper(err.Error())+".")
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -266,5 +267,33 @@ func TestRequestIDsAnswerTheirOwnerOnly(t *testing.T) {
 		if s, b := e.send("a-users-secret", path, r.body); s != 200 || !bytes.Equal(b, r.first) {
 			t.Errorf("alice replays %s: %d %s, want the first reply %s", r.body.ID, s, b, r.first)
 		}
+	}
+
+	// An event id is the relay's too: mallory's relay sending alice's
+	// relay's event id pushes mallory's own reaction, neither answered
+	// with alice's push as a repeat nor swallowing it.
+	react := func(secret, user string) []string {
+		t.Helper()
+		s, b := e.send(secret, "/bridge/v1/events", bridge.Event{ID: "$react-1", Platform: "matrix", Space: "room1",
+			Type: bridge.ReactionAdded, Channel: "c", Message: "m1", User: user, Emoji: "👍"})
+		var p struct{ Result struct{ Up []string } }
+		if s != 200 || json.Unmarshal(b, &p) != nil {
+			t.Fatalf("%s's reaction: %d %s", user, s, b)
+		}
+		return p.Result.Up
+	}
+	first := react("a-users-secret", "alice")
+	if up := react("mallory-secret", "mallory"); len(up) != 2 {
+		t.Errorf("after mallory's reaction under alice's event id, 👍 by %v; want alice and mallory", up)
+	}
+	if up := react("a-users-secret", "alice"); !slices.Equal(up, first) {
+		t.Errorf("alice's relay repeating its event: 👍 by %v, want its first answer %v", up, first)
+	}
+	// The same secret sending that event id for another user is refused
+	// (once a nil result answered as a panic).
+	s, b := e.send("a-users-secret", "/bridge/v1/events", bridge.Event{ID: "$react-1", Platform: "matrix", Space: "room1",
+		Type: bridge.ReactionAdded, Channel: "c", Message: "m1", User: "anna", Emoji: "👍"})
+	if s != http.StatusUnprocessableEntity || !bytes.Contains(b, []byte("idempotency_key_reused")) {
+		t.Errorf("anna's reaction under alice's event id, same secret: %d %s, want 422 idempotency_key_reused", s, b)
 	}
 }
