@@ -72,12 +72,14 @@ func record(owner string, resp []byte) []byte {
 	return append(append([]byte(owner), '\n'), resp...)
 }
 
-func parseRecord(data []byte) (owner string, resp []byte, err error) {
+// parseRecord splits a record; one without an owner (kept before records
+// named theirs, for an hour at most) is no one's, so it answers no one.
+func parseRecord(data []byte) (owner string, resp []byte) {
 	o, r, ok := bytes.Cut(data, []byte{'\n'})
 	if !ok {
-		return "", nil, errors.New("chat: a reply cache record without its owner")
+		return "", nil
 	}
-	return string(o), r, nil
+	return string(o), r
 }
 
 func (c *ReplyCache) item(k store.Key, owner string, resp []byte) store.Item {
@@ -107,11 +109,8 @@ func (c *ReplyCache) create(ctx context.Context, platform, key, owner string, re
 
 // theirs is the reply of an existing record for owner.
 func theirs(it store.Item, owner string) ([]byte, int64, error) {
-	o, r, err := parseRecord(it.Data)
-	if err != nil {
-		return nil, 0, err
-	}
-	if o != owner {
+	o, r := parseRecord(it.Data)
+	if o == "" || o != owner {
 		return nil, 0, ErrReused
 	}
 	if len(r) == 0 {
