@@ -30,9 +30,9 @@ type Trimmer interface {
 // announcer's delivery record absorbs.
 //
 // Every cursor lives in one partition of Store (PK "TAIL#", SK
-// "CURSOR#<name>"), so a tail can read them all: after each poll it trims
-// a Trimmer feed of the entries every cursor has passed, a bounded batch
-// at a time (trimBatch). An entry is trimmed only behind every durable
+// "CURSOR#<name>"), so a tail can read them all: each time it moves its
+// cursor it trims a Trimmer feed of the entries every cursor has passed, a
+// bounded batch at a time (trimBatch). An entry is trimmed only behind every durable
 // cursor, so whatever no tail has moved past (not yet announced, or
 // announced by a process that died before its cursor moved) stays.
 type Tail struct {
@@ -60,8 +60,9 @@ const (
 	cursorPrefix = "CURSOR#"
 )
 
-// trimBatch bounds the feed entries one poll trims: a write transaction
-// of bolt's single writer, kept short; a backlog goes a batch a poll.
+// trimBatch bounds the feed entries one cursor move trims: a write
+// transaction of bolt's single writer, kept short; a backlog (a feed kept
+// before trimming) goes a batch a move.
 const trimBatch = 1000
 
 func (t *Tail) name() string {
@@ -119,7 +120,6 @@ func (t *Tail) Poll(ctx context.Context) (int, error) {
 			return n, fmt.Errorf("publish: reading the log feed after %d: %w", at, err)
 		}
 		if len(cs) == 0 {
-			t.trim(ctx)
 			return n, nil
 		}
 		done := at
@@ -145,9 +145,11 @@ func (t *Tail) Poll(ctx context.Context) (int, error) {
 			if at, ver, err = t.advance(ctx, done, ver); err != nil {
 				return n, err
 			}
+			// Only a moved cursor can let the feed be trimmed further,
+			// so an idle poll costs no more than it did.
+			t.trim(ctx)
 		}
 		if failed != nil {
-			t.trim(ctx)
 			return n, failed
 		}
 	}
