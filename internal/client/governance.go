@@ -2,7 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
+	"strconv"
 
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
@@ -84,9 +87,32 @@ func (c *Client) StandForJudge(ctx context.Context, idemKey, g string, body game
 	return post[governance.Candidacy](ctx, c, idemKey, gamePath(g, "candidacies"), body)
 }
 
-// Candidacies returns a week's Judge election ("" for the current week).
+// Candidacies returns a week's Judge election ("" for the current week),
+// every page of it (game.AllCandidacies); when there were several pages,
+// the Reply's Body is the whole election, as one page would have held it.
 func (c *Client) Candidacies(ctx context.Context, g, week string) (game.CandidaciesView, Reply, error) {
-	return get[game.CandidaciesView](ctx, c, withQuery(gamePath(g, "candidacies"), "week", week))
+	var last Reply
+	pages := 0
+	seen := map[string]bool{}
+	v, err := game.AllCandidacies(func(pr game.PageRequest) (game.CandidaciesView, error) {
+		if seen[pr.Cursor] {
+			return game.CandidaciesView{}, fmt.Errorf("the server returned the candidacies cursor %q twice; stopping", pr.Cursor)
+		}
+		seen[pr.Cursor] = true
+		pages++
+		page, r, err := get[game.CandidaciesView](ctx, c, withQuery(gamePath(g, "candidacies"), "week", week, "limit", strconv.Itoa(pr.Limit), "cursor", pr.Cursor))
+		last = r
+		return page, err
+	})
+	if err != nil {
+		return v, last, err
+	}
+	if pages > 1 {
+		if last.Body, err = json.Marshal(v); err != nil {
+			return v, last, err
+		}
+	}
+	return v, last, nil
 }
 
 // PushReactions reports a message's 👍 and 👎 reactions (as a bridge does).

@@ -156,7 +156,7 @@ var tallyKinds = []tallyKind{
 		g.clk.Set(thursday)
 		g.must(g.svc.StandForJudge(g.ctx, req(pl(10), g.key()), game.StandForJudge{Message: msg("vote")}))
 		return "vote", nextMonday, func() int {
-			v, err := g.svc.Candidacies(g.ctx, "hall", "2026-W49")
+			v, err := g.svc.Candidacies(g.ctx, "hall", "2026-W49", game.PageRequest{})
 			if err != nil || v.Result == nil || len(v.Result.Standings) != 1 {
 				g.t.Fatalf("the election has no result: %+v %v", v, err)
 			}

@@ -122,12 +122,7 @@ func (s *Service) StandForJudge(ctx context.Context, req Request, sf StandForJud
 // candidacies reads a week's candidacies, earliest first.
 func (s *Service) candidacies(ctx context.Context, game, week string) ([]governance.Candidacy, error) {
 	out, err := scanRecords[governance.Candidacy](ctx, s, game, candidacyPrefix+week+"#", nil)
-	slices.SortStableFunc(out, func(a, b governance.Candidacy) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	sortCandidacies(out)
 	return out, err
 }
 
@@ -226,8 +221,11 @@ func (s *Service) holdElectionItem(ctx context.Context, game, sk string) ([]stri
 	return []string{game + "/" + week}, nil
 }
 
-// CandidaciesView is one week's election: its candidacies, earliest first,
-// and either its result (held) or Live, the outcome if the week ended now.
+// CandidaciesView is one page of a week's election: a page of its
+// candidacies (pages in candidate order, each page earliest first), and
+// either its result (held) or Live, the outcome if the week ended now. The
+// outcome is the whole election's (winner, Judge, reason), its Standings
+// only those of the page's candidacies, so no page grows with the game.
 type CandidaciesView struct {
 	Week        string                 `json:"week"`
 	EndsAt      time.Time              `json:"ends_at"`
@@ -236,14 +234,72 @@ type CandidaciesView struct {
 	Result      *governance.Election   `json:"result,omitempty"`
 	Live        *governance.Election   `json:"live,omitempty"`
 	// LiveError says why Live is missing (the reaction source failed).
-	LiveError string `json:"live_error,omitempty"`
+	LiveError  string `json:"live_error,omitempty"`
+	NextCursor string `json:"next_cursor,omitempty"`
+}
+
+// AllCandidacies reads every page of week's election: its candidacies
+// earliest first and its outcome with every standing (for callers that
+// show a whole election: the tracker, the CLI).
+func AllCandidacies(read func(PageRequest) (CandidaciesView, error)) (CandidaciesView, error) {
+	var all CandidaciesView
+	pr := PageRequest{Limit: MaxPageLimit}
+	for {
+		v, err := read(pr)
+		if err != nil {
+			return all, err
+		}
+		if pr.Cursor == "" {
+			all = v
+		} else {
+			all.Candidacies = append(all.Candidacies, v.Candidacies...)
+			for _, e := range [][2]*governance.Election{{all.Result, v.Result}, {all.Live, v.Live}} {
+				if e[0] != nil && e[1] != nil {
+					e[0].Standings = append(e[0].Standings, e[1].Standings...)
+				}
+			}
+		}
+		if v.NextCursor == "" {
+			all.NextCursor = ""
+			sortCandidacies(all.Candidacies)
+			return all, nil
+		}
+		pr.Cursor = v.NextCursor
+	}
+}
+
+func sortCandidacies(cs []governance.Candidacy) {
+	slices.SortStableFunc(cs, func(a, b governance.Candidacy) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
+// pageStandings keeps e's standings of the candidacies of page.
+func pageStandings(e *governance.Election, page []governance.Candidacy) *governance.Election {
+	if e == nil {
+		return nil
+	}
+	out := *e
+	out.Standings = []governance.Standing{}
+	for _, st := range e.Standings {
+		if slices.ContainsFunc(page, func(c governance.Candidacy) bool { return c.ID == st.Candidacy }) {
+			out.Standings = append(out.Standings, st)
+		}
+	}
+	return &out
 }
 
 var weekRe = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
 
-// Candidacies returns the Judge election of week ("2026-W49"; "" for the
-// current UTC week).
-func (s *Service) Candidacies(ctx context.Context, game, week string) (CandidaciesView, error) {
+// Candidacies returns a page of the Judge election of week ("2026-W49"; ""
+// for the current UTC week).
+func (s *Service) Candidacies(ctx context.Context, game, week string, pr PageRequest) (CandidaciesView, error) {
+	if _, err := pr.limit(); err != nil {
+		return CandidaciesView{}, err
+	}
 	var wk calendar.Week
 	if week == "" {
 		wk = calendar.WeekAt(s.clock.Now())
@@ -272,15 +328,22 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 		}
 		v.Status, v.Result = rec.Status, rec.Result
 	}
-	if v.Candidacies, err = s.candidacies(ctx, game, wk.String()); err != nil {
+	if v.Candidacies, v.NextCursor, err = PageRecords[governance.Candidacy](ctx, s, game, candidacyPrefix+wk.String()+"#", pr, nil); err != nil {
 		return CandidaciesView{}, err
 	}
+	sortCandidacies(v.Candidacies)
+	v.Result = pageStandings(v.Result, v.Candidacies)
 	if v.Status == ElectionOpen {
 		at := t.Now
 		if wk.End().Before(at) {
 			at = wk.End()
 		}
-		bs, err := s.ballots(ctx, game, v.Candidacies, at, false)
+		// The outcome is decided by every candidacy, not the page's.
+		all, err := s.candidacies(ctx, game, wk.String())
+		if err != nil {
+			return CandidaciesView{}, err
+		}
+		bs, err := s.ballots(ctx, game, all, at, false)
 		if err != nil {
 			v.LiveError = err.Error()
 			return v, nil
@@ -294,7 +357,7 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 			return CandidaciesView{}, err
 		}
 		e := governance.Elect(wk, js.Judge, bs, isPlayer)
-		v.Live = &e
+		v.Live = pageStandings(&e, v.Candidacies)
 	}
 	return v, nil
 }

@@ -363,7 +363,7 @@ func TestG5_ElectionTieGoesToEarliestCandidacy(t *testing.T) {
 	g.vote("c10", pls(13, 14), nil)
 	g.vote("c11", pls(15, 16), nil)
 	g.vote("c12", pls(13, 14, 15), pls(16, 17, 18)) // most 👍 but not popular
-	view, err := g.svc.Candidacies(g.ctx, "hall", "")
+	view, err := g.svc.Candidacies(g.ctx, "hall", "", game.First)
 	if err != nil || view.Week != "2026-W49" || len(view.Candidacies) != 3 || view.Live == nil || view.Live.Judge != pl(10) {
 		t.Fatalf("candidacies of the week: %+v, %v", view, err)
 	}
@@ -383,7 +383,7 @@ func TestG5_ElectionTieGoesToEarliestCandidacy(t *testing.T) {
 	if len(g.entries()) != n {
 		t.Fatal("a second run held the election again")
 	}
-	view, _ = g.svc.Candidacies(g.ctx, "hall", "2026-W49")
+	view, _ = g.svc.Candidacies(g.ctx, "hall", "2026-W49", game.First)
 	if view.Status != game.ElectionHeld || view.Result == nil || view.Result.Winner == "" {
 		t.Fatalf("held election: %+v", view)
 	}

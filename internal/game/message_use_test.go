@@ -135,7 +135,7 @@ func concurrentUses(t *testing.T, st store.Store) {
 	}
 	ps, _ := g.svc.Proposals(g.ctx, "hall", "")
 	rs, _ := g.svc.JusticeRequests(g.ctx, "hall", "")
-	cs, _ := g.svc.Candidacies(g.ctx, "hall", "")
+	cs, _ := g.svc.Candidacies(g.ctx, "hall", "", game.First)
 	if got := len(ps) + len(rs) + len(cs.Candidacies); got != 1 {
 		t.Errorf("%d proposals, %d requests and %d candidacies recorded, want 1 in all", len(ps), len(rs), len(cs.Candidacies))
 	}

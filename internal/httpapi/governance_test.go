@@ -1,13 +1,16 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"testing"
 	"time"
 
+	"croupier/internal/client"
 	"croupier/internal/game"
 	"croupier/internal/httpapi/apitest"
 	"croupier/internal/rules/governance"
@@ -495,4 +498,82 @@ func TestG6_MessageAlreadyUsedIs409(t *testing.T) {
 			t.Errorf("POST %s: used_for %v", path, pr.Extra["used_for"])
 		}
 	}
+}
+
+// TestCandidaciesRoutePages (issue 22, point 7): the week's election pages
+// its candidacies like every list route. Eight candidacies read three to a
+// page come in three pages, each candidacy once; every page carries the
+// whole election's live outcome (the same leader on each) with the
+// standings of its own candidacies only; the client follows the cursor to
+// the whole election, earliest first; a bad limit or cursor is refused.
+func TestCandidaciesRoutePages(t *testing.T) {
+	e := govGame(t)
+	stand := append([]string{ada}, voters...)
+	var want []string
+	for i, p := range stand {
+		var cd struct{ ID string }
+		e.mustStatus(e.gpost(p, "/candidacies", game.StandForJudge{Message: msg(fmt.Sprint(2800 + i))}), http.StatusCreated).Decode(t, &cd)
+		want = append(want, cd.ID)
+	}
+	e.push("2803", voters[:4], nil) // voters[2]'s candidacy leads
+	path := "/v1/games/" + gameID + "/candidacies"
+
+	var got []string
+	pages, cursor := 0, ""
+	for {
+		q := url.Values{"limit": {"3"}}
+		if cursor != "" {
+			q.Set("cursor", cursor)
+		}
+		var v game.CandidaciesView
+		e.mustStatus(e.Get(path+"?"+q.Encode()), http.StatusOK).Decode(t, &v)
+		pages++
+		if len(v.Candidacies) > 3 || v.Live == nil || v.Live.Judge != voters[2] || v.Status != "open" {
+			t.Fatalf("page %d: %d candidacies, live %+v; want at most 3 and voters[2] leading on every page", pages, len(v.Candidacies), v.Live)
+		}
+		var ids []string
+		for _, c := range v.Candidacies {
+			ids = append(ids, c.ID)
+		}
+		var standing []string
+		for _, s := range v.Live.Standings {
+			standing = append(standing, s.Candidacy)
+		}
+		slices.Sort(ids)
+		slices.Sort(standing)
+		if !slices.Equal(ids, standing) {
+			t.Errorf("page %d: standings of %v, want those of its candidacies %v", pages, standing, ids)
+		}
+		got = append(got, ids...)
+		if v.NextCursor == "" {
+			break
+		}
+		if pages > 10 {
+			t.Fatal("paging does not end")
+		}
+		cursor = v.NextCursor
+	}
+	slices.Sort(got)
+	sorted := slices.Sorted(slices.Values(want))
+	if pages != 3 || !slices.Equal(got, sorted) {
+		t.Fatalf("%d pages listing %v, want 3 pages listing each of %v once", pages, got, sorted)
+	}
+
+	c, err := client.New(e.BaseURL, testKey, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := c.Candidacies(context.Background(), gameID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range all.Candidacies {
+		ids = append(ids, c.ID)
+	}
+	if !slices.Equal(ids, want) || all.Live == nil || len(all.Live.Standings) != len(want) || all.NextCursor != "" {
+		t.Fatalf("the client's whole election: %v with %+v, want %v earliest first with every standing", ids, all.Live, want)
+	}
+	e.wantCode(e.Do(apitest.Call{Method: "GET", Path: path + "?limit=0", Bad: true}), http.StatusBadRequest, "invalid_limit")
+	e.wantCode(e.Get(path+"?cursor=nonsense"), http.StatusBadRequest, "invalid_cursor")
 }

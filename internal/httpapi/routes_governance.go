@@ -180,6 +180,10 @@ func (a *API) getJudge(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) listCandidacies(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Candidacies(r.Context(), r.PathValue("game"), r.URL.Query().Get("week"))
+	pr, ok := pageRequest(w, r)
+	if !ok {
+		return
+	}
+	v, err := a.svc.Candidacies(r.Context(), r.PathValue("game"), r.URL.Query().Get("week"), pr)
 	a.reply(w, r, v, err)
 }

@@ -360,7 +360,9 @@ func (h *Handler) judge(ctx context.Context, r *http.Request, l *layout) (conten
 	var lo, hi int
 	d.Pager, lo, hi = paginate(r, len(all))
 	d.Rulings = all[lo:hi]
-	if d.Candidacies, err = h.svc.Candidacies(ctx, g, ""); err != nil {
+	if d.Candidacies, err = game.AllCandidacies(func(pr game.PageRequest) (game.CandidaciesView, error) {
+		return h.svc.Candidacies(ctx, g, "", pr)
+	}); err != nil {
 		return nil, err
 	}
 	l.Title, l.Section = "The Judge", "judge"

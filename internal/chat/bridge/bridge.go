@@ -252,9 +252,6 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	// Replies are cached under the relay's platform, apart from the
-	// native integrations' ("bridge-slack" is not "slack").
-	cachePlatform := "bridge-" + c.Platform
 	inv := &chat.Invocation{Platform: c.Platform, Guild: c.Space, Channel: c.Channel, User: user, UserName: c.UserName,
 		Command: c.Command, Options: c.Options, Key: c.ID}
 	var rep *chat.Reply
@@ -285,6 +282,23 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// Replies are cached under the relay's platform, apart from the
+	// native integrations' ("bridge-slack" is not "slack"). The request id
+	// is the relay's choice and no secret (a Matrix event id is visible to
+	// the whole room), so it is claimed for this secret's scope and this
+	// user before anything runs under it (after the scope checks: a 403
+	// writes nothing): another secret or another user sending it is
+	// refused, and gets neither the first reply nor a command run under
+	// the first one's idempotency key.
+	cl, err := h.Cache.Claim(ctx, "bridge-"+c.Platform, c.ID, chat.Owner("bridge "+scope.String(), user))
+	if err != nil {
+		h.cacheFailed(w, r, err)
+		return
+	}
+	if cl.Reply != nil {
+		writeJSON(w, http.StatusOK, cl.Reply)
+		return
+	}
 	if rep == nil {
 		rep = h.Router.Handle(ctx, inv)
 	}
@@ -293,11 +307,22 @@ func (h *Handler) commands(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	if b, err = h.Cache.Keep(ctx, cachePlatform, c.ID, rep.Logged, b); err != nil {
-		h.fail(w, ctx, err)
+	if b, err = h.Cache.Fill(ctx, cl, rep.Logged, b); err != nil {
+		h.cacheFailed(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, b)
+}
+
+// cacheFailed answers a reply cache error: 409 for a request id someone
+// else used first (chat.ErrReused), otherwise a failure.
+func (h *Handler) cacheFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, chat.ErrReused) {
+		h.log().WarnContext(r.Context(), "bridge request id reused by another secret or user", "remote", r.RemoteAddr)
+		problem(w, http.StatusConflict, "request_id_reused", "That request id was already used by someone else; send each request with an id of its own.")
+		return
+	}
+	h.fail(w, r.Context(), err)
 }
 
 // gameOf finds the game inv would act on, as the router will: the bound
@@ -382,12 +407,19 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg := game.MessageRef{Platform: e.Platform, Channel: e.Channel, Message: e.Message}
-	req := game.Request{Game: b.Game, Actor: "bridge:" + e.Platform, Key: "bridge-event:" + e.ID}
+	// The event id keys the push, so a relay's retry applies once; it is
+	// no secret, so it is the id under this secret's scope: another
+	// secret's event of the same id is its own push, neither answered
+	// with this one's result nor swallowing it as a repeat.
+	req := game.Request{Game: b.Game, Actor: "bridge:" + e.Platform, Key: "bridge-event:" + chat.Owner("bridge "+scope.String(), "") + ":" + e.ID}
 	var res *game.Result
 	switch e.Type {
 	case ReactionAdded, ReactionRemoved:
-		user, err := identity(e.Platform, e.User)
-		if err != nil {
+		// err is the function's: the push's refusal below must reach
+		// answer (a shadowing err here once left it nil, and answer
+		// dereferenced the missing result).
+		var user string
+		if user, err = identity(e.Platform, e.User); err != nil {
 			problem(w, http.StatusBadRequest, "invalid_request", upper(err.Error())+".")
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +38,8 @@ type scopedEnv struct {
 const scopedSecrets = `matrix-relay-secret as=matrix:,
 	irc-relay-secret as=irc:,
 	hall-relay-secret as=matrix: games=hall,
-	a-users-secret as=matrix:a*`
+	a-users-secret as=matrix:a*,
+	mallory-secret as=matrix:mallory`
 
 func newScopedEnv(t *testing.T) *scopedEnv {
 	t.Helper()
@@ -188,5 +190,110 @@ func TestSecretScopes(t *testing.T) {
 	}
 	if p, err := gildedhall.On(e.svc).Player(context.Background(), "hall", "discord:1"); err == nil && p.Inventory.Vertebrae != 0 {
 		t.Errorf("discord:1 holds %d Vertebrae, want none of the refused 500", p.Inventory.Vertebrae)
+	}
+}
+
+// TestRequestIDsAnswerTheirOwnerOnly is issue 22's acceptance 5: a relay's
+// request id is no secret (a Matrix event id is visible to the whole room),
+// so the reply cached for it answers only the secret scope and the user
+// that sent it first. Another secret reusing alice's id, or another user
+// under alice's own secret (one scoped to several users), is refused 409
+// request_id_reused: no cached reply (alice's private status), no command
+// run under her id, nothing changed. Alice's relay replaying gets the
+// first replies byte for byte.
+func TestRequestIDsAnswerTheirOwnerOnly(t *testing.T) {
+	e := newScopedEnv(t)
+	cmd := func(id, user, name string, opts map[string]string) bridge.Command {
+		return bridge.Command{ID: id, Platform: "matrix", Space: "room1", User: user, Command: name, Options: opts}
+	}
+	const path = "/bridge/v1/commands"
+	for _, c := range []struct {
+		secret string
+		body   bridge.Command
+	}{
+		{"a-users-secret", cmd("$join-alice", "alice", "join", nil)},
+		{"matrix-relay-secret", cmd("$grant-alice", "boss", "grant", map[string]string{"player": "matrix:alice", "vertebrae": "4321", "reason": "prize"})},
+	} {
+		if s, b := e.send(c.secret, path, c.body); s != 200 || bytes.Contains(b, []byte(`"refusal":true`)) {
+			t.Fatalf("%s: %d %s", c.body.ID, s, b)
+		}
+	}
+	// alice's private status (a read: its reply is what the cache keeps).
+	s, status := e.send("a-users-secret", path, cmd("$status-alice", "alice", "status", nil))
+	if s != 200 || !bytes.Contains(status, []byte("4321")) || !bytes.Contains(status, []byte(`"ephemeral":true`)) {
+		t.Fatalf("alice's status: %d %s, want her private status with her 4321 Vertebrae", s, status)
+	}
+	s, join := e.send("a-users-secret", path, cmd("$join-alice", "alice", "join", nil))
+	if s != 200 {
+		t.Fatalf("alice's join replayed: %d %s", s, join)
+	}
+
+	ids := []string{"$join-alice", "$grant-alice", "$status-alice"}
+	before := e.snapshot(ids)
+	for _, r := range []struct {
+		name, secret string
+		body         bridge.Command
+	}{
+		{"mallory's own secret sends alice's status id", "mallory-secret", cmd("$status-alice", "mallory", "status", nil)},
+		{"another secret, same user: matrix relay sends alice's status id as alice", "matrix-relay-secret", cmd("$status-alice", "alice", "status", nil)},
+		{"same secret, another user: anna sends alice's status id", "a-users-secret", cmd("$status-alice", "anna", "status", nil)},
+		{"same secret, another user: anna joins under alice's join id", "a-users-secret", cmd("$join-alice", "anna", "join", nil)},
+		{"another secret, another command under alice's join id", "mallory-secret", cmd("$join-alice", "mallory", "join", nil)},
+		{"another secret sends the admin's grant id", "mallory-secret", cmd("$grant-alice", "mallory", "status", nil)},
+	} {
+		s, b := e.send(r.secret, path, r.body)
+		var p struct{ Code, Detail string }
+		if s != http.StatusConflict || json.Unmarshal(b, &p) != nil || p.Code != "request_id_reused" || !strings.Contains(p.Detail, "someone else") {
+			t.Errorf("%s: %d %s, want 409 request_id_reused", r.name, s, b)
+		}
+		if bytes.Contains(b, []byte("4321")) {
+			t.Errorf("%s: the answer shows alice's status: %s", r.name, b)
+		}
+	}
+	if after := e.snapshot(ids); after != before {
+		t.Fatalf("refused reuses changed the store:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	for _, who := range []string{"matrix:anna", "matrix:mallory"} {
+		if p, err := gildedhall.On(e.svc).Player(context.Background(), "hall", who); err == nil && p.Member {
+			t.Errorf("%s joined hall under alice's request id", who)
+		}
+	}
+
+	// alice's relay replaying gets the first replies, byte for byte.
+	for _, r := range []struct {
+		body  bridge.Command
+		first []byte
+	}{{cmd("$status-alice", "alice", "status", nil), status}, {cmd("$join-alice", "alice", "join", nil), join}} {
+		if s, b := e.send("a-users-secret", path, r.body); s != 200 || !bytes.Equal(b, r.first) {
+			t.Errorf("alice replays %s: %d %s, want the first reply %s", r.body.ID, s, b, r.first)
+		}
+	}
+
+	// An event id is the relay's too: mallory's relay sending alice's
+	// relay's event id pushes mallory's own reaction, neither answered
+	// with alice's push as a repeat nor swallowing it.
+	react := func(secret, user string) []string {
+		t.Helper()
+		s, b := e.send(secret, "/bridge/v1/events", bridge.Event{ID: "$react-1", Platform: "matrix", Space: "room1",
+			Type: bridge.ReactionAdded, Channel: "c", Message: "m1", User: user, Emoji: "👍"})
+		var p struct{ Result struct{ Up []string } }
+		if s != 200 || json.Unmarshal(b, &p) != nil {
+			t.Fatalf("%s's reaction: %d %s", user, s, b)
+		}
+		return p.Result.Up
+	}
+	first := react("a-users-secret", "alice")
+	if up := react("mallory-secret", "mallory"); len(up) != 2 {
+		t.Errorf("after mallory's reaction under alice's event id, 👍 by %v; want alice and mallory", up)
+	}
+	if up := react("a-users-secret", "alice"); !slices.Equal(up, first) {
+		t.Errorf("alice's relay repeating its event: 👍 by %v, want its first answer %v", up, first)
+	}
+	// The same secret sending that event id for another user is refused
+	// (once a nil result answered as a panic).
+	s, b := e.send("a-users-secret", "/bridge/v1/events", bridge.Event{ID: "$react-1", Platform: "matrix", Space: "room1",
+		Type: bridge.ReactionAdded, Channel: "c", Message: "m1", User: "anna", Emoji: "👍"})
+	if s != http.StatusUnprocessableEntity || !bytes.Contains(b, []byte("idempotency_key_reused")) {
+		t.Errorf("anna's reaction under alice's event id, same secret: %d %s, want 422 idempotency_key_reused", s, b)
 	}
 }

@@ -135,7 +135,7 @@ func governanceScenario(t *testing.T) *harness {
 	contains(t, "stand", r, "<@2> stands for Judge in 2026-W49")
 	r = hs.menu(cy, "Stand for Judge", "1116", cy, "Vote for me")
 	contains(t, "Stand for Judge", r, "<@5> stands for Judge in 2026-W49")
-	cs, err := hs.svc.Candidacies(context.Background(), "hall", "2026-W49")
+	cs, err := hs.svc.Candidacies(context.Background(), "hall", "2026-W49", game.First)
 	if err != nil || len(cs.Candidacies) != 2 {
 		t.Fatalf("candidacies %+v %v", cs, err)
 	}

@@ -173,7 +173,10 @@ func (h *Handler) respond(ctx context.Context, in *Interaction, body []byte) ([]
 		return nil, err
 	}
 	resp, logged := h.run(ctx, in, inv, body)
-	first, err := h.Cache.Keep(ctx, Platform, in.ID, logged, resp)
+	// The interaction id comes signed by Discord, so no one else can send
+	// it; the owner makes sure of it anyway: another user's id (a bug)
+	// answers this user's own resp, never the first one's.
+	first, err := h.Cache.Keep(ctx, Platform, in.ID, chat.Owner(Platform, inv.User), logged, resp)
 	if err != nil {
 		h.log().WarnContext(ctx, "reply cache unavailable", "err", err.Error())
 		return resp, nil

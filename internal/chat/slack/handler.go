@@ -130,7 +130,15 @@ func (h *Handler) reply(ctx context.Context, inv *chat.Invocation, prep func() *
 	if err != nil {
 		return nil, err
 	}
-	return h.Cache.Keep(ctx, Platform, inv.Key, rep.Logged, b)
+	// Slack signs the trigger id, so no one else can send it; the owner
+	// makes sure of it anyway: another user's id (a bug) answers this
+	// user's own reply, never the first one's.
+	first, err := h.Cache.Keep(ctx, Platform, inv.Key, chat.Owner(Platform, inv.User), rep.Logged, b)
+	if errors.Is(err, chat.ErrReused) {
+		h.log().WarnContext(ctx, "slack interaction id reused by another user", "key", inv.Key)
+		return b, nil
+	}
+	return first, err
 }
 
 // interactionPayload is the part of a block_actions payload used.

@@ -3,6 +3,7 @@ package bolt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -72,5 +73,38 @@ func TestChangesFollowCommitOrder(t *testing.T) {
 	}
 	if _, err := s2.Changes(ctx, 0, -1); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("negative limit: %v, want ErrInvalid", err)
+	}
+}
+
+// TrimFeed forgets the feed's entries up to a position, at most max a
+// call, and leaves the rest (and every item) as they were.
+func TestTrimFeedDropsOnlyWhatIsBehind(t *testing.T) {
+	ctx := context.Background()
+	st := openTemp(t)
+	for i := range 10 {
+		sk := fmt.Sprintf("LOG#%02d", i)
+		if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: store.Key{PK: "GAME#g", SK: sk}, Order: sk, Data: []byte("{}")}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := st.Changes(ctx, 0, 0)
+	if err != nil || len(all) != 10 {
+		t.Fatalf("%d changes, %v", len(all), err)
+	}
+	if n, err := st.TrimFeed(ctx, all[6].Seq, 4); err != nil || n != 4 {
+		t.Fatalf("first trim: %d, %v; want 4 (the batch)", n, err)
+	}
+	if n, err := st.TrimFeed(ctx, all[6].Seq, 4); err != nil || n != 3 {
+		t.Fatalf("second trim: %d, %v; want the 3 left up to the 7th", n, err)
+	}
+	if n, err := st.TrimFeed(ctx, all[6].Seq, 4); err != nil || n != 0 {
+		t.Fatalf("third trim: %d, %v; want nothing", n, err)
+	}
+	left, err := st.Changes(ctx, 0, 0)
+	if err != nil || len(left) != 3 || left[0].Seq != all[7].Seq {
+		t.Fatalf("after the trims the feed lists %+v (%v), want the last 3", left, err)
+	}
+	if page, err := st.Query(ctx, store.Query{PK: "GAME#g"}); err != nil || len(page.Items) != 10 {
+		t.Fatalf("the items: %d (%v), want all 10 kept", len(page.Items), err)
 	}
 }
