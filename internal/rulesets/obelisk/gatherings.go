@@ -138,18 +138,14 @@ func (s *Service) Complete(ctx context.Context, req engine.Request, r GatheringR
 			if err != nil {
 				return nil, err
 			}
-			var roster []*Player
 			// Who the effects concern is read only once the rules would let
-			// the starter complete it: a refusal reads nothing more.
+			// the starter complete it: a refusal reads nothing more. An
+			// effect on every player is a game-level grant on the Obelisk
+			// (rules/obelisk.Grants): no player record is read for it.
 			if _, err := rob.Complete(clone(g), clone(o), clonePlayer(&by.Player), nil, envOf(t.Tx)); err != nil {
 				return nil, err
 			}
-			ids, everyone := g.Players()
-			if everyone {
-				roster, err = t.members()
-			} else {
-				roster, err = t.records(ids)
-			}
+			roster, err := t.records(g.Players())
 			if err != nil {
 				return nil, err
 			}

@@ -28,6 +28,10 @@ import (
 const machineRitual = `{"id":"kindle","name":"Kindle","cost":{"resolve":1},` +
 	`"effects":[{"kind":"add-cuts","amount":1},{"kind":"summon-grebes","amount":1},{"kind":"grant","target":"contributors","components":{"resolve":2}}]}`
 
+// An every-player ritual: its grant is game-level (rules/obelisk.Grants).
+const machineBoon = `{"id":"boon","name":"Boon","cost":{"herbs":1},` +
+	`"effects":[{"kind":"grant","target":"every-player","components":{"resolve":1,"crystals":1}}]}`
+
 var machinePlayers = []string{"discord:2", "discord:3", "discord:4", "discord:5"}
 
 // done is a command that committed, kept to be replayed with its key.
@@ -62,6 +66,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 		w.join(machinePlayers...)
 		w.amendRitual(machineRitual)
 		w.amendRitual(cutTheObelisk)
+		w.amendRitual(machineBoon)
 		var committed []done
 		var gatherings, trades []string
 		starter, receiver := map[string]string{}, map[string]string{}
@@ -113,7 +118,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 				if newest != "" && newest == calendar.PhaseAt(w.clk.Now()).ID() && rapid.IntRange(0, 2).Draw(rt, "start another") != 0 {
 					rt.Skip("one Gathering at a time, mostly")
 				}
-				ritual := rapid.SampledFrom([]string{"kindle", "cut-the-obelisk"}).Draw(rt, "ritual")
+				ritual := rapid.SampledFrom([]string{"kindle", "cut-the-obelisk", "boon"}).Draw(rt, "ritual")
 				if res := do("gathering-start", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) {
 					return w.ob.StartGathering(w.ctx, r, obelisk.StartGathering{RitualType: ritual, Message: "m-" + r.Key})
 				}); res != nil {
@@ -211,6 +216,15 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 					rt.Fatal(err)
 				}
 			},
+			"leave": func(rt *rapid.T) {
+				if rapid.IntRange(0, 5).Draw(rt, "rarely") != 0 {
+					rt.Skip("departures are rare")
+				}
+				do("leave", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.svc.Leave(w.ctx, r) })
+			},
+			"rejoin": func(rt *rapid.T) {
+				do("join", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.svc.Join(w.ctx, r, game.JoinGame{}) })
+			},
 			"end-banishment": func(rt *rapid.T) {
 				do("banishment-end", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.ob.EndBanishment(w.ctx, r) })
 			},
@@ -293,17 +307,32 @@ func (w *world) checkInvariants(rt *rapid.T) {
 	completed := map[string]int{}
 	held := map[string]map[string]int{} // gathering -> player/component -> net in it
 	key := func(p, c string) string { return p + "/" + c }
+	// A game-level grant gives every member at its entry what it says
+	// (docs/rules-obelisk.md, "Grants to every player").
+	members := map[string]bool{}
+	granted := func(g *rob.Grant) {
+		if g == nil {
+			return
+		}
+		for id := range members {
+			explained[id] = explained[id].Plus(g.EveryMember)
+		}
+	}
 	for _, e := range entries {
 		for _, ev := range e.Events {
 			switch ev.Type {
 			case "player_joined":
-				c := explained[ev.Player]
-				c.Resolve += 6 // the join's ⚡ (RULINGS O1; joinEnergy amended above)
-				explained[ev.Player] = c
+				members[ev.Player] = true
+			case "player_left":
+				delete(members, ev.Player)
+			case "components_granted": // the join's ⚡ (RULINGS O1; joinEnergy amended above)
+				add(decodeAs[struct {
+					Changes []rob.Delta `json:"changes"`
+				}](rt, ev).Changes)
 			case "task_performed":
 				add(decodeAs[rob.TaskResult](rt, ev).Changes)
 			case "obelisk_observed":
-				add(decodeAs[rob.Observation](rt, ev).Changes)
+				granted(decodeAs[rob.Observation](rt, ev).Grant)
 			case "gathering_contributed", "gathering_withdrawn":
 				m := decodeAs[rob.Moved](rt, ev)
 				add(m.Changes)
@@ -321,22 +350,33 @@ func (w *world) checkInvariants(rt *rapid.T) {
 			case "gathering_completed":
 				c := decodeAs[rob.Completed](rt, ev)
 				add(c.Changes)
+				for _, e := range c.Effects {
+					granted(e.Grant)
+				}
 				completed[c.Gathering]++
 				if completed[c.Gathering] > 1 {
 					rt.Fatalf("gathering %s completed twice", c.Gathering)
 				}
 			case "gathering_failed":
 				f := decodeAs[struct {
-					Gathering string      `json:"gathering"`
-					Changes   []rob.Delta `json:"changes"`
+					Gathering string             `json:"gathering"`
+					Changes   []rob.Delta        `json:"changes"`
+					Destroyed []rob.Contribution `json:"destroyed"`
 				}](rt, ev)
 				add(f.Changes)
 				refunded := map[string]int{}
 				for _, d := range f.Changes {
-					if d.Cause != rob.CauseRefund {
-						rt.Fatalf("a failure's change is not a refund: %+v", d)
+					if d.Cause != rob.CauseRefund || !members[d.Player] {
+						rt.Fatalf("a failure's change is not a refund to a player: %+v", d)
 					}
 					refunded[key(d.Player, d.Component)] += d.Amount
+				}
+				// What is owed to one who left is destroyed (002 Items).
+				for _, x := range f.Destroyed {
+					if members[x.Player] {
+						rt.Fatalf("a failure destroyed %+v, owed to a player", x)
+					}
+					refunded[key(x.Player, x.Component)] += x.Amount
 				}
 				want := map[string]int{}
 				for k, n := range held[f.Gathering] {
