@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	engine "croupier/internal/game"
 	"croupier/internal/fair"
+	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	rob "croupier/internal/rules/obelisk"
