@@ -73,6 +73,9 @@ var obeliskEvents = map[string]engine.Narration{
 		d := decode[struct {
 			Destroyed ruleset.Components `json:"destroyed"`
 		}](ev)
+		if d.Destroyed.IsZero() {
+			return fmt.Sprintf("%s ceased to be a player, holding nothing.", who(ev, name))
+		}
 		return fmt.Sprintf("%s ceased to be a player; what they held (%s) was destroyed.", who(ev, name), d.Destroyed)
 	}},
 }

@@ -307,17 +307,10 @@ func (w *world) checkInvariants(rt *rapid.T) {
 	completed := map[string]int{}
 	held := map[string]map[string]int{} // gathering -> player/component -> net in it
 	key := func(p, c string) string { return p + "/" + c }
-	// A game-level grant gives every member at its entry what it says
-	// (docs/rules-obelisk.md, "Grants to every player").
-	members := map[string]bool{}
-	granted := func(g *rob.Grant) {
-		if g == nil {
-			return
-		}
-		for id := range members {
-			explained[id] = explained[id].Plus(g.EveryMember)
-		}
+	for id, c := range grantsExplained(rt, entries) {
+		explained[id] = explained[id].Plus(c)
 	}
+	members := map[string]bool{}
 	for _, e := range entries {
 		for _, ev := range e.Events {
 			switch ev.Type {
@@ -331,8 +324,7 @@ func (w *world) checkInvariants(rt *rapid.T) {
 				}](rt, ev).Changes)
 			case "task_performed":
 				add(decodeAs[rob.TaskResult](rt, ev).Changes)
-			case "obelisk_observed":
-				granted(decodeAs[rob.Observation](rt, ev).Grant)
+			case "obelisk_observed": // a game-level grant: grantsExplained
 			case "gathering_contributed", "gathering_withdrawn":
 				m := decodeAs[rob.Moved](rt, ev)
 				add(m.Changes)
@@ -350,9 +342,6 @@ func (w *world) checkInvariants(rt *rapid.T) {
 			case "gathering_completed":
 				c := decodeAs[rob.Completed](rt, ev)
 				add(c.Changes)
-				for _, e := range c.Effects {
-					granted(e.Grant)
-				}
 				completed[c.Gathering]++
 				if completed[c.Gathering] > 1 {
 					rt.Fatalf("gathering %s completed twice", c.Gathering)
@@ -417,6 +406,83 @@ func (w *world) checkInvariants(rt *rapid.T) {
 			rt.Fatalf("%s holds %v; the log explains %v", id, s.Components, explained[id])
 		}
 	}
+}
+
+// grantsExplained is what the game-level grants in the log give each
+// player (docs/rules-obelisk.md, "Grants to every player"): grant k (an
+// observation's, a completed ritual's effect on every player) is a
+// stint's if the stint's join said grants_seq < k and its departure, if
+// any, grants_seq >= k. Grants are numbered 1, 2, ... with none missing.
+func grantsExplained(t tb, entries []game.Entry) map[string]ruleset.Components {
+	grants := map[int]ruleset.Components{}
+	type stint struct {
+		player   string
+		from, to int
+		open     bool
+	}
+	var stints []*stint
+	current := map[string]*stint{}
+	grant := func(g *rob.Grant) {
+		if g == nil {
+			return
+		}
+		if _, dup := grants[g.Seq]; dup {
+			t.Fatalf("grant %d is in the log twice", g.Seq)
+		}
+		grants[g.Seq] = g.EveryMember
+	}
+	seqOf := func(ev game.Event) int {
+		var d struct {
+			Seq *int `json:"grants_seq"`
+		}
+		if err := json.Unmarshal(ev.Data, &d); err != nil || d.Seq == nil {
+			t.Fatalf("%s of %s says no grants_seq: %s", ev.Type, ev.Player, ev.Data)
+		}
+		return *d.Seq
+	}
+	for _, e := range entries {
+		for _, ev := range e.Events {
+			switch ev.Type {
+			case "obelisk_observed":
+				var o rob.Observation
+				_ = json.Unmarshal(ev.Data, &o)
+				grant(o.Grant)
+			case "gathering_completed":
+				var c rob.Completed
+				_ = json.Unmarshal(ev.Data, &c)
+				for _, ef := range c.Effects {
+					grant(ef.Grant)
+				}
+			case "components_granted":
+				st := &stint{player: ev.Player, from: seqOf(ev), open: true}
+				stints = append(stints, st)
+				current[ev.Player] = st
+			case "components_destroyed":
+				st := current[ev.Player]
+				if st == nil {
+					t.Fatalf("%s left without a stint in the log", ev.Player)
+				}
+				st.to, st.open = seqOf(ev), false
+				delete(current, ev.Player)
+			}
+		}
+	}
+	for k := 1; k <= len(grants); k++ {
+		if _, ok := grants[k]; !ok {
+			t.Fatalf("the log has %d grants but not grant %d", len(grants), k)
+		}
+	}
+	out := map[string]ruleset.Components{}
+	for _, st := range stints {
+		to := st.to
+		if st.open {
+			to = len(grants)
+		}
+		for k := st.from + 1; k <= to; k++ {
+			out[st.player] = out[st.player].Plus(grants[k])
+		}
+	}
+	return out
 }
 
 func decodeAs[T any](rt *rapid.T, ev game.Event) T {

@@ -69,9 +69,8 @@ func Obelisk() engine.Component {
 			}
 			checkGrants(t)
 			changes := rob.Join(&p.Player, t.Rules, g) // 1⚡ on joining (RULINGS O1)
-			if len(changes) > 0 {
-				t.Emit("components_granted", p.ID, map[string]any{"changes": changes})
-			}
+			// grants_seq: the grants after it are this stint's (docs/rules-obelisk.md).
+			t.Emit("components_granted", p.ID, map[string]any{"changes": changes, "grants_seq": p.Grants.Seq})
 			return nil
 		},
 		OnLeave: func(et *engine.Tx, r engine.PlayerRecord, res *engine.LeaveResult) error {
@@ -91,8 +90,10 @@ func Obelisk() engine.Component {
 			held := p.Components
 			changes := rob.Leave(&p.Player, o)
 			t.Save(p)
+			// grants_seq: the stint had the grants up to it (the record was
+			// caught up as it was read; docs/rules-obelisk.md).
+			t.Emit("components_destroyed", p.ID, map[string]any{"destroyed": held, "changes": changes, "grants_seq": p.Grants.Seq})
 			if len(changes) > 0 {
-				t.Emit("components_destroyed", p.ID, map[string]any{"destroyed": held, "changes": changes})
 				res.Lost = append(res.Lost, held.String())
 			}
 			return t.flushObelisk()
