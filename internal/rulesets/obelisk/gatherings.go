@@ -63,7 +63,8 @@ func (s *Service) move(ctx context.Context, req engine.Request, m GatheringMove,
 	return s.run(ctx, spec{
 		Req: req, Command: command, Body: m,
 		Keys: func(g string) []store.Key {
-			return []store.Key{engine.PlayerKey(g, req.Actor), gatheringKey(g, m.Gathering)}
+			// The Obelisk too: the player catches up with its grants.
+			return []store.Key{engine.PlayerKey(g, req.Actor), gatheringKey(g, m.Gathering), obeliskKey(g)}
 		},
 		Apply: func(t *tx) (any, error) {
 			p, err := t.actor()
