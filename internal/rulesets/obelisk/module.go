@@ -78,6 +78,9 @@ func Obelisk() engine.Component {
 			if err != nil || p == nil {
 				return err
 			}
+			// The record was caught up as it was read; the check makes it
+			// so at the commit (checkGrants).
+			checkGrants(et)
 			t := wrap(et)
 			o := &rob.Obelisk{}
 			if p.Grebe != 0 {

@@ -117,13 +117,15 @@ func grants(et *engine.Tx) (*rob.Grants, error) {
 }
 
 // checkGrants makes a command's commit hold only if the Obelisk, and so
-// the grants its player records caught up with, is still as read: a grant
-// committed meanwhile makes the command read again, so a record is never
-// written caught up to less than the grants in force when it commits (a
-// leaver keeps, and loses, exactly what the log gives them; a joiner's
-// mark is exactly the grants before their join). A view writes nothing
-// and checks nothing; a command that writes the Obelisk checks it by its
-// write (flushObelisk).
+// the grants, is still as read. A join and a departure need it: a grant
+// committed meanwhile makes them read again, so a joiner's mark is exactly
+// the grants before the join (none of them theirs) and a leaver loses
+// exactly what they had with every grant of their stint. No other command
+// does: a catch-up moves the record's mark forward from what it was, and
+// the record's own version check orders its catch-ups, so a record saved
+// behind a grant gets the rest at its next read, never twice. A view
+// writes nothing and checks nothing; a command that writes the Obelisk
+// checks it by its write (flushObelisk).
 func checkGrants(et *engine.Tx) {
 	if et.Entry == nil {
 		return
@@ -149,7 +151,6 @@ func catchUp(et *engine.Tx, r engine.PlayerRecord) error {
 		return err
 	}
 	rob.CatchUp(&p.Player, g, et.Now)
-	checkGrants(et)
 	return nil
 }
 
