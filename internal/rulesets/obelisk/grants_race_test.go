@@ -1,9 +1,11 @@
 package obelisk_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -203,5 +205,87 @@ func checkGrants(t *testing.T, w *world, ids []string, grants int) {
 		if got := w.player(id).Components; got != explained[id] {
 			t.Errorf("%s holds %s; the log explains %s", id, got, explained[id])
 		}
+	}
+}
+
+// interposer runs a command just before the commit of another: when a
+// commit writes the item key, first run.
+type interposer struct {
+	store.Store
+	mu  sync.Mutex
+	key store.Key
+	run func()
+}
+
+func (s *interposer) Commit(ctx context.Context, tx store.Tx) error {
+	s.mu.Lock()
+	run := s.run
+	if run != nil && slices.ContainsFunc(tx.Puts, func(p store.Put) bool { return p.Item.Key == s.key }) {
+		s.run = nil
+	} else {
+		run = nil
+	}
+	s.mu.Unlock()
+	if run != nil {
+		run()
+	}
+	return s.Store.Commit(ctx, tx)
+}
+
+// A grant that commits between a join's read and its commit is not the
+// joiner's (they were not a member when it was made); one that commits
+// between a departure's read and its commit is the leaver's, destroyed
+// with the rest. Without the join's and the departure's check of the
+// Obelisk's version, the joiner would get the observation's ⚡ and the
+// leaver's destroyed holdings would miss it.
+func TestGrantsCommittedDuringAJoinAndALeaveBolt(t *testing.T) {
+	grantsDuringJoinAndLeave(t, newBolt(t))
+}
+
+func TestGrantsCommittedDuringAJoinAndALeaveDynamoDB(t *testing.T) {
+	client, table := testenv.DynamoTable(t, "obinterpose")
+	grantsDuringJoinAndLeave(t, dynamo.New(client, table))
+}
+
+func grantsDuringJoinAndLeave(t *testing.T, st store.Store) {
+	is := &interposer{Store: st}
+	w := newWorld(t, is, "")
+	const ann, joiner = "discord:100", "discord:200"
+	w.join(ann)
+	observe := func() {
+		if _, err := w.ob.Observe(w.ctx, w.req(ann)); err != nil {
+			t.Errorf("the observation: %v", err)
+		}
+	}
+	is.mu.Lock()
+	is.key, is.run = game.PlayerKey(w.game, joiner), observe
+	is.mu.Unlock()
+	w.join(joiner)
+	if got := w.player(joiner).Components; got != (ruleset.Components{Resolve: 1}) {
+		t.Errorf("a player whose join committed after the observation holds %s; want the join's 1⚡ only", got)
+	}
+	if got := w.player(ann).Components; got != (ruleset.Components{Resolve: 2}) {
+		t.Errorf("a member at the observation holds %s; want 2⚡", got)
+	}
+
+	// Next week, the joiner leaves while the next observation commits.
+	w.clk.Set(calendar.WeekAt(w.clk.Now()).End().Add(time.Hour))
+	if _, err := w.svc.RunDue(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	is.mu.Lock()
+	is.key, is.run = game.PlayerKey(w.game, joiner), observe
+	is.mu.Unlock()
+	res, err := w.svc.Leave(w.ctx, w.req(joiner))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left game.LeaveResult
+	_ = json.Unmarshal(res.Body, &left)
+	if len(left.Lost) != 1 || left.Lost[0] != "2⚡" {
+		t.Errorf("the leaver lost %v; want the join's and the observation's 2⚡", left.Lost)
+	}
+	if got := w.player(ann).Components; got != (ruleset.Components{Resolve: 3}) {
+		t.Errorf("after two observations the member holds %s; want 3⚡", got)
 	}
 }
