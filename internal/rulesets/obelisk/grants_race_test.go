@@ -288,4 +288,19 @@ func grantsDuringJoinAndLeave(t *testing.T, st store.Store) {
 	if got := w.player(ann).Components; got != (ruleset.Components{Resolve: 3}) {
 		t.Errorf("after two observations the member holds %s; want 3⚡", got)
 	}
+
+	// A week later: one more observation while they are away, then they
+	// rejoin; the new stint has none of the grants from before it.
+	w.clk.Set(calendar.WeekAt(w.clk.Now()).End().Add(2 * time.Hour))
+	if _, err := w.svc.RunDue(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	observe()
+	w.join(joiner)
+	if got := w.player(joiner).Components; got != (ruleset.Components{Resolve: 1}) {
+		t.Errorf("a rejoiner holds %s; want the join's 1⚡ only", got)
+	}
+	if got := w.player(ann).Components; got != (ruleset.Components{Resolve: 4}) {
+		t.Errorf("after three observations the member holds %s; want 4⚡", got)
+	}
 }
