@@ -106,8 +106,10 @@ bench: tools
 
 SCALE_PLAYERS ?= 10000
 
-# scale is TestScale_PhaseEndWithABattleOfEveryone at full size (issue 11,
-# acceptance 6); its log prints the times and the largest item.
+# scale is the TestScale_ tests at full size: a phase end with a battle of
+# everyone (issue 11, acceptance 6) and an Obelisk observation and
+# every-player ritual (issue 22); their logs print the times and the
+# largest items.
 scale: tools
 	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
 	$(DYNAMODB_LOCAL) start >/dev/null

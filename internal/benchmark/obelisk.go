@@ -12,8 +12,9 @@ import (
 // uses: a task, an observation (which grants ⚡ to every player of the
 // game, so it reads and writes them all), a contribution and a completion.
 
-// obeliskGamePlayers is how many players each benchmark Obelisk game has:
-// an observation's cost grows with them.
+// obeliskGamePlayers is how many players each benchmark Obelisk game has
+// (an observation's cost does not grow with them: its ⚡ is a game-level
+// grant).
 const obeliskGamePlayers = 10
 
 // obeliskCommands plays n players, in games of obeliskGamePlayers, through

@@ -144,11 +144,15 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 			}
 			// A new stint is a new record: a rejoining player starts empty.
 			p := s.newPlayer(t.Meta.Ruleset, *m)
+			// The join is logged before what the hooks give the new player
+			// (the Obelisk's 1⚡), so a reader of the log sees a player gain it.
+			t.Emit("player_joined", m.ID, map[string]string{"name": m.Name})
 			for _, h := range t.module().onJoin {
-				h(t, prev, p)
+				if err := h(t, prev, p); err != nil {
+					return nil, err
+				}
 			}
 			t.Save(p)
-			t.Emit("player_joined", m.ID, map[string]string{"name": m.Name})
 			return t.PlayerView(p)
 		},
 	})
@@ -180,7 +184,9 @@ func (t *Tx) Preregister(id, name string) (PlayerRecord, error) {
 	m.Preregistered = true
 	p := t.Svc.newPlayer(t.Meta.Ruleset, *m)
 	for _, h := range t.module().onJoin {
-		h(t, prev, p)
+		if err := h(t, prev, p); err != nil {
+			return nil, err
+		}
 	}
 	t.Save(p)
 	return p, nil

@@ -39,7 +39,7 @@ func (s *Service) PlayersPage(ctx context.Context, game string, pr PageRequest) 
 	}
 	out := []PlayerView{}
 	next, err := s.pageScan(ctx, store.Query{PK: GamePK(game), Prefix: PlayerPrefix}, pr, func(it store.Item) (bool, error) {
-		p, err := s.decodePlayer(t.Meta.Ruleset, it)
+		p, err := t.decoded(it)
 		if err != nil || !p.Core().Member {
 			return false, err
 		}

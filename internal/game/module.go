@@ -35,6 +35,13 @@ type Module struct {
 	// flat object, so a single-player command reads and writes one item).
 	// Without it a player record is the membership alone.
 	NewPlayer func(m Player) PlayerRecord
+	// Decoded, if set, brings a record just read from the store up to date
+	// with what the game granted every member at once (the Obelisk's
+	// game-level grants: nothing touching every player is written to every
+	// player). Every read of a record calls it (Tx.Record, the players
+	// list), a command's and a view's alike; a command writes the result
+	// only if it saves the record.
+	Decoded func(t *Tx, p PlayerRecord) error
 	// Victory, if set, is checked for every player record a commit writes
 	// (RULINGS C7: by any route, in the same commit): won ends the game with
 	// that player as winner, and data goes into the game_won event.
@@ -64,7 +71,7 @@ type Component struct {
 	AtPeriodEnd []AtHook
 	// OnJoin, if set, adjusts a new stint's record p (prev is the earlier
 	// record, or nil) before it is saved.
-	OnJoin func(t *Tx, prev, p PlayerRecord)
+	OnJoin func(t *Tx, prev, p PlayerRecord) error
 	// OnAction, if set, runs after an action is recorded for p (RULINGS P2):
 	// what acting settles in this institution.
 	OnAction func(t *Tx, p PlayerRecord) error
@@ -164,7 +171,7 @@ type moduleEntry struct {
 	due      []DueWork
 	before   []BeforeHook
 	at       []AtHook
-	onJoin   []func(t *Tx, prev, p PlayerRecord)
+	onJoin   []func(t *Tx, prev, p PlayerRecord) error
 	onAction []func(t *Tx, p PlayerRecord) error
 	onLeave  []func(t *Tx, p PlayerRecord, res *LeaveResult) error
 	// proposals are its kinds of proposal, by Kind.
@@ -329,6 +336,21 @@ func (r *Registry) newPlayer(id string, m Player) PlayerRecord {
 		return e.NewPlayer(m)
 	}
 	return &m
+}
+
+// decoded is the record of a stored player item read by t, brought up to
+// date by the module (Module.Decoded).
+func (t *Tx) decoded(it store.Item) (PlayerRecord, error) {
+	p, err := t.Svc.decodePlayer(t.Meta.Ruleset, it)
+	if err != nil {
+		return nil, err
+	}
+	if h := t.module().Decoded; h != nil {
+		if err := h(t, p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // decodePlayer decodes a stored player item as a record of ruleset id.

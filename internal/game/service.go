@@ -536,7 +536,7 @@ func (t *Tx) Record(id string) (PlayerRecord, error) {
 	if !it.Exists() {
 		return nil, nil
 	}
-	p, err := t.Svc.decodePlayer(t.Meta.Ruleset, it)
+	p, err := t.decoded(it)
 	if err != nil {
 		return nil, err
 	}

@@ -97,15 +97,15 @@ func (g *Gathering) Contributors() []string {
 func (g *Gathering) Covered() bool { return g.Contributed().Covers(g.Ritual.Cost) }
 
 // Players lists whom completing g concerns besides the Obelisk: the
-// starter, the contributors and the named player; everyone says an effect
-// concerns every player, so the module must pass them all.
-func (g *Gathering) Players() (ids []string, everyone bool) {
-	ids = append([]string{g.Starter}, g.Contributors()...)
+// starter, the contributors and the named player. An effect on every
+// player is a game-level grant on the Obelisk (grant.go), so it needs no
+// player record.
+func (g *Gathering) Players() []string {
+	ids := append([]string{g.Starter}, g.Contributors()...)
 	if g.Named != "" && !slices.Contains(ids, g.Named) {
 		ids = append(ids, g.Named)
 	}
-	everyone = slices.ContainsFunc(g.Ritual.Effects, func(e ruleset.Effect) bool { return e.Target == ruleset.TargetEveryPlayer })
-	return ids, everyone
+	return ids
 }
 
 func (g *Gathering) entry(kind, player, component string, amount int, at time.Time) {
@@ -253,6 +253,9 @@ type EffectResult struct {
 	Text    string   `json:"text"`
 	Players []string `json:"players,omitempty"` // whom it concerned
 	Summons []Summon `json:"summons,omitempty"`
+	// Grant is an effect on every player, made as a game-level grant to
+	// every member at once (grant.go).
+	Grant *Grant `json:"grant,omitempty"`
 }
 
 // Completed is what completing a Gathering did.
@@ -270,6 +273,7 @@ type Completed struct {
 // banished. Every contribution is spent. roster holds the players the
 // effects concern (Gathering.Players); a grant to a player not in it, or
 // no longer a player, is not made (002 Items: a non-player owns nothing).
+// An effect on every player is a game-level grant on o (grant.go).
 func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (Completed, error) {
 	or, err := env.obelisk()
 	if err != nil {
@@ -301,11 +305,9 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 	}
 
 	byID := map[string]*Player{}
-	var everyone []*Player
 	for _, p := range roster {
 		if p != nil && p.Member {
 			byID[p.ID] = p
-			everyone = append(everyone, p)
 		}
 	}
 	res := Completed{Gathering: g.ID, Ritual: g.Ritual.ID, Spent: g.Contributed()}
@@ -319,8 +321,6 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 			ids = []string{g.Named}
 		case ruleset.TargetContributors:
 			ids = contributors
-		case ruleset.TargetEveryPlayer:
-			return everyone
 		}
 		var out []*Player
 		for _, id := range ids {
@@ -362,6 +362,10 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 			o.Grebes = slices.DeleteFunc(o.Grebes, func(gr Grebe) bool { return slices.Contains(gone, gr.Number) })
 			er.Text = fmt.Sprintf("%d Grebes aiding the Obelisk cease to exist (%d aid it now)", len(gone), len(o.AidingObelisk()))
 		case ruleset.EffectGrant:
+			if e.Target == ruleset.TargetEveryPlayer {
+				gr := o.Grants.GrantComponents(e.Components, CauseRitual, env.Now)
+				er.Grant = &gr
+			}
 			for _, p := range targets(e.Target) {
 				changeAll(p, e.Components, +1, CauseRitual, &res.Changes)
 				er.Players = append(er.Players, p.ID)
@@ -369,6 +373,10 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 			er.Text = fmt.Sprintf("%s gain %s each", targetWords(e.Target), e.Components)
 		case ruleset.EffectBoost:
 			until := calendar.PhaseAt(env.Now).End
+			if e.Target == ruleset.TargetEveryPlayer {
+				gr := o.Grants.GrantBoost(Boost{Task: e.Task, Until: until, Gathering: g.ID}, env.Now)
+				er.Grant = &gr
+			}
 			for _, p := range targets(e.Target) {
 				p.Boosts = append(slices.DeleteFunc(p.Boosts, func(b Boost) bool { return !env.Now.Before(b.Until) }),
 					Boost{Task: e.Task, Until: until, Gathering: g.ID})
@@ -377,6 +385,10 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 			t, _ := or.Tasks.Task(e.Task)
 			er.Text = fmt.Sprintf("%s's %s gains are Boosted until the phase ends", targetWords(e.Target), t.Name)
 		case ruleset.EffectEndBanishment:
+			if e.Target == ruleset.TargetEveryPlayer {
+				gr := o.Grants.GrantEndBanishment(env.Now)
+				er.Grant = &gr
+			}
 			for _, p := range targets(e.Target) {
 				if p.Banished() {
 					p.Banishment = nil

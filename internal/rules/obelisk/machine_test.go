@@ -44,6 +44,7 @@ var allowed = map[string][]string{
 	"withdraw":   {CauseWithdrawal},
 	"complete":   {CauseRitual},
 	"fail":       {CauseRefund},
+	"rejoin":     {CauseLeave, CauseJoin},
 }
 
 func newMachine(t *rapid.T) *machine {
@@ -73,7 +74,7 @@ func newMachine(t *rapid.T) *machine {
 	count := rapid.IntRange(0, 8)
 	for i := range n {
 		p := newPlayer(fmt.Sprint("p", i), Components{})
-		Join(p, rs)
+		Join(p, rs, &m.obelisk.Grants)
 		p.Components = p.Components.Plus(Components{Crystals: count.Draw(t, "crystals"), Herbs: count.Draw(t, "herbs"),
 			Reagents: count.Draw(t, "reagents"), Blood: count.Draw(t, "blood"), Heart: count.Draw(t, "heart"), Resolve: count.Draw(t, "resolve")})
 		m.players = append(m.players, p)
@@ -95,8 +96,41 @@ func (m *machine) drawer(t *rapid.T) *fair.Drawer {
 	return d
 }
 
+// player draws a player and catches them up with the game-level grants, as
+// the engine does whenever it reads a player record.
 func (m *machine) player(t *rapid.T, label string) *Player {
-	return rapid.SampledFrom(m.players).Draw(t, label)
+	p := rapid.SampledFrom(m.players).Draw(t, label)
+	m.catchUp(t, p)
+	return p
+}
+
+// catchUp applies what the grants owe p: only ever grant changes, which
+// the grants themselves explain (granted, below).
+func (m *machine) catchUp(t *rapid.T, p *Player) {
+	for _, d := range CatchUp(p, &m.obelisk.Grants, m.now) {
+		if d.Cause != CauseGrant || d.Player != p.ID {
+			t.Fatalf("a catch-up reported %+v", d)
+		}
+	}
+}
+
+func (m *machine) catchUpAll(t *rapid.T) {
+	for _, p := range m.players {
+		m.catchUp(t, p)
+	}
+}
+
+// granted applies a game-level grant as a log-reader does: every member at
+// that moment gains its components.
+func (m *machine) granted(g *Grant) {
+	if g == nil {
+		return
+	}
+	for _, p := range m.players {
+		if p.Member {
+			m.expect[p.ID] = m.expect[p.ID].Plus(g.EveryMember)
+		}
+	}
 }
 
 func (m *machine) snapshot() string {
@@ -188,8 +222,24 @@ func (m *machine) task(t *rapid.T, task string) {
 func (m *machine) Observe(t *rapid.T) {
 	p := m.player(t, "observer")
 	before := m.snapshot()
-	res, err := Observe(&m.obelisk, p, m.players, m.env(), m.drawer(t))
-	m.outcome(t, "observe", before, res.Changes, err)
+	res, err := Observe(&m.obelisk, p, m.env(), m.drawer(t))
+	if m.outcome(t, "observe", before, nil, err) {
+		if res.Grant == nil || res.Grant.EveryMember.Resolve != res.Resolve || res.Grant.Seq != m.obelisk.Grants.Seq {
+			t.Fatalf("the observation's grant %+v; want every member +%d⚡ as grant %d", res.Grant, res.Resolve, m.obelisk.Grants.Seq)
+		}
+		m.granted(res.Grant)
+	}
+}
+
+// Rejoin is a leave and a new stint of one player (the 7-day wait aside):
+// the leaver keeps the grants made while they were a member until they
+// leave, and the new stint gets none made before it.
+func (m *machine) Rejoin(t *rapid.T) {
+	p := m.player(t, "rejoiner")
+	before := m.snapshot()
+	ch := Leave(p, &m.obelisk)
+	ch = append(ch, Join(p, m.rs, &m.obelisk.Grants)...)
+	m.outcome(t, "rejoin", before, ch, nil)
 }
 
 func (m *machine) components(t *rapid.T, label string) Components {
@@ -277,9 +327,13 @@ func (m *machine) Complete(t *rapid.T) {
 	if rapid.IntRange(0, 4).Draw(t, "by another") > 0 {
 		by = m.players[slices.IndexFunc(m.players, func(p *Player) bool { return p.ID == g.Starter })]
 	}
+	m.catchUpAll(t) // the roster is read, so caught up
 	covered, before := g.Covered(), m.snapshot()
 	c, err := Complete(g, &m.obelisk, by, m.players, m.env())
 	if m.outcome(t, "complete", before, c.Changes, err) {
+		for _, e := range c.Effects {
+			m.granted(e.Grant)
+		}
 		if !covered {
 			t.Fatalf("gathering %s completed while its cost was not covered", g.ID)
 		}
@@ -303,6 +357,7 @@ func (m *machine) Wait(t *rapid.T) {
 				continue
 			}
 			for range rapid.IntRange(1, 2).Draw(t, "applications") {
+				m.catchUpAll(t)
 				before := m.snapshot()
 				f, err := Fail(g, m.players, m.now)
 				if m.outcome(t, "fail", before, f.Changes, err) {
@@ -343,6 +398,9 @@ func (m *machine) Check(t *rapid.T) {
 		t.Fatalf("Obelisk %+v", m.obelisk)
 	}
 	for _, p := range m.players {
+		// A view catches a record up in memory, writing nothing.
+		p = clonePlayer(p)
+		CatchUp(p, &m.obelisk.Grants, m.now)
 		for _, id := range ruleset.ComponentIDs() {
 			if p.Components.Get(id) < 0 {
 				t.Fatalf("%s holds %d %s", p.ID, p.Components.Get(id), id)
@@ -409,6 +467,13 @@ func (m *machine) Check(t *rapid.T) {
 // a gathering completes at most once and only while covered, a failed
 // gathering gives every contributor back exactly what they put in, and
 // every die is a draw that recomputes from the seed.
+func clonePlayer(p *Player) *Player {
+	b, _ := json.Marshal(p)
+	var out Player
+	_ = json.Unmarshal(b, &out)
+	return &out
+}
+
 func TestO1_O12_RandomGamesKeepTheInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := newMachine(t)

@@ -48,6 +48,7 @@ const (
 	CauseRitual       = "ritual"       // a completed ritual's grant effect (O8)
 	CauseTrade        = "trade"        // a trade between players (O1)
 	CauseLeave        = "leave"        // destroyed when their owner ceased to be a player (P1)
+	CauseGrant        = "grant"        // game-level grants to every member, caught up with (O6, O8: grant.go)
 )
 
 // Delta is one change to one player's count of one component.
@@ -72,6 +73,9 @@ type Player struct {
 	Grebe int `json:"grebe,omitempty"`
 	// Boosts are the player's Boosted tasks (O4), each until a phase end.
 	Boosts []Boost `json:"boosts,omitempty"`
+	// Grants is the game-level grant the record has caught up to
+	// (grant.go: CatchUp).
+	Grants Caught `json:"grants"`
 }
 
 // Banishment is a player's current banishment (RULINGS O11).
@@ -120,6 +124,9 @@ type Obelisk struct {
 	Summoned int `json:"summoned"`
 	// LastObservation is the latest weekly observation (O6).
 	LastObservation *Observed `json:"last_observation,omitempty"`
+	// Grants are the grants to every member (O6's ⚡, O8's every-player
+	// effects), which player records catch up with (grant.go).
+	Grants Grants `json:"grants"`
 }
 
 // Observed records an observation: who, when and in which week.
@@ -307,14 +314,16 @@ func member(p *Player) error {
 }
 
 // Join makes p's obelisk state that of a new player: nothing but the
-// ruleset's JoinEnergy ⚡ (O1; rejoining starts empty, P1). p.Player is the
-// membership players.Join returned.
-func Join(p *Player, rs *ruleset.Ruleset) []Delta {
+// ruleset's JoinEnergy ⚡ (O1; rejoining starts empty, P1), caught up to
+// the grants made so far, none of which is theirs (grant.go). p.Player is
+// the membership players.Join returned.
+func Join(p *Player, rs *ruleset.Ruleset, g *Grants) []Delta {
 	p.Components = Components{}
 	p.Experience = nil
 	p.Banishment = nil
 	p.Grebe = 0
 	p.Boosts = nil
+	p.Grants = g.Mark()
 	var out []Delta
 	change(p, ruleset.Resolve, rs.Thresholds.JoinEnergy, CauseJoin, &out)
 	return out
@@ -324,7 +333,8 @@ func Join(p *Player, rs *ruleset.Ruleset) []Delta {
 // destroyed; P1) and ends what they were part of: a Grebe aiding them
 // ceases to exist (reading: a Grebe aids a player, and there is no player
 // left to aid), their banishment and boosts end with their membership.
-// The membership itself is players.Leave's.
+// The membership itself is players.Leave's; the caller has caught p up
+// (CatchUp) with the grants made while they were a member.
 func Leave(p *Player, o *Obelisk) []Delta {
 	var out []Delta
 	changeAll(p, p.Components, -1, CauseLeave, &out)

@@ -19,9 +19,10 @@ type Observation struct {
 	Moved    int     `json:"moved"`    // km closer (not below 0)
 	Distance int     `json:"distance"` // km after
 	Summon   *Summon `json:"summon,omitempty"`
-	// Resolve is the ⚡ each player gained; Changes say who.
-	Resolve int     `json:"resolve"`
-	Changes []Delta `json:"changes"`
+	// Resolve is the ⚡ each player gained; Grant is that gain, made to
+	// every member at once as a game-level grant (grant.go).
+	Resolve int    `json:"resolve"`
+	Grant   *Grant `json:"grant,omitempty"`
 }
 
 // Observe is by's observation of the Obelisk (RULINGS O6, O7): once per
@@ -29,9 +30,9 @@ type Observation struct {
 // come first served; a second attempt in the week is refused with the
 // moment the next week starts. It rolls 1dN (one PurposeObservation draw),
 // moves the Obelisk that many km closer, summons a Grebe on an odd roll
-// (the cap applies), then grants Observation.Resolve ⚡ to every player in
-// roster (the module passes every player of the game).
-func Observe(o *Obelisk, by *Player, roster []*Player, env Env, src fair.Source) (Observation, error) {
+// (the cap applies), then grants Observation.Resolve ⚡ to every member: a
+// game-level grant on o, which each player record catches up with.
+func Observe(o *Obelisk, by *Player, env Env, src fair.Source) (Observation, error) {
 	or, err := env.obelisk()
 	if err != nil {
 		return Observation{}, err
@@ -60,11 +61,10 @@ func Observe(o *Obelisk, by *Player, roster []*Player, env Env, src fair.Source)
 		s := o.summon(or.MaxGrebes)
 		res.Summon = &s
 	}
-	for _, p := range roster {
-		if p != nil && p.Member {
-			change(p, ruleset.Resolve, or.Observation.Resolve, CauseObservation, &res.Changes)
-		}
-	}
+	var gain Components
+	gain.Add(ruleset.Resolve, or.Observation.Resolve)
+	gr := o.Grants.GrantComponents(gain, CauseObservation, env.Now)
+	res.Grant = &gr
 	o.LastObservation = &Observed{Week: week.String(), Player: by.ID, PlayerName: by.Name, At: env.Now}
 	return res, nil
 }

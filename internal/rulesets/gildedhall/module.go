@@ -223,12 +223,12 @@ func Exoptosis() engine.Component {
 // may trade being ruleset data.
 func Trades() engine.Component {
 	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork}, Events: tradeEvents(),
-		OnJoin: func(_ *engine.Tx, prevRec, rec engine.PlayerRecord) {
+		OnJoin: func(_ *engine.Tx, prevRec, rec engine.PlayerRecord) error {
 			// The trade index (trade_index.go) is complete from a first join;
 			// a rejoin keeps the open trades the departure had no room to close.
 			p, _ := traderOf(rec)
 			if p == nil {
-				return
+				return nil
 			}
 			trades, indexed := p.OpenTrades()
 			prev, _ := traderOf(prevRec)
@@ -237,6 +237,7 @@ func Trades() engine.Component {
 				pt, pi := prev.OpenTrades()
 				*indexed, *trades = *pi, *pt
 			}
+			return nil
 		},
 		OnLeave: func(t *engine.Tx, r engine.PlayerRecord, res *engine.LeaveResult) error {
 			p, err := traderOf(r)

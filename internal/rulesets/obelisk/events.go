@@ -57,10 +57,25 @@ var obeliskEvents = map[string]engine.Narration{
 		}](ev)
 		return fmt.Sprintf("Grebe %d was befriended by %s and aids them from now on.", d.Grebe, who(ev, name))
 	}},
+	"components_granted": {Sentence: func(ev engine.Event, name func(string) string) string {
+		d := decode[struct {
+			Changes []rob.Delta `json:"changes"`
+		}](ev)
+		var got ruleset.Components
+		for _, c := range d.Changes {
+			if _, ok := ruleset.Component(c.Component); ok {
+				got.Add(c.Component, c.Amount)
+			}
+		}
+		return fmt.Sprintf("%s gained %s on becoming a player.", who(ev, name), got)
+	}},
 	"components_destroyed": {Sentence: func(ev engine.Event, name func(string) string) string {
 		d := decode[struct {
 			Destroyed ruleset.Components `json:"destroyed"`
 		}](ev)
+		if d.Destroyed.IsZero() {
+			return fmt.Sprintf("%s ceased to be a player, holding nothing.", who(ev, name))
+		}
 		return fmt.Sprintf("%s ceased to be a player; what they held (%s) was destroyed.", who(ev, name), d.Destroyed)
 	}},
 }

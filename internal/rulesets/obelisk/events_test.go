@@ -18,7 +18,7 @@ func TestObeliskEventsReadAsSentences(t *testing.T) {
 	reg := rulesets.Registry()
 	announced := map[string]bool{"obelisk_observed": true, "grebe_summoned": true, "grebe_befriended": true,
 		"gathering_completed": true, "gathering_failed": true, "player_banished": true, "banishment_ended": true}
-	for _, typ := range []string{"task_performed", "obelisk_observed", "grebe_summoned", "grebe_befriended", "components_destroyed",
+	for _, typ := range []string{"task_performed", "obelisk_observed", "grebe_summoned", "grebe_befriended", "components_destroyed", "components_granted",
 		"gathering_started", "gathering_contributed", "gathering_withdrawn", "gathering_completed", "gathering_failed",
 		"player_banished", "banishment_ended", "proposal_effect_failed"} {
 		n, ok := reg.Narration(typ)

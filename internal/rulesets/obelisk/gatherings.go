@@ -63,7 +63,8 @@ func (s *Service) move(ctx context.Context, req engine.Request, m GatheringMove,
 	return s.run(ctx, spec{
 		Req: req, Command: command, Body: m,
 		Keys: func(g string) []store.Key {
-			return []store.Key{engine.PlayerKey(g, req.Actor), gatheringKey(g, m.Gathering)}
+			// The Obelisk too: the player catches up with its grants.
+			return []store.Key{engine.PlayerKey(g, req.Actor), gatheringKey(g, m.Gathering), obeliskKey(g)}
 		},
 		Apply: func(t *tx) (any, error) {
 			p, err := t.actor()
@@ -138,18 +139,14 @@ func (s *Service) Complete(ctx context.Context, req engine.Request, r GatheringR
 			if err != nil {
 				return nil, err
 			}
-			var roster []*Player
 			// Who the effects concern is read only once the rules would let
-			// the starter complete it: a refusal reads nothing more.
+			// the starter complete it: a refusal reads nothing more. An
+			// effect on every player is a game-level grant on the Obelisk
+			// (rules/obelisk.Grants): no player record is read for it.
 			if _, err := rob.Complete(clone(g), clone(o), clonePlayer(&by.Player), nil, envOf(t.Tx)); err != nil {
 				return nil, err
 			}
-			ids, everyone := g.Players()
-			if everyone {
-				roster, err = t.members()
-			} else {
-				roster, err = t.records(ids)
-			}
+			roster, err := t.records(g.Players())
 			if err != nil {
 				return nil, err
 			}

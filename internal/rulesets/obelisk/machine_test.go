@@ -28,6 +28,10 @@ import (
 const machineRitual = `{"id":"kindle","name":"Kindle","cost":{"resolve":1},` +
 	`"effects":[{"kind":"add-cuts","amount":1},{"kind":"summon-grebes","amount":1},{"kind":"grant","target":"contributors","components":{"resolve":2}}]}`
 
+// An every-player ritual: its grant is game-level (rules/obelisk.Grants).
+const machineBoon = `{"id":"boon","name":"Boon","cost":{"herbs":1},` +
+	`"effects":[{"kind":"grant","target":"every-player","components":{"resolve":1,"crystals":1}}]}`
+
 var machinePlayers = []string{"discord:2", "discord:3", "discord:4", "discord:5"}
 
 // done is a command that committed, kept to be replayed with its key.
@@ -62,6 +66,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 		w.join(machinePlayers...)
 		w.amendRitual(machineRitual)
 		w.amendRitual(cutTheObelisk)
+		w.amendRitual(machineBoon)
 		var committed []done
 		var gatherings, trades []string
 		starter, receiver := map[string]string{}, map[string]string{}
@@ -113,7 +118,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 				if newest != "" && newest == calendar.PhaseAt(w.clk.Now()).ID() && rapid.IntRange(0, 2).Draw(rt, "start another") != 0 {
 					rt.Skip("one Gathering at a time, mostly")
 				}
-				ritual := rapid.SampledFrom([]string{"kindle", "cut-the-obelisk"}).Draw(rt, "ritual")
+				ritual := rapid.SampledFrom([]string{"kindle", "cut-the-obelisk", "boon"}).Draw(rt, "ritual")
 				if res := do("gathering-start", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) {
 					return w.ob.StartGathering(w.ctx, r, obelisk.StartGathering{RitualType: ritual, Message: "m-" + r.Key})
 				}); res != nil {
@@ -211,6 +216,15 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 					rt.Fatal(err)
 				}
 			},
+			"leave": func(rt *rapid.T) {
+				if rapid.IntRange(0, 5).Draw(rt, "rarely") != 0 {
+					rt.Skip("departures are rare")
+				}
+				do("leave", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.svc.Leave(w.ctx, r) })
+			},
+			"rejoin": func(rt *rapid.T) {
+				do("join", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.svc.Join(w.ctx, r, game.JoinGame{}) })
+			},
 			"end-banishment": func(rt *rapid.T) {
 				do("banishment-end", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.ob.EndBanishment(w.ctx, r) })
 			},
@@ -293,17 +307,24 @@ func (w *world) checkInvariants(rt *rapid.T) {
 	completed := map[string]int{}
 	held := map[string]map[string]int{} // gathering -> player/component -> net in it
 	key := func(p, c string) string { return p + "/" + c }
+	for id, c := range grantsExplained(rt, entries) {
+		explained[id] = explained[id].Plus(c)
+	}
+	members := map[string]bool{}
 	for _, e := range entries {
 		for _, ev := range e.Events {
 			switch ev.Type {
 			case "player_joined":
-				c := explained[ev.Player]
-				c.Resolve += 6 // the join's ⚡ (RULINGS O1; joinEnergy amended above)
-				explained[ev.Player] = c
+				members[ev.Player] = true
+			case "player_left":
+				delete(members, ev.Player)
+			case "components_granted": // the join's ⚡ (RULINGS O1; joinEnergy amended above)
+				add(decodeAs[struct {
+					Changes []rob.Delta `json:"changes"`
+				}](rt, ev).Changes)
 			case "task_performed":
 				add(decodeAs[rob.TaskResult](rt, ev).Changes)
-			case "obelisk_observed":
-				add(decodeAs[rob.Observation](rt, ev).Changes)
+			case "obelisk_observed": // a game-level grant: grantsExplained
 			case "gathering_contributed", "gathering_withdrawn":
 				m := decodeAs[rob.Moved](rt, ev)
 				add(m.Changes)
@@ -327,16 +348,24 @@ func (w *world) checkInvariants(rt *rapid.T) {
 				}
 			case "gathering_failed":
 				f := decodeAs[struct {
-					Gathering string      `json:"gathering"`
-					Changes   []rob.Delta `json:"changes"`
+					Gathering string             `json:"gathering"`
+					Changes   []rob.Delta        `json:"changes"`
+					Destroyed []rob.Contribution `json:"destroyed"`
 				}](rt, ev)
 				add(f.Changes)
 				refunded := map[string]int{}
 				for _, d := range f.Changes {
-					if d.Cause != rob.CauseRefund {
-						rt.Fatalf("a failure's change is not a refund: %+v", d)
+					if d.Cause != rob.CauseRefund || !members[d.Player] {
+						rt.Fatalf("a failure's change is not a refund to a player: %+v", d)
 					}
 					refunded[key(d.Player, d.Component)] += d.Amount
+				}
+				// What is owed to one who left is destroyed (002 Items).
+				for _, x := range f.Destroyed {
+					if members[x.Player] {
+						rt.Fatalf("a failure destroyed %+v, owed to a player", x)
+					}
+					refunded[key(x.Player, x.Component)] += x.Amount
 				}
 				want := map[string]int{}
 				for k, n := range held[f.Gathering] {
@@ -377,6 +406,83 @@ func (w *world) checkInvariants(rt *rapid.T) {
 			rt.Fatalf("%s holds %v; the log explains %v", id, s.Components, explained[id])
 		}
 	}
+}
+
+// grantsExplained is what the game-level grants in the log give each
+// player (docs/rules-obelisk.md, "Grants to every player"): grant k (an
+// observation's, a completed ritual's effect on every player) is a
+// stint's if the stint's join said grants_seq < k and its departure, if
+// any, grants_seq >= k. Grants are numbered 1, 2, ... with none missing.
+func grantsExplained(t tb, entries []game.Entry) map[string]ruleset.Components {
+	grants := map[int]ruleset.Components{}
+	type stint struct {
+		player   string
+		from, to int
+		open     bool
+	}
+	var stints []*stint
+	current := map[string]*stint{}
+	grant := func(g *rob.Grant) {
+		if g == nil {
+			return
+		}
+		if _, dup := grants[g.Seq]; dup {
+			t.Fatalf("grant %d is in the log twice", g.Seq)
+		}
+		grants[g.Seq] = g.EveryMember
+	}
+	seqOf := func(ev game.Event) int {
+		var d struct {
+			Seq *int `json:"grants_seq"`
+		}
+		if err := json.Unmarshal(ev.Data, &d); err != nil || d.Seq == nil {
+			t.Fatalf("%s of %s says no grants_seq: %s", ev.Type, ev.Player, ev.Data)
+		}
+		return *d.Seq
+	}
+	for _, e := range entries {
+		for _, ev := range e.Events {
+			switch ev.Type {
+			case "obelisk_observed":
+				var o rob.Observation
+				_ = json.Unmarshal(ev.Data, &o)
+				grant(o.Grant)
+			case "gathering_completed":
+				var c rob.Completed
+				_ = json.Unmarshal(ev.Data, &c)
+				for _, ef := range c.Effects {
+					grant(ef.Grant)
+				}
+			case "components_granted":
+				st := &stint{player: ev.Player, from: seqOf(ev), open: true}
+				stints = append(stints, st)
+				current[ev.Player] = st
+			case "components_destroyed":
+				st := current[ev.Player]
+				if st == nil {
+					t.Fatalf("%s left without a stint in the log", ev.Player)
+				}
+				st.to, st.open = seqOf(ev), false
+				delete(current, ev.Player)
+			}
+		}
+	}
+	for k := 1; k <= len(grants); k++ {
+		if _, ok := grants[k]; !ok {
+			t.Fatalf("the log has %d grants but not grant %d", len(grants), k)
+		}
+	}
+	out := map[string]ruleset.Components{}
+	for _, st := range stints {
+		to := st.to
+		if st.open {
+			to = len(grants)
+		}
+		for k := st.from + 1; k <= to; k++ {
+			out[st.player] = out[st.player].Plus(grants[k])
+		}
+	}
+	return out
 }
 
 func decodeAs[T any](rt *rapid.T, ev game.Event) T {

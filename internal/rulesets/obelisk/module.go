@@ -43,7 +43,7 @@ func Module() engine.Module {
 		// Trades before the Obelisk: a departure withdraws its open trades,
 		// then destroys what the leaver held.
 		Components: []engine.Component{gildedhall.Trades(), Obelisk(), Rituals(), Banishment(), engine.Governance()},
-		NewPlayer:  NewPlayer, PlayerView: playerView}
+		NewPlayer:  NewPlayer, PlayerView: playerView, Decoded: catchUp}
 }
 
 // Obelisk is the component of components, tasks and the Obelisk.
@@ -55,16 +55,32 @@ func Obelisk() engine.Component {
 				return On(s).Observe(ctx, req)
 			})},
 		},
-		OnJoin: func(t *engine.Tx, _, rec engine.PlayerRecord) {
-			if p, _ := rec.(*Player); p != nil {
-				rob.Join(&p.Player, t.Rules) // 1⚡ on joining (RULINGS O1)
+		OnJoin: func(t *engine.Tx, _, rec engine.PlayerRecord) error {
+			p, _ := rec.(*Player)
+			if p == nil {
+				return nil
 			}
+			// A new stint is caught up to the grants made before it, none of
+			// which is its own (rules/obelisk.Join); the check makes that so
+			// at the commit too.
+			g, err := grants(t)
+			if err != nil {
+				return err
+			}
+			checkGrants(t)
+			changes := rob.Join(&p.Player, t.Rules, g) // 1⚡ on joining (RULINGS O1)
+			// grants_seq: the grants after it are this stint's (docs/rules-obelisk.md).
+			t.Emit("components_granted", p.ID, map[string]any{"changes": changes, "grants_seq": p.Grants.Seq})
+			return nil
 		},
 		OnLeave: func(et *engine.Tx, r engine.PlayerRecord, res *engine.LeaveResult) error {
 			p, err := asPlayer(r)
 			if err != nil || p == nil {
 				return err
 			}
+			// The record was caught up as it was read; the check makes it
+			// so at the commit (checkGrants).
+			checkGrants(et)
 			t := wrap(et)
 			o := &rob.Obelisk{}
 			if p.Grebe != 0 {
@@ -77,8 +93,10 @@ func Obelisk() engine.Component {
 			held := p.Components
 			changes := rob.Leave(&p.Player, o)
 			t.Save(p)
+			// grants_seq: the stint had the grants up to it (the record was
+			// caught up as it was read; docs/rules-obelisk.md).
+			t.Emit("components_destroyed", p.ID, map[string]any{"destroyed": held, "changes": changes, "grants_seq": p.Grants.Seq})
 			if len(changes) > 0 {
-				t.Emit("components_destroyed", p.ID, map[string]any{"destroyed": held, "changes": changes})
 				res.Lost = append(res.Lost, held.String())
 			}
 			return t.flushObelisk()

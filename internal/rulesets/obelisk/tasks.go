@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/fair"
 	engine "croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
@@ -156,7 +157,9 @@ type Observed struct {
 }
 
 // Observe is the acting player's weekly observation of the Obelisk
-// (RULINGS O6, O7): it reads every player, since each gains ⚡.
+// (RULINGS O6, O7): the ⚡ every player gains is a game-level grant on the
+// Obelisk (rules/obelisk.Grants), so it writes the Obelisk, the observer
+// and the log entry whatever the number of players.
 func (s *Service) Observe(ctx context.Context, req engine.Request) (*engine.Result, error) {
 	return s.run(ctx, spec{
 		Req: req, Command: "observe", Body: struct{}{}, Random: true,
@@ -170,28 +173,21 @@ func (s *Service) Observe(ctx context.Context, req engine.Request) (*engine.Resu
 			if err != nil {
 				return nil, err
 			}
-			// A second observation in the week is refused (by the rules,
-			// before any draw) without reading every player.
-			if last := o.LastObservation; last != nil && last.Week == calendar.WeekAt(t.Now).String() {
-				_, err := rob.Observe(o, &by.Player, nil, envOf(t.Tx), nil)
-				return nil, err
+			// A second observation in the week is refused by the rules,
+			// before any draw.
+			var src fair.Source
+			if last := o.LastObservation; last == nil || last.Week != calendar.WeekAt(t.Now).String() {
+				if src, err = t.Source(); err != nil {
+					return nil, err
+				}
 			}
-			roster, err := t.members()
-			if err != nil {
-				return nil, err
-			}
-			src, err := t.Source()
-			if err != nil {
-				return nil, err
-			}
-			res, err := rob.Observe(o, &by.Player, robPlayers(roster), envOf(t.Tx), src)
+			res, err := rob.Observe(o, &by.Player, envOf(t.Tx), src)
 			if err != nil {
 				return nil, err
 			}
 			t.touchObelisk()
-			for _, p := range roster {
-				t.Save(p)
-			}
+			rob.CatchUp(&by.Player, &o.Grants, t.Now) // the observer is a member too
+			t.Save(by)
 			t.Emit("obelisk_observed", by.ID, res)
 			if res.Summon != nil {
 				t.Emit("grebe_summoned", by.ID, res.Summon)

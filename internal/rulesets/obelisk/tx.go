@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"slices"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules"
@@ -67,6 +67,17 @@ func (t *tx) obelisk() (*rob.Obelisk, error) {
 	if t.ob != nil {
 		return t.ob, nil
 	}
+	o, err := readObelisk(t.Tx)
+	if err != nil {
+		return nil, err
+	}
+	t.ob = o
+	return t.ob, nil
+}
+
+// readObelisk decodes the game's Obelisk as t read it, reading it now if
+// t has not.
+func readObelisk(t *engine.Tx) (*rob.Obelisk, error) {
 	if t.Rules.Obelisk == nil {
 		return nil, rules.Refuse("not_in_ruleset", "This game's ruleset has no Obelisk.")
 	}
@@ -84,8 +95,63 @@ func (t *tx) obelisk() (*rob.Obelisk, error) {
 			return nil, fmt.Errorf("decoding the Obelisk of %s: %w", t.Game, err)
 		}
 	}
-	t.ob = &o
-	return t.ob, nil
+	return &o, nil
+}
+
+// grants returns the game-level grants as t read them. Inside another
+// component's transaction (the trades component keeps its own in
+// t.Scratch) the Obelisk is decoded without taking that one's place.
+func grants(et *engine.Tx) (*rob.Grants, error) {
+	if _, ours := et.Scratch.(*tx); ours || et.Scratch == nil {
+		o, err := wrap(et).obelisk()
+		if err != nil {
+			return nil, err
+		}
+		return &o.Grants, nil
+	}
+	o, err := readObelisk(et)
+	if err != nil {
+		return nil, err
+	}
+	return &o.Grants, nil
+}
+
+// checkGrants makes a command's commit hold only if the Obelisk, and so
+// the grants, is still as read. A join and a departure need it: a grant
+// committed meanwhile makes them read again, so a joiner's mark is exactly
+// the grants before the join (none of them theirs) and a leaver loses
+// exactly what they had with every grant of their stint. No other command
+// does: a catch-up moves the record's mark forward from what it was, and
+// the record's own version check orders its catch-ups, so a record saved
+// behind a grant gets the rest at its next read, never twice. A view
+// writes nothing and checks nothing; a command that writes the Obelisk
+// checks it by its write (flushObelisk).
+func checkGrants(et *engine.Tx) {
+	if et.Entry == nil {
+		return
+	}
+	k := obeliskKey(et.Game)
+	if slices.ContainsFunc(et.Checks, func(c store.Check) bool { return c.Key == k }) ||
+		slices.ContainsFunc(et.Puts, func(p store.Put) bool { return p.Item.Key == k }) {
+		return
+	}
+	et.Checks = append(et.Checks, store.Check{Key: k, Version: et.Loaded[k].Version})
+}
+
+// catchUp brings an Obelisk record read from the store up to date with
+// the game's grants (Module.Decoded; rules/obelisk.CatchUp), in memory: a
+// command writes it if it saves the record, a view only shows it.
+func catchUp(et *engine.Tx, r engine.PlayerRecord) error {
+	p, err := asPlayer(r)
+	if err != nil || p == nil || !p.Member {
+		return err
+	}
+	g, err := grants(et)
+	if err != nil {
+		return err
+	}
+	rob.CatchUp(&p.Player, g, et.Now)
+	return nil
 }
 
 // touchObelisk marks the Obelisk to be written at commit.
@@ -96,7 +162,10 @@ func (t *tx) flushObelisk() error {
 		return nil
 	}
 	t.obDirty = false
-	return t.Put(obeliskKey(t.Game), t.ob, zeroTime)
+	k := obeliskKey(t.Game)
+	// The write holds only at the version read: it replaces the check.
+	t.Checks = slices.DeleteFunc(t.Checks, func(c store.Check) bool { return c.Key == k })
+	return t.Put(k, t.ob, zeroTime)
 }
 
 // gathering decodes the Gathering id as read.
@@ -147,24 +216,6 @@ func (t *tx) actor() (*Player, error) {
 		return nil, players.NotAPlayer()
 	}
 	return p, nil
-}
-
-// members reads every player of the game (an observation grants each of
-// them ⚡; a ritual's effect may concern them all) and returns the current
-// ones. Their versions are checked at commit like any record read.
-func (t *tx) members() ([]*Player, error) {
-	var ids []string
-	err := t.Svc.Scan(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Prefix: engine.PlayerPrefix}, func(it store.Item) error {
-		if _, done := t.Loaded[it.Key]; !done {
-			t.Loaded[it.Key] = it
-		}
-		ids = append(ids, strings.TrimPrefix(it.SK, engine.PlayerPrefix))
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return t.records(ids) // all loaded by the scan: no further read
 }
 
 // records returns the current players among ids, reading in one request
