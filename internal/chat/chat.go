@@ -72,17 +72,34 @@ type Invocation struct {
 	// Game is the game bound to Guild; the Router fills it in.
 	Game string
 	// Component reports that the invocation comes from a button or select
-	// pressed on an earlier reply (platforms may then update that message).
+	// pressed on an earlier reply.
 	Component bool
+	// Message is the message the pressed component is on (Discord's
+	// interaction message, Slack's container), nil when the platform does
+	// not say. See OnShared.
+	Message *MessageRef
 }
 
-// MessageRef names a chat message (the target of a message command).
+// OnShared reports that inv is a press on a message others use too (a
+// proposal's vote buttons, a Gathering, a duel invitation, a trade in a
+// channel): the presser is answered privately, and the message itself
+// only ever shows its public state (Reply.Shared). A press on a message
+// private to the presser (an ephemeral prompt) is answered by replacing
+// that message, as is one whose message the platform does not name.
+func (inv *Invocation) OnShared() bool {
+	return inv.Component && inv.Message != nil && !inv.Message.Private && inv.Message.ID != ""
+}
+
+// MessageRef names a chat message (the target of a message command, or
+// the message a pressed component is on).
 type MessageRef struct {
 	Channel string
 	ID      string
 	// Author is the message author's identity.
 	Author  string
 	Content string
+	// Private: only the presser sees the message (an ephemeral reply).
+	Private bool
 }
 
 // Opt returns option name's value ("" when absent).
@@ -137,6 +154,12 @@ type Reply struct {
 	// interaction's idempotency record, and a replay answers from it
 	// again, so the reply needs no cache of its own (ReplyCache.Keep).
 	Logged bool `json:"-"`
+	// Shared is the new public state of the shared message a press acted
+	// on (Invocation.OnShared): the tally, what has been contributed, who
+	// accepted, with the buttons still valid. Platforms edit that message
+	// with it, never with the reply itself, which goes to the presser
+	// alone. Nil leaves the message as it is (refusals always do).
+	Shared *Reply `json:"-"`
 }
 
 // Image is a picture and its text alternative.

@@ -309,11 +309,26 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 		return nil, err
 	}
 	r.Text = fmt.Sprintf("🤝 %s accepted: the trade is done. ", inv.User) + r.Text
-	return r, nil
+	return sharedTrade(inv, r), nil
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	return actOnTrade(ctx, s, inv, false, gildedhall.On(s).WithdrawTrade)
+	r, err := actOnTrade(ctx, s, inv, false, gildedhall.On(s).WithdrawTrade)
+	if err != nil {
+		return nil, err
+	}
+	return sharedTrade(inv, r), nil
+}
+
+// sharedTrade answers a press on a trade shown in a channel: the trade as
+// it now stands is the message's new state, and the presser's answer says
+// the same to them alone.
+func sharedTrade(inv *Invocation, r *Reply) *Reply {
+	if inv.OnShared() {
+		pub := *r
+		r.Shared = &pub
+	}
+	return r
 }
 
 // actOnTrade runs act (accept or withdraw) on the trade option or the

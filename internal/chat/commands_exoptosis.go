@@ -198,12 +198,40 @@ func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	accept := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "true"}}
-	decline := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "false"}}
-	return &Reply{Title: "Duel " + v.ID,
-		Text: fmt.Sprintf("⚔️ %s asks %s to an Exoptosis duel. It starts when everyone accepts; a decline cancels it.",
-			inv.User, strings.Join(v.WaitingFor, ", ")),
-		Buttons: []Button{{Label: "Accept", Style: StyleSuccess, Action: accept}, {Label: "Decline", Style: StyleDanger, Action: decline}}}, nil
+	return duelMessage(v), nil
+}
+
+// duelMessage is a duel invitation's shared message: who asks whom, who
+// has accepted and who it waits for, with the answer buttons while it
+// waits; then that it started or was cancelled.
+func duelMessage(v gildedhall.MatchView) *Reply {
+	r := &Reply{Title: "Duel " + v.ID}
+	var invited, accepted []string
+	for _, p := range v.Players {
+		if p == v.RequestedBy {
+			continue
+		}
+		invited = append(invited, p)
+		if v.Answers[p] == gildedhall.AnswerAccepted {
+			accepted = append(accepted, p)
+		}
+	}
+	r.Text = fmt.Sprintf("⚔️ %s asks %s to an Exoptosis duel.", v.RequestedBy, strings.Join(invited, ", "))
+	switch v.Status {
+	case gildedhall.MatchCancelled:
+		r.Text += fmt.Sprintf(" It is cancelled (%s by %s).", v.CancelReason, v.CancelledBy)
+	case gildedhall.MatchRequested:
+		r.Text += " It starts when everyone accepts; a decline cancels it."
+		if len(accepted) > 0 {
+			r.Text += " Accepted: " + strings.Join(accepted, ", ") + "; waiting for: " + strings.Join(v.WaitingFor, ", ") + "."
+		}
+		accept := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "true"}}
+		decline := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "false"}}
+		r.Buttons = []Button{{Label: "Accept", Style: StyleSuccess, Action: accept}, {Label: "Decline", Style: StyleDanger, Action: decline}}
+	default:
+		r.Text += " Everyone accepted: the duel has started."
+	}
+	return r
 }
 
 func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bool) (*Reply, error) {
@@ -228,13 +256,19 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 	if err != nil {
 		return nil, err
 	}
+	var r *Reply
 	switch v.Status {
 	case gildedhall.MatchCancelled:
-		return &Reply{Text: fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)}, nil
+		r = &Reply{Text: fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)}
 	case gildedhall.MatchPlaying:
-		return &Reply{Text: fmt.Sprintf("⚔️ Duel %s has started between %s: select your hands (/match move kind:select).", v.ID, strings.Join(v.Players, ", "))}, nil
+		r = &Reply{Text: fmt.Sprintf("⚔️ Duel %s has started between %s: select your hands (/match move kind:select).", v.ID, strings.Join(v.Players, ", "))}
+	default:
+		r = &Reply{Text: fmt.Sprintf("%s accepted duel %s; it waits for %s.", inv.User, v.ID, strings.Join(v.WaitingFor, ", "))}
 	}
-	return &Reply{Text: fmt.Sprintf("%s accepted duel %s; it waits for %s.", inv.User, v.ID, strings.Join(v.WaitingFor, ", "))}, nil
+	if inv.OnShared() {
+		r.Shared = duelMessage(v)
+	}
+	return r, nil
 }
 
 func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"croupier/internal/game"
 	rob "croupier/internal/rules/obelisk"
@@ -113,7 +114,7 @@ func obeliskCommands() []Command {
 				if err != nil {
 					return nil, err
 				}
-				return &Reply{Title: "Gathering completed", Text: c.Text}, nil
+				return &Reply{Title: "Gathering completed", Text: c.Text, Shared: sharedGathering(ctx, s, inv, c.Gathering)}, nil
 			}},
 		// A banishment proposal is a governance proposal of the Obelisk's
 		// kind; banishment-end stands for the Obelisk in Runs, so only
@@ -136,20 +137,81 @@ func obeliskCommands() []Command {
 	}
 }
 
-// gatheringReply is a Gathering's message: what it is and a button per
-// component to contribute it, and one to complete it.
+// gatheringReply is a Gathering's message as it starts: what it is and a
+// button per component to contribute it, and one to complete it.
 func gatheringReply(g *rob.Gathering, text string) *Reply {
 	r := &Reply{Title: "Gathering of " + g.Ritual.Name, Text: text + fmt.Sprintf(" Cost %s; it fails at the end of the phase unless completed.", g.Ritual.Cost)}
-	for _, c := range ruleset.ComponentList {
-		r.Buttons = append(r.Buttons, Button{Label: c.Emoji, Style: StyleSecondary,
-			Action: Action{Command: "gathering contribute", Options: map[string]string{"gathering": g.ID, "component": c.ID}}})
-	}
-	r.Buttons = append(r.Buttons, Button{Label: "Complete", Style: StyleSuccess,
-		Action: Action{Command: "gathering complete", Options: map[string]string{"gathering": g.ID}}})
+	gatheringButtons(r, g.ID)
 	return r
 }
 
-// gatheringMove is the handler of a contribution (or a withdrawal).
+func gatheringButtons(r *Reply, id string) {
+	for _, c := range ruleset.ComponentList {
+		r.Buttons = append(r.Buttons, Button{Label: c.Emoji, Style: StyleSecondary,
+			Action: Action{Command: "gathering contribute", Options: map[string]string{"gathering": id, "component": c.ID}}})
+	}
+	r.Buttons = append(r.Buttons, Button{Label: "Complete", Style: StyleSuccess,
+		Action: Action{Command: "gathering complete", Options: map[string]string{"gathering": id}}})
+}
+
+// gatheringMessage is a Gathering's shared message as it stands: who
+// started it, its cost, what each player has contributed (public, as
+// reactions would be), and its buttons while it is open. It never holds
+// anyone's holdings.
+func gatheringMessage(g obelisk.GatheringView) *Reply {
+	name := func(id string) string {
+		if n := g.Names[id]; n != "" {
+			return n
+		}
+		return id
+	}
+	text := fmt.Sprintf("%s started it. Cost %s", name(g.Starter), g.Ritual.Cost)
+	var cs []string
+	for _, c := range g.Contributions {
+		emoji := c.Component
+		if ci, ok := ruleset.Component(c.Component); ok {
+			emoji = ci.Emoji
+		}
+		cs = append(cs, fmt.Sprintf("%d%s by %s", c.Amount, emoji, name(c.Player)))
+	}
+	if len(cs) == 0 {
+		text += "; nothing contributed yet."
+	} else {
+		text += "; contributed: " + strings.Join(cs, ", ") + "."
+	}
+	switch {
+	case g.Status == rob.StatusCompleted:
+		text += " Completed."
+	case g.Status == rob.StatusFailed || g.Failing:
+		text += " It failed: the phase ended before it was completed."
+	case g.Covered:
+		text += fmt.Sprintf(" The cost is covered: %s may complete it.", name(g.Starter))
+	default:
+		text += " It fails at the end of the phase unless completed."
+	}
+	r := &Reply{Title: "Gathering of " + g.Ritual.Name, Text: text}
+	if g.Status == rob.StatusOpen && !g.Failing {
+		gatheringButtons(r, g.ID)
+	}
+	return r
+}
+
+// sharedGathering is the Gathering's message after a press on it, nil
+// when it cannot be read (the message then stays as it was).
+func sharedGathering(ctx context.Context, s *game.Service, inv *Invocation, id string) *Reply {
+	if !inv.OnShared() {
+		return nil
+	}
+	g, err := obelisk.On(s).Gathering(ctx, inv.Game, id)
+	if err != nil {
+		return nil
+	}
+	return gatheringMessage(g)
+}
+
+// gatheringMove is the handler of a contribution (or a withdrawal): the
+// mover's answer says what they now hold (theirs alone to see, when the
+// press was on the Gathering's message).
 func gatheringMove(withdraw bool) Handler {
 	return func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 		run := obelisk.On(s).Contribute
@@ -160,7 +222,7 @@ func gatheringMove(withdraw bool) Handler {
 		if err != nil {
 			return nil, err
 		}
-		r := &Reply{Text: m.Text + " You hold " + m.Holding.String() + "."}
+		r := &Reply{Text: m.Text + " You hold " + m.Holding.String() + ".", Shared: sharedGathering(ctx, s, inv, m.Gathering)}
 		if !withdraw {
 			r.Buttons = []Button{{Label: "Withdraw it", Style: StyleSecondary,
 				Action: Action{Command: "gathering withdraw", Options: map[string]string{"gathering": m.Gathering, "component": m.Component}}}}
