@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"croupier/internal/game"
@@ -309,7 +310,7 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 		return nil, err
 	}
 	r.Text = fmt.Sprintf("🤝 %s accepted: the trade is done. ", inv.User) + r.Text
-	return sharedTrade(inv, r), nil
+	return sharedTrade(inv, r, "🤝 You accepted %s: the trade is done; /status shows what you hold now."), nil
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -317,18 +318,19 @@ func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Repl
 	if err != nil {
 		return nil, err
 	}
-	return sharedTrade(inv, r), nil
+	return sharedTrade(inv, r, "You closed %s; it is no longer open."), nil
 }
 
 // sharedTrade answers a press on a trade shown in a channel: the trade as
-// it now stands is the message's new state, and the presser's answer says
-// the same to them alone.
-func sharedTrade(inv *Invocation, r *Reply) *Reply {
-	if inv.OnShared() {
-		pub := *r
-		r.Shared = &pub
+// it now stands is the message's new state, and the presser is told what
+// they did (mine: a sentence naming the trade's title).
+func sharedTrade(inv *Invocation, r *Reply, mine string) *Reply {
+	if !inv.OnShared() {
+		return r
 	}
-	return r
+	pub := *r
+	trade, _, _ := strings.Cut(r.Title, ":") // "Trade t1"
+	return &Reply{Text: fmt.Sprintf(mine, trade), Shared: &pub}
 }
 
 // actOnTrade runs act (accept or withdraw) on the trade option or the
