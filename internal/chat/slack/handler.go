@@ -39,6 +39,9 @@ type Handler struct {
 	// https://hooks.slack.com/): the URL comes in the request, and the
 	// handler must not be made to post anywhere else.
 	ResponseURLPrefix string
+	// API updates the shared messages buttons are pressed on (chat.update
+	// with the bot token); without a token they keep their earlier state.
+	API *API
 }
 
 // Routes adds the Slack routes to m.
@@ -122,15 +125,40 @@ func (h *Handler) respond(w http.ResponseWriter, ctx context.Context, inv *chat.
 }
 
 func (h *Handler) reply(ctx context.Context, inv *chat.Invocation, prep func() *chat.Reply) ([]byte, error) {
+	b, _, err := h.run(ctx, inv, prep)
+	return b, err
+}
+
+// run is reply, with the reply itself.
+func (h *Handler) run(ctx context.Context, inv *chat.Invocation, prep func() *chat.Reply) ([]byte, *chat.Reply, error) {
 	rep := prep()
 	if rep == nil {
 		rep = h.Router.Handle(ctx, inv)
 	}
 	b, err := json.Marshal(Render(rep))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return h.Cache.Keep(ctx, Platform, inv.Key, rep.Logged, b)
+	b, err = h.Cache.Keep(ctx, Platform, inv.Key, rep.Logged, b)
+	return b, rep, err
+}
+
+// shareState updates the shared message a press acted on with its new
+// public state (chat.Reply.Shared), never with the presser's reply, and
+// never after a refusal: the presser's own answer went to them alone
+// (response_type ephemeral, Router). A failed update is logged; the next
+// press shows the state.
+func (h *Handler) shareState(ctx context.Context, inv *chat.Invocation, rep *chat.Reply) {
+	if rep == nil || rep.Refusal || rep.Shared == nil || !inv.OnShared() {
+		return
+	}
+	if h.API == nil || h.API.Token == "" {
+		h.log().WarnContext(ctx, "a shared message keeps its earlier state: no bot token to update it with", "command", inv.Command)
+		return
+	}
+	if err := h.API.Update(ctx, inv.Message.Channel, inv.Message.ID, Render(rep.Shared)); err != nil {
+		h.log().WarnContext(ctx, "updating a shared message failed", "command", inv.Command, "err", err.Error())
+	}
 }
 
 // interactionPayload is the part of a block_actions payload used.
@@ -146,6 +174,13 @@ type interactionPayload struct {
 	// TriggerID is unique per interaction: the idempotency key.
 	TriggerID   string `json:"trigger_id"`
 	ResponseURL string `json:"response_url"`
+	// Container is the message the pressed element is on.
+	Container struct {
+		Type        string `json:"type"`
+		MessageTS   string `json:"message_ts"`
+		ChannelID   string `json:"channel_id"`
+		IsEphemeral bool   `json:"is_ephemeral"`
+	} `json:"container"`
 	Actions     []struct {
 		ActionID       string `json:"action_id"`
 		Value          string `json:"value"`
@@ -161,7 +196,9 @@ type interactionPayload struct {
 
 // interactions runs a pressed button or chosen select. Slack wants a bare
 // 200 within 3 seconds; the reply goes to the interaction's response_url
-// (a new ephemeral or channel message, as the reply says).
+// (a new ephemeral or channel message, as the reply says). A press on a
+// shared message (chat.Invocation.OnShared) is answered ephemerally there,
+// and the message itself is updated with its public state (shareState).
 func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 	body, ok := h.verified(w, r)
 	if !ok {
@@ -192,7 +229,13 @@ func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 	act := p.Actions[0]
 	inv := &chat.Invocation{Platform: Platform, Guild: team, Channel: p.Channel.ID, User: chat.Identity(Platform, p.User.ID),
 		UserName: p.User.Username, Key: p.TriggerID, Component: true}
-	out, err := h.reply(r.Context(), inv, func() *chat.Reply {
+	if c := p.Container; c.Type == "message" && c.MessageTS != "" {
+		inv.Message = &chat.MessageRef{ID: c.MessageTS, Channel: c.ChannelID, Private: c.IsEphemeral}
+		if inv.Message.Channel == "" {
+			inv.Message.Channel = p.Channel.ID
+		}
+	}
+	out, rep, err := h.run(r.Context(), inv, func() *chat.Reply {
 		a, err := chat.DecodeAction(act.ActionID)
 		if err != nil {
 			return chat.Refusal(rules.Refuse("invalid_option", "This button belongs to another version of the Croupier; run the command again."))
@@ -223,6 +266,7 @@ func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 	if err := h.post(r.Context(), p.ResponseURL, out); err != nil {
 		h.log().WarnContext(r.Context(), "posting to response_url failed", "err", err.Error())
 	}
+	h.shareState(r.Context(), inv, rep)
 	w.WriteHeader(http.StatusOK)
 }
 
