@@ -181,7 +181,7 @@ type interactionPayload struct {
 		ChannelID   string `json:"channel_id"`
 		IsEphemeral bool   `json:"is_ephemeral"`
 	} `json:"container"`
-	Actions     []struct {
+	Actions []struct {
 		ActionID       string `json:"action_id"`
 		Value          string `json:"value"`
 		SelectedOption *struct {
