@@ -316,6 +316,13 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 			ls = append(ls, words(ev.Participant, strings.ReplaceAll(ev.Kind, "_", " "), ev.Other, ev.Card))
 		}
 		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}
+		if inv.OnShared() {
+			// A move pressed on a match's message in the channel: the
+			// message tells everyone what happened; the mover's next
+			// controls are theirs alone.
+			pub := *rep
+			rep.Shared = &pub
+		}
 		// The mover moves again (a choice after their play, the next
 		// betting round...): offer their moves right here.
 		if r.Match.Status == gildedhall.MatchPlaying && slices.Contains(r.Match.Movers, inv.User) {

@@ -311,7 +311,7 @@ func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 func appealMessage(ap turns.AppealView, votesFor, votesAgainst []string) *Reply {
 	r := &Reply{Title: fmt.Sprintf("Appeal %s of case %d", ap.ID, ap.Case),
 		Text: fmt.Sprintf("%s appeals for %s: %s. Vote during turn %s, from %s until %s; 2/3 of those voting uphold it. For: %s. Against: %s.",
-			ap.ByName, ap.Value, clip(ap.Reasons, 500), ap.Turn, when(ap.VotingBegins), when(ap.VotingEnds),
+			ap.ByName, ap.Value, clip(strings.TrimRight(ap.Reasons, ". "), 500), ap.Turn, when(ap.VotingBegins), when(ap.VotingEnds),
 			orNoneText(strings.Join(votesFor, ", ")), orNoneText(strings.Join(votesAgainst, ", ")))}
 	if ap.Status == nomic.AppealOpen || ap.Status == "" {
 		r.Buttons = voteButtons("case vote", "case", strconv.Itoa(ap.Case))
