@@ -90,6 +90,45 @@ func (inv *Invocation) OnShared() bool {
 	return inv.Component && inv.Message != nil && !inv.Message.Private && inv.Message.ID != ""
 }
 
+// OnOption is the action option by which a button of a private answer
+// names the shared message its press changes (the Gathering's message, on
+// the "Withdraw it" of a contribution's private answer), in the channel
+// of the message the button is on.
+const OnOption = "_on"
+
+// SharedMessage is the shared message whose public state a press changes
+// (Reply.Shared is written to it): the message the component is on when
+// others use it too, or the one a private answer's button names
+// (OnOption); nil for any other invocation.
+func (inv *Invocation) SharedMessage() *MessageRef {
+	switch {
+	case inv.OnShared():
+		return inv.Message
+	case inv.Component && inv.Message != nil && inv.Opt(OnOption) != "":
+		return &MessageRef{Channel: inv.Message.Channel, ID: inv.Opt(OnOption)}
+	}
+	return nil
+}
+
+// naming returns a with OnOption naming inv's shared message, when there
+// is one and the action still fits a component id; otherwise a as it is
+// (the message then shows its new state at the next press on it).
+func naming(inv *Invocation, a Action) Action {
+	m := inv.SharedMessage()
+	if m == nil {
+		return a
+	}
+	opts := map[string]string{OnOption: m.ID}
+	for k, v := range a.Options {
+		opts[k] = v
+	}
+	named := Action{Command: a.Command, Options: opts}
+	if _, err := EncodeAction(named); err != nil {
+		return a
+	}
+	return named
+}
+
 // MessageRef names a chat message (the target of a message command, or
 // the message a pressed component is on).
 type MessageRef struct {
@@ -155,8 +194,8 @@ type Reply struct {
 	// again, so the reply needs no cache of its own (ReplyCache.Keep).
 	Logged bool `json:"-"`
 	// Shared is the new public state of the shared message a press acted
-	// on (Invocation.OnShared): the tally, what has been contributed, who
-	// accepted, with the buttons still valid. Platforms edit that message
+	// on (Invocation.SharedMessage): the tally, what has been contributed,
+	// who accepted, with the buttons still valid. Platforms edit that message
 	// with it, never with the reply itself, which goes to the presser
 	// alone. Nil leaves the message as it is (refusals always do).
 	Shared *Reply `json:"-"`

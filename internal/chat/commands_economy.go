@@ -325,7 +325,7 @@ func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Repl
 // it now stands is the message's new state, and the presser is told what
 // they did (mine: a sentence naming the trade's title).
 func sharedTrade(inv *Invocation, r *Reply, mine string) *Reply {
-	if !inv.OnShared() {
+	if inv.SharedMessage() == nil {
 		return r
 	}
 	pub := *r

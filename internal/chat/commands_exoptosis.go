@@ -265,7 +265,7 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 	default:
 		r = &Reply{Text: fmt.Sprintf("%s accepted duel %s; it waits for %s.", inv.User, v.ID, strings.Join(v.WaitingFor, ", "))}
 	}
-	if inv.OnShared() {
+	if inv.SharedMessage() != nil {
 		r.Shared = duelMessage(v)
 	}
 	return r, nil
@@ -316,7 +316,7 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 			ls = append(ls, words(ev.Participant, strings.ReplaceAll(ev.Kind, "_", " "), ev.Other, ev.Card))
 		}
 		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}
-		if inv.OnShared() {
+		if inv.SharedMessage() != nil {
 			// A move pressed on a match's message in the channel: the
 			// message tells everyone what happened; the mover's next
 			// controls are theirs alone.

@@ -199,7 +199,7 @@ func gatheringMessage(g obelisk.GatheringView) *Reply {
 // sharedGathering is the Gathering's message after a press on it, nil
 // when it cannot be read (the message then stays as it was).
 func sharedGathering(ctx context.Context, s *game.Service, inv *Invocation, id string) *Reply {
-	if !inv.OnShared() {
+	if inv.SharedMessage() == nil {
 		return nil
 	}
 	g, err := obelisk.On(s).Gathering(ctx, inv.Game, id)
@@ -224,8 +224,10 @@ func gatheringMove(withdraw bool) Handler {
 		}
 		r := &Reply{Text: m.Text + " You hold " + m.Holding.String() + ".", Shared: sharedGathering(ctx, s, inv, m.Gathering)}
 		if !withdraw {
+			// Pressed on the private answer, it still brings the
+			// Gathering's message up to date (OnOption).
 			r.Buttons = []Button{{Label: "Withdraw it", Style: StyleSecondary,
-				Action: Action{Command: "gathering withdraw", Options: map[string]string{"gathering": m.Gathering, "component": m.Component}}}}
+				Action: naming(inv, Action{Command: "gathering withdraw", Options: map[string]string{"gathering": m.Gathering, "component": m.Component}})}}
 		}
 		return r, nil
 	}

@@ -244,7 +244,7 @@ func turnsVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 		v.VoterName, v.Vote, v.Proposal, when(v.VotingEnds))}
 	// The proposal's message shows the tally after this vote. The open
 	// proposals are the game's status, not its whole history.
-	if inv.OnShared() {
+	if inv.SharedMessage() != nil {
 		if st, err := turns.TurnsStatus(ctx, s, inv.Game); err == nil {
 			for _, p := range st.Proposals {
 				if p.ID == v.Proposal {
@@ -329,7 +329,7 @@ func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 		return nil, err
 	}
 	r := &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s the appeal of case %d stands until %s.", v.VoterName, v.Vote, v.Case, when(v.VotingEnds))}
-	if inv.OnShared() {
+	if inv.SharedMessage() != nil {
 		r.Shared = openAppealMessage(ctx, s, inv, n)
 	}
 	return r, nil

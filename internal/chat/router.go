@@ -67,7 +67,8 @@ func (r *Router) Handle(ctx context.Context, inv *Invocation) (reply *Reply) {
 	if inv.OnShared() {
 		// One player's answer never takes over a message others use.
 		rep.Ephemeral = true
-	} else {
+	}
+	if inv.SharedMessage() == nil {
 		rep.Shared = nil
 	}
 	r.pictures(rep)

@@ -240,17 +240,17 @@ func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation
 // message for a command; for a button or select on a message private to
 // the presser, an update of that message unless the reply is a refusal.
 // A press on a shared message (chat.Invocation.OnShared) is answered with
-// an ephemeral message, and the shared message is edited with its public
-// state (shareState).
+// an ephemeral message. Either way the shared message the press changed
+// (chat.Invocation.SharedMessage) is edited with its public state
+// (shareState).
 func (h *Handler) reply(ctx context.Context, in *Interaction, inv *chat.Invocation) answer {
 	rep := h.Router.Handle(ctx, inv)
 	typ := ResponseMessage
-	switch {
-	case in.Type != InteractionComponent || rep.Refusal:
-	case inv.OnShared():
+	if in.Type == InteractionComponent && !rep.Refusal {
+		if !inv.OnShared() {
+			typ = ResponseUpdateMessage
+		}
 		h.shareState(ctx, inv, rep)
-	default:
-		typ = ResponseUpdateMessage
 	}
 	resp, _ := marshalMessage(typ, rep, h.log())
 	return answer{resp: resp, logged: rep.Logged}
@@ -270,15 +270,16 @@ func (h *Handler) reply(ctx context.Context, in *Interaction, inv *chat.Invocati
 // slow one defers like any slow command). A failed edit is logged: the
 // presser still gets their answer, and the next press shows the state.
 func (h *Handler) shareState(ctx context.Context, inv *chat.Invocation, rep *chat.Reply) {
-	if rep.Refusal || rep.Shared == nil || !inv.OnShared() {
+	m := inv.SharedMessage()
+	if rep.Refusal || rep.Shared == nil || m == nil {
 		return
 	}
 	if h.API == nil || h.API.Token == "" {
-		h.log().WarnContext(ctx, "a shared message keeps its earlier state: no bot token to edit it with", "command", inv.Command, "message", inv.Message.ID)
+		h.log().WarnContext(ctx, "a shared message keeps its earlier state: no bot token to edit it with", "command", inv.Command, "message", m.ID)
 		return
 	}
-	if err := h.API.EditMessage(ctx, inv.Message.Channel, inv.Message.ID, message(rep.Shared, h.log())); err != nil {
-		h.log().WarnContext(ctx, "editing a shared message failed", "command", inv.Command, "message", inv.Message.ID, "err", err.Error())
+	if err := h.API.EditMessage(ctx, m.Channel, m.ID, message(rep.Shared, h.log())); err != nil {
+		h.log().WarnContext(ctx, "editing a shared message failed", "command", inv.Command, "message", m.ID, "err", err.Error())
 	}
 }
 

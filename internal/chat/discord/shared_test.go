@@ -57,10 +57,17 @@ type sharedCheck struct {
 
 func (c sharedCheck) press(what, user, customID string, private []string, public []string, buttons []string) discordtest.Msg {
 	c.t.Helper()
+	m, _ := c.pressing(what, user, customID, private, public, buttons)
+	return m
+}
+
+// pressing is press, with the presser's private answer.
+func (c sharedCheck) pressing(what, user, customID string, private []string, public []string, buttons []string) (discordtest.Msg, result) {
+	c.t.Helper()
 	before := len(c.api.Edits("700", c.msg))
 	r := c.hs.pressOn(user, customID, c.msg, 0)
 	if r.Type != discord.ResponseMessage || !r.ephemeral() {
-		c.t.Fatalf("%s: answered type %d flags %v, want the presser's private message (type 4, flags 64): %s", what, r.Type, r.Data, r.Raw)
+		c.t.Fatalf("%s: answered %s, want the presser's private message (type 4, flags 64)", what, r.Raw)
 	}
 	contains(c.t, what+" (private answer)", r, private...)
 	edits := c.api.Edits("700", c.msg)
@@ -77,7 +84,7 @@ func (c sharedCheck) press(what, user, customID string, private []string, public
 		c.t.Errorf("%s: the shared message's buttons are %q, want %q", what, got, buttons)
 	}
 	c.clean(what, r)
-	return last
+	return last, r
 }
 
 // refused checks a refused press: a private refusal, the shared message
@@ -148,10 +155,24 @@ func TestSharedGatheringMessageStaysShared(t *testing.T) {
 		t.Fatalf("the Gathering's buttons: %q", all)
 	}
 	c := sharedCheck{t, hs, api, "9103"}
-	first := c.press("Ada's 🌿", ada, r.button(t, "🌿"), []string{"contributed 1🌿", "You hold"},
+	first, mine := c.pressing("Ada's 🌿", ada, r.button(t, "🌿"), []string{"contributed 1🌿", "You hold"},
 		[]string{"Gathering of Cut the Obelisk", "User 2 started it", "contributed: 1🌿 by User 2."}, all)
 	c.press("Grace's ⚡", grace, first.Button("⚡"), []string{"Grace contributed 1⚡", "You hold"},
 		[]string{"contributed: 1🌿 by User 2, 1⚡ by Grace.", "The cost is covered: User 2 may complete it."}, all)
+	// Ada withdraws by the button of her private answer: that answer is
+	// replaced (it is hers alone), and the Gathering's message follows.
+	w := hs.pressOn(ada, mine.button(t, "Withdraw it"), "9199", discord.FlagEphemeral)
+	if w.Type != discord.ResponseUpdateMessage || !strings.Contains(w.all(), "withdrew 1🌿") {
+		t.Errorf("Withdraw it answered %s, want an update of Ada's private answer", w.Raw)
+	}
+	if es := api.Edits("700", "9103"); len(es) != 3 || !strings.Contains(es[2].Text(), "contributed: 1⚡ by Grace.") || !slices.Equal(es[2].Buttons(), all) {
+		t.Errorf("the Gathering's message after the withdrawal: %+v", es)
+	}
+	if n := len(api.Edits("700", "9199")); n != 0 {
+		t.Errorf("the private answer was edited through the bot (%d edits)", n)
+	}
+	c.press("Ada's 🌿 again", ada, first.Button("🌿"), []string{"contributed 1🌿"},
+		[]string{"contributed: 1⚡ by Grace, 1🌿 by User 2.", "The cost is covered"}, all)
 	c.refused("Grace's Complete", grace, first.Button("Complete"), "")
 	c.press("Ada's Complete", ada, first.Button("Complete"), []string{"completed the Gathering of Cut the Obelisk"},
 		[]string{"Completed."}, nil)

@@ -149,14 +149,15 @@ func (h *Handler) run(ctx context.Context, inv *chat.Invocation, prep func() *ch
 // (response_type ephemeral, Router). A failed update is logged; the next
 // press shows the state.
 func (h *Handler) shareState(ctx context.Context, inv *chat.Invocation, rep *chat.Reply) {
-	if rep == nil || rep.Refusal || rep.Shared == nil || !inv.OnShared() {
+	m := inv.SharedMessage()
+	if rep == nil || rep.Refusal || rep.Shared == nil || m == nil {
 		return
 	}
 	if h.API == nil || h.API.Token == "" {
 		h.log().WarnContext(ctx, "a shared message keeps its earlier state: no bot token to update it with", "command", inv.Command)
 		return
 	}
-	if err := h.API.Update(ctx, inv.Message.Channel, inv.Message.ID, Render(rep.Shared)); err != nil {
+	if err := h.API.Update(ctx, m.Channel, m.ID, Render(rep.Shared)); err != nil {
 		h.log().WarnContext(ctx, "updating a shared message failed", "command", inv.Command, "err", err.Error())
 	}
 }
