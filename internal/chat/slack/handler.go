@@ -264,6 +264,18 @@ func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusInternalServerError, "internal", "The Croupier could not answer; please try again.")
 		return
 	}
+	if inv.Message != nil && inv.Message.Private && rep != nil && !rep.Refusal {
+		// A message private to the presser (an ephemeral prompt) is
+		// replaced by its answer; Slack updates an ephemeral message only
+		// through its response_url.
+		var m Message
+		if json.Unmarshal(out, &m) == nil {
+			m.ReplaceOriginal = true
+			if b, err := json.Marshal(m); err == nil {
+				out = b
+			}
+		}
+	}
 	if err := h.post(r.Context(), p.ResponseURL, out); err != nil {
 		h.log().WarnContext(r.Context(), "posting to response_url failed", "err", err.Error())
 	}

@@ -241,3 +241,26 @@ func TestSlackSharedDuelAndTrade(t *testing.T) {
 		t.Errorf("executed trades: %+v %v", ts, err)
 	}
 }
+
+// A press on a message private to the presser (the ephemeral /buy
+// confirmation) replaces it through the response_url; nothing is updated
+// with the bot token.
+func TestSlackPrivatePromptIsReplaced(t *testing.T) {
+	e, api := sharedEnv(t)
+	e.ok(admin, "bind game=hall")
+	e.ok(ada, "join")
+	if _, err := gildedhall.On(e.svc).Grant(context.Background(), game.Request{Game: "hall", Actor: "slack:" + admin, Key: "grant"}, gildedhall.Grant{Player: "slack:" + ada, Vertebrae: 10, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	m := e.ok(ada, "buy random-card")
+	if m.ResponseType != "ephemeral" {
+		t.Fatalf("/buy's prompt is private: %+v", m)
+	}
+	r := e.pressOn(ada, actionOf(t, m, "Buy for"), "1700000000.000600", true)
+	if !r.ReplaceOriginal || !strings.Contains(all(r), "You bought 1 × Random Card") {
+		t.Errorf("the confirmation answered %+v, want the prompt replaced by the purchase", r)
+	}
+	if us := api.AllUpdates(); len(us) != 0 {
+		t.Errorf("a private prompt's answer updated %d messages", len(us))
+	}
+}
