@@ -15,6 +15,9 @@
 //   - Reply: Text, Fields, Buttons and Selects, Ephemeral for a private
 //     view. Buttons and selects carry an Action (a command path and options,
 //     see EncodeAction) that comes back as a new Invocation when pressed.
+//     A press on a message others use (Invocation.OnShared) is answered to
+//     the presser alone, and its Reply.Shared is that message's new public
+//     state, which the platform writes to the message itself.
 //   - Command: one entry of the table: name, description, typed options
 //     (choices, autocomplete kinds), and a Handler calling *game.Service.
 //   - Router: finds the game bound to the invocation's space
