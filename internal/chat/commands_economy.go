@@ -64,20 +64,6 @@ func economyCommands() []Command {
 	return cmds
 }
 
-// decoded reads the response of a command as a T, or passes the command's
-// error on, so a handler runs and reads a command in one step:
-//
-//	tr, err := decoded[gildedhall.Trade](s.AcceptTrade(ctx, req(inv), id))
-//
-// (It belongs beside decode in format.go; it is here for now.)
-func decoded[T any](res *game.Result, err error) (T, error) {
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return decode[T](res)
-}
-
 // statusFilter reads a list's status option: open when it is not given,
 // and "all" for every status.
 func statusFilter(inv *Invocation, open string) string {

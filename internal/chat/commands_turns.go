@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -125,18 +126,18 @@ func hasOpenAppeal(c turns.CaseView) bool {
 	return false
 }
 
-// catalogueCall runs the catalogue command name with payload p (of the
-// command's payload type) and decodes its answer as a T.
-func catalogueCall[T, P any](ctx context.Context, s *game.Service, inv *Invocation, name string, p P) (T, error) {
-	var zero T
+// catalogueCall runs the catalogue command name with payload p (a pointer
+// to the command's payload type): decoded reads its answer. It is not
+// generic, so it is linked once (bootstrap size).
+func catalogueCall(ctx context.Context, s *game.Service, inv *Invocation, name string, p any) (*game.Result, error) {
 	c, ok := s.CommandNamed(name)
 	if !ok || c.Call == nil {
-		return zero, fmt.Errorf("chat: no command %q", name)
+		return nil, fmt.Errorf("chat: no command %q", name)
 	}
-	if _, ok := c.Call.Payload().(*P); !ok {
-		return zero, fmt.Errorf("chat: the payload of %s is a %T, not a %T", name, c.Call.Payload(), &p)
+	if want := c.Call.Payload(); reflect.TypeOf(want) != reflect.TypeOf(p) {
+		return nil, fmt.Errorf("chat: the payload of %s is a %T, not a %T", name, want, p)
 	}
-	return decoded[T](c.Call.Run(ctx, s, req(inv), &p))
+	return c.Call.Run(ctx, s, req(inv), p)
 }
 
 // voteButtons cast the presser's vote on a proposal or a case's appeal.
@@ -207,8 +208,7 @@ func turnsPropose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	p, err := catalogueCall[turns.ProposalView](ctx, s, inv, "turns-propose",
-		turns.Propose{Op: inv.Opt("op"), Rule: rule, Text: inv.Opt("text"), Note: inv.Opt("note")})
+	p, err := decoded[turns.ProposalView](catalogueCall(ctx, s, inv, "turns-propose", &turns.Propose{Op: inv.Opt("op"), Rule: rule, Text: inv.Opt("text"), Note: inv.Opt("note")}))
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +236,7 @@ func optInt(inv *Invocation, name string) (int, error) {
 }
 
 func turnsVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	v, err := catalogueCall[turns.VoteView](ctx, s, inv, "turns-vote", turns.Ballot{Proposal: inv.Opt("proposal"), Vote: inv.Opt("vote")})
+	v, err := decoded[turns.VoteView](catalogueCall(ctx, s, inv, "turns-vote", &turns.Ballot{Proposal: inv.Opt("proposal"), Vote: inv.Opt("vote")}))
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func judgeRecuse(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	c, err := catalogueCall[turns.CaseView](ctx, s, inv, "judge-recuse", turns.CaseRef{Case: n})
+	c, err := decoded[turns.CaseView](catalogueCall(ctx, s, inv, "judge-recuse", &turns.CaseRef{Case: n}))
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
-	c, err := catalogueCall[turns.CaseView](ctx, s, inv, "judge-rule", turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")})
+	c, err := decoded[turns.CaseView](catalogueCall(ctx, s, inv, "judge-rule", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	ap, err := catalogueCall[turns.AppealView](ctx, s, inv, "ruling-appeal", turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")})
+	ap, err := decoded[turns.AppealView](catalogueCall(ctx, s, inv, "ruling-appeal", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +324,7 @@ func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	v, err := catalogueCall[turns.VoteView](ctx, s, inv, "appeal-vote", turns.AppealBallot{Case: n, Vote: inv.Opt("vote")})
+	v, err := decoded[turns.VoteView](catalogueCall(ctx, s, inv, "appeal-vote", &turns.AppealBallot{Case: n, Vote: inv.Opt("vote")}))
 	if err != nil {
 		return nil, err
 	}
