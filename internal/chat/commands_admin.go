@@ -90,7 +90,7 @@ func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 		}
 		g.Packs = []gildedhall.PackGrant{{Pack: kind, Count: n}}
 	}
-	r, err := decoded[gildedhall.GrantResult](gildedhall.On(s).Grant(ctx, req(inv), g))
+	r, err := decoded[*gildedhall.GrantResult](gildedhall.On(s).Grant(ctx, req(inv), g))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 	if r.Chips, err = inv.Int("chips"); err != nil {
 		return nil, err
 	}
-	out, err := decoded[gildedhall.RevokeResult](gildedhall.On(s).Revoke(ctx, req(inv), r))
+	out, err := decoded[*gildedhall.RevokeResult](gildedhall.On(s).Revoke(ctx, req(inv), r))
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func amend(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	if !json.Valid([]byte(patch)) {
 		return nil, refusef("invalid_amendment", "The patch is not valid JSON; write an object such as {\"durations\":{\"tradeWindow\":\"72h\"}}.")
 	}
-	a, err := decoded[game.AmendResult](s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")}))
+	a, err := decoded[*game.AmendResult](s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")}))
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	}
 	r := req(inv)
 	r.Game = inv.Opt("game")
-	nb, err := decoded[game.Binding](s.Bind(ctx, r, b))
+	nb, err := decoded[*game.Binding](s.Bind(ctx, r, b))
 	if err != nil {
 		return nil, err
 	}

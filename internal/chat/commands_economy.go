@@ -171,7 +171,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	b, err := decoded[gildedhall.PurchaseResult](gildedhall.On(s).Purchase(ctx, req(inv), gildedhall.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
+	b, err := decoded[*gildedhall.PurchaseResult](gildedhall.On(s).Purchase(ctx, req(inv), gildedhall.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 }
 
 func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	o, err := decoded[economy.Opened](gildedhall.On(s).Open(ctx, req(inv), gildedhall.OpenPack{Pack: inv.Opt("pack")}))
+	o, err := decoded[*economy.Opened](gildedhall.On(s).Open(ctx, req(inv), gildedhall.OpenPack{Pack: inv.Opt("pack")}))
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 }
 
 func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	g, err := decoded[gildedhall.GiftResult](gildedhall.On(s).Gift(ctx, req(inv), gildedhall.Gift{To: inv.Opt("player")}))
+	g, err := decoded[*gildedhall.GiftResult](gildedhall.On(s).Gift(ctx, req(inv), gildedhall.Gift{To: inv.Opt("player")}))
 	if err != nil {
 		return nil, err
 	}
@@ -225,11 +225,11 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 			return nil, err
 		}
 	}
-	tr, err := decoded[gildedhall.Trade](gildedhall.On(s).OfferTrade(ctx, req(inv), o))
+	tr, err := decoded[*gildedhall.Trade](gildedhall.On(s).OfferTrade(ctx, req(inv), o))
 	if err != nil {
 		return nil, err
 	}
-	return tradeReply(ctx, s, inv, tr, false), nil
+	return tradeReply(ctx, s, inv, *tr, false), nil
 }
 
 // tradeReply describes a trade, naming its cards from both inventories, with
@@ -328,11 +328,11 @@ func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverO
 	if err != nil {
 		return nil, err
 	}
-	tr, err := decoded[gildedhall.Trade](act(ctx, req(inv), id))
+	tr, err := decoded[*gildedhall.Trade](act(ctx, req(inv), id))
 	if err != nil {
 		return nil, err
 	}
-	return tradeReply(ctx, s, inv, tr, false), nil
+	return tradeReply(ctx, s, inv, *tr, false), nil
 }
 
 func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

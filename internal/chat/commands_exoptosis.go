@@ -194,11 +194,11 @@ func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 			ps = append(ps, p)
 		}
 	}
-	v, err := decoded[gildedhall.MatchView](gildedhall.On(s).RequestDuel(ctx, req(inv), gildedhall.RequestDuel{Invitees: ps}))
+	v, err := decoded[*gildedhall.MatchView](gildedhall.On(s).RequestDuel(ctx, req(inv), gildedhall.RequestDuel{Invitees: ps}))
 	if err != nil {
 		return nil, err
 	}
-	return duelMessage(v), nil
+	return duelMessage(*v), nil
 }
 
 // duelMessage is a duel invitation's shared message: who asks whom, who
@@ -252,7 +252,7 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 		}
 		id = ms[0].ID
 	}
-	v, err := decoded[gildedhall.MatchView](gildedhall.On(s).AnswerDuel(ctx, req(inv), gildedhall.AnswerDuel{Match: id, Accept: accept}))
+	v, err := decoded[*gildedhall.MatchView](gildedhall.On(s).AnswerDuel(ctx, req(inv), gildedhall.AnswerDuel{Match: id, Accept: accept}))
 	if err != nil {
 		return nil, err
 	}
@@ -266,13 +266,13 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 		r = &Reply{Text: fmt.Sprintf("%s accepted duel %s; it waits for %s.", inv.User, v.ID, strings.Join(v.WaitingFor, ", "))}
 	}
 	if inv.SharedMessage() != nil {
-		r.Shared = duelMessage(v)
+		r.Shared = duelMessage(*v)
 	}
 	return r, nil
 }
 
 func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	b, err := decoded[gildedhall.BattleEngagement](gildedhall.On(s).EngageBattle(ctx, req(inv)))
+	b, err := decoded[*gildedhall.BattleEngagement](gildedhall.On(s).EngageBattle(ctx, req(inv)))
 	if err != nil {
 		return nil, err
 	}
@@ -288,18 +288,18 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 		if err != nil {
 			return nil, err
 		}
-		var r gildedhall.MoveResult
+		var r *gildedhall.MoveResult
 		err = errStaleGuess
 		if id, ok := guessesOf(ctx).get(inv.Game, inv.User); ok && inv.Opt("match") == "" {
 			mv.Match, mv.Guessed = id, true
-			r, err = decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+			r, err = decoded[*gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
 		}
 		if isStaleGuess(err) {
 			if mv.Match, err = matchOf(ctx, s, inv); err != nil {
 				return nil, err
 			}
 			mv.Guessed = false
-			r, err = decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+			r, err = decoded[*gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
 		}
 		if err != nil {
 			return nil, err

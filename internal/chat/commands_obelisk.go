@@ -74,7 +74,7 @@ func obeliskCommands() []Command {
 				if err != nil {
 					return nil, err
 				}
-				d, err := decoded[obelisk.TaskDone](obelisk.On(s).PerformTask(ctx, req(inv), obelisk.Task{Task: inv.Opt("task"), Grebe: g}))
+				d, err := decoded[*obelisk.TaskDone](obelisk.On(s).PerformTask(ctx, req(inv), obelisk.Task{Task: inv.Opt("task"), Grebe: g}))
 				if err != nil {
 					return nil, err
 				}
@@ -82,7 +82,7 @@ func obeliskCommands() []Command {
 			}},
 		{Name: "observe", Runs: []string{"observe"}, Description: "Observe the Obelisk (once a week, first come first served)",
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-				o, err := decoded[obelisk.Observed](obelisk.On(s).Observe(ctx, req(inv)))
+				o, err := decoded[*obelisk.Observed](obelisk.On(s).Observe(ctx, req(inv)))
 				if err != nil {
 					return nil, err
 				}
@@ -96,7 +96,7 @@ func obeliskCommands() []Command {
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 				// The reply is the Gathering's message: its id is the
 				// interaction's, and its buttons contribute.
-				d, err := decoded[obelisk.TaskDone](obelisk.On(s).StartGathering(ctx, req(inv),
+				d, err := decoded[*obelisk.TaskDone](obelisk.On(s).StartGathering(ctx, req(inv),
 					obelisk.StartGathering{RitualType: inv.Opt("ritual_type"), Message: inv.Key, Named: inv.Opt("player")}))
 				if err != nil {
 					return nil, err
@@ -110,7 +110,7 @@ func obeliskCommands() []Command {
 		{Name: "gathering complete", Runs: []string{"gathering-complete"}, Description: "Complete your Gathering (its cost covered)",
 			Options: []Option{gathering},
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-				c, err := decoded[obelisk.Completed](obelisk.On(s).Complete(ctx, req(inv), obelisk.GatheringRef{Gathering: inv.Opt("gathering")}))
+				c, err := decoded[*obelisk.Completed](obelisk.On(s).Complete(ctx, req(inv), obelisk.GatheringRef{Gathering: inv.Opt("gathering")}))
 				if err != nil {
 					return nil, err
 				}
@@ -128,7 +128,7 @@ func obeliskCommands() []Command {
 			Handler: proposeBanishment},
 		{Name: "banishment end", Runs: []string{"banishment-end"}, Description: "End your banishment once its duration has passed",
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-				b, err := decoded[obelisk.BanishmentEnded](obelisk.On(s).EndBanishment(ctx, req(inv)))
+				b, err := decoded[*obelisk.BanishmentEnded](obelisk.On(s).EndBanishment(ctx, req(inv)))
 				if err != nil {
 					return nil, err
 				}
@@ -218,7 +218,7 @@ func gatheringMove(withdraw bool) Handler {
 		if withdraw {
 			run = obelisk.On(s).Withdraw
 		}
-		m, err := decoded[obelisk.Moved](run(ctx, req(inv), obelisk.GatheringMove{Gathering: inv.Opt("gathering"), Component: inv.Opt("component")}))
+		m, err := decoded[*obelisk.Moved](run(ctx, req(inv), obelisk.GatheringMove{Gathering: inv.Opt("gathering"), Component: inv.Opt("component")}))
 		if err != nil {
 			return nil, err
 		}

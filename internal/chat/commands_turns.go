@@ -208,11 +208,11 @@ func turnsPropose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	p, err := decoded[turns.ProposalView](catalogueCall(ctx, s, inv, "turns-propose", &turns.Propose{Op: inv.Opt("op"), Rule: rule, Text: inv.Opt("text"), Note: inv.Opt("note")}))
+	p, err := decoded[*turns.ProposalView](catalogueCall(ctx, s, inv, "turns-propose", &turns.Propose{Op: inv.Opt("op"), Rule: rule, Text: inv.Opt("text"), Note: inv.Opt("note")}))
 	if err != nil {
 		return nil, err
 	}
-	return proposalMessage(p, true), nil
+	return proposalMessage(*p, true), nil
 }
 
 // proposalMessage is a proposal's shared message: what it changes and the
@@ -236,7 +236,7 @@ func optInt(inv *Invocation, name string) (int, error) {
 }
 
 func turnsVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	v, err := decoded[turns.VoteView](catalogueCall(ctx, s, inv, "turns-vote", &turns.Ballot{Proposal: inv.Opt("proposal"), Vote: inv.Opt("vote")}))
+	v, err := decoded[*turns.VoteView](catalogueCall(ctx, s, inv, "turns-vote", &turns.Ballot{Proposal: inv.Opt("proposal"), Vote: inv.Opt("vote")}))
 	if err != nil {
 		return nil, err
 	}
@@ -275,11 +275,11 @@ func judgeRecuse(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	c, err := decoded[turns.CaseView](catalogueCall(ctx, s, inv, "judge-recuse", &turns.CaseRef{Case: n}))
+	c, err := decoded[*turns.CaseView](catalogueCall(ctx, s, inv, "judge-recuse", &turns.CaseRef{Case: n}))
 	if err != nil {
 		return nil, err
 	}
-	return caseReply("Recused", c), nil
+	return caseReply("Recused", *c), nil
 }
 
 func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -287,11 +287,11 @@ func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
-	c, err := decoded[turns.CaseView](catalogueCall(ctx, s, inv, "judge-rule", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
+	c, err := decoded[*turns.CaseView](catalogueCall(ctx, s, inv, "judge-rule", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
 	if err != nil {
 		return nil, err
 	}
-	return caseReply(fmt.Sprintf("Case %d ruled %s", c.Number, c.Ruling), c), nil
+	return caseReply(fmt.Sprintf("Case %d ruled %s", c.Number, c.Ruling), *c), nil
 }
 
 func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -299,11 +299,11 @@ func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	ap, err := decoded[turns.AppealView](catalogueCall(ctx, s, inv, "ruling-appeal", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
+	ap, err := decoded[*turns.AppealView](catalogueCall(ctx, s, inv, "ruling-appeal", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
 	if err != nil {
 		return nil, err
 	}
-	return appealMessage(ap, nil, nil), nil
+	return appealMessage(*ap, nil, nil), nil
 }
 
 // appealMessage is an appeal's shared message: the appeal, its voting
@@ -324,7 +324,7 @@ func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	v, err := decoded[turns.VoteView](catalogueCall(ctx, s, inv, "appeal-vote", &turns.AppealBallot{Case: n, Vote: inv.Opt("vote")}))
+	v, err := decoded[*turns.VoteView](catalogueCall(ctx, s, inv, "appeal-vote", &turns.AppealBallot{Case: n, Vote: inv.Opt("vote")}))
 	if err != nil {
 		return nil, err
 	}
