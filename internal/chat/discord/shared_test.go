@@ -349,3 +349,20 @@ func obeliskGame(t *testing.T, hs *harness) {
 	contains(t, "task", hs.cmd(ada, "task", opt("task", "herbalism")), "gained")
 	hs.cmd(grace, "observe")
 }
+
+// When Discord refuses the edit (a wrong token here; a missing permission
+// in a server), the presser still gets their private answer, and the
+// shared message is left as it was, never replaced by the answer.
+func TestSharedMessageEditRefused(t *testing.T) {
+	hs, api := sharedHarness(t)
+	hs.h.API.Token = "not-the-bot"
+	turnsGame(t, hs)
+	r := hs.cmd(ada, "turns", sub("propose", opt("op", "amend"), opt("rule", 210), opt("text", "Rule 210, amended.")))
+	p := hs.pressOn(grace, r.button(t, "👍 For"), "9111", 0)
+	if p.Type != discord.ResponseMessage || !p.ephemeral() || !strings.Contains(p.all(), "your vote for proposal P1") {
+		t.Errorf("the press answered %s, want Grace's private answer", p.Raw)
+	}
+	if api.Refused() != 1 || len(api.All()) != 0 {
+		t.Errorf("%d edits refused, %d accepted; want the one edit tried and refused", api.Refused(), len(api.All()))
+	}
+}
