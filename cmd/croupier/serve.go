@@ -94,7 +94,10 @@ restart. POST /discord/interactions (the Discord application's Interactions
 Endpoint URL; docs/discord.md "On one machine") verifies with
 CROUPIER_DISCORD_PUBLIC_KEY (and, if set, CROUPIER_DISCORD_APPLICATION_ID);
 commands slower than Discord's 3 seconds finish in the background and edit
-their reply through Discord's API. POST /slack/commands and
+their reply through Discord's API. A button pressed on a message others use
+(a proposal, a Gathering, a duel invitation, a trade) answers the presser
+privately and edits that message to its public state with the bot token
+(Discord's Edit Message, Slack's chat.update). POST /slack/commands and
 /slack/interactions verify with CROUPIER_SLACK_SIGNING_SECRET; POST /bridge/v1/commands and
 /bridge/v1/events with CROUPIER_BRIDGE_SECRETS (entries as for keys, the
 secret itself: "<secret> as=matrix:"). Without a secret those routes answer
@@ -235,7 +238,8 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	wall := clock.Real{}
 	cache := &chat.ReplyCache{Store: st, Clock: wall}
 	mux := http.NewServeMux()
-	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: wall, Log: logger}).Routes(mux)
+	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: wall, Log: logger,
+		API: &slack.API{Base: cfg.slackAPI, Token: cfg.slackToken}}).Routes(mux)
 	// Discord's interactions, by the Lambda's handler; a command that
 	// outlives Discord's 3 seconds is finished in a goroutine of this
 	// long-lived process, and its reply edited through Discord's API.

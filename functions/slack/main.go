@@ -10,7 +10,8 @@
 //
 // Environment: TABLE_NAME, SLACK_SIGNING_SECRET, BRIDGE_SECRETS (each
 // secret with the identities and games it may act for, internal/credential;
-// current and previous during a rotation). Without a secret its routes
+// current and previous during a rotation), SLACK_BOT_TOKEN (chat.update of
+// the shared messages buttons are pressed on). Without a secret its routes
 // answer 401 to everything.
 package main
 
@@ -52,7 +53,13 @@ func main() {
 		log.Warn(config.EnvBridgeSecrets + " is empty: every bridge request will be refused (401)")
 	}
 	mux := http.NewServeMux()
-	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(secret), Clock: clock.Real{}, Log: log}).Routes(mux)
+	// The bot token updates the shared messages buttons are pressed on
+	// (a proposal's tally, a Gathering's contributions: chat.update).
+	api := &slack.API{Base: strings.TrimSpace(os.Getenv(config.EnvSlackAPIBase)), Token: strings.TrimSpace(os.Getenv(config.EnvSlackBotToken))}
+	if api.Token == "" {
+		log.Warn(config.EnvSlackBotToken + " is empty: shared messages keep their first state when buttons are pressed on them")
+	}
+	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(secret), Clock: clock.Real{}, Log: log, API: api}).Routes(mux)
 	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: cfg.BridgeSecrets, Clock: clock.Real{}, Log: log}).Routes(mux)
 	lambda.Start(lambdahttp.New(mux, log))
 }

@@ -15,6 +15,9 @@
 //   - Reply: Text, Fields, Buttons and Selects, Ephemeral for a private
 //     view. Buttons and selects carry an Action (a command path and options,
 //     see EncodeAction) that comes back as a new Invocation when pressed.
+//     A press on a message others use (Invocation.OnShared) is answered to
+//     the presser alone, and its Reply.Shared is that message's new public
+//     state, which the platform writes to the message itself.
 //   - Command: one entry of the table: name, description, typed options
 //     (choices, autocomplete kinds), and a Handler calling *game.Service.
 //   - Router: finds the game bound to the invocation's space
@@ -72,17 +75,73 @@ type Invocation struct {
 	// Game is the game bound to Guild; the Router fills it in.
 	Game string
 	// Component reports that the invocation comes from a button or select
-	// pressed on an earlier reply (platforms may then update that message).
+	// pressed on an earlier reply.
 	Component bool
+	// Message is the message the pressed component is on (Discord's
+	// interaction message, Slack's container), nil when the platform does
+	// not say. See OnShared.
+	Message *MessageRef
 }
 
-// MessageRef names a chat message (the target of a message command).
+// OnShared reports that inv is a press on a message others use too (a
+// proposal's vote buttons, a Gathering, a duel invitation, a trade in a
+// channel): the presser is answered privately, and the message itself
+// only ever shows its public state (Reply.Shared). A press on a message
+// private to the presser (an ephemeral prompt) is answered by replacing
+// that message, as is one whose message the platform does not name.
+func (inv *Invocation) OnShared() bool {
+	return inv.Component && inv.Message != nil && !inv.Message.Private && inv.Message.ID != ""
+}
+
+// OnOption is the action option by which a button of a private answer
+// names the shared message its press changes (the Gathering's message, on
+// the "Withdraw it" of a contribution's private answer), in the channel
+// of the message the button is on.
+const OnOption = "_on"
+
+// SharedMessage is the shared message whose public state a press changes
+// (Reply.Shared is written to it): the message the component is on when
+// others use it too, or the one a private answer's button names
+// (OnOption); nil for any other invocation.
+func (inv *Invocation) SharedMessage() *MessageRef {
+	switch {
+	case inv.OnShared():
+		return inv.Message
+	case inv.Component && inv.Message != nil && inv.Opt(OnOption) != "":
+		return &MessageRef{Channel: inv.Message.Channel, ID: inv.Opt(OnOption)}
+	}
+	return nil
+}
+
+// naming returns a with OnOption naming inv's shared message, when there
+// is one and the action still fits a component id; otherwise a as it is
+// (the message then shows its new state at the next press on it).
+func naming(inv *Invocation, a Action) Action {
+	m := inv.SharedMessage()
+	if m == nil {
+		return a
+	}
+	opts := map[string]string{OnOption: m.ID}
+	for k, v := range a.Options {
+		opts[k] = v
+	}
+	named := Action{Command: a.Command, Options: opts}
+	if _, err := EncodeAction(named); err != nil {
+		return a
+	}
+	return named
+}
+
+// MessageRef names a chat message (the target of a message command, or
+// the message a pressed component is on).
 type MessageRef struct {
 	Channel string
 	ID      string
 	// Author is the message author's identity.
 	Author  string
 	Content string
+	// Private: only the presser sees the message (an ephemeral reply).
+	Private bool
 }
 
 // Opt returns option name's value ("" when absent).
@@ -137,6 +196,12 @@ type Reply struct {
 	// interaction's idempotency record, and a replay answers from it
 	// again, so the reply needs no cache of its own (ReplyCache.Keep).
 	Logged bool `json:"-"`
+	// Shared is the new public state of the shared message a press acted
+	// on (Invocation.SharedMessage): the tally, what has been contributed,
+	// who accepted, with the buttons still valid. Platforms edit that message
+	// with it, never with the reply itself, which goes to the presser
+	// alone. Nil leaves the message as it is (refusals always do).
+	Shared *Reply `json:"-"`
 }
 
 // Image is a picture and its text alternative.

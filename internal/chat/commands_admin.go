@@ -90,11 +90,7 @@ func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 		}
 		g.Packs = []gildedhall.PackGrant{{Pack: kind, Count: n}}
 	}
-	res, err := gildedhall.On(s).Grant(ctx, req(inv), g)
-	if err != nil {
-		return nil, err
-	}
-	r, err := decode[gildedhall.GrantResult](res)
+	r, err := decoded[*gildedhall.GrantResult](gildedhall.On(s).Grant(ctx, req(inv), g))
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +117,7 @@ func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 	if r.Chips, err = inv.Int("chips"); err != nil {
 		return nil, err
 	}
-	res, err := gildedhall.On(s).Revoke(ctx, req(inv), r)
-	if err != nil {
-		return nil, err
-	}
-	out, err := decode[gildedhall.RevokeResult](res)
+	out, err := decoded[*gildedhall.RevokeResult](gildedhall.On(s).Revoke(ctx, req(inv), r))
 	if err != nil {
 		return nil, err
 	}
@@ -139,11 +131,7 @@ func amend(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	if !json.Valid([]byte(patch)) {
 		return nil, refusef("invalid_amendment", "The patch is not valid JSON; write an object such as {\"durations\":{\"tradeWindow\":\"72h\"}}.")
 	}
-	res, err := s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")})
-	if err != nil {
-		return nil, err
-	}
-	a, err := decode[game.AmendResult](res)
+	a, err := decoded[*game.AmendResult](s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")}))
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +154,7 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	}
 	r := req(inv)
 	r.Game = inv.Opt("game")
-	res, err := s.Bind(ctx, r, b)
-	if err != nil {
-		return nil, err
-	}
-	nb, err := decode[game.Binding](res)
+	nb, err := decoded[*game.Binding](s.Bind(ctx, r, b))
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"croupier/internal/game"
@@ -61,20 +62,6 @@ func economyCommands() []Command {
 			Handler: tradeShow},
 	}
 	return cmds
-}
-
-// decoded reads the response of a command as a T, or passes the command's
-// error on, so a handler runs and reads a command in one step:
-//
-//	tr, err := decoded[gildedhall.Trade](s.AcceptTrade(ctx, req(inv), id))
-//
-// (It belongs beside decode in format.go; it is here for now.)
-func decoded[T any](res *game.Result, err error) (T, error) {
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return decode[T](res)
 }
 
 // statusFilter reads a list's status option: open when it is not given,
@@ -184,7 +171,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	b, err := decoded[gildedhall.PurchaseResult](gildedhall.On(s).Purchase(ctx, req(inv), gildedhall.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
+	b, err := decoded[*gildedhall.PurchaseResult](gildedhall.On(s).Purchase(ctx, req(inv), gildedhall.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +192,7 @@ func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 }
 
 func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	o, err := decoded[economy.Opened](gildedhall.On(s).Open(ctx, req(inv), gildedhall.OpenPack{Pack: inv.Opt("pack")}))
+	o, err := decoded[*economy.Opened](gildedhall.On(s).Open(ctx, req(inv), gildedhall.OpenPack{Pack: inv.Opt("pack")}))
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +200,7 @@ func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 }
 
 func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	g, err := decoded[gildedhall.GiftResult](gildedhall.On(s).Gift(ctx, req(inv), gildedhall.Gift{To: inv.Opt("player")}))
+	g, err := decoded[*gildedhall.GiftResult](gildedhall.On(s).Gift(ctx, req(inv), gildedhall.Gift{To: inv.Opt("player")}))
 	if err != nil {
 		return nil, err
 	}
@@ -238,11 +225,11 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 			return nil, err
 		}
 	}
-	tr, err := decoded[gildedhall.Trade](gildedhall.On(s).OfferTrade(ctx, req(inv), o))
+	tr, err := decoded[*gildedhall.Trade](gildedhall.On(s).OfferTrade(ctx, req(inv), o))
 	if err != nil {
 		return nil, err
 	}
-	return tradeReply(ctx, s, inv, tr, false), nil
+	return tradeReply(ctx, s, inv, *tr, false), nil
 }
 
 // tradeReply describes a trade, naming its cards from both inventories, with
@@ -309,11 +296,27 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 		return nil, err
 	}
 	r.Text = fmt.Sprintf("🤝 %s accepted: the trade is done. ", inv.User) + r.Text
-	return r, nil
+	return sharedTrade(inv, r, "🤝 You accepted %s: the trade is done; /status shows what you hold now."), nil
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	return actOnTrade(ctx, s, inv, false, gildedhall.On(s).WithdrawTrade)
+	r, err := actOnTrade(ctx, s, inv, false, gildedhall.On(s).WithdrawTrade)
+	if err != nil {
+		return nil, err
+	}
+	return sharedTrade(inv, r, "You closed %s; it is no longer open."), nil
+}
+
+// sharedTrade answers a press on a trade shown in a channel: the trade as
+// it now stands is the message's new state, and the presser is told what
+// they did (mine: a sentence naming the trade's title).
+func sharedTrade(inv *Invocation, r *Reply, mine string) *Reply {
+	if inv.SharedMessage() == nil {
+		return r
+	}
+	pub := *r
+	trade, _, _ := strings.Cut(r.Title, ":") // "Trade t1"
+	return &Reply{Text: fmt.Sprintf(mine, trade), Shared: &pub}
 }
 
 // actOnTrade runs act (accept or withdraw) on the trade option or the
@@ -325,11 +328,11 @@ func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverO
 	if err != nil {
 		return nil, err
 	}
-	tr, err := decoded[gildedhall.Trade](act(ctx, req(inv), id))
+	tr, err := decoded[*gildedhall.Trade](act(ctx, req(inv), id))
 	if err != nil {
 		return nil, err
 	}
-	return tradeReply(ctx, s, inv, tr, false), nil
+	return tradeReply(ctx, s, inv, *tr, false), nil
 }
 
 func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

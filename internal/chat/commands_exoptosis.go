@@ -194,16 +194,44 @@ func duelRequest(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 			ps = append(ps, p)
 		}
 	}
-	v, err := decoded[gildedhall.MatchView](gildedhall.On(s).RequestDuel(ctx, req(inv), gildedhall.RequestDuel{Invitees: ps}))
+	v, err := decoded[*gildedhall.MatchView](gildedhall.On(s).RequestDuel(ctx, req(inv), gildedhall.RequestDuel{Invitees: ps}))
 	if err != nil {
 		return nil, err
 	}
-	accept := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "true"}}
-	decline := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "false"}}
-	return &Reply{Title: "Duel " + v.ID,
-		Text: fmt.Sprintf("⚔️ %s asks %s to an Exoptosis duel. It starts when everyone accepts; a decline cancels it.",
-			inv.User, strings.Join(v.WaitingFor, ", ")),
-		Buttons: []Button{{Label: "Accept", Style: StyleSuccess, Action: accept}, {Label: "Decline", Style: StyleDanger, Action: decline}}}, nil
+	return duelMessage(*v), nil
+}
+
+// duelMessage is a duel invitation's shared message: who asks whom, who
+// has accepted and who it waits for, with the answer buttons while it
+// waits; then that it started or was cancelled.
+func duelMessage(v gildedhall.MatchView) *Reply {
+	r := &Reply{Title: "Duel " + v.ID}
+	var invited, accepted []string
+	for _, p := range v.Players {
+		if p == v.RequestedBy {
+			continue
+		}
+		invited = append(invited, p)
+		if v.Answers[p] == gildedhall.AnswerAccepted {
+			accepted = append(accepted, p)
+		}
+	}
+	r.Text = fmt.Sprintf("⚔️ %s asks %s to an Exoptosis duel.", v.RequestedBy, strings.Join(invited, ", "))
+	switch v.Status {
+	case gildedhall.MatchCancelled:
+		r.Text += fmt.Sprintf(" It is cancelled (%s by %s).", v.CancelReason, v.CancelledBy)
+	case gildedhall.MatchRequested:
+		r.Text += " It starts when everyone accepts; a decline cancels it."
+		if len(accepted) > 0 {
+			r.Text += " Accepted: " + strings.Join(accepted, ", ") + "; waiting for: " + strings.Join(v.WaitingFor, ", ") + "."
+		}
+		accept := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "true"}}
+		decline := Action{Command: "duel answer", Options: map[string]string{"match": v.ID, "accept": "false"}}
+		r.Buttons = []Button{{Label: "Accept", Style: StyleSuccess, Action: accept}, {Label: "Decline", Style: StyleDanger, Action: decline}}
+	default:
+		r.Text += " Everyone accepted: the duel has started."
+	}
+	return r
 }
 
 func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bool) (*Reply, error) {
@@ -224,21 +252,27 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 		}
 		id = ms[0].ID
 	}
-	v, err := decoded[gildedhall.MatchView](gildedhall.On(s).AnswerDuel(ctx, req(inv), gildedhall.AnswerDuel{Match: id, Accept: accept}))
+	v, err := decoded[*gildedhall.MatchView](gildedhall.On(s).AnswerDuel(ctx, req(inv), gildedhall.AnswerDuel{Match: id, Accept: accept}))
 	if err != nil {
 		return nil, err
 	}
+	var r *Reply
 	switch v.Status {
 	case gildedhall.MatchCancelled:
-		return &Reply{Text: fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)}, nil
+		r = &Reply{Text: fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)}
 	case gildedhall.MatchPlaying:
-		return &Reply{Text: fmt.Sprintf("⚔️ Duel %s has started between %s: select your hands (/match move kind:select).", v.ID, strings.Join(v.Players, ", "))}, nil
+		r = &Reply{Text: fmt.Sprintf("⚔️ Duel %s has started between %s: select your hands (/match move kind:select).", v.ID, strings.Join(v.Players, ", "))}
+	default:
+		r = &Reply{Text: fmt.Sprintf("%s accepted duel %s; it waits for %s.", inv.User, v.ID, strings.Join(v.WaitingFor, ", "))}
 	}
-	return &Reply{Text: fmt.Sprintf("%s accepted duel %s; it waits for %s.", inv.User, v.ID, strings.Join(v.WaitingFor, ", "))}, nil
+	if inv.SharedMessage() != nil {
+		r.Shared = duelMessage(*v)
+	}
+	return r, nil
 }
 
 func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	b, err := decoded[gildedhall.BattleEngagement](gildedhall.On(s).EngageBattle(ctx, req(inv)))
+	b, err := decoded[*gildedhall.BattleEngagement](gildedhall.On(s).EngageBattle(ctx, req(inv)))
 	if err != nil {
 		return nil, err
 	}
@@ -254,18 +288,18 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 		if err != nil {
 			return nil, err
 		}
-		var r gildedhall.MoveResult
+		var r *gildedhall.MoveResult
 		err = errStaleGuess
 		if id, ok := guessesOf(ctx).get(inv.Game, inv.User); ok && inv.Opt("match") == "" {
 			mv.Match, mv.Guessed = id, true
-			r, err = decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+			r, err = decoded[*gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
 		}
 		if isStaleGuess(err) {
 			if mv.Match, err = matchOf(ctx, s, inv); err != nil {
 				return nil, err
 			}
 			mv.Guessed = false
-			r, err = decoded[gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+			r, err = decoded[*gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
 		}
 		if err != nil {
 			return nil, err
@@ -282,6 +316,13 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 			ls = append(ls, words(ev.Participant, strings.ReplaceAll(ev.Kind, "_", " "), ev.Other, ev.Card))
 		}
 		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}
+		if inv.SharedMessage() != nil {
+			// A move pressed on a match's message in the channel: the
+			// message tells everyone what happened; the mover's next
+			// controls are theirs alone.
+			pub := *rep
+			rep.Shared = &pub
+		}
 		// The mover moves again (a choice after their play, the next
 		// betting round...): offer their moves right here.
 		if r.Match.Status == gildedhall.MatchPlaying && slices.Contains(r.Match.Movers, inv.User) {

@@ -124,7 +124,7 @@ func proposeMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Rep
 }
 
 func submitProposal(ctx context.Context, s *game.Service, inv *Invocation, p game.SubmitProposal) (*Reply, error) {
-	v, err := decoded[game.ProposalView](s.SubmitProposal(ctx, req(inv), p))
+	v, err := decoded[*game.ProposalView](s.SubmitProposal(ctx, req(inv), p))
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func submitProposal(ctx context.Context, s *game.Service, inv *Invocation, p gam
 }
 
 func withdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	v, err := decoded[game.ProposalView](s.WithdrawProposal(ctx, req(inv), inv.Opt("proposal")))
+	v, err := decoded[*game.ProposalView](s.WithdrawProposal(ctx, req(inv), inv.Opt("proposal")))
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func rfjMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 }
 
 func requestJustice(ctx context.Context, s *game.Service, inv *Invocation, r game.RequestJustice) (*Reply, error) {
-	v, err := decoded[game.JusticeRecord](s.RequestJustice(ctx, req(inv), r))
+	v, err := decoded[*game.JusticeRecord](s.RequestJustice(ctx, req(inv), r))
 	if err != nil {
 		return nil, err
 	}
@@ -227,11 +227,11 @@ func confidence(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 // curried so the command's results feed it directly.
 func rulingReply(title string) func(*game.Result, error) (*Reply, error) {
 	return func(res *game.Result, err error) (*Reply, error) {
-		v, err := decoded[game.RulingView](res, err)
+		v, err := decoded[*game.RulingView](res, err)
 		if err != nil {
 			return nil, err
 		}
-		return &Reply{Title: title + " " + v.ID, Text: rulingLine(v)}, nil
+		return &Reply{Title: title + " " + v.ID, Text: rulingLine(*v)}, nil
 	}
 }
 
@@ -294,11 +294,11 @@ func officeReply(inv *Invocation, js game.JudgeState) *Reply {
 }
 
 func assentRemoval(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	js, err := decoded[game.JudgeState](s.AssentRemoval(ctx, req(inv)))
+	js, err := decoded[*game.JudgeState](s.AssentRemoval(ctx, req(inv)))
 	if err != nil {
 		return nil, err
 	}
-	return officeReply(inv, js), nil
+	return officeReply(inv, *js), nil
 }
 
 func resign(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -325,7 +325,7 @@ func standMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 }
 
 func standFor(ctx context.Context, s *game.Service, inv *Invocation, m game.MessageRef) (*Reply, error) {
-	c, err := decoded[governance.Candidacy](s.StandForJudge(ctx, req(inv), game.StandForJudge{Message: m}))
+	c, err := decoded[*governance.Candidacy](s.StandForJudge(ctx, req(inv), game.StandForJudge{Message: m}))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"croupier/internal/game"
 	rob "croupier/internal/rules/obelisk"
@@ -73,7 +74,7 @@ func obeliskCommands() []Command {
 				if err != nil {
 					return nil, err
 				}
-				d, err := decoded[obelisk.TaskDone](obelisk.On(s).PerformTask(ctx, req(inv), obelisk.Task{Task: inv.Opt("task"), Grebe: g}))
+				d, err := decoded[*obelisk.TaskDone](obelisk.On(s).PerformTask(ctx, req(inv), obelisk.Task{Task: inv.Opt("task"), Grebe: g}))
 				if err != nil {
 					return nil, err
 				}
@@ -81,7 +82,7 @@ func obeliskCommands() []Command {
 			}},
 		{Name: "observe", Runs: []string{"observe"}, Description: "Observe the Obelisk (once a week, first come first served)",
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-				o, err := decoded[obelisk.Observed](obelisk.On(s).Observe(ctx, req(inv)))
+				o, err := decoded[*obelisk.Observed](obelisk.On(s).Observe(ctx, req(inv)))
 				if err != nil {
 					return nil, err
 				}
@@ -95,7 +96,7 @@ func obeliskCommands() []Command {
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 				// The reply is the Gathering's message: its id is the
 				// interaction's, and its buttons contribute.
-				d, err := decoded[obelisk.TaskDone](obelisk.On(s).StartGathering(ctx, req(inv),
+				d, err := decoded[*obelisk.TaskDone](obelisk.On(s).StartGathering(ctx, req(inv),
 					obelisk.StartGathering{RitualType: inv.Opt("ritual_type"), Message: inv.Key, Named: inv.Opt("player")}))
 				if err != nil {
 					return nil, err
@@ -109,11 +110,11 @@ func obeliskCommands() []Command {
 		{Name: "gathering complete", Runs: []string{"gathering-complete"}, Description: "Complete your Gathering (its cost covered)",
 			Options: []Option{gathering},
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-				c, err := decoded[obelisk.Completed](obelisk.On(s).Complete(ctx, req(inv), obelisk.GatheringRef{Gathering: inv.Opt("gathering")}))
+				c, err := decoded[*obelisk.Completed](obelisk.On(s).Complete(ctx, req(inv), obelisk.GatheringRef{Gathering: inv.Opt("gathering")}))
 				if err != nil {
 					return nil, err
 				}
-				return &Reply{Title: "Gathering completed", Text: c.Text}, nil
+				return &Reply{Title: "Gathering completed", Text: c.Text, Shared: sharedGathering(ctx, s, inv, c.Gathering)}, nil
 			}},
 		// A banishment proposal is a governance proposal of the Obelisk's
 		// kind; banishment-end stands for the Obelisk in Runs, so only
@@ -127,7 +128,7 @@ func obeliskCommands() []Command {
 			Handler: proposeBanishment},
 		{Name: "banishment end", Runs: []string{"banishment-end"}, Description: "End your banishment once its duration has passed",
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-				b, err := decoded[obelisk.BanishmentEnded](obelisk.On(s).EndBanishment(ctx, req(inv)))
+				b, err := decoded[*obelisk.BanishmentEnded](obelisk.On(s).EndBanishment(ctx, req(inv)))
 				if err != nil {
 					return nil, err
 				}
@@ -136,34 +137,97 @@ func obeliskCommands() []Command {
 	}
 }
 
-// gatheringReply is a Gathering's message: what it is and a button per
-// component to contribute it, and one to complete it.
+// gatheringReply is a Gathering's message as it starts: what it is and a
+// button per component to contribute it, and one to complete it.
 func gatheringReply(g *rob.Gathering, text string) *Reply {
 	r := &Reply{Title: "Gathering of " + g.Ritual.Name, Text: text + fmt.Sprintf(" Cost %s; it fails at the end of the phase unless completed.", g.Ritual.Cost)}
-	for _, c := range ruleset.ComponentList {
-		r.Buttons = append(r.Buttons, Button{Label: c.Emoji, Style: StyleSecondary,
-			Action: Action{Command: "gathering contribute", Options: map[string]string{"gathering": g.ID, "component": c.ID}}})
-	}
-	r.Buttons = append(r.Buttons, Button{Label: "Complete", Style: StyleSuccess,
-		Action: Action{Command: "gathering complete", Options: map[string]string{"gathering": g.ID}}})
+	gatheringButtons(r, g.ID)
 	return r
 }
 
-// gatheringMove is the handler of a contribution (or a withdrawal).
+func gatheringButtons(r *Reply, id string) {
+	for _, c := range ruleset.ComponentList {
+		r.Buttons = append(r.Buttons, Button{Label: c.Emoji, Style: StyleSecondary,
+			Action: Action{Command: "gathering contribute", Options: map[string]string{"gathering": id, "component": c.ID}}})
+	}
+	r.Buttons = append(r.Buttons, Button{Label: "Complete", Style: StyleSuccess,
+		Action: Action{Command: "gathering complete", Options: map[string]string{"gathering": id}}})
+}
+
+// gatheringMessage is a Gathering's shared message as it stands: who
+// started it, its cost, what each player has contributed (public, as
+// reactions would be), and its buttons while it is open. It never holds
+// anyone's holdings.
+func gatheringMessage(g obelisk.GatheringView) *Reply {
+	name := func(id string) string {
+		if n := g.Names[id]; n != "" {
+			return n
+		}
+		return id
+	}
+	text := fmt.Sprintf("%s started it. Cost %s", name(g.Starter), g.Ritual.Cost)
+	var cs []string
+	for _, c := range g.Contributions {
+		emoji := c.Component
+		if ci, ok := ruleset.Component(c.Component); ok {
+			emoji = ci.Emoji
+		}
+		cs = append(cs, fmt.Sprintf("%d%s by %s", c.Amount, emoji, name(c.Player)))
+	}
+	if len(cs) == 0 {
+		text += "; nothing contributed yet."
+	} else {
+		text += "; contributed: " + strings.Join(cs, ", ") + "."
+	}
+	switch {
+	case g.Status == rob.StatusCompleted:
+		text += " Completed."
+	case g.Status == rob.StatusFailed || g.Failing:
+		text += " It failed: the phase ended before it was completed."
+	case g.Covered:
+		text += fmt.Sprintf(" The cost is covered: %s may complete it.", name(g.Starter))
+	default:
+		text += " It fails at the end of the phase unless completed."
+	}
+	r := &Reply{Title: "Gathering of " + g.Ritual.Name, Text: text}
+	if g.Status == rob.StatusOpen && !g.Failing {
+		gatheringButtons(r, g.ID)
+	}
+	return r
+}
+
+// sharedGathering is the Gathering's message after a press on it, nil
+// when it cannot be read (the message then stays as it was).
+func sharedGathering(ctx context.Context, s *game.Service, inv *Invocation, id string) *Reply {
+	if inv.SharedMessage() == nil {
+		return nil
+	}
+	g, err := obelisk.On(s).Gathering(ctx, inv.Game, id)
+	if err != nil {
+		return nil
+	}
+	return gatheringMessage(g)
+}
+
+// gatheringMove is the handler of a contribution (or a withdrawal): the
+// mover's answer says what they now hold (theirs alone to see, when the
+// press was on the Gathering's message).
 func gatheringMove(withdraw bool) Handler {
 	return func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 		run := obelisk.On(s).Contribute
 		if withdraw {
 			run = obelisk.On(s).Withdraw
 		}
-		m, err := decoded[obelisk.Moved](run(ctx, req(inv), obelisk.GatheringMove{Gathering: inv.Opt("gathering"), Component: inv.Opt("component")}))
+		m, err := decoded[*obelisk.Moved](run(ctx, req(inv), obelisk.GatheringMove{Gathering: inv.Opt("gathering"), Component: inv.Opt("component")}))
 		if err != nil {
 			return nil, err
 		}
-		r := &Reply{Text: m.Text + " You hold " + m.Holding.String() + "."}
+		r := &Reply{Text: m.Text + " You hold " + m.Holding.String() + ".", Shared: sharedGathering(ctx, s, inv, m.Gathering)}
 		if !withdraw {
+			// Pressed on the private answer, it still brings the
+			// Gathering's message up to date (OnOption).
 			r.Buttons = []Button{{Label: "Withdraw it", Style: StyleSecondary,
-				Action: Action{Command: "gathering withdraw", Options: map[string]string{"gathering": m.Gathering, "component": m.Component}}}}
+				Action: naming(inv, Action{Command: "gathering withdraw", Options: map[string]string{"gathering": m.Gathering, "component": m.Component}})}}
 		}
 		return r, nil
 	}

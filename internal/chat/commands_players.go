@@ -171,15 +171,11 @@ func join(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	if name == "" {
 		name = clip(inv.UserName, 80)
 	}
-	res, err := s.Join(ctx, req(inv), game.JoinGame{Name: name})
+	p, err := decoded[*game.PlayerView](s.Join(ctx, req(inv), game.JoinGame{Name: name}))
 	if err != nil {
 		return nil, err
 	}
-	p, err := decode[game.PlayerView](res)
-	if err != nil {
-		return nil, err
-	}
-	return &Reply{Text: fmt.Sprintf("%s (%s) joined the game %s. Welcome to the table!", displayName(p), p.ID, p.Game)}, nil
+	return &Reply{Text: fmt.Sprintf("%s (%s) joined the game %s. Welcome to the table!", displayName(*p), p.ID, p.Game)}, nil
 }
 
 func leave(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -202,11 +198,7 @@ func leave(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 }
 
 func leaveConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.Leave(ctx, req(inv))
-	if err != nil {
-		return nil, err
-	}
-	l, err := decode[game.LeaveResult](res)
+	l, err := decoded[*game.LeaveResult](s.Leave(ctx, req(inv)))
 	if err != nil {
 		return nil, err
 	}
@@ -328,11 +320,7 @@ func playersList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 }
 
 func roll(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	res, err := s.Roll(ctx, req(inv), game.RollDice{Dice: inv.Opt("dice"), Reason: inv.Opt("reason")})
-	if err != nil {
-		return nil, err
-	}
-	r, err := decode[game.RollResult](res)
+	r, err := decoded[*game.RollResult](s.Roll(ctx, req(inv), game.RollDice{Dice: inv.Opt("dice"), Reason: inv.Opt("reason")}))
 	if err != nil {
 		return nil, err
 	}

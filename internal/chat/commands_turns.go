@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -125,18 +126,18 @@ func hasOpenAppeal(c turns.CaseView) bool {
 	return false
 }
 
-// catalogueCall runs the catalogue command name with payload p (of the
-// command's payload type) and decodes its answer as a T.
-func catalogueCall[T, P any](ctx context.Context, s *game.Service, inv *Invocation, name string, p P) (T, error) {
-	var zero T
+// catalogueCall runs the catalogue command name with payload p (a pointer
+// to the command's payload type): decoded reads its answer. It is not
+// generic, so it is linked once (bootstrap size).
+func catalogueCall(ctx context.Context, s *game.Service, inv *Invocation, name string, p any) (*game.Result, error) {
 	c, ok := s.CommandNamed(name)
 	if !ok || c.Call == nil {
-		return zero, fmt.Errorf("chat: no command %q", name)
+		return nil, fmt.Errorf("chat: no command %q", name)
 	}
-	if _, ok := c.Call.Payload().(*P); !ok {
-		return zero, fmt.Errorf("chat: the payload of %s is a %T, not a %T", name, c.Call.Payload(), &p)
+	if want := c.Call.Payload(); reflect.TypeOf(want) != reflect.TypeOf(p) {
+		return nil, fmt.Errorf("chat: the payload of %s is a %T, not a %T", name, want, p)
 	}
-	return decoded[T](c.Call.Run(ctx, s, req(inv), &p))
+	return c.Call.Run(ctx, s, req(inv), p)
 }
 
 // voteButtons cast the presser's vote on a proposal or a case's appeal.
@@ -207,13 +208,24 @@ func turnsPropose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	p, err := catalogueCall[turns.ProposalView](ctx, s, inv, "turns-propose",
-		turns.Propose{Op: inv.Opt("op"), Rule: rule, Text: inv.Opt("text"), Note: inv.Opt("note")})
+	p, err := decoded[*turns.ProposalView](catalogueCall(ctx, s, inv, "turns-propose", &turns.Propose{Op: inv.Opt("op"), Rule: rule, Text: inv.Opt("text"), Note: inv.Opt("note")}))
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Title: "Proposal " + p.ID, Text: fmt.Sprintf("%s proposes %s. Vote until %s.", p.ProposerName, turnsProposalLine(p), when(p.VotingEnds)),
-		Buttons: voteButtons("turns vote", "proposal", p.ID)}, nil
+	return proposalMessage(*p, true), nil
+}
+
+// proposalMessage is a proposal's shared message: what it changes and the
+// votes standing, with the vote buttons while it is open.
+func proposalMessage(p turns.ProposalView, open bool) *Reply {
+	r := &Reply{Title: "Proposal " + p.ID, Text: fmt.Sprintf("%s proposes %s", p.ProposerName, turnsProposalLine(p))}
+	if open {
+		r.Text += fmt.Sprintf(" Vote until %s.", when(p.VotingEnds))
+		r.Buttons = voteButtons("turns vote", "proposal", p.ID)
+	} else {
+		r.Text += " Voting is over."
+	}
+	return r
 }
 
 func optInt(inv *Invocation, name string) (int, error) {
@@ -224,12 +236,24 @@ func optInt(inv *Invocation, name string) (int, error) {
 }
 
 func turnsVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	v, err := catalogueCall[turns.VoteView](ctx, s, inv, "turns-vote", turns.Ballot{Proposal: inv.Opt("proposal"), Vote: inv.Opt("vote")})
+	v, err := decoded[*turns.VoteView](catalogueCall(ctx, s, inv, "turns-vote", &turns.Ballot{Proposal: inv.Opt("proposal"), Vote: inv.Opt("vote")}))
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s proposal %s stands until the turn ends (%s); you may change it until then.",
-		v.VoterName, v.Vote, v.Proposal, when(v.VotingEnds))}, nil
+	r := &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s proposal %s stands until the turn ends (%s); you may change it until then.",
+		v.VoterName, v.Vote, v.Proposal, when(v.VotingEnds))}
+	// The proposal's message shows the tally after this vote. The open
+	// proposals are the game's status, not its whole history.
+	if inv.SharedMessage() != nil {
+		if st, err := turns.TurnsStatus(ctx, s, inv.Game); err == nil {
+			for _, p := range st.Proposals {
+				if p.ID == v.Proposal {
+					r.Shared = proposalMessage(p, true)
+				}
+			}
+		}
+	}
+	return r, nil
 }
 
 func caseReply(title string, c turns.CaseView) *Reply {
@@ -251,11 +275,11 @@ func judgeRecuse(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	c, err := catalogueCall[turns.CaseView](ctx, s, inv, "judge-recuse", turns.CaseRef{Case: n})
+	c, err := decoded[*turns.CaseView](catalogueCall(ctx, s, inv, "judge-recuse", &turns.CaseRef{Case: n}))
 	if err != nil {
 		return nil, err
 	}
-	return caseReply("Recused", c), nil
+	return caseReply("Recused", *c), nil
 }
 
 func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -263,11 +287,11 @@ func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
-	c, err := catalogueCall[turns.CaseView](ctx, s, inv, "judge-rule", turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")})
+	c, err := decoded[*turns.CaseView](catalogueCall(ctx, s, inv, "judge-rule", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
 	if err != nil {
 		return nil, err
 	}
-	return caseReply(fmt.Sprintf("Case %d ruled %s", c.Number, c.Ruling), c), nil
+	return caseReply(fmt.Sprintf("Case %d ruled %s", c.Number, c.Ruling), *c), nil
 }
 
 func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -275,14 +299,24 @@ func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	ap, err := catalogueCall[turns.AppealView](ctx, s, inv, "ruling-appeal", turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")})
+	ap, err := decoded[*turns.AppealView](catalogueCall(ctx, s, inv, "ruling-appeal", &turns.Ruling{Case: n, Ruling: inv.Opt("ruling"), Reasons: inv.Opt("reasons")}))
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Title: fmt.Sprintf("Appeal %s of case %d", ap.ID, ap.Case),
-		Text: fmt.Sprintf("%s appeals for %s: %s. Vote during turn %s, from %s until %s; 2/3 of those voting uphold it.",
-			ap.ByName, ap.Value, clip(ap.Reasons, 500), ap.Turn, when(ap.VotingBegins), when(ap.VotingEnds)),
-		Buttons: voteButtons("case vote", "case", strconv.Itoa(ap.Case))}, nil
+	return appealMessage(*ap, nil, nil), nil
+}
+
+// appealMessage is an appeal's shared message: the appeal, its voting
+// window and the votes standing (names), with the vote buttons while open.
+func appealMessage(ap turns.AppealView, votesFor, votesAgainst []string) *Reply {
+	r := &Reply{Title: fmt.Sprintf("Appeal %s of case %d", ap.ID, ap.Case),
+		Text: fmt.Sprintf("%s appeals for %s: %s. Vote during turn %s, from %s until %s; 2/3 of those voting uphold it. For: %s. Against: %s.",
+			ap.ByName, ap.Value, clip(strings.TrimRight(ap.Reasons, ". "), 500), ap.Turn, when(ap.VotingBegins), when(ap.VotingEnds),
+			orNoneText(strings.Join(votesFor, ", ")), orNoneText(strings.Join(votesAgainst, ", ")))}
+	if ap.Status == nomic.AppealOpen || ap.Status == "" {
+		r.Buttons = voteButtons("case vote", "case", strconv.Itoa(ap.Case))
+	}
+	return r
 }
 
 func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -290,9 +324,58 @@ func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	v, err := catalogueCall[turns.VoteView](ctx, s, inv, "appeal-vote", turns.AppealBallot{Case: n, Vote: inv.Opt("vote")})
+	v, err := decoded[*turns.VoteView](catalogueCall(ctx, s, inv, "appeal-vote", &turns.AppealBallot{Case: n, Vote: inv.Opt("vote")}))
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s the appeal of case %d stands until %s.", v.VoterName, v.Vote, v.Case, when(v.VotingEnds))}, nil
+	r := &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s the appeal of case %d stands until %s.", v.VoterName, v.Vote, v.Case, when(v.VotingEnds))}
+	if inv.SharedMessage() != nil {
+		r.Shared = openAppealMessage(ctx, s, inv, n)
+	}
+	return r, nil
+}
+
+// openAppealMessage is the shared message of case n's open appeal as it
+// stands now, nil when it cannot be read (the message then stays as it
+// was). The game's status holds its live cases and its players' names.
+func openAppealMessage(ctx context.Context, s *game.Service, inv *Invocation, n int) *Reply {
+	st, err := turns.TurnsStatus(ctx, s, inv.Game)
+	if err != nil {
+		return nil
+	}
+	names := map[string]string{}
+	for _, p := range st.Players {
+		names[p.Player] = p.Name
+	}
+	name := func(id string) string {
+		if n := names[id]; n != "" {
+			return n
+		}
+		return id
+	}
+	for _, c := range st.Cases {
+		if c.Number != n {
+			continue
+		}
+		for _, ap := range c.Appeals {
+			if ap.Status != nomic.AppealOpen {
+				continue
+			}
+			view := turns.AppealView{Appeal: ap, Case: n, ByName: name(ap.By)}
+			if ap.Round == st.Round.Number {
+				tu := nomic.TurnOf(st.Round.Start, ap.Ordinal)
+				view.VotingBegins, view.VotingEnds = tu.Begin, tu.End
+			}
+			var yes, no []string
+			for _, v := range ap.Votes {
+				if v.For {
+					yes = append(yes, name(v.Voter))
+				} else {
+					no = append(no, name(v.Voter))
+				}
+			}
+			return appealMessage(view, yes, no)
+		}
+	}
+	return nil
 }

@@ -64,6 +64,13 @@ func (r *Router) Handle(ctx context.Context, inv *Invocation) (reply *Reply) {
 		rep = &Reply{Text: "Done.", Ephemeral: true}
 	}
 	rep.Logged = logged
+	if inv.OnShared() {
+		// One player's answer never takes over a message others use.
+		rep.Ephemeral = true
+	}
+	if inv.SharedMessage() == nil {
+		rep.Shared = nil
+	}
 	r.pictures(rep)
 	return rep
 }

@@ -45,7 +45,8 @@ type Handler struct {
 	// goroutine of this process (right for a long-lived server, not for
 	// Lambda, which freezes after the response).
 	Deferrer Deferrer
-	// API edits deferred responses (its Base only; no token needed).
+	// API edits deferred responses (no token needed) and, with the bot
+	// token, the shared messages buttons are pressed on (shareState).
 	API    *Client
 	Clock  clock.Clock
 	Budget time.Duration
@@ -223,12 +224,15 @@ func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation
 		return a.resp, a.logged
 	}
 	h.log().InfoContext(ctx, "discord command deferred", "command", inv.Command, "interaction", in.ID)
-	if in.Type == InteractionComponent {
+	if in.Type == InteractionComponent && !inv.OnShared() {
+		// A message private to the presser: Finish replaces it.
 		resp, _ := json.Marshal(Response{Type: ResponseDeferredUpdate})
 		return resp, false
 	}
 	var flags int
-	if c, ok := chat.Lookup(inv.Command); ok && c.Private {
+	if c, ok := chat.Lookup(inv.Command); ok && c.Private || inv.OnShared() {
+		// A press on a shared message: the presser's "thinking…" and then
+		// their answer are theirs alone; Finish edits the shared message.
 		flags = FlagEphemeral
 	}
 	resp, _ = json.Marshal(Response{Type: ResponseDeferredMessage, Data: &ResponseData{Flags: flags}})
@@ -236,16 +240,50 @@ func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation
 }
 
 // reply runs the invocation and renders its reply as a response: a new
-// message for a command; for a button or select, an update of the message
-// it is on, unless the reply is a refusal (shown to the presser alone).
+// message for a command; for a button or select on a message private to
+// the presser, an update of that message unless the reply is a refusal.
+// A press on a shared message (chat.Invocation.OnShared) is answered with
+// an ephemeral message. Either way the shared message the press changed
+// (chat.Invocation.SharedMessage) is edited with its public state
+// (shareState).
 func (h *Handler) reply(ctx context.Context, in *Interaction, inv *chat.Invocation) answer {
 	rep := h.Router.Handle(ctx, inv)
 	typ := ResponseMessage
 	if in.Type == InteractionComponent && !rep.Refusal {
-		typ = ResponseUpdateMessage
+		if !inv.OnShared() {
+			typ = ResponseUpdateMessage
+		}
+		h.shareState(ctx, inv, rep)
 	}
 	resp, _ := marshalMessage(typ, rep, h.log())
 	return answer{resp: resp, logged: rep.Logged}
+}
+
+// shareState edits the shared message a press acted on with its new
+// public state (chat.Reply.Shared), never with the presser's reply, and
+// never after a refusal.
+//
+// It edits through Edit Message with the bot token, before the
+// interaction is answered, rather than answering UPDATE_MESSAGE with the
+// public state and sending the private reply as a follow-up webhook:
+// a follow-up can only be sent once the response has been returned, and
+// the Lambda freezes as soon as it returns, so the follow-up would need a
+// second invocation for every press. Editing first keeps each press one
+// invocation; the edit is one REST call within the handler's budget (a
+// slow one defers like any slow command). A failed edit is logged: the
+// presser still gets their answer, and the next press shows the state.
+func (h *Handler) shareState(ctx context.Context, inv *chat.Invocation, rep *chat.Reply) {
+	m := inv.SharedMessage()
+	if rep.Refusal || rep.Shared == nil || m == nil {
+		return
+	}
+	if h.API == nil || h.API.Token == "" {
+		h.log().WarnContext(ctx, "a shared message keeps its earlier state: no bot token to edit it with", "command", inv.Command, "message", m.ID)
+		return
+	}
+	if err := h.API.EditMessage(ctx, m.Channel, m.ID, message(rep.Shared, h.log())); err != nil {
+		h.log().WarnContext(ctx, "editing a shared message failed", "command", inv.Command, "message", m.ID, "err", err.Error())
+	}
 }
 
 func marshalMessage(typ int, rep *chat.Reply, log *slog.Logger) ([]byte, error) {
@@ -277,9 +315,14 @@ func (h *Handler) Finish(ctx context.Context, body []byte) error {
 	if api == nil {
 		api = &Client{}
 	}
+	// The original response is the presser's deferred ephemeral answer
+	// after a press on a shared message (the shared message gets its
+	// public state alone), and otherwise the command's reply or the
+	// private message the press was on.
 	if err := api.EditOriginal(ctx, in.ApplicationID, in.Token, message(rep, h.log())); err != nil {
 		return err
 	}
+	h.shareState(ctx, inv, rep)
 	h.log().InfoContext(ctx, "discord deferred reply sent", "command", inv.Command, "interaction", in.ID)
 	return nil
 }

@@ -53,6 +53,12 @@ func invocation(in *Interaction) (inv *chat.Invocation, focused, partial string,
 			return nil, "", "", err
 		}
 		inv.Command, inv.Options, inv.Component = a.Command, a.Options, true
+		if m := in.Message; m != nil && m.ID != "" {
+			inv.Message = &chat.MessageRef{ID: m.ID, Channel: m.ChannelID, Private: m.Flags&FlagEphemeral != 0}
+			if inv.Message.Channel == "" {
+				inv.Message.Channel = in.ChannelID
+			}
+		}
 		if opt, ok := a.Options[selectOption]; ok {
 			delete(inv.Options, selectOption)
 			// A multi-select's choices arrive together, joined as the

@@ -17,12 +17,13 @@ import (
 const DefaultAPIBase = "https://discord.com/api/v10"
 
 // Client calls the few REST routes Croupier's interactions need: listing
-// and overwriting application commands (bot token), and editing an
+// and overwriting application commands (bot token), editing a shared
+// message a button was pressed on (bot token), and editing an
 // interaction's original response (the interaction token is the
 // credential). Tests point Base at a loopback server.
 type Client struct {
 	Base string
-	// Token is the bot token (only the command routes need it).
+	// Token is the bot token (the command routes and message edits need it).
 	Token string
 	HTTP  *http.Client
 	// MaxRetries bounds retries after a 429 (default 3); each waits
@@ -158,4 +159,15 @@ func (c *Client) EditOriginal(ctx context.Context, appID, token string, msg *Res
 	m := *msg
 	m.Flags = 0
 	return c.do(ctx, http.MethodPatch, "/webhooks/"+url.PathEscape(appID)+"/"+url.PathEscape(token)+"/messages/@original", false, &m, nil)
+}
+
+// EditMessage edits a message of the bot's in a channel (Edit Message,
+// PATCH /channels/{channel.id}/messages/{message.id}): how a shared
+// message a button was pressed on shows its new public state. The bot
+// token is the credential: the interaction's token only reaches the
+// messages of that interaction, and the shared message is another's.
+func (c *Client) EditMessage(ctx context.Context, channel, message string, msg *ResponseData) error {
+	m := *msg
+	m.Flags = 0 // a channel message's flags are not the reply's to change
+	return c.do(ctx, http.MethodPatch, "/channels/"+url.PathEscape(channel)+"/messages/"+url.PathEscape(message), true, &m, nil)
 }

@@ -83,6 +83,8 @@ type Interaction struct {
 	User          *User           `json:"user,omitempty"`
 	Token         string          `json:"token"`
 	Version       int             `json:"version"`
+	// Message is the message a pressed component is on.
+	Message *Message `json:"message,omitempty"`
 }
 
 // Member is a guild member (the invoking user inside a guild).
@@ -124,12 +126,15 @@ type Resolved struct {
 	Messages map[string]Message `json:"messages,omitempty"`
 }
 
-// Message is a Discord message (the target of a message command).
+// Message is a Discord message (the target of a message command, or the
+// message a pressed component is on).
 type Message struct {
 	ID        string `json:"id"`
 	ChannelID string `json:"channel_id"`
 	Author    User   `json:"author"`
 	Content   string `json:"content"`
+	// Flags has FlagEphemeral on a message only its recipient sees.
+	Flags int `json:"flags,omitempty"`
 }
 
 // ComponentData is the data of a button or select interaction.

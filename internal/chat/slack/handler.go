@@ -39,6 +39,9 @@ type Handler struct {
 	// https://hooks.slack.com/): the URL comes in the request, and the
 	// handler must not be made to post anywhere else.
 	ResponseURLPrefix string
+	// API updates the shared messages buttons are pressed on (chat.update
+	// with the bot token); without a token they keep their earlier state.
+	API *API
 }
 
 // Routes adds the Slack routes to m.
@@ -122,13 +125,19 @@ func (h *Handler) respond(w http.ResponseWriter, ctx context.Context, inv *chat.
 }
 
 func (h *Handler) reply(ctx context.Context, inv *chat.Invocation, prep func() *chat.Reply) ([]byte, error) {
+	b, _, err := h.run(ctx, inv, prep)
+	return b, err
+}
+
+// run is reply, with the reply itself.
+func (h *Handler) run(ctx context.Context, inv *chat.Invocation, prep func() *chat.Reply) ([]byte, *chat.Reply, error) {
 	rep := prep()
 	if rep == nil {
 		rep = h.Router.Handle(ctx, inv)
 	}
 	b, err := json.Marshal(Render(rep))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Slack signs the trigger id, so no one else can send it; the owner
 	// makes sure of it anyway: another user's id (a bug) answers this
@@ -136,9 +145,28 @@ func (h *Handler) reply(ctx context.Context, inv *chat.Invocation, prep func() *
 	first, err := h.Cache.Keep(ctx, Platform, inv.Key, chat.Owner(Platform, inv.User), rep.Logged, b)
 	if errors.Is(err, chat.ErrReused) {
 		h.log().WarnContext(ctx, "slack interaction id reused by another user", "key", inv.Key)
-		return b, nil
+		return b, rep, nil
 	}
-	return first, err
+	return first, rep, err
+}
+
+// shareState updates the shared message a press acted on with its new
+// public state (chat.Reply.Shared), never with the presser's reply, and
+// never after a refusal: the presser's own answer went to them alone
+// (response_type ephemeral, Router). A failed update is logged; the next
+// press shows the state.
+func (h *Handler) shareState(ctx context.Context, inv *chat.Invocation, rep *chat.Reply) {
+	m := inv.SharedMessage()
+	if rep == nil || rep.Refusal || rep.Shared == nil || m == nil {
+		return
+	}
+	if h.API == nil || h.API.Token == "" {
+		h.log().WarnContext(ctx, "a shared message keeps its earlier state: no bot token to update it with", "command", inv.Command)
+		return
+	}
+	if err := h.API.Update(ctx, m.Channel, m.ID, Render(rep.Shared)); err != nil {
+		h.log().WarnContext(ctx, "updating a shared message failed", "command", inv.Command, "err", err.Error())
+	}
 }
 
 // interactionPayload is the part of a block_actions payload used.
@@ -154,7 +182,14 @@ type interactionPayload struct {
 	// TriggerID is unique per interaction: the idempotency key.
 	TriggerID   string `json:"trigger_id"`
 	ResponseURL string `json:"response_url"`
-	Actions     []struct {
+	// Container is the message the pressed element is on.
+	Container struct {
+		Type        string `json:"type"`
+		MessageTS   string `json:"message_ts"`
+		ChannelID   string `json:"channel_id"`
+		IsEphemeral bool   `json:"is_ephemeral"`
+	} `json:"container"`
+	Actions []struct {
 		ActionID       string `json:"action_id"`
 		Value          string `json:"value"`
 		SelectedOption *struct {
@@ -169,7 +204,9 @@ type interactionPayload struct {
 
 // interactions runs a pressed button or chosen select. Slack wants a bare
 // 200 within 3 seconds; the reply goes to the interaction's response_url
-// (a new ephemeral or channel message, as the reply says).
+// (a new ephemeral or channel message, as the reply says). A press on a
+// shared message (chat.Invocation.OnShared) is answered ephemerally there,
+// and the message itself is updated with its public state (shareState).
 func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 	body, ok := h.verified(w, r)
 	if !ok {
@@ -200,7 +237,13 @@ func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 	act := p.Actions[0]
 	inv := &chat.Invocation{Platform: Platform, Guild: team, Channel: p.Channel.ID, User: chat.Identity(Platform, p.User.ID),
 		UserName: p.User.Username, Key: p.TriggerID, Component: true}
-	out, err := h.reply(r.Context(), inv, func() *chat.Reply {
+	if c := p.Container; c.Type == "message" && c.MessageTS != "" {
+		inv.Message = &chat.MessageRef{ID: c.MessageTS, Channel: c.ChannelID, Private: c.IsEphemeral}
+		if inv.Message.Channel == "" {
+			inv.Message.Channel = p.Channel.ID
+		}
+	}
+	out, rep, err := h.run(r.Context(), inv, func() *chat.Reply {
 		a, err := chat.DecodeAction(act.ActionID)
 		if err != nil {
 			return chat.Refusal(rules.Refuse("invalid_option", "This button belongs to another version of the Croupier; run the command again."))
@@ -228,9 +271,22 @@ func (h *Handler) interactions(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusInternalServerError, "internal", "The Croupier could not answer; please try again.")
 		return
 	}
+	if inv.Message != nil && inv.Message.Private && rep != nil && !rep.Refusal {
+		// A message private to the presser (an ephemeral prompt) is
+		// replaced by its answer; Slack updates an ephemeral message only
+		// through its response_url.
+		var m Message
+		if json.Unmarshal(out, &m) == nil {
+			m.ReplaceOriginal = true
+			if b, err := json.Marshal(m); err == nil {
+				out = b
+			}
+		}
+	}
 	if err := h.post(r.Context(), p.ResponseURL, out); err != nil {
 		h.log().WarnContext(r.Context(), "posting to response_url failed", "err", err.Error())
 	}
+	h.shareState(r.Context(), inv, rep)
 	w.WriteHeader(http.StatusOK)
 }
 

@@ -55,6 +55,8 @@ type env struct {
 	sent map[string]bool
 	// last is the store cost of the last request served.
 	last *store.Usage
+	// h is the handler served.
+	h *slack.Handler
 }
 
 func newEnv(t *testing.T) *env {
@@ -81,6 +83,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(e.hooks.Close)
 	h := &slack.Handler{Router: chat.NewRouter(e.svc, quiet), Cache: &chat.ReplyCache{Store: st, Clock: e.clk},
 		Secret: secret, Clock: e.clk, Log: quiet, ResponseURLPrefix: e.hooks.URL + "/"}
+	e.h = h
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u := new(store.Usage)
 		e.mu.Lock()
