@@ -69,8 +69,8 @@ type Snapshot struct {
 	// PlayerItems are the PLAYER# items' data by player id (every ruleset).
 	PlayerItems map[string][]byte
 	// Ruleset items, by sort key (TURNS, TPROP#..., GATHERING#...).
-	Module map[string][]byte
-	Seeds  map[string]game.SeedRecord
+	Module  map[string][]byte
+	Seeds   map[string]game.SeedRecord
 	Matches []gildedhall.MatchRecord
 	// Claims are the announcer's ANNOUNCED# records by entry id: their state.
 	Claims map[string]string

@@ -3,8 +3,8 @@ package proving_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"

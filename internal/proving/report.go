@@ -33,7 +33,7 @@ type Report struct {
 	// boundaries of their own (shared: every game's clients run at them).
 	Judicial   int
 	PeriodEnds int
-	Announced                int
+	Announced  int
 	// Deliveries and Posts are the posts Discord (the fake) accepted,
 	// repeats of a nonce included, and the messages it created.
 	Deliveries, Posts int
