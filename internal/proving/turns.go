@@ -3,6 +3,7 @@ package proving
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"croupier/internal/game"
 	"croupier/internal/rules/nomic"
@@ -81,6 +82,11 @@ func turnsNext(g *ground, ctx context.Context, c *client) *command {
 		}
 	}
 	r := c.rnd.IntN(100)
+	// The last seconds of a turn: most commands are last-minute votes,
+	// racing the turn's end (RULINGS T5).
+	if left := st.Turn.End.Sub(c.clk.Now()); left > 0 && left < 2*time.Second && r < 85 {
+		r = 30 + r%25
+	}
 	if c.member && !active && r < 50 {
 		return g.cmd(t, c.id, "turns-active", func(ctx context.Context, r game.Request) (*game.Result, error) {
 			return turns.SetActive(svc, ctx, r, turns.Activity{Active: true})
@@ -88,7 +94,7 @@ func turnsNext(g *ground, ctx context.Context, c *client) *command {
 	}
 	vote := []string{"for", "against"}[c.rnd.IntN(2)]
 	switch {
-	case len(judging) > 0 && r < 30:
+	case len(judging) > 0 && r < 25:
 		cs, _ := pick(c, judging)
 		if c.rnd.IntN(3) == 0 {
 			return g.cmd(t, c.id, "judge-recuse", func(ctx context.Context, r game.Request) (*game.Result, error) {
