@@ -190,6 +190,10 @@ type command struct {
 	tries int
 	// target is a vote's proposal or appeal id.
 	target string
+	// again, when set, makes the next command of a burst: the window sends
+	// it after this one is answered, until one is refused (at most
+	// maxBurst).
+	again func() *command
 	run    func(ctx context.Context, req game.Request) (*game.Result, error)
 }
 
@@ -553,8 +557,14 @@ func (g *ground) window(ctx context.Context, progress func(done int64), during f
 						if tries == 0 {
 							tries = 4
 						}
-						if ok, _ := g.do(ctx, cmd, tries); ok && cmd.actor == c.id && (cmd.name == "join" || cmd.name == "leave") {
+						ok, err := g.do(ctx, cmd, tries)
+						if ok && cmd.actor == c.id && (cmd.name == "join" || cmd.name == "leave") {
 							c.member = cmd.name == "join"
+						}
+						var re *rules.Error
+						for n := 0; cmd.again != nil && n < maxBurst && !errors.As(err, &re) && ctx.Err() == nil; n++ {
+							cmd = cmd.again()
+							_, err = g.do(ctx, cmd, cmd.tries)
 						}
 					}
 					progress(done.Add(1))
@@ -565,6 +575,9 @@ func (g *ground) window(ctx context.Context, progress func(done int64), during f
 	wg.Go(during)
 	wg.Wait()
 }
+
+// maxBurst bounds a burst of commands (command.again).
+const maxBurst = 300
 
 // runAll has every runner call RunDue at the same moment.
 func (g *ground) runAll(ctx context.Context) {

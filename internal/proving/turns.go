@@ -36,6 +36,18 @@ func turnsTable(t *table) {
 	}
 }
 
+// lastMinuteVote is a vote on proposal id whose again is the opposite
+// vote, for the window to send until one is refused.
+func lastMinuteVote(g *ground, c *client, id string, support bool) *command {
+	vote := map[bool]string{true: "for", false: "against"}[support]
+	cmd := g.cmd(c.t, c.id, "turns-vote", func(ctx context.Context, r game.Request) (*game.Result, error) {
+		return turns.CastVote(c.svc, ctx, r, turns.Ballot{Proposal: id, Vote: vote})
+	})
+	cmd.tries, cmd.target = voteTries, id
+	cmd.again = func() *command { return lastMinuteVote(g, c, id, !support) }
+	return cmd
+}
+
 func isVote(name string) bool { return name == "turns-vote" || name == "appeal-vote" }
 
 // voteTries: a vote is sent with its key until it is answered, so that a
@@ -82,10 +94,19 @@ func turnsNext(g *ground, ctx context.Context, c *client) *command {
 		}
 	}
 	r := c.rnd.IntN(100)
-	// The last seconds of a turn: most commands are last-minute votes,
-	// racing the turn's end (RULINGS T5).
-	if left := st.Turn.End.Sub(c.clk.Now()); left > 0 && left < 2*time.Second && r < 85 {
-		r = 30 + r%25
+	// The last seconds of a turn: a last-minute voter changes their vote
+	// on a proposal again and again until a vote is refused as late, so
+	// that votes land all through the turn end's count (RULINGS T5).
+	if left := st.Turn.End.Sub(c.clk.Now()); left > 0 && left < 2*time.Second && r < 60 {
+		var open []string
+		for _, p := range st.Proposals {
+			if p.Status == nomic.ProposalOpen && p.VotingEnds.Equal(st.Turn.End) {
+				open = append(open, p.ID)
+			}
+		}
+		if id, ok := pick(c, open); ok {
+			return lastMinuteVote(g, c, id, c.rnd.IntN(2) == 0)
+		}
 	}
 	if c.member && !active && r < 50 {
 		return g.cmd(t, c.id, "turns-active", func(ctx context.Context, r game.Request) (*game.Result, error) {
