@@ -86,6 +86,10 @@ type Config struct {
 	MaxLag time.Duration
 	// Runners call RunDue concurrently at every boundary (at least 4).
 	Runners int
+	// Latency delays each of the runners' reads by up to this much (a
+	// Lambda's reads cross a network): commands land between a scheduled
+	// effect's reads and its commit.
+	Latency time.Duration
 	// Boundaries is how many calendar boundaries (period ends of any
 	// game's calendar) the clock crosses; Judges' recusal windows and
 	// deadlines between them are crossed as extra boundaries, at most
@@ -194,7 +198,7 @@ type command struct {
 	// it after this one is answered, until one is refused (at most
 	// maxBurst).
 	again func() *command
-	run    func(ctx context.Context, req game.Request) (*game.Result, error)
+	run   func(ctx context.Context, req game.Request) (*game.Result, error)
 }
 
 // Run runs the proving ground once and returns a report per ruleset;
@@ -277,8 +281,8 @@ func Run(ctx context.Context, cfg Config) ([]*Report, error) {
 		}
 		g.tables = append(g.tables, t)
 	}
-	for range cfg.Runners {
-		g.runners = append(g.runners, newSvc(g.fs, g.clk))
+	for i := range cfg.Runners {
+		g.runners = append(g.runners, newSvc(newLatent(g.fs, cfg.Seed+uint64(i), cfg.Latency), g.clk))
 	}
 	if err := g.setup(ctx); err != nil {
 		return nil, err
@@ -495,15 +499,15 @@ func (g *ground) boundary(ctx context.Context, rnd *rand.Rand) bool {
 	g.clk.Set(mid)
 	g.window(ctx, func(int64) {}, func() { g.runAll(ctx) })
 
-	// Just before the boundary; a third of the way through, the clock
-	// reaches it and every runner runs at once, then a second later again.
+	// Just before the boundary; once every client has sent a third of its
+	// commands, the clock reaches it and every runner runs at once, then a second later again.
 	// Clients whose clocks lag still see the moment before it.
 	g.clk.Set(end.Add(-time.Second))
-	total := int64(g.cfg.Ops * g.cfg.Clients * len(g.tables))
+	clients := int64(g.cfg.Clients * len(g.tables))
 	var once sync.Once
 	atBoundary := make(chan struct{})
-	g.window(ctx, func(done int64) {
-		if done >= total/3 {
+	g.window(ctx, func(past int64) {
+		if past >= clients {
 			once.Do(func() { close(atBoundary) })
 		}
 	}, func() {
@@ -543,31 +547,47 @@ func (g *ground) boundary(ctx context.Context, rnd *rand.Rand) bool {
 }
 
 // window runs Ops commands per client of every game concurrently with
-// during; progress is told how many commands have completed after each one.
-func (g *ground) window(ctx context.Context, progress func(done int64), during func()) {
+// during; progress is told, after each command, how many clients have sent
+// at least a third of theirs (a burst's first command counts as sent when
+// the burst begins).
+func (g *ground) window(ctx context.Context, progress func(clients int64), during func()) {
 	var wg sync.WaitGroup
-	var done atomic.Int64
+	var past atomic.Int64
+	third := max(1, g.cfg.Ops/3)
 	for _, t := range g.tables {
 		for _, c := range t.clients {
 			wg.Go(func() {
-				for range g.cfg.Ops {
-					cmd := t.next(g, ctx, c)
-					if cmd != nil {
-						tries := cmd.tries
-						if tries == 0 {
-							tries = 4
-						}
-						ok, err := g.do(ctx, cmd, tries)
-						if ok && cmd.actor == c.id && (cmd.name == "join" || cmd.name == "leave") {
-							c.member = cmd.name == "join"
-						}
-						var re *rules.Error
-						for n := 0; cmd.again != nil && n < maxBurst && !errors.As(err, &re) && ctx.Err() == nil; n++ {
-							cmd = cmd.again()
-							_, err = g.do(ctx, cmd, cmd.tries)
+				for i := range g.cfg.Ops {
+					sent := func() {
+						if i+1 == third {
+							progress(past.Add(1))
 						}
 					}
-					progress(done.Add(1))
+					cmd := t.next(g, ctx, c)
+					if cmd == nil {
+						sent()
+						continue
+					}
+					tries := cmd.tries
+					if tries == 0 {
+						tries = 4
+					}
+					if cmd.again != nil {
+						sent()
+					}
+					ok, err := g.do(ctx, cmd, tries)
+					if ok && cmd.actor == c.id && (cmd.name == "join" || cmd.name == "leave") {
+						c.member = cmd.name == "join"
+					}
+					var re *rules.Error
+					burst := cmd.again != nil
+					for n := 0; cmd.again != nil && n < maxBurst && !errors.As(err, &re) && ctx.Err() == nil; n++ {
+						cmd = cmd.again()
+						_, err = g.do(ctx, cmd, cmd.tries)
+					}
+					if !burst {
+						sent()
+					}
 				}
 			})
 		}

@@ -39,6 +39,7 @@ var short = proving.Config{
 	Clients:    4,
 	MaxLag:     50 * time.Millisecond,
 	Runners:    5,
+	Latency:    10 * time.Millisecond,
 	Boundaries: 6,
 	Ops:        4,
 	// A Saturday: the 6 boundaries are a turns' interim start, a phase
