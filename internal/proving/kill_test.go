@@ -269,10 +269,9 @@ func TestServeKill9(t *testing.T) {
 		now = end.Add(3 * time.Minute)
 		srv.start(now)
 		c = &proving.Checks{}
-		last := sch.Prev(sch.PeriodAt(now)).ID
-		c.Check(srv.waitPeriodEnded(killGame, last), "restarted at %s, the server did not end period %s within 30 s", now.Format(time.RFC3339), last)
-		tlast := tsch.Prev(tsch.PeriodAt(now)).ID
-		c.Check(srv.waitPeriodEnded(killTurns, tlast), "restarted at %s, the server did not end the turns period %s within 30 s", now.Format(time.RFC3339), tlast)
+		// The period that ended at the boundary, of the game it was for.
+		last := map[string]calendar.Schedule{killGame: sch, killTurns: tsch}[boundaryGame].PeriodAt(end.Add(-time.Second)).ID
+		c.Check(srv.waitPeriodEnded(boundaryGame, last), "restarted at %s, the server did not end %s's period %s within 30 s", now.Format(time.RFC3339), boundaryGame, last)
 		c.Check(waitAnnounced(fake, proving.Channel, snap), "the restarted server did not announce, within 30 s, what the killed one committed")
 		c.Check(waitAnnounced(fake, turnsChannel, tsnap), "the restarted server did not announce, within 30 s, what the killed one committed in the turns game")
 		recordChecks(rep, c, fmt.Sprintf("after restart %d", cycle))
