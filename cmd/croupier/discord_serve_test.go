@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"croupier/internal/chat/discord"
 	"croupier/internal/chat/discord/discordtest"
@@ -130,7 +131,7 @@ func (h *harness) discordPostSigned(body, signed []byte) (int, discord.Response,
 	req, _ := http.NewRequest(http.MethodPost, h.ts.URL+"/discord/interactions", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if signed != nil {
-		sig, ts := discordtest.Sign(h.srv.manual.Now(), signed)
+		sig, ts := discordtest.Sign(time.Now(), signed)
 		req.Header.Set("X-Signature-Ed25519", sig)
 		req.Header.Set("X-Signature-Timestamp", ts)
 	}

@@ -228,17 +228,22 @@ func newServer(cfg serveConfig, logger *slog.Logger) (*server, error) {
 	api := httpapi.New(svc, httpapi.Config{Keys: cfg.apiKeys, ManualClock: manual, SaveClock: saveManual, Logger: logger, Version: version})
 	router := chat.NewRouter(svc, logger)
 	router.CardImage = chat.CardImageURL(cfg.publicURL)
-	cache := &chat.ReplyCache{Store: st, Clock: clk}
+	// Signatures' freshness (Discord, Slack, the bridge) and the reply
+	// cache's lifetime are about real time: the platforms sign with the wall
+	// clock, and a manual clock moves only the game (issue 23), so a server
+	// whose game clock is a year away still answers a signed PING.
+	wall := clock.Real{}
+	cache := &chat.ReplyCache{Store: st, Clock: wall}
 	mux := http.NewServeMux()
-	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: clk, Log: logger}).Routes(mux)
+	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(cfg.slackSecret), Clock: wall, Log: logger}).Routes(mux)
 	// Discord's interactions, by the Lambda's handler; a command that
 	// outlives Discord's 3 seconds is finished in a goroutine of this
 	// long-lived process, and its reply edited through Discord's API.
 	dh := &discord.Handler{Router: router, PublicKey: cfg.discordKey, ApplicationID: cfg.discordApp, Cache: cache,
-		API: &discord.Client{Base: cfg.discordAPI, Token: cfg.discordToken}, Clock: clk, Log: logger}
+		API: &discord.Client{Base: cfg.discordAPI, Token: cfg.discordToken}, Clock: wall, Log: logger}
 	dh.Deferrer = discord.GoDeferrer{Finish: dh.Finish, Log: logger}
 	mux.Handle("/discord/interactions", dh)
-	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: cfg.bridgeSecrets, Clock: clk, Log: logger}).Routes(mux)
+	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: cfg.bridgeSecrets, Clock: wall, Log: logger}).Routes(mux)
 	// The public tracker (internal/tracker) and the card images it shows.
 	rs, err := ruleset.Load(ruleset.Default)
 	if err != nil {

@@ -786,9 +786,9 @@ func proposal(p *page, l *layout, pr game.ProposalView) {
 		p.num(v.Against)
 		p.raw(`">`)
 		p.votes(v.For, v.Against)
-		if len(v.Unclear) > 0 {
+		if v.UnclearCount > 0 {
 			p.raw(" · ")
-			p.num(len(v.Unclear))
+			p.num(v.UnclearCount)
 			p.raw(" unclear")
 		}
 		if v.Adopted {

@@ -30,7 +30,8 @@ type ConfidenceVote struct {
 	Result   *ConfidenceResult `json:"result,omitempty"`
 }
 
-// ConfidenceResult is a tallied vote of confidence. Lists are sorted.
+// ConfidenceResult is a tallied vote of confidence. The counts are whole;
+// the lists are sorted samples of at most VoterSample each (see Result).
 type ConfidenceResult struct {
 	Affirm      int      `json:"affirm"`
 	Overturn    int      `json:"overturn"`
@@ -38,8 +39,10 @@ type ConfidenceResult struct {
 	Overturners []string `json:"overturners"` // 👎 only
 	// Unclear lists players who reacted both: "if a person's vote is
 	// unclear, it is to affirm the judgement".
-	Unclear    []string `json:"unclear"`
-	Ignored    []string `json:"ignored"` // reactors who were not players
+	Unclear      []string `json:"unclear"`
+	UnclearCount int      `json:"unclear_count"`
+	Ignored      []string `json:"ignored"` // reactors who were not players
+	IgnoredCount int      `json:"ignored_count"`
 	Overturned bool     `json:"overturned"`
 	Reason     string   `json:"reason"`
 }
@@ -56,7 +59,8 @@ func TallyConfidence(r Reactions, isPlayer func(id string) bool) ConfidenceResul
 	slices.Sort(affirm)
 	res := ConfidenceResult{
 		Affirm: len(affirm), Overturn: len(c.down),
-		Affirmers: affirm, Overturners: c.down, Unclear: c.both, Ignored: c.ignored,
+		Affirmers: sample(affirm), Overturners: sample(c.down), Unclear: sample(c.both), UnclearCount: len(c.both),
+		Ignored: sample(c.ignored), IgnoredCount: len(c.ignored),
 	}
 	res.Overturned = res.Overturn > res.Affirm
 	votes := fmt.Sprintf("%d to overturn, %d to affirm", res.Overturn, res.Affirm)

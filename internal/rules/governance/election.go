@@ -65,7 +65,7 @@ type Standing struct {
 	Candidate string   `json:"candidate"`
 	Up        int      `json:"up"`   // players with 👍 only
 	Down      int      `json:"down"` // players with 👎 only or both (G1)
-	UpVoters  []string `json:"up_voters"`
+	UpVoters  []string `json:"up_voters"` // a sample of at most StandingVoters
 	Popular   bool     `json:"popular"`
 	Note      string   `json:"note,omitempty"` // why it could not win, if not for its votes
 }
@@ -79,7 +79,49 @@ type Election struct {
 	Winner    string     `json:"winner,omitempty"`
 	Changed   bool       `json:"changed"`
 	Standings []Standing `json:"standings"`
+	// Candidacies is how many candidacies of the week were counted (the
+	// standings keep at most MaxStandings of them).
+	Candidacies int `json:"candidacies"`
 	Reason    string     `json:"reason"`
+}
+
+// An election keeps at most MaxStandings standings (the winner and the
+// candidacies with the most 👍, in candidacy order) and StandingVoters names
+// of each, so its result stays small however many stood (issue 22);
+// Candidacies counts them all.
+const (
+	MaxStandings   = 100
+	StandingVoters = 10
+)
+
+// keepStandings is ss (in candidacy order) less all but the MaxStandings
+// with the most 👍 (ties: the earlier), always keeping ss[best].
+func keepStandings(ss []Standing, best int) []Standing {
+	if len(ss) <= MaxStandings {
+		return ss
+	}
+	order := make([]int, len(ss))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ss[b].Up, ss[a].Up) })
+	keep := map[int]bool{}
+	if best >= 0 {
+		keep[best] = true
+	}
+	for _, i := range order {
+		if len(keep) == MaxStandings {
+			break
+		}
+		keep[i] = true
+	}
+	out := make([]Standing, 0, MaxStandings)
+	for i, s := range ss {
+		if keep[i] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Elect decides the Judge election of week (RULINGS G5) from the reactions
@@ -103,7 +145,7 @@ func Elect(week calendar.Week, current string, ballots []Ballot, isPlayer func(i
 			continue
 		}
 		c := countReactions(b.Reactions, isPlayer)
-		s := Standing{Candidacy: cd.ID, Candidate: cd.Candidate, Up: len(c.up), Down: len(c.down) + len(c.both), UpVoters: c.up}
+		s := Standing{Candidacy: cd.ID, Candidate: cd.Candidate, Up: len(c.up), Down: len(c.down) + len(c.both), UpVoters: slices.Clone(c.up[:min(len(c.up), StandingVoters)])}
 		s.Popular = s.Up > s.Down
 		if s.Popular && isPlayer != nil && !isPlayer(cd.Candidate) {
 			s.Popular = false
@@ -116,13 +158,18 @@ func Elect(week calendar.Week, current string, ballots []Ballot, isPlayer func(i
 			best = len(e.Standings) - 1
 		}
 	}
+	var w Standing
+	if best >= 0 {
+		w = e.Standings[best]
+	}
+	e.Candidacies = len(e.Standings)
+	e.Standings = keepStandings(e.Standings, best)
 	switch {
-	case len(e.Standings) == 0:
+	case e.Candidacies == 0:
 		e.Reason = fmt.Sprintf("no candidacies in %s; the Judge stays", week)
 	case best < 0:
 		e.Reason = fmt.Sprintf("no popular candidacy in %s (each needs more 👍 than 👎 from players); the Judge stays", week)
 	default:
-		w := e.Standings[best]
 		e.Winner, e.Judge = w.Candidacy, w.Candidate
 		e.Changed = w.Candidate != current
 		e.Reason = fmt.Sprintf("%s is elected with %d 👍 against %d 👎, the most among popular candidacies (ties go to the earliest)", w.Candidate, w.Up, w.Down)

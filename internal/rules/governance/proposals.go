@@ -160,7 +160,10 @@ func mustBeReputable(p *players.Player, now time.Time, cfg Config, doing string)
 }
 
 // Result is a tally: the votes as G1 reads them and whether the proposal
-// takes effect. Voter lists are sorted.
+// takes effect. The counts are whole; the voter lists are sorted samples of
+// at most VoterSample each, so a result (stored in the proposal and logged
+// when it closes) stays small however many players voted. Who voted how is
+// in the reactions themselves (the message, or its sealed pushed record).
 type Result struct {
 	Class   Class `json:"class"`
 	For     int   `json:"for"`
@@ -170,9 +173,11 @@ type Result struct {
 	ForVoters     []string `json:"for_voters"`
 	AgainstVoters []string `json:"against_voters"`
 	// Unclear lists players who reacted both 👍 and 👎: counted against (G1).
-	Unclear []string `json:"unclear"`
+	Unclear      []string `json:"unclear"`
+	UnclearCount int      `json:"unclear_count"`
 	// Ignored lists reactors who were not players when the period ended.
-	Ignored []string `json:"ignored"`
+	Ignored      []string `json:"ignored"`
+	IgnoredCount int      `json:"ignored_count"`
 	Edited  bool     `json:"edited,omitempty"`
 	Deleted bool     `json:"deleted,omitempty"`
 	Popular bool     `json:"popular"`
@@ -180,6 +185,14 @@ type Result struct {
 	// effect (seed 000: "the message ... has been neither deleted nor edited").
 	Adopted bool   `json:"adopted"`
 	Reason  string `json:"reason"`
+}
+
+// VoterSample bounds each voter list a Result keeps.
+const VoterSample = 50
+
+// sample is the first VoterSample of ids (sorted), in a slice of its own.
+func sample(ids []string) []string {
+	return slices.Clone(ids[:min(len(ids), VoterSample)])
 }
 
 // Tally reads the reactions present on a proposal's message when its
@@ -196,7 +209,8 @@ func Tally(r Reactions, isPlayer func(id string) bool, edited, deleted bool, cla
 	slices.Sort(against)
 	res := Result{
 		Class: class, For: len(c.up), Against: len(against),
-		ForVoters: c.up, AgainstVoters: against, Unclear: c.both, Ignored: c.ignored,
+		ForVoters: sample(c.up), AgainstVoters: sample(against), Unclear: sample(c.both), UnclearCount: len(c.both),
+		Ignored: sample(c.ignored), IgnoredCount: len(c.ignored),
 		Edited: edited, Deleted: deleted,
 	}
 	votes := fmt.Sprintf("%d for, %d against", res.For, res.Against)

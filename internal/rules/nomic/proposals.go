@@ -221,6 +221,16 @@ func (s *State) CheckVote(proposalID, voter string, support bool, now time.Time)
 	return Vote{Voter: voter, For: support, At: now, Via: VoteCommand}, nil
 }
 
+// LateVote is the refusal of a vote on what (a proposal or an appeal voted
+// on during turn ordinal) that arrives once that turn's end has begun to be
+// counted: refused as late whatever the voter's clock says, so that an
+// acknowledged vote is always a counted vote (RULINGS T5).
+func (s *State) LateVote(what string, ordinal int) error {
+	end := turnOf(s.Round.Start, ordinal).End
+	return rules.Refuse("voting_closed", "Voting on %s closed at the end of turn %s, %s; the votes are being counted.",
+		what, TurnID(s.Round.Number, ordinal), when(end)).With("closed_at", end.UTC())
+}
+
 // castVote replaces voter's standing vote, or adds it: at most one vote
 // per player per proposal (U4).
 func castVote(vs []Vote, voter string, support bool, now time.Time, via string) []Vote {

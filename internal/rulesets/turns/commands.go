@@ -234,7 +234,7 @@ func CastVote(s *engine.Service, ctx context.Context, req engine.Request, b Ball
 				return nil, err
 			}
 			p := w.s.Proposal(b.Proposal)
-			if err := w.castVote(b.Proposal, v); err != nil {
+			if err := w.castVote(b.Proposal, p.Turn, w.s.LateVote("proposal "+p.ID, p.Ordinal), v); err != nil {
 				return nil, err
 			}
 			vv := VoteView{Proposal: p.ID, Voter: v.Voter, VoterName: w.s.Name(v.Voter), Vote: word(v.For), VotingEnds: nomic.TurnOf(w.s.Round.Start, p.Ordinal).End}
@@ -243,8 +243,17 @@ func CastVote(s *engine.Service, ctx context.Context, req engine.Request, b Ball
 		}})
 }
 
-func (w *work) castVote(id string, v nomic.Vote) error {
+// castVote stages v on proposal or appeal id, voted on until the end of
+// turn (late: its refusal once that end is being counted). A vote whose turn end has begun to be counted (the fence, Closing)
+// is refused as late, whatever the voter's clock says: the count may have
+// read the votes already, and an acknowledged vote is a counted vote
+// (RULINGS T5). A vote that read the game item before the fence fails its
+// check of the item's version, runs again and finds the fence.
+func (w *work) castVote(id, turn string, late error, v nomic.Vote) error {
 	t := w.t
+	if w.g.Closing != "" && w.g.Closing == turn {
+		return late
+	}
 	k := stateKey(t.Game)
 	t.Checks = append(t.Checks, store.Check{Key: k, Version: t.Loaded[k].Version})
 	vk := voteKey(t.Game, id, v.Voter)
@@ -281,7 +290,7 @@ func VoteOnAppeal(s *engine.Service, ctx context.Context, req engine.Request, b 
 			if err != nil {
 				return nil, err
 			}
-			if err := w.castVote(ap.ID, v); err != nil {
+			if err := w.castVote(ap.ID, ap.Turn, w.s.LateVote(fmt.Sprintf("the appeal on case %d", c.Number), ap.Ordinal), v); err != nil {
 				return nil, err
 			}
 			vv := VoteView{Appeal: ap.ID, Case: c.Number, Voter: v.Voter, VoterName: w.s.Name(v.Voter), Vote: word(v.For),
