@@ -86,9 +86,9 @@ type Config struct {
 	MaxLag time.Duration
 	// Runners call RunDue concurrently at every boundary (at least 4).
 	Runners int
-	// Latency delays each of the runners' reads by up to this much (a
-	// Lambda's reads cross a network): commands land between a scheduled
-	// effect's reads and its commit.
+	// Latency delays each read of the clients and the runners by up to
+	// this much (a Lambda's reads cross a network): commands land between
+	// a scheduled effect's reads and its commit, and between each other's.
 	Latency time.Duration
 	// Boundaries is how many calendar boundaries (period ends of any
 	// game's calendar) the clock crosses; Judges' recusal windows and
@@ -275,7 +275,7 @@ func Run(ctx context.Context, cfg Config) ([]*Report, error) {
 				c.lag = time.Millisecond + time.Duration(c.rnd.Int64N(int64(cfg.MaxLag-time.Millisecond+1)))
 			}
 			c.clk = lagging{base: g.clk, lag: c.lag}
-			c.svc = newSvc(t.fs, c.clk)
+			c.svc = newSvc(newLatent(t.fs, cfg.Seed^uint64(ti*1000+i), cfg.Latency), c.clk)
 			t.ids = append(t.ids, id)
 			t.clients = append(t.clients, c)
 		}

@@ -11,9 +11,9 @@ import (
 
 // latent is a store whose read answers take a while to arrive, as a
 // DynamoDB answer crosses a network: each read waits a seeded time in
-// [0, max) after the store answered. The runners read through it, so that
-// a scheduled effect's read and its commit are apart as they are in a
-// Lambda, and commands land between them.
+// [0, max) after the store answered. The clients and the runners read
+// through it, so that a scheduled effect's read and its commit are apart
+// as they are in a Lambda, and commands land between them.
 type latent struct {
 	store.Store
 	max time.Duration
