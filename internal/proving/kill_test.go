@@ -357,6 +357,12 @@ func entryIDs(s *proving.Snapshot) map[string]bool {
 
 func recordChecks(rep *proving.Report, c *proving.Checks, when string) {
 	rep.Checks += c.N
+	if rep.Counted == nil {
+		rep.Counted = map[string]int{}
+	}
+	for inv, n := range c.Counted {
+		rep.Counted[inv] += n
+	}
 	for _, v := range c.Violations {
 		rep.Violations = append(rep.Violations, when+": "+v)
 	}
@@ -449,7 +455,9 @@ func randomTurnsCmd(rnd *rand.Rand, p string, players []string, proposals int, k
 	c := httpCmd{game: killTurns, actor: p, key: key}
 	switch r := rnd.IntN(100); {
 	case r < 55:
-		b := turns.Ballot{Proposal: fmt.Sprintf("P%d", 1+rnd.IntN(proposals+1)), Vote: []string{"for", "against"}[rnd.IntN(2)]}
+		// The latest proposals (those open now), and the next one.
+		first := max(1, proposals-3)
+		b := turns.Ballot{Proposal: fmt.Sprintf("P%d", first+rnd.IntN(proposals+2-first)), Vote: []string{"for", "against"}[rnd.IntN(2)]}
 		c.name, c.path, c.body = "turns-vote", cmd("turns-vote"), b
 	case r < 70:
 		c.name, c.path, c.body = "turns-propose", cmd("turns-propose"), turns.Propose{Op: "enact", Text: "Killed and restarted, the rules stand."}
