@@ -448,7 +448,7 @@ func (c httpCmd) target() string {
 }
 
 // randomTurnsCmd is a command of a player of the turns game: votes for
-// and against the proposals so far (and one more, refused as unknown),
+// and against the latest proposals (and one more, refused as unknown),
 // proposals, the pool, Requests for Judgment and rolls.
 func randomTurnsCmd(rnd *rand.Rand, p string, players []string, proposals int, key string) httpCmd {
 	cmd := func(name string) string { return "/v1/games/" + killTurns + "/commands/" + name }
