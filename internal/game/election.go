@@ -131,9 +131,25 @@ func (s *Service) candidacies(ctx context.Context, game, week string) ([]governa
 	return out, err
 }
 
-// ballots reads the reactions on each candidacy as of at.
-func (s *Service) ballots(ctx context.Context, game string, cs []governance.Candidacy, at time.Time) ([]governance.Ballot, error) {
+// ballots reads the reactions on each candidacy as of at: counted (each
+// pushed record sealed first, RULINGS T5) for the election, or as they
+// stand for the live view.
+func (s *Service) ballots(ctx context.Context, game string, cs []governance.Candidacy, at time.Time, counted bool) ([]governance.Ballot, error) {
 	out := make([]governance.Ballot, 0, len(cs))
+	if counted {
+		msgs := make([]MessageRef, len(cs))
+		for i, c := range cs {
+			msgs[i] = c.Message
+		}
+		snaps, err := s.countedReactions(ctx, game, msgs, at)
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range cs {
+			out = append(out, governance.Ballot{Candidacy: c, Reactions: snaps[i].Votes()})
+		}
+		return out, nil
+	}
 	for _, c := range cs {
 		snap, err := s.reactionsAt(ctx, game, c.Message, at)
 		if err != nil {
@@ -164,7 +180,7 @@ func (s *Service) holdElectionItem(ctx context.Context, game, sk string) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	bs, err := s.ballots(ctx, game, cs, rec.EndsAt)
+	bs, err := s.ballots(ctx, game, cs, rec.EndsAt, true)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +280,7 @@ func (s *Service) Candidacies(ctx context.Context, game, week string) (Candidaci
 		if wk.End().Before(at) {
 			at = wk.End()
 		}
-		bs, err := s.ballots(ctx, game, v.Candidacies, at)
+		bs, err := s.ballots(ctx, game, v.Candidacies, at, false)
 		if err != nil {
 			v.LiveError = err.Error()
 			return v, nil

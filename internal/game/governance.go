@@ -73,9 +73,11 @@ func scanRecords[T any](ctx context.Context, s *Service, game, prefix string, ke
 }
 
 // reactionsAt reads m's reactions for a vote ending at `at`: from the
-// configured source, or the game's pushed reactions as of at.
+// configured source, or the game's pushed reactions as of at. A scheduled
+// end counts them through countedReactions (or SealReactions first), so
+// that what it reads is final (RULINGS T5).
 func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at time.Time) (reactions.Snapshot, error) {
-	if s.reactions != nil && readsPlatform(s.reactions, m.Platform) {
+	if s.readsLive(m) {
 		snap, err := s.reactions.Reactions(ctx, m)
 		if err != nil {
 			return reactions.Snapshot{}, fmt.Errorf("reading reactions of %s/%s/%s: %w", m.Platform, m.Channel, m.Message, err)
@@ -86,7 +88,9 @@ func (s *Service) reactionsAt(ctx context.Context, game string, m MessageRef, at
 }
 
 // ReactionsAt is reactionsAt for a module whose votes are read from
-// reactions (the turns ruleset's proposals and appeals, U4).
+// reactions (the turns ruleset's proposals and appeals, U4). A scheduled
+// end seals the messages it counts first (SealReactions), so that a push
+// is either read here or refused as late (RULINGS T5).
 func (s *Service) ReactionsAt(ctx context.Context, game string, m MessageRef, at time.Time) (reactions.Snapshot, error) {
 	return s.reactionsAt(ctx, game, m, at)
 }
@@ -248,7 +252,9 @@ type PushedView struct {
 
 // PushReactions records the reactions a bridge reports on a message of the
 // game, stamped with the moment they are accepted: the pushed-reactions
-// source reads them as of each vote's deadline. Any caller of the API may
+// source reads them as of each vote's deadline. Once a scheduled end has
+// counted the message (sealed its record), a push stamped at or before
+// the counted moment is refused voting_closed (RULINGS T5). Any caller of the API may
 // push (the API key is the bridge's); pushes are not actions (RULINGS P2).
 func (s *Service) PushReactions(ctx context.Context, req Request, p PushReactions) (*Result, error) {
 	if p.Op == "" {
@@ -302,6 +308,10 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 			}
 			c.At = t.Now
 			if err := rec.Apply(c); err != nil {
+				var late *reactions.LateError
+				if errors.As(err, &late) {
+					return nil, t.lateReaction(m, late)
+				}
 				return nil, rules.Refuse("invalid_reactions", "%v", err)
 			}
 			if err := t.Put(k, rec, time.Time{}); err != nil {

@@ -406,10 +406,12 @@ func (s *Service) closeConfidenceItem(ctx context.Context, game, sk string) ([]s
 	if timer.Status != governance.ConfidenceOpen || timer.EndsAt.After(s.clock.Now()) {
 		return nil, nil
 	}
-	snap, err := s.reactionsAt(ctx, game, timer.Poll, timer.EndsAt)
+	// Sealed first, so what is read is final (RULINGS T5).
+	snaps, err := s.countedReactions(ctx, game, []MessageRef{timer.Poll}, timer.EndsAt)
 	if err != nil {
 		return nil, err
 	}
+	snap := snaps[0]
 	isPlayer, err := s.membersAt(ctx, game, timer.EndsAt)
 	if err != nil {
 		return nil, err

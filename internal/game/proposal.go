@@ -247,13 +247,16 @@ func (s *Service) tallyProposalsUntil(ctx context.Context, game string, until ti
 }
 
 // tallyProposal closes one proposal as of its VotingEnd: the reactions and
-// the players of that moment decide (RULINGS G1, G2, T4); an adopted
+// the players of that moment decide (RULINGS G1, G2, T4), the reactions
+// sealed first (T5); an adopted
 // proposal's amendment is applied in the same commit (G3).
 func (s *Service) tallyProposal(ctx context.Context, game string, rec ProposalRecord) (bool, error) {
-	snap, err := s.reactionsAt(ctx, game, rec.Message, rec.VotingEnd)
+	// Sealed first, so what is read is final (RULINGS T5).
+	snaps, err := s.countedReactions(ctx, game, []MessageRef{rec.Message}, rec.VotingEnd)
 	if err != nil {
 		return false, err
 	}
+	snap := snaps[0]
 	isPlayer, err := s.membersAt(ctx, game, rec.VotingEnd)
 	if err != nil {
 		return false, err

@@ -40,6 +40,43 @@ type Change struct {
 type Record struct {
 	Message MessageRef `json:"message"`
 	Changes []Change   `json:"changes"`
+	// CountedAt is the moment a scheduled end counted the message's
+	// reactions as of (Seal): the history up to it is final. A change
+	// stamped at or before it is refused (*LateError), whatever the clock
+	// of the process that stamped it said, so an accepted change is one the
+	// count saw or one after the counted moment (RULINGS T5).
+	CountedAt time.Time `json:"counted_at,omitzero"`
+}
+
+// LateError refuses a change stamped at or before the moment the
+// message's reactions were counted as of.
+type LateError struct {
+	CountedAt time.Time
+	At        time.Time
+}
+
+func (e *LateError) Error() string {
+	return fmt.Sprintf("the reactions were counted as of %s; a change stamped %s comes after the count",
+		e.CountedAt.UTC().Format(time.RFC3339Nano), e.At.UTC().Format(time.RFC3339Nano))
+}
+
+// Final reports whether the history as of at can no longer change: the
+// record is sealed at at or later.
+func (r Record) Final(at time.Time) bool {
+	return !r.CountedAt.IsZero() && !r.CountedAt.Before(at)
+}
+
+// Seal makes the history as of at final, and reports whether that changed
+// the record (false: it was sealed at at or later already). The caller
+// writes it back under the version it read, so a change that read the
+// record before the seal fails its own version check, reads the seal and
+// is refused.
+func (r *Record) Seal(at time.Time) bool {
+	if r.Final(at) {
+		return false
+	}
+	r.CountedAt = at
+	return true
 }
 
 // MaxChanges bounds a record's history. Beyond it the oldest half is folded
@@ -51,8 +88,12 @@ const MaxChanges = 2000
 // MaxIDs bounds the identities in one change.
 const MaxIDs = 1000
 
-// Apply appends a change (checked) to the history.
+// Apply appends a change (checked) to the history. A change stamped at or
+// before the sealed moment is refused with a *LateError.
 func (r *Record) Apply(c Change) error {
+	if r.Final(c.At) {
+		return &LateError{CountedAt: r.CountedAt, At: c.At}
+	}
 	switch c.Op {
 	case OpSet, OpAdd, OpRemove:
 		if len(c.Up)+len(c.Down) > MaxIDs {
@@ -69,19 +110,55 @@ func (r *Record) Apply(c Change) error {
 	}
 	r.Changes = append(r.Changes, c)
 	if len(r.Changes) > MaxChanges {
-		half := len(r.Changes) / 2
-		at := r.Changes[half-1].At
-		s := replay(r.Changes[:half], at)
-		folded := []Change{{At: at, Op: OpSet, Up: s.Up, Down: s.Down}}
-		if s.Edited {
-			folded = append(folded, Change{At: at, Op: OpEdited})
-		}
-		if s.Deleted {
-			folded = append(folded, Change{At: at, Op: OpDeleted})
-		}
-		r.Changes = append(folded, r.Changes[half:]...)
+		r.fold()
 	}
 	return nil
+}
+
+// fold shortens a history over MaxChanges: the oldest half becomes one
+// snapshot as of its latest moment, so a moment inside the folded span sees
+// the state at the span's end. A sealed record first folds what its count
+// saw into one snapshot as of CountedAt, and never folds across that
+// moment: the history as of CountedAt stays exactly what was counted.
+func (r *Record) fold() {
+	head := 0
+	if !r.CountedAt.IsZero() {
+		var counted, later []Change
+		for _, c := range r.Changes {
+			if c.At.After(r.CountedAt) {
+				later = append(later, c)
+			} else {
+				counted = append(counted, c)
+			}
+		}
+		snap := snapshot(replay(counted, r.CountedAt), r.CountedAt)
+		r.Changes = append(snap, later...)
+		if len(r.Changes) <= MaxChanges {
+			return
+		}
+		head = len(snap)
+	}
+	end := head + (len(r.Changes)-head)/2
+	var at time.Time
+	for _, c := range r.Changes[head:end] {
+		if c.At.After(at) {
+			at = c.At
+		}
+	}
+	folded := snapshot(replay(r.Changes[:end], at), at)
+	r.Changes = append(append(slices.Clip(r.Changes[:head]), folded...), r.Changes[end:]...)
+}
+
+// snapshot is s as the changes that set it at moment at.
+func snapshot(s Snapshot, at time.Time) []Change {
+	out := []Change{{At: at, Op: OpSet, Up: s.Up, Down: s.Down}}
+	if s.Edited {
+		out = append(out, Change{At: at, Op: OpEdited})
+	}
+	if s.Deleted {
+		out = append(out, Change{At: at, Op: OpDeleted})
+	}
+	return out
 }
 
 // AsOf returns the message as it was at t: every change accepted at or

@@ -3,6 +3,7 @@ package reactions_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -108,5 +109,80 @@ func TestPushed_ReadsTheStoredRecordAsOfItsMoment(t *testing.T) {
 	}
 	if _, err := (reactions.Pushed{Store: st, PK: "GAME#hall"}).Reactions(ctx, reactions.MessageRef{Platform: "discord", Channel: "a#b", Message: "1"}); err == nil {
 		t.Fatal("a '#' in an id is refused")
+	}
+}
+
+// TestT5_ASealedRecordIsFinalAsOfItsMoment: once sealed at a moment, the
+// record refuses any change stamped at or before it (a *LateError naming
+// the moment) and takes later ones; sealing again at that moment or an
+// earlier one changes nothing.
+func TestT5_ASealedRecordIsFinalAsOfItsMoment(t *testing.T) {
+	var r reactions.Record
+	if err := r.Apply(reactions.Change{At: t0, Op: reactions.OpSet, Up: []string{"d:1"}}); err != nil {
+		t.Fatal(err)
+	}
+	end := t0.Add(time.Hour)
+	if !r.Seal(end) || !r.CountedAt.Equal(end) || !r.Final(end) || !r.Final(t0) || r.Final(end.Add(time.Nanosecond)) {
+		t.Fatalf("sealed: %+v", r)
+	}
+	if r.Seal(end) || r.Seal(t0) {
+		t.Fatal("sealing again at or before the sealed moment changed the record")
+	}
+	for _, at := range []time.Time{end, end.Add(-time.Millisecond)} {
+		err := r.Apply(reactions.Change{At: at, Op: reactions.OpAdd, Down: []string{"d:2"}})
+		var late *reactions.LateError
+		if !errors.As(err, &late) || !late.CountedAt.Equal(end) {
+			t.Fatalf("a change at %v after the seal at %v: %v", at, end, err)
+		}
+	}
+	if len(r.Changes) != 1 {
+		t.Fatalf("a refused change was kept: %+v", r.Changes)
+	}
+	if err := r.Apply(reactions.Change{At: end.Add(time.Millisecond), Op: reactions.OpAdd, Down: []string{"d:2"}}); err != nil {
+		t.Fatalf("a change after the sealed moment: %v", err)
+	}
+	if s := r.AsOf(end); !slices.Equal(s.Up, []string{"d:1"}) || len(s.Down) != 0 {
+		t.Fatalf("as of the seal: %+v", s)
+	}
+}
+
+// TestT5_FoldingASealedRecordKeepsWhatWasCounted: a sealed record whose
+// history grows past MaxChanges with changes after the seal still reads,
+// as of the sealed moment, exactly what was counted.
+func TestT5_FoldingASealedRecordKeepsWhatWasCounted(t *testing.T) {
+	var r reactions.Record
+	// Before the seal: d:1 and d:2 for, d:3 against, then d:2 takes back
+	// its 👍; one change was stamped by a clock ahead of the others (after
+	// the end) and is not counted.
+	end := t0.Add(time.Hour)
+	for _, c := range []reactions.Change{
+		{At: t0, Op: reactions.OpAdd, Up: []string{"d:1", "d:2"}},
+		{At: end.Add(time.Second), Op: reactions.OpAdd, Up: []string{"d:9"}},
+		{At: t0.Add(time.Minute), Op: reactions.OpAdd, Down: []string{"d:3"}},
+		{At: t0.Add(2 * time.Minute), Op: reactions.OpRemove, Up: []string{"d:2"}},
+	} {
+		if err := r.Apply(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counted := r.AsOf(end)
+	r.Seal(end)
+	for i := range 2 * reactions.MaxChanges {
+		op := reactions.OpAdd
+		if i%2 == 1 {
+			op = reactions.OpRemove
+		}
+		if err := r.Apply(reactions.Change{At: end.Add(time.Duration(i+2) * time.Second), Op: op, Up: []string{"d:5"}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Changes) > reactions.MaxChanges {
+			t.Fatalf("%d changes kept", len(r.Changes))
+		}
+	}
+	if s := r.AsOf(end); !slices.Equal(s.Up, counted.Up) || !slices.Equal(s.Down, counted.Down) {
+		t.Fatalf("as of the seal after folding: %+v, counted %+v", s, counted)
+	}
+	if s := r.AsOf(time.Time{}); !slices.Equal(s.Up, []string{"d:1", "d:9"}) {
+		t.Fatalf("latest after folding: %+v", s)
 	}
 }

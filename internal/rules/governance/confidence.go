@@ -43,8 +43,8 @@ type ConfidenceResult struct {
 	UnclearCount int      `json:"unclear_count"`
 	Ignored      []string `json:"ignored"` // reactors who were not players
 	IgnoredCount int      `json:"ignored_count"`
-	Overturned bool     `json:"overturned"`
-	Reason     string   `json:"reason"`
+	Overturned   bool     `json:"overturned"`
+	Reason       string   `json:"reason"`
 }
 
 // TallyConfidence reads a confidence poll's reactions at the end of the vote

@@ -63,8 +63,8 @@ type Ballot struct {
 type Standing struct {
 	Candidacy string   `json:"candidacy"`
 	Candidate string   `json:"candidate"`
-	Up        int      `json:"up"`   // players with 👍 only
-	Down      int      `json:"down"` // players with 👎 only or both (G1)
+	Up        int      `json:"up"`        // players with 👍 only
+	Down      int      `json:"down"`      // players with 👎 only or both (G1)
 	UpVoters  []string `json:"up_voters"` // a sample of at most StandingVoters
 	Popular   bool     `json:"popular"`
 	Note      string   `json:"note,omitempty"` // why it could not win, if not for its votes
@@ -81,8 +81,8 @@ type Election struct {
 	Standings []Standing `json:"standings"`
 	// Candidacies is how many candidacies of the week were counted (the
 	// standings keep at most MaxStandings of them).
-	Candidacies int `json:"candidacies"`
-	Reason    string     `json:"reason"`
+	Candidacies int    `json:"candidacies"`
+	Reason      string `json:"reason"`
 }
 
 // An election keeps at most MaxStandings standings (the winner and the

@@ -178,9 +178,9 @@ type Result struct {
 	// Ignored lists reactors who were not players when the period ended.
 	Ignored      []string `json:"ignored"`
 	IgnoredCount int      `json:"ignored_count"`
-	Edited  bool     `json:"edited,omitempty"`
-	Deleted bool     `json:"deleted,omitempty"`
-	Popular bool     `json:"popular"`
+	Edited       bool     `json:"edited,omitempty"`
+	Deleted      bool     `json:"deleted,omitempty"`
+	Popular      bool     `json:"popular"`
 	// Adopted is Popular and neither Edited nor Deleted: the proposal takes
 	// effect (seed 000: "the message ... has been neither deleted nor edited").
 	Adopted bool   `json:"adopted"`
