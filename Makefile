@@ -14,9 +14,11 @@
 #            the phase end with a battle of everyone, timed, GET /players
 #            paged, the largest item written (`make test` runs 1,500)
 #   soak     the proving ground's long form (docs/proving.md) for SOAK
-#            (30m): rounds of random clients, concurrent schedulers and
-#            store faults on bolt and DynamoDB Local, and kill -9 restarts
-#            of croupier serve, side by side (`make test` runs one round)
+#            (30m): rounds of a game of each ruleset at once, random
+#            clients with lagging clocks, concurrent schedulers and store
+#            faults on bolt and DynamoDB Local, and kill -9 restarts of
+#            croupier serve during phase and turn ends, side by side
+#            (`make test` runs one round)
 #   build    every Lambda for AWS (linux/arm64) into build/<fn>/bootstrap
 #   invoke   FN=actions EVENT=events/actions/join.json: one function under
 #            the Lambda Runtime Interface Emulator against DynamoDB Local
@@ -89,7 +91,7 @@ test: tools
 	$(DYNAMODB_LOCAL) start >/dev/null
 	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
 	go test -count=1 -timeout 30m -v ./internal/proving/... >>$(TEST_LOG) 2>&1 || status=1
-	grep -E '^(--- |ok |FAIL|panic:)|^ +[a-z_]+_test\.go:[0-9]+: (invoked|template|conformance)|^ +(proving ground:|(commands|faults|kills|runners|boundaries|announced|checks|violations): )' $(TEST_LOG) || true
+	grep -E '^(--- |ok |FAIL|panic:)|^ +[a-z_]+_test\.go:[0-9]+: (invoked|template|conformance|[0-9]+ rounds;)|^ +(proving ground:|(commands|faults|kills|runners|boundaries|announced|checks|violations): )' $(TEST_LOG) || true
 	if [ $$status -ne 0 ]; then
 		echo "test: FAILED. $(TEST_LOG) without the RUN and passing-subtest lines:"
 		grep -v -E '^=== |^ +--- PASS' $(TEST_LOG) | head -2000 || true

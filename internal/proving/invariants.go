@@ -28,6 +28,8 @@ import (
 type Ack struct {
 	Actor, Key, Command string
 	Body                json.RawMessage
+	// Target is an unanswered vote's proposal or appeal id.
+	Target string
 }
 
 // Refusal is a command a client was told was refused (a rule said no): it
@@ -41,6 +43,14 @@ type Refusal struct {
 type Observed struct {
 	Acks     []Ack
 	Refusals []Refusal
+	// Unanswered are votes still unacknowledged after all their tries:
+	// whether and when they committed is unknown, so their voter's
+	// standing vote on that proposal or appeal is not checked.
+	Unanswered []Ack
+}
+
+func (o *Observed) clone() Observed {
+	return Observed{Acks: slices.Clone(o.Acks), Refusals: slices.Clone(o.Refusals), Unanswered: slices.Clone(o.Unanswered)}
 }
 
 // Snapshot is every item of one game's partition, read straight from the
@@ -53,7 +63,13 @@ type Snapshot struct {
 	Sched   calendar.Schedule
 	Entries []game.Entry // in log (ULID) order
 	ByKey   map[string]game.Entry
-	Players []gildedhall.Player
+	Players []gildedhall.Player // Gilded Hall games
+	// Members are the current members' ids (every ruleset).
+	Members []string
+	// PlayerItems are the PLAYER# items' data by player id (every ruleset).
+	PlayerItems map[string][]byte
+	// Ruleset items, by sort key (TURNS, TPROP#..., GATHERING#...).
+	Module  map[string][]byte
 	Seeds   map[string]game.SeedRecord
 	Matches []gildedhall.MatchRecord
 	// Claims are the announcer's ANNOUNCED# records by entry id: their state.
@@ -62,7 +78,8 @@ type Snapshot struct {
 
 // Read takes a snapshot of game from st as of now.
 func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapshot, error) {
-	s := &Snapshot{Game: g, Now: now, ByKey: map[string]game.Entry{}, Seeds: map[string]game.SeedRecord{}, Claims: map[string]string{}}
+	s := &Snapshot{Game: g, Now: now, ByKey: map[string]game.Entry{}, Seeds: map[string]game.SeedRecord{}, Claims: map[string]string{},
+		PlayerItems: map[string][]byte{}, Module: map[string][]byte{}}
 	q := store.Query{PK: "GAME#" + g, Limit: 1000}
 	for {
 		p, err := st.Query(ctx, q)
@@ -77,11 +94,17 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 	}
 	metaFound := false
 	for _, it := range s.Items {
+		if it.SK == "META" {
+			metaFound = true
+			if err := json.Unmarshal(it.Data, &s.Meta); err != nil {
+				return nil, fmt.Errorf("decoding %s: %w", it.Key, err)
+			}
+		}
+	}
+	for _, it := range s.Items {
 		var err error
 		switch sk := it.SK; {
 		case sk == "META":
-			metaFound = true
-			err = json.Unmarshal(it.Data, &s.Meta)
 		case strings.HasPrefix(sk, "LOG#"):
 			var e game.Entry
 			if err = json.Unmarshal(it.Data, &e); err == nil {
@@ -89,9 +112,21 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 				s.ByKey[strings.TrimPrefix(sk, "LOG#")] = e
 			}
 		case strings.HasPrefix(sk, "PLAYER#"):
-			var p gildedhall.Player
-			if err = json.Unmarshal(it.Data, &p); err == nil {
-				s.Players = append(s.Players, p)
+			var core struct {
+				ID     string `json:"id"`
+				Member bool   `json:"member"`
+			}
+			if err = json.Unmarshal(it.Data, &core); err == nil {
+				s.PlayerItems[core.ID] = it.Data
+				if core.Member {
+					s.Members = append(s.Members, core.ID)
+				}
+			}
+			if s.Meta.Ruleset == "" || s.Meta.Ruleset == ruleset.Default {
+				var p gildedhall.Player
+				if err = json.Unmarshal(it.Data, &p); err == nil {
+					s.Players = append(s.Players, p)
+				}
 			}
 		case strings.HasPrefix(sk, "SEED#"):
 			var r game.SeedRecord
@@ -103,6 +138,8 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 			if err = json.Unmarshal(it.Data, &m); err == nil {
 				s.Matches = append(s.Matches, m)
 			}
+		case sk == "TURNS" || strings.HasPrefix(sk, "TPROP#") || strings.HasPrefix(sk, "TCASE#") || strings.HasPrefix(sk, "GATHERING#"):
+			s.Module[sk] = it.Data
 		case strings.HasPrefix(sk, "ANNOUNCED#"):
 			var r struct {
 				State string `json:"state"`
@@ -133,6 +170,8 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 type Checks struct {
 	N          int
 	Violations []string
+	// Counted is how many checks each invariant made.
+	Counted map[string]int
 	// inv names the invariant being checked; violations start with it.
 	inv string
 }
@@ -147,6 +186,10 @@ const (
 	InvAnnounced    = "announcements"
 	InvRead         = "read"
 	InvReplays      = "replays"
+	InvCounted      = "counted"
+	InvPoints       = "points"
+	InvComponents   = "components"
+	InvGatherings   = "gatherings"
 )
 
 // Check counts one check; a false ok adds the violation format describes.
@@ -154,14 +197,22 @@ func (c *Checks) Check(ok bool, format string, args ...any) { c.check(ok, format
 
 func (c *Checks) check(ok bool, format string, args ...any) {
 	c.N++
+	inv := c.inv
+	if inv == "" {
+		inv = InvRead
+	}
+	if c.Counted == nil {
+		c.Counted = map[string]int{}
+	}
+	c.Counted[inv]++
 	if !ok {
-		inv := c.inv
-		if inv == "" {
-			inv = InvRead
-		}
 		c.Violations = append(c.Violations, "["+inv+"] "+fmt.Sprintf(format, args...))
 	}
 }
+
+// LagMargin bounds how far a client's clock may lag the scheduler's (the
+// proving ground's clients lag by up to 50 ms).
+const LagMargin = time.Second
 
 // Periods checks that every period ended exactly once, as of its end, never
 // before the clock reached it, in calendar order from the game's first
@@ -246,12 +297,16 @@ func (s *Snapshot) SeedsSecret(c *Checks, settled bool) {
 		// A command draws from the period it is made in. Scheduled work is
 		// dated at its due moment but may run later, drawing from the
 		// period open then: never an earlier one (whose seed may be out).
+		// So may a command whose clock lagged a period's end by at most
+		// LagMargin: it commits after the end, dated just before it, and
+		// draws from the period the game is in (whose seed is secret).
 		at := s.Sched.PeriodAt(e.At)
 		if e.Actor == game.SchedulerActor {
 			p, err := s.Sched.Parse(e.Period)
 			c.check(err == nil && !p.Start.Before(at.Start), "scheduled entry %s (%s) is dated %s, in period %s, but drew from the earlier period %s", e.ID, e.Command, e.At.Format(time.RFC3339), at.ID, e.Period)
 		} else {
-			c.check(at.ID == e.Period, "entry %s (%s by %s) is dated %s, in period %s, but drew from period %s", e.ID, e.Command, e.Actor, e.At.Format(time.RFC3339), at.ID, e.Period)
+			lagged := s.Sched.Next(at).ID == e.Period && at.End.Sub(e.At) <= LagMargin
+			c.check(at.ID == e.Period || lagged, "entry %s (%s by %s) is dated %s, in period %s, but drew from period %s", e.ID, e.Command, e.Actor, e.At.Format(time.RFC3339), at.ID, e.Period)
 		}
 		r, ok := s.Seeds[e.Period]
 		c.check(ok, "entry %s (%s) drew from period %s, which has no seed", e.ID, e.Command, e.Period)

@@ -25,6 +25,7 @@ import (
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/turns"
 	"croupier/internal/store/bolt"
 	"croupier/internal/testenv"
 )
@@ -33,6 +34,14 @@ import (
 const Kills = 20
 
 const killGame = "killing-floor"
+
+// The kill test's turns game, bound to its own channel: its turn ends are
+// among the boundaries the server is killed in.
+const (
+	killTurns    = "killing-turns"
+	turnsGuild   = "900000000000000101"
+	turnsChannel = "900000000000000102"
+)
 
 // TestServeKill9 is acceptance 3 of issue 11: a real `croupier serve`
 // (manual clock, bolt) is killed with SIGKILL 20 times during phase ends
@@ -73,14 +82,25 @@ func TestServeKill9(t *testing.T) {
 	// would from Discord (there is no HTTP route for binding).
 	srv.start(now)
 	players := []string{"discord:200", "discord:201", "discord:202", "discord:203", "discord:204"}
+	turnsPlayers := []string{"discord:300", "discord:301", "discord:302", "discord:303"}
+	tsch, _ := calendar.For(calendar.ChicagoTurns)
+	trep := &proving.Report{Name: "croupier serve, kill -9, turns"}
+	tobs := &observed{}
+	reports := map[string]*proving.Report{killGame: rep, killTurns: trep}
+	observes := map[string]*observed{killGame: obs, killTurns: tobs}
 	setup := []httpCmd{{actor: proving.Admin, name: "create", path: "/v1/games", body: game.CreateGame{ID: killGame, Name: "Killing Floor"}}}
 	for _, p := range players {
 		setup = append(setup, httpCmd{actor: p, name: "join", path: "/v1/games/" + killGame + "/join", body: game.JoinGame{}},
 			httpCmd{actor: proving.Admin, name: "grant", path: "/v1/games/" + killGame + "/grants", body: gildedhall.Grant{Player: p, Vertebrae: 200, RandomCards: 3, Reason: "starting stake"}})
 	}
+	setup = append(setup, httpCmd{game: killTurns, actor: proving.Admin, name: "create", path: "/v1/games", body: game.CreateGame{ID: killTurns, Name: "Killing Turns", Ruleset: turns.ID}})
+	for _, p := range turnsPlayers {
+		setup = append(setup, httpCmd{game: killTurns, actor: p, name: "join", path: "/v1/games/" + killTurns + "/join", body: game.JoinGame{}},
+			httpCmd{game: killTurns, actor: p, name: "pool-enter", path: "/v1/games/" + killTurns + "/commands/pool-enter", body: struct{}{}})
+	}
 	for i, c := range setup {
 		c.key = fmt.Sprintf("setup-%d", i)
-		if out := srv.send(c, rep, obs); out != outcomeOK {
+		if out := srv.send(c, reports[c.target()], observes[c.target()]); out != outcomeOK {
 			t.Fatalf("setting up: %s by %s: %s", c.name, c.actor, out)
 		}
 	}
@@ -93,6 +113,10 @@ func TestServeKill9(t *testing.T) {
 		svc := rulesets.New(st, clock.NewManual(now))
 		_, err = svc.Bind(ctx, game.Request{Game: killGame, Actor: proving.Admin, Key: "bind"},
 			game.Bind{Platform: "discord", Space: proving.Guild, Channels: map[string]string{game.ChannelAnnouncements: proving.Channel}})
+		if err == nil {
+			_, err = svc.Bind(ctx, game.Request{Game: killTurns, Actor: proving.Admin, Key: "bind"},
+				game.Bind{Platform: "discord", Space: turnsGuild, Channels: map[string]string{game.ChannelAnnouncements: turnsChannel}})
+		}
 		st.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -100,8 +124,11 @@ func TestServeKill9(t *testing.T) {
 	}
 	// Every entry up to this id must be announced (the ones before the
 	// binding had no channel to go to).
-	announced := entryIDs(readBolt(t, srv.data, now, nil))
-	killedAfter := 0 // kills that came after the phase end committed
+	announced := entryIDs(readBolt(t, srv.data, killGame, now, nil))
+	tannounced := entryIDs(readBolt(t, srv.data, killTurns, now, nil))
+	killedAfter := 0                // kills that came after the phase end committed
+	turnEnds, turnEndsAfter := 0, 0 // kill cycles at a turn's end, and those after it committed
+	proposals := 0                  // turns proposals acknowledged: votes name P1..Pn
 	var pending []httpCmd
 	keys := 0
 	deadline := time.Now().Add(soak)
@@ -112,12 +139,21 @@ func TestServeKill9(t *testing.T) {
 		// Retried with the same key after the restart: the commands the
 		// kill left unanswered.
 		for _, c := range pending {
-			if out := srv.send(c, rep, obs); out == outcomeUnacked {
-				rep.Abandoned++
+			if out := srv.send(c, reports[c.target()], observes[c.target()]); out == outcomeUnacked {
+				reports[c.target()].Abandoned++
+				if c.name == "turns-vote" {
+					tobs.unanswered(c)
+				}
 			}
 		}
 		pending = nil
-		end := sch.PeriodAt(now).End
+		// The next boundary of either game: a phase end or a turn's
+		// beginning, middle or end.
+		end, boundaryGame := sch.PeriodAt(now).End, killGame
+		if te := tsch.PeriodAt(now).End; te.Before(end) {
+			end, boundaryGame = te, killTurns
+		}
+		turnEnd := boundaryGame == killTurns && tsch.PeriodAt(now).Kind == calendar.KindTurnLatterHalf
 
 		// Commands in flight from every player while the clock is set to
 		// the boundary (the scheduler and the clock route both run the
@@ -145,6 +181,33 @@ func TestServeKill9(t *testing.T) {
 				}
 			})
 		}
+		for _, p := range turnsPlayers {
+			wg.Go(func() {
+				for range 30 {
+					select {
+					case <-killed:
+						return
+					default:
+					}
+					mu.Lock()
+					keys++
+					c := randomTurnsCmd(rnd, p, turnsPlayers, proposals, fmt.Sprintf("c%d", keys))
+					mu.Unlock()
+					switch srv.send(c, trep, tobs) {
+					case outcomeUnacked:
+						mu.Lock()
+						pending = append(pending, c)
+						mu.Unlock()
+					case outcomeOK:
+						if c.name == "turns-propose" {
+							mu.Lock()
+							proposals++
+							mu.Unlock()
+						}
+					}
+				}
+			})
+		}
 		mu.Lock()
 		early := time.Duration(20+rnd.IntN(80)) * time.Millisecond
 		// A third of the kills come within 5 ms of the clock's move (before
@@ -160,15 +223,31 @@ func TestServeKill9(t *testing.T) {
 		srv.stop(syscall.SIGKILL)
 		close(killed)
 		rep.Kills++
+		trep.Kills++
 		wg.Wait()
 
 		// The bolt file as the kill left it.
 		c := &proving.Checks{}
-		snap := readBolt(t, srv.data, end, func(snap *proving.Snapshot, svc *game.Service) {
+		snap := readBolt(t, srv.data, killGame, end, func(snap *proving.Snapshot, svc *game.Service) {
 			snap.Acknowledged(context.Background(), c, obs.snapshot(), svc)
 		})
-		if _, ok := snap.ByKey[game.CommandID(game.SchedulerActor, "period-end:"+sch.PeriodAt(end.Add(-time.Second)).ID)]; ok {
+		tc := &proving.Checks{}
+		tsnap := readBolt(t, srv.data, killTurns, end, func(snap *proving.Snapshot, svc *game.Service) {
+			snap.Acknowledged(context.Background(), tc, tobs.snapshot(), svc)
+		})
+		ended := func(s *proving.Snapshot, sc calendar.Schedule) bool {
+			_, ok := s.ByKey[game.CommandID(game.SchedulerActor, "period-end:"+sc.PeriodAt(end.Add(-time.Second)).ID)]
+			return ok
+		}
+		switch {
+		case boundaryGame == killGame && ended(snap, sch), boundaryGame == killTurns && ended(tsnap, tsch):
 			killedAfter++
+			if turnEnd {
+				turnEndsAfter++
+			}
+		}
+		if turnEnd {
+			turnEnds++
 		}
 		snap.Periods(c, false)
 		snap.SeedsSecret(c, false)
@@ -176,6 +255,13 @@ func TestServeKill9(t *testing.T) {
 		rep.Announced += snap.Announcements(c, fake, proving.Channel, announced)
 		recordChecks(rep, c, fmt.Sprintf("after kill %d", cycle))
 		announced = entryIDs(snap)
+		tsnap.Periods(tc, false)
+		tsnap.SeedsSecret(tc, false)
+		tsnap.Counted(tc, tobs.snapshot())
+		tsnap.Points(tc)
+		trep.Announced += tsnap.Announcements(tc, fake, turnsChannel, tannounced)
+		recordChecks(trep, tc, fmt.Sprintf("after kill %d", cycle))
+		tannounced = entryIDs(tsnap)
 
 		// Restarted past the boundary (and past any delivery lease the
 		// kill left, on the manual clock), the game must catch up and the
@@ -183,27 +269,59 @@ func TestServeKill9(t *testing.T) {
 		now = end.Add(3 * time.Minute)
 		srv.start(now)
 		c = &proving.Checks{}
-		last := sch.Prev(sch.PeriodAt(now)).ID
-		c.Check(srv.waitPeriodEnded(last), "restarted at %s, the server did not end period %s within 30 s", now.Format(time.RFC3339), last)
-		c.Check(waitAnnounced(fake, snap), "the restarted server did not announce, within 30 s, what the killed one committed")
+		// The period that ended at the boundary, of the game it was for.
+		last := map[string]calendar.Schedule{killGame: sch, killTurns: tsch}[boundaryGame].PeriodAt(end.Add(-time.Second)).ID
+		c.Check(srv.waitPeriodEnded(boundaryGame, last), "restarted at %s, the server did not end %s's period %s within 30 s", now.Format(time.RFC3339), boundaryGame, last)
+		c.Check(waitAnnounced(fake, proving.Channel, snap), "the restarted server did not announce, within 30 s, what the killed one committed")
+		c.Check(waitAnnounced(fake, turnsChannel, tsnap), "the restarted server did not announce, within 30 s, what the killed one committed in the turns game")
 		recordChecks(rep, c, fmt.Sprintf("after restart %d", cycle))
 		srv.stop(syscall.SIGKILL)
 		rep.Kills++
-		now = now.Add(time.Duration(1+rnd.IntN(30)) * time.Hour)
+		trep.Kills++
+		// Some hours on, short of the next boundary: every boundary of
+		// both games is a kill cycle's.
+		next := sch.PeriodAt(now).End
+		if te := tsch.PeriodAt(now).End; te.Before(next) {
+			next = te
+		}
+		if gap := next.Sub(now) - time.Hour; gap > time.Hour {
+			now = now.Add(time.Duration(rnd.Int64N(int64(min(gap, 30*time.Hour)))))
+		}
 	}
 
 	// The last restart: settled, everything announced, stopped cleanly.
 	srv.start(now)
 	for _, c := range pending {
-		srv.send(c, rep, obs)
+		if srv.send(c, reports[c.target()], observes[c.target()]) == outcomeUnacked && c.name == "turns-vote" {
+			tobs.unanswered(c)
+		}
 	}
-	srv.waitPeriodEnded(sch.Prev(sch.PeriodAt(now)).ID)
+	srv.waitPeriodEnded(killGame, sch.Prev(sch.PeriodAt(now)).ID)
+	srv.waitPeriodEnded(killTurns, tsch.Prev(tsch.PeriodAt(now)).ID)
 	time.Sleep(2 * time.Second) // the tail polls every second
 	srv.stop(syscall.SIGTERM)
 	c := &proving.Checks{}
-	snap := readBolt(t, srv.data, now, func(snap *proving.Snapshot, svc *game.Service) {
+	snap := readBolt(t, srv.data, killGame, now, func(snap *proving.Snapshot, svc *game.Service) {
 		snap.Acknowledged(context.Background(), c, obs.snapshot(), svc)
 	})
+	tc := &proving.Checks{}
+	tsnap := readBolt(t, srv.data, killTurns, now, func(snap *proving.Snapshot, svc *game.Service) {
+		snap.Acknowledged(context.Background(), tc, tobs.snapshot(), svc)
+	})
+	tsnap.Periods(tc, true)
+	tsnap.SeedsSecret(tc, true)
+	tsnap.Audit(tc)
+	tsnap.Counted(tc, tobs.snapshot())
+	tsnap.Points(tc)
+	trep.Announced = tsnap.Announcements(tc, fake, turnsChannel, nil)
+	for _, e := range tsnap.Entries {
+		if e.Command == "period-end" {
+			trep.PeriodEnds++
+			trep.Boundaries++
+		}
+	}
+	recordChecks(trep, tc, "at the end")
+	trep.Posts, trep.Deliveries = len(fake.Sent(turnsChannel)), fake.Accepted(turnsChannel)
 	snap.Periods(c, true)
 	snap.SeedsSecret(c, true)
 	snap.Conservation(c)
@@ -218,12 +336,14 @@ func TestServeKill9(t *testing.T) {
 	}
 	recordChecks(rep, c, "at the end")
 	rep.Posts, rep.Deliveries = len(fake.Sent(proving.Channel)), fake.Accepted(proving.Channel)
-	t.Logf("\n%s  %d of the %d kills during phase ends came after the phase end committed, %d before\n", rep, killedAfter, cycles, cycles-killedAfter)
-	if len(rep.Violations) > 0 {
-		t.Errorf("%d violations, listed in the report above", len(rep.Violations))
+	t.Logf("\n%s\n%s  %d of the %d kills during phase and turn ends came after the period's end committed, %d before; %d kills at turn ends (%d after the turn's end committed)\n",
+		rep, trep, killedAfter, cycles, cycles-killedAfter, turnEnds, turnEndsAfter)
+	if n := len(rep.Violations) + len(trep.Violations); n > 0 {
+		t.Errorf("%d violations, listed in the reports above", n)
 	}
-	if rep.Kills < 2*Kills || rep.PeriodEnds < Kills || killedAfter == 0 || killedAfter == cycles {
-		t.Errorf("%d kills, %d period ends, %d of %d kills after the phase end committed: want at least %d kills and period ends, some kills before and some after", rep.Kills, rep.PeriodEnds, killedAfter, cycles, Kills)
+	if rep.Kills < 2*Kills || rep.PeriodEnds+trep.PeriodEnds < Kills || killedAfter == 0 || killedAfter == cycles || turnEnds == 0 {
+		t.Errorf("%d kills, %d period ends, %d of %d kills after the period's end committed, %d at turn ends: want at least %d kills and period ends, some kills before and some after, some at turn ends",
+			rep.Kills, rep.PeriodEnds+trep.PeriodEnds, killedAfter, cycles, turnEnds, Kills)
 	}
 }
 
@@ -237,6 +357,12 @@ func entryIDs(s *proving.Snapshot) map[string]bool {
 
 func recordChecks(rep *proving.Report, c *proving.Checks, when string) {
 	rep.Checks += c.N
+	if rep.Counted == nil {
+		rep.Counted = map[string]int{}
+	}
+	for inv, n := range c.Counted {
+		rep.Counted[inv] += n
+	}
 	for _, v := range c.Violations {
 		rep.Violations = append(rep.Violations, when+": "+v)
 	}
@@ -245,14 +371,14 @@ func recordChecks(rep *proving.Report, c *proving.Checks, when string) {
 // readBolt reads the game from the bolt file the server left, and runs
 // with (if not nil) on it with a service over the file, before closing it
 // for the next start.
-func readBolt(t *testing.T, path string, now time.Time, with func(*proving.Snapshot, *game.Service)) *proving.Snapshot {
+func readBolt(t *testing.T, path, g string, now time.Time, with func(*proving.Snapshot, *game.Service)) *proving.Snapshot {
 	t.Helper()
 	st, err := bolt.Open(path)
 	if err != nil {
 		t.Fatalf("opening the killed server's store: %v", err)
 	}
 	defer st.Close()
-	snap, err := proving.Read(context.Background(), st, killGame, now)
+	snap, err := proving.Read(context.Background(), st, g, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,17 +390,17 @@ func readBolt(t *testing.T, path string, now time.Time, with func(*proving.Snaps
 
 // waitAnnounced waits until every announceable entry of snap has reached
 // the fake.
-func waitAnnounced(fake *announcetest.Discord, snap *proving.Snapshot) bool {
+func waitAnnounced(fake *announcetest.Discord, channel string, snap *proving.Snapshot) bool {
 	for range 300 {
 		created := map[string]bool{}
-		for _, m := range fake.Sent(proving.Channel) {
+		for _, m := range fake.Sent(channel) {
 			created[m.Nonce] = true
 		}
 		missing := false
 		for _, e := range snap.Entries {
 			lines, _ := announce.Render(rulesets.Registry(), "discord", &e)
 			for i := range announce.Split(lines) {
-				if !created[announce.Nonce(e.ID, proving.Channel, i)] {
+				if !created[announce.Nonce(e.ID, channel, i)] {
 					missing = true
 				}
 			}
@@ -296,12 +422,53 @@ type observed struct {
 func (o *observed) snapshot() proving.Observed {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return proving.Observed{Acks: append([]proving.Ack(nil), o.obs.Acks...), Refusals: append([]proving.Refusal(nil), o.obs.Refusals...)}
+	return proving.Observed{Acks: append([]proving.Ack(nil), o.obs.Acks...), Refusals: append([]proving.Refusal(nil), o.obs.Refusals...),
+		Unanswered: append([]proving.Ack(nil), o.obs.Unanswered...)}
+}
+
+// unanswered records a vote left without an answer (its commit unknown).
+func (o *observed) unanswered(c httpCmd) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	b, _ := c.body.(turns.Ballot)
+	o.obs.Unanswered = append(o.obs.Unanswered, proving.Ack{Actor: c.actor, Key: c.key, Command: c.name, Target: b.Proposal})
 }
 
 type httpCmd struct {
+	game                   string // killGame when empty
 	actor, key, name, path string
 	body                   any
+}
+
+func (c httpCmd) target() string {
+	if c.game == "" {
+		return killGame
+	}
+	return c.game
+}
+
+// randomTurnsCmd is a command of a player of the turns game: votes for
+// and against the latest proposals (and one more, refused as unknown),
+// proposals, the pool, Requests for Judgment and rolls.
+func randomTurnsCmd(rnd *rand.Rand, p string, players []string, proposals int, key string) httpCmd {
+	cmd := func(name string) string { return "/v1/games/" + killTurns + "/commands/" + name }
+	c := httpCmd{game: killTurns, actor: p, key: key}
+	switch r := rnd.IntN(100); {
+	case r < 55:
+		// The latest proposals (those open now), and the next one.
+		first := max(1, proposals-3)
+		b := turns.Ballot{Proposal: fmt.Sprintf("P%d", first+rnd.IntN(proposals+2-first)), Vote: []string{"for", "against"}[rnd.IntN(2)]}
+		c.name, c.path, c.body = "turns-vote", cmd("turns-vote"), b
+	case r < 70:
+		c.name, c.path, c.body = "turns-propose", cmd("turns-propose"), turns.Propose{Op: "enact", Text: "Killed and restarted, the rules stand."}
+	case r < 80:
+		c.name, c.path, c.body = "pool-enter", cmd("pool-enter"), struct{}{}
+	case r < 88:
+		c.name, c.path, c.body = "judgment-request", cmd("judgment-request"), turns.Judgment{Statement: "The server stands.", Mentions: []string{players[rnd.IntN(len(players))]}}
+	default:
+		c.name, c.path, c.body = "roll", "/v1/games/"+killTurns+"/rolls", game.RollDice{Dice: "1d6"}
+	}
+	return c
 }
 
 func randomHTTPCmd(rnd *rand.Rand, p string, players []string, key string) httpCmd {
@@ -443,11 +610,11 @@ func (s *serveProc) send(c httpCmd, rep *proving.Report, obs *observed) outcome 
 
 // waitPeriodEnded waits until the log (read over HTTP) holds the end of
 // period id: the restarted server's scheduler caught up.
-func (s *serveProc) waitPeriodEnded(id string) bool {
+func (s *serveProc) waitPeriodEnded(g, id string) bool {
 	for range 300 {
 		cursor := ""
 		for {
-			path := "/v1/games/" + killGame + "/log?limit=" + fmt.Sprint(game.MaxPageLimit)
+			path := "/v1/games/" + g + "/log?limit=" + fmt.Sprint(game.MaxPageLimit)
 			if cursor != "" {
 				path += "&cursor=" + url.QueryEscape(cursor)
 			}

@@ -11,6 +11,8 @@ import (
 // Report is what a run of the proving ground did and found.
 type Report struct {
 	Name string
+	// Rounds is how many rounds (each a fresh store and games) it sums.
+	Rounds int
 	// Commands by name: ok (acknowledged), refused (a rule said no),
 	// unacked (attempts answered with a transient error, retried with the
 	// same idempotency key).
@@ -19,18 +21,26 @@ type Report struct {
 	// (nothing is owed for them, and nothing is checked).
 	Abandoned int
 	Faults    map[string]int64
-	Kills     int
+	// SharedFaults are those injected into the runners', the admin's and
+	// the announcer's calls, which serve every ruleset's game at once.
+	SharedFaults map[string]int64
+	Kills        int
 	// RunnerRuns counts RunDue calls; RunnerErrors those that returned an
 	// error or reported failed work (retried by the next run).
 	RunnerRuns, RunnerErrors int
 	Boundaries               int
-	PeriodEnds               int
-	Announced                int
+	// Judicial are the Judges' recusal windows and deadlines crossed as
+	// boundaries of their own (shared: every game's clients run at them).
+	Judicial   int
+	PeriodEnds int
+	Announced  int
 	// Deliveries and Posts are the posts Discord (the fake) accepted,
 	// repeats of a nonce included, and the messages it created.
 	Deliveries, Posts int
 	Checks            int
-	Violations        []string
+	// Counted is how many checks each invariant made.
+	Counted    map[string]int
+	Violations []string
 }
 
 // Counts are one command's outcomes.
@@ -85,6 +95,20 @@ func (r *Report) Add(o *Report) {
 	for k, n := range o.Faults {
 		r.Faults[k] += n
 	}
+	if r.SharedFaults == nil {
+		r.SharedFaults = map[string]int64{}
+	}
+	for k, n := range o.SharedFaults {
+		r.SharedFaults[k] += n
+	}
+	if r.Counted == nil {
+		r.Counted = map[string]int{}
+	}
+	for k, n := range o.Counted {
+		r.Counted[k] += n
+	}
+	r.Rounds += o.Rounds
+	r.Judicial += o.Judicial
 	r.Abandoned += o.Abandoned
 	r.Kills += o.Kills
 	r.RunnerRuns += o.RunnerRuns
@@ -113,7 +137,11 @@ func (r *Report) Totals() Counts {
 func (r *Report) String() string {
 	var b strings.Builder
 	t := r.Totals()
-	fmt.Fprintf(&b, "proving ground: %s\n", r.Name)
+	rounds := ""
+	if r.Rounds > 0 {
+		rounds = fmt.Sprintf(" (%d rounds)", r.Rounds)
+	}
+	fmt.Fprintf(&b, "proving ground: %s%s\n", r.Name, rounds)
 	fmt.Fprintf(&b, "  commands:   %d ok, %d refused, %d unacknowledged attempts (retried with the same key), %d abandoned\n", t.OK, t.Refused, t.Unacked, r.Abandoned)
 	names := make([]string, 0, len(r.Commands))
 	for k := range r.Commands {
@@ -124,18 +152,30 @@ func (r *Report) String() string {
 		c := r.Commands[k]
 		fmt.Fprintf(&b, "    %-16s %6d ok %6d refused %6d unacked  %s\n", k, c.OK, c.Refused, c.Unacked, codes(c.Codes))
 	}
-	var fs []string
-	var total int64
-	for _, k := range faulty.Kinds {
-		fs = append(fs, fmt.Sprintf("%s %d", k, r.Faults[k]))
-		total += r.Faults[k]
+	total, fs := faults(r.Faults)
+	shared := ""
+	if len(r.SharedFaults) > 0 {
+		n, sfs := faults(r.SharedFaults)
+		shared = fmt.Sprintf("; %d more in the shared runners, admin and announcer (%s)", n, sfs)
 	}
-	fmt.Fprintf(&b, "  faults:     %d injected (%s)\n", total, strings.Join(fs, ", "))
+	fmt.Fprintf(&b, "  faults:     %d injected (%s)%s\n", total, fs, shared)
 	fmt.Fprintf(&b, "  kills:      %d (kill -9 of croupier serve)\n", r.Kills)
 	fmt.Fprintf(&b, "  runners:    %d RunDue runs, %d with an error or failed work (retried)\n", r.RunnerRuns, r.RunnerErrors)
-	fmt.Fprintf(&b, "  boundaries: %d crossed, %d period ends logged\n", r.Boundaries, r.PeriodEnds)
+	judicial := ""
+	if r.Judicial > 0 {
+		judicial = fmt.Sprintf(", %d Judges' recusal windows and deadlines crossed", r.Judicial)
+	}
+	fmt.Fprintf(&b, "  boundaries: %d crossed, %d period ends logged%s\n", r.Boundaries, r.PeriodEnds, judicial)
 	fmt.Fprintf(&b, "  announced:  %d entries checked; Discord accepted %d posts, created %d messages\n", r.Announced, r.Deliveries, r.Posts)
-	fmt.Fprintf(&b, "  checks:     %d invariant checks\n", r.Checks)
+	var per []string
+	for _, k := range sortedKeys(r.Counted) {
+		per = append(per, fmt.Sprintf("%s %d", k, r.Counted[k]))
+	}
+	by := ""
+	if len(per) > 0 {
+		by = " (" + strings.Join(per, ", ") + ")"
+	}
+	fmt.Fprintf(&b, "  checks:     %d invariant checks%s\n", r.Checks, by)
 	fmt.Fprintf(&b, "  violations: %d%s\n", len(r.Violations), byInvariant(r.Violations))
 	for i, v := range first(r.Violations, 50) {
 		fmt.Fprintf(&b, "    %d. %s\n", i+1, v)
@@ -186,4 +226,14 @@ func codes(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func faults(m map[string]int64) (int64, string) {
+	var fs []string
+	var total int64
+	for _, k := range faulty.Kinds {
+		fs = append(fs, fmt.Sprintf("%s %d", k, m[k]))
+		total += m[k]
+	}
+	return total, strings.Join(fs, ", ")
 }

@@ -1,0 +1,163 @@
+package proving
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"croupier/internal/game"
+	"croupier/internal/rules/nomic"
+	rob "croupier/internal/rules/obelisk"
+)
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func event(t *testing.T, typ, player string, data any) game.Event {
+	return game.Event{Type: typ, Player: player, Data: mustJSON(t, data)}
+}
+
+// A turns game with proposal P1 of turn 1 decided 1 for (discord:2), 0
+// against, and the votes the clients were answered OK for.
+func turnsSnapshot(t *testing.T, acked ...[2]string) (*Snapshot, Observed) {
+	start := time.Date(2026, 3, 7, 12, 0, 0, 0, time.UTC)
+	s := &Snapshot{Game: "g", ByKey: map[string]game.Entry{}, Module: map[string][]byte{}}
+	s.Module["TURNS"] = mustJSON(t, turnsGame{Round: nomic.Round{Number: 1, Start: start}, Players: []nomic.Player{{ID: "discord:2", Member: true, Active: true}, {ID: "discord:3", Member: true, Active: true}}})
+	s.Module["TPROP#P1"] = mustJSON(t, nomic.Proposal{ID: "P1", Round: 1, Ordinal: 1, Status: nomic.ProposalAdopted,
+		Result: &nomic.Result{For: 1, ForVoters: []string{"discord:2"}, AgainstVoters: []string{}}})
+	var obs Observed
+	for i, a := range acked {
+		key := string(rune('a' + i))
+		obs.Acks = append(obs.Acks, Ack{Actor: a[0], Key: key, Command: "turns-vote",
+			Body: mustJSON(t, map[string]string{"proposal": "P1", "voter": a[0], "vote": a[1]})})
+		e := game.Entry{ID: key, Actor: a[0], Command: "turns-vote", At: start.Add(time.Duration(i) * time.Hour)}
+		s.ByKey[game.CommandID(a[0], key)] = e
+		s.Entries = append(s.Entries, e)
+	}
+	return s, obs
+}
+
+func violations(c *Checks, inv string) []string {
+	var out []string
+	for _, v := range c.Violations {
+		if strings.HasPrefix(v, "["+inv+"]") {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestCounted_AnAcknowledgedVoteLeftOutOfTheTallyIsAViolation: RULINGS T5
+// as the invariant checks it — the tally must count every voter's last
+// acknowledged vote.
+func TestCounted_AnAcknowledgedVoteLeftOutOfTheTallyIsAViolation(t *testing.T) {
+	s, obs := turnsSnapshot(t, [2]string{"discord:2", "for"})
+	c := &Checks{}
+	s.Counted(c, obs)
+	if v := violations(c, InvCounted); len(v) != 0 || c.N == 0 {
+		t.Fatalf("a tally holding the acknowledged vote: %d checks, violations %v", c.N, v)
+	}
+
+	// discord:3's vote was answered OK and is not in the tally.
+	s, obs = turnsSnapshot(t, [2]string{"discord:2", "for"}, [2]string{"discord:3", "against"})
+	c = &Checks{}
+	s.Counted(c, obs)
+	if v := violations(c, InvCounted); len(v) != 1 || !strings.Contains(v[0], "discord:3's vote against was acknowledged") {
+		t.Fatalf("a vote left out: violations %v", v)
+	}
+
+	// discord:2 changed its vote to against, acknowledged: the tally's
+	// "for" is its earlier vote.
+	s, obs = turnsSnapshot(t, [2]string{"discord:2", "for"}, [2]string{"discord:2", "against"})
+	c = &Checks{}
+	s.Counted(c, obs)
+	if v := violations(c, InvCounted); len(v) != 1 || !strings.Contains(v[0], "counts it for") {
+		t.Fatalf("a changed vote counted as the earlier one: violations %v", v)
+	}
+
+	// ...unless that vote was left unanswered, or the voter's activity
+	// changed after it (U4 counts active players only).
+	s, obs = turnsSnapshot(t, [2]string{"discord:2", "for"}, [2]string{"discord:3", "against"})
+	obs.Unanswered = []Ack{{Actor: "discord:3", Command: "turns-vote", Target: "P1"}}
+	c = &Checks{}
+	s.Counted(c, obs)
+	if v := violations(c, InvCounted); len(v) != 0 {
+		t.Fatalf("a voter with an unanswered vote is not checked: violations %v", v)
+	}
+	s, obs = turnsSnapshot(t, [2]string{"discord:2", "for"}, [2]string{"discord:3", "against"})
+	s.Entries = append(s.Entries, game.Entry{ID: "z", Actor: "discord:3", Command: "turns-active", At: s.Entries[1].At.Add(time.Minute)})
+	c = &Checks{}
+	s.Counted(c, obs)
+	if v := violations(c, InvCounted); len(v) != 0 {
+		t.Fatalf("a voter who became inactive is excused: violations %v", v)
+	}
+}
+
+// TestPoints_PointsTheLogDoesNotExplainAreAViolation.
+func TestPoints_PointsTheLogDoesNotExplainAreAViolation(t *testing.T) {
+	s, _ := turnsSnapshot(t)
+	s.Entries = []game.Entry{{ID: "e1", Events: []game.Event{event(t, "turns_points", "discord:2", nomic.Event{Kind: nomic.EvPoints, Player: "discord:2", Delta: -10})}}}
+	s.Module["TURNS"] = mustJSON(t, turnsGame{Players: []nomic.Player{{ID: "discord:2", Points: -10}, {ID: "discord:3", Points: 10}}})
+	c := &Checks{}
+	s.Points(c)
+	if v := violations(c, InvPoints); len(v) != 1 || !strings.Contains(v[0], "discord:3") {
+		t.Fatalf("violations %v", v)
+	}
+}
+
+// TestComponents_WhatNoEventAccountsForIsAViolation: joins' ⚡, a task's
+// changes and a trade account for what the players hold; one 💎 more is a
+// violation.
+func TestComponents_WhatNoEventAccountsForIsAViolation(t *testing.T) {
+	s := &Snapshot{Game: "g", PlayerItems: map[string][]byte{}}
+	s.Entries = []game.Entry{
+		{ID: "e1", Events: []game.Event{event(t, "player_joined", "discord:2", map[string]string{"name": "A"})}},
+		{ID: "e2", Events: []game.Event{event(t, "player_joined", "discord:3", map[string]string{"name": "B"})}},
+		{ID: "e3", Events: []game.Event{event(t, "task_performed", "discord:2", map[string]any{"changes": []rob.Delta{
+			{Player: "discord:2", Component: "resolve", Amount: -1}, {Player: "discord:2", Component: "crystals", Amount: 2}}})}},
+		{ID: "e4", Events: []game.Event{event(t, "trade_executed", "discord:3", map[string]any{"from": "discord:2", "to": "discord:3",
+			"give": map[string]any{"components": map[string]int{"crystals": 1}}, "take": map[string]any{"components": map[string]int{"resolve": 1}}})}},
+	}
+	hold := func(id string, comps map[string]int) {
+		s.PlayerItems[id] = mustJSON(t, map[string]any{"id": id, "member": true, "components": comps})
+	}
+	hold("discord:2", map[string]int{"resolve": 12, "crystals": 1})
+	hold("discord:3", map[string]int{"resolve": 11, "crystals": 1})
+	c := &Checks{}
+	s.Components(c, 12)
+	if v := violations(c, InvComponents); len(v) != 0 {
+		t.Fatalf("accounted for: violations %v", v)
+	}
+	hold("discord:3", map[string]int{"resolve": 11, "crystals": 2})
+	c = &Checks{}
+	s.Components(c, 12)
+	if v := violations(c, InvComponents); len(v) != 1 || !strings.Contains(v[0], "discord:3 holds 2 crystals; the log accounts for 1") {
+		t.Fatalf("one 💎 more: violations %v", v)
+	}
+}
+
+// TestGatherings_AGatheringClosedTwiceOrOpenPastItsPhaseIsAViolation.
+func TestGatherings_AGatheringClosedTwiceOrOpenPastItsPhaseIsAViolation(t *testing.T) {
+	ends := time.Date(2026, 3, 13, 0, 0, 0, 0, time.UTC)
+	s := &Snapshot{Game: "g", Now: ends.Add(time.Hour), Module: map[string][]byte{}}
+	s.Module["GATHERING#a"] = mustJSON(t, rob.Gathering{ID: "a", Status: rob.StatusFailed, Ends: ends})
+	s.Module["GATHERING#b"] = mustJSON(t, rob.Gathering{ID: "b", Status: rob.StatusOpen, Ends: ends})
+	s.Entries = []game.Entry{
+		{ID: "e1", Events: []game.Event{event(t, "gathering_started", "discord:2", map[string]string{"id": "a"}), event(t, "gathering_started", "discord:2", map[string]string{"id": "b"})}},
+		{ID: "e2", Events: []game.Event{event(t, "gathering_failed", "discord:2", map[string]string{"gathering": "a"})}},
+		{ID: "e3", Events: []game.Event{event(t, "gathering_failed", "discord:2", map[string]string{"gathering": "a"})}},
+	}
+	c := &Checks{}
+	s.Gatherings(c, true)
+	v := violations(c, InvGatherings)
+	if len(v) != 2 || !strings.Contains(strings.Join(v, "\n"), "Gathering a (failed) was closed 2 times") || !strings.Contains(strings.Join(v, "\n"), "Gathering b is still open") {
+		t.Fatalf("violations %v", v)
+	}
+}
