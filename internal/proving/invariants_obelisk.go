@@ -11,20 +11,52 @@ import (
 )
 
 // componentLedger is what the log says each Obelisk player holds, by
-// player and component: every event's changes (tasks' costs, recipes and
-// yields, observations' grant to every member, contributions, withdrawals,
-// refunds, rituals' grants, what a departure destroyed), a join's ⚡ where
-// its event does not say it (joinEnergy of the game's ruleset, amended
-// before anyone joined), and trades, which move components from one
-// player to another. The one place that knows how the log records a
-// change of components: adapt it when the events change.
-func (s *Snapshot) componentLedger(c *Checks, joinEnergy int) map[string]map[string]int {
+// player and component: every event's changes (a join's ⚡, tasks' costs,
+// recipes and yields, contributions, withdrawals, refunds, what a
+// departure destroyed), trades, which move components from one player to
+// another, and the grants to every member (an observation's ⚡, a ritual's
+// every-player effect), which the log records once each, numbered: a
+// stint (from its join's grants_seq to its departure's) has every grant
+// numbered after its start and up to its end (docs/rules-obelisk.md). The
+// one place that knows how the log records a change of components: adapt
+// it when the events change.
+func (s *Snapshot) componentLedger(c *Checks) map[string]map[string]int {
 	l := map[string]map[string]int{}
 	add := func(player, comp string, n int) {
 		if l[player] == nil {
 			l[player] = map[string]int{}
 		}
 		l[player][comp] += n
+	}
+	grants := map[int]rob.Components{}
+	grant := func(entry string, g *rob.Grant) {
+		if g == nil {
+			return
+		}
+		_, dup := grants[g.Seq]
+		c.check(!dup, "entry %s: grant %d is in the log twice", entry, g.Seq)
+		grants[g.Seq] = g.EveryMember
+	}
+	type stint struct {
+		player   string
+		from, to int
+		open     bool
+	}
+	var stints []*stint
+	current := map[string]*stint{}
+	seqOf := func(entry string, ev struct {
+		Type   string
+		Player string
+		Data   json.RawMessage
+	}) int {
+		var d struct {
+			Seq *int `json:"grants_seq"`
+		}
+		if err := json.Unmarshal(ev.Data, &d); err != nil || d.Seq == nil {
+			c.check(false, "entry %s: %s of %s says no grants_seq", entry, ev.Type, ev.Player)
+			return 0
+		}
+		return *d.Seq
 	}
 	for _, e := range s.Entries {
 		for _, ev := range e.Events {
@@ -34,13 +66,48 @@ func (s *Snapshot) componentLedger(c *Checks, joinEnergy int) map[string]map[str
 			if err := json.Unmarshal(ev.Data, &d); err != nil {
 				d.Changes = nil
 			}
-			switch {
-			case d.Changes != nil:
+			if d.Changes != nil {
 				for _, x := range *d.Changes {
 					add(x.Player, x.Component, x.Amount)
 				}
-			case ev.Type == "player_joined":
-				add(ev.Player, ruleset.Resolve, joinEnergy)
+			}
+			evd := struct {
+				Type   string
+				Player string
+				Data   json.RawMessage
+			}{ev.Type, ev.Player, ev.Data}
+			switch ev.Type {
+			case "obelisk_observed":
+				var o rob.Observation
+				if err := json.Unmarshal(ev.Data, &o); err != nil {
+					c.check(false, "entry %s: cannot decode its observation: %v", e.ID, err)
+					continue
+				}
+				grant(e.ID, o.Grant)
+			case "gathering_completed":
+				var done rob.Completed
+				if err := json.Unmarshal(ev.Data, &done); err != nil {
+					c.check(false, "entry %s: cannot decode its completed Gathering: %v", e.ID, err)
+					continue
+				}
+				for _, ef := range done.Effects {
+					grant(e.ID, ef.Grant)
+				}
+			case "components_granted":
+				// A stint starts: the grants numbered after it are its own.
+				st := &stint{player: ev.Player, from: seqOf(e.ID, evd), open: true}
+				stints = append(stints, st)
+				current[ev.Player] = st
+			case "components_destroyed":
+				st := current[ev.Player]
+				if st == nil {
+					c.check(false, "entry %s: %s left with no stint in the log", e.ID, ev.Player)
+					continue
+				}
+				st.to, st.open = seqOf(e.ID, evd), false
+				delete(current, ev.Player)
+			}
+			switch {
 			case ev.Type == "trade_executed":
 				var tr struct {
 					From string `json:"from"`
@@ -67,24 +134,45 @@ func (s *Snapshot) componentLedger(c *Checks, joinEnergy int) map[string]map[str
 			}
 		}
 	}
+	for k := 1; k <= len(grants); k++ {
+		_, ok := grants[k]
+		c.check(ok, "the log has %d grants but not grant %d", len(grants), k)
+	}
+	for _, st := range stints {
+		to := st.to
+		if st.open {
+			to = len(grants)
+		}
+		for k := st.from + 1; k <= to; k++ {
+			for id, n := range componentMap(grants[k]) {
+				add(st.player, id, n)
+			}
+		}
+	}
 	return l
 }
 
 // Components checks that every Obelisk player holds exactly the
 // components the log accounts for, none negative, and a player who left
-// none. joinEnergy is the ⚡ a join grants in the game's ruleset.
-func (s *Snapshot) Components(c *Checks, joinEnergy int) {
+// none.
+func (s *Snapshot) Components(c *Checks) {
 	c.inv = InvComponents
-	l := s.componentLedger(c, joinEnergy)
-	for _, id := range sortedKeys(s.PlayerItems) {
-		var p struct {
-			Member     bool               `json:"member"`
-			Components ruleset.Components `json:"components"`
+	l := s.componentLedger(c)
+	// A stored record may be behind the grants to every member: every
+	// reader catches it up (rob.CatchUp), and so does this check.
+	var ob rob.Obelisk
+	if data, ok := s.Module["OBELISK"]; ok {
+		if err := json.Unmarshal(data, &ob); err != nil {
+			c.check(false, "decoding the Obelisk: %v", err)
 		}
+	}
+	for _, id := range sortedKeys(s.PlayerItems) {
+		var p rob.Player
 		if err := json.Unmarshal(s.PlayerItems[id], &p); err != nil {
 			c.check(false, "decoding player %s: %v", id, err)
 			continue
 		}
+		rob.CatchUp(&p, &ob.Grants, s.Now)
 		held := componentMap(p.Components)
 		for _, comp := range ruleset.ComponentIDs() {
 			c.check(held[comp] >= 0, "%s holds %d %s", id, held[comp], comp)

@@ -112,32 +112,51 @@ func TestPoints_PointsTheLogDoesNotExplainAreAViolation(t *testing.T) {
 	}
 }
 
-// TestComponents_WhatNoEventAccountsForIsAViolation: joins' ⚡, a task's
-// changes and a trade account for what the players hold; one 💎 more is a
-// violation.
+// TestComponents_WhatNoEventAccountsForIsAViolation: joins' ⚡, a grant to
+// every member (an observation's, which a player who joined after it does
+// not have), a task's changes and a trade account for what the players
+// hold; one 💎 more is a violation.
 func TestComponents_WhatNoEventAccountsForIsAViolation(t *testing.T) {
 	s := &Snapshot{Game: "g", PlayerItems: map[string][]byte{}}
+	joined := func(id string, seq int) game.Event {
+		return event(t, "components_granted", id, map[string]any{"changes": []rob.Delta{{Player: id, Component: "resolve", Amount: 12}}, "grants_seq": seq})
+	}
 	s.Entries = []game.Entry{
-		{ID: "e1", Events: []game.Event{event(t, "player_joined", "discord:2", map[string]string{"name": "A"})}},
-		{ID: "e2", Events: []game.Event{event(t, "player_joined", "discord:3", map[string]string{"name": "B"})}},
-		{ID: "e3", Events: []game.Event{event(t, "task_performed", "discord:2", map[string]any{"changes": []rob.Delta{
+		{ID: "e1", Events: []game.Event{event(t, "player_joined", "discord:2", map[string]string{"name": "A"}), joined("discord:2", 0)}},
+		{ID: "e2", Events: []game.Event{event(t, "obelisk_observed", "discord:2", map[string]any{
+			"grant": map[string]any{"seq": 1, "cause": "observation", "every_member": map[string]int{"resolve": 3}}})}},
+		{ID: "e3", Events: []game.Event{event(t, "player_joined", "discord:3", map[string]string{"name": "B"}), joined("discord:3", 1)}},
+		{ID: "e4", Events: []game.Event{event(t, "task_performed", "discord:2", map[string]any{"changes": []rob.Delta{
 			{Player: "discord:2", Component: "resolve", Amount: -1}, {Player: "discord:2", Component: "crystals", Amount: 2}}})}},
-		{ID: "e4", Events: []game.Event{event(t, "trade_executed", "discord:3", map[string]any{"from": "discord:2", "to": "discord:3",
+		{ID: "e5", Events: []game.Event{event(t, "trade_executed", "discord:3", map[string]any{"from": "discord:2", "to": "discord:3",
 			"give": map[string]any{"components": map[string]int{"crystals": 1}}, "take": map[string]any{"components": map[string]int{"resolve": 1}}})}},
 	}
+	// Records caught up to grant 1 (discord:3 joined after it, so its
+	// stint starts there).
 	hold := func(id string, comps map[string]int) {
-		s.PlayerItems[id] = mustJSON(t, map[string]any{"id": id, "member": true, "components": comps})
+		s.PlayerItems[id] = mustJSON(t, map[string]any{"id": id, "member": true, "components": comps,
+			"grants": map[string]any{"seq": 1, "total": map[string]int{"resolve": 3}}})
 	}
-	hold("discord:2", map[string]int{"resolve": 12, "crystals": 1})
+	hold("discord:2", map[string]int{"resolve": 15, "crystals": 1})
 	hold("discord:3", map[string]int{"resolve": 11, "crystals": 1})
 	c := &Checks{}
-	s.Components(c, 12)
+	s.Components(c)
 	if v := violations(c, InvComponents); len(v) != 0 {
 		t.Fatalf("accounted for: violations %v", v)
 	}
+	// A record stored before the grant, not caught up yet, holds what the
+	// log says once caught up, as every reader catches it up.
+	s.Module = map[string][]byte{"OBELISK": mustJSON(t, map[string]any{"grants": map[string]any{"seq": 1, "total": map[string]int{"resolve": 3}}})}
+	s.PlayerItems["discord:2"] = mustJSON(t, map[string]any{"id": "discord:2", "member": true, "components": map[string]int{"resolve": 12, "crystals": 1},
+		"grants": map[string]any{"seq": 0}})
+	c = &Checks{}
+	s.Components(c)
+	if v := violations(c, InvComponents); len(v) != 0 {
+		t.Fatalf("a record behind the grant: violations %v", v)
+	}
 	hold("discord:3", map[string]int{"resolve": 11, "crystals": 2})
 	c = &Checks{}
-	s.Components(c, 12)
+	s.Components(c)
 	if v := violations(c, InvComponents); len(v) != 1 || !strings.Contains(v[0], "discord:3 holds 2 crystals; the log accounts for 1") {
 		t.Fatalf("one 💎 more: violations %v", v)
 	}

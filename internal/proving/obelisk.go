@@ -10,7 +10,6 @@ import (
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
-	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 )
@@ -41,13 +40,7 @@ func obeliskTable(t *table) {
 		})}
 	}
 	t.check = func(g *ground, ctx context.Context, c *Checks, s *Snapshot, _ Observed, settled bool) {
-		rs, err := rulesets.New(g.cfg.Store, g.clk).Ruleset(ctx, s.Game)
-		c.inv = InvComponents
-		c.check(err == nil, "reading the game's ruleset: %v", err)
-		if err != nil {
-			return
-		}
-		s.Components(c, rs.Thresholds.JoinEnergy)
+		s.Components(c)
 		s.Gatherings(c, settled)
 	}
 }

@@ -234,13 +234,21 @@ func (lg *matchLog) ordered() []loggedSteps {
 // as, hence the minute of margin. (A match ends in a move, a departure, or
 // a timer's run dated as of its deadline: none is logged after EndedAt but
 // for that moment.)
+// replaySkew is how far around a match's start and end its replay reads
+// the log (readMatchLog).
+const replaySkew = time.Minute
+
 func (s *Service) readMatchLog(ctx context.Context, game string, r *MatchRecord, now time.Time) (*matchLog, error) {
 	to := now
 	if !r.EndedAt.IsZero() {
 		to = r.EndedAt
 	}
 	lg := &matchLog{}
-	err := s.LogRange(ctx, game, r.StartedAt, to.Add(time.Minute), func(e *engine.Entry) error {
+	// Entries are dated by their process's clock, which may lag the one
+	// that started the match by milliseconds (separate Lambdas): a step
+	// can be dated just before the start, or after the end. The range
+	// reads replaySkew either side; add keeps this match's steps only.
+	err := s.LogRange(ctx, game, r.StartedAt.Add(-replaySkew), to.Add(replaySkew), func(e *engine.Entry) error {
 		lg.add(r.ID, e)
 		return nil
 	})

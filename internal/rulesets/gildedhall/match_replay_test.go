@@ -2,6 +2,7 @@ package gildedhall_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"fmt"
 	"io"
@@ -232,4 +233,65 @@ func (s *hookStore) read() {
 func (s *hookStore) GetMany(ctx context.Context, keys []store.Key) ([]store.Item, error) {
 	defer s.read()
 	return s.Store.GetMany(ctx, keys)
+}
+
+// laggingClock is a process's clock some milliseconds behind the
+// deployment's, as separate Lambdas' clocks are.
+type laggingClock struct {
+	clock.Clock
+	lag time.Duration
+}
+
+func (c laggingClock) Now() time.Time { return c.Clock.Now().Add(-c.lag) }
+
+// A duel starts at the clock of the process that took the last
+// acceptance; a participant whose process's clock is 40 ms behind then
+// forfeits, and that entry is dated before the match's start. The replay
+// still reads it (the proving ground's lagging clients found it missing:
+// "0 steps replayed").
+func TestDuelReplaysAStepDatedJustBeforeItsStart(t *testing.T) {
+	h := newHall(t)
+	ctx := context.Background()
+	ada, bo := "discord:100", "discord:101"
+	for _, p := range []string{ada, bo} {
+		if _, err := h.svc.Join(ctx, h.req(p), game.JoinGame{Name: "Player " + p[len("discord:"):]}); err != nil {
+			t.Fatal(err)
+		}
+		g := gildedhall.Grant{Player: p, Reason: "test"}
+		for _, c := range []string{"2", "3", "4", "5"} {
+			g.Cards = append(g.Cards, gildedhall.CardGrant{Name: c + map[string]string{ada: " of Hearts", bo: " of Clubs"}[p]})
+		}
+		if _, err := gildedhall.On(h.svc).Grant(ctx, h.req("discord:1"), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := gildedhall.On(h.svc).RequestDuel(ctx, h.req(ada), gildedhall.RequestDuel{Invitees: []string{bo}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(res.Body, &d); err != nil || d.ID == "" {
+		t.Fatalf("the duel's id: %s %v", res.Body, err)
+	}
+	h.clk.Set(hallStart.Add(time.Hour))
+	if _, err := gildedhall.On(h.svc).AnswerDuel(ctx, h.req(bo), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	behind := rulesets.New(h.st, laggingClock{Clock: h.clk, lag: 40 * time.Millisecond}, game.WithLogger(slog.New(slog.DiscardHandler)))
+	if _, err := gildedhall.On(behind).Forfeit(ctx, h.req(ada), d.ID); err != nil {
+		t.Fatal(err)
+	}
+	v, err := gildedhall.On(h.svc).Match(ctx, "hall", d.ID, "")
+	if err != nil || v.Status != gildedhall.MatchEnded {
+		t.Fatalf("the duel after the forfeit: %s %v", v.Status, err)
+	}
+	rp, err := gildedhall.On(h.svc).Replay(ctx, "hall", d.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rp.Consistent || len(rp.Log) != v.Moves {
+		t.Fatalf("the replay of the duel (%d steps stored) does not rebuild it: %d steps replayed; %s", v.Moves, len(rp.Log), rp.Problem)
+	}
 }
