@@ -85,6 +85,11 @@ type Player struct {
 	InPool   bool      `json:"in_pool,omitempty"`
 	Points   int       `json:"points"`
 	JoinedAt time.Time `json:"joined_at"`
+	// VotedIn is the last turn ("{round}-{ordinal}") at whose end a vote
+	// of theirs on a proposal was counted: an engine that counts a turn
+	// end in parts keeps U8's "voted on at least one proposal" here (the
+	// pure turn end knows it in memory).
+	VotedIn string `json:"voted_in,omitempty"`
 }
 
 // Event is one thing a command or a due effect did: plain data for the

@@ -59,9 +59,11 @@ type gameItem struct {
 	// Closing names the turn whose end is being applied: the fence that
 	// makes every vote committed before it part of the count (votes check
 	// this item's version in their commit).
-	Closing string    `json:"closing,omitempty"`
-	Open    []propRef `json:"open"`
-	Cases   []caseRef `json:"cases"`
+	Closing string `json:"closing,omitempty"`
+	// End is the progress of that turn end, applied in steps (turnend.go).
+	End   *endProgress `json:"end,omitempty"`
+	Open  []propRef    `json:"open"`
+	Cases []caseRef    `json:"cases"`
 }
 
 // propRef is an open proposal in the game item's index.
@@ -263,7 +265,10 @@ func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
 			return fmt.Errorf("decoding proposal %s: %w", id, err)
 		}
 		w.raw[it.Key] = it.Data
-		if votes && p.Status == nomic.ProposalOpen {
+		// Open votes, and those counted by a turn end in steps, are
+		// items of their own; a proposal decided in one commit (before
+		// issue 22) holds its counted votes.
+		if votes && (p.Status == nomic.ProposalOpen || len(p.Votes) == 0) {
 			vs, err := w.votes(id)
 			if err != nil {
 				return err
@@ -289,7 +294,7 @@ func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
 		w.raw[it.Key] = it.Data
 		if votes {
 			for j := range c.Appeals {
-				if ap := &c.Appeals[j]; ap.Status == nomic.AppealOpen {
+				if ap := &c.Appeals[j]; ap.Status == nomic.AppealOpen || len(ap.Votes) == 0 {
 					vs, err := w.votes(ap.ID)
 					if err != nil {
 						return err
@@ -308,16 +313,16 @@ func (w *work) hasProp(id string) bool {
 	return slices.ContainsFunc(w.s.Proposals, func(p nomic.Proposal) bool { return p.ID == id })
 }
 
-// votes reads the standing votes on a proposal or appeal, in the order cast.
+// votes reads the standing votes on a proposal or appeal, in the order
+// cast (without those a turn end found void).
 func (w *work) votes(id string) ([]nomic.Vote, error) {
 	out := []nomic.Vote{}
 	err := w.t.Svc.Scan(w.t.Ctx, store.Query{PK: engine.GamePK(w.t.Game), Prefix: votePrefix + id + "#"}, func(it store.Item) error {
-		var v nomic.Vote
-		if err := json.Unmarshal(it.Data, &v); err != nil {
-			return fmt.Errorf("decoding vote %s: %w", it.Key, err)
+		v, err := decodeVote(it)
+		if err == nil && !v.Void {
+			out = append(out, v.Vote)
 		}
-		out = append(out, v)
-		return nil
+		return err
 	})
 	slices.SortStableFunc(out, func(a, b nomic.Vote) int { return a.At.Compare(b.At) })
 	return out, err
