@@ -7,12 +7,15 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rulesets/turns"
+	"croupier/internal/store"
 )
 
 // bigGame is a turns game of n players, discord:100000 onwards, named
 // "Player <i>".
-func bigGame(t tb, n int) (*env, []string) {
-	e := newEnv(t, boltStore(t.(testing.TB)))
+func bigGame(t tb, n int) (*env, []string) { return bigGameOn(t, boltStore(t.(testing.TB)), n) }
+
+func bigGameOn(t tb, st store.Store, n int) (*env, []string) {
+	e := newEnv(t, st)
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("discord:%d", 100000+i)

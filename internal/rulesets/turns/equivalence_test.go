@@ -1,9 +1,12 @@
 package turns_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +14,7 @@ import (
 	"croupier/internal/rules/nomic"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/turns"
+	"croupier/internal/store"
 )
 
 // pureNoDraws is the source of a pure game that draws nothing.
@@ -30,10 +34,14 @@ type twin struct {
 	ids  []string
 	rnd  *rand.Rand
 	seen map[string]int
+	// runEnd runs the scheduler at a turn's end (once, by default).
+	runEnd func(end time.Time)
 }
 
-func newTwin(t *testing.T, seed uint64, n int) *twin {
-	e, ids := bigGame(t, n)
+func newTwin(t *testing.T, seed uint64, n int) *twin { return newTwinOn(t, boltStore(t), seed, n) }
+
+func newTwinOn(t *testing.T, st store.Store, seed uint64, n int) *twin {
+	e, ids := bigGameOn(t, st, n)
 	rs, err := ruleset.Load("turns")
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +51,7 @@ func newTwin(t *testing.T, seed uint64, n int) *twin {
 		t.Fatal(err)
 	}
 	tw := &twin{t: t, e: e, s: s, rs: rs, ids: ids, rnd: rand.New(rand.NewPCG(seed, 22)), seen: map[string]int{}}
+	tw.runEnd = func(end time.Time) { e.at(end) }
 	// Rounds short enough to be won by dissent: several dissenters of one
 	// proposal reach the winning points, and only the first in the order
 	// the votes were cast wins (U6).
@@ -177,7 +186,7 @@ func (tw *twin) turn(k int, proposers float64, votesEach int) {
 			tw.both(id, "turns-active", turns.Activity{Active: true})
 		}
 	}
-	tw.e.at(end)
+	tw.runEnd(end)
 	var err error
 	tw.rs, _, err = tw.s.ApplyDue(nomic.Due{Kind: nomic.DueTurnEnd, At: end, Turn: nomic.TurnID(1, k)}, tw.rs, pureNoDraws{}, nil)
 	if err != nil {
@@ -259,4 +268,75 @@ func TestIssue22_TheTurnEndInStepsIsThePureRules(t *testing.T) {
 			t.Logf("commands: %v", tw.seen)
 		})
 	}
+}
+
+// dying is a store whose process dies: once armed, every commit after the
+// next `left` fails, as if the runner were killed mid-way, until revived.
+type dying struct {
+	store.Store
+	mu   sync.Mutex
+	left int // commits still allowed; < 0: not armed
+}
+
+func (d *dying) Commit(ctx context.Context, tx store.Tx) error {
+	d.mu.Lock()
+	dead := d.left == 0
+	if d.left > 0 {
+		d.left--
+	}
+	d.mu.Unlock()
+	if dead {
+		return errors.New("the runner died")
+	}
+	return d.Store.Commit(ctx, tx)
+}
+
+func (d *dying) arm(n int) { d.mu.Lock(); d.left = n; d.mu.Unlock() }
+
+// TestIssue22_ATurnEndResumesAfterARunnerDiesAndRunsOnceUnderFiveRunners
+// plays the turns of TestIssue22_TheTurnEndInStepsIsThePureRules with a
+// scheduler that dies at a random step of each turn end (the next run
+// resumes it), and then five schedulers at once: the result is still the
+// pure rules', every effect applied once.
+func TestIssue22_ATurnEndResumesAfterARunnerDiesAndRunsOnceUnderFiveRunners(t *testing.T) {
+	defer turns.SetVotePage(7)()
+	d := &dying{Store: boltStore(t), left: -1}
+	tw := newTwinOn(t, d, 4, 104)
+	deaths := 0
+	tw.runEnd = func(end time.Time) {
+		tw.e.clk.Set(end)
+		d.arm(1 + tw.rnd.IntN(40))
+		if rep, err := tw.e.svc.RunDue(tw.e.ctx); err == nil && len(rep.Failed) > 0 {
+			deaths++
+		}
+		d.arm(-1)
+		var wg sync.WaitGroup
+		for range 5 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if rep, err := tw.e.svc.RunDue(tw.e.ctx); err != nil || len(rep.Failed) > 0 {
+					t.Errorf("RunDue: %v %v", err, rep.Failed)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	tw.turn(1, 0.99, 3)
+	for k := 2; k <= 5 && !tw.s.Round.Over; k++ {
+		tw.turn(k, 0.3, 4)
+	}
+	if deaths == 0 {
+		t.Fatal("no runner died mid-way: the test does not reach a resumed turn end")
+	}
+	ended := map[string]int{}
+	for _, l := range tw.e.eventsOf("turns_turn_ended") {
+		ended[string(l.Event.Data)]++
+	}
+	for ev, n := range ended {
+		if n != 1 {
+			t.Fatalf("turn end logged %d times: %s", n, ev)
+		}
+	}
+	t.Logf("%d turn ends, %d runners died mid-way", len(ended), deaths)
 }
