@@ -14,8 +14,9 @@ package turns
 //  1. each proposal in submission order (U5), in passes over its votes
 //     (TVOTE# items, a page a step): the 👍/👎 reactions read at the end
 //     become the votes of the active players who cast none (U4); the
-//     count, of active voters only, marking each counted voter (VotedIn,
-//     for U8); the decision (nomic.DecideCounted: rule and data changes,
+//     count, of active voters only, marking each counted voter who sits in
+//     the pool (VotedIn, for U8; nobody enters or leaves the pool while a
+//     turn end is applied: every command applies what is due first); the decision (nomic.DecideCounted: rule and data changes,
 //     the defeat penalty); under majority, the dissenters' bonus in two
 //     passes: the first finds who, in the order the votes were cast, is
 //     the first to reach the winning points (the bonus is the same for
@@ -415,7 +416,7 @@ func (w *work) countPage(d due, proposal bool) error {
 		} else {
 			e.Against++
 		}
-		if proposal {
+		if proposal && p.InPool { // U8 asks it of pool members only (who stay in the pool during the end)
 			p.VotedIn = d.Turn
 		}
 	}
