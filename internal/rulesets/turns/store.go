@@ -119,6 +119,8 @@ type work struct {
 	cases map[int]bool    // cases loaded (or new)
 	// messages are the open proposals' chat messages, by proposal id.
 	messages map[string]engine.MessageRef
+	// pages is how many pages of votes a turn-end step read.
+	pages int
 }
 
 // errBehind: a scheduled effect is due before the command's moment; the

@@ -52,11 +52,23 @@ import (
 	"croupier/internal/store"
 )
 
-// votePage is how many votes (or reactions) one step reads and may write:
-// with the game item, the log entry, the proposal, the rules and META a
-// step stays under 90 of DynamoDB's 100 operations. A variable so tests
-// cut a few dozen votes into pages as thousands are cut.
-var votePage = 80
+// votePage is how many votes (or reactions) one page reads and may write:
+// with the game item, the log entry, the proposals decided, the rules and
+// META a step stays under maxStepOps of DynamoDB's 100 operations. A
+// variable so tests cut a few dozen votes into pages as thousands are cut.
+var votePage = 60
+
+// A step takes on the next piece of work (a page, a decision) while the
+// most that piece can add keeps it under maxStepOps operations and its log
+// entry under maxStepEvents events (a few hundred bytes each: the entry
+// stays far below the item limit), and it has read fewer than
+// maxStepPages pages: a turn of many proposals with few votes each takes
+// a step for many of them, not several steps for each.
+const (
+	maxStepOps    = 90
+	maxStepEvents = 200
+	maxStepPages  = 4
+)
 
 // Stages and passes of a turn end.
 const (
@@ -177,12 +189,32 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 		w.fenceTurn(d)
 	} else {
 		e.Step++
-		if err := w.endWork(d); err != nil {
-			return nil, err
+		for {
+			if err := w.endWork(d); err != nil {
+				return nil, err
+			}
+			if w.g.End == nil || !w.roomForMore() {
+				break
+			}
 		}
 	}
 	resp := Applied{Due: d, Turn: w.s.Turn(d.At), Events: len(t.Entry.Events) - n}
 	return resp, w.save()
+}
+
+// roomForMore reports whether the step may take on another piece of work.
+// Not after a page that wrote votes (reactions made votes, votes found
+// void): the next pass reads the votes from the store, so it must see
+// them committed.
+func (w *work) roomForMore() bool {
+	t := w.t
+	if len(t.Puts) > 0 {
+		return false
+	}
+	// What save writes: the proposals and cases loaded, the game item,
+	// the rules, META; and the log entry.
+	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + 4
+	return staged+votePage+2 <= maxStepOps && len(t.Entry.Events)+votePage+5 <= maxStepEvents && w.pages < maxStepPages
 }
 
 // fenceTurn is the turn end's first step: the fence (Closing) and the
@@ -195,10 +227,14 @@ func (w *work) fenceTurn(d due) {
 	w.g.End = &endProgress{Turn: d.Turn, Step: 1, Stage: stageProposals, Proposals: len(w.turnProposals(d.Turn))}
 }
 
-// turnProposals are the open proposals voted on in turn, by submission.
+// turnProposals are the open proposals voted on in turn, by submission
+// (the game item's index, less those decided in this step).
 func (w *work) turnProposals(turn string) []propRef {
 	var out []propRef
 	for _, r := range w.g.Open {
+		if p := w.s.Proposal(r.ID); p != nil && p.Status != nomic.ProposalOpen {
+			continue
+		}
 		if nomic.TurnID(r.Round, r.Ordinal) == turn {
 			out = append(out, r)
 		}
@@ -276,6 +312,9 @@ func (w *work) nextAppeal(turn string) (int, string) {
 		if r.Appeal == "" || nomic.TurnID(r.AppealRound, r.AppealOrdinal) != turn {
 			continue
 		}
+		if a := w.openAppeal(r.Number); w.cases[r.Number] && (a == nil || a.ID != r.Appeal) {
+			continue // decided in this step
+		}
 		n, _ := strconv.Atoi(strings.TrimPrefix(r.Appeal, "A"))
 		if best == 0 || n < seq {
 			best, id, seq = r.Number, r.Appeal, n
@@ -339,6 +378,7 @@ func (w *work) reactionPage(d due) error {
 		e.Pass, e.Cursor = passCount, ""
 		return w.countPage(d, e.Case == 0)
 	}
+	w.pages++
 	// Who reacted may not have met the rules yet: a player's reaction is
 	// their vote all the same.
 	if err := w.sync(todo...); err != nil {
@@ -375,6 +415,7 @@ func (w *work) votePageOf() ([]store.Item, string, error) {
 	for _, it := range page.Items {
 		t.Loaded[it.Key] = it
 	}
+	w.pages++
 	return page.Items, page.Next, nil
 }
 
