@@ -75,3 +75,40 @@ func TestIssue22_ATurnEndOfMoreProposalsThanOneCommitHolds(t *testing.T) {
 		t.Fatalf("%d players in the status, want %d", len(pts), n)
 	}
 }
+
+// TestIssue22_ANewRoundAfterManyOpenProposalsStarts: a round that ends
+// mid-turn (a paradox ruled TRUE, U11) with 120 proposals still open; the
+// next round must start (it once voided every open proposal in its one
+// commit, over 100 operations), and the proposals read void.
+func TestIssue22_ANewRoundAfterManyOpenProposalsStarts(t *testing.T) {
+	const n = 120
+	e, ids := bigGame(t, n)
+	begin, _, _ := turnTimes(1)
+	e.at(begin.Add(time.Hour))
+	for i, id := range ids {
+		e.must(id, "turns-propose", turns.Propose{Op: "enact", Text: fmt.Sprint("Rule of player ", i)}, nil)
+	}
+	var c turns.CaseView
+	e.must(ids[0], "judgment-request", turns.Judgment{Statement: "This is a paradox.", Paradox: true}, &c)
+	if !c.Administrator {
+		t.Fatalf("case %d: %+v; the pool is empty, the administrator judges", c.Number, c)
+	}
+	e.must(admin, "judge-rule", turns.Ruling{Case: c.Number, Ruling: "TRUE"}, nil)
+	if st := e.status(); !st.Round.Over || st.Round.Winner != ids[0] {
+		t.Fatalf("round %+v; the paradox's petitioner wins it", st.Round)
+	}
+	e.must(admin, "round-start", nil, nil)
+	ps, err := turns.Proposals(e.ctx, e.svc, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Status != "void" {
+			t.Fatalf("proposal %s of the ended round is %s, want void", p.ID, p.Status)
+		}
+	}
+	if st := e.status(); st.Round.Number != 2 || len(st.Proposals) != 0 {
+		t.Fatalf("round %d with %d open proposals; want round 2 and none", st.Round.Number, len(st.Proposals))
+	}
+	e.refused(ids[1], "turns-vote", turns.Ballot{Proposal: "P1", Vote: "for"}, "voting_closed")
+}

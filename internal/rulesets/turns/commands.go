@@ -583,11 +583,11 @@ func StartRound(s *engine.Service, ctx context.Context, req engine.Request) (*en
 			for _, r := range w.g.Cases {
 				cases = append(cases, r.Number)
 			}
-			var props []string
-			for _, r := range w.g.Open {
-				props = append(props, r.ID)
-			}
-			if err := w.load(false, props, cases, false); err != nil {
+			// The open proposals stay stubs: the rules make them void
+			// (and say so in the log), and their items read void from
+			// now on (load), so the new round's commit does not grow
+			// with them (issue 22).
+			if err := w.load(false, nil, cases, false); err != nil {
 				return nil, err
 			}
 			evs, err := w.s.StartRound(w.t.Now, w.t.Rules)

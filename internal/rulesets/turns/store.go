@@ -266,6 +266,9 @@ func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding proposal %s: %w", id, err)
 		}
+		if p.Status == nomic.ProposalOpen && p.Round < w.s.Round.Number {
+			p.Status = nomic.ProposalVoid // its round ended undecided (round-start)
+		}
 		w.raw[it.Key] = it.Data
 		// Open votes, and those counted by a turn end in steps, are
 		// items of their own; a proposal decided in one commit (before
