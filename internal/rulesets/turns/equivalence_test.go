@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,9 @@ import (
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/turns"
 	"croupier/internal/store"
+	"croupier/internal/store/bolt"
+
+	"pgregory.net/rapid"
 )
 
 // pureNoDraws is the source of a pure game that draws nothing.
@@ -27,7 +31,7 @@ func (pureNoDraws) Intn(string, int) int { panic("a draw in a game without cases
 // (nomic.State.ApplyDue, the whole turn end at once), command by command
 // with the same moments.
 type twin struct {
-	t    *testing.T
+	t    tb
 	e    *env
 	s    *nomic.State
 	rs   *ruleset.Ruleset
@@ -40,7 +44,7 @@ type twin struct {
 
 func newTwin(t *testing.T, seed uint64, n int) *twin { return newTwinOn(t, boltStore(t), seed, n) }
 
-func newTwinOn(t *testing.T, st store.Store, seed uint64, n int) *twin {
+func newTwinOn(t tb, st store.Store, seed uint64, n int) *twin {
 	e, ids := bigGameOn(t, st, n)
 	rs, err := ruleset.Load("turns")
 	if err != nil {
@@ -339,4 +343,26 @@ func TestIssue22_ATurnEndResumesAfterARunnerDiesAndRunsOnceUnderFiveRunners(t *t
 		}
 	}
 	t.Logf("%d turn ends, %d runners died mid-way", len(ended), deaths)
+}
+
+// The same as a property: games of 3 to 8 players, votes in pages of 1 to
+// 5 (so that pages, cutoffs and resumed passes fall everywhere), random
+// shares of proposers and votes over up to three turns (the third
+// adopting by majority, where dissenters win).
+func TestIssue22_PropertyTheTurnEndInStepsIsThePureRules(t *testing.T) {
+	dir := t.TempDir()
+	runs := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		runs++
+		defer turns.SetVotePage(rapid.IntRange(1, 5).Draw(rt, "page"))()
+		st, err := bolt.Open(filepath.Join(dir, fmt.Sprint(runs, ".db")))
+		if err != nil {
+			rt.Fatal(err)
+		}
+		defer st.Close()
+		tw := newTwinOn(rt, st, rapid.Uint64().Draw(rt, "seed"), rapid.IntRange(3, 8).Draw(rt, "players"))
+		for k := 1; k <= 3 && !tw.s.Round.Over; k++ {
+			tw.turn(k, rapid.Float64Range(0.2, 1).Draw(rt, "proposers"), rapid.IntRange(1, 4).Draw(rt, "votes each"))
+		}
+	})
 }
