@@ -169,6 +169,9 @@ func (s *State) LeavesPoolNoVote(p *Player, turn string, at time.Time) Event {
 }
 
 func (s *State) unanimityRule() int {
+	if s.UnanimityRule != 0 {
+		return s.UnanimityRule
+	}
 	for _, r := range s.Rules {
 		if r.Role == RoleUnanimity {
 			return r.Number

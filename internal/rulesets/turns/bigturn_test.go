@@ -1,7 +1,9 @@
 package turns_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,4 +113,109 @@ func TestIssue22_ANewRoundAfterManyOpenProposalsStarts(t *testing.T) {
 		t.Fatalf("round %d with %d open proposals; want round 2 and none", st.Round.Number, len(st.Proposals))
 	}
 	e.refused(ids[1], "turns-vote", turns.Ballot{Proposal: "P1", Vote: "for"}, "voting_closed")
+}
+
+// TestIssue22_AdoptedRulesDoNotOutgrowAnItem: 110 proposals each enact a
+// rule of 4,000 characters (the longest a text may be), all adopted in one
+// turn end. Kept in one item, the numbered rules would pass DynamoDB's
+// 400 KB: every later turn end adopting a rule would fail, for good. Each
+// rule is an item of its own; the rules read in number order, whole.
+func TestIssue22_AdoptedRulesDoNotOutgrowAnItem(t *testing.T) {
+	const n = 110
+	e, ids := bigGame(t, n)
+	begin, _, end := turnTimes(1)
+	e.at(begin.Add(time.Hour))
+	long := strings.Repeat("x", turns.MaxText-10)
+	for i, id := range ids {
+		var p struct {
+			ID string `json:"id"`
+		}
+		e.must(id, "turns-propose", turns.Propose{Op: "enact", Text: fmt.Sprintf("%06d%s", i, long)}, &p)
+		e.must(id, "turns-vote", turns.Ballot{Proposal: p.ID, Vote: "for"}, nil)
+	}
+	e.at(end)
+	var p struct {
+		ID string `json:"id"`
+	}
+	b2, _, end2 := turnTimes(2)
+	e.at(b2.Add(time.Hour))
+	e.must(ids[0], "turns-propose", turns.Propose{Op: "amend", Rule: 230, Text: "Shorter."}, &p)
+	e.must(ids[1], "turns-vote", turns.Ballot{Proposal: p.ID, Vote: "for"}, nil)
+	e.at(end2)
+	rl, err := turns.Rules(e.ctx, e.svc, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rl) != 24+n {
+		t.Fatalf("%d rules, want %d", len(rl), 24+n)
+	}
+	for i, r := range rl {
+		if r.Number != 201+i {
+			t.Fatalf("rule %d at %d: not in number order", r.Number, i)
+		}
+	}
+	if r := rl[230-201]; r.Text != "Shorter." || len(r.History) != 2 {
+		t.Fatalf("rule 230: %q with %d changes; want amended by %s", r.Text[:min(20, len(r.Text))], len(r.History), p.ID)
+	}
+	if r := rl[len(rl)-1]; !strings.HasPrefix(r.Text, fmt.Sprintf("%06d", n-1)) {
+		t.Fatalf("the last rule is %q, want the last proposal's", r.Text[:20])
+	}
+}
+
+// TestIssue22_AGameWithItsRulesInOneItemStillPlays: a game stored before
+// each rule was an item of its own (every rule in TRULES, no rule counters
+// in the game item) reads its rules, and adopts an amendment and a new
+// rule with the right number; the rules read whole, the changed ones from
+// their own items.
+func TestIssue22_AGameWithItsRulesInOneItemStillPlays(t *testing.T) {
+	e := newEnv(t, boltStore(t), ada, bea)
+	begin, _, end := turnTimes(1)
+	e.at(begin.Add(time.Hour))
+	e.must(ada, "pool-enter", nil, nil) // the game item and its rules exist
+	// Back to the old layout.
+	page, err := e.st.Query(e.ctx, store.Query{PK: game.GamePK(e.g), Prefix: "TRULE#", Limit: 100})
+	if err != nil || len(page.Items) != 24 {
+		t.Fatalf("%d rule items: %v", len(page.Items), err)
+	}
+	var all []json.RawMessage
+	var tx store.Tx
+	for _, it := range page.Items {
+		all = append(all, it.Data)
+		tx.Deletes = append(tx.Deletes, store.Check{Key: it.Key, Version: it.Version})
+	}
+	legacy, _ := json.Marshal(all)
+	tx.Puts = append(tx.Puts, store.Put{Item: store.Item{Key: store.Key{PK: game.GamePK(e.g), SK: "TRULES"}, Data: legacy}})
+	gk := store.Key{PK: game.GamePK(e.g), SK: "TURNS"}
+	gi, err := e.st.Get(e.ctx, gk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g map[string]any
+	_ = json.Unmarshal(gi.Data, &g)
+	delete(g, "next_rule")
+	delete(g, "unanimity_rule")
+	gd, _ := json.Marshal(g)
+	tx.Puts = append(tx.Puts, store.Put{Item: store.Item{Key: gk, Data: gd, Due: gi.Due}, Expect: gi.Version})
+	if err := e.st.Commit(e.ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	if rl, err := turns.Rules(e.ctx, e.svc, e.g); err != nil || len(rl) != 24 || rl[4].Number != 205 {
+		t.Fatalf("the old layout's rules: %d, %v", len(rl), err)
+	}
+	var p1, p2 struct {
+		ID string `json:"id"`
+	}
+	e.must(ada, "turns-propose", turns.Propose{Op: "amend", Rule: 205, Text: "Amended."}, &p1)
+	e.must(bea, "turns-propose", turns.Propose{Op: "enact", Text: "New."}, &p2)
+	for _, id := range []string{p1.ID, p2.ID} {
+		e.must(ada, "turns-vote", turns.Ballot{Proposal: id, Vote: "for"}, nil)
+	}
+	e.at(end)
+	rl, err := turns.Rules(e.ctx, e.svc, e.g)
+	if err != nil || len(rl) != 25 {
+		t.Fatalf("%d rules, %v; want 25", len(rl), err)
+	}
+	if rl[4].Text != "Amended." || rl[24].Number != 225 || rl[24].Text != "New." || rl[5].Number != 206 || rl[5].Role != "unanimity" {
+		t.Fatalf("rules 205 %q, 225 %d %q, 206 %q", rl[4].Text, rl[24].Number, rl[24].Text, rl[5].Role)
+	}
 }

@@ -110,7 +110,7 @@ func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool,
 				w.g.Moment = d.At
 				w.t.Emit("turns_turn_middle", "", w.s.Turn(d.At))
 			case kindDeadline:
-				if err := w.load(false, nil, []int{d.Case}, false); err != nil {
+				if err := w.load(nil, []int{d.Case}, false); err != nil {
 					return nil, err
 				}
 				src, err := t.Source()

@@ -56,7 +56,7 @@ import (
 // with the game item, the log entry, the proposals decided, the rules and
 // META a step stays under maxStepOps of DynamoDB's 100 operations. A
 // variable so tests cut a few dozen votes into pages as thousands are cut.
-var votePage = 60
+var votePage = 50
 
 // A step takes on the next piece of work (a page, a decision) while the
 // most that piece can add keeps it under maxStepOps operations and its log
@@ -211,10 +211,11 @@ func (w *work) roomForMore() bool {
 	if len(t.Puts) > 0 {
 		return false
 	}
-	// What save writes: the proposals and cases loaded, the game item,
-	// the rules, META; and the log entry.
-	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + 4
-	return staged+votePage+2 <= maxStepOps && len(t.Entry.Events)+votePage+5 <= maxStepEvents && w.pages < maxStepPages
+	// What save writes: the proposals, cases and rules loaded, the game
+	// item, META; and the log entry. The next piece adds at most a page
+	// of votes and a decision: the proposal and the rules it changes.
+	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + len(w.s.Rules) + 3
+	return staged+votePage+MaxChanges+1 <= maxStepOps && len(t.Entry.Events)+votePage+2*MaxChanges+5 <= maxStepEvents && w.pages < maxStepPages
 }
 
 // fenceTurn is the turn end's first step: the fence (Closing) and the
@@ -260,7 +261,7 @@ func (w *work) endWork(d due) error {
 				for _, r := range props[:min(len(props), votePage)] {
 					ids = append(ids, r.ID)
 				}
-				if err := w.load(false, ids, nil, false); err != nil {
+				if err := w.load(ids, nil, false); err != nil {
 					return err
 				}
 				for _, id := range ids {
@@ -279,7 +280,7 @@ func (w *work) endWork(d due) error {
 				return nil
 			}
 			if w.s.Round.Over {
-				if err := w.load(false, nil, []int{c}, false); err != nil {
+				if err := w.load(nil, []int{c}, false); err != nil {
 					return err
 				}
 				if a := w.openAppeal(c); a != nil {
@@ -473,12 +474,15 @@ func (w *work) countPage(d due, proposal bool) error {
 // decideProposal applies the counted proposal's result (U5).
 func (w *work) decideProposal(d due) error {
 	t, e := w.t, w.g.End
-	if err := w.load(true, []string{e.Item}, nil, false); err != nil {
+	if err := w.load([]string{e.Item}, nil, false); err != nil {
 		return err
 	}
 	p := w.s.Proposal(e.Item)
 	if p == nil {
 		return fmt.Errorf("turns: proposal %s of turn %s is missing", e.Item, d.Turn)
+	}
+	if err := w.loadRules(changedRules(p.Changes)...); err != nil {
+		return err
 	}
 	_, evs, dissent := w.s.DecideCounted(p, w.s.Round.TurnsEnded, d.At, t.Rules, nomic.Result{For: e.For, Against: e.Against})
 	for _, ev := range evs {
@@ -548,7 +552,7 @@ func (w *work) dissentPage(d due) error {
 // decideAppeal applies the counted appeal's result (U10, U11).
 func (w *work) decideAppeal(d due) error {
 	t, e := w.t, w.g.End
-	if err := w.load(false, nil, []int{e.Case}, false); err != nil {
+	if err := w.load(nil, []int{e.Case}, false); err != nil {
 		return err
 	}
 	c, ap := w.s.Case(e.Case), w.openAppeal(e.Case)
