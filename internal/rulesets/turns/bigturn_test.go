@@ -219,3 +219,59 @@ func TestIssue22_AGameWithItsRulesInOneItemStillPlays(t *testing.T) {
 		t.Fatalf("rules 205 %q, 225 %d %q, 206 %q", rl[4].Text, rl[24].Number, rl[24].Text, rl[5].Role)
 	}
 }
+
+// TestIssue22_ANewRoundAfterManyOpenCasesStarts: 110 Requests for Judgment
+// await the administrator's ruling when a paradox ruled TRUE ends the
+// round, one with an open appeal. The next round must start (it once
+// rewrote every open case in its one commit), each Judge's time runs
+// from the new round's start (no deadline runs while no round is in
+// play), and the appeal of the ended round is void.
+func TestIssue22_ANewRoundAfterManyOpenCasesStarts(t *testing.T) {
+	const n = 110
+	e, ids := bigGame(t, n)
+	begin, _, _ := turnTimes(1)
+	e.at(begin.Add(time.Hour))
+	e.must(ids[1], "pool-enter", nil, nil)
+	var ruled turns.CaseView
+	e.must(ids[0], "judgment-request", turns.Judgment{Statement: "Ruled, then appealed."}, &ruled)
+	e.must(ids[1], "judge-rule", turns.Ruling{Case: ruled.Number, Ruling: "FALSE"}, nil)
+	e.must(ids[2], "ruling-appeal", turns.Ruling{Case: ruled.Number, Ruling: "TRUE", Reasons: "Because."}, nil)
+	for _, id := range ids[:n] {
+		e.must(id, "judgment-request", turns.Judgment{Statement: "Is it so?"}, nil)
+	}
+	var px turns.CaseView
+	e.must(ids[3], "judgment-request", turns.Judgment{Statement: "This is a paradox.", Paradox: true}, &px)
+	e.must(admin, "judge-rule", turns.Ruling{Case: px.Number, Ruling: "TRUE"}, nil)
+	restart := begin.Add(30 * 24 * time.Hour)
+	e.at(restart)
+	e.must(admin, "round-start", nil, nil)
+	cases, err := turns.Cases(e.ctx, e.svc, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := 0
+	for _, c := range cases {
+		if c.Number == ruled.Number {
+			if len(c.Appeals) != 1 || c.Appeals[0].Status != "void" {
+				t.Fatalf("case %d's appeal: %+v, want void", c.Number, c.Appeals)
+			}
+			continue
+		}
+		if a, ok := c.Case.Judge(); ok {
+			judged++
+			if !a.At.Equal(restart) {
+				t.Fatalf("case %d: its Judge is appointed as of %s, want the round's start %s", c.Number, a.At, restart)
+			}
+		}
+	}
+	if judged < n {
+		t.Fatalf("%d cases await a ruling, want %d", judged, n)
+	}
+	// A case's item catches up when a command writes it.
+	for _, c := range cases {
+		if c.Administrator {
+			e.must(admin, "judge-rule", turns.Ruling{Case: c.Number, Ruling: "TRUE"}, nil)
+			break
+		}
+	}
+}

@@ -592,21 +592,26 @@ func StartRound(s *engine.Service, ctx context.Context, req engine.Request) (*en
 			if err := w.t.Admin("start the next round"); err != nil {
 				return nil, err
 			}
-			var cases []int
-			for _, r := range w.g.Cases {
-				cases = append(cases, r.Number)
-			}
-			// The open proposals stay stubs: the rules make them void
-			// (and say so in the log), and their items read void from
-			// now on (load), so the new round's commit does not grow
-			// with them (issue 22).
-			if err := w.load(nil, cases, false); err != nil {
-				return nil, err
-			}
+			// The open proposals stay stubs and the cases unread: the
+			// rules make the proposals void (and say so in the log), and
+			// their items read void from now on; each open case's Judge
+			// is appointed anew as of now in the game item's index, and
+			// its open appeal is void, which the case item catches up
+			// with when next read (load). So the new round's commit does
+			// not grow with them (issue 22).
 			evs, err := w.s.StartRound(w.t.Now, w.t.Rules)
 			if err != nil {
 				return nil, err
 			}
+			kept := []caseRef{}
+			for _, r := range w.g.Cases {
+				if r.judging() {
+					r.Appointed = w.t.Now
+					r.Appeal, r.AppealRound, r.AppealOrdinal = "", 0, 0
+					kept = append(kept, r)
+				}
+			}
+			w.g.Cases = kept
 			w.g.Moment = w.t.Now.Add(-time.Nanosecond)
 			w.emit(evs...)
 			return RoundView{Round: w.s.Round, Turn: w.s.Turn(w.t.Now)}, nil

@@ -379,6 +379,7 @@ func (w *work) load(props []string, cases []int, votes bool) error {
 		if err := json.Unmarshal(it.Data, &c); err != nil {
 			return fmt.Errorf("decoding case %d: %w", n, err)
 		}
+		w.catchUpCase(&c)
 		w.raw[it.Key] = it.Data
 		if votes {
 			for j := range c.Appeals {
@@ -395,6 +396,27 @@ func (w *work) load(props []string, cases []int, votes bool) error {
 		w.cases[n] = true
 	}
 	return nil
+}
+
+// catchUpCase brings a case item up to what a new round made true without
+// writing it (StartRound): its open appeal of an earlier round is void, and
+// its current Judge is appointed as of the time the game item's index says,
+// when that is later (U6; RULINGS is silent: no deadline runs while no
+// round is in play).
+func (w *work) catchUpCase(c *nomic.Case) {
+	for j := range c.Appeals {
+		if ap := &c.Appeals[j]; ap.Status == nomic.AppealOpen && ap.Round < w.s.Round.Number {
+			ap.Status = nomic.AppealVoid
+		}
+	}
+	i := slices.IndexFunc(w.g.Cases, func(r caseRef) bool { return r.Number == c.Number })
+	n := len(c.Appointments)
+	if i < 0 || n == 0 || c.Appointments[n-1].Ended != "" {
+		return
+	}
+	if a := &c.Appointments[n-1]; w.g.Cases[i].Appointed.After(a.At) && a.Judge == w.g.Cases[i].Judge {
+		a.At = w.g.Cases[i].Appointed
+	}
 }
 
 func (w *work) hasProp(id string) bool {
