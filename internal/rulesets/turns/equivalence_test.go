@@ -17,6 +17,8 @@ import (
 	"croupier/internal/rulesets/turns"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
 
 	"pgregory.net/rapid"
 )
@@ -300,12 +302,29 @@ func (d *dying) arm(n int) { d.mu.Lock(); d.left = n; d.mu.Unlock() }
 // TestIssue22_ATurnEndResumesAfterARunnerDiesAndRunsOnceUnderFiveRunners
 // plays the turns of TestIssue22_TheTurnEndInStepsIsThePureRules with a
 // scheduler that dies at a random step of each turn end (the next run
-// resumes it), and then five schedulers at once: the result is still the
-// pure rules', every effect applied once.
+// resumes it), and then five schedulers at once, on bolt and on DynamoDB
+// Local: the result is still the pure rules', every effect applied once.
 func TestIssue22_ATurnEndResumesAfterARunnerDiesAndRunsOnceUnderFiveRunners(t *testing.T) {
-	defer turns.SetVotePage(7)()
-	d := &dying{Store: boltStore(t), left: -1}
-	tw := newTwinOn(t, d, 4, 104)
+	for _, tc := range []struct {
+		name          string
+		st            func(t *testing.T) store.Store
+		players, page int
+	}{
+		{"bolt", func(t *testing.T) store.Store { return boltStore(t) }, 104, 7},
+		{"dynamodb", func(t *testing.T) store.Store {
+			client, table := testenv.DynamoTable(t, "turnsresume")
+			return dynamo.New(client, table)
+		}, 24, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer turns.SetVotePage(tc.page)()
+			resumeAndRace(t, &dying{Store: tc.st(t), left: -1}, tc.players)
+		})
+	}
+}
+
+func resumeAndRace(t *testing.T, d *dying, players int) {
+	tw := newTwinOn(t, d, 4, players)
 	deaths := 0
 	tw.runEnd = func(end time.Time) {
 		tw.e.clk.Set(end)
