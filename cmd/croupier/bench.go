@@ -83,6 +83,13 @@ func (e *env) bench(args []string) error {
 		tr, err = benchmark.MeasureTurns(ctx, "bolt", st, *n)
 		rows = append(rows, tr...)
 	}
+	if err == nil {
+		// The same at ten times the players: what a command costs must
+		// not grow with them (issue 22).
+		var tr []benchmark.Row
+		tr, err = benchmark.MeasureTurnsWith(ctx, "bolt", st, *n, 10*benchmark.TurnsPlayers)
+		rows = append(rows, tr...)
+	}
 	st.Close()
 	if err != nil {
 		return fmt.Errorf("benchmark on bolt: %w", err)

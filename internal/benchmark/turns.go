@@ -37,7 +37,29 @@ var TurnsStart = time.Date(2026, 12, 3, 18, 0, 0, 0, calendar.Chicago())
 // clock, which also ends the engine's period at that moment). n is capped
 // at TurnsPlayers/2 so that every Request still finds a Judge.
 func MeasureTurns(ctx context.Context, backend string, st store.Store, n int) ([]Row, error) {
-	n = min(n, TurnsPlayers/2)
+	return MeasureTurnsWith(ctx, backend, st, n, TurnsPlayers)
+}
+
+// TurnsNameLength is the length of the benchmark's players' display names:
+// long ones, as issue 22 measured (80 characters).
+const TurnsNameLength = 80
+
+// turnsName is player i's display name, TurnsNameLength characters long.
+func turnsName(i int) string {
+	s := fmt.Sprintf("Player %d ", i)
+	for len(s) < TurnsNameLength {
+		s += "abcdefghij"
+	}
+	return s[:TurnsNameLength]
+}
+
+// MeasureTurnsWith is MeasureTurns in a game of the given number of
+// players (issue 22: what a command costs must not grow with them), with
+// a row for entering the Judicial Pool too. Each size plays its own game
+// ("nomic" at TurnsPlayers, "nomic-<players>" otherwise), so several sizes
+// can share a store.
+func MeasureTurnsWith(ctx context.Context, backend string, st store.Store, n, players int) ([]Row, error) {
+	n = min(n, players/2)
 	clk := clock.NewManual(TurnsStart)
 	svc := rulesets.New(st, clk)
 	m := &meter{cost: map[string]chan store.Cost{}, next: httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(benchKey)}, ManualClock: clk})}
@@ -78,19 +100,24 @@ func MeasureTurns(ctx context.Context, backend string, st store.Store, n int) ([
 		}
 		return got, nil
 	}
-	const g = "/v1/games/nomic"
+	id := "nomic"
+	if players != TurnsPlayers {
+		id = fmt.Sprint("nomic-", players)
+	}
+	g := "/v1/games/" + id
 	cmd := func(name string) string { return g + "/commands/" + name }
-	if _, err := call(op{"", "POST", "/v1/games", admin, game.CreateGame{ID: "nomic", Ruleset: turns.ID}, 201}, "create"); err != nil {
+	if _, err := call(op{"", "POST", "/v1/games", admin, game.CreateGame{ID: id, Ruleset: turns.ID}, 201}, "create"); err != nil {
 		return nil, err
 	}
-	players := make([]string, TurnsPlayers)
-	for i := range players {
-		players[i] = fmt.Sprintf("discord:%d", 2000+i)
+	label := func(what string) string { return fmt.Sprintf("turns: %s (%d players)", what, players) }
+	ids := make([]string, players)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("discord:%d", 2000+i)
 		for _, o := range []op{
-			{"", "POST", g + "/join", players[i], game.JoinGame{Name: fmt.Sprintf("Player %d", i)}, 200},
-			{"", "POST", cmd("pool-enter"), players[i], nil, 200},
+			{"", "POST", g + "/join", ids[i], game.JoinGame{Name: turnsName(i)}, 200},
+			{label("pool-enter"), "POST", cmd("pool-enter"), ids[i], nil, 200},
 		} {
-			if _, err := call(o, o.path+players[i]); err != nil {
+			if _, err := call(o, o.path+ids[i]); err != nil {
 				return nil, err
 			}
 		}
@@ -101,9 +128,8 @@ func MeasureTurns(ctx context.Context, backend string, st store.Store, n int) ([
 	if _, err := call(op{"", "POST", "/v1/dev/clock", admin, httpapi.ClockRequest{Set: &tu.Begin}, 200}, "clk-begin"); err != nil {
 		return nil, err
 	}
-	label := func(what string) string { return fmt.Sprintf("turns: %s (%d players)", what, TurnsPlayers) }
 	for i := range n {
-		o := op{label("proposal"), "POST", cmd("turns-propose"), players[i], turns.Propose{Op: "enact", Text: fmt.Sprintf("Rule text %d.", i)}, 201}
+		o := op{label("proposal"), "POST", cmd("turns-propose"), ids[i], turns.Propose{Op: "enact", Text: fmt.Sprintf("Rule text %d.", i)}, 201}
 		got, err := call(o, fmt.Sprint("prop-", i))
 		if err != nil {
 			return nil, err
@@ -113,7 +139,7 @@ func MeasureTurns(ctx context.Context, backend string, st store.Store, n int) ([
 			return nil, err
 		}
 		for v := range 10 {
-			voter := players[(i+v)%TurnsPlayers]
+			voter := ids[(i+v)%players]
 			o := op{label("vote"), "POST", cmd("turns-vote"), voter, turns.Ballot{Proposal: p.ID, Vote: []string{"for", "against"}[v%2]}, 200}
 			if _, err := call(o, fmt.Sprintf("vote-%d-%d", i, v)); err != nil {
 				return nil, err
@@ -121,8 +147,8 @@ func MeasureTurns(ctx context.Context, backend string, st store.Store, n int) ([
 		}
 	}
 	for i := range n {
-		o := op{label("request for judgment"), "POST", cmd("judgment-request"), players[TurnsPlayers-1-i],
-			turns.Judgment{Statement: "Is this so?", Mentions: []string{players[i]}}, 201}
+		o := op{label("request for judgment"), "POST", cmd("judgment-request"), ids[players-1-i],
+			turns.Judgment{Statement: "Is this so?", Mentions: []string{ids[i]}}, 201}
 		if _, err := call(o, fmt.Sprint("rfj-", i)); err != nil {
 			return nil, err
 		}

@@ -93,12 +93,14 @@ func (s *State) judgeLate(c *Case, at time.Time, rs *ruleset.Ruleset, src fair.S
 // its proposals in submission order (U5), then its appeals (U10), then the
 // pool's removals of members who voted on no proposal (U8). A win ends the
 // round at once (U6): whatever of the turn end remains does not happen,
-// and its undecided proposals and appeals are void.
+// and its undecided proposals and appeals are void. An engine that stores
+// the game in parts applies the same steps in bounded commits of its own
+// (BeginTurnEnd, DecideCounted, Award, DecideAppealCounted, LeavesPoolNoVote,
+// MajorityFrom), in the same order.
 func (s *State) endTurn(at time.Time, rs *ruleset.Ruleset, reactions map[string]Reactions) (*ruleset.Ruleset, []Event) {
-	ord := s.Round.TurnsEnded + 1
-	s.Round.TurnsEnded = ord
+	ord, ev := s.BeginTurnEnd(at)
 	turn := TurnID(s.Round.Number, ord)
-	evs := []Event{{Kind: EvTurnEnded, At: at, Turn: turn, Text: fmt.Sprintf("Turn %s ends.", turn)}}
+	evs := []Event{ev}
 
 	var props []*Proposal
 	for i := range s.Proposals {
@@ -110,34 +112,66 @@ func (s *State) endTurn(at time.Time, rs *ruleset.Ruleset, reactions map[string]
 	voted := map[string]bool{}
 	for _, p := range props {
 		if s.Round.Over {
-			p.Status = ProposalVoid
-			evs = append(evs, Event{Kind: EvProposalVoid, At: at, Proposal: p.ID, Turn: turn,
-				Text: fmt.Sprintf("Proposal %s is void: the round ended first.", p.ID)})
+			evs = append(evs, s.VoidProposal(p, turn, at))
 			continue
 		}
 		var more []Event
 		rs, more = s.decideProposal(p, ord, at, rs, reactions[p.ID], voted)
 		evs = append(evs, more...)
 	}
-	n, _ := numbers(rs)
-	if !s.Round.Over && ord == n.UnanimityTurns && !s.Round.SwitchCancelled {
-		evs = append(evs, Event{Kind: EvMajority, At: at, Turn: turn, Rule: s.unanimityRule(),
-			Text: fmt.Sprintf("The unanimity rule was not amended by the end of turn %s: from turn %s, a simple majority adopts a rule-change.", turn, TurnID(s.Round.Number, ord+1))})
-	}
+	evs = append(evs, s.MajorityFrom(ord, at, rs)...)
 	evs = append(evs, s.decideAppeals(ord, at, rs, reactions)...)
 	if !s.Round.Over && len(props) > 0 {
 		for i := range s.Players {
 			if p := &s.Players[i]; p.InPool && !voted[p.ID] {
-				p.InPool = false
-				evs = append(evs, Event{Kind: EvPoolLeft, At: at, Player: p.ID, Reason: PoolNoVote, Turn: turn,
-					Text: fmt.Sprintf("%s leaves the Judicial Pool: they voted on no proposal in turn %s.", p.Name, turn)})
+				evs = append(evs, s.LeavesPoolNoVote(p, turn, at))
 			}
 		}
 	}
 	return rs, evs
 }
 
+// BeginTurnEnd starts applying the end of the round's next turn at at:
+// it is the turn end applied from now on (TurnsEnded), and its first event.
+func (s *State) BeginTurnEnd(at time.Time) (ordinal int, ev Event) {
+	ord := s.Round.TurnsEnded + 1
+	s.Round.TurnsEnded = ord
+	turn := TurnID(s.Round.Number, ord)
+	return ord, Event{Kind: EvTurnEnded, At: at, Turn: turn, Text: fmt.Sprintf("Turn %s ends.", turn)}
+}
+
+// VoidProposal makes a proposal of a turn end that a win cut short void.
+func (s *State) VoidProposal(p *Proposal, turn string, at time.Time) Event {
+	p.Status = ProposalVoid
+	return Event{Kind: EvProposalVoid, At: at, Proposal: p.ID, Turn: turn,
+		Text: fmt.Sprintf("Proposal %s is void: the round ended first.", p.ID)}
+}
+
+// MajorityFrom is the event of the end of the last unanimity turn (U5): from
+// the next turn a simple majority adopts, unless the unanimity rule was
+// amended in time. Applied after the turn's proposals.
+func (s *State) MajorityFrom(ord int, at time.Time, rs *ruleset.Ruleset) []Event {
+	n, _ := numbers(rs)
+	if s.Round.Over || ord != n.UnanimityTurns || s.Round.SwitchCancelled {
+		return nil
+	}
+	turn := TurnID(s.Round.Number, ord)
+	return []Event{{Kind: EvMajority, At: at, Turn: turn, Rule: s.unanimityRule(),
+		Text: fmt.Sprintf("The unanimity rule was not amended by the end of turn %s: from turn %s, a simple majority adopts a rule-change.", turn, TurnID(s.Round.Number, ord+1))}}
+}
+
+// LeavesPoolNoVote takes a pool member who voted on no proposal of the
+// turn ending out of the pool (U8).
+func (s *State) LeavesPoolNoVote(p *Player, turn string, at time.Time) Event {
+	p.InPool = false
+	return Event{Kind: EvPoolLeft, At: at, Player: p.ID, Reason: PoolNoVote, Turn: turn,
+		Text: fmt.Sprintf("%s leaves the Judicial Pool: they voted on no proposal in turn %s.", p.Name, turn)}
+}
+
 func (s *State) unanimityRule() int {
+	if s.UnanimityRule != 0 {
+		return s.UnanimityRule
+	}
 	for _, r := range s.Rules {
 		if r.Role == RoleUnanimity {
 			return r.Number
@@ -147,28 +181,52 @@ func (s *State) unanimityRule() int {
 }
 
 // decideProposal counts a proposal's standing votes at its turn's end and
-// applies the result (U5): adopted, its rule changes and data change take
-// effect and, under majority, each dissenter gains the bonus in the order
-// the votes were cast; defeated, its proposer loses the penalty. The
-// thresholds are those in force at that moment, after the proposals
-// adopted before it in the same turn end (seed 003: a rule-change "takes
-// full effect at the moment of the completion of the vote").
+// applies the result (U5, DecideCounted); under majority, each dissenter
+// gains the bonus in the order the votes were cast, until one of them wins.
 func (s *State) decideProposal(p *Proposal, ord int, at time.Time, rs *ruleset.Ruleset, r Reactions, voted map[string]bool) (*ruleset.Ruleset, []Event) {
-	n, _ := numbers(rs)
-	mode, _ := s.Mode(ord, rs)
 	votes := s.standingVotes(p.Votes, r, at)
 	for _, v := range votes {
 		voted[v.Voter] = true
 	}
 	p.Votes = votes
-	res := decide(count(votes), mode)
+	res := count(votes)
+	rs, evs, dissent := s.DecideCounted(p, ord, at, rs, res)
+	if dissent {
+		for _, id := range res.AgainstVoters {
+			pts, won := s.Award(id, DissentBonus(rs), PointsDissent, at, rs, p.Turn)
+			evs = append(evs, pts...)
+			if won {
+				break
+			}
+		}
+	}
+	return rs, evs
+}
+
+// DecideCounted applies a proposal's result at its turn's end from the
+// count of its standing votes (res: For and Against, and the voters'
+// lists where the caller holds them): adopted, its rule changes and data
+// change take effect; defeated, its proposer loses the penalty (U5). The
+// thresholds are those in force at that moment, after the proposals
+// adopted before it in the same turn end (seed 003: a rule-change "takes
+// full effect at the moment of the completion of the vote"). dissent
+// reports that each voter against it now gains DissentBonus (adopted by
+// majority with the round still in play), in the order the votes were
+// cast, until one of them wins: the caller awards them (Award).
+func (s *State) DecideCounted(p *Proposal, ord int, at time.Time, rs *ruleset.Ruleset, res Result) (*ruleset.Ruleset, []Event, bool) {
+	n, _ := numbers(rs)
+	mode, _ := s.Mode(ord, rs)
+	if res.ForVoters == nil {
+		res.ForVoters, res.AgainstVoters = []string{}, []string{}
+	}
+	res = decide(res, mode)
 	var evs []Event
 	if !res.Passed {
 		p.Status, p.Result = ProposalDefeated, &res
 		evs = append(evs, Event{Kind: EvProposalDefeated, At: at, Proposal: p.ID, Player: p.Proposer, Turn: p.Turn,
 			Text: fmt.Sprintf("Proposal %s by %s is %s.", p.ID, s.Name(p.Proposer), res.Reason)})
 		pts, _ := s.award(p.Proposer, -n.DefeatPenalty, PointsDefeat, at, n, p.Turn)
-		return rs, append(evs, pts...)
+		return rs, append(evs, pts...), false
 	}
 	p.Status = ProposalAdopted
 	evs = append(evs, Event{Kind: EvProposalAdopted, At: at, Proposal: p.ID, Player: p.Proposer, Turn: p.Turn,
@@ -200,23 +258,26 @@ func (s *State) decideProposal(p *Proposal, ord int, at time.Time, rs *ruleset.R
 	}
 	res.Notes = notes
 	p.Result = &res
-	if mode == Majority && !s.Round.Over { // the bonus in force once this proposal took effect
-		for _, id := range res.AgainstVoters {
-			pts, won := s.award(id, n.DissentBonus, PointsDissent, at, n, p.Turn)
-			evs = append(evs, pts...)
-			if won {
-				break
-			}
-		}
-	}
-	return rs, evs
+	// The bonus in force once this proposal took effect.
+	return rs, evs, mode == Majority && !s.Round.Over
+}
+
+// DissentBonus is the points a voter against a proposal adopted by
+// majority gains (U5), in the ruleset rs.
+func DissentBonus(rs *ruleset.Ruleset) int { n, _ := numbers(rs); return n.DissentBonus }
+
+// Award changes a player's points by delta for reason at at under the
+// numbers of rs, and ends the round if they reached the winning points
+// first (U6); won reports that this award ended the round.
+func (s *State) Award(id string, delta int, reason string, at time.Time, rs *ruleset.Ruleset, turn string) (evs []Event, won bool) {
+	n, _ := numbers(rs)
+	return s.award(id, delta, reason, at, n, turn)
 }
 
 // decideAppeals decides the appeals voted on in turn ord (U10): upheld
 // with at least turns.appealSupport of those voting, replacing the ruling;
 // a paradox upheld as TRUE ends the round (U11).
 func (s *State) decideAppeals(ord int, at time.Time, rs *ruleset.Ruleset, reactions map[string]Reactions) []Event {
-	n, _ := numbers(rs)
 	type ref struct {
 		c  *Case
 		ap *Appeal
@@ -232,31 +293,41 @@ func (s *State) decideAppeals(ord int, at time.Time, rs *ruleset.Ruleset, reacti
 	slices.SortFunc(due, func(a, b ref) int { return a.ap.Seq - b.ap.Seq })
 	var evs []Event
 	for _, d := range due {
-		c, ap := d.c, d.ap
 		if s.Round.Over {
-			ap.Status = AppealVoid
+			d.ap.Status = AppealVoid
 			continue
 		}
-		votes := s.standingVotes(ap.Votes, reactions[ap.ID], at)
-		ap.Votes = votes
-		res := count(votes)
-		res.Passed = n.AppealSupport.AtLeast(res.For, res.For+res.Against)
-		need := fmt.Sprintf("%d/%d of those voting must support it", n.AppealSupport.Num, n.AppealSupport.Den)
-		res.Reason = fmt.Sprintf("%d for, %d against; %s", res.For, res.Against, need)
-		ap.Result = &res
-		if !res.Passed {
-			ap.Status = AppealRejected
-			evs = append(evs, Event{Kind: EvAppealRejected, At: at, Case: c.Number, Player: ap.By,
-				Text: fmt.Sprintf("The appeal %s of case %d fails (%s); the ruling stands.", ap.ID, c.Number, res.Reason)})
-			continue
-		}
-		ap.Status = AppealUpheld
-		c.Rulings = append(c.Rulings, Ruling{Value: ap.Value, Reasons: ap.Reasons, By: ap.By, Appeal: ap.ID, At: at})
-		evs = append(evs, Event{Kind: EvAppealUpheld, At: at, Case: c.Number, Player: ap.By, Reason: ap.Value,
-			Text: fmt.Sprintf("The appeal %s of case %d is upheld (%s): case %d is now ruled %s.", ap.ID, c.Number, res.Reason, c.Number, ap.Value)})
-		if c.Paradox && ap.Value == True {
-			evs = append(evs, s.win(c.Petitioner, WinParadox, c.Number, at))
-		}
+		votes := s.standingVotes(d.ap.Votes, reactions[d.ap.ID], at)
+		d.ap.Votes = votes
+		evs = append(evs, s.DecideAppealCounted(d.c, d.ap, count(votes), at, rs)...)
+	}
+	return evs
+}
+
+// DecideAppealCounted decides an appeal from the count of its standing
+// votes (res: For and Against): upheld with at least turns.appealSupport
+// of those voting, replacing the ruling; a paradox upheld as TRUE ends the
+// round (U10, U11).
+func (s *State) DecideAppealCounted(c *Case, ap *Appeal, res Result, at time.Time, rs *ruleset.Ruleset) []Event {
+	n, _ := numbers(rs)
+	if res.ForVoters == nil {
+		res.ForVoters, res.AgainstVoters = []string{}, []string{}
+	}
+	res.Passed = n.AppealSupport.AtLeast(res.For, res.For+res.Against)
+	need := fmt.Sprintf("%d/%d of those voting must support it", n.AppealSupport.Num, n.AppealSupport.Den)
+	res.Reason = fmt.Sprintf("%d for, %d against; %s", res.For, res.Against, need)
+	ap.Result = &res
+	if !res.Passed {
+		ap.Status = AppealRejected
+		return []Event{{Kind: EvAppealRejected, At: at, Case: c.Number, Player: ap.By,
+			Text: fmt.Sprintf("The appeal %s of case %d fails (%s); the ruling stands.", ap.ID, c.Number, res.Reason)}}
+	}
+	ap.Status = AppealUpheld
+	c.Rulings = append(c.Rulings, Ruling{Value: ap.Value, Reasons: ap.Reasons, By: ap.By, Appeal: ap.ID, At: at})
+	evs := []Event{{Kind: EvAppealUpheld, At: at, Case: c.Number, Player: ap.By, Reason: ap.Value,
+		Text: fmt.Sprintf("The appeal %s of case %d is upheld (%s): case %d is now ruled %s.", ap.ID, c.Number, res.Reason, c.Number, ap.Value)}}
+	if c.Paradox && ap.Value == True {
+		evs = append(evs, s.win(c.Petitioner, WinParadox, c.Number, at))
 	}
 	return evs
 }

@@ -44,6 +44,13 @@ type State struct {
 	NextCase int `json:"next_case"`
 	// NextSeq orders proposals and appeals by submission across the game.
 	NextSeq int `json:"next_seq"`
+	// NextRule is the number the next enacted rule gets, and
+	// UnanimityRule the number of the rule whose amendment keeps unanimity
+	// (U5): an engine that loads only the rules a command names (each rule
+	// an item of its own) knows them without the others. 0: computed
+	// from Rules.
+	NextRule      int `json:"next_rule,omitempty"`
+	UnanimityRule int `json:"unanimity_rule,omitempty"`
 
 	// byID indexes Players (who are only ever appended, and keep their
 	// id): a turn end looks a player up for every vote.
@@ -85,6 +92,11 @@ type Player struct {
 	InPool   bool      `json:"in_pool,omitempty"`
 	Points   int       `json:"points"`
 	JoinedAt time.Time `json:"joined_at"`
+	// VotedIn is the last turn ("{round}-{ordinal}") at whose end a vote
+	// of theirs on a proposal was counted: an engine that counts a turn
+	// end in parts keeps U8's "voted on at least one proposal" here (the
+	// pure turn end knows it in memory).
+	VotedIn string `json:"voted_in,omitempty"`
 }
 
 // Event is one thing a command or a due effect did: plain data for the
@@ -189,7 +201,11 @@ func New(rs *ruleset.Ruleset, createdAt time.Time) (*State, error) {
 			Number: n.FirstRuleNumber + i, Text: t.Text, Role: t.Role,
 			History: []RuleEvent{{Kind: RuleEnacted, At: createdAt, Text: t.Text}},
 		})
+		if t.Role == RoleUnanimity {
+			s.UnanimityRule = n.FirstRuleNumber + i
+		}
 	}
+	s.NextRule = n.FirstRuleNumber + len(texts)
 	return s, nil
 }
 

@@ -145,10 +145,13 @@ func (s *State) applyChanges(p *Proposal, at time.Time) (evs []Event, notes []st
 		ev := RuleEvent{Kind: c.Op, Proposal: p.ID, Turn: p.Turn, At: at, Text: c.Text}
 		switch c.Op {
 		case RuleEnacted:
-			n := 0
-			for _, r := range s.Rules {
-				n = max(n, r.Number)
+			n := s.NextRule - 1
+			if s.NextRule == 0 {
+				for _, r := range s.Rules {
+					n = max(n, r.Number)
+				}
 			}
+			s.NextRule = n + 2
 			s.Rules = append(s.Rules, Rule{Number: n + 1, Text: c.Text, History: []RuleEvent{ev}})
 			evs = append(evs, Event{Kind: EvRuleChanged, At: at, Rule: n + 1, Proposal: p.ID, Reason: c.Op, Turn: p.Turn,
 				Text: fmt.Sprintf("Rule %d is enacted by proposal %s.", n+1, p.ID)})

@@ -98,6 +98,10 @@ type Propose struct {
 // MaxText bounds a rule text, statement, argument or reasons.
 const MaxText = 4000
 
+// MaxChanges bounds a proposal's rule changes: the turn end writes the
+// rules a proposal changes in one step (turnend.go).
+const MaxChanges = 20
+
 func checkLen(what, s string) error {
 	if len(s) > MaxText {
 		return rules.Refuse("invalid_request", "The %s is %d characters long; at most %d are allowed.", what, len(s), MaxText)
@@ -136,6 +140,9 @@ func SubmitProposal(s *engine.Service, ctx context.Context, req engine.Request, 
 	if p.Op != "" || p.Rule != 0 || p.Text != "" {
 		changes = append([]nomic.RuleChange{{Op: strings.ToLower(strings.TrimSpace(p.Op)), Rule: p.Rule, Text: p.Text}}, changes...)
 	}
+	if len(changes) > MaxChanges {
+		return nil, rules.Refuse("invalid_rule_change", "A proposal makes at most %d rule changes; this one makes %d.", MaxChanges, len(changes))
+	}
 	for _, c := range changes {
 		if err := checkLen("rule text", c.Text); err != nil {
 			return nil, err
@@ -153,9 +160,15 @@ func SubmitProposal(s *engine.Service, ctx context.Context, req engine.Request, 
 		return nil, rules.Refuse("invalid_amendment", "The data change is %d bytes; at most %d are allowed.", len(p.Data), engine.MaxPatch)
 	}
 	return run(s, ctx, op{req: req, command: "turns-propose", body: p,
-		keys: func(g string) []store.Key { return []store.Key{rulesKey(g)} },
+		keys: func(g string) []store.Key {
+			var ks []store.Key
+			for _, n := range changedRules(changes) {
+				ks = append(ks, ruleKey(g, n))
+			}
+			return ks
+		},
 		apply: func(w *work) (any, error) {
-			if err := w.load(true, nil, nil, false); err != nil {
+			if err := w.loadRules(changedRules(changes)...); err != nil {
 				return nil, err
 			}
 			id := fmt.Sprintf("P%d", w.s.NextSeq+1)
@@ -226,7 +239,7 @@ func CastVote(s *engine.Service, ctx context.Context, req engine.Request, b Ball
 			return []store.Key{propKey(g, b.Proposal), voteKey(g, b.Proposal, req.Actor)}
 		},
 		apply: func(w *work) (any, error) {
-			if err := w.load(false, []string{b.Proposal}, nil, false); err != nil {
+			if err := w.load([]string{b.Proposal}, nil, false); err != nil {
 				return nil, err
 			}
 			v, err := w.s.CheckVote(b.Proposal, req.Actor, f, w.t.Now)
@@ -274,7 +287,7 @@ func VoteOnAppeal(s *engine.Service, ctx context.Context, req engine.Request, b 
 	return run(s, ctx, op{req: req, command: "appeal-vote", body: b,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, b.Case)} },
 		apply: func(w *work) (any, error) {
-			if err := w.load(false, nil, []int{b.Case}, false); err != nil {
+			if err := w.load(nil, []int{b.Case}, false); err != nil {
 				return nil, err
 			}
 			c := w.s.Case(b.Case)
@@ -354,7 +367,7 @@ func SetActive(s *engine.Service, ctx context.Context, req engine.Request, a Act
 	return run(s, ctx, op{req: req, command: "turns-active", body: a,
 		apply: func(w *work) (any, error) {
 			cases := w.judged(req.Actor)
-			if err := w.load(false, nil, cases, false); err != nil {
+			if err := w.load(nil, cases, false); err != nil {
 				return nil, err
 			}
 			src, err := w.source(cases)
@@ -482,7 +495,7 @@ func Recuse(s *engine.Service, ctx context.Context, req engine.Request, r CaseRe
 	return run(s, ctx, op{req: req, command: "judge-recuse", body: r, random: true,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, r.Case)} },
 		apply: func(w *work) (any, error) {
-			if err := w.load(false, nil, []int{r.Case}, false); err != nil {
+			if err := w.load(nil, []int{r.Case}, false); err != nil {
 				return nil, err
 			}
 			src, err := w.t.Source()
@@ -515,7 +528,7 @@ func Rule(s *engine.Service, ctx context.Context, req engine.Request, r Ruling) 
 	return run(s, ctx, op{req: req, command: "judge-rule", body: r,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, r.Case)} },
 		apply: func(w *work) (any, error) {
-			if err := w.load(false, nil, []int{r.Case}, false); err != nil {
+			if err := w.load(nil, []int{r.Case}, false); err != nil {
 				return nil, err
 			}
 			asAdmin := false
@@ -542,7 +555,7 @@ func AppealRuling(s *engine.Service, ctx context.Context, req engine.Request, r 
 	return run(s, ctx, op{req: req, command: "ruling-appeal", body: r,
 		keys: func(g string) []store.Key { return []store.Key{caseKey(g, r.Case)} },
 		apply: func(w *work) (any, error) {
-			if err := w.load(false, nil, []int{r.Case}, false); err != nil {
+			if err := w.load(nil, []int{r.Case}, false); err != nil {
 				return nil, err
 			}
 			ap, err := w.s.Appeal(fmt.Sprintf("A%d", w.s.NextSeq+1), r.Case, req.Actor, r.Ruling, r.Reasons, w.t.Now)
@@ -579,21 +592,26 @@ func StartRound(s *engine.Service, ctx context.Context, req engine.Request) (*en
 			if err := w.t.Admin("start the next round"); err != nil {
 				return nil, err
 			}
-			var cases []int
-			for _, r := range w.g.Cases {
-				cases = append(cases, r.Number)
-			}
-			var props []string
-			for _, r := range w.g.Open {
-				props = append(props, r.ID)
-			}
-			if err := w.load(false, props, cases, false); err != nil {
-				return nil, err
-			}
+			// The open proposals stay stubs and the cases unread: the
+			// rules make the proposals void (and say so in the log), and
+			// their items read void from now on; each open case's Judge
+			// is appointed anew as of now in the game item's index, and
+			// its open appeal is void, which the case item catches up
+			// with when next read (load). So the new round's commit does
+			// not grow with them (issue 22).
 			evs, err := w.s.StartRound(w.t.Now, w.t.Rules)
 			if err != nil {
 				return nil, err
 			}
+			kept := []caseRef{}
+			for _, r := range w.g.Cases {
+				if r.judging() {
+					r.Appointed = w.t.Now
+					r.Appeal, r.AppealRound, r.AppealOrdinal = "", 0, 0
+					kept = append(kept, r)
+				}
+			}
+			w.g.Cases = kept
 			w.g.Moment = w.t.Now.Add(-time.Nanosecond)
 			w.emit(evs...)
 			return RoundView{Round: w.s.Round, Turn: w.s.Turn(w.t.Now)}, nil
@@ -613,7 +631,7 @@ func onLeave(t *engine.Tx, r engine.PlayerRecord, _ *engine.LeaveResult) error {
 		return nil // never took part: nothing to end
 	}
 	cases := w.judged(id)
-	if err := w.load(false, nil, cases, false); err != nil {
+	if err := w.load(nil, cases, false); err != nil {
 		return err
 	}
 	src, err := w.source(cases)

@@ -96,7 +96,21 @@ func TestConcurrentVotesAndTheTurnEnd(t *testing.T) {
 					wantAgainst = append(wantAgainst, v)
 				}
 			}
-			gotFor, gotAgainst := slices.Sorted(slices.Values(r.ForVoters)), slices.Sorted(slices.Values(r.AgainstVoters))
+			// The counted votes are the proposal's vote items (issue 22:
+			// the result holds the counts, never a list of voters).
+			var gotFor, gotAgainst []string
+			for _, v := range ps[0].Votes {
+				if v.For {
+					gotFor = append(gotFor, v.Voter)
+				} else {
+					gotAgainst = append(gotAgainst, v.Voter)
+				}
+			}
+			slices.Sort(gotFor)
+			slices.Sort(gotAgainst)
+			if r.For != len(gotFor) || r.Against != len(gotAgainst) {
+				t.Fatalf("the result counts %d for, %d against; the votes are %v and %v", r.For, r.Against, gotFor, gotAgainst)
+			}
 			slices.Sort(wantFor)
 			slices.Sort(wantAgainst)
 			if !slices.Equal(gotFor, wantFor) || !slices.Equal(gotAgainst, wantAgainst) {

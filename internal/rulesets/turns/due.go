@@ -2,14 +2,11 @@ package turns
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules/nomic"
-	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
 
@@ -80,15 +77,16 @@ type Applied struct {
 }
 
 // applyDue applies d as of d.At, if it is still the game's next effect.
+// A turn end is applied in steps (applyEnd).
 func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool, error) {
+	if d.Kind == kindEnd {
+		return applyEnd(s, ctx, game, d)
+	}
 	res, err := s.Run(ctx, engine.Spec{Req: engine.Request{Game: game, Actor: engine.SchedulerActor, Key: d.key()},
 		Command: d.Kind, Body: d, Random: d.Kind == kindDeadline,
 		Keys: func(g string) []store.Key {
 			ks := []store.Key{stateKey(g)}
-			switch d.Kind {
-			case kindEnd:
-				ks = append(ks, rulesKey(g))
-			case kindDeadline:
+			if d.Kind == kindDeadline {
 				ks = append(ks, caseKey(g, d.Case))
 			}
 			return ks
@@ -111,12 +109,8 @@ func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool,
 			case kindMiddle:
 				w.g.Moment = d.At
 				w.t.Emit("turns_turn_middle", "", w.s.Turn(d.At))
-			case kindEnd:
-				if err := w.endTurn(d); err != nil {
-					return nil, err
-				}
 			case kindDeadline:
-				if err := w.load(false, nil, []int{d.Case}, false); err != nil {
+				if err := w.load(nil, []int{d.Case}, false); err != nil {
 					return nil, err
 				}
 				src, err := t.Source()
@@ -136,119 +130,4 @@ func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool,
 		return false, nil
 	}
 	return err == nil, err
-}
-
-// endTurn applies a turn's end (U5, U8, U10): first a fence on the game
-// item, in a commit of its own, so that every vote committed before it is
-// counted and every later one retries into a closed vote; then the turn's
-// proposals and appeals with their votes, decided by the rules; adopted
-// data changes go into the game's ruleset (R4).
-func (w *work) endTurn(d due) error {
-	t := w.t
-	if w.g.Closing != d.Turn {
-		w.g.Closing = d.Turn
-		if err := w.fence(); err != nil {
-			return err
-		}
-	}
-	var props []string
-	for _, r := range w.g.Open {
-		if nomic.TurnID(r.Round, r.Ordinal) == d.Turn {
-			props = append(props, r.ID)
-		}
-	}
-	var cases []int
-	for _, r := range w.g.Cases {
-		if r.Appeal != "" && nomic.TurnID(r.AppealRound, r.AppealOrdinal) == d.Turn {
-			cases = append(cases, r.Number)
-		}
-	}
-	if err := w.load(true, props, cases, true); err != nil {
-		return err
-	}
-	reactions, err := w.reactions(d, props, cases)
-	if err != nil {
-		return err
-	}
-	// Who reacted may not have met the rules yet: a player's reaction is
-	// their vote all the same (U4).
-	var reacted []string
-	for _, r := range reactions {
-		reacted = append(append(reacted, r.Up...), r.Down...)
-	}
-	if err := w.sync(reacted...); err != nil {
-		return err
-	}
-	_, evs, err := w.s.ApplyDue(nomic.Due{Kind: nomic.DueTurnEnd, At: d.At, Turn: d.Turn}, t.Rules, noDraws{}, reactions)
-	if err != nil {
-		return err
-	}
-	for _, ev := range evs {
-		w.emit(ev)
-		if ev.Kind != nomic.EvDataChanged {
-			continue
-		}
-		p := w.s.Proposal(ev.Proposal)
-		var c ruleset.Change
-		if err := json.Unmarshal(p.Data, &c); err != nil {
-			return fmt.Errorf("proposal %s: decoding its data change: %w", p.ID, err)
-		}
-		if _, err := t.ApplyChange(c, "proposal "+p.ID+" adopted at the end of turn "+d.Turn, "turns-proposal"); err != nil {
-			return err
-		}
-	}
-	w.g.Moment, w.g.Closing = d.At, ""
-	return nil
-}
-
-// fence commits the game item with Closing set, at once.
-func (w *work) fence() error {
-	t := w.t
-	k := stateKey(t.Game)
-	it := t.Loaded[k]
-	data, err := json.Marshal(w.g)
-	if err != nil {
-		return err
-	}
-	if err := t.Svc.Store().Commit(t.Ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: data, Due: it.Due}, Expect: it.Version}}}); err != nil {
-		return err
-	}
-	t.Loaded[k] = store.Item{Key: k, Data: data, Due: it.Due, Version: it.Version + 1}
-	w.raw[k] = data
-	return nil
-}
-
-// reactions reads the 👍/👎 on the messages of the turn's proposals and
-// appeals as of the turn's end (U4), for those with a message.
-func (w *work) reactions(d due, props []string, cases []int) (map[string]nomic.Reactions, error) {
-	out := map[string]nomic.Reactions{}
-	read := func(id string) error {
-		m, ok := w.messages[id]
-		if !ok {
-			return nil
-		}
-		snap, err := w.t.Svc.ReactionsAt(w.t.Ctx, w.t.Game, m, d.At)
-		if err != nil {
-			return err
-		}
-		out[id] = nomic.Reactions{Up: snap.Up, Down: snap.Down}
-		return nil
-	}
-	for _, id := range props {
-		if err := read(id); err != nil {
-			return nil, err
-		}
-	}
-	for _, n := range cases {
-		if c := w.s.Case(n); c != nil {
-			for _, ap := range c.Appeals {
-				if ap.Status == nomic.AppealOpen {
-					if err := read(ap.ID); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
-	}
-	return out, nil
 }

@@ -25,8 +25,13 @@ const (
 	// index of the open proposals and of the cases with a timer or an
 	// open appeal. Its due time is the next scheduled effect.
 	stateSK = "TURNS"
-	// rulesSK is the numbered rules with their history.
-	rulesSK = "TRULES"
+	// rulePrefix + number (six digits, so they list in number order) is
+	// a numbered rule with its history.
+	rulePrefix = "TRULE#"
+	// legacyRulesSK is every rule in one item, as games before issue 22
+	// stored them: read where a rule has no item of its own yet, never
+	// written (it outgrew the item limit once rules were adopted).
+	legacyRulesSK = "TRULES"
 	// propPrefix + id is a proposal (without its open votes).
 	propPrefix = "TPROP#"
 	// votePrefix + proposal or appeal id + "#" + voter is one standing vote.
@@ -35,8 +40,11 @@ const (
 	casePrefix = "TCASE#"
 )
 
-func stateKey(g string) store.Key { return store.Key{PK: engine.GamePK(g), SK: stateSK} }
-func rulesKey(g string) store.Key { return store.Key{PK: engine.GamePK(g), SK: rulesSK} }
+func stateKey(g string) store.Key       { return store.Key{PK: engine.GamePK(g), SK: stateSK} }
+func legacyRulesKey(g string) store.Key { return store.Key{PK: engine.GamePK(g), SK: legacyRulesSK} }
+func ruleKey(g string, n int) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: fmt.Sprintf("%s%06d", rulePrefix, n)}
+}
 func propKey(g, id string) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: propPrefix + id}
 }
@@ -53,15 +61,24 @@ type gameItem struct {
 	Players  []nomic.Player `json:"players"`
 	NextCase int            `json:"next_case"`
 	NextSeq  int            `json:"next_seq"`
+	// NextRule is the number the next enacted rule takes and UnanimityRule
+	// the unanimity rule's (U5); 0 in a game from before each rule was an
+	// item of its own, until its first command reads them from the one
+	// legacy item (LegacyRules: that item holds the rules not yet moved).
+	NextRule      int  `json:"next_rule,omitempty"`
+	UnanimityRule int  `json:"unanimity_rule,omitempty"`
+	LegacyRules   bool `json:"legacy_rules,omitempty"`
 	// Moment is the last calendar moment (a turn's beginning, middle or
 	// end) applied: the next one is the first after it (RULINGS T4).
 	Moment time.Time `json:"moment"`
 	// Closing names the turn whose end is being applied: the fence that
 	// makes every vote committed before it part of the count (votes check
 	// this item's version in their commit).
-	Closing string    `json:"closing,omitempty"`
-	Open    []propRef `json:"open"`
-	Cases   []caseRef `json:"cases"`
+	Closing string `json:"closing,omitempty"`
+	// End is the progress of that turn end, applied in steps (turnend.go).
+	End   *endProgress `json:"end,omitempty"`
+	Open  []propRef    `json:"open"`
+	Cases []caseRef    `json:"cases"`
 }
 
 // propRef is an open proposal in the game item's index.
@@ -111,12 +128,16 @@ type work struct {
 	s     *nomic.State
 	fresh bool // the game item did not exist yet
 	// raw is each loaded part as read, to write only what changed.
-	raw   map[store.Key][]byte
-	rules bool            // the rules are loaded
-	stubs map[string]bool // open proposals known from the index only
-	cases map[int]bool    // cases loaded (or new)
+	raw      map[store.Key][]byte
+	ruleNums map[int]bool // the rules loaded (or enacted)
+	// legacy is the legacy rules item, once read.
+	legacy []nomic.Rule
+	stubs  map[string]bool // open proposals known from the index only
+	cases  map[int]bool    // cases loaded (or new)
 	// messages are the open proposals' chat messages, by proposal id.
 	messages map[string]engine.MessageRef
+	// pages is how many pages of votes a turn-end step read.
+	pages int
 }
 
 // errBehind: a scheduled effect is due before the command's moment; the
@@ -136,7 +157,7 @@ func open(t *engine.Tx) (*work, error) {
 			return nil, err
 		}
 	}
-	w := &work{t: t, raw: map[store.Key][]byte{}, stubs: map[string]bool{}, cases: map[int]bool{}, messages: map[string]engine.MessageRef{}}
+	w := &work{t: t, raw: map[store.Key][]byte{}, stubs: map[string]bool{}, cases: map[int]bool{}, ruleNums: map[int]bool{}, messages: map[string]engine.MessageRef{}}
 	it := t.Loaded[k]
 	if it.Exists() {
 		if err := json.Unmarshal(it.Data, &w.g); err != nil {
@@ -144,13 +165,16 @@ func open(t *engine.Tx) (*work, error) {
 		}
 		w.raw[k] = it.Data
 		w.s = &nomic.State{Round: w.g.Round, Players: w.g.Players, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq,
-			Proposals: []nomic.Proposal{}, Cases: []nomic.Case{}}
+			NextRule: w.g.NextRule, UnanimityRule: w.g.UnanimityRule, Proposals: []nomic.Proposal{}, Cases: []nomic.Case{}}
 	} else {
 		s, err := nomic.New(t.Rules, t.Meta.CreatedAt)
 		if err != nil {
 			return nil, err
 		}
-		w.s, w.fresh, w.rules = s, true, true
+		w.s, w.fresh = s, true
+		for _, r := range s.Rules {
+			w.ruleNums[r.Number] = true
+		}
 		w.g.Round, w.g.NextCase = s.Round, s.NextCase
 		w.g.Moment = t.Meta.CreatedAt.Add(-time.Nanosecond)
 	}
@@ -218,15 +242,88 @@ func (w *work) behind() bool {
 	return ok && !d.At.After(w.t.Now)
 }
 
-// load reads, in one request, the parts named that are not loaded yet:
-// the rules, proposals (with their open votes, when votes is set) and
-// cases.
-func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
+// loadRules reads, in one request, the numbered rules named that are not
+// loaded yet (a rule that does not exist is not loaded), and makes sure the
+// rule counters are known (a game from before rules were items of their
+// own reads them from its legacy item, which it reads from then on for a
+// rule not moved yet; a rule moves when it is next written).
+func (w *work) loadRules(nums ...int) error {
 	t := w.t
 	var keys []store.Key
-	if rules && !w.rules {
-		keys = append(keys, rulesKey(t.Game))
+	for _, n := range nums {
+		if k := ruleKey(t.Game, n); !w.ruleNums[n] && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
+	legacy := w.legacy == nil && (w.g.LegacyRules || w.g.NextRule == 0 && !w.fresh)
+	if legacy {
+		keys = append(keys, legacyRulesKey(t.Game))
+	}
+	keys = slices.DeleteFunc(keys, func(k store.Key) bool { _, ok := t.Loaded[k]; return ok })
+	if len(keys) > 0 {
+		if err := t.Load(keys...); err != nil {
+			return err
+		}
+	}
+	if legacy {
+		w.legacy = []nomic.Rule{}
+		if it := t.Loaded[legacyRulesKey(t.Game)]; it.Exists() {
+			if err := json.Unmarshal(it.Data, &w.legacy); err != nil {
+				return fmt.Errorf("decoding the rules: %w", err)
+			}
+			w.g.LegacyRules = true
+		}
+		if w.g.NextRule == 0 {
+			next := 0
+			for _, r := range w.legacy {
+				next = max(next, r.Number+1)
+				if r.Role == nomic.RoleUnanimity {
+					w.g.UnanimityRule = r.Number
+				}
+			}
+			w.g.NextRule = next
+			w.s.NextRule, w.s.UnanimityRule = w.g.NextRule, w.g.UnanimityRule
+		}
+	}
+	for _, n := range nums {
+		if w.ruleNums[n] {
+			continue
+		}
+		it := t.Loaded[ruleKey(t.Game, n)]
+		var r nomic.Rule
+		switch i := slices.IndexFunc(w.legacy, func(r nomic.Rule) bool { return r.Number == n }); {
+		case it.Exists():
+			if err := json.Unmarshal(it.Data, &r); err != nil {
+				return fmt.Errorf("decoding rule %d: %w", n, err)
+			}
+			w.raw[it.Key] = it.Data
+		case i >= 0:
+			r = w.legacy[i]
+		default:
+			continue
+		}
+		w.s.Rules = append(w.s.Rules, r)
+		w.ruleNums[n] = true
+	}
+	return nil
+}
+
+// changedRules are the numbers of the rules a proposal's changes name.
+func changedRules(cs []nomic.RuleChange) []int {
+	var out []int
+	for _, c := range cs {
+		if c.Rule != 0 {
+			out = append(out, c.Rule)
+		}
+	}
+	return out
+}
+
+// load reads, in one request, the parts named that are not loaded yet:
+// proposals (with their votes, when votes is set) and cases.
+func (w *work) load(props []string, cases []int, votes bool) error {
+	t := w.t
+	var keys []store.Key
 	for _, id := range props {
 		if w.stubs[id] || !w.hasProp(id) {
 			keys = append(keys, propKey(t.Game, id))
@@ -243,16 +340,6 @@ func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
 			return err
 		}
 	}
-	if rules && !w.rules {
-		it := t.Loaded[rulesKey(t.Game)]
-		if it.Exists() {
-			if err := json.Unmarshal(it.Data, &w.s.Rules); err != nil {
-				return fmt.Errorf("decoding the rules: %w", err)
-			}
-			w.raw[it.Key] = it.Data
-		}
-		w.rules = true
-	}
 	for _, id := range props {
 		it := t.Loaded[propKey(t.Game, id)]
 		if !it.Exists() || !(w.stubs[id] || !w.hasProp(id)) {
@@ -262,8 +349,14 @@ func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
 		if err := json.Unmarshal(it.Data, &p); err != nil {
 			return fmt.Errorf("decoding proposal %s: %w", id, err)
 		}
+		if p.Status == nomic.ProposalOpen && p.Round < w.s.Round.Number {
+			p.Status = nomic.ProposalVoid // its round ended undecided (round-start)
+		}
 		w.raw[it.Key] = it.Data
-		if votes && p.Status == nomic.ProposalOpen {
+		// Open votes, and those counted by a turn end in steps, are
+		// items of their own; a proposal decided in one commit (before
+		// issue 22) holds its counted votes.
+		if votes && (p.Status == nomic.ProposalOpen || len(p.Votes) == 0) {
 			vs, err := w.votes(id)
 			if err != nil {
 				return err
@@ -286,10 +379,11 @@ func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
 		if err := json.Unmarshal(it.Data, &c); err != nil {
 			return fmt.Errorf("decoding case %d: %w", n, err)
 		}
+		w.catchUpCase(&c)
 		w.raw[it.Key] = it.Data
 		if votes {
 			for j := range c.Appeals {
-				if ap := &c.Appeals[j]; ap.Status == nomic.AppealOpen {
+				if ap := &c.Appeals[j]; ap.Status == nomic.AppealOpen || len(ap.Votes) == 0 {
 					vs, err := w.votes(ap.ID)
 					if err != nil {
 						return err
@@ -304,20 +398,41 @@ func (w *work) load(rules bool, props []string, cases []int, votes bool) error {
 	return nil
 }
 
+// catchUpCase brings a case item up to what a new round made true without
+// writing it (StartRound): its open appeal of an earlier round is void, and
+// its current Judge is appointed as of the time the game item's index says,
+// when that is later (U6; RULINGS is silent: no deadline runs while no
+// round is in play).
+func (w *work) catchUpCase(c *nomic.Case) {
+	for j := range c.Appeals {
+		if ap := &c.Appeals[j]; ap.Status == nomic.AppealOpen && ap.Round < w.s.Round.Number {
+			ap.Status = nomic.AppealVoid
+		}
+	}
+	i := slices.IndexFunc(w.g.Cases, func(r caseRef) bool { return r.Number == c.Number })
+	n := len(c.Appointments)
+	if i < 0 || n == 0 || c.Appointments[n-1].Ended != "" {
+		return
+	}
+	if a := &c.Appointments[n-1]; w.g.Cases[i].Appointed.After(a.At) && a.Judge == w.g.Cases[i].Judge {
+		a.At = w.g.Cases[i].Appointed
+	}
+}
+
 func (w *work) hasProp(id string) bool {
 	return slices.ContainsFunc(w.s.Proposals, func(p nomic.Proposal) bool { return p.ID == id })
 }
 
-// votes reads the standing votes on a proposal or appeal, in the order cast.
+// votes reads the standing votes on a proposal or appeal, in the order
+// cast (without those a turn end found void).
 func (w *work) votes(id string) ([]nomic.Vote, error) {
 	out := []nomic.Vote{}
 	err := w.t.Svc.Scan(w.t.Ctx, store.Query{PK: engine.GamePK(w.t.Game), Prefix: votePrefix + id + "#"}, func(it store.Item) error {
-		var v nomic.Vote
-		if err := json.Unmarshal(it.Data, &v); err != nil {
-			return fmt.Errorf("decoding vote %s: %w", it.Key, err)
+		v, err := decodeVote(it)
+		if err == nil && !v.Void {
+			out = append(out, v.Vote)
 		}
-		out = append(out, v)
-		return nil
+		return err
 	})
 	slices.SortStableFunc(out, func(a, b nomic.Vote) int { return a.At.Compare(b.At) })
 	return out, err
@@ -357,6 +472,9 @@ func (w *work) sync(ids ...string) error {
 func (w *work) save() error {
 	t, s := w.t, w.s
 	w.g.Round, w.g.Players, w.g.NextCase, w.g.NextSeq = s.Round, s.Players, s.NextCase, s.NextSeq
+	if s.NextRule != 0 {
+		w.g.NextRule, w.g.UnanimityRule = s.NextRule, s.UnanimityRule
+	}
 	w.g.Open = []propRef{}
 	for _, p := range s.Proposals {
 		if p.Status == nomic.ProposalOpen {
@@ -385,8 +503,8 @@ func (w *work) save() error {
 	if err := w.put(stateKey(t.Game), w.g, at); err != nil {
 		return err
 	}
-	if w.rules {
-		if err := w.put(rulesKey(t.Game), s.Rules, time.Time{}); err != nil {
+	for _, r := range s.Rules {
+		if err := w.put(ruleKey(t.Game, r.Number), r, time.Time{}); err != nil {
 			return err
 		}
 	}

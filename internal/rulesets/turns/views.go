@@ -58,7 +58,7 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 	for _, r := range w.g.Cases {
 		cases = append(cases, r.Number)
 	}
-	if err := w.load(false, ids, cases, true); err != nil {
+	if err := w.load(ids, cases, true); err != nil {
 		return Status{}, err
 	}
 	now := w.t.Now
@@ -116,14 +116,31 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 // Rules returns the numbered rules, repealed ones included, with their
 // history (which proposal enacted, amended or repealed each, U3).
 func Rules(ctx context.Context, s *engine.Service, game string) ([]nomic.Rule, error) {
-	w, err := read(ctx, s, viewTurns, game, rulesKey(game))
+	w, err := read(ctx, s, viewTurns, game)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.load(true, nil, nil, false); err != nil {
+	if w.fresh { // no command yet: the rules of seed 003
+		return w.s.Rules, nil
+	}
+	byNumber := map[int]nomic.Rule{}
+	if err := scan(ctx, s, game, rulePrefix, func(r nomic.Rule) { byNumber[r.Number] = r }); err != nil {
 		return nil, err
 	}
-	return w.s.Rules, nil
+	if err := w.loadRules(); err != nil { // a legacy game's rules not moved yet
+		return nil, err
+	}
+	for _, r := range w.legacy {
+		if _, ok := byNumber[r.Number]; !ok {
+			byNumber[r.Number] = r
+		}
+	}
+	out := make([]nomic.Rule, 0, len(byNumber))
+	for _, r := range byNumber {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b nomic.Rule) int { return a.Number - b.Number })
+	return out, nil
 }
 
 // Proposals returns every proposal of the game, in submission order, with
@@ -137,7 +154,7 @@ func Proposals(ctx context.Context, s *engine.Service, game string) ([]ProposalV
 	if err := scan(ctx, s, game, propPrefix, func(p nomic.Proposal) { ids = append(ids, p.ID) }); err != nil {
 		return nil, err
 	}
-	if err := w.load(false, ids, nil, true); err != nil {
+	if err := w.load(ids, nil, true); err != nil {
 		return nil, err
 	}
 	out := []ProposalView{}
@@ -161,7 +178,7 @@ func Cases(ctx context.Context, s *engine.Service, game string) ([]CaseView, err
 	if err := scan(ctx, s, game, casePrefix, func(c nomic.Case) { ns = append(ns, c.Number) }); err != nil {
 		return nil, err
 	}
-	if err := w.load(false, nil, ns, true); err != nil {
+	if err := w.load(nil, ns, true); err != nil {
 		return nil, err
 	}
 	out := []CaseView{}

@@ -1,0 +1,263 @@
+package turns_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"croupier/internal/clock"
+	"croupier/internal/game"
+	"croupier/internal/rules/nomic"
+	"croupier/internal/ruleset"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/turns"
+	"croupier/internal/store"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
+)
+
+// EnvScaleTurnEnd sizes TestScale_TurnEndOfManyProposalsAndVotes: "P/V",
+// P proposals by P players and V votes (make scale: 500/10000).
+const EnvScaleTurnEnd = "CROUPIER_SCALE_TURN_END"
+
+// sizeStore records the largest item every successful commit wrote, by
+// kind of item (the sort key up to its first '#').
+type sizeStore struct {
+	store.Store
+	mu      sync.Mutex
+	largest map[string]int
+}
+
+func (s *sizeStore) Commit(ctx context.Context, tx store.Tx) error {
+	if err := s.Store.Commit(ctx, tx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range tx.Puts {
+		kind, _, _ := strings.Cut(p.Item.SK, "#")
+		s.largest[kind] = max(s.largest[kind], len(p.Item.Data))
+	}
+	return nil
+}
+
+// parallel runs fn(i) for i < n on 8 workers, failing on any error.
+func parallel(t *testing.T, n int, fn func(i int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	next := make(chan int)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(i); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// TestScale_TurnEndOfManyProposalsAndVotes is issue 22's acceptance of the
+// turn end on DynamoDB Local: P players each submit a proposal in turn 3
+// (simple majority, so dissenters gain points) and cast V votes between
+// them, all through the engine; then one scheduler applies the turn end,
+// in steps. The result is the pure rules' (nomic.State.ApplyDue over the
+// same proposals, votes and players, read from the game before the end):
+// every proposal's status and counts, every player's points and pool
+// membership, the winner. The time of the turn end and the largest item
+// of each kind are logged, never asserted. `make test` runs 120/600;
+// `make scale` 500/10000.
+func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
+	np, nv := 120, 600
+	if s := os.Getenv(EnvScaleTurnEnd); s != "" {
+		a, b, _ := strings.Cut(s, "/")
+		var err1, err2 error
+		np, err1 = strconv.Atoi(a)
+		nv, err2 = strconv.Atoi(b)
+		if err1 != nil || err2 != nil || np < 2 || nv < 1 {
+			t.Fatalf("%s=%q: want proposals/votes, such as 500/10000", EnvScaleTurnEnd, s)
+		}
+	}
+	client, table := testenv.DynamoTable(t, "turnsscale")
+	st := &sizeStore{Store: dynamo.New(client, table), largest: map[string]int{}}
+	e := &env{t: t, ctx: context.Background(), st: st, clk: clock.NewManual(created), g: "nomic"}
+	e.svc = rulesets.New(st, e.clk, game.WithLogger(quiet()))
+	if _, err := e.svc.Create(e.ctx, e.req(admin), game.CreateGame{ID: e.g, Name: "Nomic", Ruleset: turns.ID}); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, np)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("discord:%d", 100000+i)
+	}
+	key := func(what string, i int) game.Request {
+		return game.Request{Game: e.g, Actor: ids[i%np], Key: fmt.Sprint(what, "-", i)}
+	}
+	start := time.Now()
+	parallel(t, np, func(i int) error {
+		_, err := e.svc.Join(e.ctx, key("join", i), game.JoinGame{Name: fmt.Sprintf("Player %d with a long enough name %d", i, i)})
+		return err
+	})
+	// Turn 3 is the first adopting by simple majority (U5).
+	b3, _, end3 := turnTimes(3)
+	e.at(b3.Add(time.Hour))
+	parallel(t, np, func(i int) error {
+		_, err := e.callReq(key("propose", i), "turns-propose", turns.Propose{Op: "enact", Text: fmt.Sprint("Rule of player ", i)})
+		if err == nil && i%3 == 0 {
+			_, err = e.callReq(key("pool", i), "pool-enter", nil)
+		}
+		return err
+	})
+	// Each vote a distinct (voter, proposal), cast a second apart.
+	rnd := rand.New(rand.NewPCG(22, 3))
+	type ballot struct {
+		voter, prop int
+		vote        string
+	}
+	seen := map[[2]int]bool{}
+	var ballots []ballot
+	for len(ballots) < nv && len(seen) < np*np {
+		b := ballot{voter: rnd.IntN(np), prop: 1 + rnd.IntN(np), vote: []string{"for", "for", "against"}[rnd.IntN(3)]}
+		if !seen[[2]int{b.voter, b.prop}] {
+			seen[[2]int{b.voter, b.prop}] = true
+			ballots = append(ballots, b)
+		}
+	}
+	parallel(t, len(ballots), func(i int) error {
+		b := ballots[i]
+		_, err := e.callReq(game.Request{Game: e.g, Actor: ids[b.voter], Key: fmt.Sprint("vote-", i)}, "turns-vote", turns.Ballot{Proposal: fmt.Sprint("P", b.prop), Vote: b.vote})
+		return err
+	})
+	setup := time.Since(start)
+
+	// The pure rules over the same game, read before the end.
+	s := pureOf(t, e)
+	rs := e.rules()
+	_, _, err := s.ApplyDue(nomic.Due{Kind: nomic.DueTurnEnd, At: end3, Turn: nomic.TurnID(1, 3)}, rs, pureNoDraws{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	e.clk.Set(end3)
+	began := time.Now()
+	rep, err := e.svc.RunDue(e.ctx)
+	took := time.Since(began)
+	if err != nil || len(rep.Failed) > 0 {
+		t.Fatalf("the turn end failed: %v %v", err, rep.Failed)
+	}
+	steps := len(e.entriesOf("turn-end"))
+
+	ps, err := turns.Proposals(e.ctx, e.svc, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]int{}
+	for _, p := range ps {
+		w := s.Proposal(p.ID)
+		if w == nil || w.Status != p.Status || w.Result != nil && (p.Result == nil || p.Result.For != w.Result.For || p.Result.Against != w.Result.Against) {
+			t.Fatalf("proposal %s: %s %+v through the module, %+v by the pure rules", p.ID, p.Status, p.Result, w)
+		}
+		status[p.Status]++
+	}
+	stt := e.status()
+	for _, p := range stt.Players {
+		w := s.Player(p.Player)
+		if w == nil || w.Points != p.Points || w.InPool != p.InPool {
+			t.Fatalf("%s: %d points, in pool %v through the module; the pure rules say %+v", p.Name, p.Points, p.InPool, w)
+		}
+	}
+	if stt.Round.Over != s.Round.Over || stt.Round.Winner != s.Round.Winner {
+		t.Fatalf("round over %v won by %q through the module; %v, %q by the pure rules", stt.Round.Over, stt.Round.Winner, s.Round.Over, s.Round.Winner)
+	}
+	var kinds []string
+	for k := range st.largest {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var sizes []string
+	for _, k := range kinds {
+		sizes = append(sizes, fmt.Sprintf("%s %d B", k, st.largest[k]))
+	}
+	t.Logf("%d players, %d proposals, %d votes (set up in %s): the turn end took %s in %d steps on DynamoDB Local; %v; winner %q",
+		np, len(ps), len(ballots), setup.Round(time.Millisecond), took.Round(time.Millisecond), steps, status, stt.Round.Winner)
+	t.Logf("largest item written, by kind: %s", strings.Join(sizes, ", "))
+}
+
+// pureOf is the game as the pure rules hold it, read through the module's
+// views: the round, the players, the rules, the proposals with their votes.
+func pureOf(t *testing.T, e *env) *nomic.State {
+	t.Helper()
+	st := e.status()
+	rl, err := turns.Rules(e.ctx, e.svc, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := turns.Proposals(e.ctx, e.svc, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &nomic.State{Round: st.Round, Rules: rl, Cases: []nomic.Case{}}
+	for _, p := range st.Players {
+		s.Players = append(s.Players, nomic.Player{ID: p.Player, Name: p.Name, Member: true, Active: p.Active, InPool: p.InPool, Points: p.Points})
+	}
+	slices.SortFunc(s.Players, func(a, b nomic.Player) int { return strings.Compare(a.ID, b.ID) })
+	for _, p := range ps {
+		s.Proposals = append(s.Proposals, p.Proposal)
+	}
+	return s
+}
+
+// rules is the game's ruleset: the shipped one (the test amends nothing).
+func (e *env) rules() *ruleset.Ruleset {
+	e.t.Helper()
+	rs, err := ruleset.Load("turns")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return rs
+}
+
+// entriesOf returns the game's log entries of command.
+func (e *env) entriesOf(command string) []game.Entry {
+	e.t.Helper()
+	var out []game.Entry
+	cursor := ""
+	for {
+		page, err := e.svc.Log(e.ctx, e.g, cursor, 100)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, en := range page.Entries {
+			if en.Command == command {
+				out = append(out, en)
+			}
+		}
+		if page.Next == "" {
+			return out
+		}
+		cursor = page.Next
+	}
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
