@@ -125,6 +125,13 @@ func (s *Snapshot) Counted(c *Checks, obs Observed) {
 	sort.Slice(tallies, func(i, j int) bool { return tallies[i].id < tallies[j].id })
 	for _, tl := range tallies {
 		res := tl.res
+		if len(res.ForVoters)+len(res.AgainstVoters) == 0 && res.For+res.Against > 0 {
+			// A turn end in steps keeps counts in the result; the votes it
+			// counted are the TVOTE# items it did not void.
+			cp := *res
+			cp.ForVoters, cp.AgainstVoters = countedVotes(c, s.Module, tl.id)
+			res = &cp
+		}
 		c.check(res.For == len(res.ForVoters) && res.Against == len(res.AgainstVoters), "%s: the tally says %d for and %d against but lists %d and %d voters", tl.what, res.For, res.Against, len(res.ForVoters), len(res.AgainstVoters))
 		seen := map[string]int{}
 		for _, v := range append(slices.Clone(res.ForVoters), res.AgainstVoters...) {
@@ -152,6 +159,33 @@ func (s *Snapshot) Counted(c *Checks, obs Observed) {
 				tl.what, tl.end.Format(time.RFC3339), b.voter, want, orNone(got), res.For, res.Against)
 		}
 	}
+}
+
+// countedVotes is who voted for and against id, as its TVOTE# items say,
+// leaving out the votes a turn end voided (their voter was not active).
+func countedVotes(c *Checks, module map[string][]byte, id string) (forVoters, againstVoters []string) {
+	prefix := "TVOTE#" + id + "#"
+	for _, sk := range sortedKeys(module) {
+		if !strings.HasPrefix(sk, prefix) {
+			continue
+		}
+		var v struct {
+			nomic.Vote
+			Void bool `json:"void"`
+		}
+		if err := json.Unmarshal(module[sk], &v); err != nil {
+			c.check(false, "decoding %s: %v", sk, err)
+			continue
+		}
+		switch {
+		case v.Void:
+		case v.For:
+			forVoters = append(forVoters, v.Voter)
+		default:
+			againstVoters = append(againstVoters, v.Voter)
+		}
+	}
+	return forVoters, againstVoters
 }
 
 func orNone(s string) string {
