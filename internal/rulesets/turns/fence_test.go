@@ -153,3 +153,66 @@ func countedAgainst(t *testing.T, e *env, appeal bool, id string) int {
 	t.Fatalf("no appeal %s in %+v", id, c)
 	return 0
 }
+
+// onGet is a store that runs hook once, right after the first Get of a key
+// whose sort key starts with prefix has read it.
+type onGet struct {
+	store.Store
+	prefix string
+	once   sync.Once
+	hook   func()
+}
+
+func (s *onGet) Get(ctx context.Context, k store.Key) (store.Item, error) {
+	it, err := s.Store.Get(ctx, k)
+	if s.hook != nil && strings.HasPrefix(k.SK, s.prefix) {
+		s.once.Do(s.hook)
+	}
+	return it, err
+}
+
+// T5 for a proposal's 👍/👎 read at the turn end (U4): right after the turn
+// end reads the pushed reactions, a bridge's push from a process 1 ms
+// behind adds Ada's 👎 (her id sorts before those already read, so a page
+// read after the push does not find her either). It is counted, or
+// refused as late; acknowledged and left out is the defect.
+func TestT5_AReactionPushedWhileTheTurnEndReadsIsCountedOrRefused(t *testing.T) {
+	hooked := &onGet{Store: boltStore(t)}
+	e := newEnv(t, hooked, ada, bea, cy, dee)
+	late := rulesets.New(hooked, laggingClock{Clock: e.clk, lag: time.Millisecond})
+	m := game.MessageRef{Platform: "discord", Channel: "700", Message: "9002"}
+	e.must(ada, "turns-propose", turns.Propose{Op: "enact", Text: "Reactions count.", Message: &m}, nil)
+	if _, err := e.svc.PushReactions(e.ctx, e.req(admin), game.PushReactions{Message: m, Up: []string{bea, cy}}); err != nil {
+		t.Fatal(err)
+	}
+	var lateErr error
+	hooked.prefix = "REACTIONS#"
+	hooked.hook = func() {
+		_, lateErr = late.PushReactions(e.ctx, game.Request{Game: e.g, Actor: admin, Key: "late-push"},
+			game.PushReactions{Op: "add", Message: m, Down: []string{ada}})
+	}
+	_, _, end := turnTimes(1)
+	e.at(end)
+	e.at(end.Add(time.Minute))
+	ps, err := turns.Proposals(e.ctx, e.svc, e.g)
+	if err != nil || len(ps) != 1 || ps[0].Result == nil {
+		t.Fatalf("%+v %v", ps, err)
+	}
+	r := ps[0].Result
+	var re *rules.Error
+	switch {
+	case lateErr == nil:
+		if r.Against != 1 {
+			t.Fatalf("Ada's 👎 was acknowledged but the count has %d against (%+v)", r.Against, r)
+		}
+	case errors.As(lateErr, &re) && re.Code == "voting_closed":
+		if r.Against != 0 {
+			t.Fatalf("Ada's 👎 was refused but the count has %d against", r.Against)
+		}
+	default:
+		t.Fatalf("the late push: %v", lateErr)
+	}
+	if r.For != 2 {
+		t.Fatalf("the count has %d for, want Bea and Cy", r.For)
+	}
+}

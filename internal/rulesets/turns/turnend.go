@@ -362,6 +362,13 @@ func (w *work) reactionPage(d due) error {
 	var todo []string
 	var down []string
 	if ok {
+		// Counted means counted (RULINGS T5): the pushed reactions are
+		// sealed as of the end before they are read, so a push arriving
+		// after this read is refused as late rather than left out. The
+		// seal is its own commit, idempotent, like the fence.
+		if err := t.Svc.SealReactions(t.Ctx, t.Game, []engine.MessageRef{m}, d.At); err != nil {
+			return err
+		}
 		snap, err := t.Svc.ReactionsAt(t.Ctx, t.Game, m, d.At)
 		if err != nil {
 			return err
