@@ -7,10 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,47 +25,9 @@ import (
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
+	"croupier/internal/store/storetest"
 	"croupier/internal/testenv"
 )
-
-// commitLog records what every successful commit wrote: the keys of its
-// puts, and the largest item of each kind (the sort key up to its first
-// '#').
-type commitLog struct {
-	store.Store
-	mu      sync.Mutex
-	commits [][]store.Key
-	largest map[string]int
-}
-
-func (s *commitLog) Commit(ctx context.Context, tx store.Tx) error {
-	if err := s.Store.Commit(ctx, tx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var keys []store.Key
-	for _, p := range tx.Puts {
-		keys = append(keys, p.Item.Key)
-		kind, _, _ := strings.Cut(p.Item.SK, "#")
-		s.largest[kind] = max(s.largest[kind], len(p.Item.Data))
-	}
-	s.commits = append(s.commits, keys)
-	return nil
-}
-
-// since returns the commits made after the first n.
-func (s *commitLog) since(n int) [][]store.Key {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.commits[n:])
-}
-
-func (s *commitLog) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.commits)
-}
 
 // Acceptance (issue 22, point 1): an Obelisk game of thousands of players
 // (CROUPIER_SCALE_PLAYERS, 1,500 in `make test`, 10,000 in `make scale`) on
@@ -95,7 +54,7 @@ func TestScale_AnObeliskObservationAndRitualOfEveryone(t *testing.T) {
 	const game1 = "stone-22"
 	ctx := context.Background()
 	client, table := testenv.DynamoTable(t, "scaleob")
-	st := &commitLog{Store: dynamo.New(client, table), largest: map[string]int{}}
+	st := storetest.NewSizes(dynamo.New(client, table))
 	clk := clock.NewManual(t0)
 	svc := rulesets.New(st, clk, game.WithLogger(quiet()))
 	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, Logger: quiet(), Version: "test"})
@@ -169,11 +128,11 @@ func TestScale_AnObeliskObservationAndRitualOfEveryone(t *testing.T) {
 	// measured runs one command and returns the items its commit wrote.
 	measured := func(what string, run func()) []store.Key {
 		t.Helper()
-		before := st.count()
+		before := st.Count()
 		start := time.Now()
 		run()
 		took := time.Since(start)
-		commits := st.since(before)
+		commits := st.Since(before)
 		if len(commits) != 1 {
 			t.Fatalf("%s: %d commits; want one", what, len(commits))
 		}
@@ -282,10 +241,8 @@ func TestScale_AnObeliskObservationAndRitualOfEveryone(t *testing.T) {
 		}
 	}
 
-	for kind, size := range st.largest {
-		if size > 100_000 {
-			t.Errorf("a %s item of %d bytes was written; want none over 100 KB", kind, size)
-		}
+	if kind, size := st.Largest(); size > storetest.MaxGameItemBytes {
+		t.Errorf("a %s item of %d bytes was written; want none over %d", kind, size, storetest.MaxGameItemBytes)
 	}
-	t.Logf("the largest item written of each kind: %v (bytes)", st.largest)
+	t.Logf("the largest item written of each kind: %s", st)
 }

@@ -9,8 +9,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,52 +23,13 @@ import (
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
+	"croupier/internal/store/storetest"
 	"croupier/internal/testenv"
 )
 
 // EnvScalePlayers sets how many players TestScale_PhaseEndWithABattleOfEveryone
 // seeds: 1,500 in `make test`, 10,000 in `make scale`.
 const EnvScalePlayers = "CROUPIER_SCALE_PLAYERS"
-
-// maxGameItemBytes is the largest item a game of any size may write
-// (issue 22, acceptance 3): a quarter of DynamoDB's 400 KB, so nothing is
-// near the limit however the game grows.
-const maxGameItemBytes = 100 * 1024
-
-// sizeStore records the largest item every successful commit wrote, by
-// kind of item (the sort key up to its first '#').
-type sizeStore struct {
-	store.Store
-	mu      sync.Mutex
-	largest map[string]int
-	items   int
-}
-
-func (s *sizeStore) Commit(ctx context.Context, tx store.Tx) error {
-	if err := s.Store.Commit(ctx, tx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range tx.Puts {
-		kind, _, _ := strings.Cut(p.Item.SK, "#")
-		s.largest[kind] = max(s.largest[kind], len(p.Item.Data))
-		s.items++
-	}
-	return nil
-}
-
-func (s *sizeStore) max() (string, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	kind, n := "", 0
-	for k, v := range s.largest {
-		if v > n {
-			kind, n = k, v
-		}
-	}
-	return kind, n
-}
 
 // Acceptance (issue 11, point 6): a game of thousands of players on
 // DynamoDB Local, all engaged in the phase's battle. The phase end (the
@@ -94,7 +53,7 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 	const viaAPI = 20
 	ctx := context.Background()
 	client, table := testenv.DynamoTable(t, "scale")
-	st := &sizeStore{Store: dynamo.New(client, table), largest: map[string]int{}}
+	st := storetest.NewSizes(dynamo.New(client, table))
 	clk := clock.NewManual(t0)
 	svc := rulesets.New(st, clk, game.WithLogger(quiet()))
 	api := httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(testKey)}, Logger: quiet(), Version: "test"})
@@ -232,9 +191,9 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 	}
 	t.Logf("GET /players: %d players in %d pages of at most %d, %v", n, pages, game.MaxPageLimit, time.Since(start).Round(time.Millisecond))
 
-	kind, size := st.max()
-	if size > maxGameItemBytes {
-		t.Fatalf("a %s item of %d bytes was written, over %d", kind, size, maxGameItemBytes)
+	kind, size := st.Largest()
+	if size > storetest.MaxGameItemBytes {
+		t.Fatalf("a %s item of %d bytes was written, over %d", kind, size, storetest.MaxGameItemBytes)
 	}
-	t.Logf("%d items written; the largest: %s, %d bytes (at most %d); largest by kind: %v", st.items, kind, size, maxGameItemBytes, st.largest)
+	t.Logf("%d items written; the largest: %s, %d bytes (at most %d); largest by kind: %s", st.Items(), kind, size, storetest.MaxGameItemBytes, st)
 }

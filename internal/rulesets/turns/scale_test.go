@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,35 +20,14 @@ import (
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/turns"
-	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
+	"croupier/internal/store/storetest"
 	"croupier/internal/testenv"
 )
 
 // EnvScaleTurnEnd sizes TestScale_TurnEndOfManyProposalsAndVotes: "P/V",
 // P proposals by P players and V votes (make scale: 500/10000).
 const EnvScaleTurnEnd = "CROUPIER_SCALE_TURN_END"
-
-// sizeStore records the largest item every successful commit wrote, by
-// kind of item (the sort key up to its first '#').
-type sizeStore struct {
-	store.Store
-	mu      sync.Mutex
-	largest map[string]int
-}
-
-func (s *sizeStore) Commit(ctx context.Context, tx store.Tx) error {
-	if err := s.Store.Commit(ctx, tx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range tx.Puts {
-		kind, _, _ := strings.Cut(p.Item.SK, "#")
-		s.largest[kind] = max(s.largest[kind], len(p.Item.Data))
-	}
-	return nil
-}
 
 // parallel runs fn(i) for i < n on 8 workers, failing on any error.
 func parallel(t *testing.T, n int, fn func(i int) error) {
@@ -101,7 +79,7 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 		}
 	}
 	client, table := testenv.DynamoTable(t, "turnsscale")
-	st := &sizeStore{Store: dynamo.New(client, table), largest: map[string]int{}}
+	st := storetest.NewSizes(dynamo.New(client, table))
 	e := &env{t: t, ctx: context.Background(), st: st, clk: clock.NewManual(created), g: "nomic"}
 	e.svc = rulesets.New(st, e.clk, game.WithLogger(quiet()))
 	if _, err := e.svc.Create(e.ctx, e.req(admin), game.CreateGame{ID: e.g, Name: "Nomic", Ruleset: turns.ID}); err != nil {
@@ -190,18 +168,9 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 	if stt.Round.Over != s.Round.Over || stt.Round.Winner != s.Round.Winner {
 		t.Fatalf("round over %v won by %q through the module; %v, %q by the pure rules", stt.Round.Over, stt.Round.Winner, s.Round.Over, s.Round.Winner)
 	}
-	var kinds []string
-	for k := range st.largest {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	var sizes []string
-	for _, k := range kinds {
-		sizes = append(sizes, fmt.Sprintf("%s %d B", k, st.largest[k]))
-	}
 	t.Logf("%d players, %d proposals, %d votes (set up in %s): the turn end took %s in %d steps on DynamoDB Local; %v; winner %q",
 		np, len(ps), len(ballots), setup.Round(time.Millisecond), took.Round(time.Millisecond), steps, status, stt.Round.Winner)
-	t.Logf("largest item written, by kind: %s", strings.Join(sizes, ", "))
+	t.Logf("largest item written, by kind: %s", st)
 }
 
 // pureOf is the game as the pure rules hold it, read through the module's
