@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"croupier/internal/game"
+	"croupier/internal/order"
 )
 
 // Kind is how a command is invoked.
@@ -194,7 +195,7 @@ func Commands() []Command {
 	for _, c := range t {
 		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b Command) int {
+	order.Sort(out, func(a, b Command) int {
 		if a.Kind != b.Kind {
 			return int(a.Kind) - int(b.Kind)
 		}
@@ -209,7 +210,7 @@ func Commands() []Command {
 func CommandsFor(reg *game.Registry, id string) []Command {
 	out := slices.DeleteFunc(Commands(), func(c Command) bool { return !c.InRuleset(reg, id) })
 	out = append(out, catalogueCommands(reg, id)...)
-	slices.SortStableFunc(out, func(a, b Command) int {
+	order.Stable(out, func(a, b Command) int {
 		if a.Kind != b.Kind {
 			return int(a.Kind) - int(b.Kind)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/governance"
@@ -269,7 +270,7 @@ func AllCandidacies(read func(PageRequest) (CandidaciesView, error)) (Candidacie
 }
 
 func sortCandidacies(cs []governance.Candidacy) {
-	slices.SortStableFunc(cs, func(a, b governance.Candidacy) int {
+	order.Stable(cs, func(a, b governance.Candidacy) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 			return c
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/rules/governance"
 	"croupier/internal/store"
@@ -518,6 +519,6 @@ func (s *Service) Rulings(ctx context.Context, game string) ([]RulingView, error
 			out = append(out, rulingView(&recs[i], r))
 		}
 	}
-	slices.SortStableFunc(out, func(a, b RulingView) int { return a.At.Compare(b.At) })
+	order.Stable(out, func(a, b RulingView) int { return a.At.Compare(b.At) })
 	return out, nil
 }

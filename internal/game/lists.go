@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/rules/governance"
 	"croupier/internal/store"
@@ -138,6 +138,6 @@ func (s *Service) RulingsPage(ctx context.Context, game string, pr PageRequest) 
 			out = append(out, rulingView(&recs[i], r))
 		}
 	}
-	slices.SortStableFunc(out, func(a, b RulingView) int { return a.At.Compare(b.At) })
+	order.Stable(out, func(a, b RulingView) int { return a.At.Compare(b.At) })
 	return out, next, nil
 }

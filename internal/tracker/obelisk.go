@@ -3,11 +3,11 @@ package tracker
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
 	"croupier/internal/game"
+	"croupier/internal/order"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/obelisk"
 )
@@ -53,7 +53,7 @@ func (h *Handler) obelisk(ctx context.Context, r *http.Request, l *layout) (cont
 		row.Experience = strings.Join(exp, ", ")
 		d.Players = append(d.Players, row)
 	}
-	slices.SortFunc(d.Players, func(a, b obeliskPlayer) int { return strings.Compare(a.ID, b.ID) })
+	order.Sort(d.Players, func(a, b obeliskPlayer) int { return strings.Compare(a.ID, b.ID) })
 	l.Title, l.Section = "The Obelisk", "obelisk"
 	return obeliskContent(l, d), nil
 }

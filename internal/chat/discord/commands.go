@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"croupier/internal/chat"
+	"croupier/internal/order"
 )
 
 // PermManageGuild is the MANAGE_GUILD permission bit: admin commands are
@@ -90,7 +90,7 @@ func AppCommands(cmds []chat.Command) ([]AppCommand, error) {
 		}
 		out[i].Options = append(out[i].Options, AppOption{Type: OptSubCommand, Name: sub, Description: desc(c.Description), Options: opts})
 	}
-	slices.SortStableFunc(out, func(a, b AppCommand) int {
+	order.Stable(out, func(a, b AppCommand) int {
 		if a.Type != b.Type {
 			return a.Type - b.Type
 		}
@@ -182,7 +182,7 @@ func canonical(cmds []AppCommand) ([]byte, error) {
 			round[i].Type = CommandChatInput
 		}
 	}
-	slices.SortStableFunc(round, func(a, b AppCommand) int {
+	order.Stable(round, func(a, b AppCommand) int {
 		if a.Type != b.Type {
 			return a.Type - b.Type
 		}

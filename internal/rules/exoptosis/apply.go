@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"croupier/internal/fair"
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/ruleset"
 )
@@ -264,7 +265,7 @@ func (e *eng) order() {
 		}
 	}
 	size := func(id string) int { return len(m.part(id).Hand) }
-	slices.SortStableFunc(ids, func(a, b string) int { return size(b) - size(a) })
+	order.Stable(ids, func(a, b string) int { return size(b) - size(a) })
 	for i := 0; i < len(ids); {
 		j := i
 		for j < len(ids) && size(ids[j]) == size(ids[i]) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/players"
@@ -100,16 +101,16 @@ func keepStandings(ss []Standing, best int) []Standing {
 	if len(ss) <= MaxStandings {
 		return ss
 	}
-	order := make([]int, len(ss))
-	for i := range order {
-		order[i] = i
+	rank := make([]int, len(ss))
+	for i := range rank {
+		rank[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ss[b].Up, ss[a].Up) })
+	order.Stable(rank, func(a, b int) int { return cmp.Compare(ss[b].Up, ss[a].Up) })
 	keep := map[int]bool{}
 	if best >= 0 {
 		keep[best] = true
 	}
-	for _, i := range order {
+	for _, i := range rank {
 		if len(keep) == MaxStandings {
 			break
 		}
@@ -135,7 +136,7 @@ func keepStandings(ss []Standing, best int) []Standing {
 func Elect(week calendar.Week, current string, ballots []Ballot, isPlayer func(id string) bool) Election {
 	e := Election{Week: week.String(), Previous: current, Judge: current, Standings: []Standing{}}
 	bs := slices.Clone(ballots)
-	slices.SortStableFunc(bs, func(a, b Ballot) int {
+	order.Stable(bs, func(a, b Ballot) int {
 		return cmp.Or(a.Candidacy.CreatedAt.Compare(b.Candidacy.CreatedAt), strings.Compare(a.Candidacy.ID, b.Candidacy.ID))
 	})
 	best := -1

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
@@ -318,7 +319,7 @@ func Due(ps []Proposal, now time.Time) []Proposal {
 // the order is total. ps is not modified.
 func AdoptionOrder(ps []Proposal) []Proposal {
 	out := slices.Clone(ps)
-	slices.SortStableFunc(out, func(a, b Proposal) int {
+	order.Stable(out, func(a, b Proposal) int {
 		return cmp.Or(a.VotingEnd.Compare(b.VotingEnd), a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
 	})
 	return out

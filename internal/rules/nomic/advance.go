@@ -3,10 +3,10 @@ package nomic
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"croupier/internal/fair"
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/ruleset"
@@ -108,7 +108,7 @@ func (s *State) endTurn(at time.Time, rs *ruleset.Ruleset, reactions map[string]
 			props = append(props, p)
 		}
 	}
-	slices.SortFunc(props, func(a, b *Proposal) int { return a.Seq - b.Seq })
+	order.Sort(props, func(a, b *Proposal) int { return a.Seq - b.Seq })
 	voted := map[string]bool{}
 	for _, p := range props {
 		if s.Round.Over {
@@ -290,7 +290,7 @@ func (s *State) decideAppeals(ord int, at time.Time, rs *ruleset.Ruleset, reacti
 			}
 		}
 	}
-	slices.SortFunc(due, func(a, b ref) int { return a.ap.Seq - b.ap.Seq })
+	order.Sort(due, func(a, b ref) int { return a.ap.Seq - b.ap.Seq })
 	var evs []Event
 	for _, d := range due {
 		if s.Round.Over {

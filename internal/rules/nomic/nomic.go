@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/ruleset"
@@ -340,6 +341,6 @@ func when(t time.Time) string { return t.In(calendar.Chicago()).Format("Mon 2 Ja
 // sortedIDs returns ids sorted without duplicates or empty strings.
 func sortedIDs(ids []string) []string {
 	out := slices.DeleteFunc(slices.Clone(ids), func(s string) bool { return s == "" })
-	slices.SortFunc(out, cmp.Compare)
+	order.Sort(out, cmp.Compare)
 	return slices.Compact(out)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/order"
 	"croupier/internal/rules"
 	"croupier/internal/ruleset"
 )
@@ -267,7 +268,7 @@ func (s *State) standingVotes(vs []Vote, r Reactions, at time.Time) []Vote {
 		}
 		out = append(out, Vote{Voter: id, For: !slices.Contains(down, id), At: at, Via: VoteReaction})
 	}
-	slices.SortStableFunc(out, func(a, b Vote) int { return cmp.Or(a.At.Compare(b.At), strings.Compare(a.Voter, b.Voter)) })
+	order.Stable(out, func(a, b Vote) int { return cmp.Or(a.At.Compare(b.At), strings.Compare(a.Voter, b.Voter)) })
 	return out
 }
 

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	engine "croupier/internal/game"
+	"croupier/internal/order"
 	"croupier/internal/rules/calendar"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
@@ -89,7 +89,7 @@ func (s *Service) Gatherings(ctx context.Context, game string) ([]GatheringView,
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(out, func(a, b GatheringView) int { return b.StartedAt.Compare(a.StartedAt) })
+	order.Stable(out, func(a, b GatheringView) int { return b.StartedAt.Compare(a.StartedAt) })
 	return out, s.name(ctx, game, out)
 }
 

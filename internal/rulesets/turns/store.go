@@ -10,6 +10,7 @@ import (
 	"time"
 
 	engine "croupier/internal/game"
+	"croupier/internal/order"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/store"
 )
@@ -434,7 +435,7 @@ func (w *work) votes(id string) ([]nomic.Vote, error) {
 		}
 		return err
 	})
-	slices.SortStableFunc(out, func(a, b nomic.Vote) int { return a.At.Compare(b.At) })
+	order.Stable(out, func(a, b nomic.Vote) int { return a.At.Compare(b.At) })
 	return out, err
 }
 
@@ -491,7 +492,7 @@ func (w *work) save() error {
 			refs = append(refs, r)
 		}
 	}
-	slices.SortFunc(refs, func(a, b caseRef) int { return a.Number - b.Number })
+	order.Sort(refs, func(a, b caseRef) int { return a.Number - b.Number })
 	w.g.Cases = refs
 	if w.g.Cases == nil {
 		w.g.Cases = []caseRef{}

@@ -47,6 +47,7 @@ import (
 	"time"
 
 	engine "croupier/internal/game"
+	"croupier/internal/order"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/ruleset"
 	"croupier/internal/store"
@@ -240,7 +241,7 @@ func (w *work) turnProposals(turn string) []propRef {
 			out = append(out, r)
 		}
 	}
-	slices.SortFunc(out, func(a, b propRef) int { return a.Seq - b.Seq })
+	order.Sort(out, func(a, b propRef) int { return a.Seq - b.Seq })
 	return out
 }
 

@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	engine "croupier/internal/game"
+	"croupier/internal/order"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/store"
 )
@@ -96,7 +96,7 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 			st.Players = append(st.Players, ps)
 		}
 	}
-	slices.SortStableFunc(st.Players, func(a, b PlayerStatus) int { return cmp.Compare(b.Points, a.Points) })
+	order.Stable(st.Players, func(a, b PlayerStatus) int { return cmp.Compare(b.Points, a.Points) })
 	for _, id := range w.s.Pool() {
 		st.Pool = append(st.Pool, w.s.Name(id))
 	}
@@ -105,11 +105,11 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 			st.Proposals = append(st.Proposals, w.proposalView(p))
 		}
 	}
-	slices.SortFunc(st.Proposals, func(a, b ProposalView) int { return a.Seq - b.Seq })
+	order.Sort(st.Proposals, func(a, b ProposalView) int { return a.Seq - b.Seq })
 	for i := range w.s.Cases {
 		st.Cases = append(st.Cases, w.caseView(&w.s.Cases[i]))
 	}
-	slices.SortFunc(st.Cases, func(a, b CaseView) int { return a.Number - b.Number })
+	order.Sort(st.Cases, func(a, b CaseView) int { return a.Number - b.Number })
 	return st, nil
 }
 
@@ -139,7 +139,7 @@ func Rules(ctx context.Context, s *engine.Service, game string) ([]nomic.Rule, e
 	for _, r := range byNumber {
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b nomic.Rule) int { return a.Number - b.Number })
+	order.Sort(out, func(a, b nomic.Rule) int { return a.Number - b.Number })
 	return out, nil
 }
 
@@ -163,7 +163,7 @@ func Proposals(ctx context.Context, s *engine.Service, game string) ([]ProposalV
 			out = append(out, w.proposalView(p))
 		}
 	}
-	slices.SortFunc(out, func(a, b ProposalView) int { return a.Seq - b.Seq })
+	order.Sort(out, func(a, b ProposalView) int { return a.Seq - b.Seq })
 	return out, nil
 }
 
@@ -185,7 +185,7 @@ func Cases(ctx context.Context, s *engine.Service, game string) ([]CaseView, err
 	for i := range w.s.Cases {
 		out = append(out, w.caseView(&w.s.Cases[i]))
 	}
-	slices.SortFunc(out, func(a, b CaseView) int { return a.Number - b.Number })
+	order.Sort(out, func(a, b CaseView) int { return a.Number - b.Number })
 	return out, nil
 }
 

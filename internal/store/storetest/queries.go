@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"croupier/internal/order"
 	"croupier/internal/store"
 )
 
@@ -167,13 +168,13 @@ func sameKeys(t *testing.T, what string, got, want []store.Item) {
 
 func bySK(items []store.Item) []store.Item {
 	out := slices.Clone(items)
-	slices.SortFunc(out, func(a, b store.Item) int { return strings.Compare(a.SK, b.SK) })
+	order.Sort(out, func(a, b store.Item) int { return strings.Compare(a.SK, b.SK) })
 	return out
 }
 
 func byOrder(items []store.Item) []store.Item {
 	out := slices.Clone(items)
-	slices.SortFunc(out, func(a, b store.Item) int { return strings.Compare(a.Order, b.Order) })
+	order.Sort(out, func(a, b store.Item) int { return strings.Compare(a.Order, b.Order) })
 	return out
 }
 
