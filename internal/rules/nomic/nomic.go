@@ -61,6 +61,10 @@ type State struct {
 	byID map[string]int
 	// poolChecked: the slots were found (or made) consistent (pool.go).
 	poolChecked bool
+	// Roster, if set, holds the players not in Players (roster.go); held
+	// are those read from it (nil: not a player) or added.
+	Roster Roster `json:"-"`
+	held   map[string]*Player
 }
 
 // Round is the round being played, or the one that just ended.
@@ -242,7 +246,7 @@ func (s *State) Player(id string) *Player {
 			return &s.Players[i]
 		}
 	}
-	return nil
+	return s.lookup(id)
 }
 
 // Name is what people read for id: the player's display name, or the id

@@ -26,8 +26,7 @@ func (s *State) Join(id, name string, now time.Time) (Event, error) {
 	case p != nil && p.Member:
 		return Event{}, rules.Refuse("already_a_player", "%s is already a player.", p.Name)
 	case p == nil:
-		s.Players = append(s.Players, Player{ID: id})
-		p = &s.Players[len(s.Players)-1]
+		p = s.add(id)
 	}
 	s.leavePool(p)
 	p.Name, p.Member, p.Active, p.JoinedAt = name, true, true, now

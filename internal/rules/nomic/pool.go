@@ -13,7 +13,7 @@ import "slices"
 // before slots (or a State built by hand) has members without them, who
 // get the slots in joining order.
 func (s *State) checkPool() {
-	if s.poolChecked {
+	if s.poolChecked || s.Roster != nil { // a Roster's engine keeps its slots
 		return
 	}
 	s.poolChecked = true
@@ -71,13 +71,16 @@ func (s *State) leavePool(p *Player) {
 	s.PoolSize--
 }
 
-// PoolMember returns the member in slot, or nil.
+// PoolMember returns the member in slot, or nil: one the State holds who
+// is in it now, or else the one the Roster stores there (unless the State
+// has moved them since).
 func (s *State) PoolMember(slot int) *Player {
 	s.checkPool()
-	for i := range s.Players {
-		if p := &s.Players[i]; p.InPool && p.Slot == slot {
-			return p
-		}
+	if p := s.heldIn(slot); p != nil || s.Roster == nil {
+		return p
+	}
+	if p := s.Player(s.Roster.PoolMember(slot)); p != nil && p.InPool && p.Slot == slot {
+		return p
 	}
 	return nil
 }
