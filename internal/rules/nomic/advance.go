@@ -163,7 +163,7 @@ func (s *State) MajorityFrom(ord int, at time.Time, rs *ruleset.Ruleset) []Event
 // LeavesPoolNoVote takes a pool member who voted on no proposal of the
 // turn ending out of the pool (U8).
 func (s *State) LeavesPoolNoVote(p *Player, turn string, at time.Time) Event {
-	p.InPool = false
+	s.leavePool(p)
 	return Event{Kind: EvPoolLeft, At: at, Player: p.ID, Reason: PoolNoVote, Turn: turn,
 		Text: fmt.Sprintf("%s leaves the Judicial Pool: they voted on no proposal in turn %s.", p.Name, turn)}
 }

@@ -185,33 +185,45 @@ func (s *State) RequestJudgment(req Request, by string, now time.Time, rs *rules
 	return *cp, evs, nil
 }
 
-// drawJudge appoints the case's next Judge at at: a uniform draw over the
-// eligible pool members sorted by id (so the draw log, with the candidate
-// list in the event, is enough to recompute it), who then leave the pool;
-// or the administrator when nobody is eligible (U7, U9).
+// drawJudge appoints the case's next Judge at at: a uniform draw from src
+// over the pool's members less the excluded (U7, U9), by slot: the value
+// v among the eligible is the v-th slot not held by an excluded member
+// (DrawnSlot), and the event logs the pool's size, the excluded slots and
+// the slot drawn, so the draw log is enough to check it without listing
+// the pool. The Judge leaves the pool; nobody eligible: the administrator.
 func (s *State) drawJudge(c *Case, at time.Time, src fair.Source) []Event {
-	excluded := c.Excluded()
-	var cands []string
-	for _, p := range s.Players {
-		if p.InPool && p.Member && p.Active && !slices.Contains(excluded, p.ID) {
-			cands = append(cands, p.ID)
+	s.checkPool()
+	excluded := []int{}
+	for _, id := range c.Excluded() {
+		if p := s.Player(id); p != nil && p.InPool {
+			excluded = append(excluded, p.Slot)
 		}
 	}
-	cands = sortedIDs(cands)
-	if len(cands) == 0 {
+	slices.Sort(excluded)
+	n := s.PoolSize - len(excluded)
+	if n <= 0 {
 		c.Appointments = append(c.Appointments, Appointment{Administrator: true, At: at})
 		return []Event{{Kind: EvJudgeDrawn, At: at, Case: c.Number,
 			Text: fmt.Sprintf("Case %d: nobody in the Judicial Pool may judge it, so the administrator is its Judge.", c.Number)}}
 	}
-	j := cands[src.Intn(PurposeJudge, len(cands))]
+	size, slot := s.PoolSize, DrawnSlot(src.Intn(PurposeJudge, n), excluded)
+	p := s.PoolMember(slot)
+	j := p.ID
 	c.Appointments = append(c.Appointments, Appointment{Judge: j, At: at})
-	s.Player(j).InPool = false
+	s.leavePool(p)
 	return []Event{
-		{Kind: EvJudgeDrawn, At: at, Case: c.Number, Player: j, Candidates: cands,
-			Text: fmt.Sprintf("Case %d: %s is drawn as Judge from %s.", c.Number, s.Name(j), s.names(cands))},
+		{Kind: EvJudgeDrawn, At: at, Case: c.Number, Player: j, PoolSize: size, Excluded: excluded, Slot: &slot,
+			Text: fmt.Sprintf("Case %d: %s is drawn as Judge (%d eligible of the Judicial Pool's %s).", c.Number, s.Name(j), n, members(size))},
 		{Kind: EvPoolLeft, At: at, Case: c.Number, Player: j, Reason: PoolDrawn,
 			Text: fmt.Sprintf("%s leaves the Judicial Pool: drawn as Judge of case %d.", s.Name(j), c.Number)},
 	}
+}
+
+func members(n int) string {
+	if n == 1 {
+		return "1 member"
+	}
+	return fmt.Sprintf("%d members", n)
 }
 
 func (s *State) endAppointment(c *Case, reason string, at time.Time) []Event {
@@ -321,7 +333,7 @@ func (s *State) RuleOn(caseNo int, by string, asAdmin bool, value, reasons strin
 	evs = append(evs, Event{Kind: EvRuled, At: now, Case: c.Number, Player: a.Judge, Reason: v,
 		Text: fmt.Sprintf("Case %d is ruled %s.", c.Number, v)})
 	if p := s.Player(a.Judge); p != nil && p.Member && p.Active && !p.InPool {
-		p.InPool = true
+		s.joinPool(p)
 		evs = append(evs, Event{Kind: EvPoolReturned, At: now, Player: p.ID, Text: fmt.Sprintf("%s returns to the Judicial Pool.", p.Name)})
 	}
 	if c.Paradox && v == True {

@@ -52,10 +52,20 @@ type State struct {
 	// from Rules.
 	NextRule      int `json:"next_rule,omitempty"`
 	UnanimityRule int `json:"unanimity_rule,omitempty"`
+	// PoolSize is how many players sit in the Judicial Pool: its members
+	// hold the slots 0..PoolSize-1 (Player.Slot), so a Judge is drawn by
+	// slot (drawJudge) without listing the pool (issue 22).
+	PoolSize int `json:"pool_size,omitempty"`
 
 	// byID indexes Players (who are only ever appended, and keep their
 	// id): a turn end looks a player up for every vote.
 	byID map[string]int
+	// poolChecked: the slots were found (or made) consistent (pool.go).
+	poolChecked bool
+	// Roster, if set, holds the players not in Players (roster.go); held
+	// are those read from it (nil: not a player) or added.
+	Roster Roster `json:"-"`
+	held   map[string]*Player
 }
 
 // Round is the round being played, or the one that just ended.
@@ -86,11 +96,13 @@ const (
 // Player is a person who has joined the game. Points are the current
 // round's (U6); they change only through U5, U9 and the round's start.
 type Player struct {
-	ID       string    `json:"id"`
-	Name     string    `json:"name"` // what people read
-	Member   bool      `json:"member"`
-	Active   bool      `json:"active"`
-	InPool   bool      `json:"in_pool,omitempty"`
+	ID     string `json:"id"`
+	Name   string `json:"name"` // what people read
+	Member bool   `json:"member"`
+	Active bool   `json:"active"`
+	InPool bool   `json:"in_pool,omitempty"`
+	// Slot is their place in the Judicial Pool while InPool (State.PoolSize).
+	Slot     int       `json:"slot,omitempty"`
 	Points   int       `json:"points"`
 	JoinedAt time.Time `json:"joined_at"`
 	// VotedIn is the last turn ("{round}-{ordinal}") at whose end a vote
@@ -113,10 +125,18 @@ type Event struct {
 	Proposal string    `json:"proposal,omitempty"`
 	Case     int       `json:"case,omitempty"`
 	Rule     int       `json:"rule,omitempty"`
-	// Candidates are the ids a Judge was drawn from, in draw order.
+	// Candidates are the ids a Judge was drawn from, in draw order (draws
+	// before issue 22; a draw now logs PoolSize, Excluded and Slot).
 	Candidates []string `json:"candidates,omitempty"`
-	Reason     string   `json:"reason,omitempty"`
-	Text       string   `json:"text,omitempty"` // a sentence for people
+	// PoolSize is the size of the Judicial Pool a Judge was drawn from,
+	// Excluded the slots of its members who could not be (ascending), and
+	// Slot the slot drawn: the draw's value v (among PoolSize-len(Excluded))
+	// is the v-th slot not excluded (DrawnSlot).
+	PoolSize int    `json:"pool_size,omitempty"`
+	Excluded []int  `json:"excluded,omitempty"`
+	Slot     *int   `json:"slot,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Text     string `json:"text,omitempty"` // a sentence for people
 }
 
 // Event kinds.
@@ -227,7 +247,7 @@ func (s *State) Player(id string) *Player {
 			return &s.Players[i]
 		}
 	}
-	return nil
+	return s.lookup(id)
 }
 
 // Name is what people read for id: the player's display name, or the id

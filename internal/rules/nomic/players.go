@@ -26,10 +26,10 @@ func (s *State) Join(id, name string, now time.Time) (Event, error) {
 	case p != nil && p.Member:
 		return Event{}, rules.Refuse("already_a_player", "%s is already a player.", p.Name)
 	case p == nil:
-		s.Players = append(s.Players, Player{ID: id})
-		p = &s.Players[len(s.Players)-1]
+		p = s.add(id)
 	}
-	p.Name, p.Member, p.Active, p.InPool, p.JoinedAt = name, true, true, false, now
+	s.leavePool(p)
+	p.Name, p.Member, p.Active, p.JoinedAt = name, true, true, now
 	return Event{Kind: EvJoined, At: now, Player: id, Text: fmt.Sprintf("%s joins the game, active.", name)}, nil
 }
 
@@ -72,7 +72,7 @@ func (s *State) SetActive(id string, active bool, now time.Time, src fair.Source
 func (s *State) deactivate(p *Player, now time.Time, src fair.Source) []Event {
 	var evs []Event
 	if p.InPool {
-		p.InPool = false
+		s.leavePool(p)
 		evs = append(evs, Event{Kind: EvPoolLeft, At: now, Player: p.ID, Reason: PoolInactive,
 			Text: fmt.Sprintf("%s leaves the Judicial Pool: no longer active.", p.Name)})
 	}
@@ -99,7 +99,7 @@ func (s *State) EnterPool(id string, now time.Time) (Event, error) {
 	if p.InPool {
 		return Event{}, rules.Refuse("already_in_pool", "%s is already in the Judicial Pool.", p.Name)
 	}
-	p.InPool = true
+	s.joinPool(p)
 	return Event{Kind: EvPoolEntered, At: now, Player: id, Text: fmt.Sprintf("%s enters the Judicial Pool.", p.Name)}, nil
 }
 
@@ -112,15 +112,15 @@ func (s *State) LeavePool(id string, now time.Time) (Event, error) {
 	if p == nil || !p.InPool {
 		return Event{}, rules.Refuse("not_in_pool", "%s is not in the Judicial Pool.", s.Name(id))
 	}
-	p.InPool = false
+	s.leavePool(p)
 	return Event{Kind: EvPoolLeft, At: now, Player: id, Reason: PoolLeftByChoice, Text: fmt.Sprintf("%s leaves the Judicial Pool.", p.Name)}, nil
 }
 
-// Pool returns the ids of the Judicial Pool's members, in joining order.
+// Pool returns the ids of the Judicial Pool's members, in slot order.
 func (s *State) Pool() []string {
-	var out []string
-	for _, p := range s.Players {
-		if p.InPool {
+	out := make([]string, 0, s.PoolSize)
+	for slot := range s.PoolSize {
+		if p := s.PoolMember(slot); p != nil {
 			out = append(out, p.ID)
 		}
 	}

@@ -238,6 +238,19 @@ func (g *game) checkInvariants(t *rapid.T, ledger map[string]int, wins map[int]i
 			t.Fatalf("%s is in the pool but not an active player", p.Name)
 		}
 	}
+	// The pool's members hold the slots 0..PoolSize-1, one each (issue 22).
+	var slots []int
+	for _, p := range s.Players {
+		if p.InPool {
+			slots = append(slots, p.Slot)
+		}
+	}
+	slices.Sort(slots)
+	for i, sl := range slots {
+		if sl != i || len(slots) != s.PoolSize {
+			t.Fatalf("pool of %d: its members hold the slots %v", s.PoolSize, slots)
+		}
+	}
 	oneVoteEach := func(what string, vs []Vote) {
 		seen := map[string]bool{}
 		for _, v := range vs {

@@ -1,6 +1,7 @@
 package nomic
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -435,8 +436,12 @@ func TestU7_CaseNumbersAndTheJudgeDraw(t *testing.T) {
 		if c.Number != 5301 || a.Judge == "a" || a.Judge == "b" || a.Administrator {
 			t.Errorf("draw value %d: case %d judged by %q", v, c.Number, a.Judge)
 		}
-		if !slices.Equal(src.asked, []int{2}) || !slices.Equal(evs[0].Candidates, []string{"c", "d"}) {
-			t.Errorf("draw value %d: asked %v over %v; want one draw over Cy and Dee", v, src.asked, evs[0].Candidates)
+		// Ada and Bea hold slots 0 and 1: a draw among 2, value v%2 is
+		// slot 2+v%2 (Cy, Dee), and the event says so.
+		ev := evs[0]
+		if want := []string{"c", "d"}[v%2]; !slices.Equal(src.asked, []int{2}) || ev.PoolSize != 4 || !slices.Equal(ev.Excluded, []int{0, 1}) ||
+			ev.Slot == nil || *ev.Slot != 2+v%2 || a.Judge != want {
+			t.Errorf("draw value %d: asked %v, pool %d less slots %v, slot %v, Judge %s; want one draw among 2 of 4 less 0 and 1, %s", v, src.asked, ev.PoolSize, ev.Excluded, ev.Slot, a.Judge, want)
 		}
 		if left := kinds(evs, EvPoolLeft); g.s.Player(a.Judge).InPool || len(left) != 1 || left[0].Reason != PoolDrawn || left[0].Player != a.Judge {
 			t.Errorf("the drawn Judge %s: in pool %v, pool events %+v; want them out of the pool", a.Judge, g.s.Player(a.Judge).InPool, left)
@@ -511,7 +516,8 @@ func TestU9_RecusalWithin48Hours(t *testing.T) {
 	c, _, _ := g.s.RequestJudgment(Request{Statement: "s"}, "a", created, g.rs, &script{vals: []int{0}}) // Bea
 	_, err := g.s.Recuse(c.Number, "c", created, g.rs, &script{})
 	wantCode(t, err, "not_the_judge")
-	if _, err := g.s.Recuse(c.Number, "b", created.Add(48*time.Hour-time.Nanosecond), g.rs, &script{vals: []int{0}}); err != nil {
+	// Bea left slot 0 for Dee (the last slot's member moves in): slot 1 is Cy.
+	if _, err := g.s.Recuse(c.Number, "b", created.Add(48*time.Hour-time.Nanosecond), g.rs, &script{vals: []int{1}}); err != nil {
 		t.Fatal(err)
 	}
 	j, _ := g.s.Case(c.Number).Judge()
@@ -809,4 +815,86 @@ func TestU10_AnyPlayerAppealsWithReasons(t *testing.T) {
 		t.Errorf("inactive Cy cannot appeal: %v", err)
 	}
 	wantCode(t, g.s.VoteAppeal("x", "c", true, g.inFirstHalf(1)), "not_active")
+}
+
+// TestU7_TheDrawBySlotIsUniformOverTheEligible (issue 22): the draw's
+// values 0..n-1 among the n eligible members pick each slot not excluded
+// exactly once, so a uniform value is a uniform Judge (U7), whatever the
+// excluded slots.
+func TestU7_TheDrawBySlotIsUniformOverTheEligible(t *testing.T) {
+	for _, c := range []struct {
+		size     int
+		excluded []int
+	}{{1, nil}, {5, nil}, {5, []int{0}}, {5, []int{4}}, {5, []int{0, 1}}, {6, []int{1, 3, 5}}, {7, []int{0, 2, 3, 6}}} {
+		var got []int
+		for v := range c.size - len(c.excluded) {
+			got = append(got, DrawnSlot(v, c.excluded))
+		}
+		var want []int
+		for sl := range c.size {
+			if !slices.Contains(c.excluded, sl) {
+				want = append(want, sl)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("pool of %d less %v: the values pick slots %v, want each eligible slot once: %v", c.size, c.excluded, got, want)
+		}
+	}
+}
+
+// TestU8_LeavingThePoolMovesTheLastSlotIntoTheFreedOne (issue 22): the
+// pool keeps its members in the slots 0..n-1: whoever leaves (by choice,
+// drawn as Judge, inactive), the member of the last slot takes their slot,
+// and whoever enters takes the next.
+func TestU8_LeavingThePoolMovesTheLastSlotIntoTheFreedOne(t *testing.T) {
+	g := newGame(t, "a", "b", "c", "d")
+	for _, id := range []string{"a", "b", "c", "d"} {
+		if _, err := g.s.EnterPool(id, created); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(g.s.Pool(), []string{"a", "b", "c", "d"}) || g.s.PoolSize != 4 {
+		t.Fatalf("pool %v of %d; want a, b, c, d in slots 0-3", g.s.Pool(), g.s.PoolSize)
+	}
+	if _, err := g.s.LeavePool("b", created); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(g.s.Pool(), []string{"a", "d", "c"}) || g.s.PoolSize != 3 {
+		t.Fatalf("after Bea left: pool %v of %d; want Dee in Bea's slot 1", g.s.Pool(), g.s.PoolSize)
+	}
+	if _, err := g.s.SetActive("d", false, created, &script{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.s.EnterPool("b", created); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(g.s.Pool(), []string{"a", "c", "b"}) || g.s.PoolSize != 3 {
+		t.Fatalf("after Dee went inactive and Bea came back: pool %v of %d; want a, c, b", g.s.Pool(), g.s.PoolSize)
+	}
+}
+
+// TestIssue22_APoolWithoutSlotsGetsThemInJoiningOrder: a game stored
+// before the pool had slots (members marked, no slots, no size) numbers
+// its members in joining order at its first pool change, and draws by
+// those slots.
+func TestIssue22_APoolWithoutSlotsGetsThemInJoiningOrder(t *testing.T) {
+	g := newGame(t, "a", "b", "c", "d")
+	for _, id := range []string{"b", "c", "d"} {
+		g.s.Player(id).InPool = true // as stored before slots
+	}
+	data, err := json.Marshal(g.s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.s = &State{} // as read
+	if err := json.Unmarshal(data, g.s); err != nil {
+		t.Fatal(err)
+	}
+	c, evs, err := g.s.RequestJudgment(Request{Statement: "s"}, "a", created, g.rs, &script{vals: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := c.Judge(); j.Judge != "d" || evs[0].PoolSize != 3 || !slices.Equal(g.s.Pool(), []string{"b", "c"}) {
+		t.Fatalf("Judge %s from a pool of %d, pool now %v; want Dee (slot 2 in joining order), b and c left", j.Judge, evs[0].PoolSize, g.s.Pool())
+	}
 }

@@ -1,6 +1,7 @@
 package turns_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -142,7 +143,7 @@ func TestModule_ACaseThroughRecusalRulingAndAppeal(t *testing.T) {
 	if len(drawn) != 1 || len(drawn[0].Entry.Draws) != 1 || drawn[0].Entry.Draws[0].Purpose != "turns.judge" || drawn[0].Entry.Draws[0].N != 2 {
 		t.Fatalf("the draw is not in the log: %+v", drawn)
 	}
-	if s := e.sentence(drawn[0].Event); !contains(s, "Case 5301", names[first], "drawn as Judge from Cy, Dee") {
+	if s := e.sentence(drawn[0].Event); !contains(s, "Case 5301", names[first], "drawn as Judge (2 eligible of the Judicial Pool's 4 members)") {
 		t.Errorf("sentence = %q", s)
 	}
 	// Not the Judge: refused; the Judge recuses within 48 hours.
@@ -264,8 +265,9 @@ func TestModule_LateJudgeAppliedAsOfTheDeadline(t *testing.T) {
 
 // Acceptance 4 of issue 14, at service level: every Judge draw (a Request
 // for Judgment's, a recusal's, a late Judge's) is in the log with its
-// inputs and the candidates it chose from; the Judge named is the
-// candidate the draw's value picks; once the seeds are revealed the audit
+// inputs, the pool's size, the excluded slots and the slot drawn; the
+// Judge named holds that slot in the pool as replayed from the log's pool
+// events, and the slot is the one the draw's value picks (issue 22); once the seeds are revealed the audit
 // (what croupier verify and the tracker's audit page run) recomputes every
 // draw and finds them all matching.
 func TestAcceptance4_JudgeDrawsAreLoggedAndRecomputed(t *testing.T) {
@@ -278,28 +280,48 @@ func TestAcceptance4_JudgeDrawsAreLoggedAndRecomputed(t *testing.T) {
 	e.must(c.Judge, "judge-recuse", turns.CaseRef{Case: c.Number}, &c)
 	e.must(ada, "judgment-request", turns.Judgment{Statement: "Two."}, nil) // its Judge will be late
 	e.at(created.Add(8 * 24 * time.Hour))
+	// The pool's slots, replayed from the log as anyone can: entering (or
+	// returning) takes the next slot, leaving frees one for the last.
+	var slots []string
 	drawn := 0
-	for _, l := range e.eventsOf("turns_judge_drawn") {
+	for _, l := range e.log() {
 		var ev nomic.Event
 		if err := jsonUnmarshal(l.Event.Data, &ev); err != nil {
 			t.Fatal(err)
 		}
-		if ev.Player == "" {
-			continue // the administrator: nobody to draw
-		}
-		var draws []int
-		for _, d := range l.Entry.Draws {
-			if d.Purpose == nomic.PurposeJudge {
-				draws = append(draws, d.Value)
-				if d.N != len(ev.Candidates) {
-					t.Errorf("case %d: a draw among %d for %d candidates", ev.Case, d.N, len(ev.Candidates))
+		switch l.Event.Type {
+		case "turns_pool_entered", "turns_pool_returned":
+			slots = append(slots, ev.Player)
+		case "turns_pool_left":
+			i := slices.Index(slots, ev.Player)
+			if i < 0 {
+				t.Fatalf("%s leaves a pool %v they are not in", ev.Player, slots)
+			}
+			slots[i] = slots[len(slots)-1]
+			slots = slots[:len(slots)-1]
+		case "turns_judge_drawn":
+			if ev.Player == "" {
+				continue // the administrator: nobody to draw
+			}
+			var draws []int
+			for _, d := range l.Entry.Draws {
+				if d.Purpose == nomic.PurposeJudge {
+					draws = append(draws, d.Value)
+					if d.N != ev.PoolSize-len(ev.Excluded) {
+						t.Errorf("case %d: a draw among %d for a pool of %d less %v", ev.Case, d.N, ev.PoolSize, ev.Excluded)
+					}
 				}
 			}
+			if len(draws) != 1 || ev.PoolSize != len(slots) || ev.Slot == nil || *ev.Slot != nomic.DrawnSlot(draws[0], ev.Excluded) || slots[*ev.Slot] != ev.Player {
+				t.Fatalf("case %d: Judge %s, slot %v of a pool %v (logged size %d, excluded %v), draws %v", ev.Case, ev.Player, ev.Slot, slots, ev.PoolSize, ev.Excluded, draws)
+			}
+			for _, x := range ev.Excluded {
+				if x >= len(slots) || slots[x] == ev.Player {
+					t.Fatalf("case %d: excluded slot %d of pool %v", ev.Case, x, slots)
+				}
+			}
+			drawn++
 		}
-		if len(draws) != 1 || ev.Candidates[draws[0]] != ev.Player {
-			t.Fatalf("case %d: Judge %s, candidates %v, draws %v", ev.Case, ev.Player, ev.Candidates, draws)
-		}
-		drawn++
 	}
 	if drawn < 3 {
 		t.Fatalf("only %d Judge draws logged", drawn)

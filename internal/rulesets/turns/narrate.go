@@ -185,7 +185,14 @@ func events() map[string]engine.Narration {
 		if d.Player == "" {
 			return fmt.Sprintf("Case %d: nobody in the Judicial Pool may judge it, so the administrator is its Judge.", d.Case)
 		}
-		return fmt.Sprintf("Case %d: %s is drawn as Judge from %s.", d.Case, name(d.Player), names(d.Candidates, name))
+		if len(d.Candidates) > 0 { // a draw logged before the pool had slots
+			return fmt.Sprintf("Case %d: %s is drawn as Judge from %s.", d.Case, name(d.Player), names(d.Candidates, name))
+		}
+		size := fmt.Sprintf("%d members", d.PoolSize)
+		if d.PoolSize == 1 {
+			size = "1 member"
+		}
+		return fmt.Sprintf("Case %d: %s is drawn as Judge (%d eligible of the Judicial Pool's %s).", d.Case, name(d.Player), d.PoolSize-len(d.Excluded), size)
 	})
 	add(nomic.EvJudgeEnded, true, func(d evData, name func(string) string) string {
 		words := map[string]string{nomic.JudgeRuled: "has ruled", nomic.JudgeRecused: "recuses", nomic.JudgeLate: "did not rule within the deadline",

@@ -62,6 +62,10 @@ type gameItem struct {
 	Players  []nomic.Player `json:"players"`
 	NextCase int            `json:"next_case"`
 	NextSeq  int            `json:"next_seq"`
+	// PoolSize is the Judicial Pool's size: its members hold the slots
+	// 0..PoolSize-1 (nomic.State.PoolSize; 0 in a game from before slots,
+	// whose members take them in joining order).
+	PoolSize int `json:"pool_size,omitempty"`
 	// NextRule is the number the next enacted rule takes and UnanimityRule
 	// the unanimity rule's (U5); 0 in a game from before each rule was an
 	// item of its own, until its first command reads them from the one
@@ -165,7 +169,7 @@ func open(t *engine.Tx) (*work, error) {
 			return nil, fmt.Errorf("decoding %s: %w", k, err)
 		}
 		w.raw[k] = it.Data
-		w.s = &nomic.State{Round: w.g.Round, Players: w.g.Players, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq,
+		w.s = &nomic.State{Round: w.g.Round, Players: w.g.Players, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq, PoolSize: w.g.PoolSize,
 			NextRule: w.g.NextRule, UnanimityRule: w.g.UnanimityRule, Proposals: []nomic.Proposal{}, Cases: []nomic.Case{}}
 	} else {
 		s, err := nomic.New(t.Rules, t.Meta.CreatedAt)
@@ -472,7 +476,7 @@ func (w *work) sync(ids ...string) error {
 // and its due time (the next scheduled effect).
 func (w *work) save() error {
 	t, s := w.t, w.s
-	w.g.Round, w.g.Players, w.g.NextCase, w.g.NextSeq = s.Round, s.Players, s.NextCase, s.NextSeq
+	w.g.Round, w.g.Players, w.g.NextCase, w.g.NextSeq, w.g.PoolSize = s.Round, s.Players, s.NextCase, s.NextSeq, s.PoolSize
 	if s.NextRule != 0 {
 		w.g.NextRule, w.g.UnanimityRule = s.NextRule, s.UnanimityRule
 	}
