@@ -2,7 +2,7 @@ package nomic
 
 import (
 	"cmp"
-	"slices"
+	"croupier/internal/order"
 )
 
 // Roster is where a State finds the players it does not hold in Players:
@@ -67,7 +67,7 @@ func (s *State) Held() []*Player {
 			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, func(a, b *Player) int { return cmp.Compare(a.ID, b.ID) })
+	order.Sort(out, func(a, b *Player) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 
