@@ -161,7 +161,7 @@ func (h *Handler) respond(ctx context.Context, in *Interaction, body []byte) ([]
 			return nil, err
 		}
 		cs := h.Router.Complete(ctx, inv, focused, partial)
-		return json.Marshal(Response{Type: ResponseAutocompleteResult, Data: &ResponseData{Choices: choices(cs)}})
+		return json.Marshal(Response{Type: ResponseAutocompleteResult, Data: &ResponseData{Choices: choices(cs, focusedType(in))}})
 	case InteractionCommand, InteractionComponent:
 	case InteractionModalSubmit:
 		return marshalMessage(ResponseMessage, &chat.Reply{Text: "Forms are not used by the Croupier.", Ephemeral: true, Refusal: true}, h.log())

@@ -167,3 +167,22 @@ func optionValue(o OptionData) (string, error) {
 	}
 	return v, nil
 }
+
+// focusedType is the type of the option an autocomplete interaction asks
+// about (OptString when none is focused): its suggestions take that type.
+func focusedType(in *Interaction) int {
+	var d CommandData
+	if err := json.Unmarshal(in.Data, &d); err != nil {
+		return OptString
+	}
+	opts := d.Options
+	for depth := 0; depth <= 2 && len(opts) == 1 && (opts[0].Type == OptSubCommand || opts[0].Type == OptSubCommandGroup); depth++ {
+		opts = opts[0].Options
+	}
+	for _, o := range opts {
+		if o.Focused {
+			return o.Type
+		}
+	}
+	return OptString
+}

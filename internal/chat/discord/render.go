@@ -3,6 +3,7 @@ package discord
 import (
 	"log/slog"
 	"regexp"
+	"strconv"
 	"unicode/utf8"
 
 	"croupier/internal/chat"
@@ -141,7 +142,12 @@ func buttonStyle(s string) int {
 }
 
 // choices renders autocomplete suggestions.
-func choices(cs []chat.Choice) []AppChoice {
+// choices are autocomplete suggestions for an option of type typ. A
+// choice's value has its option's type (Discord refuses a string for an
+// integer option, and the picker stays empty), so an integer or number
+// option's values are sent as JSON numbers, and a suggestion that is not
+// one is left out.
+func choices(cs []chat.Choice, typ int) []AppChoice {
 	out := []AppChoice{}
 	for _, c := range cs {
 		if c.Value == "" || len(c.Value) > maxChoiceName {
@@ -151,7 +157,22 @@ func choices(cs []chat.Choice) []AppChoice {
 		if name == "" {
 			name = c.Value
 		}
-		out = append(out, AppChoice{Name: name, Value: c.Value})
+		var v any = c.Value
+		switch typ {
+		case OptInteger:
+			n, err := strconv.ParseInt(c.Value, 10, 64)
+			if err != nil {
+				continue
+			}
+			v = n
+		case OptNumber:
+			f, err := strconv.ParseFloat(c.Value, 64)
+			if err != nil {
+				continue
+			}
+			v = f
+		}
+		out = append(out, AppChoice{Name: name, Value: v})
 	}
 	return out
 }

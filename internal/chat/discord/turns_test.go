@@ -2,6 +2,7 @@ package discord_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -34,9 +35,19 @@ func turnsScenario(t *testing.T) *harness {
 		if r.Type != discord.ResponseAutocompleteResult {
 			t.Fatalf("autocomplete answered %s", r.Raw)
 		}
+		// A string value reads quoted, a number bare: a choice's value has
+		// its option's type (issue 23: "210" for an integer option is
+		// refused by Discord).
 		var vs []string
 		for _, c := range r.Data.Choices {
-			vs = append(vs, c.Name+"="+c.Value.(string))
+			switch v := c.Value.(type) {
+			case string:
+				vs = append(vs, fmt.Sprintf("%s=%q", c.Name, v))
+			case float64:
+				vs = append(vs, fmt.Sprintf("%s=%v", c.Name, v))
+			default:
+				t.Fatalf("choice %q has a value of type %T", c.Name, c.Value)
+			}
 		}
 		return strings.Join(vs, "\n")
 	}
@@ -49,7 +60,7 @@ func turnsScenario(t *testing.T) *harness {
 	r := hs.cmd(ada, "turns", sub("propose", opt("op", "amend"), opt("rule", 210), opt("text", "Rule 210, amended.")))
 	contains(t, "turns-propose", r, "Proposal P1", "amend rule 210")
 	contains(t, "vote button", hs.press(grace, r.button(t, "👍 For")), "your vote for proposal P1")
-	if got := complete(cy, "turns", sub("vote", focus("proposal", "", discord.OptString))); !strings.Contains(got, "=P1") {
+	if got := complete(cy, "turns", sub("vote", focus("proposal", "", discord.OptString))); !strings.Contains(got, `="P1"`) {
 		t.Errorf("open proposals: %s", got)
 	}
 	contains(t, "turns-vote", hs.cmd(cy, "turns", sub("vote", opt("proposal", "P1"), opt("vote", "against"))), "your vote against proposal P1")
