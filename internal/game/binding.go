@@ -135,7 +135,16 @@ func (s *Service) Bind(ctx context.Context, req Request, b Bind) (*Result, error
 					return nil, err
 				}
 			}
-			nb := Binding{Platform: b.Platform, Space: b.Space, Game: t.Game, Channels: maps.Clone(b.Channels), By: t.Entry.Actor, At: t.Now}
+			// Binding the same game again keeps the channels it does not
+			// name: a second /bind to change one channel (or none) must not
+			// silence the game's announcements (issue 23). A game taking
+			// the server over starts from the channels it names.
+			channels := maps.Clone(b.Channels)
+			if prev.Game == t.Game && len(prev.Channels) > 0 {
+				channels = maps.Clone(prev.Channels)
+				maps.Copy(channels, b.Channels)
+			}
+			nb := Binding{Platform: b.Platform, Space: b.Space, Game: t.Game, Channels: channels, By: t.Entry.Actor, At: t.Now}
 			gk := gameBindKey(t.Game, b.Platform, b.Space)
 			if _, ok := t.Loaded[gk]; !ok {
 				if err := t.Load(gk); err != nil {

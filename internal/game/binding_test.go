@@ -36,6 +36,22 @@ func TestBindingAdminOnlyLoggedAndMovable(t *testing.T) {
 		t.Errorf("bindings of hall %+v %v", bs, err)
 	}
 
+	// Binding the same game again keeps the channels it does not name, and
+	// changes those it names (issue 23: a second /bind without channel
+	// options silenced the game).
+	if _, err := svc.Bind(ctx, req(admin, "b1-again"), game.Bind{Platform: "discord", Space: "777"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := svc.BindingFor(ctx, "discord", "777"); got.Channels[game.ChannelAnnouncements] != "555" {
+		t.Fatalf("a second bind naming no channel left the channels %v; want announcements still in 555", got.Channels)
+	}
+	if _, err := svc.Bind(ctx, req(admin, "b1-moved"), game.Bind{Platform: "discord", Space: "777", Channels: map[string]string{game.ChannelAnnouncements: "556"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := svc.BindingFor(ctx, "discord", "777"); got.Channels[game.ChannelAnnouncements] != "556" {
+		t.Fatalf("a bind naming the announcements channel left %v; want 556", got.Channels)
+	}
+
 	// Another game's admin cannot take the server; an admin of both can.
 	if _, err := svc.Create(ctx, game.Request{Actor: "discord:50", Key: "c2"}, game.CreateGame{ID: "other"}); err != nil {
 		t.Fatal(err)
