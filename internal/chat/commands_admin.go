@@ -158,20 +158,35 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	if err != nil {
 		return nil, err
 	}
-	reply := &Reply{Text: fmt.Sprintf("This server now plays the game %s.", nb.Game)}
-	if note, err := registerNote(ctx, s, inv, nb.Game, before, hadRuleset); err != nil {
+	v, err := s.Game(ctx, nb.Game)
+	if err != nil {
 		return nil, err
-	} else if note != "" {
+	}
+	reply := &Reply{Text: fmt.Sprintf("This server now plays the game %s.", nb.Game)}
+	if v.Name != "" && v.Name != nb.Game {
+		reply.Text = fmt.Sprintf("This server now plays the game %s, %s.", nb.Game, v.Name)
+	}
+	if note := registerNote(s, inv, v, before, hadRuleset); note != "" {
 		reply.Text += "\n" + note
 	}
 	for _, p := range game.ChannelPurposes {
-		v := "not set"
+		val := "not set"
 		if ch := nb.Channels[p]; ch != "" {
-			v = "#" + ch
+			val = channelMention(inv.Platform, ch)
 		}
-		reply.Fields = append(reply.Fields, Field{Name: p, Value: v, Inline: true})
+		reply.Fields = append(reply.Fields, Field{Name: p, Value: val, Inline: true})
 	}
 	return reply, nil
+}
+
+// channelMention is how a platform shows a channel by its id: Discord and
+// Slack render <#id> as the channel's name, a link; elsewhere #id.
+func channelMention(platform, id string) string {
+	switch platform {
+	case "discord", "slack":
+		return "<#" + id + ">"
+	}
+	return "#" + id
 }
 
 // registerNote tells the admin to register the commands of the newly bound
@@ -180,13 +195,9 @@ func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 // croupier discord register), not chosen by the binding. Nothing is said
 // when the ruleset is the one bound before, or, on a first binding, Gilded
 // Hall's, whose commands (all of them) a plain registration offers.
-func registerNote(ctx context.Context, s *game.Service, inv *Invocation, g, before string, hadRuleset bool) (string, error) {
-	v, err := s.Game(ctx, g)
-	if err != nil {
-		return "", err
-	}
+func registerNote(s *game.Service, inv *Invocation, v game.GameView, before string, hadRuleset bool) string {
 	if hadRuleset && v.Ruleset == before || !hadRuleset && v.Ruleset == ruleset.Default {
-		return "", nil
+		return ""
 	}
 	title := v.Ruleset
 	if sh, ok := s.Shape(v.Ruleset); ok {
@@ -196,7 +207,7 @@ func registerNote(ctx context.Context, s *game.Service, inv *Invocation, g, befo
 	if inv.Platform == "discord" {
 		how = fmt.Sprintf("run `croupier discord register --guild %s --ruleset %s`", inv.Guild, v.Ruleset)
 	}
-	return fmt.Sprintf("Its ruleset is %s: %s so that this server offers only its commands.", title, how), nil
+	return fmt.Sprintf("Its ruleset is %s: %s so that this server offers only its commands.", title, how)
 }
 
 // maxLogPages bounds how much of a long log /log walks to find its end.

@@ -20,10 +20,12 @@ import (
 func turnsScenario(t *testing.T) *harness {
 	hs := newHarness(t)
 	ctx := context.Background()
-	if _, err := hs.svc.Create(ctx, game.Request{Actor: "discord:" + admin, Key: "create-nomic"}, game.CreateGame{ID: "nomic", Ruleset: turns.ID}); err != nil {
+	if _, err := hs.svc.Create(ctx, game.Request{Actor: "discord:" + admin, Key: "create-nomic"}, game.CreateGame{ID: "nomic", Name: "Friday Nomic", Ruleset: turns.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if r := hs.cmd(admin, "bind", opt("game", "nomic")); !strings.Contains(r.all(), "now plays the game nomic") {
+	// The bind names the game and shows its channels as Discord mentions,
+	// which Discord renders as the channels' names (issue 23).
+	if r := hs.cmd(admin, "bind", opt("game", "nomic"), map[string]any{"name": "announcements", "type": discord.OptChannel, "value": "801"}); !strings.Contains(r.all(), "now plays the game nomic, Friday Nomic") || !strings.Contains(r.all(), "<#801>") {
 		t.Fatalf("bind: %s", r.Raw)
 	}
 	for _, u := range []string{ada, grace, cy} {
