@@ -155,10 +155,15 @@ func buy(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) 
 		have = held.Chips
 	}
 	cost := it.Price * qty
-	text := fmt.Sprintf("Buy %d × %s for %d %s? You hold %d.", qty, it.Name, cost, currency(it.Currency), have)
 	if cost > have {
-		text += fmt.Sprintf(" That is %d short: the Croupier will refuse.", cost-have)
+		// No button that the Croupier would refuse (issue 23): say what is
+		// missing, and offer nothing to press but dismissing it.
+		return &Reply{Title: "Not enough " + currency(it.Currency), Ephemeral: true, Refusal: true,
+			Text: fmt.Sprintf("%d × %s costs %d %s and you hold %d: %d short (C6: a purchase is all or nothing).",
+				qty, it.Name, cost, currency(it.Currency), have, cost-have),
+			Buttons: []Button{{Label: "Dismiss", Style: StyleSecondary, Action: Action{Command: "dismiss"}}}}, nil
 	}
+	text := fmt.Sprintf("Buy %d × %s for %d %s? You hold %d.", qty, it.Name, cost, currency(it.Currency), have)
 	return &Reply{Title: "Confirm your purchase", Text: text, Ephemeral: true, Buttons: []Button{
 		{Label: fmt.Sprintf("Buy for %d %s", cost, currency(it.Currency)), Style: StyleSuccess,
 			Action: Action{Command: "buy confirm", Options: map[string]string{"item": it.ID, "quantity": strconv.Itoa(qty)}}},

@@ -86,6 +86,13 @@ func TestEverySlashCommand(t *testing.T) {
 	if v := hs.player(ada).Inventory.Vertebrae; v != 55 {
 		t.Fatalf("after purchase: %d Vertebrae, want 55", v)
 	}
+	// A purchase Ada cannot afford is said as such, with no button to buy
+	// that the Croupier would refuse (issue 23).
+	r = hs.cmd(ada, "buy", opt("item", "legendary-pack"), opt("quantity", 2))
+	contains(t, "unaffordable buy", r, "costs 100 Vertebrae and you hold 55: 45 short")
+	if strings.Contains(string(r.Raw), "Buy for") {
+		t.Errorf("an unaffordable purchase offers a buy button: %s", r.Raw)
+	}
 	// The shop's select leads to the same prompt.
 	sel := hs.send(interaction(hs.nextID(), ada, discord.InteractionComponent, map[string]any{
 		"custom_id": (*hs.cmd(ada, "shop").Data.Components)[0].Components[0].CustomID, "component_type": 3, "values": []string{"handy-pack"}}))
