@@ -76,14 +76,7 @@ func TestScale_AnObeliskObservationAndRitualOfEveryone(t *testing.T) {
 	seeded := func(i int) string { return fmt.Sprintf("discord:%d", 100000+i) }
 	starter, spent, trader, taker := seeded(1), seeded(0), seeded(2), seeded(3)
 	start := time.Now()
-	var puts []store.Put
-	commit := func() {
-		if err := st.Commit(ctx, store.Tx{Puts: puts}); err != nil {
-			t.Fatalf("seeding: %v", err)
-		}
-		puts = nil
-	}
-	for i := range n - viaAPI - 1 {
+	seedPlayers(t, st, game1, n-viaAPI-1, func(i int) (string, any) {
 		id := seeded(i)
 		c := ruleset.Components{Resolve: 1} // the join's
 		if i%10 == 0 {
@@ -95,18 +88,8 @@ func TestScale_AnObeliskObservationAndRitualOfEveryone(t *testing.T) {
 		want[id] = c
 		p := obelisk.Player{Player: rob.Player{Player: players.Player{ID: id, Name: fmt.Sprint("Player ", i), Member: true, JoinedAt: t0, JoinPeriod: period,
 			ActionPeriods: []string{period}}, Components: c}, TradesIndexed: true}
-		data, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		puts = append(puts, store.Put{Item: store.Item{Key: store.Key{PK: "GAME#" + game1, SK: "PLAYER#" + id}, Data: data}})
-		if len(puts) == store.MaxTxItems-1 {
-			commit()
-		}
-	}
-	if len(puts) > 0 {
-		commit()
-	}
+		return id, p
+	})
 	join := func(id string) {
 		e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/join", Actor: id, Idem: "join", Body: game.JoinGame{Name: id}}), http.StatusOK)
 		want[id] = ruleset.Components{Resolve: 1}

@@ -31,6 +31,34 @@ import (
 // seeds: 1,500 in `make test`, 10,000 in `make scale`.
 const EnvScalePlayers = "CROUPIER_SCALE_PLAYERS"
 
+// seedPlayers writes n player records straight to the store, in the
+// documented layout (docs/architecture.md, Storage), 99 to a commit:
+// record(i) gives the i-th player's id and record.
+func seedPlayers(t *testing.T, st store.Store, gameID string, n int, record func(i int) (string, any)) {
+	t.Helper()
+	var puts []store.Put
+	commit := func() {
+		if err := st.Commit(context.Background(), store.Tx{Puts: puts}); err != nil {
+			t.Fatalf("seeding: %v", err)
+		}
+		puts = nil
+	}
+	for i := range n {
+		id, rec := record(i)
+		data, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		puts = append(puts, store.Put{Item: store.Item{Key: store.Key{PK: "GAME#" + gameID, SK: "PLAYER#" + id}, Data: data}})
+		if len(puts) == store.MaxTxItems-1 {
+			commit()
+		}
+	}
+	if len(puts) > 0 {
+		commit()
+	}
+}
+
 // Acceptance (issue 11, point 6): a game of thousands of players on
 // DynamoDB Local, all engaged in the phase's battle. The phase end (the
 // period end and the battle's setup) completes, the selection deadline
@@ -73,15 +101,8 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(11, 6))
 	start := time.Now()
-	var puts []store.Put
 	var want []string
-	commit := func() {
-		if err := st.Commit(ctx, store.Tx{Puts: puts}); err != nil {
-			t.Fatalf("seeding: %v", err)
-		}
-		puts = nil
-	}
-	for i := range n - viaAPI {
+	seedPlayers(t, st, gameID, n-viaAPI, func(i int) (string, any) {
 		id := fmt.Sprintf("discord:%d", 100000+i)
 		want = append(want, id)
 		p := gildedhall.Player{Player: players.Player{ID: id, Name: fmt.Sprint("Player ", i), Member: true, JoinedAt: t0, JoinPeriod: period,
@@ -89,18 +110,8 @@ func TestScale_PhaseEndWithABattleOfEveryone(t *testing.T) {
 		for j, c := range rng.Perm(len(rs.Cards))[:6] {
 			p.Inventory.Cards = append(p.Inventory.Cards, players.Card{ID: fmt.Sprintf("s%d-%d", i, j), Name: rs.Cards[c].Name})
 		}
-		data, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		puts = append(puts, store.Put{Item: store.Item{Key: store.Key{PK: "GAME#" + gameID, SK: "PLAYER#" + id}, Data: data}})
-		if len(puts) == store.MaxTxItems-1 {
-			commit()
-		}
-	}
-	if len(puts) > 0 {
-		commit()
-	}
+		return id, p
+	})
 	for i := range viaAPI {
 		id := fmt.Sprintf("slack:U%06d", i)
 		want = append(want, id)

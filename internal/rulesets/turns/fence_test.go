@@ -17,22 +17,33 @@ import (
 	"croupier/internal/store"
 )
 
-// onQuery is a store that runs hook once, right after the first query
-// whose prefix starts with prefix has read its page: a way to land a
-// command at an exact point of another's work, deterministically.
-type onQuery struct {
+// afterRead is a store that runs hook once, right after the first read
+// of a sort key starting with prefix has returned (a query of such a
+// prefix, or a Get of such a key): a way to land a command at an exact
+// point of another's work, deterministically.
+type afterRead struct {
 	store.Store
 	prefix string
 	once   sync.Once
 	hook   func()
 }
 
-func (s *onQuery) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	p, err := s.Store.Query(ctx, q)
-	if s.hook != nil && strings.HasPrefix(q.Prefix, s.prefix) {
+func (s *afterRead) read(sk string) {
+	if s.hook != nil && strings.HasPrefix(sk, s.prefix) {
 		s.once.Do(s.hook)
 	}
+}
+
+func (s *afterRead) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	p, err := s.Store.Query(ctx, q)
+	s.read(q.Prefix)
 	return p, err
+}
+
+func (s *afterRead) Get(ctx context.Context, k store.Key) (store.Item, error) {
+	it, err := s.Store.Get(ctx, k)
+	s.read(k.SK)
+	return it, err
 }
 
 // laggingClock is a process's clock some milliseconds behind another's, as
@@ -55,7 +66,7 @@ func TestT5_AVoteLandingWhileTheTurnEndCountsIsCountedOrRefused(t *testing.T) {
 	for _, appeal := range []bool{false, true} {
 		name := map[bool]string{false: "proposal", true: "appeal"}[appeal]
 		t.Run(name, func(t *testing.T) {
-			hooked := &onQuery{Store: boltStore(t)}
+			hooked := &afterRead{Store: boltStore(t)}
 			e := newEnv(t, hooked, "discord:11", "discord:12", "discord:13", "discord:14")
 			late := rulesets.New(hooked, laggingClock{Clock: e.clk, lag: time.Millisecond})
 			begin, _, end := turnTimes(1)
@@ -154,30 +165,13 @@ func countedAgainst(t *testing.T, e *env, appeal bool, id string) int {
 	return 0
 }
 
-// onGet is a store that runs hook once, right after the first Get of a key
-// whose sort key starts with prefix has read it.
-type onGet struct {
-	store.Store
-	prefix string
-	once   sync.Once
-	hook   func()
-}
-
-func (s *onGet) Get(ctx context.Context, k store.Key) (store.Item, error) {
-	it, err := s.Store.Get(ctx, k)
-	if s.hook != nil && strings.HasPrefix(k.SK, s.prefix) {
-		s.once.Do(s.hook)
-	}
-	return it, err
-}
-
 // T5 for a proposal's 👍/👎 read at the turn end (U4): right after the turn
 // end reads the pushed reactions, a bridge's push from a process 1 ms
 // behind adds Ada's 👎 (her id sorts before those already read, so a page
 // read after the push does not find her either). It is counted, or
 // refused as late; acknowledged and left out is the defect.
 func TestT5_AReactionPushedWhileTheTurnEndReadsIsCountedOrRefused(t *testing.T) {
-	hooked := &onGet{Store: boltStore(t)}
+	hooked := &afterRead{Store: boltStore(t)}
 	e := newEnv(t, hooked, ada, bea, cy, dee)
 	late := rulesets.New(hooked, laggingClock{Clock: e.clk, lag: time.Millisecond})
 	m := game.MessageRef{Platform: "discord", Channel: "700", Message: "9002"}
