@@ -100,8 +100,8 @@ func (s *Service) sealPushed(ctx context.Context, game string, msgs []MessageRef
 		}
 	}
 	for len(todo) > 0 {
-		n := min(len(todo), sealBatch)
-		if err := s.sealCommit(ctx, game, todo[:n], at, out); err != nil {
+		n, err := s.sealCommit(ctx, game, todo[:min(len(todo), sealBatch)], at, out)
+		if err != nil {
 			return nil, err
 		}
 		todo = todo[n:]
@@ -111,13 +111,16 @@ func (s *Service) sealPushed(ctx context.Context, game string, msgs []MessageRef
 
 // sealCommit seals up to sealBatch records in one commit, each under the
 // version read (a record nobody pushed to is created, Expect 0), retried
-// from a fresh read when a push or another runner wrote one meanwhile.
-func (s *Service) sealCommit(ctx context.Context, game string, msgs []MessageRef, at time.Time, out map[MessageRef]reactions.Snapshot) error {
+// from a fresh read when a push or another runner wrote one meanwhile. It
+// returns how many of msgs it sealed: fewer when a record stored before
+// pages (one item of every change) is cut into pages by its seal and the
+// commit would pass sealBatch writes.
+func (s *Service) sealCommit(ctx context.Context, game string, msgs []MessageRef, at time.Time, out map[MessageRef]reactions.Snapshot) (int, error) {
 	keys := make([]store.Key, len(msgs))
 	for i, m := range msgs {
 		k, err := reactions.Key(GamePK(game), m)
 		if err != nil {
-			return fmt.Errorf("sealing the reactions of %s/%s/%s: %w", m.Platform, m.Channel, m.Message, err)
+			return 0, fmt.Errorf("sealing the reactions of %s/%s/%s: %w", m.Platform, m.Channel, m.Message, err)
 		}
 		keys[i] = k
 	}
@@ -126,47 +129,82 @@ func (s *Service) sealCommit(ctx context.Context, game string, msgs []MessageRef
 	// record read sealed is sealed (a seal is never undone).
 	rctx := store.WithEventualReads(ctx)
 	for attempt := 1; ; attempt++ {
-		items, err := s.store.GetMany(rctx, keys)
-		if err != nil {
-			return fmt.Errorf("reading pushed reactions to seal: %w", err)
-		}
+		done, final, puts, err := s.sealRead(rctx, keys, msgs, at)
 		rctx = ctx
-		final := make(map[MessageRef]reactions.Snapshot, len(msgs))
-		var puts []store.Put
-		for i, it := range items {
-			rec := reactions.Record{Message: msgs[i], Changes: []reactions.Change{}}
-			if it.Exists() {
-				if err := json.Unmarshal(it.Data, &rec); err != nil {
-					return fmt.Errorf("decoding %s: %w", keys[i], err)
-				}
-			}
-			if rec.Seal(at) {
-				data, err := json.Marshal(rec)
-				if err != nil {
-					return fmt.Errorf("encoding %s: %w", keys[i], err)
-				}
-				puts = append(puts, store.Put{Item: store.Item{Key: keys[i], Data: data}, Expect: it.Version})
-			}
-			final[msgs[i]] = rec.AsOf(at)
-		}
-		if len(puts) > 0 {
+		if err == nil && len(puts) > 0 {
 			err = s.store.Commit(ctx, store.Tx{Puts: puts})
 		}
 		switch {
 		case err == nil:
 			maps.Copy(out, final)
-			return nil
+			return done, nil
 		case !errors.Is(err, store.ErrConflict):
-			return fmt.Errorf("sealing pushed reactions: %w", err)
+			return 0, fmt.Errorf("sealing pushed reactions: %w", err)
 		case attempt >= s.MaxAttempts:
-			return ErrBusy
+			return 0, ErrBusy
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return 0, ctx.Err()
 		case <-time.After(s.Pause(attempt)):
 		}
 	}
+}
+
+// sealRead reads the records at keys, heads then pages, and returns how
+// many of them one commit seals, their states as of at and the writes.
+func (s *Service) sealRead(ctx context.Context, keys []store.Key, msgs []MessageRef, at time.Time) (int, map[MessageRef]reactions.Snapshot, []store.Put, error) {
+	items, err := s.store.GetMany(ctx, keys)
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("reading pushed reactions to seal: %w", err)
+	}
+	heads := make([]reactions.Head, len(items))
+	var pageKeys []store.Key
+	for i, it := range items {
+		if heads[i], err = reactions.DecodeHead(keys[i], msgs[i], it); err != nil {
+			return 0, nil, nil, err
+		}
+		pageKeys = append(pageKeys, heads[i].PageKeys()...)
+	}
+	// Pages are read a hundred keys a request; most records have none.
+	pages := make(map[store.Key]store.Item, len(pageKeys))
+	for len(pageKeys) > 0 {
+		n := min(len(pageKeys), 100)
+		its, err := s.store.GetMany(ctx, pageKeys[:n])
+		if err != nil {
+			return 0, nil, nil, fmt.Errorf("reading pushed reactions to seal: %w", err)
+		}
+		for _, it := range its {
+			pages[it.Key] = it
+		}
+		pageKeys = pageKeys[n:]
+	}
+	final := make(map[MessageRef]reactions.Snapshot, len(msgs))
+	var puts []store.Put
+	for i := range heads {
+		var its []store.Item
+		for _, pk := range heads[i].PageKeys() {
+			its = append(its, pages[pk])
+		}
+		rec, err := heads[i].Record(its)
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		if rec.Seal(at) {
+			// A seal writes the head only, but for a record stored whole
+			// before pages, which it cuts into pages.
+			p, err := heads[i].Puts(rec)
+			if err != nil {
+				return 0, nil, nil, fmt.Errorf("encoding %s: %w", keys[i], err)
+			}
+			if i > 0 && len(puts)+len(p) > sealBatch {
+				return i, final, puts, nil
+			}
+			puts = append(puts, p...)
+		}
+		final[msgs[i]] = rec.AsOf(at)
+	}
+	return len(heads), final, puts, nil
 }
 
 // lateReaction refuses a push stamped at or before the moment m's votes

@@ -307,14 +307,24 @@ func resultID(g *gov) string {
 // starts once 10 of them are acknowledged. Every
 // push is stamped before the end, so each acknowledged one must be
 // counted, and each refused one (voting_closed) neither counted nor
-// recorded.
-func concurrentPushes(t *testing.T, st store.Store) {
+// recorded. filler people who are not players have reacted before, so
+// that the record is stored in pages (issue 22) when filler is large.
+func concurrentPushes(t *testing.T, st store.Store, filler int) {
 	g := newGovOn(t, st)
 	const n = 40
 	for i := range n {
 		g.must(g.svc.Join(g.ctx, req(pl(100+i), "join"), game.JoinGame{}))
 	}
 	m, end, _ := tallyKinds[1].setup(g)
+	var others []string
+	for i := 0; i < filler; i += 100 {
+		var ids []string
+		for j := i; j < min(filler, i+100); j++ {
+			ids = append(ids, fmt.Sprintf("discord:%018d", 900000000000000000+j))
+		}
+		g.must(g.svc.PushReactions(g.ctx, req(admin, fmt.Sprintf("filler-%d", i)), game.PushReactions{Message: msg(m), Op: "add", Up: ids}))
+		others = append(others, ids...)
+	}
 	g.clk.Set(end)
 	svcs := make([]*game.Service, 5)
 	for i := range svcs {
@@ -380,21 +390,31 @@ func concurrentPushes(t *testing.T, st store.Store) {
 		t.Fatalf("%d pushes acknowledged, %d refused; counted for: %v, acknowledged: %v", len(acked), refused, res.ForVoters, acked)
 	}
 	k, _ := reactions.Key(game.GamePK("hall"), msg(m))
-	it, err := st.Get(g.ctx, k)
-	var rec reactions.Record
-	if err != nil || json.Unmarshal(it.Data, &rec) != nil {
+	h, rec, err := reactions.Load(g.ctx, st, k, msg(m))
+	if err != nil {
 		t.Fatalf("reading %s: %v", k, err)
 	}
-	if got := rec.AsOf(time.Time{}).Up; !slices.Equal(got, acked) {
-		t.Fatalf("a refused push was recorded: the record holds %v, acknowledged %v", got, acked)
+	want := slices.Sorted(slices.Values(append(others, acked...)))
+	if got := rec.AsOf(time.Time{}).Up; !slices.Equal(got, want) {
+		t.Fatalf("a refused push was recorded: the record holds %d reactors, %d acknowledged", len(got), len(want))
 	}
-	t.Logf("%d acknowledged and counted, %d refused as late", len(acked), refused)
+	t.Logf("%d acknowledged and counted, %d refused as late; the record has %d pages", len(acked), refused, len(h.PageKeys()))
 }
 
-func TestT5_ConcurrentPushesRacingTheTallyBolt(t *testing.T) { concurrentPushes(t, newBolt(t)) }
+func TestT5_ConcurrentPushesRacingTheTallyBolt(t *testing.T) { concurrentPushes(t, newBolt(t), 0) }
 
 func TestT5_ConcurrentPushesRacingTheTallyDynamoDB(t *testing.T) {
-	concurrentPushes(t, newDynamo(t))
+	concurrentPushes(t, newDynamo(t), 0)
+}
+
+// A message 5,000 people reacted to is a record in pages (issue 22); the
+// pushes racing the tally write its head, and the seal seals it there.
+func TestT5_ConcurrentPushesRacingTheTallyOfAPagedRecordBolt(t *testing.T) {
+	concurrentPushes(t, newBolt(t), 5000)
+}
+
+func TestT5_ConcurrentPushesRacingTheTallyOfAPagedRecordDynamoDB(t *testing.T) {
+	concurrentPushes(t, newDynamo(t), 5000)
 }
 
 // manyCandidacies: an election of 120 candidacies (more than one commit

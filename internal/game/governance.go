@@ -300,11 +300,22 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 		Req: req, Command: command, Body: body,
 		Keys: func(string) []store.Key { return []store.Key{k} },
 		Apply: func(t *Tx) (any, error) {
-			rec := reactions.Record{Message: m}
-			if it := t.Loaded[k]; it.Exists() {
-				if err := json.Unmarshal(it.Data, &rec); err != nil {
-					return nil, fmt.Errorf("decoding %s: %w", k, err)
+			h, err := reactions.DecodeHead(k, m, t.Loaded[k])
+			if err != nil {
+				return nil, err
+			}
+			var pages []store.Item
+			if h.Used > 0 {
+				if err := t.Load(h.PageKeys()...); err != nil {
+					return nil, err
 				}
+				for _, pk := range h.PageKeys() {
+					pages = append(pages, t.Loaded[pk])
+				}
+			}
+			rec, err := h.Record(pages)
+			if err != nil {
+				return nil, err
 			}
 			c.At = t.Now
 			if err := rec.Apply(c); err != nil {
@@ -314,9 +325,11 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 				}
 				return nil, rules.Refuse("invalid_reactions", "%v", err)
 			}
-			if err := t.Put(k, rec, time.Time{}); err != nil {
+			puts, err := h.Puts(rec)
+			if err != nil {
 				return nil, err
 			}
+			t.Puts = append(t.Puts, puts...)
 			v := PushedView{Message: m, Snapshot: rec.AsOf(time.Time{}), Changes: len(rec.Changes)}
 			t.Emit("reactions_pushed", "", map[string]any{"message": m, "op": c.Op, "up": c.Up, "down": c.Down})
 			return v, nil

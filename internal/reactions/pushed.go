@@ -2,7 +2,7 @@ package reactions
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -79,10 +79,12 @@ func (r *Record) Seal(at time.Time) bool {
 	return true
 }
 
-// MaxChanges bounds a record's history. Beyond it the oldest half is folded
-// into one "set" change as of its last moment: a snapshot asked for a
-// moment inside the folded span then sees the state at the span's end.
-// Only a message with thousands of reaction changes gets there.
+// MaxChanges bounds a record's history, as MaxBytes does its size. Beyond
+// either the oldest half is folded into one snapshot (a "set" change and
+// as many "add"s at the same moment as its identities need) as of its last
+// moment: a snapshot asked for a moment inside the folded span then sees
+// the state at the span's end. Only a message with thousands of reaction
+// changes gets there.
 const MaxChanges = 2000
 
 // MaxIDs bounds the identities in one change.
@@ -103,16 +105,52 @@ func (r *Record) Apply(c Change) error {
 			return fmt.Errorf("an %q push names nobody", c.Op)
 		}
 		c.Up, c.Down = set(c.Up), set(c.Down)
+		if n := changeBytes(c); n > MaxChangeBytes {
+			return fmt.Errorf("the identities of one push take %d bytes; at most %d (send them in several add pushes)", n, MaxChangeBytes)
+		}
 	case OpEdited, OpDeleted:
 		c.Up, c.Down = nil, nil
 	default:
 		return fmt.Errorf("unknown change %q (want set, add, remove, edited or deleted)", c.Op)
 	}
 	r.Changes = append(r.Changes, c)
-	if len(r.Changes) > MaxChanges {
+	if len(r.Changes) > MaxChanges || r.overgrown() {
 		r.fold()
 	}
 	return nil
+}
+
+// changeBytes is about what c takes encoded: the bound every change is
+// held to, so that a change always fits a page (stored.go).
+func changeBytes(c Change) int {
+	n := 64
+	for _, id := range c.Up {
+		n += len(id) + 3
+	}
+	for _, id := range c.Down {
+		n += len(id) + 3
+	}
+	return n
+}
+
+// overgrown reports whether the history passes MaxBytes and is more than
+// twice the state it comes to: a message of many reactors, each added
+// once, is as large as its state and gains nothing by a fold.
+func (r Record) overgrown() bool {
+	n := historyBytes(r.Changes)
+	if n <= MaxBytes {
+		return false
+	}
+	s := r.AsOf(time.Time{})
+	return n > 2*changeBytes(Change{Up: s.Up, Down: s.Down})
+}
+
+func historyBytes(changes []Change) int {
+	n := 0
+	for _, c := range changes {
+		n += changeBytes(c)
+	}
+	return n
 }
 
 // fold shortens a history over MaxChanges: the oldest half becomes one
@@ -149,9 +187,27 @@ func (r *Record) fold() {
 	r.Changes = append(append(slices.Clip(r.Changes[:head]), folded...), r.Changes[end:]...)
 }
 
-// snapshot is s as the changes that set it at moment at.
+// snapshot is s as the changes that set it at moment at: a "set" and, for
+// more identities than one change holds, "add"s at the same moment.
 func snapshot(s Snapshot, at time.Time) []Change {
-	out := []Change{{At: at, Op: OpSet, Up: s.Up, Down: s.Down}}
+	out := []Change{{At: at, Op: OpSet}}
+	for _, side := range []struct {
+		ids []string
+		up  bool
+	}{{s.Up, true}, {s.Down, false}} {
+		for _, id := range side.ids {
+			c := &out[len(out)-1]
+			if changeBytes(*c)+len(id)+3 > MaxChangeBytes {
+				out = append(out, Change{At: at, Op: OpAdd})
+				c = &out[len(out)-1]
+			}
+			if side.up {
+				c.Up = append(c.Up, id)
+			} else {
+				c.Down = append(c.Down, id)
+			}
+		}
+	}
 	if s.Edited {
 		out = append(out, Change{At: at, Op: OpEdited})
 	}
@@ -240,16 +296,36 @@ func (p Pushed) Reactions(ctx context.Context, m MessageRef) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	it, err := p.Store.Get(ctx, k)
+	_, r, err := Load(ctx, p.Store, k, m)
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("reading pushed reactions of %s: %w", k, err)
 	}
-	if !it.Exists() {
-		return Snapshot{Up: []string{}, Down: []string{}}, nil
-	}
-	var r Record
-	if err := json.Unmarshal(it.Data, &r); err != nil {
-		return Snapshot{}, fmt.Errorf("decoding pushed reactions %s: %w", k, err)
-	}
 	return r.AsOf(p.At), nil
+}
+
+// Load reads the record of m at k, head and pages, reading again when a
+// push moved it on between the two reads. A message nobody pushed anything
+// about has an empty record.
+func Load(ctx context.Context, st store.Store, k store.Key, m MessageRef) (Head, Record, error) {
+	for attempt := 1; ; attempt++ {
+		it, err := st.Get(ctx, k)
+		if err != nil {
+			return Head{}, Record{}, err
+		}
+		h, err := DecodeHead(k, m, it)
+		if err != nil {
+			return Head{}, Record{}, err
+		}
+		var pages []store.Item
+		if h.Used > 0 {
+			if pages, err = st.GetMany(ctx, h.PageKeys()); err != nil {
+				return Head{}, Record{}, err
+			}
+		}
+		r, err := h.Record(pages)
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
+			continue
+		}
+		return h, r, err
+	}
 }
