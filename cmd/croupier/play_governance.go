@@ -448,7 +448,7 @@ func candidaciesText(v game.CandidaciesView, name func(string) string) string {
 }
 
 func pushedText(v game.PushedView) string {
-	s := fmt.Sprintf("Message %s: 👍 %s; 👎 %s", msgText(v.Message), orNone(v.Up), orNone(v.Down))
+	s := fmt.Sprintf("Message %s: 👍 %s; 👎 %s", msgText(v.Message), sampled(v.Up, v.UpCount), sampled(v.Down, v.DownCount))
 	if v.Edited {
 		s += "; edited"
 	}
@@ -456,6 +456,14 @@ func pushedText(v game.PushedView) string {
 		s += "; deleted"
 	}
 	return s + fmt.Sprintf(" (%d change(s) recorded).", v.Changes)
+}
+
+// sampled says a reaction side of which the response holds a sample.
+func sampled(ids []string, n int) string {
+	if n > len(ids) {
+		return fmt.Sprintf("%d: %s and %d more", n, strings.Join(ids, ", "), n-len(ids))
+	}
+	return orNone(ids)
 }
 
 func orNone(ids []string) string {

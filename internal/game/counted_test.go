@@ -322,8 +322,12 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 		for j := i; j < min(filler, i+100); j++ {
 			ids = append(ids, fmt.Sprintf("discord:%018d", 900000000000000000+j))
 		}
-		g.must(g.svc.PushReactions(g.ctx, req(admin, fmt.Sprintf("filler-%d", i)), game.PushReactions{Message: msg(m), Op: "add", Up: ids}))
+		v := decode[game.PushedView](t, g.must(g.svc.PushReactions(g.ctx, req(admin, fmt.Sprintf("filler-%d", i)), game.PushReactions{Message: msg(m), Op: "add", Up: ids})))
 		others = append(others, ids...)
+		// The response, logged with the push, holds a sample and the count.
+		if v.UpCount != len(others) || len(v.Up) != min(len(others), governance.VoterSample) || v.Up[0] != others[0] {
+			t.Fatalf("after %d reactors the push answers %d (%d listed, first %s)", len(others), v.UpCount, len(v.Up), v.Up[0])
+		}
 	}
 	g.clk.Set(end)
 	svcs := make([]*game.Service, 5)

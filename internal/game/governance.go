@@ -243,11 +243,23 @@ type MessageEvent struct {
 }
 
 // PushedView is the response of a push: the message as the pushes so far
-// describe it.
+// describe it. It is logged and cached with the push, so it holds the
+// counts and a sample of each side (at most governance.VoterSample, in id
+// order), never every reactor (issue 22).
 type PushedView struct {
 	Message MessageRef `json:"message"`
 	reactions.Snapshot
-	Changes int `json:"changes"`
+	UpCount   int `json:"up_count"`
+	DownCount int `json:"down_count"`
+	Changes   int `json:"changes"`
+}
+
+func pushedView(m MessageRef, rec reactions.Record) PushedView {
+	s := rec.AsOf(time.Time{})
+	v := PushedView{Message: m, Snapshot: s, UpCount: len(s.Up), DownCount: len(s.Down), Changes: len(rec.Changes)}
+	v.Up = v.Up[:min(len(v.Up), governance.VoterSample)]
+	v.Down = v.Down[:min(len(v.Down), governance.VoterSample)]
+	return v
 }
 
 // PushReactions records the reactions a bridge reports on a message of the
@@ -330,7 +342,7 @@ func (s *Service) push(ctx context.Context, req Request, command string, body an
 				return nil, err
 			}
 			t.Puts = append(t.Puts, puts...)
-			v := PushedView{Message: m, Snapshot: rec.AsOf(time.Time{}), Changes: len(rec.Changes)}
+			v := pushedView(m, rec)
 			t.Emit("reactions_pushed", "", map[string]any{"message": m, "op": c.Op, "up": c.Up, "down": c.Down})
 			return v, nil
 		},
