@@ -9,6 +9,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // The pages' content, each written as its section of the layout. Ids and
@@ -16,7 +17,7 @@ import (
 
 func indexContent(d indexData) content {
 	return func(p *page) {
-		p.raw("\n<h1>Croupier tracker</h1>\n<p>The public record of a Gilded Hall game: players and their decks, matches move by move, trades, proposals and votes, the Judge's rulings, the full log, and an audit of every random draw.</p>\n")
+		p.raw("\n<h1>Croupier tracker</h1>\n<p>The public record of each game: its players, the full log and an audit of every random draw; and what its ruleset has: a Gilded Hall game's decks, matches move by move, trades, proposals and the Judge's rulings; an Obelisk game's Obelisk, Grebes and Gatherings; a turns game's turns, points, numbered rules and cases.</p>\n")
 		if len(d.Games) > 0 {
 			p.raw("<h2 id=\"games-h\">Games</h2>\n<table id=\"games\"><thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Ruleset</th><th scope=\"col\">Created</th></tr></thead>\n<tbody>")
 			for _, g := range d.Games {
@@ -30,8 +31,10 @@ func indexContent(d indexData) content {
 				} else {
 					p.text(g.ID)
 				}
-				p.raw(`</a></th><td>`)
+				p.raw(`</a></th><td data-ruleset="`)
 				p.text(g.Ruleset)
+				p.raw(`">`)
+				p.text(d.Title(g.Ruleset))
 				p.raw(`</td><td>`)
 				p.when(g.CreatedAt)
 				p.raw("</td></tr>\n")
@@ -73,27 +76,43 @@ func overviewContent(l *layout, d overviewData) content {
 		p.raw("\n<section aria-labelledby=\"now-h\">\n<h2 id=\"now-h\">Now</h2>\n<dl class=\"facts\">\n<dt>Period</dt><dd id=\"period\" data-period=\"")
 		p.text(g.Period.ID)
 		p.raw(`">`)
-		p.text(g.Period.ID + " (" + g.Period.Kind + "), from ")
+		if g.Period.Name != "" {
+			// The ruleset's own name for it (a turns game's turn), never
+			// the calendar key.
+			p.text(g.Period.Name + ", from ")
+		} else {
+			p.text(g.Period.ID + " (" + g.Period.Kind + "), from ")
+		}
 		p.when(g.Period.Start)
 		p.raw("</dd>\n<dt>Next phase</dt><dd id=\"next-phase\">at ")
 		p.when(g.Period.End)
 		p.raw(`<span class="countdown" data-countdown="`)
 		p.text(g.Period.End.UTC().Format(time.RFC3339))
-		p.raw("\" aria-live=\"off\"></span></dd>\n<dt>Season</dt><dd id=\"season\">")
-		if g.Season != "" {
-			p.text(g.Season)
-		} else {
-			p.raw("—")
+		p.raw("\" aria-live=\"off\"></span></dd>\n")
+		if d.Shape.Seasons {
+			p.raw("<dt>Season</dt><dd id=\"season\">")
+			if g.Season != "" {
+				p.text(g.Season)
+			} else {
+				p.raw("—")
+			}
+			p.raw("</dd>\n")
 		}
-		p.raw("</dd>\n<dt>Judge</dt><dd id=\"judge\">")
-		if d.Judge.Judge != "" {
-			p.player(l, d.Judge.Judge)
-			p.raw(", since ")
-			p.when(d.Judge.Since)
-		} else {
-			p.raw("No Judge")
+		if d.HasJudge {
+			p.raw("<dt>Judge</dt><dd id=\"judge\">")
+			if d.Judge.Judge != "" {
+				p.player(l, d.Judge.Judge)
+				p.raw(", since ")
+				p.when(d.Judge.Since)
+			} else {
+				p.raw("No Judge")
+			}
+			p.raw("</dd>\n")
 		}
-		p.raw("</dd>\n<dt>Winner</dt><dd id=\"winner-value\">")
+		if o := d.Obelisk; o != nil {
+			obeliskFacts(p, l, o, d.OpenGatherings)
+		}
+		p.raw("<dt>Winner</dt><dd id=\"winner-value\">")
 		if g.Winner != "" {
 			p.player(l, g.Winner)
 		} else {
@@ -130,6 +149,53 @@ func overviewContent(l *layout, d overviewData) content {
 		}
 		p.raw("</tbody>\n</table>\n</section>\n")
 	}
+}
+
+// obeliskFacts are an Obelisk game's facts on its overview: the Obelisk
+// and its Grebes, the week's observation and the open Gatherings, each
+// linked to the Obelisk's page.
+func obeliskFacts(p *page, l *layout, o *obelisk.ObeliskView, open int) {
+	link := gameURL(l.Game.ID, "obelisk")
+	p.raw("<dt>The Obelisk</dt><dd id=\"obelisk-distance\" data-km=\"")
+	p.num(o.Distance)
+	p.raw(`"><a href="`)
+	p.text(link)
+	p.raw(`">`)
+	p.num(o.Distance)
+	p.raw(" km from the Gates</a>, ")
+	p.text(plural(o.Cuts, "Cut", "Cuts"))
+	p.raw("</dd>\n<dt>Grebes</dt><dd id=\"obelisk-grebes\">")
+	if len(o.Grebes) == 0 {
+		p.raw("none befriended yet")
+	} else {
+		p.text(plural(len(o.Grebes), "Grebe", "Grebes") + ", " + strconv.Itoa(len(o.Aiding)) + " of them aiding the Obelisk")
+	}
+	p.raw("</dd>\n<dt>Observation</dt><dd id=\"obelisk-observation\">")
+	if o.Observed {
+		p.raw("made this week; the next from ")
+		p.when(o.NextObservation)
+	} else {
+		p.raw("not yet made this week")
+	}
+	p.raw("</dd>\n<dt>Open Gatherings</dt><dd id=\"open-gatherings\" data-count=\"")
+	p.num(open)
+	p.raw(`"><a href="`)
+	p.text(link + "#gatherings-h")
+	p.raw(`">`)
+	if open == 0 {
+		p.raw("none")
+	} else {
+		p.text(plural(open, "Gathering", "Gatherings") + " open")
+	}
+	p.raw("</a></dd>\n")
+}
+
+// plural says n things: "1 Cut", "3 Cuts".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func yesNo(b bool) markup {

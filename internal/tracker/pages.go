@@ -10,11 +10,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
+	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // Page sizes keep every page under 100 KB of HTML however long the game
@@ -70,30 +73,53 @@ func (p pager) Next() int {
 type setting struct{ Group, Name, Value string }
 
 type overviewData struct {
+	Shape    game.RulesetShape
+	HasJudge bool
 	Judge    game.JudgeState
 	Ruleset  *ruleset.Ruleset
 	Settings []setting
 	Players  int
+	// Obelisk and OpenGatherings: an Obelisk game's own facts.
+	Obelisk        *obelisk.ObeliskView
+	OpenGatherings int
 }
 
 func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (content, error) {
 	g := l.Game
-	var js game.JudgeState
-	if h.svc.RulesetHas(g.Ruleset, game.InstGovernance) {
-		var err error
-		if js, err = h.svc.Judge(ctx, g.ID); err != nil {
-			return nil, err
-		}
-	}
 	rs, err := h.svc.Ruleset(ctx, g.ID)
 	if err != nil {
 		return nil, err
 	}
-	d := overviewData{Judge: js, Ruleset: rs, Players: len(l.members)}
+	shape, _ := h.svc.Shape(g.Ruleset)
+	d := overviewData{Shape: shape, Ruleset: rs, Players: len(l.members), HasJudge: h.svc.RulesetHas(g.Ruleset, game.InstGovernance)}
+	if d.HasJudge {
+		if d.Judge, err = h.svc.Judge(ctx, g.ID); err != nil {
+			return nil, err
+		}
+	}
+	if h.svc.RulesetHas(g.Ruleset, obelisk.InstObelisk) {
+		svc := obelisk.On(h.svc)
+		o, err := svc.Obelisk(ctx, g.ID)
+		if err != nil {
+			return nil, err
+		}
+		gs, err := svc.Gatherings(ctx, g.ID)
+		if err != nil {
+			return nil, err
+		}
+		d.Obelisk = &o
+		for _, x := range gs {
+			if x.Status == rob.StatusOpen {
+				d.OpenGatherings++
+			}
+		}
+	}
+	// Only the groups of numbers the ruleset has (a zero group is another
+	// ruleset's: the Obelisk has no holographic chances).
 	for _, grp := range []struct {
 		name string
 		v    any
-	}{{"Thresholds", rs.Thresholds}, {"Chances (%)", rs.Chances}, {"Durations", rs.Durations}, {"Trading", rs.Trading}} {
+	}{{"Thresholds", rs.Thresholds}, {"Chances (%)", rs.Chances}, {"Durations", rs.Durations}, {"Trading", rs.Trading}, {"Turns", rs.Turns}, {"Obelisk", rs.Obelisk}} {
 		d.Settings = append(d.Settings, flatten(grp.name, grp.v)...)
 	}
 	l.Title, l.Section = g.Name, "overview"
@@ -104,7 +130,10 @@ func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (con
 	return overviewContent(l, d), nil
 }
 
-// flatten lists a ruleset group's fields by their JSON names, in order.
+// flatten lists a ruleset group's numbers by their JSON names, in order,
+// a nested group's as "observation resolve"; lists of objects (ritual
+// types, season modifiers) are left to the pages that show them. A group
+// whose numbers are all zero is another ruleset's and lists nothing.
 func flatten(group string, v any) []setting {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -114,27 +143,77 @@ func flatten(group string, v any) []setting {
 	if json.Unmarshal(b, &m) != nil {
 		return nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := make([]setting, 0, len(keys))
-	for _, k := range keys {
-		val := m[k]
-		var s string
-		switch x := val.(type) {
-		case string:
-			s = x
-		case float64:
-			s = strconv.FormatFloat(x, 'f', -1, 64)
-		default:
-			vb, _ := json.Marshal(x)
-			s = string(vb)
+	var out []setting
+	zero := true
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
 		}
-		out = append(out, setting{Group: group, Name: k, Value: s})
+		slices.Sort(keys)
+		for _, k := range keys {
+			name := strings.TrimSpace(prefix + " " + k)
+			switch x := m[k].(type) {
+			case map[string]any:
+				walk(name, x)
+			case []any:
+				var parts []string
+				for _, e := range x {
+					if s, ok := e.(string); ok {
+						parts = append(parts, s)
+					} else if f, ok := e.(float64); ok {
+						parts = append(parts, strconv.FormatFloat(f, 'f', -1, 64))
+					}
+				}
+				if len(parts) == len(x) && len(x) > 0 {
+					zero = false
+					out = append(out, setting{Group: group, Name: name, Value: strings.Join(parts, ", ")})
+				}
+			case string:
+				if d, err := time.ParseDuration(x); err == nil && strings.HasSuffix(x, "s") {
+					zero = zero && d == 0
+					x = spanText(d)
+				} else {
+					zero = zero && x == ""
+				}
+				out = append(out, setting{Group: group, Name: name, Value: x})
+			case float64:
+				zero = zero && x == 0
+				out = append(out, setting{Group: group, Name: name, Value: strconv.FormatFloat(x, 'f', -1, 64)})
+			case bool:
+				zero = zero && !x
+				out = append(out, setting{Group: group, Name: name, Value: map[bool]string{true: "yes", false: "no"}[x]})
+			}
+		}
+	}
+	walk("", m)
+	if zero {
+		return nil
 	}
 	return out
+}
+
+// spanText says a ruleset's duration as people do: "7 days", "48 hours",
+// "90 minutes".
+func spanText(d time.Duration) string {
+	unit := func(n int64, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.FormatInt(n, 10) + " " + one + "s"
+	}
+	switch {
+	case d == 0:
+		return "none"
+	case d%(24*time.Hour) == 0 && d >= 72*time.Hour:
+		return unit(int64(d/(24*time.Hour)), "day")
+	case d%time.Hour == 0:
+		return unit(int64(d/time.Hour), "hour")
+	case d%time.Minute == 0:
+		return unit(int64(d/time.Minute), "minute")
+	}
+	return d.String()
 }
 
 func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (content, error) {

@@ -2,11 +2,13 @@ package tracker_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // RULINGS R3 on the tracker: a game's pages show what its ruleset has; a
@@ -75,6 +77,54 @@ func TestPlayersPagesOfEachRuleset(t *testing.T) {
 		for _, foreign := range []string{"Vertebrae", "Chips", "Unopened packs", "Deck"} {
 			if strings.Contains(body, foreign) {
 				t.Errorf("%s shows %q, which its ruleset has not", tc.path, foreign)
+			}
+		}
+	}
+}
+
+// Issue 24 point 8: each game's overview is its ruleset's. An Obelisk
+// game's shows the Obelisk, its Grebes and its open Gatherings, a turns
+// game's has no Judge and no season, and neither shows another ruleset's
+// numbers (holographic chances); the start page names each game's ruleset.
+func TestOverviewOfEachRulesetShowsItsOwnState(t *testing.T) {
+	p := newGame(t)
+	p.obelisk()
+	if _, err := p.svc.Create(context.Background(), game.Request{Actor: admin, Key: "create-tu"}, game.CreateGame{ID: "tu", Ruleset: "turns"}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := obelisk.On(p.svc).Obelisk(context.Background(), obeliskID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path      string
+		has, lack []string
+	}{
+		{"/tracker/games/" + obeliskID, []string{
+			fmt.Sprintf(`<dd id="obelisk-distance" data-km="%d">`, o.Distance), "km from the Gates</a>, 1 Cut</dd>",
+			`<dd id="obelisk-observation">made this week; the next from`,
+			`<dd id="open-gatherings" data-count="1">`, "1 Gathering open", `id="season"`, `id="judge"`,
+			"<th scope=\"row\">taskCost</th>"},
+			[]string{"holo", "Chances", "Winner: "}},
+		{"/tracker/games/tu", []string{"<th scope=\"row\">winPoints</th>", "<td>200</td>", "<th scope=\"row\">judgeDeadline</th><td>7 days</td>", "round 1"},
+			// The period by its turn, never its calendar key (…-interim).
+			[]string{`id="judge"`, `id="season"`, "No Judge", "holo", "Chances", "obelisk-distance", "-interim (", "h0m0s"}},
+		{"/tracker/games/" + gameID, []string{`id="season"`, `id="judge"`, "Chances (%)", "<td>48 hours</td>"}, []string{"obelisk-distance", "h0m0s", "<td>Turns</td>"}},
+		{"/tracker", []string{`<td data-ruleset="obelisk">Obelisk</td>`, `<td data-ruleset="gilded-hall">`, "an Obelisk game's Obelisk"}, nil},
+	} {
+		code, body, _ := p.get(tc.path)
+		if code != http.StatusOK {
+			t.Errorf("%s: %d %.300s", tc.path, code, body)
+			continue
+		}
+		for _, want := range tc.has {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s lacks %q", tc.path, want)
+			}
+		}
+		for _, foreign := range tc.lack {
+			if strings.Contains(body, foreign) {
+				t.Errorf("%s shows %q, which is not its ruleset's", tc.path, foreign)
 			}
 		}
 	}

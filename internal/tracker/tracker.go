@@ -224,6 +224,8 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, bod
 type indexData struct {
 	Games       []game.GameListing
 	After, Next string
+	// Title names a ruleset id for a person ("Obelisk").
+	Title func(id string) string
 }
 
 // index is the entry page: the deployment's games, a page at a time, and a
@@ -237,7 +239,7 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, gameURL(id), http.StatusSeeOther)
 		return
 	}
-	d := indexData{After: r.URL.Query().Get("after")}
+	d := indexData{After: r.URL.Query().Get("after"), Title: h.svc.Title}
 	var err error
 	if d.Games, d.Next, err = h.svc.Games(r.Context(), d.After, ListPageSize); err != nil {
 		var re *rules.Error
