@@ -102,9 +102,19 @@ func Prepare(r *Ruleset, patch []byte) (Change, error) {
 	if len(ops) == 0 {
 		return nil, refuse("", "the change changes nothing: every value it names already holds")
 	}
-	out, _, _, err := apply(r, ops)
+	out, next, _, err := apply(r, ops)
 	if err != nil {
 		return nil, err
+	}
+	// Operations that each replace a value by itself change nothing
+	// either: refused like an empty merge patch, not adopted as a version.
+	after, err := document(next)
+	if err != nil {
+		return nil, err
+	}
+	after["version"] = doc["version"]
+	if reflect.DeepEqual(doc, after) {
+		return nil, refuse("", "the change changes nothing: %s", Summary(r, out))
 	}
 	return out, nil
 }

@@ -132,6 +132,9 @@ func TestR4_ChangeRefusedAtSubmission(t *testing.T) {
 		{"renaming an item", `[{"op":"replace","path":"/shop/chip/id","value":"chips"}]`, "names the item"},
 		{"nothing changes", `[]`, "changes nothing"},
 		{"a merge patch of nothing new", `{"thresholds":{"winChips":25}}`, "changes nothing"},
+		// Issue 24 point 6: a replace by the value already there was a new
+		// version ("is 25, was 25").
+		{"an operation of nothing new", `[{"op":"replace","path":"/thresholds/winChips","value":25}]`, "changes nothing: the Chips that win"},
 		{"a merge patch setting the version", `{"version":9}`, "cannot set the ruleset version"},
 		{"not a change", `"cheaper"`, "a change is a JSON array"},
 		{"not JSON", `[{"op":`, "not valid JSON"},

@@ -157,7 +157,7 @@ func (tw *twin) turn(k int, proposers float64, votesEach int) {
 		case x == 0 && (k > 2 || r.IntN(10) == 0):
 			p = turns.Propose{Op: "amend", Rule: 206, Text: "Unanimity stays."}
 		case x == 1:
-			p = turns.Propose{Data: json.RawMessage(fmt.Sprintf(`[{"op":"replace","path":"/turns/dissentBonus","value":%d}]`, 5+5*r.IntN(3))), Note: "bonus"}
+			p = turns.Propose{Data: json.RawMessage(fmt.Sprintf(`[{"op":"replace","path":"/turns/dissentBonus","value":%d}]`, []int{5, 15, 20}[r.IntN(3)])), Note: "bonus"}
 		case x == 2:
 			p = turns.Propose{Op: "repeal", Rule: 201 + r.IntN(24)}
 		}
