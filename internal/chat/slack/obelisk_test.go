@@ -96,6 +96,9 @@ func obeliskInSlack(t *testing.T) *env {
 	if m := e.cmd(grace, "components grant <@"+grace+"> heart=1 reason=mine"); !refused(m) || !strings.Contains(m.Text, "Only the game's admins can grant components.") {
 		t.Errorf("a player's grant: %s", m.Text)
 	}
+	if m := e.cmd(admin, "components grant <@"+ada+"> gold=2 reason=typo"); !refused(m) || !strings.Contains(m.Text, `/components grant has no option "gold"; its options are player, resolve, crystals, herbs, reagents, blood, heart, reason.`) {
+		t.Errorf("an unknown component: %s", m.Text)
+	}
 	if m := e.cmd(admin, "components revoke <@"+ada+"> herbs=9 reason=typo"); !refused(m) || !strings.Contains(m.Text, "so 9🌿 cannot be revoked: 7🌿 is missing. Nothing was revoked.") {
 		t.Errorf("revoking more than held: %s", m.Text)
 	}
