@@ -11,6 +11,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
+	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -37,19 +38,7 @@ func economyCommands() []Command {
 			Options: []Option{{Name: "player", Description: "Who receives it", Type: User, Required: true}},
 			Handler: gift},
 		Command{Name: "trade offer", Runs: []string{"trade-offer"}, Description: "Offer a trade to a player (they accept with a button)",
-			Options: []Option{
-				{Name: "player", Description: "Who you offer it to", Type: User, Required: true},
-				{Name: "give_cards", Description: "Your card ids to give, comma-separated", Complete: CompleteMyCards},
-				{Name: "give_packs", Description: "Your pack ids to give, comma-separated", Complete: CompleteMyPacks},
-				{Name: "give_vertebrae", Description: "Vertebrae you give", Type: Integer, Min: intp(0)},
-				{Name: "give_chips", Description: "Chips you give", Type: Integer, Min: intp(0)},
-				{Name: "take_cards", Description: "Their card ids you want, comma-separated", Complete: CompleteTheirCards},
-				{Name: "take_packs", Description: "Their pack ids you want, comma-separated", Complete: CompleteTheirPacks},
-				{Name: "take_vertebrae", Description: "Vertebrae you want", Type: Integer, Min: intp(0)},
-				{Name: "take_chips", Description: "Chips you want", Type: Integer, Min: intp(0)},
-				{Name: "note", Description: "A note for the other player"},
-			},
-			Handler: tradeOffer},
+			Options: tradeOfferOptions(), Handler: tradeOffer},
 		Command{Name: "trade accept", Runs: []string{"trade-accept"}, Description: "Accept a trade offered to you", Options: []Option{tradeID}, Handler: tradeAccept},
 		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
 		Command{Name: "trade list", Runs: []string{"trades"}, Private: true, Description: "Your trades (only you see them)",
@@ -62,6 +51,42 @@ func economyCommands() []Command {
 			Handler: tradeShow},
 	}
 	return cmds
+}
+
+// tradeOfferOptions are /trade offer's options: who, then each side's
+// items as the ruleset's players hold them (Option.In): the Gilded Hall's
+// cards, packs, Vertebrae and Chips, and an amount of each component the
+// Obelisk's players may trade (ruleset.TradableComponents: never ⚡).
+func tradeOfferOptions() []Option {
+	opts := []Option{{Name: "player", Description: "Who you offer it to", Type: User, Required: true}}
+	for _, side := range []struct{ side, whose, verb string }{{"give", "Your", "you give"}, {"take", "Their", "you want"}} {
+		cards, packs := CompleteMyCards, CompleteMyPacks
+		if side.side == "take" {
+			cards, packs = CompleteTheirCards, CompleteTheirPacks
+		}
+		opts = append(opts,
+			Option{Name: side.side + "_cards", Description: side.whose + " card ids to " + side.side + ", comma-separated", Complete: cards, In: tradesCards},
+			Option{Name: side.side + "_packs", Description: side.whose + " pack ids to " + side.side + ", comma-separated", Complete: packs, In: tradesCards},
+			Option{Name: side.side + "_vertebrae", Description: "Vertebrae " + side.verb, Type: Integer, Min: intp(0), In: tradesCards},
+			Option{Name: side.side + "_chips", Description: "Chips " + side.verb, Type: Integer, Min: intp(0), In: tradesCards})
+		for _, c := range ruleset.ComponentList {
+			if c.Tradable {
+				opts = append(opts, Option{Name: side.side + "_" + c.ID, Description: c.Emoji + " " + c.Name + " " + side.verb, Type: Integer, Min: intp(0), In: tradesComponent(c.ID)})
+			}
+		}
+	}
+	return append(opts, Option{Name: "note", Description: "A note for the other player"})
+}
+
+// tradesCards: the ruleset's players hold cards, packs, Vertebrae and
+// Chips (a card table: the Gilded Hall).
+func tradesCards(rs *ruleset.Ruleset) bool { return len(rs.Cards) > 0 }
+
+// tradesComponent: the ruleset's players may trade component id.
+func tradesComponent(id string) func(*ruleset.Ruleset) bool {
+	return func(rs *ruleset.Ruleset) bool {
+		return slices.ContainsFunc(rs.TradableComponents(), func(c ruleset.ComponentInfo) bool { return c.ID == id })
+	}
 }
 
 // statusFilter reads a list's status option: open when it is not given,
@@ -217,11 +242,30 @@ func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 }
 
 func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	rs, err := s.Ruleset(ctx, inv.Game)
+	if err != nil {
+		return nil, err
+	}
+	cmd, _ := Lookup("trade offer")
+	if err := refuseForeignOptions(cmd, inv, rs); err != nil {
+		return nil, err
+	}
 	var o gildedhall.OfferTrade
+	for _, c := range rs.TradableComponents() {
+		for _, side := range []struct {
+			name string
+			dst  *ruleset.Components
+		}{{"give_", &o.Give.Components}, {"take_", &o.Take.Components}} {
+			n, err := inv.Int(side.name + c.ID)
+			if err != nil {
+				return nil, err
+			}
+			side.dst.Add(c.ID, n)
+		}
+	}
 	o.To, o.Note = inv.Opt("player"), inv.Opt("note")
 	o.Give.Cards, o.Give.Packs = inv.List("give_cards"), inv.List("give_packs")
 	o.Take.Cards, o.Take.Packs = inv.List("take_cards"), inv.List("take_packs")
-	var err error
 	for _, f := range []struct {
 		opt string
 		dst *int
@@ -241,15 +285,23 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 // consent buttons while it is open.
 func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr gildedhall.Trade, private bool) *Reply {
 	var invs []players.Inventory
+	people := map[string]string{}
 	for _, id := range []string{tr.From, tr.To} {
 		if p, err := s.Player(ctx, inv.Game, id); err == nil {
 			invs = append(invs, gildedhall.ViewOf(p).Inventory)
+			people[id] = p.Name
 		}
+	}
+	who := func(id string) string {
+		if n := people[id]; n != "" {
+			return n
+		}
+		return id // a mention, where the platform renders one
 	}
 	names := itemNames(invs...)
 	r := &Reply{
 		Title:     fmt.Sprintf("Trade %s: %s", tr.ID, tr.Status),
-		Text:      fmt.Sprintf("%s offers %s to %s in exchange for %s.", tr.From, describeItems(tr.Give, names), tr.To, describeItems(tr.Take, names)),
+		Text:      fmt.Sprintf("%s offers %s to %s in exchange for %s.", who(tr.From), describeItems(tr.Give, names), who(tr.To), describeItems(tr.Take, names)),
 		Ephemeral: private,
 	}
 	if tr.Note != "" {
@@ -257,14 +309,14 @@ func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr gilded
 	}
 	switch tr.Status {
 	case gildedhall.TradeOpen:
-		r.Text += fmt.Sprintf(" %s can accept until %s.", tr.To, tr.ExpiresAt.UTC().Format(time.RFC1123))
+		r.Text += fmt.Sprintf(" %s can accept until %s.", who(tr.To), tr.ExpiresAt.UTC().Format(time.RFC1123))
 		opts := map[string]string{"trade": tr.ID}
 		r.Buttons = []Button{
 			{Label: "Accept", Style: StyleSuccess, Action: Action{Command: "trade accept", Options: opts}},
 			{Label: "Decline / withdraw", Style: StyleDanger, Action: Action{Command: "trade withdraw", Options: opts}},
 		}
 	default:
-		r.Text += fmt.Sprintf(" Closed by %s on %s.", tr.ClosedBy, tr.ClosedAt.UTC().Format(time.RFC1123))
+		r.Text += fmt.Sprintf(" Closed by %s on %s.", who(tr.ClosedBy), tr.ClosedAt.UTC().Format(time.RFC1123))
 	}
 	return r
 }
@@ -300,7 +352,11 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	r.Text = fmt.Sprintf("🤝 %s accepted: the trade is done. ", inv.User) + r.Text
+	who := inv.User
+	if p, err := s.Player(ctx, inv.Game, inv.User); err == nil && p.Name != "" {
+		who = p.Name
+	}
+	r.Text = fmt.Sprintf("🤝 %s accepted: the trade is done. ", who) + r.Text
 	return sharedTrade(inv, r, "🤝 You accepted %s: the trade is done; /status shows what you hold now."), nil
 }
 

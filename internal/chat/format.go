@@ -124,6 +124,9 @@ func describeItems(it economy.Items, names map[string]string) string {
 	if it.Chips > 0 {
 		parts = append(parts, plural(it.Chips, "Chip", "Chips"))
 	}
+	if !it.Components.IsZero() {
+		parts = append(parts, it.Components.String())
+	}
 	for _, id := range it.Cards {
 		if n, ok := names[id]; ok {
 			parts = append(parts, n+" ("+id+")")

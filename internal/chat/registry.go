@@ -9,6 +9,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/order"
+	"croupier/internal/ruleset"
 )
 
 // Kind is how a command is invoked.
@@ -71,6 +72,11 @@ type Option struct {
 	Complete Completion
 	// Min and Max bound an Integer (nil: unbounded).
 	Min, Max *int
+	// In, when set, says which rulesets have the option, from their data:
+	// a ruleset whose data it does not fit is not offered it (a trade
+	// offer's cards in the Gilded Hall, its components in the Obelisk), and
+	// a game of that ruleset refuses it (OptionsIn).
+	In func(rs *ruleset.Ruleset) bool
 }
 
 // Handler runs a command for an invocation whose Game the Router has set
@@ -209,6 +215,11 @@ func Commands() []Command {
 // (catalogue.go).
 func CommandsFor(reg *game.Registry, id string) []Command {
 	out := slices.DeleteFunc(Commands(), func(c Command) bool { return !c.InRuleset(reg, id) })
+	if rs, err := reg.Data(id); err == nil {
+		for i := range out {
+			out[i].Options = out[i].OptionsIn(rs)
+		}
+	}
 	out = append(out, catalogueCommands(reg, id)...)
 	order.Stable(out, func(a, b Command) int {
 		if a.Kind != b.Kind {
@@ -217,6 +228,41 @@ func CommandsFor(reg *game.Registry, id string) []Command {
 		return strings.Compare(a.Name, b.Name)
 	})
 	return out
+}
+
+// OptionsIn returns the options of c that ruleset data rs has (Option.In).
+func (c Command) OptionsIn(rs *ruleset.Ruleset) []Option {
+	var out []Option
+	for _, o := range c.Options {
+		if o.In == nil || o.In(rs) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// refuseForeignOptions refuses the options inv sets that the game's
+// ruleset data rs does not have (Option.In), naming those it has: a
+// client that registered every ruleset's options (Slack, a global
+// registration) must not reach the engine with them.
+func refuseForeignOptions(cmd Command, inv *Invocation, rs *ruleset.Ruleset) error {
+	var foreign, ours []string
+	for _, o := range cmd.Options {
+		if o.In == nil {
+			continue
+		}
+		if o.In(rs) {
+			ours = append(ours, o.Name)
+		} else if inv.Opt(o.Name) != "" {
+			foreign = append(foreign, o.Name)
+		}
+	}
+	if len(foreign) == 0 || len(ours) == 0 {
+		// None of them is the ruleset's: the command itself is not, and
+		// its run refuses it as not_in_ruleset (RULINGS R3).
+		return nil
+	}
+	return refusef("invalid_option", "This game's ruleset has no %s for /%s; it takes %s.", strings.Join(foreign, ", "), cmd.Name, strings.Join(ours, ", "))
 }
 
 func (c Command) Option(name string) (Option, bool) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"croupier/internal/rules"
+	"croupier/internal/ruleset"
 )
 
 // The command catalogue: every command the service runs and every view that
@@ -213,6 +214,11 @@ func (r *Registry) CommandsOf(id string) []string {
 	}
 	return out
 }
+
+// Data returns the ruleset data ruleset id runs on, as shipped (a game's
+// own may have been amended since: Service.Ruleset): what an edge needs to
+// shape a command to the ruleset (the items a trade offer names).
+func (r *Registry) Data(id string) (*ruleset.Ruleset, error) { return ruleset.Load(r.dataOf(id)) }
 
 // Title names ruleset id in a sentence ("Obelisk"); an unknown id is itself.
 func (r *Registry) Title(id string) string { return r.title(id) }

@@ -29,16 +29,36 @@ type ComponentInfo struct {
 	ID    string
 	Name  string
 	Emoji string
+	// Tradable: players may trade it (002 Ritual Components: ⚡ "cannot be
+	// traded"; RULINGS O1).
+	Tradable bool
 }
 
 // ComponentList is the Ritual Components in the seed's order.
 var ComponentList = []ComponentInfo{
-	{Resolve, "Resolve", "⚡"},
-	{Crystals, "Crystals", "💎"},
-	{Herbs, "Herbs", "🌿"},
-	{Reagents, "Reagents", "⚗️"},
-	{Blood, "Blood of Stone", "🩸"},
-	{Heart, "Infernal Heart", "❤️‍🔥"},
+	{Resolve, "Resolve", "⚡", false},
+	{Crystals, "Crystals", "💎", true},
+	{Herbs, "Herbs", "🌿", true},
+	{Reagents, "Reagents", "⚗️", true},
+	{Blood, "Blood of Stone", "🩸", true},
+	{Heart, "Infernal Heart", "❤️‍🔥", true},
+}
+
+// TradableComponents are the components the ruleset's players trade, in
+// the seed's order: none for a ruleset without the Obelisk. Every edge
+// that asks for a trade's components (chat's /trade offer) reads them
+// here, as the trade's check does (rules/obelisk.CheckTrade).
+func (r *Ruleset) TradableComponents() []ComponentInfo {
+	if r == nil || r.Obelisk == nil {
+		return nil
+	}
+	var out []ComponentInfo
+	for _, c := range ComponentList {
+		if c.Tradable {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Component returns the component with the given id or emoji (with or

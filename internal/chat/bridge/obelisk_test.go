@@ -125,3 +125,36 @@ func TestO9_BridgeReactionsContributeAndWithdraw(t *testing.T) {
 		t.Errorf("⚡ in the Gilded Hall: %d %s", s, b)
 	}
 }
+
+// Issue 23 point 3 through the bridge, which maps its commands through
+// the chat table: an admin's /components grant and revoke of an Obelisk
+// player's components (RULINGS G3) and a trade offer of components, each
+// answered in a sentence with names; a player's attempt is refused.
+func TestIssue23_BridgeCorrectsAndTradesComponents(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	admin := game.Request{Game: "ob", Actor: "matrix:admin", Key: "b-ob"}
+	if _, err := e.svc.Create(ctx, game.Request{Actor: "matrix:admin", Key: "c-ob"}, game.CreateGame{ID: "ob", Ruleset: obelisk.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Bind(ctx, admin, game.Bind{Platform: "matrix", Space: "room2"}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := func(id, user, name string, opts map[string]string) bridge.Reply {
+		return e.command(bridge.Command{ID: id, Platform: "matrix", Space: "room2", Channel: "general", User: user, UserName: strings.ToUpper(user[:1]) + user[1:], Command: name, Options: opts})
+	}
+	cmd("j-ada", "ada", "join", nil)
+	cmd("j-bob", "bob", "join", nil)
+	if r := cmd("g1", "admin", "components grant", map[string]string{"player": "matrix:ada", "herbs": "3", "reason": "the wiki"}); r.Refusal || !strings.Contains(r.Text, "granted Ada 3🌿 (the wiki); Ada now holds 1⚡ 3🌿.") {
+		t.Errorf("the grant: %+v", r)
+	}
+	if r := cmd("g2", "bob", "components grant", map[string]string{"player": "matrix:bob", "herbs": "3", "reason": "mine"}); !r.Refusal || !strings.Contains(r.Text, "Only the game's admins") {
+		t.Errorf("a player's grant: %+v", r)
+	}
+	if r := cmd("t1", "ada", "trade offer", map[string]string{"player": "matrix:bob", "give_herbs": "2"}); r.Refusal || !strings.Contains(r.Text, "Ada offers 2🌿 to Bob in exchange for nothing.") || len(r.Buttons) != 2 {
+		t.Errorf("the trade offer: %+v", r)
+	}
+	if r := cmd("r1", "admin", "components revoke", map[string]string{"player": "matrix:ada", "resolve": "1", "reason": "a duplicate"}); r.Refusal || !strings.Contains(r.Text, "revoked 1⚡ from Ada (a duplicate); Ada now holds 3🌿.") {
+		t.Errorf("the revocation: %+v", r)
+	}
+}

@@ -21,7 +21,8 @@ const PermManageGuild = "32"
 // groupDescriptions describe top-level names whose commands are
 // subcommands ("trade offer" -> /trade offer).
 var groupDescriptions = map[string]string{
-	"trade": "Trades between players",
+	"trade":      "Trades between players",
+	"components": "Admins' corrections of a player's Ritual Components",
 }
 
 // Channel types a channel option accepts: text and announcement channels,

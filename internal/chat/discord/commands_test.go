@@ -200,7 +200,7 @@ func TestEverySlashCommand(t *testing.T) {
 	for _, sc := range []struct {
 		name string
 		run  func(*testing.T) *harness
-	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"obelisk", obeliskScenario}, {"turns", turnsScenario}} {
+	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"obelisk", obeliskScenario}, {"obelisk from Discord alone", obeliskFromDiscord}, {"turns", turnsScenario}} {
 		t.Run(sc.name, func(t *testing.T) { maps.Copy(sent, sc.run(t).sent) })
 	}
 

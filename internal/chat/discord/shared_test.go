@@ -207,7 +207,7 @@ func TestSharedTradeOfferStaysShared(t *testing.T) {
 	contains(t, "trade offer", r, "King of Hearts")
 	c := sharedCheck{t, hs, api, "9105"}
 	c.refused("Cy's Accept", cy, r.button(t, "Accept"), "can accept")
-	c.press("Grace's Accept", grace, r.button(t, "Accept"), []string{"You accepted Trade", "the trade is done"}, []string{": executed", "<@3> accepted"}, nil)
+	c.press("Grace's Accept", grace, r.button(t, "Accept"), []string{"You accepted Trade", "the trade is done"}, []string{": executed", "User 3 accepted", "User 2 offers King of Hearts"}, nil)
 	c.refused("Ada's withdraw after", ada, r.button(t, "Decline"), "")
 }
 

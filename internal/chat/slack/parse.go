@@ -72,6 +72,15 @@ func ParseWith(lookup func(string) (chat.Command, bool), text string) (string, m
 			opts[last.Name] += " " + tok
 		case i < 0:
 			return "", nil, fmt.Errorf("/%s takes %d option(s); %q is one too many (use name=value to be explicit)", cmd.Name, len(cmd.Options), tok)
+		case (cmd.Options[i].Type == chat.Integer || cmd.Options[i].Type == chat.Boolean) && optionLike.MatchString(tok):
+			// name=value naming no option, where no text continues: say so
+			// (e.g. a component the command has no amount for), rather
+			// than read it as the next option's value.
+			names := make([]string, len(cmd.Options))
+			for j, o := range cmd.Options {
+				names[j] = o.Name
+			}
+			return "", nil, fmt.Errorf("/%s has no option %q; its options are %s", cmd.Name, tok[:strings.IndexAny(tok, "=:")], strings.Join(names, ", "))
 		default:
 			o := cmd.Options[i]
 			opts[o.Name] = normalize(o, tok)
@@ -94,6 +103,8 @@ func keyword(cmd chat.Command, tok string) (string, string, bool) {
 }
 
 var (
+	// optionLike is a token that looks like name=value or name:value.
+	optionLike     = regexp.MustCompile(`^[a-z][a-z0-9_]*[=:]`)
 	userMention    = regexp.MustCompile(`^<@([UW][A-Z0-9]{1,20})(\|[^>]*)?>$`)
 	bareUser       = regexp.MustCompile(`^[UW][A-Z0-9]{2,20}$`)
 	channelMention = regexp.MustCompile(`^<#([CGD][A-Z0-9]{1,20})(\|[^>]*)?>$`)

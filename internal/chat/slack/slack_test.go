@@ -383,7 +383,7 @@ func TestEveryCommand(t *testing.T) {
 	for _, sc := range []struct {
 		name string
 		run  func(*testing.T) *env
-	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"obelisk", obeliskScenario}, {"turns", turnsScenario}} {
+	}{{"exoptosis", exoptosisScenario}, {"governance", governanceScenario}, {"obelisk", obeliskScenario}, {"the Obelisk in Slack", obeliskInSlack}, {"turns", turnsScenario}} {
 		t.Run(sc.name, func(t *testing.T) { maps.Copy(sent, sc.run(t).sent) })
 	}
 

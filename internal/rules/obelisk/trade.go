@@ -29,8 +29,10 @@ func CheckTrade(a, b *Player, give, take Components, env Env) error {
 		c    Components
 	}{{"your", give}, {"their", take}} {
 		side, c := s.side, s.c
-		if c.Resolve != 0 {
-			return rules.Refuse("resolve_not_tradable", "⚡ Resolve cannot be traded (unlike other Ritual Components); take it off %s side of the trade.", side)
+		for _, ci := range ruleset.ComponentList {
+			if !ci.Tradable && c.Get(ci.ID) != 0 {
+				return rules.Refuse(ci.ID+"_not_tradable", "%s %s cannot be traded (unlike other Ritual Components); take it off %s side of the trade.", ci.Emoji, ci.Name, side)
+			}
 		}
 		for _, id := range ruleset.ComponentIDs() {
 			if c.Get(id) < 0 {

@@ -243,6 +243,7 @@ var samples = map[string]game.Event{
 	"grebe_summoned":            ev("grebe_summoned", "discord:1", `{"number":6,"ceased_to_exist":true}`),
 	"grebe_befriended":          ev("grebe_befriended", "discord:2", `{"grebe":1,"player":"discord:2"}`),
 	"components_destroyed":      ev("components_destroyed", "discord:2", `{"destroyed":{"resolve":2,"herbs":3}}`),
+	"components_corrected":      ev("components_corrected", "discord:2", `{"player":"discord:2","revoke":true,"components":{"crystals":2},"changes":[{"player":"discord:2","component":"crystals","amount":-2,"cause":"correction"}],"holding":{"resolve":1},"reason":"Judge's ruling 4","admin":"discord:1"}`),
 	"components_granted":        ev("components_granted", "discord:2", `{"changes":[{"player":"discord:2","component":"resolve","amount":1,"cause":"join"}],"grants_seq":3}`),
 	"gathering_started":         ev("gathering_started", "discord:1", `{"id":"rituals-1","ritual":{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"resolve":1,"herbs":2}},"starter":"discord:1","named":"discord:2"}`),
 	"gathering_contributed":     ev("gathering_contributed", "discord:2", `{"gathering":"rituals-1","player":"discord:2","component":"herbs","amount":1,"contributed":{"herbs":1}}`),

@@ -69,6 +69,21 @@ var obeliskEvents = map[string]engine.Narration{
 		}
 		return fmt.Sprintf("%s gained %s on becoming a player.", who(ev, name), got)
 	}},
+	"components_corrected": {Sentence: func(ev engine.Event, name func(string) string) string {
+		d := decode[Corrected](ev)
+		admin := "An admin"
+		if d.Admin != "" {
+			admin = name(d.Admin)
+		}
+		what := "components"
+		if !d.Components.IsZero() {
+			what = d.Components.String()
+		}
+		if d.Revoke {
+			return fmt.Sprintf("%s revoked %s from %s%s.", admin, what, who(ev, name), engine.Because(d.Reason))
+		}
+		return fmt.Sprintf("%s granted %s %s%s.", admin, who(ev, name), what, engine.Because(d.Reason))
+	}},
 	"components_destroyed": {Sentence: func(ev engine.Event, name func(string) string) string {
 		d := decode[struct {
 			Destroyed ruleset.Components `json:"destroyed"`

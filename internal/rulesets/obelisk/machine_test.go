@@ -49,7 +49,7 @@ type done struct {
 // command's idempotency key. After every step: no negative count; ⚡ never
 // traded; every player's components are what the log's changes explain
 // (join, task, recipe, observation, contribution and refund, ritual,
-// trade); a Gathering completes at most once; a failed Gathering refunded
+// trade, an admin's correction); a Gathering completes at most once; a failed Gathering refunded
 // each contributor exactly what they had in it; a refusal or a replay
 // changes nothing (and a replay answers as the first time).
 func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
@@ -225,6 +225,21 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 			"rejoin": func(rt *rapid.T) {
 				do("join", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.svc.Join(w.ctx, r, game.JoinGame{}) })
 			},
+			"correct": func(rt *rapid.T) {
+				// An admin's correction (RULINGS G3); a revocation of more
+				// than held, or by a player, is refused.
+				c := obelisk.Correction{Player: player.Draw(rt, "corrected"), Reason: "machine",
+					Components: map[string]int{rapid.SampledFrom(ruleset.ComponentIDs()).Draw(rt, "component"): rapid.IntRange(1, 3).Draw(rt, "count")}}
+				actor := admin
+				if rapid.IntRange(0, 5).Draw(rt, "by a player") == 0 {
+					actor = player.Draw(rt, "actor")
+				}
+				run := w.ob.GrantComponents
+				if rapid.Bool().Draw(rt, "revoke") {
+					run = w.ob.RevokeComponents
+				}
+				do("components-correct", actor, func(r game.Request) (*game.Result, error) { return run(w.ctx, r, c) })
+			},
 			"end-banishment": func(rt *rapid.T) {
 				do("banishment-end", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.ob.EndBanishment(w.ctx, r) })
 			},
@@ -388,6 +403,14 @@ func (w *world) checkInvariants(rt *rapid.T) {
 					a, b := explained[side.from], explained[side.to]
 					explained[side.from], explained[side.to] = a.Minus(side.c), b.Plus(side.c)
 				}
+			case "components_corrected":
+				c := decodeAs[obelisk.Corrected](rt, ev)
+				for _, d := range c.Changes {
+					if d.Cause != rob.CauseCorrection {
+						rt.Fatalf("a correction's change has cause %q", d.Cause)
+					}
+				}
+				add(c.Changes)
 			case "components_destroyed":
 				add(decodeAs[struct {
 					Changes []rob.Delta `json:"changes"`

@@ -54,6 +54,8 @@ func Obelisk() engine.Component {
 			{Name: "observe", Institution: InstObelisk, Action: true, Draws: true, What: "observations of the Obelisk", Summary: "Observe the Obelisk (once a week, first come first served)", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 				return On(s).Observe(ctx, req)
 			})},
+			{Name: "components-grant", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Grant a player components, with the reason (admins)", Call: method((*Service).GrantComponents)},
+			{Name: "components-revoke", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Revoke components a player holds, with the reason (admins)", Call: method((*Service).RevokeComponents)},
 		},
 		OnJoin: func(t *engine.Tx, _, rec engine.PlayerRecord) error {
 			p, _ := rec.(*Player)

@@ -1,0 +1,65 @@
+package obelisk
+
+import (
+	"strings"
+	"testing"
+
+	"croupier/internal/ruleset"
+)
+
+// ---- G3: an admin's correction of one player's components ----
+
+func TestG3_AnAdminCorrectionGrantsOrRevokesComponentsWithChangesOfItsOwnCause(t *testing.T) {
+	p := newPlayer("ann", Components{Resolve: 2, Herbs: 1})
+	ch := must[[]Delta](t)(Correct(p, Components{Crystals: 3, Herbs: 2}, false))
+	if p.Components != (Components{Resolve: 2, Crystals: 3, Herbs: 3}) {
+		t.Errorf("after granting 3💎 2🌿 Ann holds %s", p.Components)
+	}
+	want := []Delta{{Player: "ann", Component: ruleset.Crystals, Amount: 3, Cause: CauseCorrection}, {Player: "ann", Component: ruleset.Herbs, Amount: 2, Cause: CauseCorrection}}
+	if len(ch) != 2 || ch[0] != want[0] || ch[1] != want[1] {
+		t.Errorf("the grant's changes are %v; want %v", ch, want)
+	}
+	ch = must[[]Delta](t)(Correct(p, Components{Resolve: 2, Herbs: 3}, true))
+	if p.Components != (Components{Crystals: 3}) || len(ch) != 2 || ch[0].Amount != -2 || ch[1].Amount != -3 || ch[1].Cause != CauseCorrection {
+		t.Errorf("after revoking 2⚡ 3🌿 Ann holds %s with changes %v", p.Components, ch)
+	}
+}
+
+func TestG3_RevokingMoreThanHeldRevokesNothing(t *testing.T) {
+	p := newPlayer("ann", Components{Crystals: 1, Herbs: 5})
+	_, err := Correct(p, Components{Crystals: 2, Herbs: 1}, true)
+	re := refused(t, err, "insufficient_components")
+	if !strings.Contains(re.Message, "Player ann holds 1💎 5🌿") || !strings.Contains(re.Message, "1💎 is missing") {
+		t.Errorf("the refusal reads %q", re.Message)
+	}
+	if p.Components != (Components{Crystals: 1, Herbs: 5}) {
+		t.Errorf("a refused revocation changed Ann's holding to %s", p.Components)
+	}
+	gone := newPlayer("bob", Components{})
+	gone.Member = false
+	refused(t, func() error { _, err := Correct(gone, Components{Herbs: 1}, false); return err }(), "not_a_player")
+	refused(t, func() error { _, err := Correct(p, Components{}, false); return err }(), "invalid_request")
+}
+
+func TestG3_ACorrectionNamesKnownComponentsByIDEmojiOrName(t *testing.T) {
+	c := must[Components](t)(ParseComponents(map[string]int{"crystals": 2, "🌿": 1, "Blood of Stone": 4, "⚡": 1}))
+	if c != (Components{Resolve: 1, Crystals: 2, Herbs: 1, Blood: 4}) {
+		t.Errorf("parsed %s", c)
+	}
+	for _, tc := range []struct {
+		amounts map[string]int
+		code    string
+		says    string
+	}{
+		{map[string]int{"gold": 2}, "unknown_component", `"gold" is not a Ritual Component; they are ⚡ resolve, 💎 crystals`},
+		{map[string]int{"herbs": -1}, "invalid_request", "-1 is not a count of Herbs"},
+		{map[string]int{"herbs": 1, "🌿": 2}, "invalid_request", "Herbs is named twice"},
+		{map[string]int{"herbs": 0}, "invalid_request", "at least one component"},
+		{nil, "invalid_request", "at least one component"},
+	} {
+		_, err := ParseComponents(tc.amounts)
+		if re := refused(t, err, tc.code); !strings.Contains(re.Message, tc.says) {
+			t.Errorf("%v: refused %q; want it to say %q", tc.amounts, re.Message, tc.says)
+		}
+	}
+}
