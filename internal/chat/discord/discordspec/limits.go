@@ -100,7 +100,9 @@ func CommandLimits(v any, global bool) []error {
 func command(c map[string]any, typ int) []error {
 	name := str(c, "name")
 	var errs []error
-	bad := func(f string, a ...any) { errs = append(errs, fmt.Errorf("command %q: "+f, append([]any{name}, a...)...)) }
+	bad := func(f string, a ...any) {
+		errs = append(errs, fmt.Errorf("command %q: "+f, append([]any{name}, a...)...))
+	}
 	if typ != 1 {
 		if n(name) < 1 || n(name) > 32 {
 			bad("a context-menu name is 1-32 characters")
