@@ -219,6 +219,35 @@ func CommandsFor(reg *game.Registry, id string) []Command {
 	return out
 }
 
+// AllCommands returns the commands of every ruleset, each once, sorted as
+// Commands: what a platform registers for every space at once (Discord's
+// global commands, which every server shows whatever game it is bound
+// to). A command the bound game's ruleset lacks is then refused
+// not_in_ruleset when it runs (RULINGS R3), and /help lists only the bound
+// ruleset's.
+func AllCommands(reg *game.Registry) []Command {
+	out := Commands()
+	have := map[string]bool{}
+	for _, c := range out {
+		have[c.Name] = true
+	}
+	for _, id := range reg.Rulesets() {
+		for _, c := range catalogueCommands(reg, id) {
+			if !have[c.Name] {
+				have[c.Name] = true
+				out = append(out, c)
+			}
+		}
+	}
+	order.Stable(out, func(a, b Command) int {
+		if a.Kind != b.Kind {
+			return int(a.Kind) - int(b.Kind)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}
+
 func (c Command) Option(name string) (Option, bool) {
 	i := slices.IndexFunc(c.Options, func(o Option) bool { return o.Name == name })
 	if i < 0 {

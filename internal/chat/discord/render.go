@@ -39,11 +39,17 @@ func message(r *chat.Reply, log *slog.Logger) *ResponseData {
 	content := clip(mentions(r.Text), maxContent)
 	d.Content = &content
 	if r.Title != "" || len(r.Fields) > 0 {
-		e := Embed{Title: clip(mentions(r.Title), maxEmbedTitle), Color: colourGold}
+		e := Embed{Title: clip(r.Title, maxEmbedTitle), Color: colourGold}
+		if identityRe.MatchString(r.Title) {
+			// Discord renders no mention in a title ("<@2>" shows as
+			// typed): a title naming someone by identity is the
+			// description's bold first line instead, where it renders.
+			e.Title, e.Description = "", clip("**"+mentions(r.Title)+"**", maxEmbedTitle+4)
+		}
 		if r.Refusal {
 			e.Color = colourRefusal
 		}
-		total := len(e.Title)
+		total := len(e.Title) + len(e.Description)
 		for i, f := range r.Fields {
 			if i == maxEmbedFields {
 				break

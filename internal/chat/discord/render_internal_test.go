@@ -99,3 +99,18 @@ func TestMultiSelectValuesJoined(t *testing.T) {
 		t.Errorf("invocation %+v", inv)
 	}
 }
+
+// Discord renders no mention in an embed title ("<@2>" shows as typed,
+// issue 23 point 5): a title naming someone by identity becomes the bold
+// first line of the description, where the mention renders; a title
+// without one stays the title.
+func TestEmbedTitlesCarryNoMentions(t *testing.T) {
+	d := message(&chat.Reply{Title: "discord:5 wins the duel", Text: "Well played."}, slog.Default())
+	if e := d.Embeds[0]; e.Title != "" || e.Description != "**<@5> wins the duel**" {
+		t.Errorf("embed %+v, want no title and the mention in the description", e)
+	}
+	d = message(&chat.Reply{Title: "Ada", Text: "discord:2, playing since 30 Nov 2026."}, slog.Default())
+	if e := d.Embeds[0]; e.Title != "Ada" || e.Description != "" || *d.Content != "<@2>, playing since 30 Nov 2026." {
+		t.Errorf("embed %+v, content %q, want the title Ada and the mention in the content", e, *d.Content)
+	}
+}

@@ -30,7 +30,7 @@ const botToken = "bot-token"
 // sharedHarness is the handler with the loopback Discord as its API.
 func sharedHarness(t *testing.T) (*harness, *discordtest.API) {
 	hs := newHarness(t)
-	api := discordtest.NewAPI(t, botToken)
+	api := discordtest.NewAPI(t, botToken, hs.wire.Server)
 	hs.h.API = &discord.Client{Base: api.Base(), Token: botToken}
 	return hs, api
 }
