@@ -58,13 +58,20 @@ type harness struct {
 	wire *discordspec.Recorder
 }
 
-func newHarness(t testing.TB) *harness {
+func newHarness(t testing.TB) *harness { t.Helper(); return newHarnessOn(t, nil) }
+
+// newHarnessOn is newHarness over wrap(the store), when wrap is not nil.
+func newHarnessOn(t testing.TB, wrap func(store.Store) store.Store) *harness {
 	t.Helper()
+	var st store.Store
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "d.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	if wrap != nil {
+		st = wrap(st)
+	}
 	clk := clock.NewManual(start)
 	var seed [32]byte
 	svc := rulesets.New(st, clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
