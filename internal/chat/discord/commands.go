@@ -150,7 +150,11 @@ func appOptions(c chat.Command) ([]AppOption, error) {
 				}
 				v = n
 			}
-			a.Choices = append(a.Choices, AppChoice{Name: clip(ch.Label, maxChoiceName), Value: v})
+			name := clip(ch.Label, maxChoiceName)
+			if name == "" {
+				name = clip(ch.Value, maxChoiceName) // Discord refuses a choice without a name
+			}
+			a.Choices = append(a.Choices, AppChoice{Name: name, Value: v})
 		}
 		// Discord requires the required options first.
 		if o.Required {

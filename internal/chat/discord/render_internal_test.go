@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"croupier/internal/chat"
+	"croupier/internal/chat/discord/discordspec"
+	"croupier/internal/game"
 )
 
 // Card pictures become one embed each (image + caption) after the reply's
@@ -112,5 +115,31 @@ func TestEmbedTitlesCarryNoMentions(t *testing.T) {
 	d = message(&chat.Reply{Title: "Ada", Text: "discord:2, playing since 30 Nov 2026."}, slog.Default())
 	if e := d.Embeds[0]; e.Title != "Ada" || e.Description != "" || *d.Content != "<@2>, playing since 30 Nov 2026." {
 		t.Errorf("embed %+v, content %q, want the title Ada and the mention in the content", e, *d.Content)
+	}
+}
+
+// A reply as large as a reply gets (25 long fields, 12 captioned card
+// pictures, labels and choices without a name) renders as one message
+// Discord accepts: at most 6000 characters in all its embeds together,
+// every select option and choice named.
+func TestLargestReplyWithinDiscordLimits(t *testing.T) {
+	r := &chat.Reply{Title: "Inventory", Text: strings.Repeat("x", 2500)}
+	for i := range 30 {
+		r.Fields = append(r.Fields, chat.Field{Name: fmt.Sprint("field ", i), Value: strings.Repeat("v", 1100)})
+	}
+	for range 12 {
+		r.Images = append(r.Images, chat.Image{URL: "https://x.example/c.png", Alt: strings.Repeat("a", 300)})
+	}
+	r.Selects = []chat.Select{{Placeholder: "Pick", Action: chat.Action{Command: "open"}, Option: "pack", Choices: []chat.Choice{{Value: "p-1"}}}}
+	b, _ := json.Marshal(message(r, slog.Default()))
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	for _, err := range discordspec.MessageLimits(m, true) {
+		t.Error(err)
+	}
+	cmds, err := AppCommands([]chat.Command{{Name: "pick", Description: "Pick", Handler: func(context.Context, *game.Service, *chat.Invocation) (*chat.Reply, error) { return nil, nil },
+		Options: []chat.Option{{Name: "what", Description: "What", Choices: []chat.Choice{{Value: "a"}}}}}})
+	if err != nil || cmds[0].Options[0].Choices[0].Name != "a" {
+		t.Errorf("a choice without a label: %+v %v, want it named by its value", cmds, err)
 	}
 }

@@ -427,6 +427,9 @@ func MessageLimits(m map[string]any, create bool) []error {
 					values := map[string]bool{}
 					for _, o := range opts {
 						om := obj(o)
+						if l, v := n(str(om, "label")), n(str(om, "value")); l < 1 || l > 100 || v < 1 || v > 100 {
+							bad("row %d: select option %q: label and value are 1-100 characters", i, str(om, "value"))
+						}
 						if values[str(om, "value")] {
 							bad("row %d: select option value %q twice", i, str(om, "value"))
 						}
