@@ -45,6 +45,8 @@ func TestWireValidAgainstDiscordSpec(t *testing.T) {
 				"PUT /applications/{application_id}/guilds/{guild_id}/commands",
 				"response type 4 to interaction type 2",                           // command replies
 				"response type 8 to interaction type 4",                           // autocomplete
+				"response type 1 to interaction type 1",                           // PING
+				"response type 4 to interaction type 5",                           // a modal's submission
 				"response type 4 to interaction type 3",                           // presses on shared messages
 				"response type 7 to interaction type 3",                           // presses on private messages
 				"PATCH /channels/{channel_id}/messages/{message_id}",              // shared messages' public state
@@ -175,8 +177,13 @@ func (w *wireWalk) walk() {
 	}
 }
 
-// menus uses the user and message context-menu commands.
+// menus uses the user and message context-menu commands, and sends a
+// PING and a modal's submission (the Croupier opens no modal, and says so).
 func (w *wireWalk) menus() {
+	ping := interaction(w.hs.nextID(), ada, discord.InteractionPing, nil)
+	delete(ping, "data")
+	w.hs.send(ping)
+	w.hs.send(interaction(w.hs.nextID(), ada, discord.InteractionModalSubmit, map[string]any{"custom_id": "form", "components": []any{}}))
 	for _, c := range w.cmds {
 		switch c.Type {
 		case discord.CommandUser:
