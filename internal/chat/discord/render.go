@@ -59,6 +59,11 @@ func message(r *chat.Reply, log *slog.Logger) *ResponseData {
 				break
 			}
 			ef := EmbedField{Name: clip(f.Name, maxFieldName), Value: clip(mentions(f.Value), maxFieldValue), Inline: f.Inline}
+			if identityRe.MatchString(f.Name) {
+				// As in a title, a mention in a field's name shows as
+				// typed: the name opens the value in bold instead.
+				ef.Name, ef.Value = "", clip("**"+mentions(f.Name)+"**\n"+mentions(f.Value), maxFieldValue)
+			}
 			if ef.Name == "" {
 				ef.Name = "\u200b"
 			}

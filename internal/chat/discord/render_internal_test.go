@@ -105,12 +105,17 @@ func TestMultiSelectValuesJoined(t *testing.T) {
 
 // Discord renders no mention in an embed title ("<@2>" shows as typed,
 // issue 23 point 5): a title naming someone by identity becomes the bold
-// first line of the description, where the mention renders; a title
-// without one stays the title.
+// first line of the description, where the mention renders, and a field
+// named so opens its value with its name; a title without one stays the
+// title.
 func TestEmbedTitlesCarryNoMentions(t *testing.T) {
 	d := message(&chat.Reply{Title: "discord:5 wins the duel", Text: "Well played."}, slog.Default())
 	if e := d.Embeds[0]; e.Title != "" || e.Description != "**<@5> wins the duel**" {
 		t.Errorf("embed %+v, want no title and the mention in the description", e)
+	}
+	d = message(&chat.Reply{Title: "Duel d-1", Fields: []chat.Field{{Name: "discord:2 (active, bet 0)", Value: "2 of Hearts"}}}, slog.Default())
+	if f := d.Embeds[0].Fields[0]; f.Name != "\u200b" || f.Value != "**<@2> (active, bet 0)**\n2 of Hearts" {
+		t.Errorf("field %+v, want the identity's mention in the value", f)
 	}
 	d = message(&chat.Reply{Title: "Ada", Text: "discord:2, playing since 30 Nov 2026."}, slog.Default())
 	if e := d.Embeds[0]; e.Title != "Ada" || e.Description != "" || *d.Content != "<@2>, playing since 30 Nov 2026." {
