@@ -226,13 +226,10 @@ func CommandsFor(reg *game.Registry, id string) []Command {
 // not_in_ruleset when it runs (RULINGS R3), and /help lists only the bound
 // ruleset's.
 func AllCommands(reg *game.Registry) []Command {
-	out := Commands()
+	var out []Command
 	have := map[string]bool{}
-	for _, c := range out {
-		have[c.Name] = true
-	}
 	for _, id := range reg.Rulesets() {
-		for _, c := range catalogueCommands(reg, id) {
+		for _, c := range CommandsFor(reg, id) {
 			if !have[c.Name] {
 				have[c.Name] = true
 				out = append(out, c)
