@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"croupier/internal/announce/announcetest"
+	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/game"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -18,7 +19,7 @@ import (
 // the bound channel, once.
 func TestServeAnnouncesWhatWasCommittedBeforeARestart(t *testing.T) {
 	ctx := context.Background()
-	fake := announcetest.New(t, "serve-bot-token")
+	fake := announcetest.New(t, "serve-bot-token", discordspec.NewRecorder(t).Server)
 	cfg := serveConfig{data: filepath.Join(t.TempDir(), "croupier.db"), clockMode: "manual", start: walkStart,
 		interval: time.Second, discordToken: "serve-bot-token", discordAPI: fake.APIBase()}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -19,9 +19,11 @@ const discordHelp = `Usage: croupier discord register [--app-id ID] [--token T] 
 Makes the Discord application's commands equal to Croupier's command table
 (every slash command and the "Submit as proposal", "Submit as request for
 justice", "Stand for Judge" and "Player status" context-menu commands):
-it lists the registered commands first and sends one bulk overwrite
-(PUT /applications/{id}/commands) only when they differ, so running it
-again is a no-op. With --guild the commands are registered in that server
+the commands of every ruleset, each once (global commands show in every
+server, whatever game it plays; one that the bound game's ruleset lacks is
+refused "not_in_ruleset"). It lists the registered commands first and
+sends one bulk overwrite (PUT /applications/{id}/commands) only when they
+differ, so running it again is a no-op. With --guild the commands are registered in that server
 only, where changes show at once (global commands may take a while to
 appear everywhere). With --ruleset (and --guild) the server gets only the
 commands of that ruleset, the one of the game bound there (/bind says
@@ -97,7 +99,10 @@ func (e *env) discord(args []string) error {
 		}
 		*rulesetID, via = sp.Ruleset, " (the ruleset of the bound game "+sp.Game+")"
 	}
-	table := chat.Commands()
+	// Global commands show in every server, whatever game it is bound to:
+	// they are every ruleset's, each once, and a command the bound game's
+	// ruleset lacks is refused not_in_ruleset when it runs.
+	table := chat.AllCommands(rulesets.Registry())
 	if *rulesetID != "" {
 		if *guild == "" {
 			return usagef("discord register --ruleset needs --guild: global commands are every server's, whatever game it plays")

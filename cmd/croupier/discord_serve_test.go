@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"croupier/internal/chat/discord"
+	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/game"
 	"croupier/internal/rulesets/gildedhall"
@@ -146,6 +147,9 @@ func (h *harness) discordPostSigned(body, signed []byte) (int, discord.Response,
 		if err := json.Unmarshal(raw, &r); err != nil {
 			h.t.Fatalf("not JSON: %s", raw)
 		}
+		// Every answer is one Discord accepts (its OpenAPI description
+		// and documented limits).
+		discordspec.NewRecorder(h.t).Response(body, raw)
 	}
 	return resp.StatusCode, r, string(raw)
 }

@@ -8,12 +8,15 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
+	"croupier/internal/chat/discord/discordspec"
+	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/game"
 	"croupier/internal/rulesets"
 )
@@ -179,7 +182,8 @@ func loopbackDiscord(t *testing.T) (base string, registered func(guild string) m
 	t.Helper()
 	var mu sync.Mutex
 	stored := map[string][]byte{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Every overwrite is checked against Discord's OpenAPI description.
+	srv := httptest.NewServer(discordspec.NewRecorder(t).Server(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
 		if r.Header.Get("Authorization") != "Bot tok" || !strings.HasPrefix(r.URL.Path, "/applications/4242/") {
@@ -198,7 +202,7 @@ func loopbackDiscord(t *testing.T) (base string, registered func(guild string) m
 			stored[r.URL.Path] = b
 			_, _ = w.Write(b)
 		}
-	}))
+	})))
 	t.Cleanup(srv.Close)
 	return srv.URL, func(guild string) map[string]bool {
 		mu.Lock()
@@ -274,5 +278,90 @@ func TestDiscordRegisterBoundGuildOffersItsGamesRuleset(t *testing.T) {
 	}
 	if r := runCLI(vars, "discord", "register", "--api-base", base, "--bound"); r.code != exitUsage || !strings.Contains(r.stderr, "needs --guild") {
 		t.Errorf("--bound without --guild: %s", r)
+	}
+}
+
+// Issue 23 point 5: global registration (no --guild) registers the
+// commands of every ruleset, each once, since global commands show in
+// every server whatever game it is bound to: exactly the union of what the
+// three rulesets' servers get with --ruleset, within Discord's 100 global
+// slash commands, valid against Discord's OpenAPI description. A second
+// run, compared with what Discord lists back (permissions as a string),
+// sends nothing.
+func TestDiscordRegisterGlobalOffersEveryRulesetOnce(t *testing.T) {
+	rec := discordspec.NewRecorder(t)
+	api := discordtest.NewAPI(t, "tok", rec.Server)
+	register := func() (int, string, string) {
+		var out, errb bytes.Buffer
+		e := &env{ctx: context.Background(), stdout: &out, stderr: &errb, getenv: func(k string) string {
+			return map[string]string{"DISCORD_BOT_TOKEN": "tok", "DISCORD_APPLICATION_ID": "4242"}[k]
+		}}
+		code := e.run([]string{"discord", "register", "--api-base", api.Base()})
+		return code, out.String(), errb.String()
+	}
+	if code, out, errs := register(); code != 0 || !strings.Contains(out, "globally") {
+		t.Fatalf("register: exit %d, %q %q", code, out, errs)
+	}
+	if code, out, _ := register(); code != 0 || !strings.Contains(out, "nothing sent") {
+		t.Errorf("second global registration: %q, want nothing sent", out)
+	}
+	names := func(cmds []map[string]any) map[string]int {
+		out := map[string]int{}
+		for _, c := range cmds {
+			name, _ := c["name"].(string)
+			out[name]++
+			opts, _ := c["options"].([]any)
+			for _, o := range opts {
+				if om, _ := o.(map[string]any); om["type"] == float64(discord.OptSubCommand) {
+					out[name+" "+om["name"].(string)]++
+				}
+			}
+		}
+		return out
+	}
+	got := names(api.Registered(""))
+	want := map[string]int{}
+	for _, id := range rulesets.Registry().Rulesets() {
+		cmds, err := discord.AppCommands(chat.CommandsFor(rulesets.Registry(), id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(cmds)
+		var generic []map[string]any
+		_ = json.Unmarshal(b, &generic)
+		for n := range names(generic) {
+			want[n] = 1
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("global commands:\n got %v\nwant %v (each ruleset's, once)", got, want)
+	}
+	for _, n := range []string{"shop", "task", "gathering start", "turns propose", "pool-enter", "judgment-request", "Submit as proposal"} {
+		if got[n] != 1 {
+			t.Errorf("the global commands lack %q", n)
+		}
+	}
+	// /trade offer is one command of two rulesets: globally it takes the
+	// Gilded Hall's cards and the Obelisk's components.
+	offer := map[string]bool{}
+	for _, c := range api.Registered("") {
+		if c["name"] != "trade" {
+			continue
+		}
+		subs, _ := c["options"].([]any)
+		for _, s := range subs {
+			if sm, _ := s.(map[string]any); sm["name"] == "offer" {
+				opts, _ := sm["options"].([]any)
+				for _, o := range opts {
+					offer[o.(map[string]any)["name"].(string)] = true
+				}
+			}
+		}
+	}
+	if !offer["give_cards"] || !offer["give_crystals"] {
+		t.Errorf("the global /trade offer takes %v; want the Gilded Hall's cards and the Obelisk's components", slices.Sorted(maps.Keys(offer)))
+	}
+	if _, failed := rec.Total(); failed != 0 || api.Overwrites() != 1 {
+		t.Errorf("%d bodies refused by Discord's description, %d overwrites (want 0 and 1)", failed, api.Overwrites())
 	}
 }

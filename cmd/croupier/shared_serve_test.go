@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"croupier/internal/chat/discord"
+	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/game"
 	"croupier/internal/rules/nomic"
@@ -27,7 +28,7 @@ import (
 // CROUPIER_DISCORD_API_BASE) to its public state, keeping its buttons and
 // never showing a presser's holdings.
 func TestServeSharedMessagesStayShared(t *testing.T) {
-	api := discordtest.NewAPI(t, "serve-bot")
+	api := discordtest.NewAPI(t, "serve-bot", discordspec.NewRecorder(t).Server)
 	h := newHarnessWith(t, "manual", func(c *serveConfig) {
 		c.discordKey, c.discordApp = discordtest.PublicKey(), "4242"
 		c.discordToken, c.discordAPI = "serve-bot", api.Base()

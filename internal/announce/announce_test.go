@@ -16,6 +16,7 @@ import (
 
 	"croupier/internal/announce"
 	"croupier/internal/announce/announcetest"
+	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/publish"
@@ -53,7 +54,7 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	w := &world{st: st, clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: announcetest.New(t, token)}
+	w := &world{st: st, clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: announcetest.New(t, token, discordspec.NewRecorder(t).Server)}
 	w.dc = &announce.Discord{BaseURL: w.fake.APIBase(), Token: token,
 		Sleep: func(ctx context.Context, d time.Duration) error { w.waits = append(w.waits, d); return nil }}
 	w.svc = rulesets.New(st, w.clk, game.WithLogger(quiet))

@@ -16,6 +16,7 @@ import (
 
 	"croupier/internal/announce"
 	"croupier/internal/announce/announcetest"
+	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/publish"
@@ -48,7 +49,7 @@ type outbox struct {
 
 func newOutbox(t *testing.T) *outbox {
 	t.Helper()
-	o := &outbox{path: filepath.Join(t.TempDir(), "c.db"), clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: announcetest.New(t, token)}
+	o := &outbox{path: filepath.Join(t.TempDir(), "c.db"), clk: clock.NewManual(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)), fake: announcetest.New(t, token, discordspec.NewRecorder(t).Server)}
 	o.dc = &announce.Discord{BaseURL: o.fake.APIBase(), Token: token, Sleep: func(context.Context, time.Duration) error { return nil }}
 	p := o.start(t)
 	ctx := context.Background()

@@ -194,7 +194,9 @@ func channelMention(platform, id string) string {
 // commands a server shows are registered with the platform (on Discord by
 // croupier discord register), not chosen by the binding. Nothing is said
 // when the ruleset is the one bound before, or, on a first binding, Gilded
-// Hall's, whose commands (all of them) a plain registration offers.
+// Hall's, the default. A global registration offers every ruleset's
+// commands (chat.AllCommands) and needs no change; the note is for
+// servers registered per ruleset, which show only that ruleset's.
 func registerNote(s *game.Service, inv *Invocation, v game.GameView, before string, hadRuleset bool) string {
 	if hadRuleset && v.Ruleset == before || !hadRuleset && v.Ruleset == ruleset.Default {
 		return ""

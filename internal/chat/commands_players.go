@@ -244,16 +244,18 @@ func userStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 }
 
 func statusReply(p game.PlayerView) *Reply {
-	r := &Reply{Title: fmt.Sprintf("%s (%s)", displayName(p), p.ID), Ephemeral: true}
+	// The title names the player; the identity (a mention on Discord and
+	// Slack, which render none in a title) opens the text.
+	r := &Reply{Title: displayName(p), Ephemeral: true}
 	if !p.Member {
-		r.Text = "Not a player any more."
+		r.Text = p.ID + " is not a player any more."
 		if p.RejoinPossibleAt != nil {
 			r.Text += " May rejoin from " + p.RejoinPossibleAt.UTC().Format(time.RFC1123) + "."
 		}
 		return r
 	}
 	r.Fields = holdingFields(p)
-	r.Text = fmt.Sprintf("Playing since %s; %s.", p.JoinedAt.UTC().Format("2 Jan 2006"), periodWords(p))
+	r.Text = fmt.Sprintf("%s, playing since %s; %s.", p.ID, p.JoinedAt.UTC().Format("2 Jan 2006"), periodWords(p))
 	return r
 }
 

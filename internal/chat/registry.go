@@ -265,6 +265,43 @@ func refuseForeignOptions(cmd Command, inv *Invocation, rs *ruleset.Ruleset) err
 	return refusef("invalid_option", "This game's ruleset has no %s for /%s; it takes %s.", strings.Join(foreign, ", "), cmd.Name, strings.Join(ours, ", "))
 }
 
+// AllCommands returns the commands of every ruleset, each once with the
+// options of every ruleset that has it, sorted as
+// Commands: what a platform registers for every space at once (Discord's
+// global commands, which every server shows whatever game it is bound
+// to). A command the bound game's ruleset lacks is then refused
+// not_in_ruleset when it runs (RULINGS R3), and /help lists only the bound
+// ruleset's.
+func AllCommands(reg *game.Registry) []Command {
+	var out []Command
+	at := map[string]int{}
+	for _, id := range reg.Rulesets() {
+		for _, c := range CommandsFor(reg, id) {
+			i, ok := at[c.Name]
+			if !ok {
+				at[c.Name] = len(out)
+				out = append(out, c)
+				continue
+			}
+			// One command of several rulesets takes each one's options
+			// (Option.In: /trade offer's cards and components); a game is
+			// refused another ruleset's before it runs.
+			for _, o := range c.Options {
+				if _, has := out[i].Option(o.Name); !has {
+					out[i].Options = append(slices.Clone(out[i].Options), o)
+				}
+			}
+		}
+	}
+	order.Stable(out, func(a, b Command) int {
+		if a.Kind != b.Kind {
+			return int(a.Kind) - int(b.Kind)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}
+
 func (c Command) Option(name string) (Option, bool) {
 	i := slices.IndexFunc(c.Options, func(o Option) bool { return o.Name == name })
 	if i < 0 {

@@ -54,11 +54,17 @@ type Message struct {
 }
 
 // New starts a fake that accepts the bot token; it stops with the test.
-func New(t testing.TB, token string) *Discord {
+// Each wrap wraps its handler (a check of every request, such as
+// discordspec.Recorder.Server), outermost first.
+func New(t testing.TB, token string, wrap ...func(http.Handler) http.Handler) *Discord {
 	f := &Discord{t: t, token: token, msgs: map[string][]Message{}, nonces: map[string]int{}, status: map[string]int{}, fails: map[string]int{}, ok: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v10/channels/{channel}/messages", f.create)
-	f.srv = httptest.NewServer(mux)
+	var h http.Handler = mux
+	for i := len(wrap) - 1; i >= 0; i-- {
+		h = wrap[i](h)
+	}
+	f.srv = httptest.NewServer(h)
 	t.Cleanup(f.srv.Close)
 	return f
 }

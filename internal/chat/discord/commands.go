@@ -16,7 +16,7 @@ import (
 // shown by default only to members who may manage the server (server
 // admins can change that per command in Integrations). The game itself
 // still refuses anyone who is not one of its admins.
-const PermManageGuild = "32"
+const PermManageGuild Permissions = 32
 
 // groupDescriptions describe top-level names whose commands are
 // subcommands ("trade offer" -> /trade offer).
@@ -60,7 +60,7 @@ func AppCommands(cmds []chat.Command) ([]AppCommand, error) {
 		if err := checkName(top); err != nil {
 			return nil, err
 		}
-		var perms *string
+		var perms *Permissions
 		if c.Admin {
 			p := PermManageGuild
 			perms = &p
@@ -151,7 +151,11 @@ func appOptions(c chat.Command) ([]AppOption, error) {
 				}
 				v = n
 			}
-			a.Choices = append(a.Choices, AppChoice{Name: clip(ch.Label, maxChoiceName), Value: v})
+			name := clip(ch.Label, maxChoiceName)
+			if name == "" {
+				name = clip(ch.Value, maxChoiceName) // Discord refuses a choice without a name
+			}
+			a.Choices = append(a.Choices, AppChoice{Name: name, Value: v})
 		}
 		// Discord requires the required options first.
 		if o.Required {

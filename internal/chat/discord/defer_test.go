@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
+	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/game"
 )
 
@@ -58,7 +60,7 @@ type loopback struct {
 
 func newLoopback(t *testing.T) *loopback {
 	lb := &loopback{edits: map[string]string{}, commands: map[string][]byte{}}
-	lb.srv = httptest.NewServer(http.HandlerFunc(lb.serve))
+	lb.srv = httptest.NewServer(discordspec.NewRecorder(t).Server(http.HandlerFunc(lb.serve)))
 	t.Cleanup(lb.srv.Close)
 	return lb
 }
@@ -94,6 +96,10 @@ func (lb *loopback) serve(w http.ResponseWriter, r *http.Request) {
 			for i, c := range cmds {
 				c["id"], c["application_id"], c["version"] = "99"+string(rune('0'+i%10)), "4242", "1"
 				c["default_permission"], c["nsfw"], c["contexts"] = true, false, nil
+				// Discord writes a permission bit set as a decimal string.
+				if p, ok := c["default_member_permissions"]; ok && p != nil {
+					c["default_member_permissions"] = fmt.Sprint(p)
+				}
 				if _, ok := c["description"]; !ok {
 					c["description"] = ""
 				}

@@ -18,6 +18,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
+	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/clock"
 	"croupier/internal/game"
@@ -51,15 +52,26 @@ type harness struct {
 	ids atomic.Int64
 	// sent notes every command path sent (slash commands and menus).
 	sent map[string]bool
+	// wire checks every response and every REST call body against
+	// Discord's OpenAPI description and documented limits (issue 23
+	// point 5): every test through the harness checks what it sends.
+	wire *discordspec.Recorder
 }
 
-func newHarness(t testing.TB) *harness {
+func newHarness(t testing.TB) *harness { t.Helper(); return newHarnessOn(t, nil) }
+
+// newHarnessOn is newHarness over wrap(the store), when wrap is not nil.
+func newHarnessOn(t testing.TB, wrap func(store.Store) store.Store) *harness {
 	t.Helper()
+	var st store.Store
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "d.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	if wrap != nil {
+		st = wrap(st)
+	}
 	clk := clock.NewManual(start)
 	var seed [32]byte
 	svc := rulesets.New(st, clk, game.WithEntropy(rand.NewChaCha8(seed)), game.WithLogger(quiet))
@@ -68,7 +80,7 @@ func newHarness(t testing.TB) *harness {
 	}
 	h := &discord.Handler{Router: chat.NewRouter(svc, quiet), PublicKey: discordtest.PublicKey(),
 		Cache: &chat.ReplyCache{Store: st, Clock: clk}, Clock: clk, Budget: 10 * time.Second, Log: quiet}
-	hs := &harness{t: t, h: h, svc: svc, st: st, clk: clk, sent: map[string]bool{}}
+	hs := &harness{t: t, h: h, svc: svc, st: st, clk: clk, sent: map[string]bool{}, wire: discordspec.NewRecorder(t)}
 	hs.ids.Store(1000)
 	return hs
 }
@@ -169,7 +181,7 @@ func (hs *harness) sendRaw(body []byte, ts time.Time, mutate func(h http.Header)
 		mutate(r.Header)
 	}
 	w := httptest.NewRecorder()
-	hs.h.ServeHTTP(w, r)
+	hs.wire.Handler(hs.h).ServeHTTP(w, r)
 	res := result{Status: w.Code, Raw: w.Body.Bytes()}
 	if w.Code == http.StatusOK {
 		if err := json.Unmarshal(w.Body.Bytes(), &res.Response); err != nil {

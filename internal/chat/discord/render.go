@@ -38,36 +38,54 @@ func message(r *chat.Reply, log *slog.Logger) *ResponseData {
 	}
 	content := clip(mentions(r.Text), maxContent)
 	d.Content = &content
+	// total counts the characters of every embed of the message (bytes, a
+	// bound on them): Discord refuses a message whose embeds hold more
+	// than maxEmbedTotal together.
+	total := 0
 	if r.Title != "" || len(r.Fields) > 0 {
-		e := Embed{Title: clip(mentions(r.Title), maxEmbedTitle), Color: colourGold}
+		e := Embed{Title: clip(r.Title, maxEmbedTitle), Color: colourGold}
+		if identityRe.MatchString(r.Title) {
+			// Discord renders no mention in a title ("<@2>" shows as
+			// typed): a title naming someone by identity is the
+			// description's bold first line instead, where it renders.
+			e.Title, e.Description = "", clip("**"+mentions(r.Title)+"**", maxEmbedTitle+4)
+		}
 		if r.Refusal {
 			e.Color = colourRefusal
 		}
-		total := len(e.Title)
+		total = len(e.Title) + len(e.Description)
 		for i, f := range r.Fields {
 			if i == maxEmbedFields {
 				break
 			}
 			ef := EmbedField{Name: clip(f.Name, maxFieldName), Value: clip(mentions(f.Value), maxFieldValue), Inline: f.Inline}
+			if identityRe.MatchString(f.Name) {
+				// As in a title, a mention in a field's name shows as
+				// typed: the name opens the value in bold instead.
+				ef.Name, ef.Value = "", clip("**"+mentions(f.Name)+"**\n"+mentions(f.Value), maxFieldValue)
+			}
 			if ef.Name == "" {
 				ef.Name = "\u200b"
 			}
 			if ef.Value == "" {
 				ef.Value = "\u200b"
 			}
-			if total += len(ef.Name) + len(ef.Value); total > maxEmbedTotal {
+			if total+len(ef.Name)+len(ef.Value) > maxEmbedTotal {
 				break
 			}
+			total += len(ef.Name) + len(ef.Value)
 			e.Fields = append(e.Fields, ef)
 		}
 		d.Embeds = []Embed{e}
 	}
 	// One embed a card picture, captioned with its name (the alt text).
 	for _, img := range r.Images {
-		if len(d.Embeds) == maxEmbeds {
+		caption := clip(img.Alt, maxEmbedTitle)
+		if len(d.Embeds) == maxEmbeds || total+len(caption) > maxEmbedTotal {
 			break
 		}
-		d.Embeds = append(d.Embeds, Embed{Description: clip(img.Alt, maxEmbedTitle), Color: colourGold, Image: &EmbedImage{URL: img.URL}})
+		total += len(caption)
+		d.Embeds = append(d.Embeds, Embed{Description: caption, Color: colourGold, Image: &EmbedImage{URL: img.URL}})
 	}
 	comps := []Component{}
 	var row []Component
@@ -108,7 +126,11 @@ func message(r *chat.Reply, log *slog.Logger) *ResponseData {
 			if len(c.Value) > maxChoiceName || c.Value == "" {
 				continue
 			}
-			sel.Options = append(sel.Options, SelectOption{Label: clip(c.Label, maxChoiceName), Value: c.Value})
+			label := clip(c.Label, maxChoiceName)
+			if label == "" {
+				label = c.Value // Discord refuses an option without a label
+			}
+			sel.Options = append(sel.Options, SelectOption{Label: label, Value: c.Value})
 		}
 		if len(sel.Options) == 0 {
 			log.Warn("dropping a select with no option Discord accepts", "placeholder", s.Placeholder)

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"croupier/internal/chat"
+	"croupier/internal/chat/discord/discordspec"
+	"croupier/internal/game"
 )
 
 // Card pictures become one embed each (image + caption) after the reply's
@@ -97,5 +100,51 @@ func TestMultiSelectValuesJoined(t *testing.T) {
 	}
 	if _, ok := inv.Options[selectOption]; ok || inv.Command != "match move" || inv.Options["kind"] != "select" {
 		t.Errorf("invocation %+v", inv)
+	}
+}
+
+// Discord renders no mention in an embed title ("<@2>" shows as typed,
+// issue 23 point 5): a title naming someone by identity becomes the bold
+// first line of the description, where the mention renders, and a field
+// named so opens its value with its name; a title without one stays the
+// title.
+func TestEmbedTitlesCarryNoMentions(t *testing.T) {
+	d := message(&chat.Reply{Title: "discord:5 wins the duel", Text: "Well played."}, slog.Default())
+	if e := d.Embeds[0]; e.Title != "" || e.Description != "**<@5> wins the duel**" {
+		t.Errorf("embed %+v, want no title and the mention in the description", e)
+	}
+	d = message(&chat.Reply{Title: "Duel d-1", Fields: []chat.Field{{Name: "discord:2 (active, bet 0)", Value: "2 of Hearts"}}}, slog.Default())
+	if f := d.Embeds[0].Fields[0]; f.Name != "\u200b" || f.Value != "**<@2> (active, bet 0)**\n2 of Hearts" {
+		t.Errorf("field %+v, want the identity's mention in the value", f)
+	}
+	d = message(&chat.Reply{Title: "Ada", Text: "discord:2, playing since 30 Nov 2026."}, slog.Default())
+	if e := d.Embeds[0]; e.Title != "Ada" || e.Description != "" || *d.Content != "<@2>, playing since 30 Nov 2026." {
+		t.Errorf("embed %+v, content %q, want the title Ada and the mention in the content", e, *d.Content)
+	}
+}
+
+// A reply as large as a reply gets (25 long fields, 12 captioned card
+// pictures, labels and choices without a name) renders as one message
+// Discord accepts: at most 6000 characters in all its embeds together,
+// every select option and choice named.
+func TestLargestReplyWithinDiscordLimits(t *testing.T) {
+	r := &chat.Reply{Title: "Inventory", Text: strings.Repeat("x", 2500)}
+	for i := range 30 {
+		r.Fields = append(r.Fields, chat.Field{Name: fmt.Sprint("field ", i), Value: strings.Repeat("v", 1100)})
+	}
+	for range 12 {
+		r.Images = append(r.Images, chat.Image{URL: "https://x.example/c.png", Alt: strings.Repeat("a", 300)})
+	}
+	r.Selects = []chat.Select{{Placeholder: "Pick", Action: chat.Action{Command: "open"}, Option: "pack", Choices: []chat.Choice{{Value: "p-1"}}}}
+	b, _ := json.Marshal(message(r, slog.Default()))
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	for _, err := range discordspec.MessageLimits(m, true) {
+		t.Error(err)
+	}
+	cmds, err := AppCommands([]chat.Command{{Name: "pick", Description: "Pick", Handler: func(context.Context, *game.Service, *chat.Invocation) (*chat.Reply, error) { return nil, nil },
+		Options: []chat.Option{{Name: "what", Description: "What", Choices: []chat.Choice{{Value: "a"}}}}}})
+	if err != nil || cmds[0].Options[0].Choices[0].Name != "a" {
+		t.Errorf("a choice without a label: %+v %v, want it named by its value", cmds, err)
 	}
 }

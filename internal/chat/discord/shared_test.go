@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/rulesets/turns"
+	"croupier/internal/store"
 )
 
 // Issue 23 point 1 (acceptance 1): a message others use too stays theirs.
@@ -30,7 +33,7 @@ const botToken = "bot-token"
 // sharedHarness is the handler with the loopback Discord as its API.
 func sharedHarness(t *testing.T) (*harness, *discordtest.API) {
 	hs := newHarness(t)
-	api := discordtest.NewAPI(t, botToken)
+	api := discordtest.NewAPI(t, botToken, hs.wire.Server)
 	hs.h.API = &discord.Client{Base: api.Base(), Token: botToken}
 	return hs, api
 }
@@ -365,4 +368,137 @@ func TestSharedMessageEditRefused(t *testing.T) {
 	if api.Refused() != 1 || len(api.All()) != 0 {
 		t.Errorf("%d edits refused, %d accepted; want the one edit tried and refused", api.Refused(), len(api.All()))
 	}
+}
+
+// gateStore holds every read and commit of a game's items while its gate
+// is set, so that a real command outlives the handler's budget.
+type gateStore struct {
+	store.Store
+	gate atomic.Pointer[chan struct{}]
+}
+
+func (g *gateStore) wait(pk string) {
+	if p := g.gate.Load(); p != nil && strings.HasPrefix(pk, "GAME#") {
+		select {
+		case <-*p:
+		case <-time.After(5 * time.Second):
+		}
+	}
+}
+
+func (g *gateStore) Get(ctx context.Context, k store.Key) (store.Item, error) {
+	g.wait(k.PK)
+	return g.Store.Get(ctx, k)
+}
+
+func (g *gateStore) GetMany(ctx context.Context, ks []store.Key) ([]store.Item, error) {
+	for _, k := range ks {
+		g.wait(k.PK)
+	}
+	return g.Store.GetMany(ctx, ks)
+}
+
+func (g *gateStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	g.wait(q.PK)
+	return g.Store.Query(ctx, q)
+}
+
+func (g *gateStore) Commit(ctx context.Context, tx store.Tx) error {
+	for _, p := range tx.Puts {
+		g.wait(p.Item.Key.PK)
+	}
+	return g.Store.Commit(ctx, tx)
+}
+
+// Issue 23 point 5: a real vote press on a shared proposal that outlives
+// Discord's 3 seconds is answered as a quick one is. The presser gets a
+// private "thinking…" (type 5, flags 64) that becomes their own answer,
+// and the proposal's message is edited to its public state (the tally,
+// both buttons), never to the presser's answer; a deferred refusal (a
+// press by someone who is not a player) answers the presser alone and
+// leaves the proposal's message as it was. Every body is checked against
+// Discord's description on the way (the harness's recorder).
+func TestDeferredVoteOnASharedProposal(t *testing.T) {
+	gs := &gateStore{}
+	hs := newHarnessOn(t, func(s store.Store) store.Store { gs.Store = s; return gs })
+	api := discordtest.NewAPI(t, botToken, hs.wire.Server)
+	hs.h.API = &discord.Client{Base: api.Base(), Token: botToken}
+	// The deferred twin runs when the test says (the Lambda's second
+	// invocation), so what it edits is known when Finish returns.
+	deferred := &bodies{}
+	hs.h.Deferrer = deferred
+	turnsGame(t, hs)
+	r := hs.cmd(cy, "turns", sub("propose", opt("op", "amend"), opt("rule", 210), opt("text", "Rule 210, amended.")))
+	hs.h.Budget = 30 * time.Millisecond
+	press := func(id, user string) {
+		t.Helper()
+		in := interaction(id, user, discord.InteractionComponent, map[string]any{"custom_id": r.button(t, "👍 For"), "component_type": discord.ComponentButton})
+		in["message"] = map[string]any{"id": "9121", "channel_id": "700", "flags": 0, "author": map[string]any{"id": app}}
+		gate := make(chan struct{})
+		gs.gate.Store(&gate)
+		res := hs.send(in)
+		gs.gate.Store(nil)
+		close(gate)
+		if res.Type != discord.ResponseDeferredMessage || !res.ephemeral() {
+			t.Fatalf("a slow press on a shared message answered %s, want a deferred private message (type 5, flags 64)", res.Raw)
+		}
+		if err := hs.h.Finish(context.Background(), deferred.last(t)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publicOnly := func(what string) {
+		t.Helper()
+		for _, e := range api.Edits("700", "9121") {
+			if !strings.Contains(e.Text(), "For: User 3. Against: none.") || strings.Contains(e.Text(), "your vote") || !slices.Equal(e.Buttons(), voteLabels) {
+				t.Errorf("%s: the proposal's message reads %q with %q, want its tally and both buttons", what, e.Text(), e.Buttons())
+			}
+		}
+	}
+
+	press("8401", grace)
+	if o := api.Originals(app, "tok-8401"); len(o) != 1 || !strings.Contains(o[0].Text(), "your vote for proposal P1") {
+		t.Errorf("Grace's deferred answer: %+v", o)
+	}
+	// The handler's own run, finishing in the background, edits it too.
+	for deadline := time.Now().Add(5 * time.Second); len(api.Edits("700", "9121")) < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the proposal's message was not edited by both runs of the press: %+v", api.All())
+		}
+	}
+	publicOnly("after Grace's deferred vote")
+
+	press("8402", admin) // the admin never joined: refused
+	if o := api.Originals(app, "tok-8402"); len(o) != 1 || o[0].Text() == "" || strings.Contains(o[0].Text(), "For:") {
+		t.Errorf("the deferred refusal: %+v", o)
+	}
+	if n := len(api.Edits("700", "9121")); n != 2 {
+		t.Errorf("a deferred refusal edited the proposal's message (%d edits, 2 before)", n)
+	}
+	publicOnly("after a deferred refusal")
+	if checked, failed := hs.wire.Total(); checked == 0 || failed != 0 {
+		t.Errorf("%d bodies checked against Discord's description, %d refused", checked, failed)
+	}
+}
+
+// bodies is a Deferrer that keeps the bodies it is given.
+type bodies struct {
+	mu sync.Mutex
+	bs [][]byte
+}
+
+func (b *bodies) Defer(_ context.Context, body []byte) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.bs = append(b.bs, body)
+	return nil
+}
+
+func (b *bodies) last(t *testing.T) []byte {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.bs) == 0 {
+		t.Fatal("nothing was deferred")
+	}
+	return b.bs[len(b.bs)-1]
 }

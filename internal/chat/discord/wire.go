@@ -17,7 +17,12 @@
 // start small.
 package discord
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Interaction types (Discord: Interaction Object, Interaction Type).
 const (
@@ -218,11 +223,29 @@ type AllowedMentions struct {
 // AppCommand is an application command as registered (and as listed back
 // by GET: fields Discord adds, such as id and version, are ignored).
 type AppCommand struct {
-	Name                     string      `json:"name"`
-	Type                     int         `json:"type"`
-	Description              string      `json:"description"`
-	Options                  []AppOption `json:"options,omitempty"`
-	DefaultMemberPermissions *string     `json:"default_member_permissions,omitempty"`
+	Name                     string       `json:"name"`
+	Type                     int          `json:"type"`
+	Description              string       `json:"description"`
+	Options                  []AppOption  `json:"options,omitempty"`
+	DefaultMemberPermissions *Permissions `json:"default_member_permissions,omitempty"`
+}
+
+// Permissions is a permission bit set. Discord's OpenAPI description
+// types default_member_permissions as an integer, so it is sent as a JSON
+// number; Discord's reference docs and its answers write the bit set as a
+// decimal string ("32"), which is read too, so a listed command compares
+// equal to the one sent.
+type Permissions uint64
+
+// UnmarshalJSON reads a number or a decimal string.
+func (p *Permissions) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("permissions %s are not a decimal bit set", b)
+	}
+	*p = Permissions(n)
+	return nil
 }
 
 // AppOption is an application command option (or subcommand).

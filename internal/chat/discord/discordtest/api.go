@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,8 +12,9 @@ import (
 )
 
 // API is a loopback Discord speaking the REST routes an interaction's
-// answer uses, as Discord documents them:
+// answer and the commands' registration use, as Discord documents them:
 //
+//	GET, PUT /api/v10/applications/{application.id}[/guilds/{guild.id}]/commands   (bot token)
 //	PATCH /api/v10/channels/{channel.id}/messages/{message.id}   Edit Message (bot token)
 //	PATCH /api/v10/webhooks/{application.id}/{token}/messages/@original   Edit Original Interaction Response (no auth)
 //
@@ -27,6 +29,10 @@ type API struct {
 	edits []Edit
 	// refused counts the message edits answered 401.
 	refused int
+	// commands holds each commands route's last overwrite, as Discord
+	// lists it back.
+	commands map[string][]byte
+	puts     int
 }
 
 // Edit is one accepted edit: Channel and Message for Edit Message, Path
@@ -104,12 +110,22 @@ func (m Msg) Button(label string) string {
 }
 
 // NewAPI starts a fake that accepts the bot token; it stops with the test.
-func NewAPI(t testing.TB, token string) *API {
-	f := &API{t: t, token: token}
+// Each wrap wraps its handler (a check of every request, such as
+// discordspec.Recorder.Server), outermost first.
+func NewAPI(t testing.TB, token string, wrap ...func(http.Handler) http.Handler) *API {
+	f := &API{t: t, token: token, commands: map[string][]byte{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("PATCH /api/v10/channels/{channel}/messages/{message}", f.editMessage)
 	mux.HandleFunc("PATCH /api/v10/webhooks/{app}/{token}/messages/{message}", f.editWebhook)
-	f.srv = httptest.NewServer(mux)
+	mux.HandleFunc("GET /api/v10/applications/{app}/commands", f.listCommands)
+	mux.HandleFunc("PUT /api/v10/applications/{app}/commands", f.putCommands)
+	mux.HandleFunc("GET /api/v10/applications/{app}/guilds/{guild}/commands", f.listCommands)
+	mux.HandleFunc("PUT /api/v10/applications/{app}/guilds/{guild}/commands", f.putCommands)
+	var h http.Handler = mux
+	for i := len(wrap) - 1; i >= 0; i-- {
+		h = wrap[i](h)
+	}
+	f.srv = httptest.NewServer(h)
 	t.Cleanup(f.srv.Close)
 	return f
 }
@@ -202,4 +218,73 @@ func (f *API) editWebhook(w http.ResponseWriter, r *http.Request) {
 	f.edits = append(f.edits, Edit{Path: strings.TrimPrefix(r.URL.Path, "/api/v10"), Msg: m})
 	f.mu.Unlock()
 	_ = json.NewEncoder(w).Encode(map[string]any{"id": "1", "content": m.Content})
+}
+
+// Overwrites is how many bulk overwrites of commands were accepted.
+func (f *API) Overwrites() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.puts
+}
+
+// Registered returns the commands last registered on a route ("" for the
+// global commands, else the guild id), as Discord lists them, nil when
+// none were.
+func (f *API) Registered(guild string) []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b, ok := f.commands[guild]
+	if !ok {
+		return nil
+	}
+	var out []map[string]any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func (f *API) listCommands(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	if r.Header.Get("Authorization") != "Bot "+f.token {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	f.mu.Lock()
+	b, ok := f.commands[r.PathValue("guild")]
+	f.mu.Unlock()
+	if !ok {
+		b = []byte("[]")
+	}
+	_, _ = w.Write(b)
+}
+
+// putCommands keeps an overwrite as Discord answers it: each command with
+// an id, an application id and a version, and default_member_permissions
+// as the decimal string Discord writes, whatever it was sent as.
+func (f *API) putCommands(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	if r.Header.Get("Authorization") != "Bot "+f.token {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	var cmds []map[string]any
+	body, _ := io.ReadAll(r.Body)
+	d := json.NewDecoder(strings.NewReader(string(body)))
+	d.UseNumber()
+	if d.Decode(&cmds) != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"message": "Invalid Form Body", "code": 50035}`)
+		return
+	}
+	for i, c := range cmds {
+		c["id"], c["application_id"], c["version"] = fmt.Sprint(9000+i), r.PathValue("app"), "1"
+		if p, ok := c["default_member_permissions"]; ok && p != nil {
+			c["default_member_permissions"] = fmt.Sprint(p)
+		}
+	}
+	out, _ := json.Marshal(cmds)
+	f.mu.Lock()
+	f.commands[r.PathValue("guild")] = out
+	f.puts++
+	f.mu.Unlock()
+	_, _ = w.Write(out)
 }
