@@ -223,3 +223,33 @@ func TestImportFormatsAndRefusals(t *testing.T) {
 		t.Errorf("a refused import changed the game")
 	}
 }
+
+// The README's `croupier play import holdings.csv --dry-run` works as
+// written (issue 24 point 6): a dry run changes and logs nothing, so it needs
+// no --reason; the import itself still does.
+func TestImportDryRunNeedsNoReason(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.vars["CROUPIER_AS"] = "discord:1"
+	h.vars["CROUPIER_GAME"] = "hall"
+	h.must("play", "create-game", "hall")
+	h.must("play", "join", "--name", "Ada")
+	h.must("play", "--as", "discord:2", "join", "--name", "Bob")
+	file := filepath.Join(t.TempDir(), "holdings.csv")
+	if err := os.WriteFile(file, []byte("player,vertebrae,cards\nBob,30,holo Red Joker\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, entries := h.holdingsOf(), h.logLen()
+	dry := h.must("play", "import", file, "--dry-run")
+	want := "Importing into hall (1 player), in one log entry:\n  Bob (discord:2): +30 Vertebrae, holo Red Joker\nDry run: nothing was changed. Run it without --dry-run to apply it.\n"
+	if dry != want {
+		t.Errorf("import --dry-run without a reason prints\n%s\nwant\n%s", dry, want)
+	}
+	if r := h.cli("play", "import", file); r.code != exitUsage || !strings.Contains(r.stderr, "say why with --reason") {
+		t.Errorf("import without --reason nor --dry-run: %s; want a usage error asking for the reason", r)
+	}
+	if after := h.holdingsOf(); !mapsEqual(after, before) || h.logLen() != entries {
+		t.Errorf("the dry run or the refused import changed the game: log %d entries, was %d", h.logLen(), entries)
+	}
+	contains(t, "the import with a reason", h.must("play", "import", file, "--reason", "carried over from the wiki"),
+		"Imported the holdings of 1 player into hall in one correction")
+}

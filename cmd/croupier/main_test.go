@@ -344,6 +344,24 @@ func TestClockToPeriodEnd(t *testing.T) {
 	contains(t, "again", h.must("play", "clock", "--to-period-end"), "2026-03-09T00:00:01Z (Monday). Ended: hall/2026-W10-II")
 }
 
+// TestClockSetBackwardIsRefused: `clock --set` before the clock's time is
+// refused with both moments (issue 24 point 9), and the game is where it
+// was: the clock resumes from its own time, the period is unchanged.
+func TestClockSetBackwardIsRefused(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.vars["CROUPIER_AS"], h.vars["CROUPIER_GAME"] = "discord:1", "hall"
+	h.must("play", "create-game", "hall")
+	contains(t, "forward", h.must("play", "clock", "--set", "2026-03-06T12:00:00Z"), "The server's clock is now 2026-03-06T12:00:00Z (Friday). Ended: hall/2026-W10-I")
+	r := h.cli("play", "clock", "--set", "2026-03-05T12:00:00Z")
+	if r.code != exitRefused || r.stdout != "" ||
+		!strings.Contains(r.stderr, "The clock is at 2026-03-06T12:00:00Z: it cannot be set back to 2026-03-05T12:00:00Z, as a manual clock only moves forward.") ||
+		!strings.Contains(r.stderr, "[invalid_clock]") {
+		t.Errorf("clock --set into the past: %s", r)
+	}
+	contains(t, "the game after the refusal", h.must("play", "game"), "2026-W10-II")
+	contains(t, "then forward again", h.must("play", "clock", "--advance", "1h"), "The server's clock is now 2026-03-06T13:00:00Z (Friday).")
+}
+
 func TestHelp(t *testing.T) {
 	cases := []struct {
 		args []string

@@ -537,7 +537,7 @@ func commonCommands() map[string]playCmd {
 			synopsis: "clock --advance DURATION | --set TIME | --to-period-end", needGame: false,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
 				advance := fs.String("advance", "", "move forward by this Go `duration`, e.g. 36h or 90m")
-				set := fs.String("set", "", "set to this RFC 3339 `time`")
+				set := fs.String("set", "", "set to this RFC 3339 `time`, not before the clock's (it only moves forward)")
 				toEnd := fs.Bool("to-period-end", false, "move to just after the end of the game's current period (needs --game)")
 				return func(p *player, pos []string) error {
 					if err := wantArgs(pos, 0, ""); err != nil {

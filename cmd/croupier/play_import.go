@@ -32,12 +32,13 @@ packs as lists of such strings.
 
 People who are not players yet are registered with their name (their own
 join later takes the membership over, holdings and all). Everything is one
-log entry; --dry-run lists every change and changes nothing.`
+log entry; --dry-run lists every change and changes nothing (it needs no
+--reason: nothing is logged).`
 
 func importCommands() map[string]playCmd {
 	return map[string]playCmd{
 		"import": {
-			synopsis: "import FILE --reason R [--dry-run]   (admins: players and holdings from a CSV or JSON table, in one correction)\n\n" + importHelp,
+			synopsis: "import FILE --reason R | import FILE --dry-run   (admins: players and holdings from a CSV or JSON table, in one correction)\n\n" + importHelp,
 			needGame: true, needActor: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
 				reason := fs.String("reason", "", "why (required), shown in the log")
@@ -46,8 +47,9 @@ func importCommands() map[string]playCmd {
 					if err := wantArgs(pos, 1, "the file, e.g. import holdings.csv --reason \"carried over from the wiki\""); err != nil {
 						return err
 					}
-					if strings.TrimSpace(*reason) == "" {
-						return usagef("say why with --reason: every correction is logged with its reason")
+					// A dry run changes nothing, so it logs nothing and needs no reason.
+					if strings.TrimSpace(*reason) == "" && !*dry {
+						return usagef("say why with --reason: every correction is logged with its reason (a --dry-run needs none)")
 					}
 					im, err := p.readImport(pos[0])
 					if err != nil {
@@ -290,7 +292,11 @@ func (p *player) importPlan(im gildedhall.Import) string {
 		member[v.ID] = true
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Importing into %s (%s, reason %q), in one log entry:", p.opts.game, plural(len(im.Rows), "player", "players"), im.Reason)
+	reason := ""
+	if im.Reason != "" {
+		reason = fmt.Sprintf(", reason %q", im.Reason)
+	}
+	fmt.Fprintf(&b, "Importing into %s (%s%s), in one log entry:", p.opts.game, plural(len(im.Rows), "player", "players"), reason)
 	pre := 0
 	for _, r := range im.Rows {
 		who := who(r.Player, name(r.Player))

@@ -60,8 +60,8 @@ reveals, checked every second) and the embedded bolt store. Stop it with
 Ctrl-C (SIGINT) or SIGTERM: it finishes requests in flight and closes the store.
 
 With --clock manual the server's time moves only when told to (POST
-/v1/dev/clock, or "croupier play clock --advance 36h"), so a week of play
-fits in five minutes. Never use a manual clock for a real game. Its time is
+/v1/dev/clock, or "croupier play clock --advance 36h"), and only forward, so a
+week of play fits in five minutes. Never use a manual clock for a real game. Its time is
 kept in the store at every move: a restart without --start resumes there.
 
 --data names the store file, or a directory to keep croupier.db in (an

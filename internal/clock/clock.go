@@ -49,3 +49,17 @@ func (m *Manual) Advance(d time.Duration) time.Time {
 	m.now = m.now.Add(d)
 	return m.now
 }
+
+// SetForward moves the clock to t unless t is before its time, in one step
+// (two racing moves cannot take it back). It returns the time it was at and
+// whether it moved to t.
+func (m *Manual) SetForward(t time.Time) (was time.Time, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	was = m.now
+	if t.Before(was) {
+		return was, false
+	}
+	m.now = t.UTC()
+	return was, true
+}

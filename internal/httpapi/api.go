@@ -544,7 +544,13 @@ func (a *API) devClock(w http.ResponseWriter, r *http.Request) {
 			problem(w, "invalid_clock", fmt.Sprintf("The clock moves at most %d days ahead in one step.", maxClockStep/(24*time.Hour)))
 			return
 		}
-		a.manual.Set(*c.Set)
+		// Backwards would undo nothing already applied (period ends, seeds
+		// revealed) and would date new commands before them: refused.
+		if was, ok := a.manual.SetForward(*c.Set); !ok {
+			problem(w, "invalid_clock", fmt.Sprintf("The clock is at %s: it cannot be set back to %s, as a manual clock only moves forward.",
+				was.Format(time.RFC3339Nano), c.Set.UTC().Format(time.RFC3339Nano)))
+			return
+		}
 	case c.Advance != "":
 		d, err := time.ParseDuration(c.Advance)
 		if err != nil || d < 0 || d > maxClockStep {
