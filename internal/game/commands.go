@@ -75,7 +75,7 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 				return nil, rules.Refuse("game_exists", "A game with id %q already exists.", t.Game)
 			}
 			m := &Meta{ID: c.ID, Name: c.Name, Ruleset: mod.ID, RulesetVersion: rs.Version, Admins: c.Admins,
-				CreatedAt: t.Now, CreatedBy: req.Actor, Season: c.Season}
+				CreatedAt: t.Now, CreatedBy: req.Actor, Season: c.Season, NamesIndexed: true}
 			if err := t.setMeta(m, 0); err != nil {
 				return nil, err
 			}

@@ -472,8 +472,17 @@ func (a *API) listPlayers(w http.ResponseWriter, r *http.Request) {
 	a.replyPage(w, r, "players", v, next, err)
 }
 
+// getPlayer answers the player the path names as a person names them
+// (game.ResolvePlayer: an identity, a mention, a bare id of the actor's
+// platform, a display name), so the CLI resolves a name where every edge does.
 func (a *API) getPlayer(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Player(r.Context(), r.PathValue("game"), r.PathValue("player"))
+	req, _ := request(r, false)
+	id, err := a.svc.ResolvePlayer(r.Context(), req, r.PathValue("player"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.Player(r.Context(), req.Game, id)
 	a.reply(w, r, v, err)
 }
 
