@@ -160,8 +160,7 @@ func (s *Service) ResolvePlayer(ctx context.Context, req Request, text string) (
 		return "", err
 	}
 	if len(near) == 0 {
-		return "", rules.Refuse("unknown_player", "No player of this game is named %q or has that id; name a player by mention, id or display name.", text).
-			With("candidates", []string{})
+		return "", rules.Refuse("unknown_player", "No player of this game is named %q or has that id; name a player by mention, id or display name.", text)
 	}
 	return "", rules.Refuse("unknown_player", "No player of this game is named %q. Did you mean %s?", text, candidates(near, false)).
 		With("candidates", ids(near))
