@@ -116,7 +116,11 @@ func TestIssue23_ObeliskBanishmentTakesEveryFormOfName(t *testing.T) {
 	for i, form := range graceForms {
 		msg := "https://discord.com/channels/900/700/" + strings.Repeat("1", i+5)
 		r := hs.cmd(ada, "banishment", sub("propose", userOpt("player", form), opt("duration", "48h"), opt("message", msg)))
-		contains(t, "banishment of "+form, r, "Banish Grace for 48h")
+		// Its status as it is: open, not adopted (issue 23 point 6).
+		contains(t, "banishment of "+form, r, "Banish Grace for 48h: open. If it is adopted, Grace is banished from the end of its vote.")
+		if strings.Contains(r.all(), "48h: adopted") {
+			t.Errorf("an open banishment proposal reads as adopted: %s", r.all())
+		}
 	}
 	ps, err := hs.svc.Proposals(ctx, g, "open")
 	if err != nil || len(ps) != len(graceForms) {
@@ -168,4 +172,39 @@ func TestIssue23_JudgmentRequestMentionsTakeEveryFormOfName(t *testing.T) {
 		`2 players of this game are named "cy"`, "Cy (<@5>) or cy (<@6>)")
 	hs.refusedWith(g, "nobody's name", before, hs.cmd(ada, "judgment-request", opt("statement", "Zed may pass."), opt("mentions", "Grace, Zed")),
 		`No player of this game is named "Zed"`)
+}
+
+// TestIssue23_LogReadsAsSentences: /log narrates each ruleset's events with
+// display names (the narration the CLI's log and the tracker use), never
+// their codes or ids.
+func TestIssue23_LogReadsAsSentences(t *testing.T) {
+	for _, c := range []struct {
+		ruleset string
+		act     func(hs *harness)
+		want    []string
+	}{
+		{gildedhall.ID, func(hs *harness) { hs.cmd(ada, "gift", userOpt("player", "Grace")) }, []string{"Grace joined", "Ada gifted Grace"}},
+		{obelisk.ID, func(hs *harness) { hs.cmd(ada, "task", opt("task", "herbalism")) }, []string{"Grace joined", "Ada"}},
+		{turns.ID, func(hs *harness) {
+			hs.cmd(ada, "judgment-request", opt("statement", "Grace may pass."), opt("mentions", "<@3>"))
+		}, []string{"Grace joined", "Ada"}},
+	} {
+		t.Run(c.ruleset, func(t *testing.T) {
+			hs, _ := namesGame(t, c.ruleset)
+			c.act(hs)
+			r := hs.cmd(ada, "log", opt("limit", 25))
+			got := r.all()
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the log lacks %q:\n%s", w, got)
+				}
+			}
+			for _, code := range []string{"player_joined", "_", "discord:", " by <@"} {
+				if strings.Contains(got, code) {
+					t.Errorf("the log shows %q:\n%s", code, got)
+				}
+			}
+			t.Logf("%s log:\n%s", c.ruleset, got)
+		})
+	}
 }

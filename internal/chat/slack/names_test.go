@@ -103,7 +103,12 @@ func TestIssue23_SlackGildedHallPlayerArgumentsTakeEveryFormOfName(t *testing.T)
 func TestIssue23_SlackObeliskBanishmentTakesEveryFormOfName(t *testing.T) {
 	e, g := namesGame(t, obelisk.ID)
 	for i, form := range graceForms {
-		has(t, "banishment of "+form, e.ok(ada, fmt.Sprintf("banishment propose player=%s duration=48h message=C0PLAY/1700000000.%06d", form, i)), "Banish Grace for 48h")
+		m := e.ok(ada, fmt.Sprintf("banishment propose player=%s duration=48h message=C0PLAY/1700000000.%06d", form, i))
+		// Its status as it is: open, not adopted (issue 23 point 6).
+		has(t, "banishment of "+form, m, "Banish Grace for 48h: open. If it is adopted, Grace is banished from the end of its vote.")
+		if strings.Contains(all(m), "48h: adopted") {
+			t.Errorf("an open banishment proposal reads as adopted: %s", m.Text)
+		}
 	}
 	ps, err := e.svc.Proposals(context.Background(), g, "open")
 	if err != nil || len(ps) != len(graceForms) {
@@ -140,4 +145,27 @@ func TestIssue23_SlackJudgmentRequestMentionsTakeEveryFormOfName(t *testing.T) {
 	}
 	e.refusedWith(g, ada, `judgment-request statement="Cy may pass." mentions=cy`, `2 players of this game are named "cy"`)
 	e.refusedWith(g, ada, `judgment-request statement="Zed may pass." mentions="Grace, Zed"`, `No player of this game is named "Zed"`)
+}
+
+// TestIssue23_SlackLogAndPlayersReadAsSentences: /croupier log narrates the
+// events with display names, and players shows every holding the ruleset
+// has (Vertebrae too).
+func TestIssue23_SlackLogAndPlayersReadAsSentences(t *testing.T) {
+	e, _ := namesGame(t, gildedhall.ID)
+	e.ok(admin, "grant player=Grace vertebrae=7 reason=names")
+	e.ok(ada, "gift Grace")
+	log := all(e.ok(ada, "log limit=25"))
+	for _, w := range []string{"Grace joined the game.", "Ada gifted Grace", "Grace"} {
+		if !strings.Contains(log, w) {
+			t.Errorf("the log lacks %q: %s", w, log)
+		}
+	}
+	for _, code := range []string{"player_joined", "gift_made", "slack:"} {
+		if strings.Contains(log, code) {
+			t.Errorf("the log shows %q: %s", code, log)
+		}
+	}
+	if ps := all(e.ok(ada, "players")); !strings.Contains(ps, "Grace (slack:"+grace+"): 7 Vertebrae, 0 Chips, ") {
+		t.Errorf("players: %s", ps)
+	}
 }
