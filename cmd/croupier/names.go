@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"croupier/internal/client"
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
 )
@@ -59,6 +61,11 @@ func (p *player) resolvePlayer(what, arg string) (string, error) {
 		return s, nil
 	}
 	v, _, err := p.c.Player(p.ctx, p.opts.game, s)
+	var prob *client.Problem
+	if errors.As(err, &prob) {
+		// The server's refusal, saying which argument it is about.
+		prob.Detail = what + ": " + prob.Detail
+	}
 	if err != nil {
 		return "", err
 	}

@@ -62,6 +62,9 @@ func escapeName(n string) string {
 
 func namesPrefix(g, norm string) string { return namePrefix + escapeName(norm) }
 
+// NameKey is the name index item of id under display name name.
+func NameKey(g, name, id string) store.Key { return nameKey(g, NormalName(name), id) }
+
 func nameKey(g, norm, id string) store.Key {
 	return store.Key{PK: GamePK(g), SK: namesPrefix(g, norm) + "#" + id}
 }
@@ -94,7 +97,13 @@ func (t *Tx) indexName(p *Player) error {
 	if err != nil {
 		return err
 	}
-	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: nameKey(t.Game, NormalName(want), p.ID), Data: data}, Expect: expect})
+	k := nameKey(t.Game, NormalName(want), p.ID)
+	if it, ok := t.Loaded[k]; ok && expect == 0 {
+		// Read with the command (a join reads its name's item): an item
+		// left over by a record written without it is taken over.
+		expect = it.Version
+	}
+	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: k, Data: data}, Expect: expect})
 	p.NameIndex, p.NameIndexV = want, expect+1
 	return nil
 }

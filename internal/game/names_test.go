@@ -12,6 +12,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -184,4 +185,34 @@ func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
 		t.Errorf("a game from before the index has index items %v", got)
 	}
 	resolves(t, svc, admin, "DEE", "discord:4")
+}
+
+// TestNames_AnImportsRegistrationsAreNamedUntilRevoked: the people an import
+// registers before they join are found by name; revoking the import takes
+// their index items with their memberships, so their own join later
+// indexes them afresh (no item is left behind to trip it).
+func TestNames_AnImportsRegistrationsAreNamedUntilRevoked(t *testing.T) {
+	ctx := context.Background()
+	st := newBolt(t)
+	svc, _ := newGame(t, st)
+	join(t, svc, "discord:2", "Bob")
+	res, err := gildedhall.On(svc).Import(ctx, req(admin, "import"), gildedhall.Import{Reason: "carry over",
+		Rows: []gildedhall.ImportRow{{Player: "discord:9", Name: "Nine", Vertebrae: 3}, {Player: "discord:2", Vertebrae: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var im gildedhall.ImportResult
+	if err := json.Unmarshal(res.Body, &im); err != nil {
+		t.Fatal(err)
+	}
+	resolves(t, svc, admin, "nine", "discord:9")
+	if _, err := gildedhall.On(svc).RevokeImport(ctx, req(admin, "revoke"), gildedhall.ImportRef{Import: im.ID, Reason: "wrong table"}); err != nil {
+		t.Fatal(err)
+	}
+	refusedAs(t, svc, "Nine", "unknown_player")
+	if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2"}) {
+		t.Fatalf("after the revocation the name index holds %v", got)
+	}
+	join(t, svc, "discord:9", "Nine")
+	resolves(t, svc, admin, "NINE", "discord:9")
 }
