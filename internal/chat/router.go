@@ -190,7 +190,7 @@ func checkOptions(cmd Command, inv *Invocation) error {
 			}
 		case User:
 			// A mention, an id or a display name: the handler's call
-			// resolves it (resolvePlayers).
+			// resolves it (handle).
 			if len(v) > 200 {
 				return refusef("invalid_option", "Option %s must name a player: a mention, an id or a display name, not %d characters.", o.Name, len(v))
 			}
