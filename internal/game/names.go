@@ -279,8 +279,7 @@ func candidates(es []nameEntry, withIDs bool) string {
 	var ns []string
 	for i, e := range es {
 		if i == MaxCandidates {
-			ns = append(ns, fmt.Sprintf("and %d more", len(es)-MaxCandidates))
-			break
+			return strings.Join(ns, ", ") + fmt.Sprintf(" and %d more", len(es)-MaxCandidates)
 		}
 		n := e.Name
 		if withIDs {
@@ -288,11 +287,8 @@ func candidates(es []nameEntry, withIDs bool) string {
 		}
 		ns = append(ns, n)
 	}
-	switch len(ns) {
-	case 1:
+	if len(ns) == 1 {
 		return ns[0]
-	case 2:
-		return ns[0] + " or " + ns[1]
 	}
 	return strings.Join(ns[:len(ns)-1], ", ") + " or " + ns[len(ns)-1]
 }

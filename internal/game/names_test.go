@@ -216,3 +216,27 @@ func TestNames_AnImportsRegistrationsAreNamedUntilRevoked(t *testing.T) {
 	join(t, svc, "discord:9", "Nine")
 	resolves(t, svc, admin, "NINE", "discord:9")
 }
+
+// TestNames_ARefusalNamesAtMostTenCandidates: a name twelve players share
+// is refused naming ten of them "and 2 more"; candidates lists all twelve.
+func TestNames_ARefusalNamesAtMostTenCandidates(t *testing.T) {
+	svc, _ := newGame(t, newBolt(t))
+	var ids []string
+	for i := range 12 {
+		id := fmt.Sprintf("discord:%d", 100+i)
+		ids = append(ids, id)
+		join(t, svc, id, "Same")
+	}
+	_, err := svc.ResolvePlayer(context.Background(), req(admin, ""), "same")
+	var re *rules.Error
+	if !errors.As(err, &re) || re.Code != "ambiguous_player" {
+		t.Fatalf("%v, want ambiguous_player", err)
+	}
+	want := `12 players of this game are named "same": Same (discord:100), Same (discord:101), Same (discord:102), Same (discord:103), Same (discord:104), Same (discord:105), Same (discord:106), Same (discord:107), Same (discord:108), Same (discord:109) and 2 more. Name one by mention or id.`
+	if re.Message != want {
+		t.Errorf("the refusal says\n%s\nwant\n%s", re.Message, want)
+	}
+	if got, _ := re.Fields["candidates"].([]string); !slices.Equal(got, ids) {
+		t.Errorf("candidates %v, want %v", got, ids)
+	}
+}
