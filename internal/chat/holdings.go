@@ -62,14 +62,19 @@ func holdingFields(p game.PlayerView) []Field {
 }
 
 // holdingLine is p's holdings in a players list, every column of the
-// status card that says what they hold or are: "5 Vertebrae, 2 Chips, 7
-// cards, 1 pack", "holds 9⚡ 1🌿; experience Mining 2; reputable", "12
-// points, in the Judicial Pool, judging case 5301".
+// status card that says what they hold or are, short enough that a page of
+// players fits one reply: "5 Vertebrae, 2 Chips, 7 cards, 1 pack" (packs
+// when they hold some), "holds 9⚡ 1🌿; experience Mining 2", "12 points, in
+// the Judicial Pool, judging case 5301", and "inactive" when they are.
 func holdingLine(p game.PlayerView) string {
 	var ws []string
 	if h, ok := gildedhall.HoldingsOf(p); ok {
-		ws = append(ws, fmt.Sprintf("%s, %s, %s, %s", plural(h.Inventory.Vertebrae, "Vertebra", "Vertebrae"),
-			plural(h.Inventory.Chips, "Chip", "Chips"), plural(h.DeckSize, "card", "cards"), plural(len(h.Inventory.Packs), "pack", "packs")))
+		w := fmt.Sprintf("%s, %s, %s", plural(h.Inventory.Vertebrae, "Vertebra", "Vertebrae"),
+			plural(h.Inventory.Chips, "Chip", "Chips"), plural(h.DeckSize, "card", "cards"))
+		if n := len(h.Inventory.Packs); n > 0 {
+			w += ", " + plural(n, "pack", "packs")
+		}
+		ws = append(ws, w)
 		if h.Battle != "" {
 			ws = append(ws, "engaged in battle "+h.Battle)
 		}
@@ -98,9 +103,6 @@ func holdingLine(p game.PlayerView) string {
 	}
 	if !p.Active {
 		ws = append(ws, "inactive")
-	}
-	if _, ok := turns.StandingOf(p); !ok && p.Reputable {
-		ws = append(ws, "reputable")
 	}
 	return strings.Join(ws, "; ")
 }

@@ -208,3 +208,27 @@ func TestIssue23_LogReadsAsSentences(t *testing.T) {
 		})
 	}
 }
+
+// TestIssue23_PlayersShowEveryHolding: /players says each player's
+// holdings as their ruleset has them: Vertebrae with the Chips and cards,
+// the Obelisk's components and experience, a turns player's points and
+// pool.
+func TestIssue23_PlayersShowEveryHolding(t *testing.T) {
+	for _, c := range []struct {
+		ruleset string
+		act     func(hs *harness)
+		want    string
+	}{
+		{gildedhall.ID, func(hs *harness) {
+			hs.cmd(admin, "grant", userOpt("player", "Grace"), opt("vertebrae", 5), opt("chips", 2), opt("reason", "names"))
+		}, "Grace (<@3>): 5 Vertebrae, 2 Chips, 0 cards"},
+		{obelisk.ID, func(hs *harness) { hs.cmd(grace, "task", opt("task", "herbalism")) }, "; experience Herbalism 1"},
+		{turns.ID, func(hs *harness) { hs.cmd(grace, "pool-enter") }, "Grace (<@3>): 0 points, in the Judicial Pool"},
+	} {
+		t.Run(c.ruleset, func(t *testing.T) {
+			hs, _ := namesGame(t, c.ruleset)
+			c.act(hs)
+			contains(t, "players", hs.cmd(ada, "players"), c.want)
+		})
+	}
+}
