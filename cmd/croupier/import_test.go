@@ -208,7 +208,6 @@ func TestImportFormatsAndRefusals(t *testing.T) {
 		{write("b.csv", "player,cards\nBob,Eight of Nothing\n"), `row 1: there is no card "Eight of Nothing"`},
 		{write("c.csv", "player,vertebrae\nBob,3\ndiscord:2,4\n"), "discord:2 is row 1's player again"},
 		{write("d.csv", "player,vertebrae\nBob,-3\n"), "an import only adds"},
-		{write("e.csv", "player,vertebrae\nZed,3\n"), `no player of hall is named "Zed"`},
 		{write("f.csv", "player,vertebrae\nBob,three\n"), `vertebrae "three" is not a whole number`},
 		{write("g.json", `[{"player":"Bob","colour":"red"}]`), `unknown field "colour"`},
 		{write("h.csv", "player\n"), "the table has no rows"},
@@ -217,6 +216,11 @@ func TestImportFormatsAndRefusals(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("import %s: %s; want exit 2 and %q", filepath.Base(c.file), r, c.want)
 		}
+	}
+	// A name nobody has is the server's refusal (its one resolver).
+	if r := h.cli("play", "import", write("e.csv", "player,vertebrae\nZed,3\n"), "--reason", "r"); r.code != 1 ||
+		!strings.Contains(r.stderr, `import row 1: No player of this game is named "Zed"`) {
+		t.Errorf("import of Zed: %s", r)
 	}
 	h.refused("forbidden", "play", "--as", "discord:2", "import", js, "--reason", "r")
 	if after := h.holdingsOf(); !mapsEqual(after, before) || h.logLen() != entries {

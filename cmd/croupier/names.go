@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"croupier/internal/client"
 	"croupier/internal/game"
 	"croupier/internal/rules/governance"
 )
@@ -46,8 +48,10 @@ func (p *player) nameOf() func(string) string {
 }
 
 // resolvePlayer turns what a person typed into a player's identity: an
-// identity (discord:1) as it is, a Discord mention (<@1>), or a display
-// name (Bob, @Bob, any case) that names exactly one current player.
+// identity (discord:1) as it is; anything else (a mention <@1>, a bare id,
+// a display name, @Bob, in any case) the server resolves, where every edge
+// resolves names (game.ResolvePlayer, through GET .../players/{player}):
+// an unknown or ambiguous name is its refusal, with the candidates.
 func (p *player) resolvePlayer(what, arg string) (string, error) {
 	s := strings.TrimSpace(arg)
 	if s == "" {
@@ -56,43 +60,16 @@ func (p *player) resolvePlayer(what, arg string) (string, error) {
 	if game.ValidIdentity(s) {
 		return s, nil
 	}
-	if id, ok := strings.CutPrefix(s, "<@"); ok && strings.HasSuffix(id, ">") {
-		id = strings.TrimPrefix(strings.TrimSuffix(id, ">"), "!")
-		if c := "discord:" + id; game.ValidIdentity(c) {
-			return c, nil
-		}
+	v, _, err := p.c.Player(p.ctx, p.opts.game, s)
+	var prob *client.Problem
+	if errors.As(err, &prob) {
+		// The server's refusal, saying which argument it is about.
+		prob.Detail = what + ": " + prob.Detail
 	}
-	n := strings.TrimPrefix(s, "@")
-	ps := p.roster()
-	var hits []game.PlayerView
-	for _, v := range ps {
-		if strings.EqualFold(v.Name, n) {
-			hits = append(hits, v)
-		}
+	if err != nil {
+		return "", err
 	}
-	switch len(hits) {
-	case 1:
-		return hits[0].ID, nil
-	case 0:
-		if p.players == nil || len(ps) == 0 {
-			return "", usagef("%s: %q is neither a player identity such as discord:1234 nor the name of a player of %s", what, arg, p.opts.game)
-		}
-		return "", usagef("%s: no player of %s is named %q; its players are %s", what, p.opts.game, arg, rosterList(ps))
-	}
-	return "", usagef("%s: %d players of %s are named %q (%s); give the identity instead", what, len(hits), p.opts.game, arg, rosterList(hits))
-}
-
-// rosterList is "Ada (discord:1), Bob (discord:2)", cut after 20.
-func rosterList(ps []game.PlayerView) string {
-	ws := make([]string, 0, min(len(ps), 20))
-	for i, v := range ps {
-		if i == 20 {
-			ws = append(ws, fmt.Sprintf("and %d more", len(ps)-20))
-			break
-		}
-		ws = append(ws, who(v.ID, v.Name))
-	}
-	return strings.Join(ws, ", ")
+	return v.ID, nil
 }
 
 // minPrefix is the shortest id prefix accepted: short enough to type,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -22,13 +23,17 @@ func TestPlayersAndIDsByName(t *testing.T) {
 	contains(t, "grant by mention", h.must("play", "grant", "<@2>", "--vertebrae", "5", "--reason", "r"), "Granted Bob +5 Vertebrae (r). Bob now holds 5 Vertebrae")
 	contains(t, "status by @name", h.must("play", "status", "@bob"), "Bob (discord:2) in hall")
 	contains(t, "gift by name", h.must("play", "gift", "BOB"), "Ada gifted Bob ")
+	// The server's resolver, the one every edge uses, refuses a name
+	// several players share and one nobody has, with the candidates
+	// (issue 23 point 4).
 	for _, c := range []struct{ args, want []string }{
-		{[]string{"play", "--as", "discord:2", "gift", "Cy"}, []string{`2 players of hall are named "Cy"`, "Cy (discord:3), cy (discord:4)", "give the identity instead"}},
-		{[]string{"play", "--as", "discord:2", "gift", "Dee"}, []string{`no player of hall is named "Dee"`, "Ada (discord:1), Bob (discord:2)"}},
+		{[]string{"play", "--as", "discord:2", "gift", "Cy"}, []string{`gift: 2 players of this game are named "Cy": Cy (discord:3) or cy (discord:4). Name one by mention or id. [ambiguous_player]`, "candidates: discord:3, discord:4"}},
+		{[]string{"play", "--as", "discord:2", "gift", "B"}, []string{`gift: No player of this game is named "B". Did you mean Bob? [unknown_player]`, "candidates: discord:2"}},
+		{[]string{"play", "--as", "discord:2", "gift", "Dee"}, []string{`gift: No player of this game is named "Dee" or has that id; name a player by mention, id or display name. [unknown_player]`}},
 	} {
 		r := h.cli(c.args...)
-		if r.code != 2 {
-			t.Errorf("croupier %s: %s; want exit 2 (usage)", strings.Join(c.args, " "), r)
+		if r.code != 1 {
+			t.Errorf("croupier %s: %s; want exit 1 (refused)", strings.Join(c.args, " "), r)
 		}
 		contains(t, strings.Join(c.args, " "), r.stderr, c.want...)
 	}
@@ -56,4 +61,76 @@ func TestPlayersAndIDsByName(t *testing.T) {
 		t.Errorf("an unknown id: %s", r)
 	}
 	contains(t, "withdraw by prefix", h.must("play", "withdraw-proposal", second.ID[:len(second.ID)-1]), "Withdrew", second.ID)
+}
+
+// TestIssue23_CLIPlayerArgumentsTakeEveryForm: in a game of each ruleset,
+// the CLI's player arguments (grant's player, a banishment's --banish, a
+// Request for Judgment's --mentions) take a mention (<@2>, <@!2>), the
+// platform id, the bare id and the display name in any case, through the
+// server's one resolver; a name two players share is refused with the
+// candidates and changes nothing.
+func TestIssue23_CLIPlayerArgumentsTakeEveryForm(t *testing.T) {
+	forms := []string{"<@2>", "<@!2>", "discord:2", "2", "Bob", "bob", "@BOB"}
+	h := newHarness(t, "manual")
+	h.vars["CROUPIER_AS"] = "discord:1"
+	join := func(g string) {
+		h.must("play", "--game", g, "join", "--name", "Ada")
+		h.must("play", "--game", g, "--as", "discord:2", "join", "--name", "Bob")
+		h.must("play", "--game", g, "--as", "discord:3", "join", "--name", "Cy")
+		h.must("play", "--game", g, "--as", "discord:4", "join", "--name", "cy")
+	}
+	entries := func(g string) int {
+		var page struct{ Entries []any }
+		h.jsonOut(&page, "play", "--game", g, "log", "--all")
+		return len(page.Entries)
+	}
+	ambiguous := []string{`2 players of this game are named "CY": Cy (discord:3) or cy (discord:4). Name one by mention or id. [ambiguous_player]`}
+	refused := func(g string, args ...string) {
+		t.Helper()
+		before := entries(g)
+		r := h.cli(append([]string{"play", "--game", g}, args...)...)
+		if r.code != 1 {
+			t.Errorf("croupier %s: %s; want exit 1 (refused)", strings.Join(args, " "), r)
+		}
+		contains(t, strings.Join(args, " "), r.stderr, ambiguous...)
+		if n := entries(g); n != before {
+			t.Errorf("croupier %s: the log has %d entries, %d before", strings.Join(args, " "), n, before)
+		}
+	}
+
+	h.must("play", "create-game", "hall")
+	join("hall")
+	for i, form := range forms {
+		contains(t, "grant to "+form, h.must("play", "--game", "hall", "grant", form, "--vertebrae", "1", "--reason", "names"),
+			fmt.Sprintf("Granted Bob +1 Vertebrae (names). Bob now holds %d Vertebrae", i+1))
+	}
+	refused("hall", "gift", "CY")
+
+	h.must("play", "create-game", "stone", "--ruleset", "obelisk")
+	join("stone")
+	for i, form := range forms {
+		contains(t, "banish "+form, h.must("play", "--game", "stone", "propose", "--channel", "c", "--message", fmt.Sprint("ban-", i), "--banish", form, "--for", "24h"),
+			`"Banish Bob for 24h"`)
+	}
+	var list struct {
+		Proposals []struct{ Params map[string]string }
+	}
+	h.jsonOut(&list, "play", "--game", "stone", "proposals")
+	props := list.Proposals
+	if len(props) != len(forms) {
+		t.Fatalf("%d proposals, want %d", len(props), len(forms))
+	}
+	for _, p := range props {
+		if p.Params["player"] != "discord:2" {
+			t.Errorf("a banishment of %q, want discord:2", p.Params["player"])
+		}
+	}
+	refused("stone", "propose", "--channel", "c", "--message", "ban-x", "--banish", "CY", "--for", "24h")
+
+	h.must("play", "create-game", "nomic", "--ruleset", "turns")
+	join("nomic")
+	for _, form := range forms {
+		contains(t, "mentions "+form, h.must("play", "--game", "nomic", "judgment-request", "Bob may pass.", "--mentions", form), "mentioned: discord:2")
+	}
+	refused("nomic", "judgment-request", "Cy may pass.", "--mentions", "CY")
 }

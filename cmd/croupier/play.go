@@ -264,7 +264,16 @@ func (p *player) report(err error) error {
 	}
 	fmt.Fprintf(p.e.stderr, "croupier: refused: %s [%s]\n", prob.Detail, prob.Code)
 	for _, k := range sortedKeys(prob.Extra) {
-		fmt.Fprintf(p.e.stderr, "  %s: %v\n", k, prob.Extra[k])
+		v := prob.Extra[k]
+		if vs, ok := v.([]any); ok {
+			// A list reads as one, not as Go prints a slice.
+			ws := make([]string, len(vs))
+			for i, w := range vs {
+				ws[i] = fmt.Sprint(w)
+			}
+			v = strings.Join(ws, ", ")
+		}
+		fmt.Fprintf(p.e.stderr, "  %s: %v\n", k, v)
 	}
 	return &silentError{code: exitRefused}
 }

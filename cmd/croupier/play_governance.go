@@ -70,7 +70,12 @@ func governanceCommands() map[string]playCmd {
 						if *banish == "" || *banishFor == "" {
 							return usagef("a banishment proposal needs --banish PLAYER and --for DURATION")
 						}
-						b := obelisk.BanishmentProposal(ref, *banish, *banishFor)
+						who, err := p.resolvePlayer("--banish", *banish)
+						if err != nil {
+							return err
+						}
+						b := obelisk.BanishmentProposal(ref, who, *banishFor)
+						b.Title = "Banish " + p.nameOf()(who) + " for " + *banishFor
 						sp.Kind, sp.Params = b.Kind, b.Params
 						if sp.Title == "" {
 							sp.Title = b.Title

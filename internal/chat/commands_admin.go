@@ -239,13 +239,34 @@ func logTail(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, err
 		}
 		cursor = page.Next
 	}
+	// Each event reads as its ruleset narrates it (game.Registry.Sentence,
+	// as the CLI's log and the tracker's), with display names: each player
+	// the entries name is read once.
+	names := map[string]string{}
+	name := func(id string) string {
+		n, ok := names[id]
+		if !ok {
+			if v, err := s.Player(ctx, inv.Game, id); err == nil {
+				n = v.Name
+			}
+			names[id] = n
+		}
+		return n
+	}
 	ls := make([]string, len(tail))
 	for i, e := range tail {
-		types := make([]string, len(e.Events))
-		for j, ev := range e.Events {
-			types[j] = ev.Type
+		says := make([]string, 0, len(e.Events))
+		for _, ev := range e.Events {
+			says = append(says, s.Sentence(ev, name))
 		}
-		ls[i] = fmt.Sprintf("%s %s by %s: %s", e.At.UTC().Format("Jan 2 15:04"), e.Command, e.Actor, strings.Join(types, ", "))
+		if len(says) == 0 {
+			who := e.Actor
+			if n := name(who); n != "" {
+				who = n
+			}
+			says = append(says, fmt.Sprintf("%s: %s.", who, strings.ReplaceAll(e.Command, "-", " ")))
+		}
+		ls[i] = e.At.UTC().Format("Jan 2 15:04") + " · " + strings.Join(says, " ")
 	}
 	return &Reply{Title: fmt.Sprintf("Log of %s (latest %d)", inv.Game, len(tail)), Text: lines(ls), Ephemeral: true}, nil
 }

@@ -124,11 +124,17 @@ func proposeMessage(ctx context.Context, s *game.Service, inv *Invocation) (*Rep
 }
 
 func submitProposal(ctx context.Context, s *game.Service, inv *Invocation, p game.SubmitProposal) (*Reply, error) {
+	_, r, err := submitted(ctx, s, inv, p)
+	return r, err
+}
+
+// submitted submits p and returns the proposal as submitted with its reply.
+func submitted(ctx context.Context, s *game.Service, inv *Invocation, p game.SubmitProposal) (*game.ProposalView, *Reply, error) {
 	v, err := decoded[*game.ProposalView](s.SubmitProposal(ctx, req(inv), p))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &Reply{Title: "Proposal " + v.ID,
+	return v, &Reply{Title: "Proposal " + v.ID,
 		Text: fmt.Sprintf("<@%s>'s %s proposal is open: react 👍 or 👎 on its message. Voting runs from %s to %s; the reactions present then decide (reacting both counts against; an edited or deleted message never takes effect).",
 			UserID(inv.Platform, v.Author), v.Class, when(v.VotingStart), when(v.VotingEnd))}, nil
 }

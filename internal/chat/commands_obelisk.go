@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/governance"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/obelisk"
@@ -273,14 +274,16 @@ func proposeBanishment(ctx context.Context, s *game.Service, inv *Invocation) (*
 	}
 	player, duration := inv.Opt("player"), inv.Opt("duration")
 	p := obelisk.BanishmentProposal(m, player, duration)
+	name := player
 	if v, err := s.Player(ctx, inv.Game, player); err == nil && v.Name != "" {
+		name = v.Name
 		p.Title = "Banish " + v.Name + " for " + duration
 	}
-	r, err := submitProposal(ctx, s, inv, p)
+	v, r, err := submitted(ctx, s, inv, p)
 	if err != nil {
 		return nil, err
 	}
-	r.Text = p.Title + ": adopted, it banishes them from the end of its vote. " + r.Text
+	r.Text = banishmentStatus(v.Title, name, string(v.Status)) + " " + r.Text
 	return r, nil
 }
 
@@ -453,4 +456,16 @@ func correctionCommand(revoke bool) Command {
 			}
 			return &Reply{Title: "Components corrected", Text: d.Text}, nil
 		}}
+}
+
+// banishmentStatus says a banishment proposal's status as it is: open
+// while its vote runs (what adoption would do), adopted once it is.
+func banishmentStatus(title, name, status string) string {
+	switch governance.Status(status) {
+	case governance.StatusOpen:
+		return fmt.Sprintf("%s: open. If it is adopted, %s is banished from the end of its vote.", title, name)
+	case governance.StatusAdopted:
+		return fmt.Sprintf("%s: adopted; %s is banished from the end of its vote.", title, name)
+	}
+	return fmt.Sprintf("%s: %s.", title, status)
 }

@@ -61,19 +61,50 @@ func holdingFields(p game.PlayerView) []Field {
 	return []Field{{Name: "Active", Value: yesNo(p.Active), Inline: true}}
 }
 
-// holdingLine is p's holdings in a players list: "2 Chips, 7 cards",
-// "9⚡", "12 points".
+// holdingLine is p's holdings in a players list, every column of the
+// status card that says what they hold or are, short enough that a page of
+// players fits one reply: "5 Vertebrae, 2 Chips, 7 cards, 1 pack" (packs
+// when they hold some), "holds 9⚡ 1🌿; experience Mining 2", "12 points, in
+// the Judicial Pool, judging case 5301", and "inactive" when they are.
 func holdingLine(p game.PlayerView) string {
+	var ws []string
 	if h, ok := gildedhall.HoldingsOf(p); ok {
-		return fmt.Sprintf("%s, %s", plural(h.Inventory.Chips, "Chip", "Chips"), plural(h.DeckSize, "card", "cards"))
+		w := fmt.Sprintf("%s, %s, %s", plural(h.Inventory.Vertebrae, "Vertebra", "Vertebrae"),
+			plural(h.Inventory.Chips, "Chip", "Chips"), plural(h.DeckSize, "card", "cards"))
+		if n := len(h.Inventory.Packs); n > 0 {
+			w += ", " + plural(n, "pack", "packs")
+		}
+		ws = append(ws, w)
+		if h.Battle != "" {
+			ws = append(ws, "engaged in battle "+h.Battle)
+		}
+	} else if s, ok := obelisk.StateOf(p); ok {
+		ws = append(ws, "holds "+s.Components.String())
+		if e := experienceText(s.Experience); e != "" {
+			ws = append(ws, "experience "+e)
+		}
+		if s.Banishment != nil {
+			ws = append(ws, "banished")
+		}
+		if s.Grebe != 0 {
+			ws = append(ws, fmt.Sprintf("aided by Grebe %d", s.Grebe))
+		}
+	} else if s, ok := turns.StandingOf(p); ok {
+		w := plural(s.Points, "point", "points")
+		if s.InPool {
+			w += ", in the Judicial Pool"
+		}
+		if len(s.Judging) > 0 {
+			w += ", judging " + casesText(s.Judging)
+		}
+		ws = append(ws, w)
+	} else {
+		ws = append(ws, "playing")
 	}
-	if s, ok := obelisk.StateOf(p); ok {
-		return "holds " + s.Components.String()
+	if !p.Active {
+		ws = append(ws, "inactive")
 	}
-	if s, ok := turns.StandingOf(p); ok {
-		return plural(s.Points, "point", "points")
-	}
-	return "playing"
+	return strings.Join(ws, "; ")
 }
 
 // leaveWarning says what leaving costs p.

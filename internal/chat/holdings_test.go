@@ -114,7 +114,7 @@ func TestChatPlayerViewsPerRuleset(t *testing.T) {
 		lacksWords(t, "a turns game's description", said(rep), "2026-11-30T", "first-half")
 
 		rep = room.must("slack:U1", "players", nil)
-		if !strings.Contains(rep.Text, "Ada (slack:U1): 0 points") || !strings.Contains(rep.Text, "Bob (slack:U2): 0 points") {
+		if !strings.Contains(rep.Text, "Ada (slack:U1): 0 points\n") || !strings.Contains(rep.Text, "Bob (slack:U2): 0 points, in the Judicial Pool") {
 			t.Errorf("a turns players list: %s", said(rep))
 		}
 		lacksWords(t, "a turns players list", said(rep), gildedHall...)
@@ -143,7 +143,7 @@ func TestChatPlayerViewsPerRuleset(t *testing.T) {
 		}
 		lacksWords(t, "an Obelisk status", said(rep), gildedHall...)
 		rep = room.must("slack:U1", "players", nil)
-		if !strings.Contains(rep.Text, "Ada (slack:U1): holds ") {
+		if !strings.Contains(rep.Text, "Ada (slack:U1): holds 1⚡") {
 			t.Errorf("an Obelisk players list: %s", rep.Text)
 		}
 		lacksWords(t, "an Obelisk players list", said(rep), gildedHall...)
@@ -172,7 +172,9 @@ func TestChatPlayerViewsPerRuleset(t *testing.T) {
 		if rep := room.must("slack:U1", "game", nil); !strings.HasPrefix(fieldValue(rep, "Period"), "2026-W49-I (phase-1), ends ") {
 			t.Errorf("a Gilded Hall game's period reads %q", fieldValue(rep, "Period"))
 		}
-		if rep := room.must("slack:U1", "players", nil); !strings.Contains(rep.Text, "Ada (slack:U1): 0 Chips, 0 cards") {
+		// Every column of the status card that says what a player holds,
+		// Vertebrae included (issue 23 point 6).
+		if rep := room.must("slack:U1", "players", nil); !strings.Contains(rep.Text, "Ada (slack:U1): 0 Vertebrae, 0 Chips, 0 cards") {
 			t.Errorf("a Gilded Hall players list: %s", rep.Text)
 		}
 		if rep := room.must("slack:U1", "leave", nil); !strings.Contains(rep.Text, "(0 Vertebrae, 0 Chips, 0 cards, 0 packs)") {

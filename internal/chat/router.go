@@ -147,7 +147,7 @@ func (r *Router) run(ctx context.Context, inv *Invocation) (*Reply, bool, error)
 	}
 	if cmd.NoGame || inv.Game != "" {
 		bc := &game.BoundCall{}
-		rep, err := cmd.Handler(game.WithBoundCall(ctx, bc), r.Game, inv)
+		rep, err := handle(game.WithBoundCall(ctx, bc), cmd, r.Game, inv)
 		return rep, bc.Logged(), err
 	}
 	if inv.Guild == "" {
@@ -189,12 +189,32 @@ func checkOptions(cmd Command, inv *Invocation) error {
 				return refusef("invalid_option", "Option %s must be true or false, not %q.", o.Name, v)
 			}
 		case User:
-			if !game.ValidIdentity(v) {
-				return refusef("invalid_option", "Option %s must be a user, not %q.", o.Name, v)
+			// A mention, an id or a display name: the handler's call
+			// resolves it (handle).
+			if len(v) > 200 {
+				return refusef("invalid_option", "Option %s must name a player: a mention, an id or a display name, not %d characters.", o.Name, len(v))
 			}
 		}
 	}
 	return nil
+}
+
+// handle runs cmd's handler for inv once its player options name players
+// by identity: each is resolved from the mention, id or display name the
+// user gave (game.ResolvePlayer, the one resolver every edge uses), so a
+// handler reads identities only, and an unknown or ambiguous name is
+// refused with its candidates before anything runs.
+func handle(ctx context.Context, cmd Command, s *game.Service, inv *Invocation) (*Reply, error) {
+	for _, o := range cmd.Options {
+		if v := inv.Opt(o.Name); o.Type == User && v != "" && inv.Game != "" && !game.ValidIdentity(v) {
+			id, err := s.ResolvePlayer(ctx, req(inv), v)
+			if err != nil {
+				return nil, err
+			}
+			inv.Options[o.Name] = id
+		}
+	}
+	return cmd.Handler(ctx, s, inv)
 }
 
 func bound(p *int, none string) string {

@@ -79,7 +79,7 @@ func (r *Router) runBound(ctx context.Context, cmd Command, inv *Invocation) (*R
 	if e, ok := r.spaces.get(space); ok && !e.legacy {
 		inv.Game = e.game
 		bc := &game.BoundCall{Space: space}
-		rep, err := cmd.Handler(game.WithBoundCall(ctx, bc), r.Game, inv)
+		rep, err := handle(game.WithBoundCall(ctx, bc), cmd, r.Game, inv)
 		if !errors.Is(err, game.ErrSpaceMoved) {
 			if bc.Verified() {
 				return rep, bc.Logged(), err
@@ -104,7 +104,7 @@ func (r *Router) runBound(ctx context.Context, cmd Command, inv *Invocation) (*R
 	// The fresh read is the binding: the handler runs unchecked and only
 	// records whether it logged.
 	bc := &game.BoundCall{}
-	rep, err := cmd.Handler(game.WithBoundCall(ctx, bc), r.Game, inv)
+	rep, err := handle(game.WithBoundCall(ctx, bc), cmd, r.Game, inv)
 	return rep, bc.Logged(), err
 }
 

@@ -75,7 +75,7 @@ func (s *Service) Create(ctx context.Context, req Request, c CreateGame) (*Resul
 				return nil, rules.Refuse("game_exists", "A game with id %q already exists.", t.Game)
 			}
 			m := &Meta{ID: c.ID, Name: c.Name, Ruleset: mod.ID, RulesetVersion: rs.Version, Admins: c.Admins,
-				CreatedAt: t.Now, CreatedBy: req.Actor, Season: c.Season}
+				CreatedAt: t.Now, CreatedBy: req.Actor, Season: c.Season, NamesIndexed: true}
 			if err := t.setMeta(m, 0); err != nil {
 				return nil, err
 			}
@@ -113,7 +113,14 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 	}
 	return s.Run(ctx, Spec{
 		Req: req, Command: "join", Body: j,
-		Keys: func(g string) []store.Key { return []store.Key{PlayerKey(g, req.Actor)} },
+		Keys: func(g string) []store.Key {
+			ks := []store.Key{PlayerKey(g, req.Actor)}
+			if strings.TrimSpace(j.Name) != "" {
+				// The name's index item, in the same read (names.go).
+				ks = append(ks, NameKey(g, j.Name, req.Actor))
+			}
+			return ks
+		},
 		Apply: func(t *Tx) (any, error) {
 			prev, err := t.Record(req.Actor)
 			if err != nil {

@@ -54,7 +54,7 @@ const (
 	ecoWinChips  = 25
 	ecoOutsider  = "discord:9"  // a valid identity that never joins
 	ecoStranger  = "discord:99" // a gift target that never joined
-	ecoBadTarget = "bob"        // not a platform identity
+	ecoBadTarget = "bob"        // not a platform identity, nor anyone's name: unknown_player
 )
 
 // ecoHolder is the model of one player: exactly what they should hold, in
@@ -474,7 +474,9 @@ func TestEconomyStateMachine(t *testing.T) {
 				}
 				pre, rule := "", ""
 				switch {
-				case g.Player == ecoBadTarget, g.Vertebrae == 0 && g.Chips == 0 && items == 0:
+				case g.Player == ecoBadTarget:
+					pre = "unknown_player"
+				case g.Vertebrae == 0 && g.Chips == 0 && items == 0:
 					pre = "invalid_request"
 				}
 				h := m.members[g.Player]
@@ -724,7 +726,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				giver, recv := m.members[actor], m.members[to]
 				pre, rule := "", ""
 				if to == ecoBadTarget {
-					pre = "invalid_request"
+					pre = "unknown_player"
 				}
 				switch {
 				case giver == nil:
@@ -788,7 +790,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				pre, rule := "", ""
 				switch {
 				case to == ecoBadTarget:
-					pre = "invalid_request"
+					pre = "unknown_player"
 				case to == actor:
 					pre = "self_trade"
 				case o.Give.Vertebrae < 0, o.Give.Empty() && o.Take.Empty():

@@ -68,6 +68,10 @@ type Meta struct {
 	// Amendments are the operator corrections and adopted proposals that
 	// changed this game's ruleset numbers, oldest first (RULINGS R1, G3).
 	Amendments []Amendment `json:"amendments,omitempty"`
+	// NamesIndexed: every member of the game is in the name index (NAME#
+	// items, names.go) since its creation; a game created before the index
+	// finds display names by reading its players.
+	NamesIndexed bool `json:"names_indexed,omitempty"`
 }
 
 // Amendment is one versioned change to a game's ruleset data, over the

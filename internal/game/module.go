@@ -92,6 +92,10 @@ type Component struct {
 // checked at submission and applied in the commit that adopts it.
 type ProposalKind struct {
 	Kind string
+	// Players are the members of its parameters that name a player: each
+	// is resolved from a mention, an id or a display name (ResolvePlayer)
+	// before Check reads them.
+	Players []string
 	// Check refuses, at submission, parameters that could never apply.
 	Check func(t *Tx, params json.RawMessage) error
 	// Adopt applies the adopted proposal rec as of its adoption (t.Now is

@@ -136,10 +136,14 @@ func (s *Service) SubmitProposal(ctx context.Context, req Request, p SubmitPropo
 				if err != nil {
 					return nil, err
 				}
-				if err := k.Check(t, p.Params); err != nil {
+				params, err := s.resolveParams(t.Ctx, req, p.Params, k.Players)
+				if err != nil {
 					return nil, err
 				}
-				rec.Kind, rec.Params = p.Kind, p.Params
+				if err := k.Check(t, params); err != nil {
+					return nil, err
+				}
+				rec.Kind, rec.Params = p.Kind, params
 			}
 			if err := t.claimMessage(p.Message, UseProposal, rec.ID, rec.Title); err != nil {
 				return nil, err

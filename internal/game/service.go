@@ -173,8 +173,10 @@ type Tx struct {
 	Loaded      map[store.Key]store.Item
 	Puts        []store.Put
 	Checks      []store.Check
-	Entry       *Entry
-	Drawer      *fair.Drawer
+	// Deletes are the items the commit deletes (at the version read).
+	Deletes []store.Check
+	Entry   *Entry
+	Drawer  *fair.Drawer
 	// ps caches decoded players, so a command that touches one player twice
 	// (a gift back to one's own giver) sees and writes one record; dirty
 	// lists the ones to write, in the order first saved.
@@ -408,7 +410,7 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}
 	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.Entry.ID}})
-	return t.Svc.store.Commit(ctx, store.Tx{Puts: t.Puts, Checks: t.Checks, Idem: &idem})
+	return t.Svc.store.Commit(ctx, store.Tx{Puts: t.Puts, Deletes: t.Deletes, Checks: t.Checks, Idem: &idem})
 }
 
 // LogEntry decodes a stored item as a committed log entry and names its
@@ -613,6 +615,9 @@ func (t *Tx) Flush() error {
 				t.metaDirty = true
 				t.Emit("game_won", id, data)
 			}
+		}
+		if err := t.indexName(p.Core()); err != nil {
+			return err
 		}
 		if err := t.Put(PlayerKey(t.Game, id), p, time.Time{}); err != nil {
 			return err

@@ -406,8 +406,14 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := gildedhall.TradeFilter{Player: q.Get("player"), Status: q.Get("status")}
 	if f.Player != "" && !game.ValidIdentity(f.Player) {
-		problem(w, "invalid_player", fmt.Sprintf("player must be a platform identity such as discord:1234, not %q.", f.Player))
-		return
+		// A name or a mention, as a person gives a player.
+		req, _ := request(r, false)
+		id, err := a.svc.ResolvePlayer(r.Context(), req, f.Player)
+		if err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		f.Player = id
 	}
 	if f.Status != "" && !slices.Contains(tradeStatuses, f.Status) {
 		problem(w, "invalid_request", fmt.Sprintf("status must be one of %s, not %q.", strings.Join(tradeStatuses, ", "), f.Status))
@@ -472,8 +478,17 @@ func (a *API) listPlayers(w http.ResponseWriter, r *http.Request) {
 	a.replyPage(w, r, "players", v, next, err)
 }
 
+// getPlayer answers the player the path names as a person names them
+// (game.ResolvePlayer: an identity, a mention, a bare id of the actor's
+// platform, a display name), so the CLI resolves a name where every edge does.
 func (a *API) getPlayer(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Player(r.Context(), r.PathValue("game"), r.PathValue("player"))
+	req, _ := request(r, false)
+	id, err := a.svc.ResolvePlayer(r.Context(), req, r.PathValue("player"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	v, err := a.svc.Player(r.Context(), req.Game, id)
 	a.reply(w, r, v, err)
 }
 

@@ -138,6 +138,16 @@ func TestEconomyFlow(t *testing.T) {
 	if len(list.Trades) != 1 || list.Trades[0].Status != gildedhall.TradeExecuted {
 		t.Errorf("bob's trades = %+v, want the executed one", list.Trades)
 	}
+	// A player named by a display name (issue 23 point 4).
+	e.mustStatus(e.Get(g+"/trades?player=bob"), 200).Decode(t, &list)
+	if len(list.Trades) != 1 || list.Trades[0].Status != gildedhall.TradeExecuted {
+		t.Errorf("trades of the player named bob = %+v, want the executed one", list.Trades)
+	}
+	var byName game.PlayerView
+	e.mustStatus(e.Get(g+"/players/BOB"), 200).Decode(t, &byName)
+	if byName.ID != bob || byName.Name != "Bob" {
+		t.Errorf("GET players/BOB = %s %q, want %s", byName.ID, byName.Name, bob)
+	}
 	e.mustStatus(e.Get(g+"/trades?status=open"), 200).Decode(t, &list)
 	if len(list.Trades) != 0 {
 		t.Errorf("open trades after the acceptance = %+v, want none", list.Trades)
@@ -280,7 +290,7 @@ func TestEconomyRefusals(t *testing.T) {
 		{"unknown trade", apitest.Call{Method: "GET", Path: g + "/trades/tnothing"}, 404, "trade_not_found", "tnothing", nil},
 		{"accept of an unknown trade", apitest.Call{Method: "POST", Path: g + "/trades/tnothing/accept", Actor: bob}, 404, "trade_not_found", "", nil},
 		{"overlong trade id", apitest.Call{Method: "GET", Path: g + "/trades/" + strings.Repeat("t", 65), Bad: true}, 400, "invalid_request", "", nil},
-		{"trades of a malformed player", apitest.Call{Method: "GET", Path: g + "/trades?player=ada", Bad: true}, 400, "invalid_player", "", nil},
+		{"trades of nobody's name", apitest.Call{Method: "GET", Path: g + "/trades?player=nobody", Bad: true}, 404, "unknown_player", "", nil},
 		{"trades of an unknown status", apitest.Call{Method: "GET", Path: g + "/trades?status=pending", Bad: true}, 400, "invalid_request", "open", nil},
 		{"non-admin amendment", apitest.Call{Method: "POST", Path: g + "/amendments", Actor: ada, Body: game.Amend{Patch: json.RawMessage(`{"chances":{"holoPack":10}}`), Reason: "why not"}}, 403, "forbidden", "admins", nil},
 		{"invalid amendment", apitest.Call{Method: "POST", Path: g + "/amendments", Body: game.Amend{Patch: json.RawMessage(`{"chances":{"holoPack":500}}`), Reason: "typo"}}, 400, "invalid_amendment", "holoPack", nil},

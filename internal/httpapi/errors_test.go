@@ -78,7 +78,8 @@ func TestBadInputNeverServerError(t *testing.T) {
 		{"invalid actor on me", apitest.Call{Method: "GET", Path: g + "/me", Actor: "Discord 2000", Bad: true}, 400, "invalid_actor", ""},
 		{"clock: too far ahead", apitest.Call{Method: "POST", Path: "/v1/dev/clock", Body: `{"advance":"10000h"}`}, 400, "invalid_clock", ""},
 		{"clock: set too far ahead", apitest.Call{Method: "POST", Path: "/v1/dev/clock", Body: `{"set":"9999-01-01T00:00:00Z"}`}, 400, "invalid_clock", ""},
-		{"invalid player id", apitest.Call{Method: "GET", Path: g + "/players/nobody", Bad: true}, 400, "invalid_player", ""},
+		// The path names a player as a person does (game.ResolvePlayer).
+		{"unknown player name", apitest.Call{Method: "GET", Path: g + "/players/nobody", Bad: true}, 404, "unknown_player", ""},
 		{"too long idempotency key", apitest.Call{Method: "POST", Path: g + "/rolls", Idem: longKey, Actor: ada, Body: game.RollDice{Dice: "1d6"}, Bad: true}, 400, "invalid_idempotency_key", ""},
 		{"bad dice", apitest.Call{Method: "POST", Path: g + "/rolls", Actor: ada, Body: game.RollDice{Dice: "2x6"}, Bad: true}, 400, "invalid_dice", ""},
 		{"too many dice", apitest.Call{Method: "POST", Path: g + "/rolls", Actor: ada, Body: game.RollDice{Dice: "101d6"}}, 400, "invalid_dice", ""},

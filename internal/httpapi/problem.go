@@ -80,6 +80,8 @@ var coreStatuses = map[string]int{
 	"unknown_command":         http.StatusNotFound,
 	"game_not_found":          http.StatusNotFound,
 	"player_not_found":        http.StatusNotFound,
+	"unknown_player":          http.StatusNotFound,
+	"ambiguous_player":        http.StatusBadRequest,
 	"space_not_bound":         http.StatusNotFound,
 	"invalid_space":           http.StatusBadRequest,
 	"method_not_allowed":      http.StatusMethodNotAllowed,

@@ -675,6 +675,7 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 			g.mu.Unlock()
 			snap.Periods(c, settled)
 			snap.SeedsSecret(c, settled)
+			snap.Names(c)
 			svc := rulesets.New(g.cfg.Store, g.clk, game.WithLogger(g.cfg.Log))
 			snap.Acknowledged(ctx, c, obs, svc)
 			if t.check != nil {

@@ -74,12 +74,14 @@ type Snapshot struct {
 	Matches []gildedhall.MatchRecord
 	// Claims are the announcer's ANNOUNCED# records by entry id: their state.
 	Claims map[string]string
+	// NameItems are the name index's NAME# items by sort key.
+	NameItems map[string][]byte
 }
 
 // Read takes a snapshot of game from st as of now.
 func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapshot, error) {
 	s := &Snapshot{Game: g, Now: now, ByKey: map[string]game.Entry{}, Seeds: map[string]game.SeedRecord{}, Claims: map[string]string{},
-		PlayerItems: map[string][]byte{}, Module: map[string][]byte{}}
+		PlayerItems: map[string][]byte{}, Module: map[string][]byte{}, NameItems: map[string][]byte{}}
 	q := store.Query{PK: "GAME#" + g, Limit: 1000}
 	for {
 		p, err := st.Query(ctx, q)
@@ -140,6 +142,8 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 			}
 		case sk == "TURNS" || sk == "OBELISK" || strings.HasPrefix(sk, "TPROP#") || strings.HasPrefix(sk, "TCASE#") || strings.HasPrefix(sk, "TVOTE#") || strings.HasPrefix(sk, "GATHERING#"):
 			s.Module[sk] = it.Data
+		case strings.HasPrefix(sk, "NAME#"):
+			s.NameItems[sk] = it.Data
 		case strings.HasPrefix(sk, "ANNOUNCED#"):
 			var r struct {
 				State string `json:"state"`
@@ -190,7 +194,40 @@ const (
 	InvPoints       = "points"
 	InvComponents   = "components"
 	InvGatherings   = "gatherings"
+	InvNames        = "names"
 )
+
+// Names checks that the name index lists exactly the current members under
+// their display names, each once, at the key of that name (game.NameKey),
+// in a game whose members are indexed: what every join, leave and import
+// that committed left, whichever retried or raced.
+func (s *Snapshot) Names(c *Checks) {
+	c.inv = InvNames
+	if !s.Meta.NamesIndexed {
+		return
+	}
+	want := map[string]string{} // sort key -> identity
+	for id, data := range s.PlayerItems {
+		var p struct {
+			Member bool   `json:"member"`
+			Name   string `json:"name"`
+		}
+		if json.Unmarshal(data, &p) != nil || !p.Member || strings.TrimSpace(p.Name) == "" {
+			continue
+		}
+		want[game.NameKey(s.Game, strings.TrimSpace(p.Name), id).SK] = id
+	}
+	for sk, data := range s.NameItems {
+		var e struct{ ID string }
+		_ = json.Unmarshal(data, &e)
+		id, ok := want[sk]
+		c.check(ok && id == e.ID, "the name index holds %s (%s), which names no current member by their name", sk, e.ID)
+	}
+	for sk, id := range want {
+		_, ok := s.NameItems[sk]
+		c.check(ok, "the member %s is not in the name index (%s)", id, sk)
+	}
+}
 
 // Check counts one check; a false ok adds the violation format describes.
 func (c *Checks) Check(ok bool, format string, args ...any) { c.check(ok, format, args...) }

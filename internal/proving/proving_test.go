@@ -187,9 +187,9 @@ func assertExercised(t *testing.T, r *proving.Report) {
 	}
 	// Each ruleset's own invariants were checked, on commands that ran.
 	want := map[string][]string{
-		"gilded-hall": {proving.InvConservation},
-		"obelisk":     {proving.InvComponents, proving.InvGatherings},
-		"turns":       {proving.InvCounted, proving.InvPoints},
+		"gilded-hall": {proving.InvConservation, proving.InvNames},
+		"obelisk":     {proving.InvComponents, proving.InvGatherings, proving.InvNames},
+		"turns":       {proving.InvCounted, proving.InvPoints, proving.InvNames},
 	}
 	for rs, invs := range want {
 		if !strings.HasSuffix(r.Name, ", "+rs) {

@@ -162,7 +162,9 @@ func optionValue(o OptionData) (string, error) {
 		}
 		v = n.String()
 	}
-	if o.Type == OptUser && v != "" {
+	if o.Type == OptUser && snowflake(v) {
+		// Discord's user picker sends the user's id; any other text (a
+		// relay's mention or name) is the router's to resolve.
 		v = chat.Identity(Platform, v)
 	}
 	return v, nil
@@ -185,4 +187,17 @@ func focusedType(in *Interaction) int {
 		}
 	}
 	return OptString
+}
+
+// snowflake reports whether v is a Discord id (digits only).
+func snowflake(v string) bool {
+	if v == "" || len(v) > 20 {
+		return false
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

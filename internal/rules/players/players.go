@@ -82,6 +82,12 @@ type Player struct {
 	// person who has not joined yet (their holdings carried over); their
 	// own join takes it over, holdings and all.
 	Preregistered bool `json:"preregistered,omitempty"`
+	// NameIndex is the normalized display name under which the engine's
+	// name index lists this member (its NAME# item, written and deleted
+	// only by this player's own commits), and NameIndexV that item's
+	// version; empty when it lists them under none.
+	NameIndex  string `json:"name_index,omitempty"`
+	NameIndexV int64  `json:"name_index_v,omitempty"`
 }
 
 // Core returns the membership itself: a ruleset module's player record

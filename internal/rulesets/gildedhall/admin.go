@@ -100,6 +100,11 @@ func (g *Grant) check() error {
 // Grant adds items to a player (admins only). Chips that reach the winning
 // count win the game, by this route as by any other (RULINGS C7).
 func (s *Service) Grant(ctx context.Context, req engine.Request, g Grant) (*engine.Result, error) {
+	player, err := s.ResolvePlayer(ctx, req, g.Player)
+	if err != nil {
+		return nil, err
+	}
+	g.Player = player
 	if err := g.check(); err != nil {
 		return nil, err
 	}
@@ -182,6 +187,11 @@ type RevokeResult struct {
 // Revoke takes items from a player (admins only): all of them or, if the
 // player lacks any, none.
 func (s *Service) Revoke(ctx context.Context, req engine.Request, r Revoke) (*engine.Result, error) {
+	player, err := s.ResolvePlayer(ctx, req, r.Player)
+	if err != nil {
+		return nil, err
+	}
+	r.Player = player
 	if !engine.ValidIdentity(r.Player) {
 		return nil, rules.Refuse("invalid_request", "player %q is not a platform identity such as discord:1234.", r.Player)
 	}

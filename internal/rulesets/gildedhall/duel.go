@@ -23,8 +23,11 @@ type RequestDuel struct {
 // player's record: the duel joins their index of live matches.
 func (s *Service) RequestDuel(ctx context.Context, req engine.Request, d RequestDuel) (*engine.Result, error) {
 	var invitees []string
-	for _, id := range d.Invitees {
-		id = strings.TrimSpace(id)
+	named, err := s.ResolvePlayers(ctx, req, d.Invitees)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range named {
 		if !engine.ValidIdentity(id) {
 			return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", id)
 		}

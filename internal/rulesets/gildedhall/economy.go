@@ -151,7 +151,11 @@ type GiftResult struct {
 
 // Gift makes the actor's gift of this period (RULINGS C4).
 func (s *Service) Gift(ctx context.Context, req engine.Request, g Gift) (*engine.Result, error) {
-	g.To = strings.TrimSpace(g.To)
+	to, err := s.ResolvePlayer(ctx, req, g.To)
+	if err != nil {
+		return nil, err
+	}
+	g.To = to
 	if !engine.ValidIdentity(g.To) {
 		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", g.To)
 	}

@@ -130,6 +130,7 @@ func (s *Service) Import(ctx context.Context, req engine.Request, im Import) (*e
 				return nil, err
 			}
 			res := ImportResult{ID: t.Entry.CommandID, Reason: im.Reason, Rows: make([]Imported, 0, len(im.Rows))}
+			registered := 0
 			for i, r := range im.Rows {
 				p, err := t.member(r.Player)
 				if err != nil {
@@ -145,6 +146,15 @@ func (s *Service) Import(ctx context.Context, req engine.Request, im Import) (*e
 						return nil, err
 					}
 					out.Preregistered = true
+					if strings.TrimSpace(p.Name) != "" {
+						// A registered name is an item of the name
+						// index too, in this commit.
+						registered++
+					}
+					if n := len(im.Rows) + registered + 3; n > store.MaxTxItems {
+						return nil, rules.Refuse("invalid_request", "This import registers %d named people who have not joined, each with an item of the name index beside their player item: with its %d rows that is more than one correction holds (%d items); split the table.",
+							registered, len(im.Rows), store.MaxTxItems)
+					}
 				}
 				out.Name = p.Name
 				for _, c := range r.Cards {
@@ -239,7 +249,8 @@ func (s *Service) RevokeImport(ctx context.Context, req engine.Request, ref Impo
 				if r.Preregistered && untouched(p) {
 					// They never joined nor did anything: as if they had
 					// never been registered (a later join is a first join).
-					*p = Player{Player: players.Player{ID: p.ID, Name: p.Name}, TradesIndexed: p.TradesIndexed}
+					// The name index item goes with the membership.
+					*p = Player{Player: players.Player{ID: p.ID, Name: p.Name, NameIndex: p.NameIndex, NameIndexV: p.NameIndexV}, TradesIndexed: p.TradesIndexed}
 				}
 				t.Save(p)
 			}

@@ -486,6 +486,21 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 	if err := mv.check(); err != nil {
 		return nil, err
 	}
+	// A target named by mention or id costs no read; by name, the index's.
+	if mv.Target != "" {
+		t, err := s.ResolvePlayer(ctx, req, mv.Target)
+		if err != nil {
+			return nil, err
+		}
+		mv.Target = t
+	}
+	if len(mv.Targets) > 0 {
+		ts, err := s.ResolvePlayers(ctx, req, mv.Targets)
+		if err != nil {
+			return nil, err
+		}
+		mv.Targets = ts
+	}
 	return s.run(ctx, spec{
 		Req: req, Command: "match-" + mv.Kind, Body: mv,
 		Keys: func(g string) []store.Key { return []store.Key{matchKey(g, mv.Match), engine.PlayerKey(g, req.Actor)} },

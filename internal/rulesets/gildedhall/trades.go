@@ -68,7 +68,11 @@ type OfferTrade struct {
 // now (a clear refusal beats an offer that can never execute) and again at
 // acceptance.
 func (s *Service) OfferTrade(ctx context.Context, req engine.Request, o OfferTrade) (*engine.Result, error) {
-	o.To = strings.TrimSpace(o.To)
+	to, err := s.ResolvePlayer(ctx, req, o.To)
+	if err != nil {
+		return nil, err
+	}
+	o.To = to
 	if !engine.ValidIdentity(o.To) {
 		return nil, rules.Refuse("invalid_request", "%q is not a platform identity such as discord:1234.", o.To)
 	}

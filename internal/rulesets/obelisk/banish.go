@@ -39,7 +39,7 @@ func parseBanishment(raw json.RawMessage) (BanishmentParams, time.Duration, erro
 }
 
 // banishmentKind is the governance's banishment proposal.
-var banishmentKind = engine.ProposalKind{Kind: KindBanishment,
+var banishmentKind = engine.ProposalKind{Kind: KindBanishment, Players: []string{"player"},
 	Check: func(t *engine.Tx, raw json.RawMessage) error {
 		b, _, err := parseBanishment(raw)
 		if err != nil {

@@ -106,7 +106,11 @@ type StartGathering struct {
 func (s *Service) StartGathering(ctx context.Context, req engine.Request, a StartGathering) (*engine.Result, error) {
 	a.RitualType = strings.TrimSpace(a.RitualType)
 	a.Message = strings.TrimSpace(a.Message)
-	a.Named = strings.TrimSpace(a.Named)
+	named, err := s.ResolvePlayer(ctx, req, a.Named)
+	if err != nil {
+		return nil, err
+	}
+	a.Named = named
 	if len(a.Message) > 64 || strings.ContainsAny(a.Message, "# /\t\n") {
 		return nil, rules.Refuse("invalid_message", "%q is not a chat message id.", a.Message)
 	}

@@ -457,12 +457,16 @@ func RequestJudgment(s *engine.Service, ctx context.Context, req engine.Request,
 			return nil, err
 		}
 	}
-	for i, m := range j.Mentions {
-		j.Mentions[i] = strings.TrimSpace(m)
-		if !engine.ValidIdentity(j.Mentions[i]) {
-			return nil, rules.Refuse("invalid_request", "A mentioned player is a platform identity such as discord:1234; got %q.", m)
+	named, err := s.ResolvePlayers(ctx, req, j.Mentions)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range named {
+		if !engine.ValidIdentity(m) {
+			return nil, rules.Refuse("invalid_request", "A mentioned player is a mention, an id or a display name; got %q.", j.Mentions[i])
 		}
 	}
+	j.Mentions = named
 	return run(s, ctx, op{req: req, command: "judgment-request", body: j, random: true,
 		apply: func(w *work) (any, error) {
 			if err := w.sync(j.Mentions...); err != nil {

@@ -1,0 +1,242 @@
+package game_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"croupier/internal/game"
+	"croupier/internal/rules"
+	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/store"
+)
+
+// resolves checks that text, written by actor, names want.
+func resolves(t *testing.T, svc *game.Service, actor, text, want string) {
+	t.Helper()
+	got, err := svc.ResolvePlayer(context.Background(), req(actor, ""), text)
+	if err != nil || got != want {
+		t.Errorf("%q resolves to %q (%v), want %s", text, got, err, want)
+	}
+}
+
+// refusedAs checks that text is refused with code and these candidates.
+func refusedAs(t *testing.T, svc *game.Service, text, code string, candidates ...string) {
+	t.Helper()
+	_, err := svc.ResolvePlayer(context.Background(), req(admin, ""), text)
+	var re *rules.Error
+	if !errors.As(err, &re) || re.Code != code {
+		t.Fatalf("%q: %v, want %s", text, err, code)
+	}
+	got, _ := re.Fields["candidates"].([]string)
+	if !slices.Equal(got, candidates) {
+		t.Errorf("%q: candidates %v, want %v", text, got, candidates)
+	}
+}
+
+// nameItems lists the identities the game's name index holds.
+func nameItems(t *testing.T, st store.Store) []string {
+	t.Helper()
+	page, err := st.Query(context.Background(), store.Query{PK: game.GamePK("hall"), Prefix: "NAME#"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, it := range page.Items {
+		var e struct{ ID string }
+		if err := json.Unmarshal(it.Data, &e); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, e.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func join(t *testing.T, svc *game.Service, id, name string) {
+	t.Helper()
+	if _, err := svc.Join(context.Background(), req(id, "join-"+name), game.JoinGame{Name: name}); err != nil {
+		t.Fatalf("join %s: %v", name, err)
+	}
+}
+
+// TestNames_ResolverAndIndexFollowMembership: every form resolves; the name
+// index lists exactly the current members (a leave deletes the leaver's
+// item, a rejoin under another name writes the new one), so a name once
+// shared becomes unique when one of its holders leaves.
+func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
+	for _, b := range []struct {
+		name string
+		st   func(*testing.T) store.Store
+	}{{"bolt", newBolt}, {"dynamodb", newDynamo}} {
+		t.Run(b.name, func(t *testing.T) {
+			st := b.st(t)
+			svc, clk := newGame(t, st)
+			join(t, svc, "discord:2", "Bob")
+			join(t, svc, "discord:3", "Cy")
+			join(t, svc, "discord:4", "cy")
+			for _, text := range []string{"<@2>", "<@!2>", "discord:2", "2", "Bob", "bob", " BOB ", "@Bob"} {
+				resolves(t, svc, admin, text, "discord:2")
+			}
+			resolves(t, svc, "slack:U1", "<@U9|someone>", "slack:U9")
+			refusedAs(t, svc, "CY", "ambiguous_player", "discord:3", "discord:4")
+			refusedAs(t, svc, "B", "unknown_player", "discord:2")
+			refusedAs(t, svc, "Zed", "unknown_player")
+			refusedAs(t, svc, "9", "unknown_player") // nobody's bare id
+			if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3", "discord:4"}) {
+				t.Fatalf("the name index holds %v", got)
+			}
+
+			if _, err := svc.Leave(context.Background(), req("discord:4", "leave")); err != nil {
+				t.Fatal(err)
+			}
+			resolves(t, svc, admin, "cy", "discord:3")
+			if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3"}) {
+				t.Fatalf("after a leave the name index holds %v", got)
+			}
+			clk.Advance(8 * 24 * time.Hour)
+			if _, err := svc.Join(context.Background(), req("discord:4", "rejoin"), game.JoinGame{Name: "Dee"}); err != nil {
+				t.Fatal(err)
+			}
+			resolves(t, svc, admin, "dee", "discord:4")
+			resolves(t, svc, admin, "cy", "discord:3")
+			if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3", "discord:4"}) {
+				t.Fatalf("after a rejoin the name index holds %v", got)
+			}
+		})
+	}
+}
+
+// TestNames_ConcurrentJoinsOnDynamoDB: players joining at once, some under
+// one name, each write their own index item (no two joins write one item),
+// so every name resolves afterwards and a shared one is ambiguous.
+func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
+	st := newDynamo(t)
+	svc, _ := newGame(t, st)
+	const n = 24
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("P%d", i)
+			if i >= n-3 {
+				name = "Same"
+			}
+			_, errs[i] = svc.Join(context.Background(), req(fmt.Sprintf("discord:%d", 100+i), "j"), game.JoinGame{Name: name})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("join %d: %v", i, err)
+		}
+	}
+	for i := range n - 3 {
+		resolves(t, svc, admin, fmt.Sprintf("p%d", i), fmt.Sprintf("discord:%d", 100+i))
+	}
+	refusedAs(t, svc, "same", "ambiguous_player", "discord:121", "discord:122", "discord:123")
+	if got := len(nameItems(t, st)); got != n {
+		t.Errorf("the name index holds %d items, want %d", got, n)
+	}
+}
+
+// TestNames_AGameFromBeforeTheIndexReadsItsPlayers: a game whose META does
+// not say its members are indexed finds a name among its players.
+func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
+	ctx := context.Background()
+	st := newBolt(t)
+	svc, _ := newGame(t, st)
+	join(t, svc, "discord:2", "Bob")
+	join(t, svc, "discord:3", "Cy")
+	// META as a game created before the index wrote it, and no index.
+	meta, err := st.Get(ctx, game.MetaKey("hall"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(meta.Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "names_indexed")
+	data, _ := json.Marshal(m)
+	page, err := st.Query(ctx, store.Query{PK: game.GamePK("hall"), Prefix: "NAME#"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := store.Tx{Puts: []store.Put{{Item: store.Item{Key: meta.Key, Data: data, Due: meta.Due}, Expect: meta.Version}}}
+	for _, it := range page.Items {
+		tx.Deletes = append(tx.Deletes, store.Check{Key: it.Key, Version: it.Version})
+	}
+	if err := st.Commit(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	resolves(t, svc, admin, "bob", "discord:2")
+	refusedAs(t, svc, "C", "unknown_player", "discord:3")
+	// Joining there writes no index item: the index would be incomplete.
+	join(t, svc, "discord:4", "Dee")
+	if got := nameItems(t, st); len(got) != 0 {
+		t.Errorf("a game from before the index has index items %v", got)
+	}
+	resolves(t, svc, admin, "DEE", "discord:4")
+}
+
+// TestNames_AnImportsRegistrationsAreNamedUntilRevoked: the people an import
+// registers before they join are found by name; revoking the import takes
+// their index items with their memberships, so their own join later
+// indexes them afresh (no item is left behind to trip it).
+func TestNames_AnImportsRegistrationsAreNamedUntilRevoked(t *testing.T) {
+	ctx := context.Background()
+	st := newBolt(t)
+	svc, _ := newGame(t, st)
+	join(t, svc, "discord:2", "Bob")
+	res, err := gildedhall.On(svc).Import(ctx, req(admin, "import"), gildedhall.Import{Reason: "carry over",
+		Rows: []gildedhall.ImportRow{{Player: "discord:9", Name: "Nine", Vertebrae: 3}, {Player: "discord:2", Vertebrae: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var im gildedhall.ImportResult
+	if err := json.Unmarshal(res.Body, &im); err != nil {
+		t.Fatal(err)
+	}
+	resolves(t, svc, admin, "nine", "discord:9")
+	if _, err := gildedhall.On(svc).RevokeImport(ctx, req(admin, "revoke"), gildedhall.ImportRef{Import: im.ID, Reason: "wrong table"}); err != nil {
+		t.Fatal(err)
+	}
+	refusedAs(t, svc, "Nine", "unknown_player")
+	if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2"}) {
+		t.Fatalf("after the revocation the name index holds %v", got)
+	}
+	join(t, svc, "discord:9", "Nine")
+	resolves(t, svc, admin, "NINE", "discord:9")
+}
+
+// TestNames_ARefusalNamesAtMostTenCandidates: a name twelve players share
+// is refused naming ten of them "and 2 more"; candidates lists all twelve.
+func TestNames_ARefusalNamesAtMostTenCandidates(t *testing.T) {
+	svc, _ := newGame(t, newBolt(t))
+	var ids []string
+	for i := range 12 {
+		id := fmt.Sprintf("discord:%d", 100+i)
+		ids = append(ids, id)
+		join(t, svc, id, "Same")
+	}
+	_, err := svc.ResolvePlayer(context.Background(), req(admin, ""), "same")
+	var re *rules.Error
+	if !errors.As(err, &re) || re.Code != "ambiguous_player" {
+		t.Fatalf("%v, want ambiguous_player", err)
+	}
+	want := `12 players of this game are named "same": Same (discord:100), Same (discord:101), Same (discord:102), Same (discord:103), Same (discord:104), Same (discord:105), Same (discord:106), Same (discord:107), Same (discord:108), Same (discord:109) and 2 more. Name one by mention or id.`
+	if re.Message != want {
+		t.Errorf("the refusal says\n%s\nwant\n%s", re.Message, want)
+	}
+	if got, _ := re.Fields["candidates"].([]string); !slices.Equal(got, ids) {
+		t.Errorf("candidates %v, want %v", got, ids)
+	}
+}
