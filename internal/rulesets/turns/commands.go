@@ -37,7 +37,7 @@ func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 	for i := 0; ; i++ {
 		res, err := s.Run(ctx, engine.Spec{Req: o.req, Command: o.command, Body: o.body, Random: o.random,
 			Keys: func(g string) []store.Key {
-				ks := []store.Key{stateKey(g), engine.PlayerKey(g, o.req.Actor)}
+				ks := []store.Key{stateKey(g), engine.PlayerKey(g, o.req.Actor), playerKey(g, o.req.Actor)}
 				if o.keys != nil {
 					ks = append(ks, o.keys(g)...)
 				}
@@ -50,6 +50,9 @@ func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 				}
 				// A command sees every effect due before its moment
 				// (a turn end's pool removals before a Judge is drawn).
+				if len(w.g.Players) > 0 {
+					return nil, errMigrate
+				}
 				if w.behind() {
 					return nil, errBehind
 				}
@@ -62,6 +65,12 @@ func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 				}
 				return resp, w.save()
 			}})
+		if errors.Is(err, errMigrate) {
+			if err := migrate(s, ctx, o.req.Game); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !errors.Is(err, errBehind) {
 			return res, err
 		}

@@ -43,6 +43,12 @@ func CatchUp(s *engine.Service, ctx context.Context, game string) ([]string, err
 		if err != nil {
 			return done, err
 		}
+		if len(w.g.Players) > 0 {
+			if err := migrate(s, ctx, game); err != nil {
+				return done, err
+			}
+			continue
+		}
 		d, ok := w.g.next(t.Rules.Turns.JudgeDeadline.Std())
 		if !ok || d.At.After(s.Clock().Now()) {
 			return done, nil

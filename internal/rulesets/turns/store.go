@@ -21,11 +21,20 @@ import (
 // read only by the commands that need them, so a vote reads two items and
 // writes one.
 const (
-	// stateSK is the game item (gameItem): the round, the players with
-	// their points, activity and pool membership, the counters, and an
-	// index of the open proposals and of the cases with a timer or an
-	// open appeal. Its due time is the next scheduled effect.
+	// stateSK is the game item (gameItem): the round, the counters (the
+	// Judicial Pool's size among them), and an index of the open proposals
+	// and of the cases with a timer or an open appeal. Its due time is the
+	// next scheduled effect. It holds no player (issue 22).
 	stateSK = "TURNS"
+	// playerPrefix + id is a player's rule state (playerItem): activity,
+	// points and the round they belong to, pool slot, the last turn voted
+	// in. A command reads the few it touches.
+	playerPrefix = "TPLAYER#"
+	// poolOrder + slot (six digits) + "#" is the Order of a pool member's
+	// player item: the store's ordered index is the Judicial Pool by slot,
+	// so a draw reads the one member of the slot drawn, and a pool change
+	// writes only the players it moves (no slot items of their own).
+	poolOrder = "TPOOL#"
 	// rulePrefix + number (six digits, so they list in number order) is
 	// a numbered rule with its history.
 	rulePrefix = "TRULE#"
@@ -52,14 +61,24 @@ func propKey(g, id string) store.Key {
 func voteKey(g, id, voter string) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: votePrefix + id + "#" + voter}
 }
+func playerKey(g, id string) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: playerPrefix + id}
+}
+func poolOrderOf(slot int) string { return fmt.Sprintf("%s%06d#", poolOrder, slot) }
 func caseKey(g string, n int) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: casePrefix + strconv.Itoa(n)}
 }
 
 // gameItem is the stored game item.
 type gameItem struct {
-	Round    nomic.Round    `json:"round"`
-	Players  []nomic.Player `json:"players"`
+	Round nomic.Round `json:"round"`
+	// Players is every player, as games before issue 22 stored them: the
+	// list is moved out into player items, a bounded page a commit, before
+	// any command or scheduled effect runs (migrate); until then a view
+	// reads a player not moved yet from here. Moving marks a list being
+	// moved (its slots were made consistent by the first page).
+	Players  []nomic.Player `json:"players,omitempty"`
+	Moving   bool           `json:"moving,omitempty"`
 	NextCase int            `json:"next_case"`
 	NextSeq  int            `json:"next_seq"`
 	// PoolSize is the Judicial Pool's size: its members hold the slots
@@ -143,6 +162,8 @@ type work struct {
 	messages map[string]engine.MessageRef
 	// pages is how many pages of votes a turn-end step read.
 	pages int
+	// err is the first failed read of a player the rules looked up.
+	err error
 }
 
 // errBehind: a scheduled effect is due before the command's moment; the
@@ -169,7 +190,8 @@ func open(t *engine.Tx) (*work, error) {
 			return nil, fmt.Errorf("decoding %s: %w", k, err)
 		}
 		w.raw[k] = it.Data
-		w.s = &nomic.State{Round: w.g.Round, Players: w.g.Players, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq, PoolSize: w.g.PoolSize,
+		w.legacyList()
+		w.s = &nomic.State{Round: w.g.Round, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq, PoolSize: w.g.PoolSize,
 			NextRule: w.g.NextRule, UnanimityRule: w.g.UnanimityRule, Proposals: []nomic.Proposal{}, Cases: []nomic.Case{}}
 	} else {
 		s, err := nomic.New(t.Rules, t.Meta.CreatedAt)
@@ -183,9 +205,9 @@ func open(t *engine.Tx) (*work, error) {
 		w.g.Round, w.g.NextCase = s.Round, s.NextCase
 		w.g.Moment = t.Meta.CreatedAt.Add(-time.Nanosecond)
 	}
-	if w.s.Players == nil {
-		w.s.Players = []nomic.Player{}
-	}
+	// The rules hold no player list: they read the players a command
+	// touches from their items (roster).
+	w.s.Players, w.s.Roster = []nomic.Player{}, roster{w}
 	for _, r := range w.g.Open {
 		w.s.Proposals = append(w.s.Proposals, nomic.Proposal{ID: r.ID, Proposer: r.Proposer, Round: r.Round, Ordinal: r.Ordinal,
 			Turn: nomic.TurnID(r.Round, r.Ordinal), Seq: r.Seq, Status: nomic.ProposalOpen})
@@ -448,7 +470,7 @@ func (w *work) votes(id string) ([]nomic.Vote, error) {
 // rules do not know joins them, active and out of the pool (U2, U8), and
 // a name change shows.
 func (w *work) sync(ids ...string) error {
-	if err := w.t.Preload(ids); err != nil {
+	if err := w.loadPlayers(ids, true); err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -476,7 +498,10 @@ func (w *work) sync(ids ...string) error {
 // and its due time (the next scheduled effect).
 func (w *work) save() error {
 	t, s := w.t, w.s
-	w.g.Round, w.g.Players, w.g.NextCase, w.g.NextSeq, w.g.PoolSize = s.Round, s.Players, s.NextCase, s.NextSeq, s.PoolSize
+	if w.err != nil {
+		return w.err
+	}
+	w.g.Round, w.g.NextCase, w.g.NextSeq, w.g.PoolSize = s.Round, s.NextCase, s.NextSeq, s.PoolSize
 	if s.NextRule != 0 {
 		w.g.NextRule, w.g.UnanimityRule = s.NextRule, s.UnanimityRule
 	}
@@ -534,6 +559,9 @@ func (w *work) save() error {
 		if err := w.put(caseKey(t.Game, c.Number), c, time.Time{}); err != nil {
 			return err
 		}
+	}
+	if err := w.savePlayers(); err != nil {
+		return err
 	}
 	// A put expects the version read: it is the check, too.
 	t.Checks = slices.DeleteFunc(t.Checks, func(c store.Check) bool {

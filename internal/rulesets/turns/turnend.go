@@ -209,13 +209,16 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 // them committed.
 func (w *work) roomForMore() bool {
 	t := w.t
-	if len(t.Puts) > 0 {
+	if len(t.Puts) > 0 || w.changedPlayers() > 0 {
 		return false
 	}
 	// What save writes: the proposals, cases and rules loaded, the game
 	// item, META; and the log entry. The next piece adds at most a page
 	// of votes and a decision: the proposal and the rules it changes.
 	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + len(w.s.Rules) + 3
+	if w.g.End != nil && w.g.End.Stage == stagePool && staged+2*poolPageSize() > maxStepOps {
+		return false // a page of the pool's removals writes two players each
+	}
 	return staged+votePage+MaxChanges+1 <= maxStepOps && len(t.Entry.Events)+votePage+2*MaxChanges+5 <= maxStepEvents && w.pages < maxStepPages
 }
 
@@ -294,10 +297,8 @@ func (w *work) endWork(d due) error {
 		return w.countPass(d, false)
 	case stagePool:
 		if !w.s.Round.Over && e.Proposals > 0 {
-			for i := range w.s.Players {
-				if p := &w.s.Players[i]; p.InPool && p.VotedIn != d.Turn {
-					w.emit(w.s.LeavesPoolNoVote(p, d.Turn, d.At))
-				}
+			if done, err := w.poolPage(d); err != nil || !done {
+				return err
 			}
 		}
 		w.g.Moment, w.g.Closing, w.g.End = d.At, "", nil
@@ -305,6 +306,39 @@ func (w *work) endWork(d due) error {
 	}
 	return fmt.Errorf("turns: turn end %s at an unknown stage %q", d.Turn, e.Stage)
 }
+
+// poolPage is a page of the pool's removals of members who voted on no
+// proposal of the turn (U8), walking the pool's slots from the last down
+// (the ordered index, descending, from where the last page stopped): a
+// member who leaves frees their slot to the last one, already walked and
+// staying, so every member is met once (as nomic's turn end walks them).
+// done: the walk is over.
+func (w *work) poolPage(d due) (done bool, err error) {
+	t, e := w.t, w.g.End
+	page, err := t.Svc.Store().Query(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Index: store.IndexOrder, Prefix: poolOrder,
+		Desc: true, Limit: poolPageSize(), Cursor: e.Cursor})
+	if err != nil {
+		return false, err
+	}
+	w.pages++
+	for _, it := range page.Items {
+		if _, ok := t.Loaded[it.Key]; !ok {
+			t.Loaded[it.Key] = it
+		}
+	}
+	for _, it := range page.Items {
+		if p := w.s.Player(strings.TrimPrefix(it.SK, playerPrefix)); p != nil && p.InPool && p.VotedIn != d.Turn {
+			w.emit(w.s.LeavesPoolNoVote(p, d.Turn, d.At))
+		}
+	}
+	e.Cursor = page.Next
+	return page.Next == "", nil
+}
+
+// poolPageSize is how many members a page of the pool's removals walks:
+// each removal writes two players (the one leaving, the last one moving
+// into their slot).
+func poolPageSize() int { return max(1, votePage*4/5) }
 
 // nextAppeal is the open appeal voted on in turn with the lowest sequence,
 // and its case (0: none).
@@ -378,7 +412,7 @@ func (w *work) reactionPage(d due) error {
 		all := append(slices.Clone(snap.Up), snap.Down...)
 		slices.Sort(all)
 		for _, id := range slices.Compact(all) {
-			if id != "" && id > e.Cursor && len(todo) < votePage {
+			if id != "" && id > e.Cursor && len(todo) < max(1, votePage/2) {
 				todo = append(todo, id)
 			}
 		}
@@ -428,6 +462,17 @@ func (w *work) votePageOf() ([]store.Item, string, error) {
 	return page.Items, page.Next, nil
 }
 
+// loadVoters reads the player items of a page's voters, in one request.
+func (w *work) loadVoters(items []store.Item) error {
+	var ids []string
+	for _, it := range items {
+		if _, voter, ok := strings.Cut(strings.TrimPrefix(it.SK, votePrefix), "#"); ok {
+			ids = append(ids, voter)
+		}
+	}
+	return w.loadPlayers(ids, false)
+}
+
 func decodeVote(it store.Item) (storedVote, error) {
 	var v storedVote
 	if err := json.Unmarshal(it.Data, &v); err != nil {
@@ -443,6 +488,9 @@ func (w *work) countPage(d due, proposal bool) error {
 	t, e := w.t, w.g.End
 	items, next, err := w.votePageOf()
 	if err != nil {
+		return err
+	}
+	if err := w.loadVoters(items); err != nil {
 		return err
 	}
 	for _, it := range items {
@@ -522,6 +570,9 @@ func (w *work) dissentPage(d due) error {
 	t, e := w.t, w.g.End
 	items, next, err := w.votePageOf()
 	if err != nil {
+		return err
+	}
+	if err := w.loadVoters(items); err != nil {
 		return err
 	}
 	bonus, win := nomic.DissentBonus(t.Rules), t.Rules.Turns.WinPoints

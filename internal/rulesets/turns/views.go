@@ -75,30 +75,38 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 		ord++
 	}
 	st.Mode, _ = w.s.Mode(ord, w.t.Rules)
-	for _, p := range w.s.Players {
-		if p.Member {
-			st.Players = append(st.Players, w.status(p.ID))
-		}
+	known := map[string]nomic.Player{}
+	if err := w.everyPlayer(func(p nomic.Player) { known[p.ID] = p }); err != nil {
+		return Status{}, err
 	}
-	// The engine's members the rules have not met yet (they join the
-	// rules with their first turns command): active, 0 points, not in
-	// the pool (U2, U8).
+	// Every member, with what the rules know of them: a member the rules
+	// have not met yet (they join the rules with their first turns
+	// command) is active, with 0 points, not in the pool (U2, U8); a
+	// returning player keeps the round's points.
 	members, err := s.Players(ctx, game)
 	if err != nil {
 		return Status{}, err
 	}
 	for _, m := range members {
-		if p := w.s.Player(m.ID); m.Member && (p == nil || !p.Member) {
-			ps := PlayerStatus{Player: m.ID, Name: m.Name, Active: true}
-			if p != nil { // a returning player keeps the round's points
-				ps.Points = p.Points
-			}
-			st.Players = append(st.Players, ps)
+		if !m.Member {
+			continue
 		}
+		ps := PlayerStatus{Player: m.ID, Name: m.Name, Active: true}
+		if p, ok := known[m.ID]; ok {
+			ps.Points = p.Points
+			if p.Member {
+				ps.Name, ps.Active, ps.InPool = p.Name, p.Active, p.InPool
+			}
+		}
+		st.Players = append(st.Players, ps)
 	}
 	order.Stable(st.Players, func(a, b PlayerStatus) int { return cmp.Compare(b.Points, a.Points) })
-	for _, id := range w.s.Pool() {
-		st.Pool = append(st.Pool, w.s.Name(id))
+	pool, err := w.poolIDs()
+	if err != nil {
+		return Status{}, err
+	}
+	for _, id := range pool {
+		st.Pool = append(st.Pool, nameIn(known, id))
 	}
 	for _, p := range w.s.Proposals {
 		if !w.stubs[p.ID] {
@@ -262,4 +270,12 @@ func periodName(t *engine.Tx) (string, error) {
 		return fmt.Sprintf("turn %s, latter half, until %s", ti.ID, at(ti.End)), nil
 	}
 	return fmt.Sprintf("the interim after turn %s, until %s", ti.ID, at(ti.NextBegin)), nil
+}
+
+// nameIn is id's display name among the players known.
+func nameIn(known map[string]nomic.Player, id string) string {
+	if p, ok := known[id]; ok && p.Name != "" {
+		return p.Name
+	}
+	return id
 }
