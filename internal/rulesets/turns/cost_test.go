@@ -89,8 +89,10 @@ func (c *costGame) measured(actor, name string, p any) (store.Cost, []byte) {
 var costKinds = []string{"pool-enter", "turns-vote", "judgment-request", "turns-propose"}
 
 // one runs the next command of kind, measured, and whatever keeps the game
-// as it was unmeasured (the walker leaves the pool again, Judges rule so
-// the cases index stays small, a new turn every 20 proposals).
+// as it was unmeasured: the walker leaves the pool again, the Judge rules
+// (and returns to the pool), a new turn every 5 proposals. The game item's
+// indexes of open proposals and of cases awaiting a ruling grow with those
+// (not with the players): they stay as small as a game's usual few.
 func (c *costGame) one(kind string) store.Cost {
 	c.t.Helper()
 	i := c.next[kind]
@@ -113,13 +115,11 @@ func (c *costGame) one(kind string) store.Cost {
 		}
 		if v.Judge != "" {
 			c.judges = append(c.judges, v)
-			if len(c.judges) >= 10 {
-				c.rule()
-			}
+			c.rule()
 		}
 		return cost
 	case "turns-propose":
-		if c.props >= 20 || c.props >= n/2 {
+		if c.props >= 5 {
 			c.turn++
 			b, _, _ := turnTimes(c.turn)
 			c.at(b.Add(time.Hour))

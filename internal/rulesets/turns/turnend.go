@@ -209,13 +209,15 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 // them committed.
 func (w *work) roomForMore() bool {
 	t := w.t
-	if len(t.Puts) > 0 || w.changedPlayers() > 0 {
+	if len(t.Puts) > 0 {
 		return false
 	}
-	// What save writes: the proposals, cases and rules loaded, the game
-	// item, META; and the log entry. The next piece adds at most a page
-	// of votes and a decision: the proposal and the rules it changes.
-	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + len(w.s.Rules) + 3
+	// What save writes: the proposals, cases, rules and players loaded
+	// that changed (players are held in memory, so a later page sees
+	// them), the game item, META; and the log entry. The next piece adds
+	// at most a page of votes (or of players) and a decision: the
+	// proposal and the rules it changes.
+	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + len(w.s.Rules) + w.changedPlayers() + 3
 	if w.g.End != nil && w.g.End.Stage == stagePool && staged+2*poolPageSize() > maxStepOps {
 		return false // a page of the pool's removals writes two players each
 	}
