@@ -314,6 +314,6 @@ func (w *work) legacyList() {
 		return
 	}
 	ls := &nomic.State{Players: slices.Clone(w.g.Players), PoolSize: w.g.PoolSize}
-	ls.Pool()
+	ls.PoolMember(0) // makes the slots consistent
 	w.g.Players, w.g.PoolSize = ls.Players, ls.PoolSize
 }
