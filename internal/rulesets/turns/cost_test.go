@@ -43,7 +43,7 @@ type costGame struct {
 	next   map[string]int
 	turn   int
 	judges []turns.CaseView // the cases whose Judge is to rule
-	props  int   // proposals in the current turn
+	props  int              // proposals in the current turn
 }
 
 func newCostGame(t tb, st store.Store, n int) *costGame {
