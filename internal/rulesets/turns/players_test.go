@@ -318,3 +318,34 @@ func toLegacy(t *testing.T, e *env, slotted bool) {
 		t.Fatal(err)
 	}
 }
+
+// A proposal's data change that lowers the winning points ends the round
+// at once for whoever already has them (U6, as the pure rules' data change
+// does): with the players in items of their own, the turn end walks every
+// player item for the one with the most points. Cy gains the dissenters'
+// bonus in turn 3 (10 points); turn 4 adopts winPoints 10: Cy wins.
+func TestIssue22_ADataChangeLoweringTheWinningPointsEndsTheRoundForTheLeader(t *testing.T) {
+	a, b, c := "discord:11", "discord:12", "discord:13"
+	e := newEnv(t, boltStore(t), a, b, c)
+	b3, _, end3 := turnTimes(3)
+	e.at(b3.Add(time.Hour))
+	e.must(a, "turns-propose", turns.Propose{Op: "enact", Text: "A rule."}, nil)
+	for voter, v := range map[string]string{a: "for", b: "for", c: "against"} {
+		e.must(voter, "turns-vote", turns.Ballot{Proposal: "P1", Vote: v}, nil)
+	}
+	b4, _, end4 := turnTimes(4)
+	e.at(end3)
+	e.at(b4.Add(time.Hour))
+	if pts := e.points(); pts["Cy"] != 10 || pts["Ada"] != 0 {
+		t.Fatalf("points after turn 3: %v; Cy dissented from an adopted proposal", pts)
+	}
+	e.must(b, "turns-propose", turns.Propose{Data: json.RawMessage(`[{"op":"replace","path":"/turns/winPoints","value":10}]`), Note: "Short rounds."}, nil)
+	for _, voter := range []string{a, b, c} {
+		e.must(voter, "turns-vote", turns.Ballot{Proposal: "P2", Vote: "for"}, nil)
+	}
+	e.at(end4)
+	st := e.status()
+	if !st.Round.Over || st.Round.Winner != c || st.Round.WonBy != nomic.WinPoints {
+		t.Fatalf("after the data change: round %+v; Cy has the winning points", st.Round)
+	}
+}

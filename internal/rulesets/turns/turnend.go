@@ -81,6 +81,10 @@ const (
 	passCount     = "count"
 	passCutoff    = "cutoff" // who is the first dissenter to win, if any
 	passAward     = "award"  // the dissenters' bonus
+	// passWin: after a data change, who already has the winning points
+	// (U6: the most, ties to the one who joined first), a walk over every
+	// player item a few pages a step.
+	passWin = "win"
 )
 
 // endProgress is a turn end being applied: the step it is at and what
@@ -106,6 +110,26 @@ type endProgress struct {
 	// Cutoff is the dissenter whose bonus wins the round: votes cast after
 	// theirs gain nothing (U6).
 	Cutoff *castAt `json:"cutoff,omitempty"`
+	// Best is the player with the most points found so far by the win
+	// pass, and Dissent whether the dissenters' bonus passes follow it.
+	Best    *leader `json:"best,omitempty"`
+	Dissent bool    `json:"dissent,omitempty"`
+}
+
+// leader is a player the win pass found with the most points so far.
+type leader struct {
+	ID       string    `json:"id"`
+	Points   int       `json:"points"`
+	JoinedAt time.Time `json:"joined_at"`
+}
+
+// over reports whether p comes before l: more points, or as many and
+// joined earlier (the pure rules' list order is the order of joining).
+func (l *leader) over(p *nomic.Player) bool {
+	if l == nil {
+		return true
+	}
+	return cmp.Or(cmp.Compare(l.Points, p.Points), p.JoinedAt.Compare(l.JoinedAt), strings.Compare(p.ID, l.ID)) < 0
 }
 
 // castAt orders votes as cast (nomic's standing votes: by time, then voter).
@@ -384,6 +408,8 @@ func (w *work) countPass(d due, proposal bool) error {
 		return w.countPage(d, proposal)
 	case passCutoff, passAward:
 		return w.dissentPage(d)
+	case passWin:
+		return w.winPage(d)
 	}
 	return fmt.Errorf("turns: turn end %s at an unknown pass %q", d.Turn, e.Pass)
 }
@@ -556,12 +582,56 @@ func (w *work) decideProposal(d due) error {
 			return err
 		}
 	}
-	if dissent && e.Against > 0 {
+	if changed := slices.ContainsFunc(evs, func(ev nomic.Event) bool { return ev.Kind == nomic.EvDataChanged }); changed && !w.s.Round.Over {
+		// The pure rules end the round here if someone already has the
+		// winning points the change set (reachedWin): a walk over every
+		// player finds them.
+		e.Pass, e.Cursor, e.Best, e.Dissent = passWin, "", nil, dissent
+		return nil
+	}
+	return w.afterDecision(dissent)
+}
+
+// afterDecision goes on from a decided proposal: to the dissenters' bonus,
+// or to the next item.
+func (w *work) afterDecision(dissent bool) error {
+	e := w.g.End
+	if dissent && e.Against > 0 && !w.s.Round.Over {
 		e.Pass, e.Cursor = passCutoff, ""
 		return nil
 	}
 	e.Item = ""
 	return nil
+}
+
+// winPage is a page of the win pass: every player item, in id order, for
+// the one with the most points (those held by this step as they are now).
+// After the last page, if they have the winning points, they win the
+// round (U6), as the pure rules' reachedWin decides.
+func (w *work) winPage(d due) error {
+	t, e := w.t, w.g.End
+	page, err := t.Svc.Store().Query(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Prefix: playerPrefix, Cursor: e.Cursor})
+	if err != nil {
+		return err
+	}
+	w.pages++
+	for _, it := range page.Items {
+		if _, ok := t.Loaded[it.Key]; !ok {
+			t.Loaded[it.Key] = it
+		}
+		if p := w.s.Player(strings.TrimPrefix(it.SK, playerPrefix)); p != nil && e.Best.over(p) {
+			e.Best = &leader{ID: p.ID, Points: p.Points, JoinedAt: p.JoinedAt}
+		}
+	}
+	if e.Cursor = page.Next; page.Next != "" {
+		return nil
+	}
+	if b := e.Best; b != nil && b.Points >= t.Rules.Turns.WinPoints {
+		w.emit(w.s.WinByPoints(b.ID, d.At))
+	}
+	dissent := e.Dissent
+	e.Best, e.Dissent = nil, false
+	return w.afterDecision(dissent)
 }
 
 // dissentPage is a page of the dissenters' bonus (U5, U6): the cutoff
