@@ -345,7 +345,11 @@ func (s *State) WinByPoints(id string, at time.Time) Event { return s.win(id, Wi
 
 func (s *State) win(id, by string, caseNo int, at time.Time) Event {
 	s.Round.Over, s.Round.Winner, s.Round.WonBy, s.Round.WinCase, s.Round.EndedAt = true, id, by, caseNo, at
-	text := fmt.Sprintf("%s wins round %d with %d points.", s.Name(id), s.Round.Number, s.Player(id).Points)
+	pts := 0
+	if p := s.Player(id); p != nil {
+		pts = p.Points
+	}
+	text := fmt.Sprintf("%s wins round %d with %d points.", s.Name(id), s.Round.Number, pts)
 	if by == WinParadox {
 		text = fmt.Sprintf("%s wins round %d: their paradox (case %d) was ruled TRUE.", s.Name(id), s.Round.Number, caseNo)
 	}

@@ -61,7 +61,7 @@ func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 				}
 				resp, err := o.apply(w)
 				if err != nil {
-					return nil, err
+					return nil, w.failed(err)
 				}
 				return resp, w.save()
 			}})
@@ -649,7 +649,7 @@ func onLeave(t *engine.Tx, r engine.PlayerRecord, _ *engine.LeaveResult) error {
 	}
 	evs, err := w.s.Leave(id, t.Now, src)
 	if err != nil {
-		return err
+		return w.failed(err)
 	}
 	w.emit(evs...)
 	return w.save()

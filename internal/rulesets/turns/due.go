@@ -125,7 +125,7 @@ func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool,
 				}
 				_, evs, err := w.s.ApplyDue(nomic.Due{Kind: nomic.DueJudgeDeadline, At: d.At, Case: d.Case}, t.Rules, src, nil)
 				if err != nil {
-					return nil, err
+					return nil, w.failed(err)
 				}
 				w.emit(evs...)
 			}

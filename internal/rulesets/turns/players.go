@@ -80,6 +80,15 @@ func (r roster) PoolMember(slot int) string {
 	return ""
 }
 
+// failed is err, or the failed read of a player that may have caused it
+// (a refusal of someone the rules could not read is no refusal).
+func (w *work) failed(err error) error {
+	if w.err != nil {
+		return w.err
+	}
+	return err
+}
+
 // fail keeps the first error of a read the rules made.
 func (w *work) fail(err error) {
 	if w.err == nil {

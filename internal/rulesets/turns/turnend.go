@@ -216,7 +216,7 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 		e.Step++
 		for {
 			if err := w.endWork(d); err != nil {
-				return nil, err
+				return nil, w.failed(err)
 			}
 			if w.g.End == nil || !w.roomForMore() {
 				break

@@ -118,7 +118,7 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 		st.Cases = append(st.Cases, w.caseView(&w.s.Cases[i]))
 	}
 	order.Sort(st.Cases, func(a, b CaseView) int { return a.Number - b.Number })
-	return st, nil
+	return st, w.err
 }
 
 // Rules returns the numbered rules, repealed ones included, with their
@@ -172,7 +172,7 @@ func Proposals(ctx context.Context, s *engine.Service, game string) ([]ProposalV
 		}
 	}
 	order.Sort(out, func(a, b ProposalView) int { return a.Seq - b.Seq })
-	return out, nil
+	return out, w.err
 }
 
 // Cases returns every case of the game, by number, with its Judges,
@@ -194,7 +194,7 @@ func Cases(ctx context.Context, s *engine.Service, game string) ([]CaseView, err
 		out = append(out, w.caseView(&w.s.Cases[i]))
 	}
 	order.Sort(out, func(a, b CaseView) int { return a.Number - b.Number })
-	return out, nil
+	return out, w.err
 }
 
 func scan[T any](ctx context.Context, s *engine.Service, game, prefix string, fn func(T)) error {
@@ -245,7 +245,7 @@ func playerView(t *engine.Tx, _ engine.PlayerRecord, v *engine.PlayerView) error
 		st.Judging = append(st.Judging, w.judged(v.ID)...)
 	}
 	v.Holdings = st
-	return nil
+	return w.err
 }
 
 // periodName names the game's current period as its players know it: by
