@@ -502,6 +502,10 @@ func (w *work) save() error {
 		return w.err
 	}
 	w.g.Round, w.g.NextCase, w.g.NextSeq, w.g.PoolSize = s.Round, s.NextCase, s.NextSeq, s.PoolSize
+	// A legacy list written back keeps the slots open made consistent
+	// (a departure's hook may have moved a member already: their item
+	// holds it, and the list's slots are never made again).
+	w.g.Moving = len(w.g.Players) > 0
 	if s.NextRule != 0 {
 		w.g.NextRule, w.g.UnanimityRule = s.NextRule, s.UnanimityRule
 	}
