@@ -43,7 +43,7 @@ func CatchUp(s *engine.Service, ctx context.Context, game string) ([]string, err
 		if err != nil {
 			return done, err
 		}
-		if len(w.g.Players) > 0 {
+		if len(w.g.Players) > 0 || len(w.g.Open) > 0 {
 			if err := migrate(s, ctx, game); err != nil {
 				return done, err
 			}

@@ -24,6 +24,10 @@ import (
 type playerItem struct {
 	nomic.Player
 	Round int `json:"round"`
+	// Proposed are the player's proposals of the last turn they proposed
+	// for: what the limit of proposals a turn counts (U3), without an
+	// index of every open proposal read (work.proposed).
+	Proposed []propRef `json:"proposed,omitempty"`
 }
 
 // roster is where the working state finds its players (nomic.Roster): the
@@ -110,6 +114,9 @@ func (w *work) decodePlayer(it store.Item) (*nomic.Player, error) {
 	if pi.Round < w.g.Round.Number {
 		pi.Points = 0
 	}
+	if len(pi.Proposed) > 0 {
+		w.proposed[pi.ID] = pi.Proposed
+	}
 	return &pi.Player, nil
 }
 
@@ -143,7 +150,7 @@ func (w *work) savePlayers() error {
 	t := w.t
 	for _, p := range w.s.Held() {
 		k := playerKey(t.Game, p.ID)
-		data, err := json.Marshal(playerItem{Player: *p, Round: w.s.Round.Number})
+		data, err := json.Marshal(playerItem{Player: *p, Round: w.s.Round.Number, Proposed: w.proposed[p.ID]})
 		if err != nil {
 			return fmt.Errorf("encoding %s: %w", k, err)
 		}
@@ -164,7 +171,7 @@ func (w *work) savePlayers() error {
 func (w *work) changedPlayers() int {
 	n := 0
 	for _, p := range w.s.Held() {
-		data, err := json.Marshal(playerItem{Player: *p, Round: w.s.Round.Number})
+		data, err := json.Marshal(playerItem{Player: *p, Round: w.s.Round.Number, Proposed: w.proposed[p.ID]})
 		if old, ok := w.raw[playerKey(w.t.Game, p.ID)]; err != nil || !ok || string(old) != string(data) {
 			n++
 		}
@@ -204,7 +211,7 @@ func migrate(s *engine.Service, ctx context.Context, game string) error {
 		if err != nil {
 			return err
 		}
-		n := len(w.g.Players)
+		n := len(w.g.Players) + len(w.g.Open)
 		if n == 0 {
 			return nil
 		}
@@ -228,7 +235,10 @@ func moveStep(t *engine.Tx) (any, error) {
 		return nil, err
 	}
 	if len(w.g.Players) == 0 {
-		return nil, errNotDue
+		if len(w.g.Open) == 0 {
+			return nil, errNotDue
+		}
+		return w.moveOpen()
 	}
 	w.g.Moving = true // the slots open made consistent are kept from now on
 	page := w.g.Players[:min(movePage, len(w.g.Players))]
@@ -325,4 +335,64 @@ func (w *work) legacyList() {
 	ls := &nomic.State{Players: slices.Clone(w.g.Players), PoolSize: w.g.PoolSize}
 	ls.PoolMember(0) // makes the slots consistent
 	w.g.Players, w.g.PoolSize = ls.Players, ls.PoolSize
+}
+
+// openIDs are the open proposals' ids, in submission order: the ordered
+// index (a view's walk, in pages; the items read are kept), and those a
+// legacy game item lists.
+func (w *work) openIDs() ([]string, error) {
+	t := w.t
+	var ids []string
+	err := t.Svc.Scan(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Index: store.IndexOrder, Prefix: openOrder}, func(it store.Item) error {
+		if _, ok := t.Loaded[it.Key]; !ok {
+			t.Loaded[it.Key] = it
+		}
+		ids = append(ids, strings.TrimPrefix(it.SK, propPrefix))
+		return nil
+	})
+	for _, r := range w.g.Open {
+		if !slices.Contains(ids, r.ID) {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids, err
+}
+
+// moveOpen moves the next page of a legacy game item's open proposals
+// into the ordered index: each proposal's item rewritten under its
+// submission order, with its chat message.
+func (w *work) moveOpen() (any, error) {
+	t := w.t
+	page := w.g.Open[:min(movePage, len(w.g.Open))]
+	var keys []store.Key
+	for _, r := range page {
+		keys = append(keys, propKey(t.Game, r.ID))
+	}
+	if err := t.Load(keys...); err != nil {
+		return nil, err
+	}
+	for i, r := range page {
+		it := t.Loaded[keys[i]]
+		if !it.Exists() {
+			continue
+		}
+		var pi propItem
+		if err := json.Unmarshal(it.Data, &pi); err != nil {
+			return nil, fmt.Errorf("decoding proposal %s: %w", r.ID, err)
+		}
+		if pi.Status != nomic.ProposalOpen {
+			continue
+		}
+		pi.Message = r.Message
+		data, err := json.Marshal(pi)
+		if err != nil {
+			return nil, err
+		}
+		t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: keys[i], Data: data, Order: openOrderOf(r.Seq)}, Expect: it.Version})
+	}
+	w.g.Open = slices.Clone(w.g.Open[len(page):])
+	if len(w.g.Open) == 0 {
+		w.g.Open = nil
+	}
+	return Moved{Moved: len(page), Left: len(w.g.Open)}, w.save()
 }

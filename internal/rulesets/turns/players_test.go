@@ -180,11 +180,12 @@ func TestIssue22_ConcurrentPoolEntersAndLeavesKeepThePoolDense(t *testing.T) {
 	}
 }
 
-// A game stored before issue 22, its players a list in the game item (as
-// the first turns module wrote it: TURNS with "players"), still shows and
-// plays: its views read the list, its first command moves the players out
-// into items of their own in bounded commits (80 a commit: 200 players in
-// 3), and then the game is the same as before the move (every player's
+// A game stored before issue 22, its players and open proposals lists in
+// the game item (as the first turns module wrote it: TURNS with "players"
+// and "open"), still shows and plays: its views read the lists, its first
+// command moves the players out into items of their own and the open
+// proposals into the ordered index in bounded commits (80 a commit: 200
+// players and a proposal in 4), and then the game is the same as before the move (every player's
 // points, activity and pool membership, the pool in the same slot order)
 // and goes on: a Request for Judgment draws its Judge from the pool, a
 // turn end removes those who voted on nothing.
@@ -213,13 +214,13 @@ func TestIssue22_AGameWithItsPlayersInTheGameItemIsMovedOutAndPlaysOn(t *testing
 
 			// Back to the old layout: the players in the game item.
 			toLegacy(t, e, slotted)
-			if got := e.status(); !sameStatus(got, before, slotted) {
-				t.Fatalf("a legacy game's status differs from before:\n%+v\n%+v", got.Pool, before.Pool)
+			if got := e.status(); !sameStatus(got, before, slotted) || len(got.Proposals) != 1 || got.Proposals[0].ID != "P1" {
+				t.Fatalf("a legacy game's status differs from before:\n%+v\n%+v\n%+v", got.Pool, before.Pool, got.Proposals)
 			}
 			if !slotted {
 				e.must(ids[4], "turns-vote", turns.Ballot{Proposal: "P1", Vote: "for"}, nil)
-				if moved := len(e.entriesOf("turns-players-moved")); moved != 3 {
-					t.Errorf("the players were moved in %d commits, want 3 (80 a commit)", moved)
+				if moved := len(e.entriesOf("turns-players-moved")); moved != 4 {
+					t.Errorf("the players and proposals were moved in %d commits, want 4 (80 a commit)", moved)
 				}
 				size, slots := storedPool(t, e)
 				dense(t, size, slots)
@@ -329,8 +330,29 @@ func toLegacy(t *testing.T, e *env, slotted bool) {
 	if !slotted {
 		delete(g, "pool_size")
 	}
+	// The open proposals listed in the game item, their items out of the
+	// ordered index.
+	var open []map[string]any
+	var puts []store.Put
+	page, err := e.st.Query(e.ctx, store.Query{PK: pk, Index: store.IndexOrder, Prefix: "TOPEN#"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range page.Items {
+		var p nomic.Proposal
+		if err := json.Unmarshal(it.Data, &p); err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, map[string]any{"id": p.ID, "proposer": p.Proposer, "round": p.Round, "ordinal": p.Ordinal, "seq": p.Seq})
+		puts = append(puts, store.Put{Item: store.Item{Key: it.Key, Data: it.Data}, Expect: it.Version})
+	}
+	if len(open) == 0 {
+		t.Fatal("no open proposal to list")
+	}
+	g["open"] = open
 	data, _ := json.Marshal(g)
-	if err := e.st.Commit(e.ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: data, Due: it.Due}, Expect: it.Version}}}); err != nil {
+	puts = append(puts, store.Put{Item: store.Item{Key: k, Data: data, Due: it.Due}, Expect: it.Version})
+	if err := e.st.Commit(e.ctx, store.Tx{Puts: puts}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -42,8 +42,14 @@ const (
 	// stored them: read where a rule has no item of its own yet, never
 	// written (it outgrew the item limit once rules were adopted).
 	legacyRulesSK = "TRULES"
-	// propPrefix + id is a proposal (without its open votes).
+	// propPrefix + id is a proposal (without its open votes), with its
+	// chat message (propItem).
 	propPrefix = "TPROP#"
+	// openOrder + seq (nine digits) is the Order of an open proposal's
+	// item: the store's ordered index is the open proposals in submission
+	// order (a turn's are a run of it: a later turn's were submitted
+	// later), so the game item holds no list of them.
+	openOrder = "TOPEN#"
 	// votePrefix + proposal or appeal id + "#" + voter is one standing vote.
 	votePrefix = "TVOTE#"
 	// casePrefix + number is a case with its Judges, rulings and appeals.
@@ -65,6 +71,14 @@ func playerKey(g, id string) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: playerPrefix + id}
 }
 func poolOrderOf(slot int) string { return fmt.Sprintf("%s%06d#", poolOrder, slot) }
+func openOrderOf(seq int) string  { return fmt.Sprintf("%s%09d", openOrder, seq) }
+
+// propItem is a TPROP# item: the proposal, and its chat message, whose
+// 👍/👎 reactions are votes read at the turn's end (U4).
+type propItem struct {
+	nomic.Proposal
+	Message *engine.MessageRef `json:"message,omitempty"`
+}
 func caseKey(g string, n int) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: casePrefix + strconv.Itoa(n)}
 }
@@ -100,9 +114,11 @@ type gameItem struct {
 	// this item's version in their commit).
 	Closing string `json:"closing,omitempty"`
 	// End is the progress of that turn end, applied in steps (turnend.go).
-	End   *endProgress `json:"end,omitempty"`
-	Open  []propRef    `json:"open"`
-	Cases []caseRef    `json:"cases"`
+	End *endProgress `json:"end,omitempty"`
+	// Open is the open proposals, as games before their index (openOrder)
+	// listed them here: moved into the index first, like Players (migrate).
+	Open  []propRef `json:"open,omitempty"`
+	Cases []caseRef `json:"cases"`
 }
 
 // propRef is an open proposal in the game item's index.
@@ -160,6 +176,9 @@ type work struct {
 	cases  map[int]bool    // cases loaded (or new)
 	// messages are the open proposals' chat messages, by proposal id.
 	messages map[string]engine.MessageRef
+	// proposed are the players' proposals of the last turn each proposed
+	// for, by player id (playerItem.Proposed).
+	proposed map[string][]propRef
 	// pages is how many pages of votes a turn-end step read.
 	pages int
 	// err is the first failed read of a player the rules looked up.
@@ -183,7 +202,7 @@ func open(t *engine.Tx) (*work, error) {
 			return nil, err
 		}
 	}
-	w := &work{t: t, raw: map[store.Key][]byte{}, stubs: map[string]bool{}, cases: map[int]bool{}, ruleNums: map[int]bool{}, messages: map[string]engine.MessageRef{}}
+	w := &work{t: t, raw: map[store.Key][]byte{}, stubs: map[string]bool{}, cases: map[int]bool{}, ruleNums: map[int]bool{}, messages: map[string]engine.MessageRef{}, proposed: map[string][]propRef{}}
 	it := t.Loaded[k]
 	if it.Exists() {
 		if err := json.Unmarshal(it.Data, &w.g); err != nil {
@@ -372,9 +391,13 @@ func (w *work) load(props []string, cases []int, votes bool) error {
 		if !it.Exists() || !(w.stubs[id] || !w.hasProp(id)) {
 			continue
 		}
-		var p nomic.Proposal
-		if err := json.Unmarshal(it.Data, &p); err != nil {
+		var pi propItem
+		if err := json.Unmarshal(it.Data, &pi); err != nil {
 			return fmt.Errorf("decoding proposal %s: %w", id, err)
+		}
+		p := pi.Proposal
+		if pi.Message != nil {
+			w.messages[id] = *pi.Message
 		}
 		if p.Status == nomic.ProposalOpen && p.Round < w.s.Round.Number {
 			p.Status = nomic.ProposalVoid // its round ended undecided (round-start)
@@ -509,16 +532,6 @@ func (w *work) save() error {
 	if s.NextRule != 0 {
 		w.g.NextRule, w.g.UnanimityRule = s.NextRule, s.UnanimityRule
 	}
-	w.g.Open = []propRef{}
-	for _, p := range s.Proposals {
-		if p.Status == nomic.ProposalOpen {
-			r := propRef{ID: p.ID, Proposer: p.Proposer, Round: p.Round, Ordinal: p.Ordinal, Seq: p.Seq}
-			if m, ok := w.messages[p.ID]; ok {
-				r.Message = &m
-			}
-			w.g.Open = append(w.g.Open, r)
-		}
-	}
 	refs := slices.DeleteFunc(slices.Clone(w.g.Cases), func(r caseRef) bool { return w.cases[r.Number] })
 	for i := range s.Cases {
 		if r, ok := refOf(&s.Cases[i]); ok {
@@ -546,10 +559,15 @@ func (w *work) save() error {
 		if w.stubs[p.ID] {
 			continue
 		}
-		if p.Status == nomic.ProposalOpen {
-			p.Votes = []nomic.Vote{} // open votes are items of their own
+		pi, order := propItem{Proposal: p}, ""
+		if m, ok := w.messages[p.ID]; ok {
+			pi.Message = &m
 		}
-		if err := w.put(propKey(t.Game, p.ID), p, time.Time{}); err != nil {
+		if p.Status == nomic.ProposalOpen {
+			pi.Votes = []nomic.Vote{} // open votes are items of their own
+			order = openOrderOf(p.Seq)
+		}
+		if err := w.putOrdered(propKey(t.Game, p.ID), pi, order); err != nil {
 			return err
 		}
 	}
@@ -585,6 +603,21 @@ func (w *work) put(k store.Key, v any, due time.Time) error {
 	}
 	w.raw[k] = data
 	return w.t.Put(k, json.RawMessage(data), due)
+}
+
+// putOrdered stages v at k under order (the ordered index; "": out of
+// it) if it differs from what was read.
+func (w *work) putOrdered(k store.Key, v any, order string) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", k, err)
+	}
+	if old, ok := w.raw[k]; ok && bytes.Equal(old, data) && w.t.Loaded[k].Order == order {
+		return nil
+	}
+	w.raw[k] = data
+	w.t.Puts = append(w.t.Puts, store.Put{Item: store.Item{Key: k, Data: data, Order: order}, Expect: w.t.Loaded[k].Version})
+	return nil
 }
 
 // emit logs the rules' events (a "turns_" type per kind, the event as data).

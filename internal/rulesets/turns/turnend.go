@@ -47,7 +47,6 @@ import (
 	"time"
 
 	engine "croupier/internal/game"
-	"croupier/internal/order"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/ruleset"
 	"croupier/internal/store"
@@ -211,7 +210,9 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 	t.Now, t.Entry.At, t.Entry.ID = d.At, d.At, t.Svc.NewLogID(d.At)
 	n := len(t.Entry.Events)
 	if step == 0 {
-		w.fenceTurn(d)
+		if err := w.fenceTurn(d); err != nil {
+			return nil, w.failed(err)
+		}
 	} else {
 		e.Step++
 		for {
@@ -251,27 +252,57 @@ func (w *work) roomForMore() bool {
 // fenceTurn is the turn end's first step: the fence (Closing) and the
 // turn end's start; votes check the game item's version, so none commits
 // after it unnoticed.
-func (w *work) fenceTurn(d due) {
+func (w *work) fenceTurn(d due) error {
+	props, _, err := w.turnProposals(d.Turn)
+	if err != nil {
+		return err
+	}
 	_, ev := w.s.BeginTurnEnd(d.At)
 	w.emit(ev)
 	w.g.Closing = d.Turn
-	w.g.End = &endProgress{Turn: d.Turn, Step: 1, Stage: stageProposals, Proposals: len(w.turnProposals(d.Turn))}
+	w.g.End = &endProgress{Turn: d.Turn, Step: 1, Stage: stageProposals, Proposals: len(props)}
+	return nil
 }
 
-// turnProposals are the open proposals voted on in turn, by submission
-// (the game item's index, less those decided in this step).
-func (w *work) turnProposals(turn string) []propRef {
-	var out []propRef
-	for _, r := range w.g.Open {
-		if p := w.s.Proposal(r.ID); p != nil && p.Status != nomic.ProposalOpen {
-			continue
+// openPage is how many open proposals a turn end reads at a time: few,
+// each loaded one counts against the step's operations (roomForMore).
+const openPage = 10
+
+// turnProposals are the next open proposals voted on in turn, in
+// submission order: the first page of the open proposals' index, less
+// those decided in this step, and less those of an ended round (each read
+// void, and written so: out of the index). more: the page held none of
+// the turn's but was full, so the next step reads on (once this one's
+// commit has taken the decided ones out of the index).
+func (w *work) turnProposals(turn string) (props []nomic.Proposal, more bool, err error) {
+	t := w.t
+	page, err := t.Svc.Store().Query(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Index: store.IndexOrder, Prefix: openOrder, Limit: openPage})
+	if err != nil {
+		return nil, false, err
+	}
+	var ids []string
+	for _, it := range page.Items {
+		if _, ok := t.Loaded[it.Key]; !ok {
+			t.Loaded[it.Key] = it
 		}
-		if nomic.TurnID(r.Round, r.Ordinal) == turn {
-			out = append(out, r)
+		ids = append(ids, strings.TrimPrefix(it.SK, propPrefix))
+	}
+	if err := w.load(ids, nil, false); err != nil {
+		return nil, false, err
+	}
+	skipped := 0
+	for _, id := range ids {
+		p := w.s.Proposal(id)
+		switch {
+		case p == nil || p.Status != nomic.ProposalOpen:
+			skipped++ // decided in this step, or void (its round ended): written out of the index
+		case p.Turn == turn:
+			props = append(props, *p)
+		default:
+			return props, false, nil // a later turn's: the turn's are done
 		}
 	}
-	order.Sort(out, func(a, b propRef) int { return a.Seq - b.Seq })
-	return out
+	return props, len(props) == 0 && skipped > 0 && page.Next != "", nil
 }
 
 // endWork does one step's work of the turn end in progress.
@@ -280,22 +311,22 @@ func (w *work) endWork(d due) error {
 	switch e.Stage {
 	case stageProposals:
 		if e.Item == "" {
-			props := w.turnProposals(d.Turn)
+			props, more, err := w.turnProposals(d.Turn)
+			if err != nil {
+				return err
+			}
+			if more {
+				w.pages = maxStepPages // the next step reads on
+				return nil
+			}
 			if len(props) == 0 {
 				w.emit(w.s.MajorityFrom(w.s.Round.TurnsEnded, d.At, w.t.Rules)...)
 				e.Stage = stageAppeals
 				return nil
 			}
 			if w.s.Round.Over { // void, a page of them a step
-				var ids []string
-				for _, r := range props[:min(len(props), votePage)] {
-					ids = append(ids, r.ID)
-				}
-				if err := w.load(ids, nil, false); err != nil {
-					return err
-				}
-				for _, id := range ids {
-					w.emit(w.s.VoidProposal(w.s.Proposal(id), d.Turn, d.At))
+				for _, p := range props {
+					w.emit(w.s.VoidProposal(w.s.Proposal(p.ID), d.Turn, d.At))
 				}
 				return nil
 			}
@@ -421,7 +452,12 @@ func (w *work) countPass(d due, proposal bool) error {
 // the same whenever it runs.
 func (w *work) reactionPage(d due) error {
 	t, e := w.t, w.g.End
-	m, ok := w.messages[e.Item] // proposals' messages (appeals have none)
+	if e.Case == 0 { // a proposal's message is in its item (appeals have none)
+		if err := w.load([]string{e.Item}, nil, false); err != nil {
+			return err
+		}
+	}
+	m, ok := w.messages[e.Item]
 	var todo []string
 	var down []string
 	if ok {

@@ -50,9 +50,9 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 	if err != nil {
 		return Status{}, err
 	}
-	var ids []string
-	for _, r := range w.g.Open {
-		ids = append(ids, r.ID)
+	ids, err := w.openIDs()
+	if err != nil {
+		return Status{}, err
 	}
 	var cases []int
 	for _, r := range w.g.Cases {
@@ -109,7 +109,7 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 		st.Pool = append(st.Pool, nameIn(known, id))
 	}
 	for _, p := range w.s.Proposals {
-		if !w.stubs[p.ID] {
+		if !w.stubs[p.ID] && p.Status == nomic.ProposalOpen { // not those of an ended round, read void
 			st.Proposals = append(st.Proposals, w.proposalView(p))
 		}
 	}
