@@ -79,6 +79,7 @@ type propItem struct {
 	nomic.Proposal
 	Message *engine.MessageRef `json:"message,omitempty"`
 }
+
 func caseKey(g string, n int) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: casePrefix + strconv.Itoa(n)}
 }
