@@ -94,8 +94,8 @@ var costKinds = []string{"pool-enter", "turns-vote", "judgment-request", "turns-
 // one runs the next command of kind, measured, and whatever keeps the game
 // as it was unmeasured: the walker leaves the pool again, the Judge rules
 // (and returns to the pool), a new turn every 5 proposals. The game item's
-// indexes of open proposals and of cases awaiting a ruling grow with those
-// (not with the players): they stay as small as a game's usual few.
+// index of cases awaiting a ruling grows with those (not with the
+// players): it stays as small as a game's usual few.
 func (c *costGame) one(kind string) store.Cost {
 	c.t.Helper()
 	i := c.next[kind]
