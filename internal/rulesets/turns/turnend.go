@@ -93,8 +93,9 @@ type endProgress struct {
 	// Step is the number of the next step (its idempotency key).
 	Step  int    `json:"step"`
 	Stage string `json:"stage"`
-	// Proposals is how many proposals the turn had (U8 removes members
-	// who voted on none only after a turn that had some).
+	// Proposals is how many of the turn's proposals were taken on so far
+	// (U8 removes members who voted on none only after a turn that had
+	// some).
 	Proposals int `json:"proposals"`
 	// Item is the proposal or appeal being counted ("" between two), Case
 	// the appeal's case.
@@ -253,14 +254,10 @@ func (w *work) roomForMore() bool {
 // turn end's start; votes check the game item's version, so none commits
 // after it unnoticed.
 func (w *work) fenceTurn(d due) error {
-	props, _, err := w.turnProposals(d.Turn)
-	if err != nil {
-		return err
-	}
 	_, ev := w.s.BeginTurnEnd(d.At)
 	w.emit(ev)
 	w.g.Closing = d.Turn
-	w.g.End = &endProgress{Turn: d.Turn, Step: 1, Stage: stageProposals, Proposals: len(props)}
+	w.g.End = &endProgress{Turn: d.Turn, Step: 1, Stage: stageProposals}
 	return nil
 }
 
@@ -330,6 +327,7 @@ func (w *work) endWork(d due) error {
 				}
 				return nil
 			}
+			e.Proposals++ // the turn had proposals (U8 removes those who voted on none)
 			e.Item, e.Pass, e.Cursor, e.For, e.Against, e.Cutoff = props[0].ID, passReactions, "", 0, 0, nil
 		}
 		return w.countPass(d, true)
