@@ -13,8 +13,10 @@
 #   scale    a game of SCALE_PLAYERS (10,000) players on DynamoDB Local:
 #            the phase end with a battle of everyone, timed, GET /players
 #            paged, the largest item written (`make test` runs 1,500);
-#            and a turns game's turn end of SCALE_TURN_END proposals/votes
-#            (500/10000) against the pure rules, timed (`make test`: 120/600)
+#            and a turns game of SCALE_PLAYERS players: its turn end of
+#            SCALE_TURN_END proposals/votes (500/10000) against the pure
+#            rules, timed (`make test`: 120/600 among 400 players), and what
+#            each command costs at 100, 1,000 and SCALE_PLAYERS players
 #   soak     the proving ground's long form (docs/proving.md) for SOAK
 #            (30m): rounds of a game of each ruleset at once, random
 #            clients with lagging clocks, concurrent schedulers and store
@@ -113,14 +115,15 @@ SCALE_TURN_END ?= 500/10000
 
 # scale is the TestScale_ tests at full size: a phase end with a battle of
 # everyone (issue 11, acceptance 6), an Obelisk observation and every-player
-# ritual, and a turns game's turn end of many proposals and votes (issue
-# 22); their logs print the times and the largest items.
+# ritual, and a turns game's turn end of many proposals and votes and its
+# commands' costs at 10,000 players (issue 22); their logs print the times,
+# the costs and the largest items.
 scale: tools
 	@trap '$(DYNAMODB_LOCAL) stop >/dev/null' EXIT
 	$(DYNAMODB_LOCAL) start >/dev/null
 	export CROUPIER_DYNAMODB_ENDPOINT=http://127.0.0.1:$$(cat $(TOOLS)/dynamodb.port)
 	CROUPIER_SCALE_PLAYERS=$(SCALE_PLAYERS) go test -count=1 -v -timeout 30m -run '^TestScale_' ./internal/httpapi/
-	CROUPIER_SCALE_TURN_END=$(SCALE_TURN_END) go test -count=1 -v -timeout 60m -run '^TestScale_' ./internal/rulesets/turns/
+	CROUPIER_SCALE_PLAYERS=$(SCALE_PLAYERS) CROUPIER_SCALE_TURN_END=$(SCALE_TURN_END) go test -count=1 -v -timeout 60m -run '^TestScale_' ./internal/rulesets/turns/
 
 # soak runs the proving ground until SOAK has passed (a Go duration); the
 # report at the end counts commands, faults, kills and checks, and lists

@@ -68,7 +68,7 @@ type Snapshot struct {
 	Members []string
 	// PlayerItems are the PLAYER# items' data by player id (every ruleset).
 	PlayerItems map[string][]byte
-	// Ruleset items, by sort key (TURNS, TPROP#..., GATHERING#...).
+	// Ruleset items, by sort key (TURNS, TPLAYER#..., TPROP#..., GATHERING#...).
 	Module  map[string][]byte
 	Seeds   map[string]game.SeedRecord
 	Matches []gildedhall.MatchRecord
@@ -140,7 +140,7 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 			if err = json.Unmarshal(it.Data, &m); err == nil {
 				s.Matches = append(s.Matches, m)
 			}
-		case sk == "TURNS" || sk == "OBELISK" || strings.HasPrefix(sk, "TPROP#") || strings.HasPrefix(sk, "TCASE#") || strings.HasPrefix(sk, "TVOTE#") || strings.HasPrefix(sk, "GATHERING#"):
+		case sk == "TURNS" || sk == "OBELISK" || strings.HasPrefix(sk, "TPLAYER#") || strings.HasPrefix(sk, "TPROP#") || strings.HasPrefix(sk, "TCASE#") || strings.HasPrefix(sk, "TVOTE#") || strings.HasPrefix(sk, "GATHERING#"):
 			s.Module[sk] = it.Data
 		case strings.HasPrefix(sk, "NAME#"):
 			s.NameItems[sk] = it.Data

@@ -112,6 +112,27 @@ func TestPoints_PointsTheLogDoesNotExplainAreAViolation(t *testing.T) {
 	}
 }
 
+// TestPoints_ThePlayersAreReadFromTheirItems: a turns game's players are
+// its TPLAYER# items, whose points of an earlier round read as 0 (U6).
+func TestPoints_ThePlayersAreReadFromTheirItems(t *testing.T) {
+	s, _ := turnsSnapshot(t)
+	s.Entries = []game.Entry{{ID: "e1", Events: []game.Event{event(t, "turns_points", "discord:2", nomic.Event{Kind: nomic.EvPoints, Player: "discord:2", Delta: -10})}}}
+	s.Module["TURNS"] = []byte(`{"round":{"number":2}}`)
+	s.Module["TPLAYER#discord:2"] = []byte(`{"id":"discord:2","points":-10,"round":2}`)
+	s.Module["TPLAYER#discord:3"] = []byte(`{"id":"discord:3","points":30,"round":1}`)
+	c := &Checks{}
+	s.Points(c)
+	if v := violations(c, InvPoints); len(v) != 0 {
+		t.Fatalf("violations %v", v)
+	}
+	s.Module["TPLAYER#discord:2"] = []byte(`{"id":"discord:2","points":-20,"round":2}`)
+	c = &Checks{}
+	s.Points(c)
+	if v := violations(c, InvPoints); len(v) != 1 || !strings.Contains(v[0], "discord:2") {
+		t.Fatalf("violations %v", v)
+	}
+}
+
 // TestComponents_WhatNoEventAccountsForIsAViolation: joins' ⚡, a grant to
 // every member (an observation's, which a player who joined after it does
 // not have), a task's changes and a trade account for what the players

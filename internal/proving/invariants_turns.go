@@ -12,7 +12,9 @@ import (
 	"croupier/internal/rules/nomic"
 )
 
-// turnsGame is what the invariants read of a turns game's game item.
+// turnsGame is what the invariants read of a turns game: its game item's
+// round, and the players (their TPLAYER# items, and a list the game item
+// of an older game holds until its players are moved out).
 type turnsGame struct {
 	Round   nomic.Round    `json:"round"`
 	Players []nomic.Player `json:"players"`
@@ -26,6 +28,33 @@ func (s *Snapshot) turnsGame(c *Checks) (turnsGame, bool) {
 	}
 	err := json.Unmarshal(data, &tg)
 	c.check(err == nil, "decoding the turns game item: %v", err)
+	legacy := tg.Players
+	tg.Players = nil
+	moved := map[string]bool{}
+	for sk, data := range s.Module {
+		id, ok := strings.CutPrefix(sk, "TPLAYER#")
+		if !ok {
+			continue
+		}
+		var p struct {
+			nomic.Player
+			Round int `json:"round"`
+		}
+		if err := json.Unmarshal(data, &p); err != nil {
+			c.check(false, "decoding the turns player item of %s: %v", id, err)
+			continue
+		}
+		if p.Round < tg.Round.Number { // points of an earlier round read as 0 (U6)
+			p.Points = 0
+		}
+		moved[p.ID] = true
+		tg.Players = append(tg.Players, p.Player)
+	}
+	for _, p := range legacy {
+		if !moved[p.ID] {
+			tg.Players = append(tg.Players, p)
+		}
+	}
 	return tg, err == nil
 }
 

@@ -121,9 +121,13 @@ func (s *State) endTurn(at time.Time, rs *ruleset.Ruleset, reactions map[string]
 	}
 	evs = append(evs, s.MajorityFrom(ord, at, rs)...)
 	evs = append(evs, s.decideAppeals(ord, at, rs, reactions)...)
+	// The pool is walked from its last slot down (issue 22: an engine
+	// walks it a page at a time): a member who leaves frees their slot to
+	// the last one, already walked, so every member is met once.
 	if !s.Round.Over && len(props) > 0 {
-		for i := range s.Players {
-			if p := &s.Players[i]; p.InPool && !voted[p.ID] {
+		s.checkPool()
+		for slot := s.PoolSize - 1; slot >= 0; slot-- {
+			if p := s.PoolMember(slot); p != nil && !voted[p.ID] {
 				evs = append(evs, s.LeavesPoolNoVote(p, turn, at))
 			}
 		}

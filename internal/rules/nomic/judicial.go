@@ -208,6 +208,12 @@ func (s *State) drawJudge(c *Case, at time.Time, src fair.Source) []Event {
 	}
 	size, slot := s.PoolSize, DrawnSlot(src.Intn(PurposeJudge, n), excluded)
 	p := s.PoolMember(slot)
+	if p == nil {
+		// Only a Roster that failed to read the slot gets here: its
+		// engine fails the command on that error, whatever this says.
+		c.Appointments = append(c.Appointments, Appointment{Administrator: true, At: at})
+		return []Event{{Kind: EvJudgeDrawn, At: at, Case: c.Number, Text: fmt.Sprintf("Case %d: slot %d of the Judicial Pool could not be read.", c.Number, slot)}}
+	}
 	j := p.ID
 	c.Appointments = append(c.Appointments, Appointment{Judge: j, At: at})
 	s.leavePool(p)

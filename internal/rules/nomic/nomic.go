@@ -337,9 +337,19 @@ func (s *State) reachedWin(n ruleset.TurnsRules, at time.Time) []Event {
 	return []Event{s.win(s.Players[best].ID, WinPoints, 0, at)}
 }
 
+// WinByPoints ends the round at at with id the winner by points, as
+// reachedWin does for the player with the most: an engine holding the
+// players in parts finds them itself (a walk over every player after a
+// data change), and the rules end the round the same way.
+func (s *State) WinByPoints(id string, at time.Time) Event { return s.win(id, WinPoints, 0, at) }
+
 func (s *State) win(id, by string, caseNo int, at time.Time) Event {
 	s.Round.Over, s.Round.Winner, s.Round.WonBy, s.Round.WinCase, s.Round.EndedAt = true, id, by, caseNo, at
-	text := fmt.Sprintf("%s wins round %d with %d points.", s.Name(id), s.Round.Number, s.Player(id).Points)
+	pts := 0
+	if p := s.Player(id); p != nil {
+		pts = p.Points
+	}
+	text := fmt.Sprintf("%s wins round %d with %d points.", s.Name(id), s.Round.Number, pts)
 	if by == WinParadox {
 		text = fmt.Sprintf("%s wins round %d: their paradox (case %d) was ruled TRUE.", s.Name(id), s.Round.Number, caseNo)
 	}

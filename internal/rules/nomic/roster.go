@@ -13,9 +13,11 @@ import (
 //
 // A State with a Roster runs the commands that touch players by id (join,
 // leave, activity, the pool, proposals, votes, Requests for Judgment,
-// recusals, rulings, appeals); what reads every player (Advance's turn end
-// and pool removals, StartRound, a data change's reachedWin) needs them all
-// in Players: the engine does those in steps of its own.
+// recusals, rulings, appeals, and the pool's removals, which walk the
+// slots); what reads every player (StartRound's points, a data change's
+// reachedWin) sees only those in Players: the engine does those its own
+// way (internal/rulesets/turns: points of an earlier round read as 0, a
+// win pass over every player item).
 type Roster interface {
 	// Player returns the player with id, or nil if they never joined.
 	Player(id string) *Player

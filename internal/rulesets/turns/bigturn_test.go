@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/turns"
 	"croupier/internal/store"
 )
@@ -113,6 +114,31 @@ func TestIssue22_ANewRoundAfterManyOpenProposalsStarts(t *testing.T) {
 		t.Fatalf("round %d with %d open proposals; want round 2 and none", st.Round.Number, len(st.Proposals))
 	}
 	e.refused(ids[1], "turns-vote", turns.Ballot{Proposal: "P1", Vote: "for"}, "voting_closed")
+
+	// Round 2's first turn end, with the 120 proposals of round 1 still
+	// first in the open proposals' index: they are read void and leave
+	// it, the turn's proposal is decided, and the pool loses the member
+	// who voted on none (the turn had a proposal: U8).
+	tu := nomic.TurnOf(e.status().Round.Start, 1)
+	e.at(tu.Begin.Add(time.Hour))
+	e.must(ids[1], "pool-enter", nil, nil)
+	e.must(ids[2], "pool-enter", nil, nil)
+	var p turns.ProposalView
+	e.must(ids[1], "turns-propose", turns.Propose{Op: "enact", Text: "A rule of round 2."}, &p)
+	e.must(ids[1], "turns-vote", turns.Ballot{Proposal: p.ID, Vote: "for"}, nil)
+	e.at(tu.End)
+	ps, err = turns.Proposals(e.ctx, e.svc, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range ps {
+		if want := map[bool]string{true: "adopted", false: "void"}[q.ID == p.ID]; q.Status != want {
+			t.Fatalf("proposal %s is %s, want %s", q.ID, q.Status, want)
+		}
+	}
+	if st := e.status(); len(st.Pool) != 1 || st.Pool[0] != "Player 1" {
+		t.Fatalf("the pool after round 2's first turn: %v; only the voter stays", st.Pool)
+	}
 }
 
 // TestIssue22_AdoptedRulesDoNotOutgrowAnItem: 110 proposals each enact a

@@ -37,7 +37,7 @@ func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 	for i := 0; ; i++ {
 		res, err := s.Run(ctx, engine.Spec{Req: o.req, Command: o.command, Body: o.body, Random: o.random,
 			Keys: func(g string) []store.Key {
-				ks := []store.Key{stateKey(g), engine.PlayerKey(g, o.req.Actor)}
+				ks := []store.Key{stateKey(g), engine.PlayerKey(g, o.req.Actor), playerKey(g, o.req.Actor)}
 				if o.keys != nil {
 					ks = append(ks, o.keys(g)...)
 				}
@@ -50,6 +50,9 @@ func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 				}
 				// A command sees every effect due before its moment
 				// (a turn end's pool removals before a Judge is drawn).
+				if len(w.g.Players) > 0 || len(w.g.Open) > 0 {
+					return nil, errMigrate
+				}
 				if w.behind() {
 					return nil, errBehind
 				}
@@ -58,10 +61,16 @@ func run(s *engine.Service, ctx context.Context, o op) (*engine.Result, error) {
 				}
 				resp, err := o.apply(w)
 				if err != nil {
-					return nil, err
+					return nil, w.failed(err)
 				}
 				return resp, w.save()
 			}})
+		if errors.Is(err, errMigrate) {
+			if err := migrate(s, ctx, o.req.Game); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !errors.Is(err, errBehind) {
 			return res, err
 		}
@@ -171,11 +180,22 @@ func SubmitProposal(s *engine.Service, ctx context.Context, req engine.Request, 
 			if err := w.loadRules(changedRules(changes)...); err != nil {
 				return nil, err
 			}
+			// The proposer's proposals of their last turn, as stubs: the
+			// limit a turn counts them (U3).
+			for _, r := range w.proposed[req.Actor] {
+				if !w.hasProp(r.ID) {
+					w.s.Proposals = append(w.s.Proposals, nomic.Proposal{ID: r.ID, Proposer: r.Proposer, Round: r.Round, Ordinal: r.Ordinal,
+						Turn: nomic.TurnID(r.Round, r.Ordinal), Seq: r.Seq, Status: nomic.ProposalOpen})
+					w.stubs[r.ID] = true
+				}
+			}
 			id := fmt.Sprintf("P%d", w.s.NextSeq+1)
 			prop, err := w.s.Submit(nomic.Submission{ID: id, Text: p.Note, Changes: changes, Data: p.Data}, req.Actor, w.t.Now, w.t.Rules)
 			if err != nil {
 				return nil, err
 			}
+			mine := slices.DeleteFunc(slices.Clone(w.proposed[req.Actor]), func(r propRef) bool { return r.Round != prop.Round || r.Ordinal != prop.Ordinal })
+			w.proposed[req.Actor] = append(mine, propRef{ID: prop.ID, Proposer: req.Actor, Round: prop.Round, Ordinal: prop.Ordinal, Seq: prop.Seq})
 			if p.Message != nil {
 				w.messages[prop.ID] = *p.Message
 			}
@@ -644,7 +664,7 @@ func onLeave(t *engine.Tx, r engine.PlayerRecord, _ *engine.LeaveResult) error {
 	}
 	evs, err := w.s.Leave(id, t.Now, src)
 	if err != nil {
-		return err
+		return w.failed(err)
 	}
 	w.emit(evs...)
 	return w.save()

@@ -43,6 +43,12 @@ func CatchUp(s *engine.Service, ctx context.Context, game string) ([]string, err
 		if err != nil {
 			return done, err
 		}
+		if len(w.g.Players) > 0 || len(w.g.Open) > 0 {
+			if err := migrate(s, ctx, game); err != nil {
+				return done, err
+			}
+			continue
+		}
 		d, ok := w.g.next(t.Rules.Turns.JudgeDeadline.Std())
 		if !ok || d.At.After(s.Clock().Now()) {
 			return done, nil
@@ -119,7 +125,7 @@ func applyDue(s *engine.Service, ctx context.Context, game string, d due) (bool,
 				}
 				_, evs, err := w.s.ApplyDue(nomic.Due{Kind: nomic.DueJudgeDeadline, At: d.At, Case: d.Case}, t.Rules, src, nil)
 				if err != nil {
-					return nil, err
+					return nil, w.failed(err)
 				}
 				w.emit(evs...)
 			}

@@ -54,6 +54,7 @@ func Turns() engine.Component {
 			{Name: kindBegin, Institution: InstTurns, Scheduled: true, AfterEnd: true, What: "turn beginnings"},
 			{Name: kindMiddle, Institution: InstTurns, Scheduled: true, AfterEnd: true, What: "turn middles"},
 			{Name: kindEnd, Institution: InstTurns, Scheduled: true, AfterEnd: true, What: "turn ends"},
+			{Name: kindMove, Institution: InstTurns, Scheduled: true, AfterEnd: true, What: "players moved out of the game item"},
 		}}
 }
 

@@ -65,8 +65,11 @@ func parallel(t *testing.T, n int, fn func(i int) error) {
 // same proposals, votes and players, read from the game before the end):
 // every proposal's status and counts, every player's points and pool
 // membership, the winner. The time of the turn end and the largest item
-// of each kind are logged, never asserted. `make test` runs 120/600;
-// `make scale` 500/10000.
+// of each kind are logged, never asserted, and no item written is over
+// 100 KB. `make test` runs 120/600 in a game of 400 players; `make scale`
+// 500/10000 in one of 10,000 (EnvScalePlayers), most of them written
+// straight into the store, a third of those in the Judicial Pool (whoever
+// of them voted on nothing leaves it at the end, U8).
 func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 	np, nv := 120, 600
 	if s := os.Getenv(EnvScaleTurnEnd); s != "" {
@@ -78,6 +81,17 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 			t.Fatalf("%s=%q: want proposals/votes, such as 500/10000", EnvScaleTurnEnd, s)
 		}
 	}
+	// The game's size: make scale's 10,000 (EnvScalePlayers), of whom the
+	// proposers join through the engine and the others are written
+	// straight into the store (a third of them in the Judicial Pool).
+	players := max(np, 400)
+	if s := os.Getenv(EnvScalePlayers); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < np {
+			t.Fatalf("%s=%q: want a number of players of at least %d", EnvScalePlayers, s, np)
+		}
+		players = n
+	}
 	client, table := testenv.DynamoTable(t, "turnsscale")
 	st := storetest.NewSizes(dynamo.New(client, table))
 	e := &env{t: t, ctx: context.Background(), st: st, clk: clock.NewManual(created), g: "nomic"}
@@ -85,7 +99,7 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 	if _, err := e.svc.Create(e.ctx, e.req(admin), game.CreateGame{ID: e.g, Name: "Nomic", Ruleset: turns.ID}); err != nil {
 		t.Fatal(err)
 	}
-	ids := make([]string, np)
+	ids := make([]string, players)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("discord:%d", 100000+i)
 	}
@@ -94,7 +108,7 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 	}
 	start := time.Now()
 	parallel(t, np, func(i int) error {
-		_, err := e.svc.Join(e.ctx, key("join", i), game.JoinGame{Name: fmt.Sprintf("Player %d with a long enough name %d", i, i)})
+		_, err := e.svc.Join(e.ctx, key("join", i), game.JoinGame{Name: longName(i)})
 		return err
 	})
 	// Turn 3 is the first adopting by simple majority (U5).
@@ -107,7 +121,15 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 		}
 		return err
 	})
-	// Each vote a distinct (voter, proposal), cast a second apart.
+	var seeded []nomic.Player
+	for i := np; i < players; i++ {
+		seeded = append(seeded, nomic.Player{ID: ids[i], Name: longName(i), Active: true, InPool: i%3 == 0, JoinedAt: created})
+	}
+	if err := turns.SeedPlayers(e.ctx, st, e.g, seeded); err != nil {
+		t.Fatal(err)
+	}
+	// Each vote a distinct (voter, proposal), cast a second apart, by
+	// anyone of the game.
 	rnd := rand.New(rand.NewPCG(22, 3))
 	type ballot struct {
 		voter, prop int
@@ -115,8 +137,8 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 	}
 	seen := map[[2]int]bool{}
 	var ballots []ballot
-	for len(ballots) < nv && len(seen) < np*np {
-		b := ballot{voter: rnd.IntN(np), prop: 1 + rnd.IntN(np), vote: []string{"for", "for", "against"}[rnd.IntN(3)]}
+	for len(ballots) < nv && len(seen) < players*np {
+		b := ballot{voter: rnd.IntN(players), prop: 1 + rnd.IntN(np), vote: []string{"for", "for", "against"}[rnd.IntN(3)]}
 		if !seen[[2]int{b.voter, b.prop}] {
 			seen[[2]int{b.voter, b.prop}] = true
 			ballots = append(ballots, b)
@@ -168,9 +190,23 @@ func TestScale_TurnEndOfManyProposalsAndVotes(t *testing.T) {
 	if stt.Round.Over != s.Round.Over || stt.Round.Winner != s.Round.Winner {
 		t.Fatalf("round over %v won by %q through the module; %v, %q by the pure rules", stt.Round.Over, stt.Round.Winner, s.Round.Over, s.Round.Winner)
 	}
-	t.Logf("%d players, %d proposals, %d votes (set up in %s): the turn end took %s in %d steps on DynamoDB Local; %v; winner %q",
-		np, len(ps), len(ballots), setup.Round(time.Millisecond), took.Round(time.Millisecond), steps, status, stt.Round.Winner)
-	t.Logf("largest item written, by kind: %s", st)
+	inPool := 0
+	for _, p := range stt.Players {
+		if p.InPool {
+			inPool++
+		}
+	}
+	if len(stt.Players) != players || len(stt.Pool) != inPool {
+		t.Fatalf("%d players listed of %d; the pool lists %d members, %d players are in it", len(stt.Players), players, len(stt.Pool), inPool)
+	}
+	t.Logf("%d players, %d proposals, %d votes (set up in %s): the turn end took %s in %d steps on DynamoDB Local; %v; %d left in the pool; winner %q",
+		players, len(ps), len(ballots), setup.Round(time.Millisecond), took.Round(time.Millisecond), steps, status, inPool, stt.Round.Winner)
+	// No item over 100 KB, whatever the players (issue 22, acceptance 3).
+	kind, size := st.Largest()
+	if size > storetest.MaxGameItemBytes {
+		t.Fatalf("a %s item of %d bytes was written, over %d", kind, size, storetest.MaxGameItemBytes)
+	}
+	t.Logf("largest item written: %s, %d bytes (at most %d); by kind: %s", kind, size, storetest.MaxGameItemBytes, st)
 }
 
 // pureOf is the game as the pure rules hold it, read through the module's

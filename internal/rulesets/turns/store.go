@@ -21,11 +21,20 @@ import (
 // read only by the commands that need them, so a vote reads two items and
 // writes one.
 const (
-	// stateSK is the game item (gameItem): the round, the players with
-	// their points, activity and pool membership, the counters, and an
-	// index of the open proposals and of the cases with a timer or an
-	// open appeal. Its due time is the next scheduled effect.
+	// stateSK is the game item (gameItem): the round, the counters (the
+	// Judicial Pool's size among them), and an index of the open proposals
+	// and of the cases with a timer or an open appeal. Its due time is the
+	// next scheduled effect. It holds no player (issue 22).
 	stateSK = "TURNS"
+	// playerPrefix + id is a player's rule state (playerItem): activity,
+	// points and the round they belong to, pool slot, the last turn voted
+	// in. A command reads the few it touches.
+	playerPrefix = "TPLAYER#"
+	// poolOrder + slot (six digits) + "#" is the Order of a pool member's
+	// player item: the store's ordered index is the Judicial Pool by slot,
+	// so a draw reads the one member of the slot drawn, and a pool change
+	// writes only the players it moves (no slot items of their own).
+	poolOrder = "TPOOL#"
 	// rulePrefix + number (six digits, so they list in number order) is
 	// a numbered rule with its history.
 	rulePrefix = "TRULE#"
@@ -33,8 +42,14 @@ const (
 	// stored them: read where a rule has no item of its own yet, never
 	// written (it outgrew the item limit once rules were adopted).
 	legacyRulesSK = "TRULES"
-	// propPrefix + id is a proposal (without its open votes).
+	// propPrefix + id is a proposal (without its open votes), with its
+	// chat message (propItem).
 	propPrefix = "TPROP#"
+	// openOrder + seq (nine digits) is the Order of an open proposal's
+	// item: the store's ordered index is the open proposals in submission
+	// order (a turn's are a run of it: a later turn's were submitted
+	// later), so the game item holds no list of them.
+	openOrder = "TOPEN#"
 	// votePrefix + proposal or appeal id + "#" + voter is one standing vote.
 	votePrefix = "TVOTE#"
 	// casePrefix + number is a case with its Judges, rulings and appeals.
@@ -52,14 +67,33 @@ func propKey(g, id string) store.Key {
 func voteKey(g, id, voter string) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: votePrefix + id + "#" + voter}
 }
+func playerKey(g, id string) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: playerPrefix + id}
+}
+func poolOrderOf(slot int) string { return fmt.Sprintf("%s%06d#", poolOrder, slot) }
+func openOrderOf(seq int) string  { return fmt.Sprintf("%s%09d", openOrder, seq) }
+
+// propItem is a TPROP# item: the proposal, and its chat message, whose
+// 👍/👎 reactions are votes read at the turn's end (U4).
+type propItem struct {
+	nomic.Proposal
+	Message *engine.MessageRef `json:"message,omitempty"`
+}
+
 func caseKey(g string, n int) store.Key {
 	return store.Key{PK: engine.GamePK(g), SK: casePrefix + strconv.Itoa(n)}
 }
 
 // gameItem is the stored game item.
 type gameItem struct {
-	Round    nomic.Round    `json:"round"`
-	Players  []nomic.Player `json:"players"`
+	Round nomic.Round `json:"round"`
+	// Players is every player, as games before issue 22 stored them: the
+	// list is moved out into player items, a bounded page a commit, before
+	// any command or scheduled effect runs (migrate); until then a view
+	// reads a player not moved yet from here. Moving marks a list being
+	// moved (its slots were made consistent by the first page).
+	Players  []nomic.Player `json:"players,omitempty"`
+	Moving   bool           `json:"moving,omitempty"`
 	NextCase int            `json:"next_case"`
 	NextSeq  int            `json:"next_seq"`
 	// PoolSize is the Judicial Pool's size: its members hold the slots
@@ -81,9 +115,11 @@ type gameItem struct {
 	// this item's version in their commit).
 	Closing string `json:"closing,omitempty"`
 	// End is the progress of that turn end, applied in steps (turnend.go).
-	End   *endProgress `json:"end,omitempty"`
-	Open  []propRef    `json:"open"`
-	Cases []caseRef    `json:"cases"`
+	End *endProgress `json:"end,omitempty"`
+	// Open is the open proposals, as games before their index (openOrder)
+	// listed them here: moved into the index first, like Players (migrate).
+	Open  []propRef `json:"open,omitempty"`
+	Cases []caseRef `json:"cases"`
 }
 
 // propRef is an open proposal in the game item's index.
@@ -141,8 +177,13 @@ type work struct {
 	cases  map[int]bool    // cases loaded (or new)
 	// messages are the open proposals' chat messages, by proposal id.
 	messages map[string]engine.MessageRef
+	// proposed are the players' proposals of the last turn each proposed
+	// for, by player id (playerItem.Proposed).
+	proposed map[string][]propRef
 	// pages is how many pages of votes a turn-end step read.
 	pages int
+	// err is the first failed read of a player the rules looked up.
+	err error
 }
 
 // errBehind: a scheduled effect is due before the command's moment; the
@@ -162,14 +203,15 @@ func open(t *engine.Tx) (*work, error) {
 			return nil, err
 		}
 	}
-	w := &work{t: t, raw: map[store.Key][]byte{}, stubs: map[string]bool{}, cases: map[int]bool{}, ruleNums: map[int]bool{}, messages: map[string]engine.MessageRef{}}
+	w := &work{t: t, raw: map[store.Key][]byte{}, stubs: map[string]bool{}, cases: map[int]bool{}, ruleNums: map[int]bool{}, messages: map[string]engine.MessageRef{}, proposed: map[string][]propRef{}}
 	it := t.Loaded[k]
 	if it.Exists() {
 		if err := json.Unmarshal(it.Data, &w.g); err != nil {
 			return nil, fmt.Errorf("decoding %s: %w", k, err)
 		}
 		w.raw[k] = it.Data
-		w.s = &nomic.State{Round: w.g.Round, Players: w.g.Players, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq, PoolSize: w.g.PoolSize,
+		w.legacyList()
+		w.s = &nomic.State{Round: w.g.Round, NextCase: w.g.NextCase, NextSeq: w.g.NextSeq, PoolSize: w.g.PoolSize,
 			NextRule: w.g.NextRule, UnanimityRule: w.g.UnanimityRule, Proposals: []nomic.Proposal{}, Cases: []nomic.Case{}}
 	} else {
 		s, err := nomic.New(t.Rules, t.Meta.CreatedAt)
@@ -183,9 +225,9 @@ func open(t *engine.Tx) (*work, error) {
 		w.g.Round, w.g.NextCase = s.Round, s.NextCase
 		w.g.Moment = t.Meta.CreatedAt.Add(-time.Nanosecond)
 	}
-	if w.s.Players == nil {
-		w.s.Players = []nomic.Player{}
-	}
+	// The rules hold no player list: they read the players a command
+	// touches from their items (roster).
+	w.s.Players, w.s.Roster = []nomic.Player{}, roster{w}
 	for _, r := range w.g.Open {
 		w.s.Proposals = append(w.s.Proposals, nomic.Proposal{ID: r.ID, Proposer: r.Proposer, Round: r.Round, Ordinal: r.Ordinal,
 			Turn: nomic.TurnID(r.Round, r.Ordinal), Seq: r.Seq, Status: nomic.ProposalOpen})
@@ -350,9 +392,13 @@ func (w *work) load(props []string, cases []int, votes bool) error {
 		if !it.Exists() || !(w.stubs[id] || !w.hasProp(id)) {
 			continue
 		}
-		var p nomic.Proposal
-		if err := json.Unmarshal(it.Data, &p); err != nil {
+		var pi propItem
+		if err := json.Unmarshal(it.Data, &pi); err != nil {
 			return fmt.Errorf("decoding proposal %s: %w", id, err)
+		}
+		p := pi.Proposal
+		if pi.Message != nil {
+			w.messages[id] = *pi.Message
 		}
 		if p.Status == nomic.ProposalOpen && p.Round < w.s.Round.Number {
 			p.Status = nomic.ProposalVoid // its round ended undecided (round-start)
@@ -448,7 +494,7 @@ func (w *work) votes(id string) ([]nomic.Vote, error) {
 // rules do not know joins them, active and out of the pool (U2, U8), and
 // a name change shows.
 func (w *work) sync(ids ...string) error {
-	if err := w.t.Preload(ids); err != nil {
+	if err := w.loadPlayers(ids, true); err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -476,19 +522,16 @@ func (w *work) sync(ids ...string) error {
 // and its due time (the next scheduled effect).
 func (w *work) save() error {
 	t, s := w.t, w.s
-	w.g.Round, w.g.Players, w.g.NextCase, w.g.NextSeq, w.g.PoolSize = s.Round, s.Players, s.NextCase, s.NextSeq, s.PoolSize
+	if w.err != nil {
+		return w.err
+	}
+	w.g.Round, w.g.NextCase, w.g.NextSeq, w.g.PoolSize = s.Round, s.NextCase, s.NextSeq, s.PoolSize
+	// A legacy list written back keeps the slots open made consistent
+	// (a departure's hook may have moved a member already: their item
+	// holds it, and the list's slots are never made again).
+	w.g.Moving = len(w.g.Players) > 0
 	if s.NextRule != 0 {
 		w.g.NextRule, w.g.UnanimityRule = s.NextRule, s.UnanimityRule
-	}
-	w.g.Open = []propRef{}
-	for _, p := range s.Proposals {
-		if p.Status == nomic.ProposalOpen {
-			r := propRef{ID: p.ID, Proposer: p.Proposer, Round: p.Round, Ordinal: p.Ordinal, Seq: p.Seq}
-			if m, ok := w.messages[p.ID]; ok {
-				r.Message = &m
-			}
-			w.g.Open = append(w.g.Open, r)
-		}
 	}
 	refs := slices.DeleteFunc(slices.Clone(w.g.Cases), func(r caseRef) bool { return w.cases[r.Number] })
 	for i := range s.Cases {
@@ -517,10 +560,15 @@ func (w *work) save() error {
 		if w.stubs[p.ID] {
 			continue
 		}
-		if p.Status == nomic.ProposalOpen {
-			p.Votes = []nomic.Vote{} // open votes are items of their own
+		pi, order := propItem{Proposal: p}, ""
+		if m, ok := w.messages[p.ID]; ok {
+			pi.Message = &m
 		}
-		if err := w.put(propKey(t.Game, p.ID), p, time.Time{}); err != nil {
+		if p.Status == nomic.ProposalOpen {
+			pi.Votes = []nomic.Vote{} // open votes are items of their own
+			order = openOrderOf(p.Seq)
+		}
+		if err := w.putOrdered(propKey(t.Game, p.ID), pi, order); err != nil {
 			return err
 		}
 	}
@@ -534,6 +582,9 @@ func (w *work) save() error {
 		if err := w.put(caseKey(t.Game, c.Number), c, time.Time{}); err != nil {
 			return err
 		}
+	}
+	if err := w.savePlayers(); err != nil {
+		return err
 	}
 	// A put expects the version read: it is the check, too.
 	t.Checks = slices.DeleteFunc(t.Checks, func(c store.Check) bool {
@@ -553,6 +604,21 @@ func (w *work) put(k store.Key, v any, due time.Time) error {
 	}
 	w.raw[k] = data
 	return w.t.Put(k, json.RawMessage(data), due)
+}
+
+// putOrdered stages v at k under order (the ordered index; "": out of
+// it) if it differs from what was read.
+func (w *work) putOrdered(k store.Key, v any, order string) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", k, err)
+	}
+	if old, ok := w.raw[k]; ok && bytes.Equal(old, data) && w.t.Loaded[k].Order == order {
+		return nil
+	}
+	w.raw[k] = data
+	w.t.Puts = append(w.t.Puts, store.Put{Item: store.Item{Key: k, Data: data, Order: order}, Expect: w.t.Loaded[k].Version})
+	return nil
 }
 
 // emit logs the rules' events (a "turns_" type per kind, the event as data).

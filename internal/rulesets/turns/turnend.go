@@ -47,7 +47,6 @@ import (
 	"time"
 
 	engine "croupier/internal/game"
-	"croupier/internal/order"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/ruleset"
 	"croupier/internal/store"
@@ -81,6 +80,10 @@ const (
 	passCount     = "count"
 	passCutoff    = "cutoff" // who is the first dissenter to win, if any
 	passAward     = "award"  // the dissenters' bonus
+	// passWin: after a data change, who already has the winning points
+	// (U6: the most, ties to the one who joined first), a walk over every
+	// player item a few pages a step.
+	passWin = "win"
 )
 
 // endProgress is a turn end being applied: the step it is at and what
@@ -90,8 +93,9 @@ type endProgress struct {
 	// Step is the number of the next step (its idempotency key).
 	Step  int    `json:"step"`
 	Stage string `json:"stage"`
-	// Proposals is how many proposals the turn had (U8 removes members
-	// who voted on none only after a turn that had some).
+	// Proposals is how many of the turn's proposals were taken on so far
+	// (U8 removes members who voted on none only after a turn that had
+	// some).
 	Proposals int `json:"proposals"`
 	// Item is the proposal or appeal being counted ("" between two), Case
 	// the appeal's case.
@@ -106,6 +110,26 @@ type endProgress struct {
 	// Cutoff is the dissenter whose bonus wins the round: votes cast after
 	// theirs gain nothing (U6).
 	Cutoff *castAt `json:"cutoff,omitempty"`
+	// Best is the player with the most points found so far by the win
+	// pass, and Dissent whether the dissenters' bonus passes follow it.
+	Best    *leader `json:"best,omitempty"`
+	Dissent bool    `json:"dissent,omitempty"`
+}
+
+// leader is a player the win pass found with the most points so far.
+type leader struct {
+	ID       string    `json:"id"`
+	Points   int       `json:"points"`
+	JoinedAt time.Time `json:"joined_at"`
+}
+
+// over reports whether p comes before l: more points, or as many and
+// joined earlier (the pure rules' list order is the order of joining).
+func (l *leader) over(p *nomic.Player) bool {
+	if l == nil {
+		return true
+	}
+	return cmp.Or(cmp.Compare(l.Points, p.Points), p.JoinedAt.Compare(l.JoinedAt), strings.Compare(p.ID, l.ID)) < 0
 }
 
 // castAt orders votes as cast (nomic's standing votes: by time, then voter).
@@ -187,12 +211,14 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 	t.Now, t.Entry.At, t.Entry.ID = d.At, d.At, t.Svc.NewLogID(d.At)
 	n := len(t.Entry.Events)
 	if step == 0 {
-		w.fenceTurn(d)
+		if err := w.fenceTurn(d); err != nil {
+			return nil, w.failed(err)
+		}
 	} else {
 		e.Step++
 		for {
 			if err := w.endWork(d); err != nil {
-				return nil, err
+				return nil, w.failed(err)
 			}
 			if w.g.End == nil || !w.roomForMore() {
 				break
@@ -212,37 +238,68 @@ func (w *work) roomForMore() bool {
 	if len(t.Puts) > 0 {
 		return false
 	}
-	// What save writes: the proposals, cases and rules loaded, the game
-	// item, META; and the log entry. The next piece adds at most a page
-	// of votes and a decision: the proposal and the rules it changes.
-	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + len(w.s.Rules) + 3
+	// What save writes: the proposals, cases, rules and players loaded
+	// that changed (players are held in memory, so a later page sees
+	// them), the game item, META; and the log entry. The next piece adds
+	// at most a page of votes (or of players) and a decision: the
+	// proposal and the rules it changes.
+	staged := len(w.s.Proposals) - len(w.stubs) + len(w.cases) + len(w.s.Rules) + w.changedPlayers() + 3
+	if w.g.End != nil && w.g.End.Stage == stagePool && staged+2*poolPageSize() > maxStepOps {
+		return false // a page of the pool's removals writes two players each
+	}
 	return staged+votePage+MaxChanges+1 <= maxStepOps && len(t.Entry.Events)+votePage+2*MaxChanges+5 <= maxStepEvents && w.pages < maxStepPages
 }
 
 // fenceTurn is the turn end's first step: the fence (Closing) and the
 // turn end's start; votes check the game item's version, so none commits
 // after it unnoticed.
-func (w *work) fenceTurn(d due) {
+func (w *work) fenceTurn(d due) error {
 	_, ev := w.s.BeginTurnEnd(d.At)
 	w.emit(ev)
 	w.g.Closing = d.Turn
-	w.g.End = &endProgress{Turn: d.Turn, Step: 1, Stage: stageProposals, Proposals: len(w.turnProposals(d.Turn))}
+	w.g.End = &endProgress{Turn: d.Turn, Step: 1, Stage: stageProposals}
+	return nil
 }
 
-// turnProposals are the open proposals voted on in turn, by submission
-// (the game item's index, less those decided in this step).
-func (w *work) turnProposals(turn string) []propRef {
-	var out []propRef
-	for _, r := range w.g.Open {
-		if p := w.s.Proposal(r.ID); p != nil && p.Status != nomic.ProposalOpen {
-			continue
+// openPage is how many open proposals a turn end reads at a time: few,
+// each loaded one counts against the step's operations (roomForMore).
+const openPage = 10
+
+// turnProposals are the next open proposals voted on in turn, in
+// submission order: the first page of the open proposals' index, less
+// those decided in this step, and less those of an ended round (each read
+// void, and written so: out of the index). more: the page held none of
+// the turn's but was full, so the next step reads on (once this one's
+// commit has taken the decided ones out of the index).
+func (w *work) turnProposals(turn string) (props []nomic.Proposal, more bool, err error) {
+	t := w.t
+	page, err := t.Svc.Store().Query(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Index: store.IndexOrder, Prefix: openOrder, Limit: openPage})
+	if err != nil {
+		return nil, false, err
+	}
+	var ids []string
+	for _, it := range page.Items {
+		if _, ok := t.Loaded[it.Key]; !ok {
+			t.Loaded[it.Key] = it
 		}
-		if nomic.TurnID(r.Round, r.Ordinal) == turn {
-			out = append(out, r)
+		ids = append(ids, strings.TrimPrefix(it.SK, propPrefix))
+	}
+	if err := w.load(ids, nil, false); err != nil {
+		return nil, false, err
+	}
+	skipped := 0
+	for _, id := range ids {
+		p := w.s.Proposal(id)
+		switch {
+		case p == nil || p.Status != nomic.ProposalOpen:
+			skipped++ // decided in this step, or void (its round ended): written out of the index
+		case p.Turn == turn:
+			props = append(props, *p)
+		default:
+			return props, false, nil // a later turn's: the turn's are done
 		}
 	}
-	order.Sort(out, func(a, b propRef) int { return a.Seq - b.Seq })
-	return out
+	return props, len(props) == 0 && skipped > 0 && page.Next != "", nil
 }
 
 // endWork does one step's work of the turn end in progress.
@@ -251,25 +308,26 @@ func (w *work) endWork(d due) error {
 	switch e.Stage {
 	case stageProposals:
 		if e.Item == "" {
-			props := w.turnProposals(d.Turn)
+			props, more, err := w.turnProposals(d.Turn)
+			if err != nil {
+				return err
+			}
+			if more {
+				w.pages = maxStepPages // the next step reads on
+				return nil
+			}
 			if len(props) == 0 {
 				w.emit(w.s.MajorityFrom(w.s.Round.TurnsEnded, d.At, w.t.Rules)...)
 				e.Stage = stageAppeals
 				return nil
 			}
 			if w.s.Round.Over { // void, a page of them a step
-				var ids []string
-				for _, r := range props[:min(len(props), votePage)] {
-					ids = append(ids, r.ID)
-				}
-				if err := w.load(ids, nil, false); err != nil {
-					return err
-				}
-				for _, id := range ids {
-					w.emit(w.s.VoidProposal(w.s.Proposal(id), d.Turn, d.At))
+				for _, p := range props {
+					w.emit(w.s.VoidProposal(w.s.Proposal(p.ID), d.Turn, d.At))
 				}
 				return nil
 			}
+			e.Proposals++ // the turn had proposals (U8 removes those who voted on none)
 			e.Item, e.Pass, e.Cursor, e.For, e.Against, e.Cutoff = props[0].ID, passReactions, "", 0, 0, nil
 		}
 		return w.countPass(d, true)
@@ -294,10 +352,8 @@ func (w *work) endWork(d due) error {
 		return w.countPass(d, false)
 	case stagePool:
 		if !w.s.Round.Over && e.Proposals > 0 {
-			for i := range w.s.Players {
-				if p := &w.s.Players[i]; p.InPool && p.VotedIn != d.Turn {
-					w.emit(w.s.LeavesPoolNoVote(p, d.Turn, d.At))
-				}
+			if done, err := w.poolPage(d); err != nil || !done {
+				return err
 			}
 		}
 		w.g.Moment, w.g.Closing, w.g.End = d.At, "", nil
@@ -305,6 +361,39 @@ func (w *work) endWork(d due) error {
 	}
 	return fmt.Errorf("turns: turn end %s at an unknown stage %q", d.Turn, e.Stage)
 }
+
+// poolPage is a page of the pool's removals of members who voted on no
+// proposal of the turn (U8), walking the pool's slots from the last down
+// (the ordered index, descending, from where the last page stopped): a
+// member who leaves frees their slot to the last one, already walked and
+// staying, so every member is met once (as nomic's turn end walks them).
+// done: the walk is over.
+func (w *work) poolPage(d due) (done bool, err error) {
+	t, e := w.t, w.g.End
+	page, err := t.Svc.Store().Query(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Index: store.IndexOrder, Prefix: poolOrder,
+		Desc: true, Limit: poolPageSize(), Cursor: e.Cursor})
+	if err != nil {
+		return false, err
+	}
+	w.pages++
+	for _, it := range page.Items {
+		if _, ok := t.Loaded[it.Key]; !ok {
+			t.Loaded[it.Key] = it
+		}
+	}
+	for _, it := range page.Items {
+		if p := w.s.Player(strings.TrimPrefix(it.SK, playerPrefix)); p != nil && p.InPool && p.VotedIn != d.Turn {
+			w.emit(w.s.LeavesPoolNoVote(p, d.Turn, d.At))
+		}
+	}
+	e.Cursor = page.Next
+	return page.Next == "", nil
+}
+
+// poolPageSize is how many members a page of the pool's removals walks:
+// each removal writes two players (the one leaving, the last one moving
+// into their slot).
+func poolPageSize() int { return max(1, votePage*4/5) }
 
 // nextAppeal is the open appeal voted on in turn with the lowest sequence,
 // and its case (0: none).
@@ -348,6 +437,8 @@ func (w *work) countPass(d due, proposal bool) error {
 		return w.countPage(d, proposal)
 	case passCutoff, passAward:
 		return w.dissentPage(d)
+	case passWin:
+		return w.winPage(d)
 	}
 	return fmt.Errorf("turns: turn end %s at an unknown pass %q", d.Turn, e.Pass)
 }
@@ -359,7 +450,12 @@ func (w *work) countPass(d due, proposal bool) error {
 // the same whenever it runs.
 func (w *work) reactionPage(d due) error {
 	t, e := w.t, w.g.End
-	m, ok := w.messages[e.Item] // proposals' messages (appeals have none)
+	if e.Case == 0 { // a proposal's message is in its item (appeals have none)
+		if err := w.load([]string{e.Item}, nil, false); err != nil {
+			return err
+		}
+	}
+	m, ok := w.messages[e.Item]
 	var todo []string
 	var down []string
 	if ok {
@@ -378,7 +474,7 @@ func (w *work) reactionPage(d due) error {
 		all := append(slices.Clone(snap.Up), snap.Down...)
 		slices.Sort(all)
 		for _, id := range slices.Compact(all) {
-			if id != "" && id > e.Cursor && len(todo) < votePage {
+			if id != "" && id > e.Cursor && len(todo) < max(1, votePage/2) {
 				todo = append(todo, id)
 			}
 		}
@@ -428,6 +524,17 @@ func (w *work) votePageOf() ([]store.Item, string, error) {
 	return page.Items, page.Next, nil
 }
 
+// loadVoters reads the player items of a page's voters, in one request.
+func (w *work) loadVoters(items []store.Item) error {
+	var ids []string
+	for _, it := range items {
+		if _, voter, ok := strings.Cut(strings.TrimPrefix(it.SK, votePrefix), "#"); ok {
+			ids = append(ids, voter)
+		}
+	}
+	return w.loadPlayers(ids, false)
+}
+
 func decodeVote(it store.Item) (storedVote, error) {
 	var v storedVote
 	if err := json.Unmarshal(it.Data, &v); err != nil {
@@ -443,6 +550,9 @@ func (w *work) countPage(d due, proposal bool) error {
 	t, e := w.t, w.g.End
 	items, next, err := w.votePageOf()
 	if err != nil {
+		return err
+	}
+	if err := w.loadVoters(items); err != nil {
 		return err
 	}
 	for _, it := range items {
@@ -506,12 +616,56 @@ func (w *work) decideProposal(d due) error {
 			return err
 		}
 	}
-	if dissent && e.Against > 0 {
+	if changed := slices.ContainsFunc(evs, func(ev nomic.Event) bool { return ev.Kind == nomic.EvDataChanged }); changed && !w.s.Round.Over {
+		// The pure rules end the round here if someone already has the
+		// winning points the change set (reachedWin): a walk over every
+		// player finds them.
+		e.Pass, e.Cursor, e.Best, e.Dissent = passWin, "", nil, dissent
+		return nil
+	}
+	return w.afterDecision(dissent)
+}
+
+// afterDecision goes on from a decided proposal: to the dissenters' bonus,
+// or to the next item.
+func (w *work) afterDecision(dissent bool) error {
+	e := w.g.End
+	if dissent && e.Against > 0 && !w.s.Round.Over {
 		e.Pass, e.Cursor = passCutoff, ""
 		return nil
 	}
 	e.Item = ""
 	return nil
+}
+
+// winPage is a page of the win pass: every player item, in id order, for
+// the one with the most points (those held by this step as they are now).
+// After the last page, if they have the winning points, they win the
+// round (U6), as the pure rules' reachedWin decides.
+func (w *work) winPage(d due) error {
+	t, e := w.t, w.g.End
+	page, err := t.Svc.Store().Query(t.Ctx, store.Query{PK: engine.GamePK(t.Game), Prefix: playerPrefix, Cursor: e.Cursor})
+	if err != nil {
+		return err
+	}
+	w.pages++
+	for _, it := range page.Items {
+		if _, ok := t.Loaded[it.Key]; !ok {
+			t.Loaded[it.Key] = it
+		}
+		if p := w.s.Player(strings.TrimPrefix(it.SK, playerPrefix)); p != nil && e.Best.over(p) {
+			e.Best = &leader{ID: p.ID, Points: p.Points, JoinedAt: p.JoinedAt}
+		}
+	}
+	if e.Cursor = page.Next; page.Next != "" {
+		return nil
+	}
+	if b := e.Best; b != nil && b.Points >= t.Rules.Turns.WinPoints {
+		w.emit(w.s.WinByPoints(b.ID, d.At))
+	}
+	dissent := e.Dissent
+	e.Best, e.Dissent = nil, false
+	return w.afterDecision(dissent)
 }
 
 // dissentPage is a page of the dissenters' bonus (U5, U6): the cutoff
@@ -522,6 +676,9 @@ func (w *work) dissentPage(d due) error {
 	t, e := w.t, w.g.End
 	items, next, err := w.votePageOf()
 	if err != nil {
+		return err
+	}
+	if err := w.loadVoters(items); err != nil {
 		return err
 	}
 	bonus, win := nomic.DissentBonus(t.Rules), t.Rules.Turns.WinPoints

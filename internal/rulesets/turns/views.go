@@ -50,9 +50,9 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 	if err != nil {
 		return Status{}, err
 	}
-	var ids []string
-	for _, r := range w.g.Open {
-		ids = append(ids, r.ID)
+	ids, err := w.openIDs()
+	if err != nil {
+		return Status{}, err
 	}
 	var cases []int
 	for _, r := range w.g.Cases {
@@ -75,33 +75,41 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 		ord++
 	}
 	st.Mode, _ = w.s.Mode(ord, w.t.Rules)
-	for _, p := range w.s.Players {
-		if p.Member {
-			st.Players = append(st.Players, w.status(p.ID))
-		}
+	known := map[string]nomic.Player{}
+	if err := w.everyPlayer(func(p nomic.Player) { known[p.ID] = p }); err != nil {
+		return Status{}, err
 	}
-	// The engine's members the rules have not met yet (they join the
-	// rules with their first turns command): active, 0 points, not in
-	// the pool (U2, U8).
+	// Every member, with what the rules know of them: a member the rules
+	// have not met yet (they join the rules with their first turns
+	// command) is active, with 0 points, not in the pool (U2, U8); a
+	// returning player keeps the round's points.
 	members, err := s.Players(ctx, game)
 	if err != nil {
 		return Status{}, err
 	}
 	for _, m := range members {
-		if p := w.s.Player(m.ID); m.Member && (p == nil || !p.Member) {
-			ps := PlayerStatus{Player: m.ID, Name: m.Name, Active: true}
-			if p != nil { // a returning player keeps the round's points
-				ps.Points = p.Points
-			}
-			st.Players = append(st.Players, ps)
+		if !m.Member {
+			continue
 		}
+		ps := PlayerStatus{Player: m.ID, Name: m.Name, Active: true}
+		if p, ok := known[m.ID]; ok {
+			ps.Points = p.Points
+			if p.Member {
+				ps.Name, ps.Active, ps.InPool = p.Name, p.Active, p.InPool
+			}
+		}
+		st.Players = append(st.Players, ps)
 	}
 	order.Stable(st.Players, func(a, b PlayerStatus) int { return cmp.Compare(b.Points, a.Points) })
-	for _, id := range w.s.Pool() {
-		st.Pool = append(st.Pool, w.s.Name(id))
+	pool, err := w.poolIDs()
+	if err != nil {
+		return Status{}, err
+	}
+	for _, id := range pool {
+		st.Pool = append(st.Pool, nameIn(known, id))
 	}
 	for _, p := range w.s.Proposals {
-		if !w.stubs[p.ID] {
+		if !w.stubs[p.ID] && p.Status == nomic.ProposalOpen { // not those of an ended round, read void
 			st.Proposals = append(st.Proposals, w.proposalView(p))
 		}
 	}
@@ -110,7 +118,7 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 		st.Cases = append(st.Cases, w.caseView(&w.s.Cases[i]))
 	}
 	order.Sort(st.Cases, func(a, b CaseView) int { return a.Number - b.Number })
-	return st, nil
+	return st, w.err
 }
 
 // Rules returns the numbered rules, repealed ones included, with their
@@ -164,7 +172,7 @@ func Proposals(ctx context.Context, s *engine.Service, game string) ([]ProposalV
 		}
 	}
 	order.Sort(out, func(a, b ProposalView) int { return a.Seq - b.Seq })
-	return out, nil
+	return out, w.err
 }
 
 // Cases returns every case of the game, by number, with its Judges,
@@ -186,7 +194,7 @@ func Cases(ctx context.Context, s *engine.Service, game string) ([]CaseView, err
 		out = append(out, w.caseView(&w.s.Cases[i]))
 	}
 	order.Sort(out, func(a, b CaseView) int { return a.Number - b.Number })
-	return out, nil
+	return out, w.err
 }
 
 func scan[T any](ctx context.Context, s *engine.Service, game, prefix string, fn func(T)) error {
@@ -237,7 +245,7 @@ func playerView(t *engine.Tx, _ engine.PlayerRecord, v *engine.PlayerView) error
 		st.Judging = append(st.Judging, w.judged(v.ID)...)
 	}
 	v.Holdings = st
-	return nil
+	return w.err
 }
 
 // periodName names the game's current period as its players know it: by
@@ -262,4 +270,12 @@ func periodName(t *engine.Tx) (string, error) {
 		return fmt.Sprintf("turn %s, latter half, until %s", ti.ID, at(ti.End)), nil
 	}
 	return fmt.Sprintf("the interim after turn %s, until %s", ti.ID, at(ti.NextBegin)), nil
+}
+
+// nameIn is id's display name among the players known.
+func nameIn(known map[string]nomic.Player, id string) string {
+	if p, ok := known[id]; ok && p.Name != "" {
+		return p.Name
+	}
+	return id
 }
