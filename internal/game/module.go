@@ -1,6 +1,7 @@
 package game
 
 import (
+	"time"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -54,6 +55,23 @@ type Module struct {
 	// t.Now) for people, where its id is no name: a turns period is "turn
 	// 1-2, first half, until Thu 12 Mar 10:00 CDT", not its calendar key.
 	PeriodName func(t *Tx) (string, error)
+	// Round, if set, is the game's current round, for a ruleset whose game
+	// goes on in rounds won and begun again (turns, U6): the game
+	// resource reports a won round although the game has not ended.
+	Round func(t *Tx) (*RoundView, error)
+}
+
+// RoundView is a ruleset's current round as the game resource shows it.
+type RoundView struct {
+	Number int `json:"number"`
+	// Over: the round is won; Winner (and WinnerName) won it, WonBy says
+	// how ("points" or "paradox", with the Case ruled), at EndedAt.
+	Over       bool       `json:"over"`
+	Winner     string     `json:"winner,omitempty"`
+	WinnerName string     `json:"winner_name,omitempty"`
+	WonBy      string     `json:"won_by,omitempty"`
+	Case       int        `json:"case,omitempty"`
+	EndedAt    *time.Time `json:"ended_at,omitempty"`
 }
 
 // Component is an institution: commands, views, timers and period-end

@@ -47,6 +47,8 @@ type GameView struct {
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
 	// RulesetVersion counts the ruleset's amendments (RULINGS R1).
 	RulesetVersion int `json:"ruleset_version"`
+	// Round is the current round of a ruleset played in rounds (turns).
+	Round *RoundView `json:"round,omitempty"`
 }
 
 func (t *Tx) gameView() (GameView, error) {
@@ -56,6 +58,11 @@ func (t *Tx) gameView() (GameView, error) {
 	var err error
 	if v.Period.Name, err = t.periodName(); err != nil {
 		return GameView{}, err
+	}
+	if r := t.module().Round; r != nil {
+		if v.Round, err = r(t); err != nil {
+			return GameView{}, err
+		}
 	}
 	if m.Ended {
 		at := m.EndedAt

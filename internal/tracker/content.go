@@ -77,13 +77,13 @@ func overviewContent(l *layout, d overviewData) content {
 		p.text(g.Period.ID)
 		p.raw(`">`)
 		if g.Period.Name != "" {
-			// The ruleset's own name for it (a turns game's turn), never
-			// the calendar key.
-			p.text(g.Period.Name + ", from ")
+			// The ruleset's own name for it (a turns game's turn, which
+			// says until when), never the calendar key.
+			p.text(g.Period.Name)
 		} else {
 			p.text(g.Period.ID + " (" + g.Period.Kind + "), from ")
+			p.when(g.Period.Start)
 		}
-		p.when(g.Period.Start)
 		p.raw("</dd>\n<dt>Next phase</dt><dd id=\"next-phase\">at ")
 		p.when(g.Period.End)
 		p.raw(`<span class="countdown" data-countdown="`)
@@ -112,9 +112,15 @@ func overviewContent(l *layout, d overviewData) content {
 		if o := d.Obelisk; o != nil {
 			obeliskFacts(p, l, o, d.OpenGatherings)
 		}
+		if s := d.Turns; s != nil {
+			turnsFacts(p, l, s)
+		}
 		p.raw("<dt>Winner</dt><dd id=\"winner-value\">")
 		if g.Winner != "" {
 			p.player(l, g.Winner)
+		} else if d.Turns != nil {
+			// A turns game goes on in rounds: its winners are the rounds'.
+			p.raw("None: each round has its winner")
 		} else {
 			p.raw("None yet")
 		}
@@ -1475,7 +1481,7 @@ func turnsContent(l *layout, d turnsData) content {
 		if s.Turn.ID != "" {
 			p.text(", turn " + s.Turn.ID)
 		}
-		p.text(" (" + s.Turn.Part + ").")
+		p.text(" (" + partText(s.Turn.Part) + ").")
 		p.raw("\n")
 		if s.Round.Over {
 			p.raw("The round is over: ")
@@ -1485,14 +1491,7 @@ func turnsContent(l *layout, d turnsData) content {
 			p.raw(".")
 		} else {
 			if n := s.Next; n != nil {
-				p.text("Next: " + n.Kind)
-				if n.Turn != "" {
-					p.text(" of turn " + n.Turn)
-				}
-				if n.Case != 0 {
-					p.raw(" of case ")
-					p.num(n.Case)
-				}
+				p.text("Next: " + nextText(n.Kind, n.Turn, n.Case))
 				p.raw(" at ")
 				p.when(n.At)
 				p.el(`, in <span id="countdown">`, s.In, "</span>.")

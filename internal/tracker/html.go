@@ -28,7 +28,12 @@ import (
 type markup string
 
 // page is one page's HTML being written.
-type page struct{ b bytes.Buffer }
+type page struct {
+	b bytes.Buffer
+	// zone is the game's own time zone, where its rules keep one (a turns
+	// game's America/Chicago, RULINGS T3); nil: UTC.
+	zone *time.Location
+}
 
 // raw writes literal markup.
 func (p *page) raw(s markup) { p.b.WriteString(string(s)) }
@@ -68,7 +73,11 @@ func (p *page) when(t time.Time) {
 	p.raw(`<time datetime="`)
 	p.text(t.Format(time.RFC3339))
 	p.raw(`">`)
-	p.text(t.Format("2006-01-02 15:04 UTC"))
+	if p.zone != nil {
+		p.text(t.In(p.zone).Format("Mon 2 Jan 2006 15:04 MST"))
+	} else {
+		p.text(t.Format("2006-01-02 15:04 UTC"))
+	}
 	p.raw(`</time>`)
 }
 

@@ -82,7 +82,11 @@ func writeLayout(p *page, l *layout, body content) {
 	}
 	p.raw("\n</header>\n<main id=\"main\" tabindex=\"-1\">\n")
 	body(p)
-	p.raw("\n</main>\n<footer><p>Read-only and public: every page is read from the game engine's state when you load it. Times are UTC.</p></footer>\n</body>\n</html>\n")
+	zone := markup("Times are UTC.")
+	if p.zone != nil {
+		zone = "Times are the game's own, US Central time (CST or CDT)."
+	}
+	p.raw("\n</main>\n<footer><p>Read-only and public: every page is read from the game engine's state when you load it. " + zone + "</p></footer>\n</body>\n</html>\n")
 }
 
 // writePager writes the Newer/Older links of a paged list, when it has

@@ -18,6 +18,7 @@ import (
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
+	"croupier/internal/rulesets/turns"
 )
 
 // Page sizes keep every page under 100 KB of HTML however long the game
@@ -82,6 +83,8 @@ type overviewData struct {
 	// Obelisk and OpenGatherings: an Obelisk game's own facts.
 	Obelisk        *obelisk.ObeliskView
 	OpenGatherings int
+	// Turns: a turns game's own facts.
+	Turns *turns.Status
 }
 
 func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (content, error) {
@@ -113,6 +116,13 @@ func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (con
 				d.OpenGatherings++
 			}
 		}
+	}
+	if h.svc.RulesetHas(g.Ruleset, turns.InstTurns) {
+		st, err := turns.TurnsStatus(ctx, h.svc, g.ID)
+		if err != nil {
+			return nil, err
+		}
+		d.Turns = &st
 	}
 	// Only the groups of numbers the ruleset has (a zero group is another
 	// ruleset's: the Obelisk has no holographic chances).

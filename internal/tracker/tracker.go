@@ -28,6 +28,8 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
+	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
 
@@ -208,6 +210,11 @@ func unavailable(msg string) content { return message("Temporarily unavailable",
 // render writes the page into a buffer, then sends it whole.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, body content, l *layout) {
 	var p page
+	if l != nil && l.Game != nil {
+		if rs, err := h.svc.Data(l.Game.Ruleset); err == nil && rs.Calendar == ruleset.CalendarChicagoTurns {
+			p.zone = calendar.Chicago()
+		}
+	}
 	writeLayout(&p, l, body)
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")

@@ -60,4 +60,36 @@ func TestTurnsPages(t *testing.T) {
 	}
 	body = p.page("/tracker/games/" + g + "/audit")
 	contains(t, "audit page", body, "turns.judge")
+
+	// Issue 24 point 8: the overview is the turns game's own, its times in
+	// the game's zone and its period by its turn.
+	body = p.page("/tracker/games/" + g)
+	contains(t, "turns overview", body, `id="round" data-round="1" data-over="no"`, "Round 1</a>, turn 1-1, interim between turns",
+		// Bo, the pool's one member, left it when drawn as Judge (U8).
+		`<dd id="turns-next">case 5301&#39;s Judge deadline, <time datetime="2026-12-07T12:00:00Z">Mon 7 Dec 2026 06:00 CST</time>`,
+		`<dd id="pool-size" data-count="0">0 players</dd>`, `id="open-cases" data-count="1"`, "1 case</a>",
+		">the interim after turn 1-1, until Mon 7 Dec 22:00 CST</dd>", "None: each round has its winner")
+	for _, foreign := range []string{`id="judge"`, `id="season"`, "-interim (", "interim)", "Holographic", " UTC"} {
+		if strings.Contains(body, foreign) {
+			t.Errorf("the turns overview shows %q", foreign)
+		}
+	}
+	// A round won by a paradox shows its winner, there and in the game
+	// resource (which says the game goes on).
+	var c turns.CaseView
+	b := call(cy, "judgment-request", turns.Judgment{Statement: "This statement is false.", Paradox: true}).Body
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("the paradox's case: %s %v", b, err)
+	}
+	judge := c.Judge
+	if judge == "" { // nobody in the pool: the administrator judges (U7)
+		judge = admin
+	}
+	call(judge, "judge-rule", turns.Ruling{Case: c.Number, Ruling: "TRUE"})
+	body = p.page("/tracker/games/" + g)
+	contains(t, "overview of a won round", body, `data-over="yes"`, `won by <strong id="round-winner">`, "Cy (discord:4)</a></strong> with a paradox ruled TRUE (case 5302)")
+	gv, err := p.svc.Game(p.ctx, g)
+	if err != nil || gv.Ended || gv.Round == nil || !gv.Round.Over || gv.Round.WinnerName != "Cy" || gv.Round.Case != 5302 {
+		t.Fatalf("the game resource after a paradox won the round: %+v %v", gv.Round, err)
+	}
 }

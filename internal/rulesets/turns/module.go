@@ -33,7 +33,7 @@ var (
 
 // Module returns the turn-based nomic as the engine runs it.
 func Module() engine.Module {
-	return engine.Module{ID: ID, Title: "turns", Components: []engine.Component{Turns(), Judiciary()}, PlayerView: playerView, PeriodName: periodName}
+	return engine.Module{ID: ID, Title: "turns", Components: []engine.Component{Turns(), Judiciary()}, PlayerView: playerView, PeriodName: periodName, Round: roundView}
 }
 
 // Turns is the component of turns, rules, proposals, votes and points.

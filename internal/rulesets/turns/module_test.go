@@ -191,6 +191,15 @@ func TestModule_ACaseThroughRecusalRulingAndAppeal(t *testing.T) {
 	if !st.Round.Over || st.Round.Winner != bea || st.WinnerName != "Bea" {
 		t.Fatalf("round = %+v", st.Round)
 	}
+	// The game resource reports the won round (issue 24 point 8): the game
+	// has not ended, its round has, won by Bea's paradox.
+	gv, err := e.svc.Game(e.ctx, e.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := gv.Round; gv.Ended || r == nil || !r.Over || r.Winner != bea || r.WinnerName != "Bea" || r.WonBy != nomic.WinParadox || r.Case != c.Number || r.EndedAt == nil {
+		t.Fatalf("the game resource after a won round: ended %v, round %+v", gv.Ended, gv.Round)
+	}
 	e.refused(ada, "turns-propose", turns.Propose{Op: "enact", Text: "x"}, "round_over")
 	e.refused(ada, "round-start", nil, "forbidden")
 	var rv turns.RoundView

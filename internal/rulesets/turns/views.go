@@ -272,6 +272,28 @@ func periodName(t *engine.Tx) (string, error) {
 	return fmt.Sprintf("the interim after turn %s, until %s", ti.ID, at(ti.NextBegin)), nil
 }
 
+// roundView is the game resource's round (engine.Module.Round): a won
+// round names its winner by display name and how it was won.
+func roundView(t *engine.Tx) (*engine.RoundView, error) {
+	w, err := open(t)
+	if err != nil {
+		return nil, err
+	}
+	r := w.s.Round
+	v := &engine.RoundView{Number: r.Number, Over: r.Over, Winner: r.Winner, WonBy: r.WonBy, Case: r.WinCase}
+	if r.Over {
+		at := r.EndedAt
+		v.EndedAt = &at
+	}
+	if r.Winner != "" {
+		v.WinnerName = r.Winner
+		if rec, err := t.Record(r.Winner); err == nil && rec != nil && rec.Core().Name != "" {
+			v.WinnerName = rec.Core().Name
+		}
+	}
+	return v, nil
+}
+
 // nameIn is id's display name among the players known.
 func nameIn(known map[string]nomic.Player, id string) string {
 	if p, ok := known[id]; ok && p.Name != "" {
