@@ -1,11 +1,11 @@
 package game
 
 import (
-	"time"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"croupier/internal/rules/calendar"
 	"croupier/internal/store"
