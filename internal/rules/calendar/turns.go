@@ -16,14 +16,14 @@ import (
 // one, not time/tzdata's every zone, which was 0.4 MiB of every function.
 //
 //go:embed chicago.tzif
-var chicagoTZif []byte
+var chicagoTZif string
 
 // chicago is America/Chicago ("North American Central Time, observing
 // daylight savings time", seed 003; RULINGS T3). The zone is embedded, so
 // loading cannot fail at run time; if it did, the build is broken and every
 // turn computation would be wrong, so init fails loudly.
 var chicago = func() *time.Location {
-	loc, err := time.LoadLocationFromTZData("America/Chicago", chicagoTZif)
+	loc, err := time.LoadLocationFromTZData("America/Chicago", []byte(chicagoTZif))
 	if err != nil {
 		panic("calendar: embedded America/Chicago does not load: " + err.Error())
 	}
