@@ -18,7 +18,7 @@ import (
 // (U5). TestU3_InitialRulesAreSeed003 checks the file against the seed.
 //
 //go:embed initial_rules.json
-var initialRules []byte
+var initialRules string
 
 // RoleUnanimity marks the rule "A rule-change is adopted if and only if the
 // vote is unanimous ..." (U5).
@@ -37,7 +37,7 @@ func InitialRules() ([]RuleText, error) {
 		Kind  string     `json:"kind"`
 		Rules []RuleText `json:"rules"`
 	}
-	if err := json.Unmarshal(initialRules, &f); err != nil {
+	if err := json.Unmarshal([]byte(initialRules), &f); err != nil {
 		return nil, fmt.Errorf("nomic: initial_rules.json: %w", err)
 	}
 	return f.Rules, nil
