@@ -25,6 +25,7 @@ import (
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
+	"croupier/internal/rulesets/turns"
 	"croupier/internal/store"
 	"croupier/internal/testenv"
 	"croupier/internal/tracker"
@@ -344,6 +345,49 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 		}
 		u.has("the reason", u.text("#not-found"), "discord:999")
 		u.shot("not-found")
+	})
+
+	// Issue 24 point 8: each ruleset's overview shows its own state.
+	t.Run("obelisk overview", func(t *testing.T) {
+		u.t = t
+		o, _ := obelisk.On(p.svc).Obelisk(ctx, obeliskID)
+		gs, _ := obelisk.On(p.svc).Gatherings(ctx, obeliskID)
+		open := 0
+		for _, g := range gs {
+			if g.Status == "open" {
+				open++
+			}
+		}
+		u.open(tracker.Base + "/games/" + obeliskID)
+		u.eq("the Obelisk's distance", u.attr("#obelisk-distance", "data-km"), strconv.Itoa(o.Distance))
+		u.has("its Cuts", u.text("#obelisk-distance"), fmt.Sprintf("%d km from the Gates", o.Distance))
+		u.eq("open Gatherings", u.attr("#open-gatherings", "data-count"), strconv.Itoa(open))
+		u.eq("holographic chances", u.js(`String(document.body.innerText.includes("holo"))`), "false")
+		u.shot("obelisk-overview")
+	})
+
+	// Last: playing the turns game runs the due work of every game.
+	t.Run("turns overview", func(t *testing.T) {
+		u.t = t
+		call := p.turns(t)
+		u.open(tracker.Base + "/games/" + turnsID)
+		u.eq("the round", u.attr("#round", "data-round"), "1")
+		st, _ := turns.TurnsStatus(ctx, p.svc, turnsID)
+		leaders := 0
+		if len(st.Players) > 0 && st.Players[0].Points > 0 {
+			leaders = min(3, len(st.Players))
+		}
+		u.eq("the leaders", u.count("#leaders a"), leaders)
+		u.has("the game's zone", u.text("#next-phase"), "CST")
+		u.eq("no Judge row", u.count("#judge"), 0)
+		u.eq("no season row", u.count("#season"), 0)
+		u.shot("turns-overview")
+		winByParadox(t, call)
+		u.open(tracker.Base + "/games/" + turnsID)
+		u.eq("the round is over", u.attr("#round", "data-over"), "yes")
+		u.has("its winner", u.text("#round-winner"), "Cy")
+		u.has("how it was won", u.text("#round"), "with a paradox ruled TRUE (case 5302)")
+		u.shot("turns-overview-won")
 	})
 
 	u.t = t

@@ -17,35 +17,8 @@ import (
 // and the audit page recomputes the Judge draws.
 func TestTurnsPages(t *testing.T) {
 	p := newGame(t)
-	const g = "nomic"
-	p.must(p.svc.Create(p.ctx, game.Request{Actor: admin, Key: "create-nomic"}, game.CreateGame{ID: g, Name: "Nomic", Ruleset: turns.ID}))
-	req := func(actor string) game.Request { return game.Request{Game: g, Actor: actor, Key: p.key()} }
-	call := func(actor, name string, payload any) *game.Result {
-		t.Helper()
-		c, _ := p.svc.CommandNamed(name)
-		v := c.Call.Payload()
-		if payload != nil {
-			b, _ := json.Marshal(payload)
-			if err := json.Unmarshal(b, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return p.must(c.Call.Run(p.ctx, p.svc, req(actor), v))
-	}
-	for id, name := range map[string]string{ada: "Ada", bo: "Bo", cy: "Cy"} {
-		p.must(p.svc.Join(p.ctx, req(id), game.JoinGame{Name: name}))
-	}
-	call(bo, "pool-enter", nil)
-	call(ada, "turns-propose", turns.Propose{Op: "amend", Rule: 210, Text: "Rule 210, amended."})
-	for _, v := range []string{ada, bo, cy} {
-		call(v, "turns-vote", turns.Ballot{Proposal: "P1", Vote: "for"})
-	}
-	call(ada, "judgment-request", turns.Judgment{Statement: "Is rule 210 fair?"})
-	// Turn 1-1 ends (Sat 5 Dec 22:00 CST), and the seed of the draw's
-	// period is revealed.
-	end := time.Date(2026, 12, 5, 22, 0, 0, 0, calendar.Chicago())
-	p.runDue(end.Add(time.Hour))
-
+	const g = turnsID
+	call := p.turns(t)
 	body := p.page("/tracker/games/" + g + "/turns")
 	contains(t, "turns page", body, `data-turn="1-1"`, `data-part="interim"`, `id="countdown"`, "Round 1, turn 1-1",
 		"Ada", "Bo", "Cy", `id="proposal-P1" data-status="adopted"`, "Ada, Bo, Cy", `id="rule-210"`, "Rule 210, amended.", "by proposal P1",
@@ -76,6 +49,58 @@ func TestTurnsPages(t *testing.T) {
 	}
 	// A round won by a paradox shows its winner, there and in the game
 	// resource (which says the game goes on).
+	winByParadox(t, call)
+	body = p.page("/tracker/games/" + g)
+	contains(t, "overview of a won round", body, `data-over="yes"`, `won by <strong id="round-winner">`, "Cy (discord:4)</a></strong> with a paradox ruled TRUE (case 5302)")
+	gv, err := p.svc.Game(p.ctx, g)
+	if err != nil || gv.Ended || gv.Round == nil || !gv.Round.Over || gv.Round.WinnerName != "Cy" || gv.Round.Case != 5302 {
+		t.Fatalf("the game resource after a paradox won the round: %+v %v", gv.Round, err)
+	}
+}
+
+// turnsID is the turns game the tracker's tests play (played.turns).
+const turnsID = "nomic"
+
+// turns plays a turns game's first turn: Bo enters the pool, Ada's
+// proposal is adopted by all three, Ada requests judgment (Bo is drawn),
+// and turn 1-1 ends. It returns a caller of the game's commands.
+func (p *played) turns(t *testing.T) func(actor, name string, payload any) *game.Result {
+	const g = turnsID
+	p.must(p.svc.Create(p.ctx, game.Request{Actor: admin, Key: "create-nomic"}, game.CreateGame{ID: g, Name: "Nomic", Ruleset: turns.ID}))
+	req := func(actor string) game.Request { return game.Request{Game: g, Actor: actor, Key: p.key()} }
+	call := func(actor, name string, payload any) *game.Result {
+		t.Helper()
+		c, _ := p.svc.CommandNamed(name)
+		v := c.Call.Payload()
+		if payload != nil {
+			b, _ := json.Marshal(payload)
+			if err := json.Unmarshal(b, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p.must(c.Call.Run(p.ctx, p.svc, req(actor), v))
+	}
+	for id, name := range map[string]string{ada: "Ada", bo: "Bo", cy: "Cy"} {
+		p.must(p.svc.Join(p.ctx, req(id), game.JoinGame{Name: name}))
+	}
+	call(bo, "pool-enter", nil)
+	call(ada, "turns-propose", turns.Propose{Op: "amend", Rule: 210, Text: "Rule 210, amended."})
+	for _, v := range []string{ada, bo, cy} {
+		call(v, "turns-vote", turns.Ballot{Proposal: "P1", Vote: "for"})
+	}
+	call(ada, "judgment-request", turns.Judgment{Statement: "Is rule 210 fair?"})
+	// Turn 1-1 ends (Sat 5 Dec 22:00 CST), and the seed of the draw's
+	// period is revealed.
+	end := time.Date(2026, 12, 5, 22, 0, 0, 0, calendar.Chicago())
+	p.runDue(end.Add(time.Hour))
+
+	return call
+}
+
+// winByParadox: Cy's paradox is ruled TRUE (by the administrator when
+// nobody is in the pool, U7), which wins Cy the round.
+func winByParadox(t *testing.T, call func(actor, name string, payload any) *game.Result) {
+	t.Helper()
 	var c turns.CaseView
 	b := call(cy, "judgment-request", turns.Judgment{Statement: "This statement is false.", Paradox: true}).Body
 	if err := json.Unmarshal(b, &c); err != nil {
@@ -86,10 +111,4 @@ func TestTurnsPages(t *testing.T) {
 		judge = admin
 	}
 	call(judge, "judge-rule", turns.Ruling{Case: c.Number, Ruling: "TRUE"})
-	body = p.page("/tracker/games/" + g)
-	contains(t, "overview of a won round", body, `data-over="yes"`, `won by <strong id="round-winner">`, "Cy (discord:4)</a></strong> with a paradox ruled TRUE (case 5302)")
-	gv, err := p.svc.Game(p.ctx, g)
-	if err != nil || gv.Ended || gv.Round == nil || !gv.Round.Over || gv.Round.WinnerName != "Cy" || gv.Round.Case != 5302 {
-		t.Fatalf("the game resource after a paradox won the round: %+v %v", gv.Round, err)
-	}
 }
