@@ -198,23 +198,6 @@ func (r *Registry) HasCommand(id, name string) bool {
 	return ok && m.commands[name]
 }
 
-// CommandsOf returns the names of the player and admin commands ruleset id
-// has, in catalogue order (no scheduler or platform commands, nor create).
-func (r *Registry) CommandsOf(id string) []string {
-	m, ok := r.module(id)
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, c := range r.commands {
-		if c.Scheduled || c.Platform || c.Name == "create" || !m.commands[c.Name] {
-			continue
-		}
-		out = append(out, c.Name)
-	}
-	return out
-}
-
 // Data returns the ruleset data ruleset id runs on, as shipped (a game's
 // own may have been amended since: Service.Ruleset): what an edge needs to
 // shape a command to the ruleset (the items a trade offer names).
@@ -234,7 +217,7 @@ func (r *Registry) title(id string) string {
 // NotInRuleset is the refusal of a command or view the game's ruleset does
 // not have (RULINGS R3).
 func (r *Registry) NotInRuleset(game, rulesetID, name, what string) *rules.Error {
-	has := r.CommandsOf(rulesetID)
+	has := r.CallableIn(rulesetID)
 	return rules.Refuse("not_in_ruleset", "The %s game %q has no %s. Its commands are: %s.", r.title(rulesetID), game, what, strings.Join(has, ", ")).
 		With("ruleset", rulesetID).With("command", name).With("commands", has)
 }

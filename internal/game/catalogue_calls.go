@@ -152,7 +152,11 @@ func (s *Service) Callable(ctx context.Context, game, name string) (Command, err
 }
 
 // CallableIn returns the names of the commands of ruleset id an edge may
-// call by name, in catalogue order.
+// call by name, in catalogue order: the one list of a ruleset's commands
+// that GET .../commands, the not_in_ruleset and unknown_command refusals
+// and help all give (issue 24 point 7), platform reports included (a
+// bridge calls them), the scheduler's and bind (a chat platform's own
+// proof of a server's admin) not.
 func (r *Registry) CallableIn(id string) []string {
 	var out []string
 	for _, c := range r.commands {

@@ -3,6 +3,7 @@ package game_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -16,9 +17,11 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/rules"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
+	"croupier/internal/store/bolt"
 )
 
 // commandsInSource reads the package's code and returns every command name
@@ -200,7 +203,7 @@ func TestR3_WhatEachRulesetHas(t *testing.T) {
 			t.Errorf("gilded-hall has %s: %v", c.Name, got)
 		}
 	}
-	has := func(id string) []string { return rulesets.Registry().CommandsOf(id) }
+	has := func(id string) []string { return rulesets.Registry().CallableIn(id) }
 	for _, tc := range []struct {
 		ruleset   string
 		has, lack []string
@@ -460,5 +463,54 @@ func TestCatalogueCallsEveryCommandAnEdgeSends(t *testing.T) {
 	}
 	if got := rulesets.Registry().CallableIn("obelisk"); slices.Contains(got, "gift") || !slices.Contains(got, "trade-offer") || !slices.Contains(got, "push-reactions") {
 		t.Errorf("the Obelisk's callable commands %v: want trades and pushes, no gifts", got)
+	}
+}
+
+// Issue 24 point 7: one list of a ruleset's commands. The not_in_ruleset
+// refusal, the unknown_command refusal and GET .../commands give the same
+// names, in the same order, for a game of each ruleset; platform reports
+// are in it, the scheduler's commands and bind are not.
+func TestOneListOfCommandsForEveryAnswer(t *testing.T) {
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	svc := rulesets.New(st, clock.NewManual(time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)))
+	for _, id := range svc.Rulesets() {
+		g := "g-" + id
+		if _, err := svc.Create(ctx, game.Request{Actor: "discord:1", Key: "create-" + g}, game.CreateGame{ID: g, Ruleset: id}); err != nil {
+			t.Fatal(err)
+		}
+		list, err := svc.Commands(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var listed []string
+		for _, c := range list.Commands {
+			listed = append(listed, c.Name)
+		}
+		_, err = svc.Callable(ctx, g, "no-such-command")
+		var unknown *rules.Error
+		if !errors.As(err, &unknown) || unknown.Code != "unknown_command" {
+			t.Fatalf("%s: an unknown command: %v", id, err)
+		}
+		notIn := svc.NotInRuleset(g, id, "x", "x")
+		for what, got := range map[string]any{"unknown_command": unknown.Fields["commands"], "not_in_ruleset": notIn.Fields["commands"]} {
+			if !slices.Equal(got.([]string), listed) {
+				t.Errorf("%s: %s lists %v; GET .../commands lists %v", id, what, got, listed)
+			}
+		}
+		for _, name := range []string{"push-reactions", "join"} {
+			if !slices.Contains(listed, name) {
+				t.Errorf("%s: the list lacks %s", id, name)
+			}
+		}
+		for _, name := range []string{"bind", "period-end", "create"} {
+			if slices.Contains(listed, name) {
+				t.Errorf("%s: the list has %s, which no edge calls by name", id, name)
+			}
+		}
 	}
 }
