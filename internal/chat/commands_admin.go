@@ -131,11 +131,11 @@ func amend(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	if !json.Valid([]byte(patch)) {
 		return nil, refusef("invalid_amendment", "The patch is not valid JSON; write an object such as {\"durations\":{\"tradeWindow\":\"72h\"}}.")
 	}
-	a, err := decoded[*game.AmendResult](s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")}))
+	res, err := s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")})
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: fmt.Sprintf("The ruleset %s is now at version %d (%s): %s", a.Ruleset, a.Version, a.Amendment.Reason, clip(string(a.Amendment.Patch), 1500))}, nil
+	return &Reply{Text: s.Says("amend", res.Body, nil)}, nil
 }
 
 func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
