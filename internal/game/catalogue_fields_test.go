@@ -41,4 +41,3 @@ func TestCallFields(t *testing.T) {
 		t.Errorf("a bare command's fields: %v", f)
 	}
 }
-
