@@ -65,8 +65,8 @@ func Turns() engine.Component {
 // Judiciary is the judicial system's component (U7-U11).
 func Judiciary() engine.Component {
 	return engine.Component{Name: InstJudiciary, Views: []engine.View{viewCases}, Commands: []engine.Command{
-		{Name: "pool-enter", Institution: InstJudiciary, Action: true, What: "the Judicial Pool", Summary: "Enter the Judicial Pool", Call: engine.Bare(EnterPool), Says: saysStatus(func(PlayerStatus) string { return "entered the Judicial Pool" })},
-		{Name: "pool-leave", Institution: InstJudiciary, Action: true, What: "the Judicial Pool", Summary: "Leave the Judicial Pool", Call: engine.Bare(LeavePool), Says: saysStatus(func(PlayerStatus) string { return "left the Judicial Pool" })},
+		{Name: "pool-enter", Institution: InstJudiciary, Action: true, What: "Judicial Pool", Summary: "Enter the Judicial Pool", Call: engine.Bare(EnterPool), Says: saysStatus(func(PlayerStatus) string { return "entered the Judicial Pool" })},
+		{Name: "pool-leave", Institution: InstJudiciary, Action: true, What: "Judicial Pool", Summary: "Leave the Judicial Pool", Call: engine.Bare(LeavePool), Says: saysStatus(func(PlayerStatus) string { return "left the Judicial Pool" })},
 		{Name: "judgment-request", Institution: InstJudiciary, Action: true, Draws: true, What: "Requests for Judgment",
 			Summary: "Request judgment: a statement to be judged TRUE or FALSE", Call: engine.Method(RequestJudgment, engine.Creates), Says: saysRequest},
 		{Name: "judge-recuse", Institution: InstJudiciary, Action: true, Draws: true, What: "recusals", Summary: "Recuse yourself as a case's Judge (within 48 hours)", Call: engine.Method(Recuse), Says: saysRecuse},
