@@ -190,7 +190,7 @@ func TestEverySlashCommand(t *testing.T) {
 	if !hs.player(grace).Member {
 		t.Fatal("leave left before confirmation")
 	}
-	contains(t, "leave confirm", hs.press(grace, r.button(t, "Leave the game")), "Grace left the game; destroyed: ")
+	contains(t, "leave confirm", hs.press(grace, r.button(t, "Leave the game")), "Grace left the game, losing ", "they may join again in 7 days")
 	if hs.player(grace).Member {
 		t.Error("grace is still a member after confirming")
 	}

@@ -53,7 +53,7 @@ func obeliskFromDiscord(t *testing.T) *harness {
 	contains(t, "bind", hs.cmd(admin, "bind", opt("game", "stone")), "now plays the game")
 	ritual := `[{"op":"add","path":"/obelisk/ritualTypes/cut-the-obelisk","value":{"id":"cut-the-obelisk","name":"Cut the Obelisk",` +
 		`"cost":{"resolve":1,"crystals":1,"herbs":1},"effects":[{"kind":"add-cuts","amount":1}]}}]`
-	contains(t, "amend", hs.cmd(admin, "amend", opt("patch", ritual), opt("reason", "our first ritual")), "The ruleset obelisk is now at version 2 (our first ritual)")
+	contains(t, "amend", hs.cmd(admin, "amend", opt("patch", ritual), opt("reason", "our first ritual")), "The ruleset is amended to version 2: adds the ritual type Cut the Obelisk (our first ritual).")
 	hs.cmd(ada, "join")
 	hs.cmd(grace, "join", opt("name", "Grace"))
 

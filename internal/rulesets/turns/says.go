@@ -13,6 +13,12 @@ import (
 // the game's zone (America/Chicago, at) and turns by their names ("turn
 // 1-2"), as the log's sentences (narrate.go) read.
 
+// quoted is a player's words in quotes, their closing period left to the
+// sentence they end ("It is" for "It is.").
+func quoted(s string) string {
+	return fmt.Sprintf("%q", strings.TrimRight(engine.Clip(s, 300), ". "))
+}
+
 func changeWords(c nomic.RuleChange) string {
 	switch c.Op {
 	case nomic.RuleEnacted:
@@ -101,7 +107,7 @@ func saysRequest(a engine.Answer) string {
 	if c.Paradox {
 		kind = "a Request for Judgment stating a paradox"
 	}
-	s := fmt.Sprintf("%s filed %s, case %d: %q", a.Who(c.Petitioner, c.PetitionerName), kind, c.Number, engine.Clip(c.Statement, 300))
+	s := fmt.Sprintf("%s filed %s, case %d: %s", a.Who(c.Petitioner, c.PetitionerName), kind, c.Number, quoted(c.Statement))
 	if len(c.Mentioned) > 0 {
 		ns := make([]string, len(c.Mentioned))
 		for i, id := range c.Mentioned {
@@ -142,7 +148,7 @@ func saysRule(a engine.Answer) string {
 	}
 	s := fmt.Sprintf("%s ruled case %d %s", who, c.Number, r.Value)
 	if r.Reasons != "" {
-		s += fmt.Sprintf(": %q", engine.Clip(r.Reasons, 300))
+		s += ": " + quoted(r.Reasons)
 	}
 	return s + ". The ruling may be appealed."
 }
@@ -152,7 +158,7 @@ func saysAppeal(a engine.Answer) string {
 	a.Decode(&v)
 	s := fmt.Sprintf("%s appealed the ruling of case %d for %s (appeal %s)", a.Who(v.By, v.ByName), v.Case, v.Value, v.ID)
 	if v.Reasons != "" {
-		s += fmt.Sprintf(": %q", engine.Clip(v.Reasons, 300))
+		s += ": " + quoted(v.Reasons)
 	}
 	s += fmt.Sprintf(". It is voted on in turn %s", v.Turn)
 	if !v.VotingBegins.IsZero() {
