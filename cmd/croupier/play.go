@@ -435,7 +435,7 @@ func commonCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return says("leave", v) })
+					return p.out(rep, func() string { return p.says("leave", v) })
 				}
 			},
 		},

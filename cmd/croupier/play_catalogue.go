@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -68,7 +69,7 @@ func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd,
 				if err != nil {
 					return err
 				}
-				return p.out(rep, func() string { return catalogueText(info.Name, raw) })
+				return p.out(rep, func() string { return cmp.Or(rep.Says, catalogueText(info.Name, raw, p.lazyNameOf())) })
 			}
 		}}, nil
 }
@@ -239,16 +240,18 @@ func cataloguePayload(c game.CommandInfo, given map[string]*fieldFlag, pos []str
 
 // catalogueText is the answer of a command this CLI knows only from the
 // game's command list: the sentence its declaration says (Command.Says),
-// as chat and the bridge show it.
-func catalogueText(name string, raw json.RawMessage) string {
-	return rulesets.Registry().Says(name, raw, nil)
+// as chat and the bridge show it. The server sends it with the answer
+// (client.Reply.Says), which the CLI shows first: the server may run a
+// module this CLI does not link.
+func catalogueText(name string, raw json.RawMessage, who func(string) string) string {
+	return rulesets.Registry().Says(name, raw, who)
 }
 
 // says is the sentence command's declaration says of v, its decoded answer.
-func says(command string, v any) string {
+func (p *player) says(command string, v any) string {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprintf("%s: %v", command, err)
 	}
-	return catalogueText(command, raw)
+	return catalogueText(command, raw, p.lazyNameOf())
 }

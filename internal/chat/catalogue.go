@@ -117,12 +117,24 @@ func runCatalogue(c game.Command, fields []game.Field) Handler {
 		if err != nil {
 			return nil, err
 		}
-		return catalogueReply(s, c.Name, res.Body), nil
+		return catalogueReply(ctx, s, inv, c.Name, res.Body), nil
 	}
 }
 
 // catalogueReply is the sentence the command's declaration says of its
 // answer (Command.Says), as the CLI and the bridge show it.
-func catalogueReply(s *game.Service, name string, body json.RawMessage) *Reply {
-	return &Reply{Text: clip(s.Says(name, body, nil), MaxText)}
+func catalogueReply(ctx context.Context, s *game.Service, inv *Invocation, name string, body json.RawMessage) *Reply {
+	return &Reply{Text: clip(s.Says(name, body, playerNames(ctx, s, inv.Game)), MaxText)}
+}
+
+// playerNames is the game's display names by id, read when first asked
+// for (the id itself for someone who is not a player now).
+func playerNames(ctx context.Context, s *game.Service, g string) func(string) string {
+	names := s.Names(ctx, g)
+	return func(id string) string {
+		if n := names(id); n != "" {
+			return n
+		}
+		return id
+	}
 }

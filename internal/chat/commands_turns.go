@@ -196,7 +196,8 @@ func orNobody(names []string) string {
 	return game.AndList(names)
 }
 
-// says is the sentence command's declaration says of v, its answer.
+// says is the sentence command's declaration says of v, its answer (whose
+// turns views name their players).
 func says(s *game.Service, command string, v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {

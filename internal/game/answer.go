@@ -1,6 +1,7 @@
 package game
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -41,18 +42,32 @@ func (a Answer) Fields() F {
 	return m
 }
 
-// Who is player id as people read it: the edge's name for it, else the
-// name the answer gives beside it (given), else "someone" for no one.
+// Who is player id as people read it: the name the answer gives beside
+// it (given), else the edge's name for it, else the id ("someone" for no
+// one). An edge's names may cost a read, so the answer's come first.
 func (a Answer) Who(id, given string) string {
-	if a.name != nil && id != "" {
-		if n := a.name(id); n != "" && n != id {
-			return n
-		}
-	}
 	if given != "" {
 		return given
 	}
 	return displayName(a.name)(id)
+}
+
+// Names is game's display names by id for a sentence (Registry.Says),
+// read only when one is asked for that its answer does not give; "" for
+// an id that is no current player's.
+func (s *Service) Names(ctx context.Context, game string) func(string) string {
+	var names map[string]string
+	return func(id string) string {
+		if names == nil {
+			names = map[string]string{}
+			if ps, err := s.Players(ctx, game); err == nil {
+				for _, p := range ps {
+					names[p.ID] = p.Name
+				}
+			}
+		}
+		return names[id]
+	}
 }
 
 // Says is how the answer of command name reads. A command whose
