@@ -20,6 +20,7 @@ import (
 	slackchat "croupier/internal/chat/slack"
 	"croupier/internal/game"
 	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/rulesets/turns"
 )
@@ -46,6 +47,8 @@ type answerStep struct {
 	// cli is the CLI's arguments after the verb, when its verb is
 	// hand-written with arguments of its own.
 	cli []string
+	// chatOpts are chat's options, when they are not opts.
+	chatOpts [][2]string
 	// cliOnly: no chat command runs it (a platform's report).
 	cliOnly bool
 	// want are what the answer says on every edge (names, numbers).
@@ -55,10 +58,12 @@ type answerStep struct {
 	advance time.Duration
 }
 
-// answersLater are the commands the table does not run in an Obelisk
-// game yet: the 000 governance and trades, which the Gilded Hall shares
-// (their sentences are the next step).
+// answersLater are the commands the table does not run yet (each has its
+// Says: TestEveryCommandSaysItsAnswer): trades, the 000 governance, an
+// import, accepting a duel and an Exoptosis match's moves, whose setups
+// (reputable players, a Judge, a match in play) are the next step.
 var answersLater = map[string]bool{"trade-offer": true, "trade-accept": true, "trade-withdraw": true,
+	"import": true, "import-revoke": true, "duel-accept": true,
 	"proposal-submit": true, "proposal-withdraw": true, "justice-request": true, "ruling": true, "ruling-overturn": true,
 	"confidence-open": true, "judge-removal-assent": true, "judge-resign": true, "judge-candidacy": true}
 
@@ -126,6 +131,23 @@ var answerTable = []answerStep{
 	{ruleset: obelisk.ID, command: "leave", actor: 2, chat: "leave confirm", want: []string{"Cy left the game"}},
 }
 
+var gildedHallSteps = []answerStep{
+	{ruleset: gildedhall.ID, command: "join", actor: 0, opts: [][2]string{{"name", "Ada"}}, want: []string{"Ada"}},
+	{ruleset: gildedhall.ID, command: "join", actor: 1, opts: [][2]string{{"name", "Grace"}}, want: []string{"Grace"}},
+	{ruleset: gildedhall.ID, command: "join", actor: 2, opts: [][2]string{{"name", "Cy"}}, want: []string{"Cy"}},
+	{ruleset: gildedhall.ID, command: "grant", actor: 0, cli: []string{"Grace", "--vertebrae", "60", "--chips", "1", "--reason", "a start"},
+		chatOpts: [][2]string{{"player", "{player:1}"}, {"reason", "a start"}, {"vertebrae", "60"}, {"chips", "1"}}, want: []string{"Grace", "a start"}},
+	{ruleset: gildedhall.ID, command: "purchase", actor: 1, opts: [][2]string{{"item", "random-card"}, {"quantity", "2"}}, chat: "buy confirm", want: []string{"Random Card"}},
+	{ruleset: gildedhall.ID, command: "purchase", actor: 1, opts: [][2]string{{"item", "deck-pack"}}, chat: "buy confirm", want: []string{"Deck Pack"}},
+	{ruleset: gildedhall.ID, command: "open", actor: 1, cli: []string{"deck-pack"}, chatOpts: [][2]string{{"pack", "deck-pack"}}, want: []string{"Deck Pack"}},
+	{ruleset: gildedhall.ID, command: "gift", actor: 1, cli: []string{"Cy"}, chatOpts: [][2]string{{"player", "{player:2}"}}, want: []string{"Grace", "Cy"}},
+	{ruleset: gildedhall.ID, command: "revoke", actor: 0, cli: []string{"Grace", "--vertebrae", "1", "--reason", "a correction"},
+		chatOpts: [][2]string{{"player", "{player:1}"}, {"reason", "a correction"}, {"vertebrae", "1"}}, want: []string{"Grace", "a correction"}},
+	{ruleset: gildedhall.ID, command: "duel-request", actor: 1, opts: [][2]string{{"invitees", "{id:2}"}}, chatOpts: [][2]string{{"player", "{player:2}"}}, want: []string{"Grace", "Cy"}},
+	{ruleset: gildedhall.ID, command: "duel-decline", actor: 2, opts: [][2]string{{"match", "{match}"}}, chat: "duel answer", chatOpts: [][2]string{{"accept", "false"}, {"match", "{match}"}}, want: []string{"cancelled"}},
+	{ruleset: gildedhall.ID, command: "battle-engage", actor: 1, want: []string{"Grace"}},
+}
+
 // ritualPatch adds the README's ritual type to an Obelisk game.
 const ritualPatch = `[{"op":"add","path":"/obelisk/ritualTypes/cut-the-obelisk","value":{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"herbs":2,"resolve":1},"effects":[{"kind":"add-cuts","amount":1},{"kind":"grant","target":"contributors","components":{"blood":1}}]}}]`
 
@@ -174,12 +196,13 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 	// A common command is covered by its step in any ruleset: its
 	// sentence is the same declaration's.
 	covered := map[string]bool{}
-	for _, s := range answerTable {
+	for _, s := range append(slices.Clone(answerTable), gildedHallSteps...) {
 		covered[s.command] = true
 	}
-	for _, id := range []string{turns.ID, obelisk.ID} {
+	table := append(slices.Clone(answerTable), gildedHallSteps...)
+	for _, id := range []string{turns.ID, obelisk.ID, gildedhall.ID} {
 		for _, name := range reg.CallableIn(id) {
-			if !covered[name] && notInTable[id+" "+name] == "" && !answersLater[name] {
+			if !covered[name] && notInTable[id+" "+name] == "" && !answersLater[name] && !strings.HasPrefix(name, "match-") {
 				t.Errorf("the table has no step for %s's command %s", id, name)
 			}
 		}
@@ -193,7 +216,7 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 		h.slashIn(answerGuild(id), "21", "bind", map[string]any{"name": "game", "type": discord.OptString, "value": edges[1].game(id)})
 		h.slackIn(answerTeam(id), "U21", "bind "+edges[2].game(id))
 	}
-	for _, s := range answerTable {
+	for _, s := range table {
 		if s.advance > 0 {
 			h.must("play", "clock", "--advance", s.advance.String())
 		}
@@ -203,6 +226,9 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 			}
 			g := e.game(s.ruleset)
 			opts := slices.Clone(s.opts)
+			if e.name != "cli" && s.chatOpts != nil {
+				opts = slices.Clone(s.chatOpts)
+			}
 			for i, o := range opts {
 				if o[1] == "{gathering}" {
 					gs, err := obelisk.On(h.srv.svc).Gatherings(ctx, g)
@@ -220,6 +246,18 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 				}
 			}
 			for i, o := range opts {
+				if n, ok := strings.CutPrefix(o[1], "{id:"); ok {
+					i2, _ := strconv.Atoi(strings.TrimSuffix(n, "}"))
+					opts[i][1] = e.actor(i2)
+				}
+				if o[1] == "{match}" {
+					ms, err := gildedhall.On(h.srv.svc).Matches(ctx, g, gildedhall.MatchFilter{})
+					j := slices.IndexFunc(ms, func(m gildedhall.MatchSummary) bool { return m.Status == gildedhall.MatchRequested })
+					if err != nil || j < 0 {
+						t.Fatalf("%s: the matches of %s: %v %v", s.command, g, ms, err)
+					}
+					opts[i][1] = ms[j].ID
+				}
 				if n, ok := strings.CutPrefix(o[1], "{player:"); ok {
 					i2, _ := strconv.Atoi(strings.TrimSuffix(n, "}"))
 					opts[i][1] = map[string]string{"cli": answerPlayers[i2], "discord": strconv.Itoa(21 + i2), "slack": fmt.Sprintf("<@U%d>", 21+i2)}[e.name]
@@ -227,8 +265,16 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 			}
 			got := e.run(h, s, g, opts)
 			what := fmt.Sprintf("%s %s on %s", s.ruleset, s.command, e.name)
+			// A chat platform shows a mention as the member's name.
+			shown := mention.ReplaceAllStringFunc(got, func(m string) string {
+				n, _ := strconv.Atoi(strings.Trim(m, "<@U>"))
+				if i := n - 21; i >= 0 && i < len(answerPlayers) {
+					return answerPlayers[i]
+				}
+				return m
+			})
 			for _, w := range s.want {
-				if !strings.Contains(got, w) {
+				if !strings.Contains(shown, w) {
 					t.Errorf("%s: the answer lacks %q:\n%s", what, w, got)
 				}
 			}
@@ -244,6 +290,7 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 // calendar key or a raw term; in a turns game, a time not in the game's
 // zone.
 var (
+	mention      = regexp.MustCompile(`<@U?\d+>`)
 	keyValueLine = regexp.MustCompile(`(?m)^\s*[a-z][a-z _]*: `)
 	jsonMark     = regexp.MustCompile(`[{\[]\s*"|"\s*:\s*["{\[\d]`)
 	goList       = regexp.MustCompile(`\[[^\]\s]+( [^\]\s]+)+\]`)
@@ -258,11 +305,11 @@ var (
 )
 
 func answerGuild(ruleset string) string {
-	return map[string]string{turns.ID: "920", obelisk.ID: "921"}[ruleset]
+	return map[string]string{turns.ID: "920", obelisk.ID: "921", gildedhall.ID: "922"}[ruleset]
 }
 
 func answerTeam(ruleset string) string {
-	return map[string]string{turns.ID: "T20", obelisk.ID: "T21"}[ruleset]
+	return map[string]string{turns.ID: "T20", obelisk.ID: "T21", gildedhall.ID: "T22"}[ruleset]
 }
 
 func notSentences(s string, turnsGame bool) []string {
