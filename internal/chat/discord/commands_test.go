@@ -147,7 +147,7 @@ func TestEverySlashCommand(t *testing.T) {
 
 	// Admin corrections.
 	r = hs.cmd(admin, "revoke", userOpt("player", grace), opt("vertebrae", 2), opt("reason", "ruling 1"))
-	contains(t, "revoke", r, "Revoked from <@3>", "2 Vertebrae")
+	contains(t, "revoke", r, "Revoked 2 Vertebrae from Grace (ruling 1).")
 	if v := hs.player(grace).Inventory.Vertebrae; v != 2 {
 		t.Errorf("grace after revoke: %d Vertebrae, want 2", v)
 	}

@@ -17,8 +17,11 @@ import (
 // end of the round's unanimity turns cancels the switch to simple majority
 // (U5). TestU3_InitialRulesAreSeed003 checks the file against the seed.
 //
+// A string, not a []byte: read-only data, not the writable segment, which
+// every Lambda bootstrap that links the rules maps whole (TestBootstrapSizes).
+//
 //go:embed initial_rules.json
-var initialRules []byte
+var initialRules string
 
 // RoleUnanimity marks the rule "A rule-change is adopted if and only if the
 // vote is unanimous ..." (U5).
@@ -37,7 +40,7 @@ func InitialRules() ([]RuleText, error) {
 		Kind  string     `json:"kind"`
 		Rules []RuleText `json:"rules"`
 	}
-	if err := json.Unmarshal(initialRules, &f); err != nil {
+	if err := json.Unmarshal([]byte(initialRules), &f); err != nil {
 		return nil, fmt.Errorf("nomic: initial_rules.json: %w", err)
 	}
 	return f.Rules, nil
