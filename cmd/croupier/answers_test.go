@@ -62,8 +62,7 @@ type answerStep struct {
 // Says: TestEveryCommandSaysItsAnswer): trades, the 000 governance, an
 // import, accepting a duel and an Exoptosis match's moves, whose setups
 // (reputable players, a Judge, a match in play) are the next step.
-var answersLater = map[string]bool{"trade-offer": true, "trade-accept": true, "trade-withdraw": true,
-	"import": true, "import-revoke": true, "duel-accept": true,
+var answersLater = map[string]bool{"import": true, "import-revoke": true, "duel-accept": true,
 	"proposal-submit": true, "proposal-withdraw": true, "justice-request": true, "ruling": true, "ruling-overturn": true,
 	"confidence-open": true, "judge-removal-assent": true, "judge-resign": true, "judge-candidacy": true}
 
@@ -143,6 +142,12 @@ var gildedHallSteps = []answerStep{
 	{ruleset: gildedhall.ID, command: "gift", actor: 1, cli: []string{"Cy"}, chatOpts: [][2]string{{"player", "{player:2}"}}, want: []string{"Grace", "Cy"}},
 	{ruleset: gildedhall.ID, command: "revoke", actor: 0, cli: []string{"Grace", "--vertebrae", "1", "--reason", "a correction"},
 		chatOpts: [][2]string{{"player", "{player:1}"}, {"reason", "a correction"}, {"vertebrae", "1"}}, want: []string{"Grace", "a correction"}},
+	{ruleset: gildedhall.ID, command: "trade-offer", actor: 1, opts: [][2]string{{"to", "{id:2}"}, {"give", `{"vertebrae":2}`}, {"take", `{}`}},
+		chatOpts: [][2]string{{"player", "{player:2}"}, {"give_vertebrae", "2"}}, want: []string{"Grace", "Cy", "2 Vertebrae"}},
+	{ruleset: gildedhall.ID, command: "trade-accept", actor: 2, opts: [][2]string{{"trade", "{trade}"}}, want: []string{"Cy accepted"}},
+	{ruleset: gildedhall.ID, command: "trade-offer", actor: 1, opts: [][2]string{{"to", "{id:2}"}, {"give", `{"vertebrae":1}`}, {"take", `{}`}},
+		chatOpts: [][2]string{{"player", "{player:2}"}, {"give_vertebrae", "1"}}},
+	{ruleset: gildedhall.ID, command: "trade-withdraw", actor: 1, opts: [][2]string{{"trade", "{trade}"}}, want: []string{"Grace", "1 Vertebra "}},
 	{ruleset: gildedhall.ID, command: "duel-request", actor: 1, opts: [][2]string{{"invitees", "{id:2}"}}, chatOpts: [][2]string{{"player", "{player:2}"}}, want: []string{"Grace", "Cy"}},
 	{ruleset: gildedhall.ID, command: "duel-decline", actor: 2, opts: [][2]string{{"match", "{match}"}}, chat: "duel answer", chatOpts: [][2]string{{"accept", "false"}, {"match", "{match}"}}, want: []string{"cancelled"}},
 	{ruleset: gildedhall.ID, command: "battle-engage", actor: 1, want: []string{"Grace"}},
@@ -249,6 +254,14 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 				if n, ok := strings.CutPrefix(o[1], "{id:"); ok {
 					i2, _ := strconv.Atoi(strings.TrimSuffix(n, "}"))
 					opts[i][1] = e.actor(i2)
+				}
+				if o[1] == "{trade}" {
+					trs, err := gildedhall.On(h.srv.svc).Trades(ctx, g, gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
+					j := slices.IndexFunc(trs, func(tr gildedhall.Trade) bool { return tr.Status == gildedhall.TradeOpen })
+					if err != nil || j < 0 {
+						t.Fatalf("%s: the trades of %s: %v %v", s.command, g, trs, err)
+					}
+					opts[i][1] = trs[j].ID
 				}
 				if o[1] == "{match}" {
 					ms, err := gildedhall.On(h.srv.svc).Matches(ctx, g, gildedhall.MatchFilter{})

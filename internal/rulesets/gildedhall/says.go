@@ -18,7 +18,7 @@ import (
 func holdingWords(vertebrae, chips int, cards []players.Card, packs []players.Pack) string {
 	var ws []string
 	if vertebrae != 0 {
-		ws = append(ws, strconv.Itoa(vertebrae)+" Vertebrae")
+		ws = append(ws, engine.Count(vertebrae, "Vertebra", "Vertebrae"))
 	}
 	if chips != 0 {
 		ws = append(ws, engine.Count(chips, "Chip", "Chips"))
@@ -108,7 +108,7 @@ func saysImport(a engine.Answer) string {
 func tradeItems(it economy.Items, names map[string]string) string {
 	var ws []string
 	if it.Vertebrae > 0 {
-		ws = append(ws, strconv.Itoa(it.Vertebrae)+" Vertebrae")
+		ws = append(ws, engine.Count(it.Vertebrae, "Vertebra", "Vertebrae"))
 	}
 	if it.Chips > 0 {
 		ws = append(ws, chips(it.Chips))
