@@ -100,7 +100,13 @@ func safeSays(f func(Answer) string, a Answer) (s string) {
 
 // SaysText is the Says of a command whose answer says itself in its text
 // member (the Obelisk's answers log their sentence).
-func SaysText(a Answer) string { return a.Fields().Str("text") }
+func SaysText(a Answer) string {
+	s := strings.TrimSpace(a.Fields().Str("text"))
+	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+		s += "."
+	}
+	return s
+}
 
 // Duration reads d as people do: "7 days", "48 hours", "1 hour 30
 // minutes", "45 seconds", never "168h0m0s".
