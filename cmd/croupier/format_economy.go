@@ -309,7 +309,7 @@ func grantText(g gildedhall.Grant, v gildedhall.GrantResult, name func(string) s
 		parts = append(parts, signed(g.Vertebrae)+" Vertebrae")
 	}
 	if g.Chips != 0 {
-		parts = append(parts, signed(g.Chips)+" Chips")
+		parts = append(parts, signed(g.Chips)+map[bool]string{true: " Chip", false: " Chips"}[g.Chips == 1 || g.Chips == -1])
 	}
 	if len(v.Cards) > 0 {
 		parts = append(parts, cardsText(v.Cards))
@@ -317,10 +317,10 @@ func grantText(g gildedhall.Grant, v gildedhall.GrantResult, name func(string) s
 	for _, p := range v.Packs {
 		parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
 	}
-	s := fmt.Sprintf("Granted %s %s%s. %s now holds %d Vertebrae, %d Chips.",
-		name(v.Player), strings.Join(parts, ", "), because(v.Reason), name(v.Player), v.Vertebrae, v.Chips)
+	s := fmt.Sprintf("Granted %s %s%s. %s now holds %d Vertebrae, %s.",
+		name(v.Player), strings.Join(parts, ", "), because(v.Reason), name(v.Player), v.Vertebrae, plural(v.Chips, "Chip", "Chips"))
 	if v.Won {
-		s += fmt.Sprintf("\n%s holds %d Chips and wins the game!", name(v.Player), v.Chips)
+		s += fmt.Sprintf("\n%s holds %s and wins the game!", name(v.Player), plural(v.Chips, "Chip", "Chips"))
 	}
 	return s
 }

@@ -80,7 +80,7 @@ func TestTurnsPlayerViewsCLI(t *testing.T) {
 	}
 	// Leaving costs no points (U2) and destroys nothing.
 	out = h.must("play", "--as", "discord:2", "leave")
-	contains(t, "leave", out, "Bob left nomic at ", "; destroyed: nothing. May rejoin from ")
+	contains(t, "leave", out, "Bob left the game; they may join again at once.")
 	lacks(t, "leave", out, foreign...)
 }
 
@@ -113,7 +113,7 @@ func TestObeliskPlayerViewsCLI(t *testing.T) {
 	}
 	// Leaving destroys the components held, and says so in them.
 	out = h.must("play", "leave")
-	matches(t, "leave", out, `^Ada left stone at .*; destroyed: \d+⚡\. May rejoin from `)
+	matches(t, "leave", out, `^Ada left the game, losing \d+⚡; they may join again in 7 days\.`)
 	lacks(t, "leave", out, "Vertebrae", "Chips", "cards", "packs")
 }
 
@@ -145,5 +145,5 @@ func TestGildedHallPlayerViewsCLI(t *testing.T) {
 			t.Errorf("a Gilded Hall player's status as JSON has %q: %s", k, m[k])
 		}
 	}
-	contains(t, "leave", h.must("play", "leave"), "destroyed: 7 Vertebrae, 1 Chip, 0 cards and 0 packs. May rejoin from ")
+	contains(t, "leave", h.must("play", "leave"), "Ada left the game, losing 7 Vertebrae, 1 Chip, 0 cards and 0 packs; they may join again in 7 days.")
 }

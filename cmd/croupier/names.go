@@ -30,6 +30,18 @@ func (p *player) roster() []game.PlayerView {
 	return *p.players
 }
 
+// lazyNameOf is nameOf, reading the roster only when a name is asked for
+// (a sentence whose answer names its players asks for none).
+func (p *player) lazyNameOf() func(string) string {
+	var name func(string) string
+	return func(id string) string {
+		if name == nil {
+			name = p.nameOf()
+		}
+		return name(id)
+	}
+}
+
 // nameOf returns a player's display name for an id (the id itself for
 // someone who is not a current player, or has no name).
 func (p *player) nameOf() func(string) string {

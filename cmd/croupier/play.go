@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -445,10 +444,7 @@ func commonCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string {
-						return fmt.Sprintf("%s left %s at %s; destroyed: %s. May rejoin from %s.",
-							cmp.Or(v.Name, v.Player), p.opts.game, stamp(v.LeftAt), v.LostText(), stamp(v.RejoinPossibleAt))
-					})
+					return p.out(rep, func() string { return p.says("leave", v) })
 				}
 			},
 		},

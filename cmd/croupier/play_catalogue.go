@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -69,7 +69,7 @@ func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd,
 				if err != nil {
 					return err
 				}
-				return p.out(rep, func() string { return catalogueText(info.Name, p.opts.game, raw) })
+				return p.out(rep, func() string { return cmp.Or(rep.Says, catalogueText(info.Name, raw, p.lazyNameOf())) })
 			}
 		}}, nil
 }
@@ -238,83 +238,20 @@ func cataloguePayload(c game.CommandInfo, given map[string]*fieldFlag, pos []str
 	return payload, nil
 }
 
-// catalogueText renders the answer of a command this CLI knows only from
-// the game's command list: its members one a line, in the server's order,
-// nested ones indented, an id shown with the name the answer gives it.
-func catalogueText(name, game string, raw json.RawMessage) string {
-	// An answer that says itself (a "text" member, as the Obelisk's do)
-	// is shown as that sentence.
-	var said struct {
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &said) == nil && said.Text != "" {
-		return said.Text
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s in %s:", name, game)
-	writeValue(&b, raw, 1)
-	return strings.TrimRight(b.String(), "\n")
+// catalogueText is the answer of a command this CLI knows only from the
+// game's command list: the sentence its declaration says (Command.Says),
+// as chat and the bridge show it. The server sends it with the answer
+// (client.Reply.Says), which the CLI shows first: the server may run a
+// module this CLI does not link.
+func catalogueText(name string, raw json.RawMessage, who func(string) string) string {
+	return rulesets.Registry().Says(name, raw, who)
 }
 
-func writeValue(b *strings.Builder, raw json.RawMessage, depth int) {
-	indent := strings.Repeat("  ", depth)
-	if ms, ok := game.ResultMembers(raw); ok {
-		b.WriteString("\n")
-		for _, m := range ms {
-			fmt.Fprintf(b, "%s%s:", indent, strings.ReplaceAll(m.Key, "_", " "))
-			if id, isString := jsonString(m.Value); isString && m.Name != "" {
-				fmt.Fprintf(b, " %s\n", who(id, m.Name))
-				continue
-			}
-			writeValue(b, m.Value, depth+1)
-		}
-		return
+// says is the sentence command's declaration says of v, its decoded answer.
+func (p *player) says(command string, v any) string {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%s: %v", command, err)
 	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) == nil {
-		if len(list) == 0 {
-			b.WriteString(" none\n")
-			return
-		}
-		if !slices.ContainsFunc(list, func(x json.RawMessage) bool { x = bytes.TrimSpace(x); return x[0] == '{' || x[0] == '[' }) {
-			parts := make([]string, len(list))
-			for i, x := range list {
-				parts[i] = scalar(x)
-			}
-			fmt.Fprintf(b, " %s\n", strings.Join(parts, ", "))
-			return
-		}
-		b.WriteString("\n")
-		for _, x := range list {
-			fmt.Fprintf(b, "%s-", indent)
-			writeValue(b, x, depth+1)
-		}
-		return
-	}
-	fmt.Fprintf(b, " %s\n", scalar(raw))
-}
-
-func jsonString(raw json.RawMessage) (string, bool) {
-	var s string
-	return s, json.Unmarshal(raw, &s) == nil
-}
-
-// scalar renders a JSON string, number, boolean or null.
-func scalar(raw json.RawMessage) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(bytes.TrimSpace(raw))
-	}
-	switch v := v.(type) {
-	case nil:
-		return "none"
-	case string:
-		return v
-	case bool:
-		if v {
-			return "yes"
-		}
-		return "no"
-	}
-	return string(bytes.TrimSpace(raw))
+	return catalogueText(command, raw, p.lazyNameOf())
 }

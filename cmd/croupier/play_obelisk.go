@@ -97,7 +97,7 @@ func correctionVerb(revoke bool) playCmd {
 				if err != nil {
 					return err
 				}
-				return p.out(rep, func() string { return catalogueText(name, p.opts.game, raw) })
+				return p.out(rep, func() string { return catalogueText(name, raw, p.lazyNameOf()) })
 			}
 		},
 	}

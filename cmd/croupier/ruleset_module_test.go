@@ -83,7 +83,7 @@ func tallyModule() game.Module {
 		Components: []game.Component{{Name: tallyID,
 			Commands: []game.Command{
 				{Name: "score", Institution: tallyID, Action: true, What: "points",
-					Summary: "Score a point (or 2); a bonus point follows an hour later", Call: game.Method(score)},
+					Summary: "Score a point (or 2); a bonus point follows an hour later", Call: game.Method(score), Says: saysScore},
 				{Name: "tally-bonus", Institution: tallyID, Scheduled: true, AfterEnd: true, What: "bonus points"},
 			},
 			Due: []game.DueWork{{Kind: "tally-bonus", Prefix: tallyPrefix, Run: runBonus}},
@@ -94,6 +94,20 @@ func tallyModule() game.Module {
 			return tp.Points >= tallyWin, map[string]int{"points": tp.Points}
 		},
 	}
+}
+
+// saysScore is how score's answer reads on every edge (Command.Says).
+func saysScore(a game.Answer) string {
+	var r ScoreResult
+	a.Decode(&r)
+	s := fmt.Sprintf("%s scored: %s in all", a.Who(r.Player, r.Name), game.Count(r.Points, "point", "points"))
+	if r.Won {
+		return s + ", and wins the game!"
+	}
+	if !r.BonusAt.IsZero() {
+		s += "; a bonus point follows at " + r.BonusAt.UTC().Format("15:04 UTC")
+	}
+	return s + "."
 }
 
 // tallyMember returns id's record if they are a current player, else nil.
@@ -348,7 +362,7 @@ func TestAddingARuleset(t *testing.T) {
 	// The CLI: score has no verb of its own in croupier play.
 	h.vars["CROUPIER_GAME"] = "tally-1"
 	out := h.must("play", "--as", bob, "score")
-	contains(t, "play score", out, "score in tally-1:", "player: Bob (discord:2)", "points: 1", "bonus at: 2026-03-05T13:00:00Z", "won: no")
+	contains(t, "play score", out, "Bob scored: 1 point in all; a bonus point follows at 13:00 UTC.")
 	out = h.must("play", "help", "score")
 	contains(t, "play help score", out, "score [--points POINTS]", "Score a point (or 2)")
 	if r := h.cli("play", "--as", bob, "score", "lots"); r.code != exitUsage || !strings.Contains(r.stderr, `points must be a whole number, not "lots"`) {
@@ -372,7 +386,7 @@ func TestAddingARuleset(t *testing.T) {
 		t.Fatalf("slack bind: %s", out)
 	}
 	h.slack("USUE", "join Sue")
-	if out := h.slack("USUE", "score 2"); !strings.Contains(out, `*player*\nSue`) || !strings.Contains(out, `*points*\n2`) {
+	if out := h.slack("USUE", "score 2"); !strings.Contains(out, `Sue scored: 2 points in all`) {
 		t.Errorf("slack score 2: %s", out)
 	}
 	if out := h.slack("USUE", "score points=x"); !strings.Contains(out, "Option points must be a whole number") {
@@ -390,7 +404,7 @@ func TestAddingARuleset(t *testing.T) {
 		t.Fatalf("bind: %s", s)
 	}
 	s := h.slash("900", "2", "score")
-	if !strings.Contains(s, "points: 3") || !strings.Contains(s, "won: yes") || !strings.Contains(s, "player: Bob") {
+	if !strings.Contains(s, "Bob scored: 3 points in all, and wins the game!") {
 		t.Fatalf("/score by Bob: %s", s)
 	}
 	// Bob has won: the game is over, by every edge.

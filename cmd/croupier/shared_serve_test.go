@@ -131,8 +131,8 @@ func TestServeSharedMessagesStayShared(t *testing.T) {
 	}
 	p := slash("2", "turns", sub("propose", str("op", "amend"), str("rule", 210), str("text", "Rule 210, amended.")))
 	votes := []string{"👍 For", "👎 Against"}
-	press("Bob's 👍", "3", button(p, "👍 For"), "9201", "your vote for proposal P1", "For: Bob. Against: none.", votes)
-	press("Cy's 👍", "5", button(p, "👍 For"), "9201", "your vote for proposal P1", "For: Bob, Cy. Against: none.", votes)
+	press("Bob's 👍", "3", button(p, "👍 For"), "9201", "Bob voted for proposal P1", "For: Bob. Against: nobody.", votes)
+	press("Cy's 👍", "5", button(p, "👍 For"), "9201", "Cy voted for proposal P1", "For: Bob and Cy. Against: nobody.", votes)
 
 	// The appeal of a case's ruling, voted on during its turn.
 	slash("3", "pool-enter")
@@ -146,8 +146,8 @@ func TestServeSharedMessagesStayShared(t *testing.T) {
 	}
 	begin := nomic.TurnOf(st.Round.Start, st.Cases[0].Appeals[0].Ordinal).Begin
 	h.must("play", "clock", "--set", begin.Add(time.Hour).Format(time.RFC3339))
-	press("Ada's 👍 on the appeal", "2", button(a, "👍 For"), "9203", "your vote for the appeal of case 5301", "For: Ada. Against: none.", votes)
-	press("Bob's 👎 on the appeal", "3", button(a, "👎 Against"), "9203", "your vote against the appeal of case 5301", "For: Ada. Against: Bob.", votes)
+	press("Ada's 👍 on the appeal", "2", button(a, "👍 For"), "9203", "Ada voted for the appeal A2 of case 5301", "For: Ada. Against: nobody.", votes)
+	press("Bob's 👎 on the appeal", "3", button(a, "👎 Against"), "9203", "Bob voted against the appeal A2 of case 5301", "For: Ada. Against: Bob.", votes)
 
 	// A duel invitation to two players and a trade offer, in a Gilded
 	// Hall game.

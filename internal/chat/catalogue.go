@@ -3,9 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
-	"strings"
 
 	"croupier/internal/game"
 )
@@ -119,44 +117,24 @@ func runCatalogue(c game.Command, fields []game.Field) Handler {
 		if err != nil {
 			return nil, err
 		}
-		return catalogueReply(inv, c.Name, res.Body), nil
+		return catalogueReply(ctx, s, inv, c.Name, res.Body), nil
 	}
 }
 
-// catalogueReply shows a result's members as fields: an id with the name
-// the result gives it as that name, a player of this platform as a mention.
-func catalogueReply(inv *Invocation, name string, body json.RawMessage) *Reply {
-	rep := &Reply{Title: name}
-	ms, ok := game.ResultMembers(body)
-	if !ok {
-		rep.Text = clip(string(body), 1500)
-		return rep
-	}
-	for _, m := range ms {
-		var v any
-		_ = json.Unmarshal(m.Value, &v)
-		text := ""
-		switch v := v.(type) {
-		case string:
-			text = v
-			if m.Name != "" {
-				text = m.Name
-			} else if id, ok := strings.CutPrefix(v, inv.Platform+":"); ok && game.ValidIdentity(v) {
-				text = "<@" + id + ">"
-			}
-		case nil:
-			text = "none"
-		case bool:
-			text = map[bool]string{true: "yes", false: "no"}[v]
-		case float64:
-			text = strconv.FormatFloat(v, 'f', -1, 64)
-		default:
-			text = clip(string(m.Value), 1000)
+// catalogueReply is the sentence the command's declaration says of its
+// answer (Command.Says), as the CLI and the bridge show it.
+func catalogueReply(ctx context.Context, s *game.Service, inv *Invocation, name string, body json.RawMessage) *Reply {
+	return &Reply{Text: clip(s.Says(name, body, playerNames(ctx, s, inv.Game)), MaxText)}
+}
+
+// playerNames is the game's display names by id, read when first asked
+// for (the id itself for someone who is not a player now).
+func playerNames(ctx context.Context, s *game.Service, g string) func(string) string {
+	names := s.Names(ctx, g)
+	return func(id string) string {
+		if n := names(id); n != "" {
+			return n
 		}
-		rep.Fields = append(rep.Fields, Field{Name: strings.ReplaceAll(m.Key, "_", " "), Value: text, Inline: true})
+		return id
 	}
-	if len(rep.Fields) == 0 {
-		rep.Text = fmt.Sprintf("/%s done.", name)
-	}
-	return rep
 }

@@ -90,21 +90,11 @@ func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 		}
 		g.Packs = []gildedhall.PackGrant{{Pack: kind, Count: n}}
 	}
-	r, err := decoded[*gildedhall.GrantResult](gildedhall.On(s).Grant(ctx, req(inv), g))
+	res, err := gildedhall.On(s).Grant(ctx, req(inv), g)
 	if err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("Granted to %s (%s). They now hold %d Vertebrae and %d Chips.", r.Player, r.Reason, r.Vertebrae, r.Chips)
-	if len(r.Cards) > 0 {
-		text += " New cards: " + cardList(r.Cards) + "."
-	}
-	if len(r.Packs) > 0 {
-		text += " New " + plural(len(r.Packs), "pack", "packs") + "."
-	}
-	if r.Won {
-		text += " 🏆 That reaches the winning Chips: " + r.Player + " has won the game."
-	}
-	return &Reply{Text: text}, nil
+	return &Reply{Text: s.Says("grant", res.Body, playerNames(ctx, s, inv.Game))}, nil
 }
 
 func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -117,13 +107,11 @@ func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 	if r.Chips, err = inv.Int("chips"); err != nil {
 		return nil, err
 	}
-	out, err := decoded[*gildedhall.RevokeResult](gildedhall.On(s).Revoke(ctx, req(inv), r))
+	res, err := gildedhall.On(s).Revoke(ctx, req(inv), r)
 	if err != nil {
 		return nil, err
 	}
-	rv := out.Revoked
-	return &Reply{Text: fmt.Sprintf("Revoked from %s (%s): %d Vertebrae, %d Chips, %s, %s.", out.Player, out.Reason,
-		rv.Vertebrae, rv.Chips, plural(len(rv.Cards), "card", "cards"), plural(len(rv.Packs), "pack", "packs"))}, nil
+	return &Reply{Text: s.Says("revoke", res.Body, playerNames(ctx, s, inv.Game))}, nil
 }
 
 func amend(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -131,11 +119,11 @@ func amend(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	if !json.Valid([]byte(patch)) {
 		return nil, refusef("invalid_amendment", "The patch is not valid JSON; write an object such as {\"durations\":{\"tradeWindow\":\"72h\"}}.")
 	}
-	a, err := decoded[*game.AmendResult](s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")}))
+	res, err := s.Amend(ctx, req(inv), game.Amend{Patch: json.RawMessage(patch), Reason: inv.Opt("reason")})
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: fmt.Sprintf("The ruleset %s is now at version %d (%s): %s", a.Ruleset, a.Version, a.Amendment.Reason, clip(string(a.Amendment.Patch), 1500))}, nil
+	return &Reply{Text: s.Says("amend", res.Body, nil)}, nil
 }
 
 func bind(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

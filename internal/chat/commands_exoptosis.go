@@ -484,21 +484,7 @@ func controls(ctx context.Context, s *game.Service, inv *Invocation, v gildedhal
 	if v.Status != gildedhall.MatchPlaying {
 		return nil
 	}
-	var names map[string]string
-	name := func(id string) string {
-		if names == nil {
-			names = map[string]string{}
-			if ps, err := s.Players(ctx, inv.Game); err == nil {
-				for _, p := range ps {
-					names[p.ID] = p.Name
-				}
-			}
-		}
-		if n := names[id]; n != "" {
-			return n
-		}
-		return id
-	}
+	name := playerNames(ctx, s, inv.Game)
 	pick := func(opts map[string]string) Action {
 		o := map[string]string{"match": v.ID}
 		for k, x := range opts {

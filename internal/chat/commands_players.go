@@ -198,11 +198,11 @@ func leave(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 }
 
 func leaveConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	l, err := decoded[*game.LeaveResult](s.Leave(ctx, req(inv)))
+	res, err := s.Leave(ctx, req(inv))
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: fmt.Sprintf("%s left the game; destroyed: %s. They may rejoin from %s.", l.Name, l.LostText(), l.RejoinPossibleAt.UTC().Format(time.RFC1123))}, nil
+	return &Reply{Text: s.Says("leave", res.Body, nil)}, nil
 }
 
 func dismiss(context.Context, *game.Service, *Invocation) (*Reply, error) {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -155,27 +156,23 @@ func turnsStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	}
 	var b strings.Builder
 	if st.Turn.ID != "" {
-		fmt.Fprintf(&b, "Round %d, turn %s (%s).", st.Round.Number, st.Turn.ID, strings.ReplaceAll(st.Turn.Part, "_", " "))
+		fmt.Fprintf(&b, "Round %d, turn %s (its %s).", st.Round.Number, st.Turn.ID, game.Words(st.Turn.Part))
 	} else {
 		fmt.Fprintf(&b, "Round %d, before its first turn.", st.Round.Number)
 	}
 	if st.Round.Over {
 		fmt.Fprintf(&b, " The round is over: %s won it.", st.WinnerName)
 	} else if st.Next != nil {
-		fmt.Fprintf(&b, " Next: %s at %s (in %s). Proposals are adopted by %s.", st.Next.Kind, when(st.Next.At), st.In, st.Mode)
+		fmt.Fprintf(&b, " Next: %s, %s (in %s). Proposals are adopted by %s.", st.Next.Words(), turns.When(st.Next.At), st.In, st.Mode)
 	}
 	rep := &Reply{Title: "Turns", Text: b.String()}
 	var pts []string
 	for _, p := range st.Players {
 		pts = append(pts, fmt.Sprintf("%s %d", p.Name, p.Points))
 	}
-	pool := "nobody"
-	if len(st.Pool) > 0 {
-		pool = strings.Join(st.Pool, ", ")
-	}
-	rep.Fields = []Field{{Name: "Points", Value: orNoneText(strings.Join(pts, ", "))}, {Name: "Judicial Pool", Value: pool}}
+	rep.Fields = []Field{{Name: "Points", Value: orNoneText(game.AndList(pts))}, {Name: "Judicial Pool", Value: orNobody(st.Pool)}}
 	for _, p := range st.Proposals {
-		rep.Fields = append(rep.Fields, Field{Name: "Proposal " + p.ID, Value: turnsProposalLine(p)})
+		rep.Fields = append(rep.Fields, Field{Name: "Proposal " + p.ID, Value: says(s, "turns-propose", p) + " " + turnsVotes(p.VotesFor, p.VotesAgainst)})
 	}
 	return rep, nil
 }
@@ -187,20 +184,26 @@ func orNoneText(s string) string {
 	return s
 }
 
-func turnsProposalLine(p turns.ProposalView) string {
-	var ch []string
-	for _, c := range p.Changes {
-		switch c.Op {
-		case nomic.RuleEnacted:
-			ch = append(ch, "enact: "+clip(c.Text, 200))
-		case nomic.RuleRepealed:
-			ch = append(ch, fmt.Sprintf("repeal rule %d", c.Rule))
-		default:
-			ch = append(ch, fmt.Sprintf("amend rule %d: %s", c.Rule, clip(c.Text, 200)))
-		}
+// turnsVotes is a proposal's or an appeal's standing votes.
+func turnsVotes(votesFor, votesAgainst []string) string {
+	return fmt.Sprintf("For: %s. Against: %s.", orNobody(votesFor), orNobody(votesAgainst))
+}
+
+func orNobody(names []string) string {
+	if len(names) == 0 {
+		return "nobody"
 	}
-	return fmt.Sprintf("by %s for turn %s: %s. For: %s. Against: %s.", p.ProposerName, p.Turn, strings.Join(ch, "; "),
-		orNoneText(strings.Join(p.VotesFor, ", ")), orNoneText(strings.Join(p.VotesAgainst, ", ")))
+	return game.AndList(names)
+}
+
+// says is the sentence command's declaration says of v, its answer (whose
+// turns views name their players).
+func says(s *game.Service, command string, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return s.Says(command, b, nil)
 }
 
 func turnsPropose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -212,15 +215,14 @@ func turnsPropose(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	return proposalMessage(*p, true), nil
+	return proposalMessage(s, *p, true), nil
 }
 
 // proposalMessage is a proposal's shared message: what it changes and the
 // votes standing, with the vote buttons while it is open.
-func proposalMessage(p turns.ProposalView, open bool) *Reply {
-	r := &Reply{Title: "Proposal " + p.ID, Text: fmt.Sprintf("%s proposes %s", p.ProposerName, turnsProposalLine(p))}
+func proposalMessage(s *game.Service, p turns.ProposalView, open bool) *Reply {
+	r := &Reply{Title: "Proposal " + p.ID, Text: says(s, "turns-propose", p) + " " + turnsVotes(p.VotesFor, p.VotesAgainst)}
 	if open {
-		r.Text += fmt.Sprintf(" Vote until %s.", when(p.VotingEnds))
 		r.Buttons = voteButtons("turns vote", "proposal", p.ID)
 	} else {
 		r.Text += " Voting is over."
@@ -240,34 +242,19 @@ func turnsVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
-	r := &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s proposal %s stands until the turn ends (%s); you may change it until then.",
-		v.VoterName, v.Vote, v.Proposal, when(v.VotingEnds))}
+	r := &Reply{Ephemeral: true, Text: says(s, "turns-vote", v)}
 	// The proposal's message shows the tally after this vote. The open
 	// proposals are the game's status, not its whole history.
 	if inv.SharedMessage() != nil {
 		if st, err := turns.TurnsStatus(ctx, s, inv.Game); err == nil {
 			for _, p := range st.Proposals {
 				if p.ID == v.Proposal {
-					r.Shared = proposalMessage(p, true)
+					r.Shared = proposalMessage(s, p, true)
 				}
 			}
 		}
 	}
 	return r, nil
-}
-
-func caseReply(title string, c turns.CaseView) *Reply {
-	text := fmt.Sprintf("Case %d by %s: %q.", c.Number, c.PetitionerName, clip(c.Statement, 500))
-	switch {
-	case c.Administrator:
-		text += " The administrator judges it."
-	case c.Judge != "":
-		text += fmt.Sprintf(" Judge: %s (may recuse until %s, must rule by %s).", c.JudgeName, when(*c.RecuseUntil), when(*c.RuleBy))
-	}
-	if c.Ruling != "" {
-		text += " Ruled " + c.Ruling + "."
-	}
-	return &Reply{Title: title, Text: text}
 }
 
 func judgeRecuse(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -279,7 +266,7 @@ func judgeRecuse(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	return caseReply("Recused", *c), nil
+	return &Reply{Title: fmt.Sprintf("Case %d", c.Number), Text: says(s, "judge-recuse", c)}, nil
 }
 
 func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -291,7 +278,7 @@ func judgeRule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
-	return caseReply(fmt.Sprintf("Case %d ruled %s", c.Number, c.Ruling), *c), nil
+	return &Reply{Title: fmt.Sprintf("Case %d ruled %s", c.Number, c.Ruling), Text: says(s, "judge-rule", c)}, nil
 }
 
 func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -303,16 +290,13 @@ func rulingAppeal(ctx context.Context, s *game.Service, inv *Invocation) (*Reply
 	if err != nil {
 		return nil, err
 	}
-	return appealMessage(*ap, nil, nil), nil
+	return appealMessage(s, *ap, nil, nil), nil
 }
 
 // appealMessage is an appeal's shared message: the appeal, its voting
 // window and the votes standing (names), with the vote buttons while open.
-func appealMessage(ap turns.AppealView, votesFor, votesAgainst []string) *Reply {
-	r := &Reply{Title: fmt.Sprintf("Appeal %s of case %d", ap.ID, ap.Case),
-		Text: fmt.Sprintf("%s appeals for %s: %s. Vote during turn %s, from %s until %s; 2/3 of those voting uphold it. For: %s. Against: %s.",
-			ap.ByName, ap.Value, clip(strings.TrimRight(ap.Reasons, ". "), 500), ap.Turn, when(ap.VotingBegins), when(ap.VotingEnds),
-			orNoneText(strings.Join(votesFor, ", ")), orNoneText(strings.Join(votesAgainst, ", ")))}
+func appealMessage(s *game.Service, ap turns.AppealView, votesFor, votesAgainst []string) *Reply {
+	r := &Reply{Title: fmt.Sprintf("Appeal %s of case %d", ap.ID, ap.Case), Text: says(s, "ruling-appeal", ap) + " " + turnsVotes(votesFor, votesAgainst)}
 	if ap.Status == nomic.AppealOpen || ap.Status == "" {
 		r.Buttons = voteButtons("case vote", "case", strconv.Itoa(ap.Case))
 	}
@@ -328,7 +312,7 @@ func appealVote(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	r := &Reply{Ephemeral: true, Text: fmt.Sprintf("%s, your vote %s the appeal of case %d stands until %s.", v.VoterName, v.Vote, v.Case, when(v.VotingEnds))}
+	r := &Reply{Ephemeral: true, Text: says(s, "appeal-vote", v)}
 	if inv.SharedMessage() != nil {
 		r.Shared = openAppealMessage(ctx, s, inv, n)
 	}
@@ -374,7 +358,7 @@ func openAppealMessage(ctx context.Context, s *game.Service, inv *Invocation, n 
 					no = append(no, name(v.Voter))
 				}
 			}
-			return appealMessage(view, yes, no)
+			return appealMessage(s, view, yes, no)
 		}
 	}
 	return nil

@@ -34,6 +34,8 @@ const (
 	HeaderActor       = "X-Croupier-Actor"
 	HeaderIdempotency = "Idempotency-Key"
 	HeaderReplayed    = "Idempotent-Replayed"
+	// HeaderSays is the answer's sentence (httpapi.HeaderSays).
+	HeaderSays = "Croupier-Says"
 )
 
 // maxResponseBytes bounds what the client reads from one response, so a
@@ -89,6 +91,9 @@ type Reply struct {
 	Status   int
 	Body     json.RawMessage
 	Replayed bool
+	// Says is the sentence the server's declaration of the command says
+	// of its answer (HeaderSays), "" when it sent none.
+	Says string
 }
 
 // NewIdempotencyKey returns a fresh random key: one per CLI invocation, so a
@@ -146,6 +151,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body any, idemKey 
 		return Reply{}, decodeProblem(resp, raw)
 	}
 	rep := Reply{Status: resp.StatusCode, Body: bytes.TrimSpace(raw), Replayed: resp.Header.Get(HeaderReplayed) == "true"}
+	if says, err := url.PathUnescape(resp.Header.Get(HeaderSays)); err == nil {
+		rep.Says = says
+	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
 			return rep, fmt.Errorf("the server's answer to %s %s is not the expected JSON: %w", method, path, err)

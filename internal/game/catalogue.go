@@ -72,6 +72,10 @@ type Command struct {
 	// response from its log entry and the game's items: the answer to a
 	// repeat (Service.AnswerOf). Nil: the entry holds the response whole.
 	Answer func(ctx context.Context, s *Service, game string, e *Entry) (json.RawMessage, error)
+	// Says is how its answer reads to a person: sentences over the decoded
+	// result, with display names (answer.go). Every edge shows it
+	// (Registry.Says), as every edge shows a log event's narration.
+	Says func(a Answer) string
 }
 
 // View is a read-only query that belongs to an institution.
@@ -87,13 +91,13 @@ type View struct {
 func commonComponent() Component {
 	return Component{Name: InstCommon, Due: []DueWork{periodWork}, Events: commonEvents(), Commands: []Command{
 		{Name: "create", Institution: InstCommon, What: "game creation"},
-		{Name: "join", Institution: InstCommon, Action: true, What: "joining", Summary: "Join the game", Call: call(commands.Join, optional)},
-		{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Summary: "Leave the game (your items are destroyed)", Call: bare(commands.Leave)},
-		{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls", Summary: "Roll dice, logged and verifiable (e.g. 2d6)", Call: call(commands.Roll)},
+		{Name: "join", Institution: InstCommon, Action: true, What: "joining", Summary: "Join the game", Call: call(commands.Join, optional), Says: saysJoin},
+		{Name: "leave", Institution: InstCommon, AfterEnd: true, What: "leaving", Summary: "Leave the game (your items are destroyed)", Call: bare(commands.Leave), Says: saysLeave},
+		{Name: "roll", Institution: InstCommon, Draws: true, What: "dice rolls", Summary: "Roll dice, logged and verifiable (e.g. 2d6)", Call: call(commands.Roll), Says: saysRoll},
 		{Name: "bind", Institution: InstCommon, Admin: true, What: "chat bindings"},
-		{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments", Summary: "Amend the game's ruleset numbers (admins)", Call: call(commands.Amend)},
-		{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports", Summary: "Push a message's reactions (chat platforms, bridges)", Call: call(commands.PushReactions)},
-		{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports", Summary: "Push a message's edit or deletion (chat platforms, bridges)", Call: call(commands.PushMessageEvent)},
+		{Name: "amend", Institution: InstCommon, Admin: true, What: "ruleset amendments", Summary: "Amend the game's ruleset numbers (admins)", Call: call(commands.Amend), Says: saysAmend},
+		{Name: "push-reactions", Institution: InstCommon, AfterEnd: true, Platform: true, What: "reaction reports", Summary: "Push a message's reactions (chat platforms, bridges)", Call: call(commands.PushReactions), Says: saysPushed},
+		{Name: "push-message-event", Institution: InstCommon, AfterEnd: true, Platform: true, What: "message edit reports", Summary: "Push a message's edit or deletion (chat platforms, bridges)", Call: call(commands.PushMessageEvent), Says: saysPushed},
 		{Name: "period-end", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "period ends"},
 	}}
 }
@@ -114,15 +118,15 @@ var (
 func Governance() Component {
 	return Component{Name: InstGovernance,
 		Commands: []Command{
-			{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Summary: "Submit a proposal", Call: call(commands.SubmitProposal, creates)},
-			{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Summary: "Withdraw a proposal", Call: ByID[ProposalRef](commands.WithdrawProposal)},
-			{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Summary: "Request justice", Call: call(commands.RequestJustice, creates)},
-			{Name: "ruling", Institution: InstGovernance, What: "rulings", Summary: "Rule on a request (the Judge)", Call: call(commands.Rule, creates)},
-			{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Summary: "Overturn your ruling", Call: ByID[RulingRef](commands.Overturn)},
-			{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Summary: "Open a vote of confidence", Call: call(commands.OpenConfidence, creates)},
-			{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Summary: "Assent to removing the Judge", Call: bare(commands.AssentRemoval)},
-			{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Summary: "Resign as Judge", Call: bare(commands.Resign)},
-			{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Summary: "Stand for Judge", Call: call(commands.StandForJudge, creates)},
+			{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Summary: "Submit a proposal", Call: call(commands.SubmitProposal, creates), Says: saysProposal},
+			{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Summary: "Withdraw a proposal", Call: ByID[ProposalRef](commands.WithdrawProposal), Says: saysProposal},
+			{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Summary: "Request justice", Call: call(commands.RequestJustice, creates), Says: saysJustice},
+			{Name: "ruling", Institution: InstGovernance, What: "rulings", Summary: "Rule on a request (the Judge)", Call: call(commands.Rule, creates), Says: saysRuling},
+			{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Summary: "Overturn your ruling", Call: ByID[RulingRef](commands.Overturn), Says: saysRuling},
+			{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Summary: "Open a vote of confidence", Call: call(commands.OpenConfidence, creates), Says: saysRuling},
+			{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Summary: "Assent to removing the Judge", Call: bare(commands.AssentRemoval), Says: saysOffice("Your assent to removing the Judge is counted.")},
+			{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Summary: "Resign as Judge", Call: bare(commands.Resign), Says: saysOffice("You resigned as Judge.")},
+			{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Summary: "Stand for Judge", Call: call(commands.StandForJudge, creates), Says: saysCandidacy},
 			{Name: "proposal-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "proposals"},
 			{Name: "confidence-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "votes of confidence"},
 			{Name: "judge-election", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "Judge elections"},

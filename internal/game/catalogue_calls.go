@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -64,13 +65,37 @@ var (
 	creates             = Creates
 )
 
-// Method is the Call of a command function whose payload is a P: how a
-// module makes its commands callable by name.
-func Method[P any](m func(*Service, context.Context, Request, P) (*Result, error), opts ...CallOption) *Call {
+// Method is the Call of a command function m, a
+// func(*Service, context.Context, Request, P) (*Result, error) whose
+// payload is a P: how a module makes its commands callable by name. It is
+// not generic: a generic Method was stenciled for every payload's shape,
+// 40 KB of code and names in each Lambda (TestBootstrapSizes); m's
+// signature is checked when the catalogue is built, which every test and
+// every start does.
+func Method(m any, opts ...CallOption) *Call { return MethodVia(m, nil, opts...) }
+
+// MethodVia is Method for a function whose first argument is what via
+// makes of the engine's service (a module's own service type); nil via
+// passes the engine's.
+func MethodVia(m any, via func(*Service) any, opts ...CallOption) *Call {
+	fn := reflect.ValueOf(m)
+	t := fn.Type()
+	if t.Kind() != reflect.Func || t.NumIn() != 4 || t.NumOut() != 2 || t.In(1) != ctxType || t.In(2) != requestType ||
+		t.Out(0) != resultType || t.Out(1) != errorType || via == nil && !serviceType.AssignableTo(t.In(0)) {
+		panic(fmt.Sprintf("game: %s is no command function func(service, context.Context, Request, payload) (*Result, error)", t))
+	}
+	pt := t.In(3)
 	c := &Call{
-		Payload: func() any { return new(P) },
+		Payload: func() any { return reflect.New(pt).Interface() },
 		Run: func(ctx context.Context, s *Service, req Request, p any) (*Result, error) {
-			return m(s, ctx, req, *p.(*P))
+			recv := reflect.ValueOf(s)
+			if via != nil {
+				recv = reflect.ValueOf(via(s))
+			}
+			out := fn.Call([]reflect.Value{recv, reflect.ValueOf(&ctx).Elem(), reflect.ValueOf(req), reflect.ValueOf(p).Elem()})
+			res, _ := out[0].Interface().(*Result)
+			err, _ := out[1].Interface().(error)
+			return res, err
 		},
 	}
 	for _, o := range opts {
@@ -79,19 +104,26 @@ func Method[P any](m func(*Service, context.Context, Request, P) (*Result, error
 	return c
 }
 
-// call is the Call of one of the engine's command methods.
-func call[P any](m func(commands, context.Context, Request, P) (*Result, error), opts ...CallOption) *Call {
-	return Method(func(s *Service, ctx context.Context, req Request, p P) (*Result, error) { return m(s, ctx, req, p) }, opts...)
-}
+var (
+	ctxType     = reflect.TypeFor[context.Context]()
+	requestType = reflect.TypeFor[Request]()
+	resultType  = reflect.TypeFor[*Result]()
+	errorType   = reflect.TypeFor[error]()
+	serviceType = reflect.TypeFor[*Service]()
+)
+
+// call is the Call of one of the engine's command methods (a method
+// expression on commands, which the service implements).
+func call(m any, opts ...CallOption) *Call { return Method(m, opts...) }
 
 // NoPayload is the payload of a command without arguments: {} or nothing.
 type NoPayload struct{}
 
 // Bare is the Call of a command function without arguments.
 func Bare(m func(*Service, context.Context, Request) (*Result, error)) *Call {
-	return Method(func(s *Service, ctx context.Context, req Request, _ NoPayload) (*Result, error) {
-		return m(s, ctx, req)
-	}, Optional)
+	c := &Call{Payload: func() any { return new(NoPayload) }, Optional: true}
+	c.Run = func(ctx context.Context, s *Service, req Request, _ any) (*Result, error) { return m(s, ctx, req) }
+	return c
 }
 
 func bare(m func(commands, context.Context, Request) (*Result, error)) *Call {
@@ -118,9 +150,9 @@ func (r RulingRef) RecordID() string { return r.Ruling }
 
 // ByID is the Call of a command method on the record a P names.
 func ByID[P interface{ RecordID() string }](m func(commands, context.Context, Request, string) (*Result, error)) *Call {
-	return call(func(s commands, ctx context.Context, req Request, p P) (*Result, error) {
-		return m(s, ctx, req, p.RecordID())
-	})
+	return &Call{Payload: func() any { return new(P) }, Run: func(ctx context.Context, s *Service, req Request, p any) (*Result, error) {
+		return m(s, ctx, req, p.(interface{ RecordID() string }).RecordID())
+	}}
 }
 
 // Callable returns the command name for an edge to run in game, or refuses

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
-	"slices"
 	"strings"
 	"time"
 
@@ -148,49 +147,4 @@ func (c *Call) PayloadOf(raw []byte) (any, error) {
 		return nil, err
 	}
 	return p, nil
-}
-
-// ResultMember is one member of a command's answer, for an edge that
-// shows the answer of a command it has no hand-written text for.
-type ResultMember struct {
-	Key   string
-	Value json.RawMessage
-	// Name is the name of the record or player the member's id names,
-	// when the answer has it beside the id (people read names).
-	Name string
-}
-
-// ResultMembers returns the members of a JSON object in their order, the
-// object's "name" folded into the id it names (its "player" member, or
-// else its "id"); ok is false when raw is no JSON object.
-func ResultMembers(raw json.RawMessage) (out []ResultMember, ok bool) {
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		out = append(out, ResultMember{Key: k.(string), Value: v})
-	}
-	var name string
-	ni := slices.IndexFunc(out, func(m ResultMember) bool { return m.Key == "name" })
-	if ni < 0 || json.Unmarshal(out[ni].Value, &name) != nil {
-		return out, true
-	}
-	for _, idKey := range []string{"player", "id"} {
-		i := slices.IndexFunc(out, func(m ResultMember) bool { return m.Key == idKey })
-		var id string
-		if i >= 0 && json.Unmarshal(out[i].Value, &id) == nil {
-			out[i].Name = name
-			return slices.Delete(out, ni, ni+1), true
-		}
-	}
-	return out, true
 }

@@ -41,15 +41,3 @@ func TestCallFields(t *testing.T) {
 		t.Errorf("a bare command's fields: %v", f)
 	}
 }
-
-// TestResultMembers: an answer's members in its order, the name it gives
-// beside an id folded into that id.
-func TestResultMembers(t *testing.T) {
-	ms, ok := ResultMembers(json.RawMessage(`{"player":"discord:1","name":"Ada","points":2,"list":[1,2]}`))
-	if !ok || fmt.Sprintf("%s", ms) != `[{player "discord:1" Ada} {points 2 } {list [1,2] }]` {
-		t.Errorf("members %s (%v)", ms, ok)
-	}
-	if _, ok := ResultMembers(json.RawMessage(`[1]`)); ok {
-		t.Error("a list read as an object")
-	}
-}

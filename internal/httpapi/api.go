@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,11 @@ const (
 	HeaderActor       = "X-Croupier-Actor"
 	HeaderIdempotency = "Idempotency-Key"
 	HeaderReplayed    = "Idempotent-Replayed"
+	// HeaderSays is the sentence the command's declaration says of its
+	// answer (game.Command.Says), percent-encoded UTF-8: an edge that does
+	// not run the command's module (a CLI older or newer than the server,
+	// a bridge) shows it as every other edge does.
+	HeaderSays = "Croupier-Says"
 )
 
 // Config configures the API.
@@ -313,6 +319,12 @@ func (a *API) openapi(w http.ResponseWriter, r *http.Request) {
 
 // command runs a state-changing handler and writes its (possibly replayed) result.
 func (a *API) command(w http.ResponseWriter, r *http.Request, status int, run func(game.Request) (*game.Result, error)) {
+	a.commandNamed(w, r, status, "", run)
+}
+
+// commandNamed is command for the catalogue's command name, whose answer's
+// sentence it sends along (HeaderSays).
+func (a *API) commandNamed(w http.ResponseWriter, r *http.Request, status int, name string, run func(game.Request) (*game.Result, error)) {
 	req, err := request(r, true)
 	if err != nil {
 		a.writeError(w, r, err)
@@ -325,6 +337,9 @@ func (a *API) command(w http.ResponseWriter, r *http.Request, status int, run fu
 	}
 	if res.Replayed {
 		w.Header().Set(HeaderReplayed, "true")
+	}
+	if name != "" {
+		w.Header().Set(HeaderSays, url.PathEscape(a.svc.Says(name, res.Body, a.svc.Names(r.Context(), req.Game))))
 	}
 	writeRaw(w, status, res.Body)
 }

@@ -32,7 +32,7 @@ func (a *API) runCommand(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	a.call(w, r, cmd.Call)
+	a.call(w, r, cmd.Name, cmd.Call)
 }
 
 // alias is the handler of an older route whose body is the whole payload
@@ -44,13 +44,13 @@ func (a *API) alias(name string) http.HandlerFunc {
 		// A wiring mistake in routes(), met by any test that builds the API.
 		panic(fmt.Sprintf("httpapi: %q is no catalogue command an edge may call", name))
 	}
-	return func(w http.ResponseWriter, r *http.Request) { a.call(w, r, cmd.Call) }
+	return func(w http.ResponseWriter, r *http.Request) { a.call(w, r, cmd.Name, cmd.Call) }
 }
 
 // call decodes the body as the command's payload (strict JSON, the size
 // bound), applies the key's scope to what the payload speaks for, and runs
 // the command: 201 for one that creates a record, 200 otherwise.
-func (a *API) call(w http.ResponseWriter, r *http.Request, c *game.Call) {
+func (a *API) call(w http.ResponseWriter, r *http.Request, name string, c *game.Call) {
 	p := c.Payload()
 	if err := decode(w, r, p, c.Optional); err != nil {
 		a.writeError(w, r, err)
@@ -63,7 +63,7 @@ func (a *API) call(w http.ResponseWriter, r *http.Request, c *game.Call) {
 	if c.Creates {
 		status = http.StatusCreated
 	}
-	a.command(w, r, status, func(req game.Request) (*game.Result, error) { return c.Run(r.Context(), a.svc, req, p) })
+	a.commandNamed(w, r, status, name, func(req game.Request) (*game.Result, error) { return c.Run(r.Context(), a.svc, req, p) })
 }
 
 // payloadInScope refuses a payload that speaks for what the key may not:

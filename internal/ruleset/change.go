@@ -673,6 +673,17 @@ func describe(r *Ruleset, op Op) string {
 	if segs[0] == "battleRewards" && len(segs) == 2 && op.Op == OpAdd {
 		return "adds a battle reward: " + raw(op.Value)
 	}
+	var named struct {
+		Name string `json:"name"`
+	}
+	if op.Op == OpAdd && json.Unmarshal(op.Value, &named) == nil && named.Name != "" {
+		// A whole named thing reads by its name, not as its JSON (its
+		// value is in the log).
+		if len(segs) == 3 && segs[0] == "obelisk" && segs[1] == "ritualTypes" {
+			return "adds the ritual type " + named.Name
+		}
+		return "adds " + what + " (" + named.Name + ")"
+	}
 	switch op.Op {
 	case OpAdd:
 		return "adds " + what + ": " + raw(op.Value)

@@ -53,7 +53,7 @@ func obeliskFromDiscord(t *testing.T) *harness {
 	contains(t, "bind", hs.cmd(admin, "bind", opt("game", "stone")), "now plays the game")
 	ritual := `[{"op":"add","path":"/obelisk/ritualTypes/cut-the-obelisk","value":{"id":"cut-the-obelisk","name":"Cut the Obelisk",` +
 		`"cost":{"resolve":1,"crystals":1,"herbs":1},"effects":[{"kind":"add-cuts","amount":1}]}}]`
-	contains(t, "amend", hs.cmd(admin, "amend", opt("patch", ritual), opt("reason", "our first ritual")), "The ruleset obelisk is now at version 2 (our first ritual)")
+	contains(t, "amend", hs.cmd(admin, "amend", opt("patch", ritual), opt("reason", "our first ritual")), "The ruleset is amended to version 2: adds the ritual type Cut the Obelisk (our first ritual).")
 	hs.cmd(ada, "join")
 	hs.cmd(grace, "join", opt("name", "Grace"))
 
@@ -119,7 +119,7 @@ func obeliskFromDiscord(t *testing.T) *harness {
 		[]string{"1⚡ by Grace.", "The cost is covered: User 2 may complete it."}, all)
 	private("gatherings, covered", hs.cmd(ada, "gatherings"), "contributed: 1💎 by User 2, 1🌿 by User 2, 1⚡ by Grace; the cost is covered, so User 2 may complete it.")
 	g.refused("Grace's Complete", grace, first.Button("Complete"), "")
-	g.press("Ada's Complete", ada, first.Button("Complete"), []string{"completed the Gathering of Cut the Obelisk", "gains 1 Cuts"}, []string{"Completed."}, nil)
+	g.press("Ada's Complete", ada, first.Button("Complete"), []string{"completed the Gathering of Cut the Obelisk", "gains 1 Cut (now 1)"}, []string{"Completed."}, nil)
 	if v, err := obelisk.On(hs.svc).Gathering(ctx, "stone", id); err != nil || v.Status != rob.StatusCompleted {
 		t.Fatalf("after Complete: %+v %v", v, err)
 	}

@@ -47,7 +47,7 @@ func obeliskScenario(t *testing.T) *harness {
 	if r := hs.press(grace, r.button(t, "Complete")); !r.ephemeral() {
 		t.Errorf("a non-starter completed it: %s", r.Raw)
 	}
-	contains(t, "complete", hs.cmd(ada, "gathering", sub("complete", opt("gathering", id))), "completed the Gathering of Cut the Obelisk", "gains 1 Cuts")
+	contains(t, "complete", hs.cmd(ada, "gathering", sub("complete", opt("gathering", id))), "completed the Gathering of Cut the Obelisk", "gains 1 Cut (now 1)")
 	if g, err := obelisk.On(hs.svc).Gathering(ctx, "stone", id); err != nil || g.Status != rob.StatusCompleted {
 		t.Fatalf("after complete: %+v %v", g, err)
 	}

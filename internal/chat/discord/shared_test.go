@@ -127,8 +127,8 @@ func TestSharedProposalMessageStaysShared(t *testing.T) {
 		t.Fatalf("a proposal is public: %s", r.Raw)
 	}
 	c := sharedCheck{t, hs, api, "9101"}
-	c.press("Grace's 👍", grace, r.button(t, "👍 For"), []string{"your vote for proposal P1"}, []string{"Proposal P1", "For: User 3. Against: none."}, voteLabels)
-	c.press("Cy's 👎", cy, r.button(t, "👎 Against"), []string{"your vote against proposal P1"}, []string{"For: User 3. Against: User 5."}, voteLabels)
+	c.press("Grace's 👍", grace, r.button(t, "👍 For"), []string{"voted for proposal P1"}, []string{"Proposal P1", "For: User 3. Against: nobody."}, voteLabels)
+	c.press("Cy's 👎", cy, r.button(t, "👎 Against"), []string{"voted against proposal P1"}, []string{"For: User 3. Against: User 5."}, voteLabels)
 }
 
 func TestSharedAppealMessageStaysShared(t *testing.T) {
@@ -142,9 +142,9 @@ func TestSharedAppealMessageStaysShared(t *testing.T) {
 	contains(t, "appeal", r, "Appeal A1 of case 5301")
 	hs.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)) // its voting turn
 	c := sharedCheck{t, hs, api, "9102"}
-	c.press("Ada's 👍", ada, r.button(t, "👍 For"), []string{"your vote for the appeal of case 5301"},
-		[]string{"Appeal A1 of case 5301", "User 5 appeals for TRUE", "For: User 2. Against: none."}, voteLabels)
-	c.press("Grace's 👎", grace, r.button(t, "👎 Against"), []string{"your vote against the appeal of case 5301"},
+	c.press("Ada's 👍", ada, r.button(t, "👍 For"), []string{"voted for the appeal A1 of case 5301"},
+		[]string{"Appeal A1 of case 5301", "User 5 appealed the ruling of case 5301 for TRUE", "For: User 2. Against: nobody."}, voteLabels)
+	c.press("Grace's 👎", grace, r.button(t, "👎 Against"), []string{"voted against the appeal A1 of case 5301"},
 		[]string{"For: User 2. Against: User 3."}, voteLabels)
 }
 
@@ -362,7 +362,7 @@ func TestSharedMessageEditRefused(t *testing.T) {
 	turnsGame(t, hs)
 	r := hs.cmd(ada, "turns", sub("propose", opt("op", "amend"), opt("rule", 210), opt("text", "Rule 210, amended.")))
 	p := hs.pressOn(grace, r.button(t, "👍 For"), "9111", 0)
-	if p.Type != discord.ResponseMessage || !p.ephemeral() || !strings.Contains(p.all(), "your vote for proposal P1") {
+	if p.Type != discord.ResponseMessage || !p.ephemeral() || !strings.Contains(p.all(), "voted for proposal P1") {
 		t.Errorf("the press answered %s, want Grace's private answer", p.Raw)
 	}
 	if api.Refused() != 1 || len(api.All()) != 0 {

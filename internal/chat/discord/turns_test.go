@@ -61,28 +61,28 @@ func turnsScenario(t *testing.T) *harness {
 	}
 	r := hs.cmd(ada, "turns", sub("propose", opt("op", "amend"), opt("rule", 210), opt("text", "Rule 210, amended.")))
 	contains(t, "turns-propose", r, "Proposal P1", "amend rule 210")
-	contains(t, "vote button", hs.press(grace, r.button(t, "👍 For")), "your vote for proposal P1")
+	contains(t, "vote button", hs.press(grace, r.button(t, "👍 For")), "voted for proposal P1")
 	if got := complete(cy, "turns", sub("vote", focus("proposal", "", discord.OptString))); !strings.Contains(got, `="P1"`) {
 		t.Errorf("open proposals: %s", got)
 	}
-	contains(t, "turns-vote", hs.cmd(cy, "turns", sub("vote", opt("proposal", "P1"), opt("vote", "against"))), "your vote against proposal P1")
+	contains(t, "turns-vote", hs.cmd(cy, "turns", sub("vote", opt("proposal", "P1"), opt("vote", "against"))), "voted against proposal P1")
 
 	hs.cmd(grace, "pool-enter")
 	hs.cmd(ada, "judgment-request", opt("statement", "Is rule 210 fair?"))
 	if got := complete(grace, "case", sub("recuse", focus("case", "", discord.OptInteger))); !strings.Contains(got, "=5301") {
 		t.Errorf("case numbers: %s", got)
 	}
-	contains(t, "judge-recuse", hs.cmd(grace, "case", sub("recuse", opt("case", 5301))), "The administrator judges it")
-	contains(t, "judge-rule", hs.cmd(admin, "case", sub("rule", opt("case", 5301), opt("ruling", "FALSE"), opt("reasons", "It is."))), "Ruled FALSE")
+	contains(t, "judge-recuse", hs.cmd(grace, "case", sub("recuse", opt("case", 5301))), "the administrator judges it")
+	contains(t, "judge-rule", hs.cmd(admin, "case", sub("rule", opt("case", 5301), opt("ruling", "FALSE"), opt("reasons", "It is."))), "ruled case 5301 FALSE")
 	r = hs.cmd(cy, "case", sub("appeal", opt("case", 5301), opt("ruling", "TRUE"), opt("reasons", "It is not.")))
 	contains(t, "ruling-appeal", r, "Appeal A2 of case 5301", "2/3")
 	// The appeal is voted on during turn 1-1 (Monday 22:00 CST).
 	hs.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC))
-	contains(t, "appeal button", hs.press(ada, r.button(t, "👍 For")), "your vote for the appeal of case 5301")
+	contains(t, "appeal button", hs.press(ada, r.button(t, "👍 For")), "voted for the appeal A2 of case 5301")
 	if got := complete(grace, "case", sub("vote", focus("case", "53", discord.OptInteger))); !strings.Contains(got, "=5301") {
 		t.Errorf("cases with an open appeal: %s", got)
 	}
-	contains(t, "appeal-vote", hs.cmd(grace, "case", sub("vote", opt("case", 5301), opt("vote", "against"))), "your vote against the appeal of case 5301")
+	contains(t, "appeal-vote", hs.cmd(grace, "case", sub("vote", opt("case", 5301), opt("vote", "against"))), "voted against the appeal A2 of case 5301")
 	contains(t, "turns", hs.cmd(ada, "turns", sub("status")), "Round 1, turn 1-1", "Judicial Pool", "Proposal P1")
 	return hs
 }

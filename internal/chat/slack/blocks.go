@@ -178,7 +178,9 @@ func fallback(r *chat.Reply) string {
 	if len(parts) == 0 {
 		return "Done."
 	}
-	return clip(strings.Join(parts, ": "), maxSectionText)
+	// An identity reads as its mention, which Slack shows as the member's
+	// name, as in the message's blocks.
+	return clip(slackIDRe.ReplaceAllString(strings.Join(parts, ": "), "<@$1>"), maxSectionText)
 }
 
 // mrkdwn converts the layer's Markdown (Discord-flavoured: **bold**,

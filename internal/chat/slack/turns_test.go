@@ -32,7 +32,7 @@ func turnsScenario(t *testing.T) *env {
 	if st := e.press(grace, actionOf(t, m, "For"), "trig-turns-1"); st != http.StatusOK {
 		t.Fatalf("pressing For: %d", st)
 	}
-	has(t, "turns-vote", e.ok(cy, "turns vote proposal=P1 vote=against"), "your vote against proposal P1")
+	has(t, "turns-vote", e.ok(cy, "turns vote proposal=P1 vote=against"), "voted against proposal P1")
 	// The button cast the presser's vote, the command the typist's.
 	ps, err := turns.Proposals(context.Background(), e.svc, "nomic")
 	if err != nil || len(ps) != 1 || len(ps[0].VotesFor) != 1 || len(ps[0].VotesAgainst) != 1 {
@@ -40,15 +40,15 @@ func turnsScenario(t *testing.T) *env {
 	}
 	e.ok(grace, "pool-enter")
 	e.ok(ada, `judgment-request statement="Is rule 210 fair?"`)
-	has(t, "judge-recuse", e.ok(grace, "case recuse case=5301"), "The administrator judges it")
-	has(t, "judge-rule", e.ok(admin, `case rule case=5301 ruling=FALSE reasons="It is."`), "Ruled FALSE")
+	has(t, "judge-recuse", e.ok(grace, "case recuse case=5301"), "the administrator judges it")
+	has(t, "judge-rule", e.ok(admin, `case rule case=5301 ruling=FALSE reasons="It is."`), "ruled case 5301 FALSE")
 	m = e.ok(cy, `case appeal case=5301 ruling=TRUE reasons="It is not."`)
 	has(t, "ruling-appeal", m, "Appeal A2 of case 5301")
 	e.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)) // turn 1-1, when the appeal is voted on
 	if st := e.press(ada, actionOf(t, m, "For"), "trig-turns-2"); st != http.StatusOK {
 		t.Fatalf("pressing the appeal's For: %d", st)
 	}
-	has(t, "appeal-vote", e.ok(grace, "case vote case=5301 vote=against"), "your vote against the appeal of case 5301")
+	has(t, "appeal-vote", e.ok(grace, "case vote case=5301 vote=against"), "voted against the appeal A2 of case 5301")
 	has(t, "turns", e.ok(ada, "turns status"), "Round 1, turn 1-1")
 	cs, err := turns.Cases(context.Background(), e.svc, "nomic")
 	if err != nil || len(cs) != 1 || !strings.Contains(fmt.Sprint(cs[0].Appeals), "A2") {

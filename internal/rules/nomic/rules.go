@@ -17,6 +17,9 @@ import (
 // end of the round's unanimity turns cancels the switch to simple majority
 // (U5). TestU3_InitialRulesAreSeed003 checks the file against the seed.
 //
+// A string, not a []byte: read-only data, not the writable segment, which
+// every Lambda bootstrap that links the rules maps whole (TestBootstrapSizes).
+//
 //go:embed initial_rules.json
 var initialRules string
 

@@ -339,11 +339,11 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 		switch e.Kind {
 		case ruleset.EffectAddCuts:
 			o.Cuts += e.Amount
-			er.Text = fmt.Sprintf("the Obelisk gains %d Cuts (now %d)", e.Amount, o.Cuts)
+			er.Text = fmt.Sprintf("the Obelisk gains %s (now %d)", cuts(e.Amount), o.Cuts)
 		case ruleset.EffectRemoveCuts:
 			n := min(e.Amount, o.Cuts)
 			o.Cuts -= n
-			er.Text = fmt.Sprintf("the Obelisk loses %d Cuts (now %d)", n, o.Cuts)
+			er.Text = fmt.Sprintf("the Obelisk loses %s (now %d)", cuts(n), o.Cuts)
 		case ruleset.EffectMoveAway:
 			o.Distance += e.Amount
 			er.Text = fmt.Sprintf("the Obelisk moves %d km away (now %d km)", e.Amount, o.Distance)
@@ -355,6 +355,9 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 				er.Summons = append(er.Summons, o.summon(or.MaxGrebes))
 			}
 			er.Text = fmt.Sprintf("%d Grebes are summoned to aid the Obelisk (%d aid it now)", e.Amount, len(o.AidingObelisk()))
+			if e.Amount == 1 {
+				er.Text = fmt.Sprintf("1 Grebe is summoned to aid the Obelisk (%d aid it now)", len(o.AidingObelisk()))
+			}
 		case ruleset.EffectDismissGrebes:
 			// Reading (RULINGS silent): the most recently summoned go first.
 			aiding := o.AidingObelisk()
@@ -495,4 +498,12 @@ func Fail(g *Gathering, roster []*Player, at time.Time) (Failed, error) {
 	g.ClosedAt = g.Ends
 	res.Applied = true
 	return res, nil
+}
+
+// cuts is "1 Cut" or "2 Cuts".
+func cuts(n int) string {
+	if n == 1 {
+		return "1 Cut"
+	}
+	return fmt.Sprintf("%d Cuts", n)
 }

@@ -3,6 +3,7 @@ package obelisk
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"croupier/internal/fair"
@@ -62,7 +63,11 @@ func (r TaskResult) Summary() string {
 		parts = append(parts, r.Effectiveness.String())
 	}
 	if r.Dice != nil {
-		parts = append(parts, fmt.Sprintf("rolled %dd%d: %v", r.Dice.N, r.Dice.K, r.Dice.Values))
+		vs := make([]string, len(r.Dice.Values))
+		for i, v := range r.Dice.Values {
+			vs[i] = strconv.Itoa(v)
+		}
+		parts = append(parts, fmt.Sprintf("rolled %dd%d: %s", r.Dice.N, r.Dice.K, strings.Join(vs, ", ")))
 	}
 	switch {
 	case r.Task == ruleset.TaskBefriend && r.Success:

@@ -75,9 +75,9 @@ func (s *Service) move(ctx context.Context, req engine.Request, m GatheringMove,
 			if err != nil {
 				return nil, err
 			}
-			apply, typ, verb := rob.Contribute, "gathering_contributed", "contributed"
+			apply, typ, verb := rob.Contribute, "gathering_contributed", "contributed %d%s to"
 			if command == "gathering-withdraw" {
-				apply, typ, verb = rob.Withdraw, "gathering_withdrawn", "withdrew"
+				apply, typ, verb = rob.Withdraw, "gathering_withdrawn", "withdrew %d%s from"
 			}
 			res, err := apply(g, &p.Player, m.Component, envOf(t.Tx))
 			if err != nil {
@@ -91,7 +91,7 @@ func (s *Service) move(ctx context.Context, req engine.Request, m GatheringMove,
 			if err := t.Acted(p); err != nil {
 				return nil, err
 			}
-			text := fmt.Sprintf("%s %s %d%s to the Gathering of %s: %s of %s contributed", p.Label(), verb, res.Amount, c.Emoji, g.Ritual.Name, res.Contributed, g.Ritual.Cost)
+			text := fmt.Sprintf("%s "+verb+" the Gathering of %s: %s of %s contributed", p.Label(), res.Amount, c.Emoji, g.Ritual.Name, res.Contributed, g.Ritual.Cost)
 			if res.Covered {
 				text += " (the cost is covered)"
 			}

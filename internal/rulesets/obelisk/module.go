@@ -50,12 +50,12 @@ func Module() engine.Module {
 func Obelisk() engine.Component {
 	return engine.Component{Name: InstObelisk, Views: []engine.View{viewObelisk},
 		Commands: []engine.Command{
-			{Name: "task", Institution: InstObelisk, Action: true, Draws: true, What: "tasks", Summary: "Perform a task (mining, herbalism, alchemy, heart, blood, befriend)", Call: method((*Service).PerformTask)},
+			{Name: "task", Institution: InstObelisk, Action: true, Draws: true, What: "tasks", Summary: "Perform a task (mining, herbalism, alchemy, heart, blood, befriend)", Call: method((*Service).PerformTask), Says: engine.SaysText},
 			{Name: "observe", Institution: InstObelisk, Action: true, Draws: true, What: "observations of the Obelisk", Summary: "Observe the Obelisk (once a week, first come first served)", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 				return On(s).Observe(ctx, req)
-			})},
-			{Name: "components-grant", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Grant a player components, with the reason (admins)", Call: method((*Service).GrantComponents)},
-			{Name: "components-revoke", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Revoke components a player holds, with the reason (admins)", Call: method((*Service).RevokeComponents)},
+			}), Says: engine.SaysText},
+			{Name: "components-grant", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Grant a player components, with the reason (admins)", Call: method((*Service).GrantComponents), Says: engine.SaysText},
+			{Name: "components-revoke", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Revoke components a player holds, with the reason (admins)", Call: method((*Service).RevokeComponents), Says: engine.SaysText},
 		},
 		OnJoin: func(t *engine.Tx, _, rec engine.PlayerRecord) error {
 			p, _ := rec.(*Player)
@@ -111,10 +111,10 @@ func Obelisk() engine.Component {
 func Rituals() engine.Component {
 	return engine.Component{Name: InstRituals, Views: []engine.View{viewGatherings}, Due: []engine.DueWork{gatheringWork},
 		Commands: []engine.Command{
-			{Name: "gathering-start", Institution: InstRituals, Action: true, Draws: true, What: "Gatherings", Summary: "Start a Gathering of a ritual type (the task Start a Gathering)", Call: method((*Service).StartGathering, engine.Creates)},
-			{Name: "gathering-contribute", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Contribute one component to a Gathering", Call: method((*Service).Contribute)},
-			{Name: "gathering-withdraw", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Withdraw what you contributed of a component", Call: method((*Service).Withdraw)},
-			{Name: "gathering-complete", Institution: InstRituals, Action: true, What: "Gatherings", Summary: "Complete your Gathering (its cost covered)", Call: method((*Service).Complete)},
+			{Name: "gathering-start", Institution: InstRituals, Action: true, Draws: true, What: "Gatherings", Summary: "Start a Gathering of a ritual type (the task Start a Gathering)", Call: method((*Service).StartGathering, engine.Creates), Says: engine.SaysText},
+			{Name: "gathering-contribute", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Contribute one component to a Gathering", Call: method((*Service).Contribute), Says: engine.SaysText},
+			{Name: "gathering-withdraw", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Withdraw what you contributed of a component", Call: method((*Service).Withdraw), Says: engine.SaysText},
+			{Name: "gathering-complete", Institution: InstRituals, Action: true, What: "Gatherings", Summary: "Complete your Gathering (its cost covered)", Call: method((*Service).Complete), Says: engine.SaysText},
 			{Name: "gathering-fail", Institution: InstRituals, AfterEnd: true, Scheduled: true, What: "Gatherings"},
 		},
 		Events: ritualEvents,
@@ -128,7 +128,7 @@ func Banishment() engine.Component {
 		Commands: []engine.Command{
 			{Name: "banishment-end", Institution: InstBanishment, What: "banishments", Summary: "End your banishment once its duration has passed", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 				return On(s).EndBanishment(ctx, req)
-			})},
+			}), Says: engine.SaysText},
 		},
 		Events: banishmentEvents,
 	}

@@ -247,8 +247,7 @@ func robPlayers(ps []*Player) []*rob.Player {
 }
 
 // method is the Call of one of this module's command methods.
-func method[P any](m func(*Service, context.Context, engine.Request, P) (*engine.Result, error), opts ...engine.CallOption) *engine.Call {
-	return engine.Method(func(s *engine.Service, ctx context.Context, req engine.Request, p P) (*engine.Result, error) {
-		return m(On(s), ctx, req, p)
-	}, opts...)
-}
+func method(m any, opts ...engine.CallOption) *engine.Call { return engine.MethodVia(m, via, opts...) }
+
+// via is the module's service over the engine's.
+func via(s *engine.Service) any { return On(s) }

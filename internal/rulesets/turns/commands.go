@@ -449,6 +449,9 @@ type CaseView struct {
 	RecuseUntil   *time.Time `json:"recuse_until,omitempty"`
 	RuleBy        *time.Time `json:"rule_by,omitempty"`
 	Ruling        string     `json:"ruling,omitempty"` // the standing ruling, TRUE or FALSE
+	// ActorName is the name of who ran the command answered with this
+	// view (the Judge who recused or ruled), for its sentence.
+	ActorName string `json:"actor_name,omitempty"`
 }
 
 func (w *work) caseView(c *nomic.Case) CaseView {
@@ -531,7 +534,9 @@ func Recuse(s *engine.Service, ctx context.Context, req engine.Request, r CaseRe
 				return nil, err
 			}
 			w.emit(evs...)
-			return w.caseView(w.s.Case(r.Case)), nil
+			v := w.caseView(w.s.Case(r.Case))
+			v.ActorName = w.s.Name(req.Actor)
+			return v, nil
 		}})
 }
 
@@ -566,7 +571,9 @@ func Rule(s *engine.Service, ctx context.Context, req engine.Request, r Ruling) 
 				return nil, err
 			}
 			w.emit(evs...)
-			return w.caseView(w.s.Case(r.Case)), nil
+			v := w.caseView(w.s.Case(r.Case))
+			v.ActorName = w.s.Name(req.Actor)
+			return v, nil
 		}})
 }
 

@@ -44,13 +44,18 @@ func Turns() engine.Component {
 		OnLeave:     onLeave,
 		Commands: []engine.Command{
 			{Name: "turns-propose", Institution: InstTurns, Action: true, What: "rule-change proposals",
-				Summary: "Submit a rule-change proposal: enact, amend or repeal a rule (e.g. amend 205 \"new text\")", Call: engine.Method(SubmitProposal, engine.Creates)},
+				Summary: "Submit a rule-change proposal: enact, amend or repeal a rule (e.g. amend 205 \"new text\")", Call: engine.Method(SubmitProposal, engine.Creates), Says: saysPropose},
 			{Name: "turns-vote", Institution: InstTurns, Action: true, What: "votes on proposals",
-				Summary: "Vote for or against a rule-change proposal", Call: engine.Method(CastVote)},
+				Summary: "Vote for or against a rule-change proposal", Call: engine.Method(CastVote), Says: saysVote},
 			{Name: "turns-active", Institution: InstTurns, Action: true, What: "declarations of activity",
-				Summary: "Declare yourself active (true) or inactive (false)", Call: engine.Method(SetActive)},
+				Summary: "Declare yourself active (true) or inactive (false)", Call: engine.Method(SetActive), Says: saysStatus(func(v PlayerStatus) string {
+					if v.Active {
+						return "is active now"
+					}
+					return "is inactive now"
+				})},
 			{Name: "round-start", Institution: InstTurns, Admin: true, What: "new rounds",
-				Summary: "Start the next round once the current one has a winner (admins)", Call: engine.Bare(StartRound)},
+				Summary: "Start the next round once the current one has a winner (admins)", Call: engine.Bare(StartRound), Says: saysRound},
 			{Name: kindBegin, Institution: InstTurns, Scheduled: true, AfterEnd: true, What: "turn beginnings"},
 			{Name: kindMiddle, Institution: InstTurns, Scheduled: true, AfterEnd: true, What: "turn middles"},
 			{Name: kindEnd, Institution: InstTurns, Scheduled: true, AfterEnd: true, What: "turn ends"},
@@ -61,14 +66,14 @@ func Turns() engine.Component {
 // Judiciary is the judicial system's component (U7-U11).
 func Judiciary() engine.Component {
 	return engine.Component{Name: InstJudiciary, Views: []engine.View{viewCases}, Commands: []engine.Command{
-		{Name: "pool-enter", Institution: InstJudiciary, Action: true, What: "the Judicial Pool", Summary: "Enter the Judicial Pool", Call: engine.Bare(EnterPool)},
-		{Name: "pool-leave", Institution: InstJudiciary, Action: true, What: "the Judicial Pool", Summary: "Leave the Judicial Pool", Call: engine.Bare(LeavePool)},
+		{Name: "pool-enter", Institution: InstJudiciary, Action: true, What: "Judicial Pool", Summary: "Enter the Judicial Pool", Call: engine.Bare(EnterPool), Says: saysStatus(func(PlayerStatus) string { return "entered the Judicial Pool" })},
+		{Name: "pool-leave", Institution: InstJudiciary, Action: true, What: "Judicial Pool", Summary: "Leave the Judicial Pool", Call: engine.Bare(LeavePool), Says: saysStatus(func(PlayerStatus) string { return "left the Judicial Pool" })},
 		{Name: "judgment-request", Institution: InstJudiciary, Action: true, Draws: true, What: "Requests for Judgment",
-			Summary: "Request judgment: a statement to be judged TRUE or FALSE", Call: engine.Method(RequestJudgment, engine.Creates)},
-		{Name: "judge-recuse", Institution: InstJudiciary, Action: true, Draws: true, What: "recusals", Summary: "Recuse yourself as a case's Judge (within 48 hours)", Call: engine.Method(Recuse)},
-		{Name: "judge-rule", Institution: InstJudiciary, Action: true, What: "rulings", Summary: "Rule on your case: TRUE or FALSE, with reasons", Call: engine.Method(Rule)},
-		{Name: "ruling-appeal", Institution: InstJudiciary, Action: true, What: "appeals", Summary: "Appeal a case's ruling: a new TRUE or FALSE with reasons", Call: engine.Method(AppealRuling, engine.Creates)},
-		{Name: "appeal-vote", Institution: InstJudiciary, Action: true, What: "votes on appeals", Summary: "Vote for or against a case's open appeal", Call: engine.Method(VoteOnAppeal)},
+			Summary: "Request judgment: a statement to be judged TRUE or FALSE", Call: engine.Method(RequestJudgment, engine.Creates), Says: saysRequest},
+		{Name: "judge-recuse", Institution: InstJudiciary, Action: true, Draws: true, What: "recusals", Summary: "Recuse yourself as a case's Judge (within 48 hours)", Call: engine.Method(Recuse), Says: saysRecuse},
+		{Name: "judge-rule", Institution: InstJudiciary, Action: true, What: "rulings", Summary: "Rule on your case: TRUE or FALSE, with reasons", Call: engine.Method(Rule), Says: saysRule},
+		{Name: "ruling-appeal", Institution: InstJudiciary, Action: true, What: "appeals", Summary: "Appeal a case's ruling: a new TRUE or FALSE with reasons", Call: engine.Method(AppealRuling, engine.Creates), Says: saysAppeal},
+		{Name: "appeal-vote", Institution: InstJudiciary, Action: true, What: "votes on appeals", Summary: "Vote for or against a case's open appeal", Call: engine.Method(VoteOnAppeal), Says: saysVote},
 		{Name: kindDeadline, Institution: InstJudiciary, Scheduled: true, Draws: true, AfterEnd: true, What: "Judges' deadlines"},
 	}}
 }

@@ -1,0 +1,184 @@
+package gildedhall
+
+import (
+	"strconv"
+
+	engine "croupier/internal/game"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rules/players"
+)
+
+// How each command's answer reads (engine.Command.Says): names for ids,
+// counts in words, lists as a sentence lists them. Written with string
+// concatenation rather than fmt: the sentences are linked into every chat
+// Lambda, which has little room (TestBootstrapSizes).
+
+// holdingWords is a set of holdings in words ("5 Vertebrae, 1 Chip and 2
+// cards (A and B)"), "nothing" for none.
+func holdingWords(vertebrae, chips int, cards []players.Card, packs []players.Pack) string {
+	var ws []string
+	if vertebrae != 0 {
+		ws = append(ws, engine.Count(vertebrae, "Vertebra", "Vertebrae"))
+	}
+	if chips != 0 {
+		ws = append(ws, engine.Count(chips, "Chip", "Chips"))
+	}
+	if len(cards) > 0 {
+		names := make([]string, len(cards))
+		for i, c := range cards {
+			names[i] = c.Name
+		}
+		ws = append(ws, engine.Count(len(cards), "card", "cards")+" ("+engine.AndList(names)+")")
+	}
+	if len(packs) > 0 {
+		kinds := make([]string, len(packs))
+		for i, p := range packs {
+			kinds[i] = p.Kind
+		}
+		ws = append(ws, engine.Count(len(packs), "pack", "packs")+" ("+engine.AndList(kinds)+")")
+	}
+	return engine.Or(engine.AndList(ws), "nothing")
+}
+
+func chips(n int) string { return engine.Count(n, "Chip", "Chips") }
+
+func saysPurchase(a engine.Answer) string {
+	var v PurchaseResult
+	a.Decode(&v)
+	s := "Bought " + strconv.Itoa(v.Quantity) + " × " + v.Name + " for " + strconv.Itoa(v.Paid) + " " + engine.Capitalize(v.Currency)
+	if got := holdingWords(0, v.ChipsBought, v.Cards, v.Packs); got != "nothing" {
+		s += ": " + got
+	}
+	s += ". Now holding " + strconv.Itoa(v.Vertebrae) + " Vertebrae and " + chips(v.Chips) + "."
+	if v.Won {
+		s += " That wins the game!"
+	}
+	return s
+}
+
+func saysOpen(a engine.Answer) string {
+	var v economy.Opened
+	a.Decode(&v)
+	return "Opened " + engine.Or(v.Name, v.Pack.Kind) + ": " + holdingWords(0, 0, v.Cards, nil) + "."
+}
+
+func saysGift(a engine.Answer) string {
+	var v GiftResult
+	a.Decode(&v)
+	giver := a.Who(v.Giver, "")
+	s := giver + " gifted " + a.Who(v.Receiver, "") + " " + holdingWords(0, 0, v.Cards, nil) + "."
+	if v.Inactive || v.SmallDeck {
+		s += " Bonus cards came with it."
+	}
+	return s + " " + giver + " may gift again next period."
+}
+
+func saysGrant(a engine.Answer) string {
+	var v GrantResult
+	a.Decode(&v)
+	who := a.Who(v.Player, "")
+	// The answer gives the balances after the grant (its log entry the
+	// amounts granted), and the cards and packs granted.
+	s := "Granted to " + who + engine.Because(v.Reason) + ": " + who + " now holds " + strconv.Itoa(v.Vertebrae) + " Vertebrae and " + chips(v.Chips)
+	if got := holdingWords(0, 0, v.Cards, v.Packs); got != "nothing" {
+		s += ", and received " + got
+	}
+	if v.Won {
+		return s + ", and wins the game!"
+	}
+	return s + "."
+}
+
+func saysRevoke(a engine.Answer) string {
+	var v RevokeResult
+	a.Decode(&v)
+	r := v.Revoked
+	return "Revoked " + holdingWords(r.Vertebrae, r.Chips, r.Cards, r.Packs) + " from " + a.Who(v.Player, "") + engine.Because(v.Reason) + "."
+}
+
+func saysImport(a engine.Answer) string {
+	var v ImportResult
+	a.Decode(&v)
+	if v.Revoked != "" {
+		return "Import " + v.ID + " is revoked" + engine.Because(v.Reason) + ": what it carried over is taken back."
+	}
+	return "Import " + v.ID + " carried over the holdings of " + engine.Count(len(v.Rows), "player", "players") + engine.Because(v.Reason) + "."
+}
+
+func tradeItems(it economy.Items, names map[string]string) string {
+	var ws []string
+	if it.Vertebrae > 0 {
+		ws = append(ws, engine.Count(it.Vertebrae, "Vertebra", "Vertebrae"))
+	}
+	if it.Chips > 0 {
+		ws = append(ws, chips(it.Chips))
+	}
+	for _, c := range it.Cards {
+		ws = append(ws, engine.Or(names[c], "card "+c))
+	}
+	for _, p := range it.Packs {
+		ws = append(ws, "pack "+p)
+	}
+	if !it.Components.IsZero() {
+		ws = append(ws, it.Components.String())
+	}
+	return engine.Or(engine.AndList(ws), "nothing")
+}
+
+func saysTrade(a engine.Answer) string {
+	var tr Trade
+	a.Decode(&tr)
+	from, to := a.Who(tr.From, ""), a.Who(tr.To, "")
+	what := " (" + tradeItems(tr.Give, tr.CardNames) + " for " + tradeItems(tr.Take, tr.CardNames) + ")."
+	switch tr.Status {
+	case TradeExecuted:
+		return to + " accepted trade " + tr.ID + " from " + from + what
+	case TradeWithdrawn:
+		if tr.ClosedBy == tr.To {
+			return to + " declined trade " + tr.ID + " from " + from + what
+		}
+		return from + " withdrew trade " + tr.ID + " to " + to + what
+	case TradeExpired:
+		return "Trade " + tr.ID + " from " + from + " to " + to + " expired" + what
+	}
+	return from + " offered " + to + " trade " + tr.ID + what + " " + to + " may accept or decline it until " + tr.ExpiresAt.UTC().Format("Mon 2 Jan 15:04 UTC") + "."
+}
+
+func saysMatch(a engine.Answer) string {
+	var v MatchView
+	a.Decode(&v)
+	return matchWords(a, v)
+}
+
+func matchWords(a engine.Answer, v MatchView) string {
+	ps := make([]string, len(v.Players))
+	for i, id := range v.Players {
+		ps[i] = a.Who(id, "")
+	}
+	what := engine.Capitalize(v.Kind) + " " + v.ID + " between " + engine.AndList(ps)
+	switch v.Status {
+	case MatchRequested:
+		return what + " is requested; it starts once everyone accepts."
+	case MatchCancelled:
+		return what + " is cancelled" + engine.Because(engine.Words(v.CancelReason)) + "."
+	case MatchEnded:
+		if v.Winner != "" {
+			return what + " is over: " + a.Who(v.Winner, "") + " won."
+		}
+		return what + " is over."
+	}
+	return what + " is under way."
+}
+
+func saysMove(a engine.Answer) string {
+	var v MoveResult
+	a.Decode(&v)
+	return "Your move is made. " + matchWords(a, v.Match)
+}
+
+func saysBattle(a engine.Answer) string {
+	var v BattleEngagement
+	a.Decode(&v)
+	return a.Who(v.Player, "") + " is engaged in this phase's battle, with a deck of " + engine.Count(v.DeckSize, "card", "cards") +
+		"; it starts " + v.StartsAt.UTC().Format("Mon 2 Jan 15:04 UTC") + "."
+}
