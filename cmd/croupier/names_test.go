@@ -130,7 +130,7 @@ func TestIssue23_CLIPlayerArgumentsTakeEveryForm(t *testing.T) {
 	h.must("play", "create-game", "nomic", "--ruleset", "turns")
 	join("nomic")
 	for _, form := range forms {
-		contains(t, "mentions "+form, h.must("play", "--game", "nomic", "judgment-request", "Bob may pass.", "--mentions", form), "mentioned: discord:2")
+		contains(t, "mentions "+form, h.must("play", "--game", "nomic", "judgment-request", "Bob may pass.", "--mentions", form), "mentioning Bob")
 	}
 	refused("nomic", "judgment-request", "Cy may pass.", "--mentions", "CY")
 }

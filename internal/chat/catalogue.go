@@ -117,20 +117,20 @@ func runCatalogue(c game.Command, fields []game.Field) Handler {
 		if err != nil {
 			return nil, err
 		}
-		return catalogueReply(ctx, s, inv, c.Name, res.Body), nil
+		return catalogueReply(ctx, s, inv, c.Name, res), nil
 	}
 }
 
 // catalogueReply is the sentence the command's declaration says of its
 // answer (Command.Says), as the CLI and the bridge show it.
-func catalogueReply(ctx context.Context, s *game.Service, inv *Invocation, name string, body json.RawMessage) *Reply {
-	return &Reply{Text: clip(s.Says(name, body, playerNames(ctx, s, inv.Game)), MaxText)}
+func catalogueReply(ctx context.Context, s *game.Service, inv *Invocation, name string, res *game.Result) *Reply {
+	return &Reply{Text: clip(s.Says(name, res.Body, playerNames(ctx, s, inv.Game, res.Names)), MaxText)}
 }
 
 // playerNames is the game's display names by id, read when first asked
 // for (the id itself for someone who is not a player now).
-func playerNames(ctx context.Context, s *game.Service, g string) func(string) string {
-	names := s.Names(ctx, g)
+func playerNames(ctx context.Context, s *game.Service, g string, known map[string]string) func(string) string {
+	names := s.Names(ctx, g, known)
 	return func(id string) string {
 		if n := names(id); n != "" {
 			return n

@@ -94,7 +94,7 @@ func grant(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: s.Says("grant", res.Body, playerNames(ctx, s, inv.Game))}, nil
+	return &Reply{Text: s.Says("grant", res.Body, playerNames(ctx, s, inv.Game, res.Names))}, nil
 }
 
 func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -111,7 +111,7 @@ func revoke(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: s.Says("revoke", res.Body, playerNames(ctx, s, inv.Game))}, nil
+	return &Reply{Text: s.Says("revoke", res.Body, playerNames(ctx, s, inv.Game, res.Names))}, nil
 }
 
 func amend(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

@@ -484,7 +484,7 @@ func controls(ctx context.Context, s *game.Service, inv *Invocation, v gildedhal
 	if v.Status != gildedhall.MatchPlaying {
 		return nil
 	}
-	name := playerNames(ctx, s, inv.Game)
+	name := playerNames(ctx, s, inv.Game, nil)
 	pick := func(opts map[string]string) Action {
 		o := map[string]string{"match": v.ID}
 		for k, x := range opts {

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"maps"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -52,19 +53,33 @@ func (a Answer) Who(id, given string) string {
 	return displayName(a.name)(id)
 }
 
-// Names is game's display names by id for a sentence (Registry.Says),
-// read only when one is asked for that its answer does not give; "" for
-// an id that is no current player's.
-func (s *Service) Names(ctx context.Context, game string) func(string) string {
-	var names map[string]string
+// Names is game's display names by id for a sentence (Registry.Says):
+// those the command read (known: Result.Names) first, then each other id
+// asked for read alone, once; "" for an id that is no current player's.
+// It never reads every player: a sentence names a few.
+func (s *Service) Names(ctx context.Context, game string, known ...map[string]string) func(string) string {
+	names := map[string]string{}
+	for _, k := range known {
+		maps.Copy(names, k)
+	}
 	return func(id string) string {
-		if names == nil {
-			names = map[string]string{}
-			if ps, err := s.Players(ctx, game); err == nil {
-				for _, p := range ps {
-					names[p.ID] = p.Name
-				}
-			}
+		if n, ok := names[id]; ok {
+			return n
+		}
+		names[id] = ""
+		if !ValidIdentity(id) {
+			return ""
+		}
+		it, err := s.store.Get(ctx, PlayerKey(game, id))
+		if err != nil || !it.Exists() {
+			return ""
+		}
+		var p struct {
+			Name   string `json:"name"`
+			Member bool   `json:"member"`
+		}
+		if json.Unmarshal(it.Data, &p) == nil && p.Member {
+			names[id] = p.Name
 		}
 		return names[id]
 	}

@@ -154,6 +154,9 @@ type Result struct {
 	Body     json.RawMessage
 	Replayed bool
 	Entry    *Entry
+	// Names are the display names of the players the command read (none
+	// for a replay), which its answer's sentence reads first.
+	Names map[string]string
 	// Attempts is how many times the command ran before it committed (more
 	// than one when concurrent writes made it retry).
 	Attempts int
@@ -367,7 +370,19 @@ func (s *Service) attempt(ctx context.Context, sp Spec, cmd Command, checked boo
 	if err := t.Commit(ctx, idem, resp); err != nil {
 		return nil, err
 	}
-	return &Result{Body: t.body, Entry: t.Entry}, nil
+	return &Result{Body: t.body, Entry: t.Entry, Names: t.knownNames()}, nil
+}
+
+// knownNames are the display names of the players this command read, for
+// the sentence of its answer at no further read (Service.Names).
+func (t *Tx) knownNames() map[string]string {
+	out := map[string]string{}
+	for id, p := range t.ps {
+		if c := p.Core(); c != nil && c.Name != "" {
+			out[id] = c.Name
+		}
+	}
+	return out
 }
 
 // LoggedAs is a response whose log entry keeps a smaller form of it: what

@@ -339,7 +339,7 @@ func (a *API) commandNamed(w http.ResponseWriter, r *http.Request, status int, n
 		w.Header().Set(HeaderReplayed, "true")
 	}
 	if name != "" {
-		w.Header().Set(HeaderSays, url.PathEscape(a.svc.Says(name, res.Body, a.svc.Names(r.Context(), req.Game))))
+		w.Header().Set(HeaderSays, url.PathEscape(a.svc.Says(name, res.Body, a.svc.Names(r.Context(), req.Game, res.Names))))
 	}
 	writeRaw(w, status, res.Body)
 }

@@ -85,7 +85,7 @@ func TestIssue23_GildedHallPlayerOptionsTakeEveryFormOfName(t *testing.T) {
 	for i, form := range graceForms {
 		r := hs.cmd(admin, "grant", userOpt("player", form), opt("vertebrae", 1), opt("reason", "names"))
 		// Discord shows a mention as the member's name.
-		contains(t, "grant to "+form, r, "Granted to <@3>")
+		contains(t, "grant to "+form, r, "Granted to Grace")
 		if v := hs.player(grace).Inventory.Vertebrae; v != i+1 {
 			t.Fatalf("grant to %s: Grace holds %d Vertebrae, want %d (%s)", form, v, i+1, r.all())
 		}

@@ -449,14 +449,14 @@ func TestDeferredVoteOnASharedProposal(t *testing.T) {
 	publicOnly := func(what string) {
 		t.Helper()
 		for _, e := range api.Edits("700", "9121") {
-			if !strings.Contains(e.Text(), "For: User 3. Against: none.") || strings.Contains(e.Text(), "your vote") || !slices.Equal(e.Buttons(), voteLabels) {
+			if !strings.Contains(e.Text(), "For: User 3. Against: nobody.") || strings.Contains(e.Text(), "your vote") || !slices.Equal(e.Buttons(), voteLabels) {
 				t.Errorf("%s: the proposal's message reads %q with %q, want its tally and both buttons", what, e.Text(), e.Buttons())
 			}
 		}
 	}
 
 	press("8401", grace)
-	if o := api.Originals(app, "tok-8401"); len(o) != 1 || !strings.Contains(o[0].Text(), "your vote for proposal P1") {
+	if o := api.Originals(app, "tok-8401"); len(o) != 1 || !strings.Contains(o[0].Text(), "User 3 voted for proposal P1") {
 		t.Errorf("Grace's deferred answer: %+v", o)
 	}
 	// The handler's own run, finishing in the background, edits it too.

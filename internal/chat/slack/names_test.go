@@ -165,7 +165,7 @@ func TestIssue23_SlackLogAndPlayersReadAsSentences(t *testing.T) {
 			t.Errorf("the log shows %q: %s", code, log)
 		}
 	}
-	if ps := all(e.ok(ada, "players")); !strings.Contains(ps, "Grace (slack:"+grace+"): 7 Vertebrae, 0 Chips, ") {
+	if ps := all(e.ok(ada, "players")); !strings.Contains(ps, "Grace (<@"+grace+">): 7 Vertebrae, 0 Chips, ") {
 		t.Errorf("players: %s", ps)
 	}
 }
