@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"croupier/internal/announce/announcetest"
+	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
 	"croupier/internal/chat/discord/discordspec"
 	"croupier/internal/chat/discord/discordtest"
@@ -28,6 +29,7 @@ import (
 	"croupier/internal/config"
 	"croupier/internal/game"
 	"croupier/internal/lambdarun"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
@@ -40,14 +42,16 @@ import (
 // and functions/slack, built as bootstraps and run under the Lambda
 // Runtime Interface Emulator over one table on DynamoDB Local, get signed
 // interactions (signed now, so they cannot be fixed files in events/) for
-// a turns proposal, an Obelisk Gathering, a duel invitation to two players
-// and a trade offer. Two players press in turn on each shared message:
+// a turns proposal, a turns appeal (appealSetup: voted on only during a
+// turn), an Obelisk Gathering, a duel invitation to two players and a
+// trade offer. Two players press in turn on each shared message:
 // each is answered privately (Discord: type 4 with flags 64; Slack:
 // response_type ephemeral on the response_url), and the message itself is
 // edited with the bot token (Discord: PATCH /channels/{c}/messages/{m}, its
 // body checked against Discord's OpenAPI description; Slack: chat.update)
 // to its public state with its still valid buttons, never a presser's
-// holdings or private answer. A refused press edits nothing.
+// holdings or private answer. A refused press edits nothing. Each
+// Lambda's own answer to Discord is checked against the description too.
 func TestEmulatorSharedMessages(t *testing.T) {
 	root := repoRoot(t)
 	rie := testenv.RIE(t)
@@ -240,6 +244,20 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		first := press("Bob's 👍", "3", buttonOf(t, p, "👍 For"), "9201", "your vote for proposal P1", "For: Bob. Against: none.", votes)
 		press("Cy's 👎", "5", first.Button("👎 Against"), "9201", "your vote against proposal P1", "For: Bob. Against: Cy.", votes)
 
+		// A turns appeal, filed in the turn before this one (appealSetup).
+		guild = "9104"
+		av, open := appealSetup(ctx, t, st, quiet, "e2e-appeal", "discord", guild, "discord:1", "discord:2", "discord:3", "discord:5")
+		if open {
+			first = press("Ada's 👍 on the appeal", "2", av["👍 For"], "9206", "your vote for the appeal of case 5301",
+				"For: Ada. Against: none.", votes)
+			if !strings.Contains(first.Text(), "Appeal A1 of case 5301") {
+				t.Errorf("the appeal's message reads %q", first.Text())
+			}
+			press("Bob's 👎 on the appeal", "3", first.Button("👎 Against"), "9206", "your vote against the appeal of case 5301", "For: Ada. Against: Bob.", votes)
+		} else {
+			refused("Ada's 👍 on the appeal before its turn", "2", av["👍 For"], "9206", "is voted on during turn")
+		}
+
 		// An Obelisk Gathering.
 		guild = "9102"
 		stoneGame(ctx, t, svc, "e2e-stone", "discord", guild)
@@ -255,7 +273,7 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		}
 		first = press("Ada's 🌿", "2", buttonOf(t, g, "🌿"), "9202", "You hold", "contributed: 1🌿 by Ada.", all)
 		first = press("Bob's ⚡", "3", first.Button("⚡"), "9202", "You hold", "contributed: 1🌿 by Ada, 1⚡ by Bob.", all)
-		refused("Bob's Complete (Ada started it)", "3", first.Button("Complete"), "9202", "")
+		refused("Bob's Complete (Ada started it)", "3", first.Button("Complete"), "9202", "Only the player who started")
 		press("Ada's Complete", "2", first.Button("Complete"), "9202", "completed the Gathering of Cut the Obelisk", "Completed.", nil)
 
 		// A duel invitation to two players and a trade offer (the Gilded
@@ -268,7 +286,7 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		decks(ctx, t, svc, "e2e-hall", "discord:2", "discord:3", "discord:5")
 		d := slash("2", "duel", sub("request", userOpt("player", "3"), userOpt("player2", "5")))
 		first = press("Bob accepts the duel", "3", buttonOf(t, d, "Accept"), "9204", "<@3> accepted duel", "Accepted: <@3>; waiting for: <@5>.", []string{"Accept", "Decline"})
-		refused("Bob accepts again", "3", first.Button("Accept"), "9204", "")
+		refused("Bob accepts again", "3", first.Button("Accept"), "9204", "already accepted")
 		press("Cy accepts the duel", "5", first.Button("Accept"), "9204", "has started", "Everyone accepted: the duel has started.", nil)
 		ada, err := gildedhall.On(svc).Player(ctx, "e2e-hall", "discord:2")
 		if err != nil || len(ada.Inventory.Cards) == 0 {
@@ -278,12 +296,16 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		refused("Cy accepts Bob's trade", "5", buttonOf(t, o, "Accept"), "9205", "can accept")
 		press("Bob accepts the trade", "3", buttonOf(t, o, "Accept"), "9205", "You accepted Trade", ": executed", nil)
 
+		appealEdits := len(dapi.Edits("700", "9206"))
+		if open && appealEdits != 2 || !open && appealEdits != 0 {
+			t.Errorf("%d edits of the appeal's message (its voting turn open: %v)", appealEdits, open)
+		}
 		if dapi.Refused() != 0 {
 			t.Errorf("%d edits were sent without the bot token", dapi.Refused())
 		}
 		checked, failed := rec.Total()
-		if edits := rec.Counts()["PATCH /channels/{channel_id}/messages/{message_id}"]; edits != 8 || failed != 0 {
-			t.Errorf("%d message edits checked against Discord's description (want 8: 2 votes, 3 Gathering presses, 2 acceptances, 1 trade), %d bodies refused", edits, failed)
+		if edits := rec.Counts()["PATCH /channels/{channel_id}/messages/{message_id}"]; edits != 8+appealEdits || failed != 0 {
+			t.Errorf("%d message edits checked against Discord's description (want %d: the votes, 3 Gathering presses, 2 acceptances, 1 trade), %d bodies refused", edits, 8+appealEdits, failed)
 		}
 		t.Logf("checked against Discord's description (%d bodies):\n%s", checked, rec.Summary())
 	})
@@ -355,12 +377,14 @@ func TestEmulatorSharedMessages(t *testing.T) {
 			t.Logf("%s: private %q; shared message now %s %q", what, firstLine(m.Text), updateText(last), updateButtons(last))
 			return last
 		}
-		refused := func(what, user, action, ts string) {
+		// refused checks a refused press: a private refusal saying
+		// sentence, and the shared message untouched.
+		refused := func(what, user, action, ts, sentence string) {
 			t.Helper()
 			before := len(sapi.Updates("C0PLAY", ts))
 			m := pressOn(user, action, ts)
-			if m.ResponseType != "ephemeral" || !slackRefused(m) {
-				t.Errorf("%s: %+v, want a private refusal", what, m)
+			if m.ResponseType != "ephemeral" || !slackRefused(m) || !strings.Contains(slackText(m), sentence) {
+				t.Errorf("%s: %+v, want a private refusal saying %q", what, m, sentence)
 			}
 			if after := len(sapi.Updates("C0PLAY", ts)); after != before {
 				t.Errorf("%s: a refusal updated the shared message", what)
@@ -382,6 +406,20 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		first := press("Bob's 👍", "U0BOB", slackAction(t, p.Blocks, "For"), "1700000000.000100", "your vote for proposal P1", "For: Bob. Against: none.", votes)
 		press("Cy's 👎", "U0CY", slackAction(t, first.Blocks, "Against"), "1700000000.000100", "your vote against proposal P1", "For: Bob. Against: Cy.", votes)
 
+		// A turns appeal, filed in the turn before this one.
+		team = "T0APPEAL"
+		av, open := appealSetup(ctx, t, st, quiet, "e2e-slack-appeal", "slack", team, "slack:UADMIN", "slack:U0ADA", "slack:U0BOB", "slack:U0CY")
+		const ats = "1700000000.000600"
+		if open {
+			first = press("Ada's 👍 on the appeal", "U0ADA", av["👍 For"], ats, "your vote for the appeal of case 5301", "For: Ada. Against: none.", votes)
+			if !strings.Contains(updateText(first), "Appeal A1 of case 5301") {
+				t.Errorf("the appeal's message reads %s", updateText(first))
+			}
+			press("Bob's 👎 on the appeal", "U0BOB", slackAction(t, first.Blocks, "Against"), ats, "your vote against the appeal of case 5301", "For: Ada. Against: Bob.", votes)
+		} else {
+			refused("Ada's 👍 on the appeal before its turn", "U0ADA", av["👍 For"], ats, "is voted on during turn")
+		}
+
 		// An Obelisk Gathering.
 		team = "T0STONE"
 		stoneGame(ctx, t, svc, "e2e-slack-stone", "slack", team)
@@ -397,7 +435,7 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		const gts = "1700000000.000300"
 		first = press("Ada's 🌿", "U0ADA", slackAction(t, g.Blocks, "🌿"), gts, "You hold", "contributed: 1🌿 by Ada.", all)
 		first = press("Bob's ⚡", "U0BOB", slackAction(t, first.Blocks, "⚡"), gts, "You hold", "1🌿 by Ada, 1⚡ by Bob.", all)
-		refused("Bob's Complete (Ada started it)", "U0BOB", slackAction(t, first.Blocks, "Complete"), gts)
+		refused("Bob's Complete (Ada started it)", "U0BOB", slackAction(t, first.Blocks, "Complete"), gts, "Only the player who started")
 		press("Ada's Complete", "U0ADA", slackAction(t, first.Blocks, "Complete"), gts, "completed the Gathering of Cut the Obelisk", "Completed.", nil)
 
 		// A duel invitation to two players and a trade offer.
@@ -410,16 +448,79 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		d := cmd("U0ADA", "duel request <@U0BOB|bob> <@U0CY|cy>")
 		const dts = "1700000000.000400"
 		first = press("Bob accepts the duel", "U0BOB", slackAction(t, d.Blocks, "Accept"), dts, "accepted duel", "Accepted: <@U0BOB>; waiting for: <@U0CY>.", []string{"Accept", "Decline"})
-		refused("Bob accepts again", "U0BOB", slackAction(t, first.Blocks, "Accept"), dts)
+		refused("Bob accepts again", "U0BOB", slackAction(t, first.Blocks, "Accept"), dts, "already accepted")
 		press("Cy accepts the duel", "U0CY", slackAction(t, first.Blocks, "Accept"), dts, "has started", "the duel has started", nil)
 		o := cmd("U0ADA", "trade offer <@U0BOB> give_vertebrae=0 give_chips=1")
 		const ots = "1700000000.000500"
-		refused("Cy accepts Bob's trade", "U0CY", slackAction(t, o.Blocks, "Accept"), ots)
+		refused("Cy accepts Bob's trade", "U0CY", slackAction(t, o.Blocks, "Accept"), ots, "can accept")
 		press("Bob accepts the trade", "U0BOB", slackAction(t, o.Blocks, "Accept"), ots, "You accepted Trade", ": executed", nil)
 		if ts, err := gildedhall.On(svc).Trades(ctx, "e2e-slack-hall", gildedhall.TradeFilter{Status: gildedhall.TradeExecuted}); err != nil || len(ts) != 1 {
 			t.Errorf("executed trades: %+v %v", ts, err)
 		}
 	})
+}
+
+// appealSetup makes a turns game bound to space through the chat router
+// as the Lambdas run it, on a manual clock over the same table: admin
+// creates it, Ada, Bob and Cy (players, in order) join by name, Bob enters
+// the judicial pool, Ada asks for judgment, Bob recuses himself, the admin
+// rules FALSE and Cy appeals for TRUE. It returns the appeal reply's
+// buttons (label to the id both platforms give them) and whether its
+// voting is open now, for the Lambdas' real clock.
+//
+// An appeal is voted on during the turn after the one it is filed in
+// (U10), and a turn's voting runs from Monday 22:00 to Saturday 22:00 in
+// Chicago. During a turn, the game is made two hours before the turn
+// began, so the appeal is voted on now. Between turns (Saturday 22:00 to
+// Monday 22:00 Chicago) no appeal can be voted on in real time: the game
+// is made now and a press is refused privately ("voting_not_open"),
+// editing nothing.
+func appealSetup(ctx context.Context, t *testing.T, st *dynamo.Store, opt game.Option, id, platform, space, admin string, players ...string) (map[string]string, bool) {
+	t.Helper()
+	cur := calendar.TurnAt(time.Now())
+	if left := time.Until(cur.End); left > 0 && left < 5*time.Minute {
+		// The presses must not race the turn's end: wait it out, and
+		// take the between-turns path.
+		time.Sleep(left + time.Second)
+	}
+	made, open := time.Now(), false
+	if now := time.Now(); !now.Before(cur.Begin) && now.Before(cur.End) {
+		made, open = cur.Begin.Add(-2*time.Hour), true
+	}
+	t.Logf("appeal: turn %s to %s; voting open now: %v", cur.Begin.UTC().Format(time.RFC3339), cur.End.UTC().Format(time.RFC3339), open)
+	svc := rulesets.New(st, clock.NewManual(made), opt)
+	create(ctx, t, svc, id, turns.ID, platform, space)
+	router := chat.NewRouter(svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	n := 0
+	run := func(user, command string, opts map[string]string) *chat.Reply {
+		t.Helper()
+		n++
+		rep := router.Handle(ctx, &chat.Invocation{Platform: platform, Guild: space, Channel: "700", User: user,
+			Command: command, Options: opts, Key: fmt.Sprintf("%s-setup-%d", id, n)})
+		if rep.Refusal {
+			t.Fatalf("%s %v by %s was refused: %s", command, opts, user, rep.Text)
+		}
+		return rep
+	}
+	for i, p := range players {
+		run(p, "join", map[string]string{"name": []string{"Ada", "Bob", "Cy"}[i]})
+	}
+	ada, bob, cy := players[0], players[1], players[2]
+	run(bob, "pool-enter", nil)
+	run(ada, "judgment-request", map[string]string{"statement": "Is rule 210 fair?"})
+	run(bob, "case recuse", map[string]string{"case": "5301"})
+	run(admin, "case rule", map[string]string{"case": "5301", "ruling": "FALSE", "reasons": "It is."})
+	rep := run(cy, "case appeal", map[string]string{"case": "5301", "ruling": "TRUE", "reasons": "It is not."})
+	out := map[string]string{}
+	for _, b := range rep.Buttons {
+		if cid, err := chat.EncodeAction(b.Action); err == nil {
+			out[b.Label] = cid
+		}
+	}
+	if out["👍 For"] == "" || out["👎 Against"] == "" {
+		t.Fatalf("the appeal's reply has no vote buttons: %+v", rep)
+	}
+	return out, open
 }
 
 // create makes game id (ruleset "" is the Gilded Hall) by discord:1 /
