@@ -11,7 +11,9 @@
 // Environment: TABLE_NAME, SLACK_SIGNING_SECRET, BRIDGE_SECRETS (each
 // secret with the identities and games it may act for, internal/credential;
 // current and previous during a rotation), SLACK_BOT_TOKEN (chat.update of
-// the shared messages buttons are pressed on). Without a secret its routes
+// the shared messages buttons are pressed on; SLACK_API_BASE moves its
+// root, SLACK_RESPONSE_URL_PREFIX the accepted response_url prefix, both
+// for tests only). Without a secret its routes
 // answer 401 to everything.
 package main
 
@@ -59,7 +61,8 @@ func main() {
 	if api.Token == "" {
 		log.Warn(config.EnvSlackBotToken + " is empty: shared messages keep their first state when buttons are pressed on them")
 	}
-	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(secret), Clock: clock.Real{}, Log: log, API: api}).Routes(mux)
+	(&slack.Handler{Router: router, Cache: cache, Secret: []byte(secret), Clock: clock.Real{}, Log: log, API: api,
+		ResponseURLPrefix: strings.TrimSpace(os.Getenv(config.EnvSlackResponseURLPrefix))}).Routes(mux)
 	(&bridge.Handler{Router: router, Game: svc, Cache: cache, Secrets: cfg.BridgeSecrets, Clock: clock.Real{}, Log: log}).Routes(mux)
 	lambda.Start(lambdahttp.New(mux, log))
 }

@@ -25,6 +25,10 @@ const (
 	EnvSlackBotToken = "SLACK_BOT_TOKEN"
 	// EnvSlackAPIBase overrides Slack's Web API root (tests).
 	EnvSlackAPIBase = "SLACK_API_BASE"
+	// EnvSlackResponseURLPrefix replaces https://hooks.slack.com/ as the
+	// only prefix an interaction's response_url may have (tests: a
+	// loopback server). Never set it in a deployment.
+	EnvSlackResponseURLPrefix = "SLACK_RESPONSE_URL_PREFIX"
 )
 
 // Service builds the game service every function runs over: the DynamoDB
