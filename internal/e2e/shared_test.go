@@ -241,19 +241,19 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		if p.Data == nil || p.Data.Flags&discord.FlagEphemeral != 0 {
 			t.Fatalf("a proposal is public: %+v", p.Data)
 		}
-		first := press("Bob's 👍", "3", buttonOf(t, p, "👍 For"), "9201", "your vote for proposal P1", "For: Bob. Against: none.", votes)
-		press("Cy's 👎", "5", first.Button("👎 Against"), "9201", "your vote against proposal P1", "For: Bob. Against: Cy.", votes)
+		first := press("Bob's 👍", "3", buttonOf(t, p, "👍 For"), "9201", "Bob voted for proposal P1", "For: Bob. Against: nobody.", votes)
+		press("Cy's 👎", "5", first.Button("👎 Against"), "9201", "Cy voted against proposal P1", "For: Bob. Against: Cy.", votes)
 
 		// A turns appeal, filed in the turn before this one (appealSetup).
 		guild = "9104"
 		av, open := appealSetup(ctx, t, st, quiet, "e2e-appeal", "discord", guild, "discord:1", "discord:2", "discord:3", "discord:5")
 		if open {
-			first = press("Ada's 👍 on the appeal", "2", av["👍 For"], "9206", "your vote for the appeal of case 5301",
-				"For: Ada. Against: none.", votes)
+			first = press("Ada's 👍 on the appeal", "2", av["👍 For"], "9206", "Ada voted for the appeal A1 of case 5301",
+				"For: Ada. Against: nobody.", votes)
 			if !strings.Contains(first.Text(), "Appeal A1 of case 5301") {
 				t.Errorf("the appeal's message reads %q", first.Text())
 			}
-			press("Bob's 👎 on the appeal", "3", first.Button("👎 Against"), "9206", "your vote against the appeal of case 5301", "For: Ada. Against: Bob.", votes)
+			press("Bob's 👎 on the appeal", "3", first.Button("👎 Against"), "9206", "Bob voted against the appeal A1 of case 5301", "For: Ada. Against: Bob.", votes)
 		} else {
 			refused("Ada's 👍 on the appeal before its turn", "2", av["👍 For"], "9206", "is voted on during turn")
 		}
@@ -403,19 +403,19 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		if p.ResponseType != "in_channel" {
 			t.Fatalf("a proposal is public: %+v", p)
 		}
-		first := press("Bob's 👍", "U0BOB", slackAction(t, p.Blocks, "For"), "1700000000.000100", "your vote for proposal P1", "For: Bob. Against: none.", votes)
-		press("Cy's 👎", "U0CY", slackAction(t, first.Blocks, "Against"), "1700000000.000100", "your vote against proposal P1", "For: Bob. Against: Cy.", votes)
+		first := press("Bob's 👍", "U0BOB", slackAction(t, p.Blocks, "For"), "1700000000.000100", "Bob voted for proposal P1", "For: Bob. Against: nobody.", votes)
+		press("Cy's 👎", "U0CY", slackAction(t, first.Blocks, "Against"), "1700000000.000100", "Cy voted against proposal P1", "For: Bob. Against: Cy.", votes)
 
 		// A turns appeal, filed in the turn before this one.
 		team = "T0APPEAL"
 		av, open := appealSetup(ctx, t, st, quiet, "e2e-slack-appeal", "slack", team, "slack:UADMIN", "slack:U0ADA", "slack:U0BOB", "slack:U0CY")
 		const ats = "1700000000.000600"
 		if open {
-			first = press("Ada's 👍 on the appeal", "U0ADA", av["👍 For"], ats, "your vote for the appeal of case 5301", "For: Ada. Against: none.", votes)
+			first = press("Ada's 👍 on the appeal", "U0ADA", av["👍 For"], ats, "Ada voted for the appeal A1 of case 5301", "For: Ada. Against: nobody.", votes)
 			if !strings.Contains(updateText(first), "Appeal A1 of case 5301") {
 				t.Errorf("the appeal's message reads %s", updateText(first))
 			}
-			press("Bob's 👎 on the appeal", "U0BOB", slackAction(t, first.Blocks, "Against"), ats, "your vote against the appeal of case 5301", "For: Ada. Against: Bob.", votes)
+			press("Bob's 👎 on the appeal", "U0BOB", slackAction(t, first.Blocks, "Against"), ats, "Bob voted against the appeal A1 of case 5301", "For: Ada. Against: Bob.", votes)
 		} else {
 			refused("Ada's 👍 on the appeal before its turn", "U0ADA", av["👍 For"], ats, "is voted on during turn")
 		}
