@@ -184,6 +184,19 @@ func (e *env) play(args []string) error {
 	}
 	name, rest := rest[0], rest[1:]
 	if name == "help" {
+		// help [NAME] [--game G ...]: the flags may come first.
+		scanCommonFlags(&opts, rest)
+		var words []string
+		for i := 0; i < len(rest); i++ {
+			if strings.HasPrefix(rest[i], "-") {
+				if !strings.Contains(rest[i], "=") {
+					i++ // its value
+				}
+				continue
+			}
+			words = append(words, rest[i])
+		}
+		rest = words // the common flags are in opts now
 		if len(rest) == 1 && subcommands[rest[0]] != nil {
 			for _, sub := range subcommands[rest[0]] {
 				fmt.Fprintf(e.stdout, "croupier play %s\n", strings.SplitN(playCommands[rest[0]+" "+sub].synopsis, "\n", 2)[0])
@@ -191,16 +204,23 @@ func (e *env) play(args []string) error {
 			fmt.Fprintf(e.stdout, "(croupier play help %s %s for one)\n", rest[0], subcommands[rest[0]][0])
 			return nil
 		}
-		if len(rest) > 0 {
+		if len(words) > 0 {
 			if _, ok := playCommands[rest[0]]; ok || subcommands[rest[0]] != nil {
 				e2 := *e
 				e2.stderr = e.stdout
 				return e2.play(append(rest[:min(len(rest), 2):min(len(rest), 2)], "-h"))
 			}
-			if cmd, err := e.catalogueVerb(rest[0], opts, rest[1:]); err == nil {
+			cmd, err := e.catalogueVerb(rest[0], opts, rest[1:])
+			if err == nil {
 				fmt.Fprintf(e.stdout, "Usage: croupier play %s\n", cmd.synopsis)
 				return nil
 			}
+			return err
+		}
+		if opts.game != "" {
+			// With a game, its ruleset's own commands (GET .../commands):
+			// exactly what the server runs there (issue 24 acceptance 2).
+			return e.gameHelp(opts)
 		}
 		fmt.Fprint(e.stdout, playHelp)
 		return nil

@@ -24,7 +24,7 @@ import (
 // catalogueVerb returns the play command of the game's catalogue command
 // name, or the usage error of an unknown verb.
 func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd, error) {
-	unknown := usagef("unknown play command %q; run croupier play help for the list", name)
+	unknown := usagef("unknown play command %q%s; run croupier play help for the list", name, closest(name, verbNames(nil)))
 	scanCommonFlags(&opts, rest)
 	if opts.game == "" || opts.timeout <= 0 {
 		return playCmd{}, unknown
@@ -48,7 +48,7 @@ func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd,
 		// refuses it not_in_ruleset (RULINGS R3) and changes nothing.
 		info = c.Info()
 	} else {
-		return playCmd{}, usagef("unknown play command %q: neither croupier play nor game %s's ruleset (%s) has it; run croupier play help for the list", name, opts.game, list.Ruleset)
+		return playCmd{}, usagef("unknown play command %q: neither croupier play nor game %s's ruleset (%s) has it%s; run croupier play help --game %s for its commands", name, opts.game, list.Ruleset, closest(name, verbNames(list.Commands)), opts.game)
 	}
 	return playCmd{synopsis: catalogueSynopsis(info), needGame: true, needActor: true,
 		setup: func(fs *flag.FlagSet) func(*player, []string) error {
@@ -254,4 +254,97 @@ func (p *player) says(command string, v any) string {
 		return fmt.Sprintf("%s: %v", command, err)
 	}
 	return catalogueText(command, raw, p.lazyNameOf())
+}
+
+// gameHelp lists the commands of opts.game's ruleset, as its server runs
+// them, each with what it does and how to call it.
+func (e *env) gameHelp(opts playOpts) error {
+	c, err := client.New(opts.url, opts.key, opts.as)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, opts.timeout)
+	defer cancel()
+	list, _, err := c.Commands(ctx, opts.game)
+	if err != nil {
+		return fmt.Errorf("reading the commands of game %s: %w", opts.game, err)
+	}
+	fmt.Fprintf(e.stdout, "The commands of game %s (%s), run as croupier play NAME --game %s:\n", opts.game, rulesets.Registry().Title(list.Ruleset), opts.game)
+	for _, info := range list.Commands {
+		if info.Platform {
+			continue // a chat platform's or a bridge's report, not a player's
+		}
+		line := "  " + catalogueSynopsis(info)
+		if first, _, _ := strings.Cut(line, "\n"); first != "" {
+			line = first
+		}
+		summary := info.Summary
+		if info.Admin && !strings.Contains(summary, "admin") {
+			summary += " (admins)"
+		}
+		fmt.Fprintf(e.stdout, "%-48s %s\n", line, summary)
+	}
+	fmt.Fprintf(e.stdout, "Every game also has: status, players, log, clock, help. croupier play help NAME --game %s gives one command's arguments.\n", opts.game)
+	return nil
+}
+
+// verbNames are the CLI's own verbs and the catalogue's command names
+// (of a game's ruleset, when its list is given).
+func verbNames(cmds []game.CommandInfo) []string {
+	var out []string
+	for v := range playCommands {
+		out = append(out, strings.Fields(v)[0])
+	}
+	if cmds == nil {
+		for _, c := range rulesets.Registry().Catalogue() {
+			if c.Call != nil && !c.Scheduled {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	for _, c := range cmds {
+		out = append(out, c.Name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// closest says the names nearest a misspelt one (" (did you mean …?)"):
+// those within two edits, or that it starts.
+func closest(name string, names []string) string {
+	var near []string
+	for _, n := range names {
+		if n != name && (editDistance(name, n) <= 2 || len(name) >= 3 && strings.HasPrefix(n, name)) {
+			near = append(near, n)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	if len(near) > 5 {
+		near = near[:5]
+	}
+	return " (did you mean " + strings.Join(near, ", ") + "?)"
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
 }
