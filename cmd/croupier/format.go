@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"croupier/internal/client"
 	"croupier/internal/fair"
 	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/rulesets/turns"
@@ -275,12 +277,24 @@ func clockText(v client.ClockResult) string {
 		s += " No scheduled work fell due."
 	}
 	if len(v.Ran.Transitions) > 0 {
-		s += " Ended: " + strings.Join(v.Ran.Transitions, ", ") + " (their seeds are now revealed)."
+		ended := make([]string, len(v.Ran.Transitions))
+		for i, t := range v.Ran.Transitions {
+			ended[i] = periodWords(t)
+		}
+		s += " Ended: " + strings.Join(ended, ", ") + " (their seeds are now revealed)."
 	}
 	if len(v.Ran.Expired) > 0 {
 		s += " Trades expired: " + strings.Join(v.Ran.Expired, ", ") + "."
 	}
 	for _, kind := range slices.Sorted(maps.Keys(v.Ran.Done)) {
+		if kind == "turns" {
+			moments := make([]string, len(v.Ran.Done[kind]))
+			for i, d := range v.Ran.Done[kind] {
+				moments[i] = turnsMomentWords(d)
+			}
+			s += " Turns: " + strings.Join(moments, ", ") + "."
+			continue
+		}
 		s += fmt.Sprintf(" Timers (%s): %s.", kind, strings.Join(v.Ran.Done[kind], ", "))
 	}
 	for _, f := range v.Ran.Failed {
@@ -332,4 +346,50 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// turnsPeriodRe is a turns game's period key: the Monday 22:00 (Chicago)
+// its game week begins, and the part of that week (RULINGS T3).
+var turnsPeriodRe = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[-+]\d{4})\.\d-(first-half|latter-half|interim)$`)
+
+// periodWords says an ended period ("game/period") as people do: a turns
+// game's as the part of its game week, in the game's zone, never its key
+// ("nomic: the first half of the week from Mon 2 Mar 22:00 CST"); a phase
+// (2026-W10-I) is its own name.
+func periodWords(t string) string {
+	g, id, ok := strings.Cut(t, "/")
+	if !ok {
+		return t
+	}
+	m := turnsPeriodRe.FindStringSubmatch(id)
+	if m == nil {
+		return t
+	}
+	start, err := time.Parse("2006-01-02T15:04-0700", m[1])
+	if err != nil {
+		return t
+	}
+	part := map[string]string{"first-half": "the first half", "latter-half": "the latter half", "interim": "the interim"}[m[2]]
+	return g + ": " + part + " of the week from " + start.In(calendar.Chicago()).Format("Mon 2 Jan 15:04 MST")
+}
+
+// turnsMomentWords says a turns timer the clock ran ("game/turn-begin
+// 1-1") as what happened: "nomic: turn 1-1 began".
+func turnsMomentWords(d string) string {
+	g, rest, ok := strings.Cut(d, "/")
+	kind, what, ok2 := strings.Cut(rest, " ")
+	if !ok || !ok2 {
+		return d
+	}
+	switch kind {
+	case "turn-begin":
+		return g + ": turn " + what + " began"
+	case "turn-middle":
+		return g + ": turn " + what + " reached its middle"
+	case "turn-end":
+		return g + ": turn " + what + " ended"
+	case "judge-deadline":
+		return g + ": case " + what + "'s Judge deadline passed"
+	}
+	return d
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"croupier/internal/client"
 	"croupier/internal/rulesets"
 )
 
@@ -50,5 +52,23 @@ func TestPlayHelpListsTheGamesOwnCommands(t *testing.T) {
 	r = h.cli("play", "--game", "nomic", "--as", "discord:1", "pool-entr")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "did you mean pool-enter") {
 		t.Errorf("a misspelt command: %s", r)
+	}
+}
+
+// Issue 24 point 4: the clock's answer names a turns game's periods by the
+// part of the game week, in the game's zone, and its timers by what
+// happened, never by the calendar key or the scheduler's terms.
+func TestClockNamesTurnsPeriodsAsPeopleDo(t *testing.T) {
+	var v client.ClockResult
+	v.Now = time.Date(2026, 3, 15, 3, 0, 1, 0, time.UTC)
+	v.Ran.Transitions = []string{"nomic/2026-03-09T22:00-0500.1-first-half", "hall/2026-W11-I"}
+	v.Ran.Done = map[string][]string{"turns": {"nomic/turn-end 1-1", "nomic/judge-deadline 5301"}}
+	got := clockText(v)
+	contains(t, "clock", got, "Ended: nomic: the first half of the week from Mon 9 Mar 22:00 CDT, hall/2026-W11-I",
+		"Turns: nomic: turn 1-1 ended, nomic: case 5301's Judge deadline passed.")
+	for _, raw := range []string{"first-half", "turn-end", "judge-deadline", "T22:00-0500"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("the clock's answer shows %q: %s", raw, got)
+		}
 	}
 }
