@@ -72,3 +72,24 @@ func TestClockNamesTurnsPeriodsAsPeopleDo(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24 acceptance 3: a boolean argument takes true or false only:
+// "--paradox maybe" is refused with the allowed values, before anything
+// is sent, where it used to become the request's arguments.
+func TestABooleanArgumentTakesTrueOrFalseOnly(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.must("play", "create-game", "nomic", "--ruleset", "turns", "--as", "discord:1")
+	h.must("play", "join", "--game", "nomic", "--as", "discord:2", "--name", "Ada")
+	before := h.must("play", "log", "--game", "nomic", "--as", "discord:2")
+	r := h.cli("play", "judgment-request", "Is this so?", "--paradox", "maybe", "--game", "nomic", "--as", "discord:2")
+	if r.code != exitUsage || !strings.Contains(r.stderr, `--paradox is true or false`) || !strings.Contains(r.stderr, `"maybe"`) {
+		t.Errorf("--paradox maybe: %s", r)
+	}
+	if after := h.must("play", "log", "--game", "nomic", "--as", "discord:2"); after != before {
+		t.Errorf("a refused argument changed the log:\n%s\n%s", before, after)
+	}
+	out := h.must("play", "judgment-request", "Is this so?", "--paradox", "false", "--game", "nomic", "--as", "discord:2")
+	if strings.Contains(out, "paradox") {
+		t.Errorf("--paradox false made a paradox: %s", out)
+	}
+}

@@ -243,6 +243,10 @@ func (e *env) play(args []string) error {
 	fs := e.newFlagSet("play "+name, "Usage: croupier play "+cmd.synopsis+"\n")
 	opts.register(fs)
 	runCmd := cmd.setup(fs)
+	rest, err := boolFieldValues(fs, rest)
+	if err != nil {
+		return err
+	}
 	pos, err := parseInterspersed(fs, rest)
 	if err != nil {
 		return err
@@ -678,4 +682,37 @@ func because(reason string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%s)", reason)
+}
+
+// boolFieldValues reads a word right after a catalogue command's boolean
+// flag as that flag's value when it is true or false (--paradox false), and
+// refuses any other (--paradox maybe), which would otherwise slip into the
+// next argument and change what the command does.
+func boolFieldValues(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		out = append(out, a)
+		if a == "--" {
+			out = append(out, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") || i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
+			continue
+		}
+		fl := fs.Lookup(strings.TrimLeft(a, "-"))
+		if fl == nil {
+			continue
+		}
+		if f, ok := fl.Value.(*fieldFlag); !ok || !f.IsBoolFlag() {
+			continue
+		}
+		b, err := strconv.ParseBool(args[i+1])
+		if err != nil {
+			return nil, usagef("%s is true or false (or alone, meaning true); got %q after it. Put other arguments before it.", a, args[i+1])
+		}
+		out[len(out)-1] = a + "=" + strconv.FormatBool(b)
+		i++
+	}
+	return out, nil
 }
