@@ -137,17 +137,8 @@ func (s *State) Submit(sub Submission, by string, now time.Time, rs *ruleset.Rul
 		return Proposal{}, err
 	}
 	turn := TurnID(s.Round.Number, ord)
-	mine := 0
-	for _, q := range s.Proposals {
-		if q.Round == s.Round.Number && q.Ordinal == ord && q.Proposer == by {
-			mine++
-		}
-	}
-	if mine >= n.ProposalsPerTurn {
-		return Proposal{}, rules.Refuse("proposal_limit",
-			"%s has already submitted %d rule-change proposal(s) for turn %s; each active player may submit %d per turn.",
-			p.Name, mine, turn, n.ProposalsPerTurn).With("turn", turn)
-	}
+	// What the proposal says is checked before the limit, so a bad one is
+	// told what is wrong with it whether or not its proposer has proposed.
 	hasData := len(bytes.TrimSpace(sub.Data)) > 0 && !bytes.Equal(bytes.TrimSpace(sub.Data), []byte("null"))
 	if len(sub.Changes) == 0 && !hasData {
 		return Proposal{}, rules.Refuse("empty_proposal", "A rule-change proposal must enact, amend or repeal a rule, or change the ruleset data.")
@@ -168,6 +159,17 @@ func (s *State) Submit(sub Submission, by string, now time.Time, rs *ruleset.Rul
 			return Proposal{}, err
 		}
 		prop.Summary = ruleset.Summary(rs, c)
+	}
+	mine := 0
+	for _, q := range s.Proposals {
+		if q.Round == s.Round.Number && q.Ordinal == ord && q.Proposer == by {
+			mine++
+		}
+	}
+	if mine >= n.ProposalsPerTurn {
+		return Proposal{}, rules.Refuse("proposal_limit",
+			"%s has already submitted %d rule-change proposal(s) for turn %s; each active player may submit %d per turn.",
+			p.Name, mine, turn, n.ProposalsPerTurn).With("turn", turn)
 	}
 	s.NextSeq++
 	prop.Seq = s.NextSeq

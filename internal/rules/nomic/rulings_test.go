@@ -190,6 +190,12 @@ func TestU3_ProposalWindowAndRuleHistory(t *testing.T) {
 	}
 	_, err := g.s.Submit(Submission{ID: "p1b", Changes: []RuleChange{{Op: RuleRepealed, Rule: 213}}}, "a", end1.Add(time.Hour), g.rs)
 	wantCode(t, err, "proposal_limit")
+	// What a proposal says is checked before the limit (issue 24 point 6):
+	// a proposer at the limit is told their bad proposal's fault.
+	_, err = g.s.Submit(Submission{ID: "p1c", Changes: []RuleChange{{Op: "rewrite", Rule: 203, Text: "x"}}}, "a", end1.Add(time.Hour), g.rs)
+	wantCode(t, err, "invalid_rule_change")
+	_, err = g.s.Submit(Submission{ID: "p1d", Changes: []RuleChange{{Op: RuleAmended, Rule: 999, Text: "x"}}}, "a", end1.Add(time.Hour), g.rs)
+	wantCode(t, err, "unknown_rule")
 	_, mid2, end2 := g.turn(2)
 	_, err = g.s.Submit(Submission{ID: "late", Changes: []RuleChange{{Op: RuleRepealed, Rule: 213}}}, "b", mid2, g.rs)
 	wantCode(t, err, "submission_closed")
