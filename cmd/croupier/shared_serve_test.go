@@ -146,8 +146,8 @@ func TestServeSharedMessagesStayShared(t *testing.T) {
 	}
 	begin := nomic.TurnOf(st.Round.Start, st.Cases[0].Appeals[0].Ordinal).Begin
 	h.must("play", "clock", "--set", begin.Add(time.Hour).Format(time.RFC3339))
-	press("Ada's 👍 on the appeal", "2", button(a, "👍 For"), "9203", "Ada voted for the appeal A2 of case 5301", "For: Ada. Against: nobody.", votes)
-	press("Bob's 👎 on the appeal", "3", button(a, "👎 Against"), "9203", "Bob voted against the appeal A2 of case 5301", "For: Ada. Against: Bob.", votes)
+	press("Ada's 👍 on the appeal", "2", button(a, "👍 For"), "9203", "Ada voted for the appeal A1 of case 5301", "For: Ada. Against: nobody.", votes)
+	press("Bob's 👎 on the appeal", "3", button(a, "👎 Against"), "9203", "Bob voted against the appeal A1 of case 5301", "For: Ada. Against: Bob.", votes)
 
 	// A duel invitation to two players and a trade offer, in a Gilded
 	// Hall game.

@@ -75,14 +75,14 @@ func turnsScenario(t *testing.T) *harness {
 	contains(t, "judge-recuse", hs.cmd(grace, "case", sub("recuse", opt("case", 5301))), "the administrator judges it")
 	contains(t, "judge-rule", hs.cmd(admin, "case", sub("rule", opt("case", 5301), opt("ruling", "FALSE"), opt("reasons", "It is."))), "ruled case 5301 FALSE")
 	r = hs.cmd(cy, "case", sub("appeal", opt("case", 5301), opt("ruling", "TRUE"), opt("reasons", "It is not.")))
-	contains(t, "ruling-appeal", r, "Appeal A2 of case 5301", "2/3")
+	contains(t, "ruling-appeal", r, "Appeal A1 of case 5301", "2/3")
 	// The appeal is voted on during turn 1-1 (Monday 22:00 CST).
 	hs.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC))
-	contains(t, "appeal button", hs.press(ada, r.button(t, "👍 For")), "voted for the appeal A2 of case 5301")
+	contains(t, "appeal button", hs.press(ada, r.button(t, "👍 For")), "voted for the appeal A1 of case 5301")
 	if got := complete(grace, "case", sub("vote", focus("case", "53", discord.OptInteger))); !strings.Contains(got, "=5301") {
 		t.Errorf("cases with an open appeal: %s", got)
 	}
-	contains(t, "appeal-vote", hs.cmd(grace, "case", sub("vote", opt("case", 5301), opt("vote", "against"))), "voted against the appeal A2 of case 5301")
+	contains(t, "appeal-vote", hs.cmd(grace, "case", sub("vote", opt("case", 5301), opt("vote", "against"))), "voted against the appeal A1 of case 5301")
 	contains(t, "turns", hs.cmd(ada, "turns", sub("status")), "Round 1, turn 1-1", "Judicial Pool", "Proposal P1")
 	return hs
 }

@@ -180,8 +180,8 @@ func TestSlackSharedProposalAndAppeal(t *testing.T) {
 	m = e.ok("U0CY", `case appeal case=5301 ruling=TRUE reasons="It is not."`)
 	e.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC))
 	a := slackShared{t, e, api, "1700000000.000200"}
-	a.press("Ada's 👍", ada, actionOf(t, m, "For"), []string{"voted for the appeal A2 of case 5301"}, []string{"Appeal A2 of case 5301", "For: Ada. Against: nobody."}, slackVotes)
-	a.press("Grace's 👎", grace, actionOf(t, m, "Against"), []string{"voted against the appeal A2 of case 5301"}, []string{"For: Ada. Against: Grace."}, slackVotes)
+	a.press("Ada's 👍", ada, actionOf(t, m, "For"), []string{"voted for the appeal A1 of case 5301"}, []string{"Appeal A1 of case 5301", "For: Ada. Against: nobody."}, slackVotes)
+	a.press("Grace's 👎", grace, actionOf(t, m, "Against"), []string{"voted against the appeal A1 of case 5301"}, []string{"For: Ada. Against: Grace."}, slackVotes)
 }
 
 func TestSlackSharedGathering(t *testing.T) {

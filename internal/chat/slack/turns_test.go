@@ -43,15 +43,15 @@ func turnsScenario(t *testing.T) *env {
 	has(t, "judge-recuse", e.ok(grace, "case recuse case=5301"), "the administrator judges it")
 	has(t, "judge-rule", e.ok(admin, `case rule case=5301 ruling=FALSE reasons="It is."`), "ruled case 5301 FALSE")
 	m = e.ok(cy, `case appeal case=5301 ruling=TRUE reasons="It is not."`)
-	has(t, "ruling-appeal", m, "Appeal A2 of case 5301")
+	has(t, "ruling-appeal", m, "Appeal A1 of case 5301")
 	e.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)) // turn 1-1, when the appeal is voted on
 	if st := e.press(ada, actionOf(t, m, "For"), "trig-turns-2"); st != http.StatusOK {
 		t.Fatalf("pressing the appeal's For: %d", st)
 	}
-	has(t, "appeal-vote", e.ok(grace, "case vote case=5301 vote=against"), "voted against the appeal A2 of case 5301")
+	has(t, "appeal-vote", e.ok(grace, "case vote case=5301 vote=against"), "voted against the appeal A1 of case 5301")
 	has(t, "turns", e.ok(ada, "turns status"), "Round 1, turn 1-1")
 	cs, err := turns.Cases(context.Background(), e.svc, "nomic")
-	if err != nil || len(cs) != 1 || !strings.Contains(fmt.Sprint(cs[0].Appeals), "A2") {
+	if err != nil || len(cs) != 1 || !strings.Contains(fmt.Sprint(cs[0].Appeals), "A1") {
 		t.Fatalf("cases: %+v %v", cs, err)
 	}
 	return e

@@ -189,7 +189,7 @@ func SubmitProposal(s *engine.Service, ctx context.Context, req engine.Request, 
 					w.stubs[r.ID] = true
 				}
 			}
-			id := fmt.Sprintf("P%d", w.s.NextSeq+1)
+			id := w.nextID("P")
 			prop, err := w.s.Submit(nomic.Submission{ID: id, Text: p.Note, Changes: changes, Data: p.Data}, req.Actor, w.t.Now, w.t.Rules)
 			if err != nil {
 				return nil, err
@@ -589,7 +589,7 @@ func AppealRuling(s *engine.Service, ctx context.Context, req engine.Request, r 
 			if err := w.load(nil, []int{r.Case}, false); err != nil {
 				return nil, err
 			}
-			ap, err := w.s.Appeal(fmt.Sprintf("A%d", w.s.NextSeq+1), r.Case, req.Actor, r.Ruling, r.Reasons, w.t.Now)
+			ap, err := w.s.Appeal(w.nextID("A"), r.Case, req.Actor, r.Ruling, r.Reasons, w.t.Now)
 			if err != nil {
 				return nil, err
 			}

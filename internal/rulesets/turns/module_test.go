@@ -382,3 +382,21 @@ func TestModule_WhatIsAnnounced(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24 point 10: proposals and appeals are numbered each on their own,
+// so a game's first appeal is A1 however many proposals came before it,
+// and a proposal after an appeal takes the next proposal number.
+func TestIssue24_ProposalsAndAppealsAreNumberedApart(t *testing.T) {
+	e := newEnv(t, boltStore(t), ada, bea, cy)
+	var p1, p2 turns.ProposalView
+	e.must(ada, "turns-propose", turns.Propose{Op: "amend", Rule: 210, Text: "Rule 210, amended."}, &p1)
+	var c turns.CaseView
+	e.must(bea, "judgment-request", turns.Judgment{Statement: "Rule 210 is fair."}, &c)
+	e.must(admin, "judge-rule", turns.Ruling{Case: c.Number, Ruling: "FALSE", Reasons: "No."}, &c)
+	var ap turns.AppealView
+	e.must(cy, "ruling-appeal", turns.Ruling{Case: c.Number, Ruling: "TRUE", Reasons: "Yes."}, &ap)
+	e.must(bea, "turns-propose", turns.Propose{Op: "repeal", Rule: 212}, &p2)
+	if p1.ID != "P1" || ap.ID != "A1" || p2.ID != "P2" {
+		t.Fatalf("ids %s, %s, %s; want P1, A1, P2", p1.ID, ap.ID, p2.ID)
+	}
+}

@@ -96,6 +96,13 @@ type gameItem struct {
 	Moving   bool           `json:"moving,omitempty"`
 	NextCase int            `json:"next_case"`
 	NextSeq  int            `json:"next_seq"`
+	// NextProposal and NextAppeal number proposals (P1, P2 ...) and
+	// appeals (A1 ...) each on its own, NextSeq ordering them together;
+	// a game from before (Counted false) goes on from NextSeq, so no id
+	// repeats.
+	NextProposal int  `json:"next_proposal,omitempty"`
+	NextAppeal   int  `json:"next_appeal,omitempty"`
+	Counted      bool `json:"counted,omitempty"`
 	// PoolSize is the Judicial Pool's size: its members hold the slots
 	// 0..PoolSize-1 (nomic.State.PoolSize; 0 in a game from before slots,
 	// whose members take them in joining order).
@@ -630,3 +637,17 @@ func (w *work) emit(evs ...nomic.Event) {
 
 // eventPrefix starts the type of every event this module logs.
 const eventPrefix = "turns_"
+
+// nextID is the id of the next proposal ("P") or appeal ("A"): a game's
+// first appeal is A1 whatever was proposed before it (issue 24 point 10).
+func (w *work) nextID(kind string) string {
+	if !w.g.Counted {
+		w.g.NextProposal, w.g.NextAppeal, w.g.Counted = w.g.NextSeq, w.g.NextSeq, true
+	}
+	n := &w.g.NextProposal
+	if kind == "A" {
+		n = &w.g.NextAppeal
+	}
+	*n++
+	return fmt.Sprintf("%s%d", kind, *n)
+}
