@@ -107,9 +107,14 @@ func completeMyMatches(ctx context.Context, s *game.Service, inv *Invocation, pa
 		return nil, err
 	}
 	var cs []Choice
+	name := playerNames(ctx, s, inv.Game, nil) // people read names (a few players a match)
 	for _, m := range ms {
 		if m.Status == gildedhall.MatchPlaying || m.Status == gildedhall.MatchRequested {
-			cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s %s (%s): %s", m.Kind, m.ID, m.Status, strings.Join(m.Players, ", ")), 100), Value: m.ID})
+			who := make([]string, len(m.Players))
+			for i, id := range m.Players {
+				who[i] = name(id)
+			}
+			cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s %s (%s): %s", m.Kind, m.ID, m.Status, strings.Join(who, ", ")), 100), Value: m.ID})
 		}
 	}
 	return filterChoices(cs, partial), nil

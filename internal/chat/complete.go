@@ -59,8 +59,9 @@ var economyCompletions = map[Completion]CompletionFunc{
 			return nil, err
 		}
 		cs := make([]Choice, len(ts))
+		name := playerNames(ctx, s, inv.Game, nil)
 		for i, t := range ts {
-			cs[i] = Choice{Label: clip(fmt.Sprintf("%s: %s → %s", t.ID, t.From, t.To), 100), Value: t.ID}
+			cs[i] = Choice{Label: clip(fmt.Sprintf("%s: %s → %s", t.ID, name(t.From), name(t.To)), 100), Value: t.ID}
 		}
 		return filterChoices(cs, partial), nil
 	},

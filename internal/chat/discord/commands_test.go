@@ -286,7 +286,14 @@ func TestAutocomplete(t *testing.T) {
 	}
 	hs.send(slash(hs.nextID(), ada, "trade", sub("offer", userOpt("player", grace), opt("give_cards", queen))))
 	tr, _ := gildedhall.On(hs.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{})
-	has("my trades", complete(grace, "trade", map[string]any{"name": "accept", "type": 1, "options": []any{focus("trade", "")}}), "="+tr[0].ID)
+	mine := complete(grace, "trade", map[string]any{"name": "accept", "type": 1, "options": []any{focus("trade", "")}})
+	has("my trades", mine, "="+tr[0].ID)
+	// People read names, not ids, in a suggestion's label too.
+	for _, c := range mine {
+		if label, _, _ := strings.Cut(c, "="); strings.Contains(label, "discord:") || !strings.Contains(label, " → ") {
+			t.Errorf("a trade's suggestion reads %q; want its players by name", label)
+		}
+	}
 	if got := complete(ada, "trade", map[string]any{"name": "list", "type": 1, "options": []any{focus("status", "ex")}}); len(got) != 2 {
 		t.Errorf("static choices filtered by \"ex\": %v, want executed and expired", got)
 	}
