@@ -276,6 +276,16 @@ func TestO5_BloodAcquisition(t *testing.T) {
 	if p.Components != (Components{Resolve: 2}) || !res.Gained.IsZero() || res.Dice != nil || len(src.asked) != 0 {
 		t.Errorf("with 0 Cuts: holds %s, gained %s, rolled %v; want 1⚡ spent, nothing rolled or gained", p.Components, res.Gained, src.asked)
 	}
+	// Nothing gained says why (issue 24 point 5).
+	if got := res.Summary(); !strings.Contains(got, "gained nothing: the Obelisk has no Cuts") {
+		t.Errorf("with 0 Cuts it reads %q", got)
+	}
+	o.Cuts, o.Distance = 2, 7
+	if res := must[TaskResult](t)(Perform(&o, p, env, TaskRequest{Task: ruleset.TaskBlood}, dice(t, 3, 5))); !strings.Contains(res.Summary(), "rolled 2d7: 3, 5; gained nothing: no die showed 1") {
+		t.Errorf("2d7 showing 3, 5 reads %q", res.Summary())
+	}
+	p.Components.Resolve++
+	p.Experience[ruleset.TaskBlood]--
 
 	o.Cuts, o.Distance = 3, 7
 	src = dice(t, 1, 5, 1)

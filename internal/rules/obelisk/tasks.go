@@ -76,6 +76,11 @@ func (r TaskResult) Summary() string {
 		parts = append(parts, fmt.Sprintf("Grebe %d stays with the Obelisk", r.Grebe))
 	case r.Task == ruleset.TaskGathering && r.Gathering != nil:
 		parts = append(parts, "started a Gathering of "+r.Gathering.Ritual.Name)
+	case r.Task == ruleset.TaskBlood && r.Dice == nil:
+		// NdK with N = Cuts: with none, no die is rolled (O5).
+		parts = append(parts, "gained nothing: the Obelisk has no Cuts, so no die is rolled")
+	case r.Task == ruleset.TaskBlood && r.Gained.IsZero():
+		parts = append(parts, "gained nothing: no die showed 1")
 	default:
 		gained := "gained " + r.Gained.String()
 		if r.Boosted {
