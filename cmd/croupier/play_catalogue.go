@@ -12,6 +12,7 @@ import (
 
 	"croupier/internal/client"
 	"croupier/internal/game"
+	"croupier/internal/nearest"
 	"croupier/internal/rulesets"
 )
 
@@ -309,42 +310,11 @@ func verbNames(cmds []game.CommandInfo) []string {
 	return slices.Compact(out)
 }
 
-// closest says the names nearest a misspelt one (" (did you mean …?)"):
-// those within two edits, or that it starts.
+// closest says the names nearest a misspelt one (" (did you mean …?)").
 func closest(name string, names []string) string {
-	var near []string
-	for _, n := range names {
-		if n != name && (editDistance(name, n) <= 2 || len(name) >= 3 && strings.HasPrefix(n, name)) {
-			near = append(near, n)
-		}
-	}
+	near := nearest.Names(name, names, 5)
 	if len(near) == 0 {
 		return ""
 	}
-	if len(near) > 5 {
-		near = near[:5]
-	}
 	return " (did you mean " + strings.Join(near, ", ") + "?)"
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

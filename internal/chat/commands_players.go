@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/nearest"
 	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
@@ -64,7 +65,7 @@ func help(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	if topic != "" {
 		cs, ok := subs[topic]
 		if !ok {
-			return &Reply{Text: fmt.Sprintf("There is no command /%s; /help lists them.", topic), Ephemeral: true}, nil
+			return &Reply{Text: fmt.Sprintf("There is no command /%s%s; /help lists them.", topic, didYouMean(topic, order)), Ephemeral: true}, nil
 		}
 		for _, c := range cs {
 			ls = append(ls, fmt.Sprintf("/%s: %s%s", c.Name, c.Description, adminNote(c)))
@@ -369,4 +370,14 @@ func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 		r.Text = "The game has ended; the winner is " + g.Winner + "."
 	}
 	return r, nil
+}
+
+// didYouMean names the commands nearest a misspelt one (" (did you mean
+// /trade?)"), among names (without their slash).
+func didYouMean(name string, names []string) string {
+	near := nearest.Names(name, names, 5)
+	if len(near) == 0 {
+		return ""
+	}
+	return " (did you mean /" + strings.Join(near, ", /") + "?)"
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"croupier/internal/chat"
+	"croupier/internal/game"
 )
 
 // help stays one chat message however many commands the areas register: a
@@ -44,5 +45,41 @@ func TestHelpGroupsSubcommands(t *testing.T) {
 	}
 	if none := ask(map[string]string{"command": "nope"}); !strings.Contains(none.Text, "no command /nope") {
 		t.Errorf("help command:nope: %q", none.Text)
+	}
+}
+
+// Issue 24 acceptance 2 in chat: /help in a game lists exactly its
+// ruleset's commands (every top-level name, none of another ruleset's),
+// and a misspelt one is answered with the closest names.
+func TestHelpInAGameListsItsRulesetsCommands(t *testing.T) {
+	r, svc := newRouter(t)
+	ctx := context.Background()
+	for _, g := range []struct{ id, ruleset string }{{"stone", "obelisk"}, {"nomic", "turns"}} {
+		if _, err := svc.Create(ctx, game.Request{Actor: "slack:ADMIN", Key: "c-" + g.id}, game.CreateGame{ID: g.id, Ruleset: g.ruleset}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tops := func(cmds []chat.Command) map[string]bool {
+		out := map[string]bool{}
+		for _, c := range cmds {
+			if c.Kind == chat.Slash && !c.Hidden { // menus and button-only commands are not in /help
+				out[strings.Fields(c.Name)[0]] = true
+			}
+		}
+		return out
+	}
+	all := tops(chat.Commands())
+	for _, g := range []struct{ id, ruleset string }{{"hall", "gilded-hall"}, {"stone", "obelisk"}, {"nomic", "turns"}} {
+		text := r.Handle(ctx, &chat.Invocation{Platform: "slack", User: "slack:U1", Command: "help", Key: "h-" + g.id, Game: g.id}).Text
+		own := tops(chat.CommandsFor(svc.Registry, g.ruleset))
+		for top := range all {
+			if listed := strings.Contains(text, "/"+top+":") || strings.Contains(text, "/"+top+" "); listed != own[top] {
+				t.Errorf("%s (%s): /help lists /%s: %v; the ruleset has it: %v", g.id, g.ruleset, top, listed, own[top])
+			}
+		}
+	}
+	near := r.Handle(ctx, &chat.Invocation{Platform: "slack", User: "slack:U1", Command: "help", Key: "h-near", Game: "nomic", Options: map[string]string{"command": "turn"}})
+	if !strings.Contains(near.Text, "did you mean /turns") {
+		t.Errorf("help command:turn: %q", near.Text)
 	}
 }

@@ -130,7 +130,11 @@ func (r *Router) Resolve(ctx context.Context, inv *Invocation) (Command, error) 
 func (r *Router) command(inv *Invocation) (Command, error) {
 	cmd, ok := r.Lookup(inv.Command)
 	if !ok {
-		return Command{}, refusef("unknown_command", "There is no command %q here; /help lists them.", inv.Command)
+		var names []string
+		for _, c := range Commands() {
+			names = append(names, c.Name)
+		}
+		return Command{}, refusef("unknown_command", "There is no command %q here%s; /help lists them.", inv.Command, didYouMean(inv.Command, names))
 	}
 	if inv.Options == nil {
 		inv.Options = map[string]string{}
