@@ -169,12 +169,12 @@ func obeliskFacts(p *page, l *layout, o *obelisk.ObeliskView, open int) {
 	p.raw(`">`)
 	p.num(o.Distance)
 	p.raw(" km from the Gates</a>, ")
-	p.text(plural(o.Cuts, "Cut", "Cuts"))
+	p.text(game.Count(o.Cuts, "Cut", "Cuts"))
 	p.raw("</dd>\n<dt>Grebes</dt><dd id=\"obelisk-grebes\">")
 	if len(o.Grebes) == 0 {
 		p.raw("none befriended yet")
 	} else {
-		p.text(plural(len(o.Grebes), "Grebe", "Grebes") + ", " + strconv.Itoa(len(o.Aiding)) + " of them aiding the Obelisk")
+		p.text(game.Count(len(o.Grebes), "Grebe", "Grebes") + ", " + strconv.Itoa(len(o.Aiding)) + " of them aiding the Obelisk")
 	}
 	p.raw("</dd>\n<dt>Observation</dt><dd id=\"obelisk-observation\">")
 	if o.Observed {
@@ -191,17 +191,9 @@ func obeliskFacts(p *page, l *layout, o *obelisk.ObeliskView, open int) {
 	if open == 0 {
 		p.raw("none")
 	} else {
-		p.text(plural(open, "Gathering", "Gatherings") + " open")
+		p.text(game.Count(open, "Gathering", "Gatherings") + " open")
 	}
 	p.raw("</a></dd>\n")
-}
-
-// plural says n things: "1 Cut", "3 Cuts".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 func yesNo(b bool) markup {

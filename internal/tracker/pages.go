@@ -183,7 +183,7 @@ func flatten(group string, v any) []setting {
 			case string:
 				if d, err := time.ParseDuration(x); err == nil && strings.HasSuffix(x, "s") {
 					zero = zero && d == 0
-					x = spanText(d)
+					x = game.Duration(d)
 				} else {
 					zero = zero && x == ""
 				}
@@ -202,28 +202,6 @@ func flatten(group string, v any) []setting {
 		return nil
 	}
 	return out
-}
-
-// spanText says a ruleset's duration as people do: "7 days", "48 hours",
-// "90 minutes".
-func spanText(d time.Duration) string {
-	unit := func(n int64, one string) string {
-		if n == 1 {
-			return "1 " + one
-		}
-		return strconv.FormatInt(n, 10) + " " + one + "s"
-	}
-	switch {
-	case d == 0:
-		return "none"
-	case d%(24*time.Hour) == 0 && d >= 72*time.Hour:
-		return unit(int64(d/(24*time.Hour)), "day")
-	case d%time.Hour == 0:
-		return unit(int64(d/time.Hour), "hour")
-	case d%time.Minute == 0:
-		return unit(int64(d/time.Minute), "minute")
-	}
-	return d.String()
 }
 
 func (h *Handler) players(ctx context.Context, r *http.Request, l *layout) (content, error) {

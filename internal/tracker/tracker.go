@@ -25,6 +25,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"time"
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
@@ -59,6 +61,9 @@ type Handler struct {
 	svc *game.Service
 	log *slog.Logger
 	mux *http.ServeMux
+	// zones holds each ruleset's time zone for people (*time.Location, nil
+	// for UTC), read from its data once rather than on every page.
+	zones sync.Map
 }
 
 // New builds the tracker over svc.
@@ -211,9 +216,7 @@ func unavailable(msg string) content { return message("Temporarily unavailable",
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, body content, l *layout) {
 	var p page
 	if l != nil && l.Game != nil {
-		if rs, err := h.svc.Data(l.Game.Ruleset); err == nil && rs.Calendar == ruleset.CalendarChicagoTurns {
-			p.zone = calendar.Chicago()
-		}
+		p.zone = h.zone(l.Game.Ruleset)
 	}
 	writeLayout(&p, l, body)
 	hd := w.Header()
@@ -225,6 +228,20 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, bod
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(p.b.Bytes())
 	}
+}
+
+// zone is the time zone ruleset id's games keep (a turns game's
+// America/Chicago, RULINGS T3), nil for UTC.
+func (h *Handler) zone(id string) *time.Location {
+	if z, ok := h.zones.Load(id); ok {
+		return z.(*time.Location)
+	}
+	var z *time.Location
+	if rs, err := h.svc.Data(id); err == nil && rs.Calendar == ruleset.CalendarChicagoTurns {
+		z = calendar.Chicago()
+	}
+	h.zones.Store(id, z)
+	return z
 }
 
 // indexData is the start page: a page of the deployment's games.

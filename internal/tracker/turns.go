@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"croupier/internal/game"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/turns"
 )
@@ -139,7 +140,7 @@ func turnsFacts(p *page, l *layout, s *turns.Status) {
 	p.raw("</dd>\n<dt>Judicial Pool</dt><dd id=\"pool-size\" data-count=\"")
 	p.num(len(s.Pool))
 	p.raw(`">`)
-	p.text(plural(len(s.Pool), "player", "players"))
+	p.text(game.Count(len(s.Pool), "player", "players"))
 	p.raw("</dd>\n<dt>Open cases</dt><dd id=\"open-cases\" data-count=\"")
 	p.num(len(s.Cases))
 	p.raw(`"><a href="`)
@@ -148,7 +149,7 @@ func turnsFacts(p *page, l *layout, s *turns.Status) {
 	if len(s.Cases) == 0 {
 		p.raw("none")
 	} else {
-		p.text(plural(len(s.Cases), "case", "cases"))
+		p.text(game.Count(len(s.Cases), "case", "cases"))
 	}
 	p.raw("</a></dd>\n")
 }
