@@ -166,18 +166,16 @@ func (s *Service) sealRead(ctx context.Context, keys []store.Key, msgs []Message
 		}
 		pageKeys = append(pageKeys, heads[i].PageKeys()...)
 	}
-	// Pages are read a hundred keys a request; most records have none.
+	// Most records have no pages; the store splits a long read itself.
 	pages := make(map[store.Key]store.Item, len(pageKeys))
-	for len(pageKeys) > 0 {
-		n := min(len(pageKeys), 100)
-		its, err := s.store.GetMany(ctx, pageKeys[:n])
+	if len(pageKeys) > 0 {
+		its, err := s.store.GetMany(ctx, pageKeys)
 		if err != nil {
 			return 0, nil, nil, fmt.Errorf("reading pushed reactions to seal: %w", err)
 		}
 		for _, it := range its {
 			pages[it.Key] = it
 		}
-		pageKeys = pageKeys[n:]
 	}
 	final := make(map[MessageRef]reactions.Snapshot, len(msgs))
 	var puts []store.Put
