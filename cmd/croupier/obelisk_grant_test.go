@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestObeliskGrantAndRevokeComponentsCLI: an admin corrects an Obelisk
 // player's components with croupier play (RULINGS G3): a flag per
@@ -22,6 +25,10 @@ func TestObeliskGrantAndRevokeComponentsCLI(t *testing.T) {
 
 	h.refused("forbidden", "play", "--as", "discord:2", "components-grant", "discord:2", "--heart", "1", "--reason", "mine")
 	h.refused("insufficient_components", "play", "components-revoke", "discord:2", "--crystals", "5", "--reason", "too much")
+	// Its details read as amounts, not as Go prints a map.
+	if r := h.cli("play", "components-revoke", "discord:2", "--crystals", "5", "--reason", "too much"); strings.Contains(r.stderr, "map[") || !strings.Contains(r.stderr, "missing: crystals 3") {
+		t.Errorf("the refusal's details: %s", r.stderr)
+	}
 	if r := h.cli("play", "components-grant", "discord:2", "--reason", "nothing"); r.code != exitUsage {
 		t.Errorf("a grant of nothing: %s", r)
 	}

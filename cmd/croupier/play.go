@@ -296,6 +296,15 @@ func (p *player) report(err error) error {
 			}
 			v = strings.Join(ws, ", ")
 		}
+		if m, ok := v.(map[string]any); ok {
+			// So does an object of amounts ("crystals 2, herbs 2"), not
+			// as Go prints a map.
+			ws := make([]string, 0, len(m))
+			for _, mk := range sortedKeys(m) {
+				ws = append(ws, fmt.Sprintf("%s %v", mk, m[mk]))
+			}
+			v = strings.Join(ws, ", ")
+		}
 		fmt.Fprintf(p.e.stderr, "  %s: %v\n", k, v)
 	}
 	return &silentError{code: exitRefused}
