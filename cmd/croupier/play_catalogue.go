@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"croupier/internal/client"
@@ -112,36 +111,120 @@ func scanCommonFlags(o *playOpts, args []string) {
 	}
 }
 
-// catalogueSynopsis is a catalogue command's usage line.
+// catalogueSynopsis is a catalogue command's usage line, its summary, its
+// help and each argument as its declaration says it (game.Arg).
 func catalogueSynopsis(c game.CommandInfo) string {
 	var b strings.Builder
 	b.WriteString(c.Name)
 	for _, f := range c.Fields {
-		arg := strings.ToUpper(f.Name)
-		if f.Type == game.FieldStrings {
-			arg += "..."
+		if byPosition(c, f) && f.Required {
+			fmt.Fprintf(&b, " %s", argName(f))
 		}
-		if f.Required {
-			fmt.Fprintf(&b, " %s", arg)
-		} else {
-			fmt.Fprintf(&b, " [--%s %s]", f.Name, arg)
+	}
+	for _, f := range c.Fields {
+		switch {
+		case byPosition(c, f) && !f.Required:
+			fmt.Fprintf(&b, " [%s]", argName(f))
+		case !byPosition(c, f) && f.Required:
+			fmt.Fprintf(&b, " --%s %s", f.Name, argName(f))
+		case !byPosition(c, f):
+			fmt.Fprintf(&b, " [--%s %s]", f.Name, argName(f))
 		}
 	}
 	if c.Summary != "" {
 		b.WriteString("\n    " + c.Summary)
 	}
-	b.WriteString("\n    (a command of the game's ruleset: arguments fill its fields in order, or give --FIELD VALUE)")
+	if c.Help != "" {
+		b.WriteString("\n\n" + c.Help)
+	}
+	if len(c.Fields) > 0 {
+		b.WriteString("\n\nArguments:")
+		for _, f := range c.Fields {
+			a := f.Arg()
+			line := "  " + argName(f)
+			if !byPosition(c, f) {
+				line = "  --" + f.Name + " " + argName(f)
+			}
+			fmt.Fprintf(&b, "\n%-28s %s", line, argWords(a))
+		}
+	}
+	if !declared(c) {
+		b.WriteString("\n    (a command of the game's ruleset: arguments fill its fields in order, or give --FIELD VALUE)")
+	}
 	return b.String()
 }
 
+// declared reports whether c's arguments are declared (game.Arg), not
+// only its payload's members: then only its positional ones are taken by
+// position.
+func declared(c game.CommandInfo) bool {
+	for _, f := range c.Fields {
+		if f.Positional || f.Description != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// byPosition reports whether f of c is given by position: a declared
+// positional argument, or, when nothing is declared, a required member.
+func byPosition(c game.CommandInfo, f game.Field) bool {
+	if declared(c) {
+		return f.Positional
+	}
+	return f.Required
+}
+
+// argName is how a usage line names f's value.
+func argName(f game.Field) string {
+	if len(f.Choices) > 0 && len(f.Choices) <= 4 {
+		var vs []string
+		for _, c := range f.Choices {
+			vs = append(vs, c.Value)
+		}
+		return strings.Join(vs, "|")
+	}
+	n := strings.ToUpper(f.Name)
+	if f.Type == game.FieldStrings || f.Type == game.FieldPlayers {
+		n += "..."
+	}
+	return n
+}
+
+// argWords says what argument a is and takes.
+func argWords(a game.Arg) string {
+	var parts []string
+	if a.Description != "" && a.Description != a.Name {
+		parts = append(parts, a.Description)
+	}
+	switch {
+	case len(a.Choices) > 0:
+		parts = append(parts, "one of "+a.ChoiceWords())
+	case a.Type == game.FieldPlayer:
+		parts = append(parts, "a player's name, mention or id")
+	case a.Type == game.FieldPlayers:
+		parts = append(parts, "players' names, mentions or ids, comma-separated or repeated")
+	case a.Type == game.FieldInteger && (a.Min != nil || a.Max != nil):
+		parts = append(parts, "a whole number "+a.RangeWords())
+	case a.Type == game.FieldInteger:
+		parts = append(parts, "a whole number")
+	case a.Type == game.FieldBoolean:
+		parts = append(parts, "true or false")
+	case a.Type == game.FieldStrings:
+		parts = append(parts, "comma-separated or repeated")
+	case a.Type == game.FieldJSON:
+		parts = append(parts, "as JSON")
+	}
+	if a.Required {
+		parts = append(parts, "required")
+	}
+	return strings.Join(parts, "; ")
+}
+
 func fieldUsage(f game.Field) string {
-	switch f.Type {
-	case game.FieldStrings:
-		return "`values`, comma-separated or repeated"
-	case game.FieldJSON:
-		return "a JSON `value`"
-	case game.FieldBoolean:
-		return "set " + f.Name
+	a := f.Arg()
+	if w := argWords(a); w != "" {
+		return w
 	}
 	return "the " + f.Type + " `" + strings.ToUpper(f.Name) + "`"
 }
@@ -158,7 +241,7 @@ func (v *fieldFlag) String() string { return "" }
 func (v *fieldFlag) IsBoolFlag() bool { return v.f.Type == game.FieldBoolean }
 
 func (v *fieldFlag) Set(s string) error {
-	if v.f.Type == game.FieldStrings {
+	if v.f.Type == game.FieldStrings || v.f.Type == game.FieldPlayers {
 		prev, _ := v.val.([]string)
 		var l listFlag = prev
 		_ = l.Set(s)
@@ -173,37 +256,21 @@ func (v *fieldFlag) Set(s string) error {
 	return nil
 }
 
-// fieldValue reads s as a value of field f.
+// fieldValue reads s as a value of field f, as its declaration says
+// (game.Arg.Value: its kind, choices and bounds).
 func fieldValue(f game.Field, s string) (any, error) {
-	switch f.Type {
-	case game.FieldInteger:
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return nil, fmt.Errorf("%s must be a whole number, not %q", f.Name, s)
-		}
-		return n, nil
-	case game.FieldBoolean:
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			return nil, fmt.Errorf("%s must be true or false, not %q", f.Name, s)
-		}
-		return b, nil
-	case game.FieldStrings:
-		var l listFlag
-		_ = l.Set(s)
-		return []string(l), nil
-	case game.FieldJSON:
+	if f.Type == game.FieldJSON {
 		if !json.Valid([]byte(s)) {
 			return nil, fmt.Errorf("%s must be JSON, not %q", f.Name, s)
 		}
 		return json.RawMessage(s), nil
 	}
-	return s, nil
+	return f.Arg().Value(s)
 }
 
 // cataloguePayload is the command's payload from its flags and then its
-// positional arguments, filling the fields not given by a flag in order (a
-// list field takes every argument left).
+// positional arguments, filling the fields given by position and not by a
+// flag in order (a list field takes every argument left).
 func cataloguePayload(c game.CommandInfo, given map[string]*fieldFlag, pos []string) (map[string]any, error) {
 	payload := map[string]any{}
 	for name, v := range given {
@@ -215,10 +282,10 @@ func cataloguePayload(c game.CommandInfo, given map[string]*fieldFlag, pos []str
 		if len(pos) == 0 {
 			break
 		}
-		if _, ok := payload[f.Name]; ok {
+		if _, ok := payload[f.Name]; ok || declared(c) && !f.Positional {
 			continue
 		}
-		if f.Type == game.FieldStrings {
+		if f.Type == game.FieldStrings || f.Type == game.FieldPlayers {
 			payload[f.Name], pos = pos, nil
 			continue
 		}
@@ -233,7 +300,11 @@ func cataloguePayload(c game.CommandInfo, given map[string]*fieldFlag, pos []str
 	}
 	for _, f := range c.Fields {
 		if _, ok := payload[f.Name]; f.Required && !ok {
-			return nil, usagef("%s needs %s (an argument, or --%s); usage: croupier play %s", c.Name, f.Name, f.Name, strings.SplitN(catalogueSynopsis(c), "\n", 2)[0])
+			how := "an argument, or --" + f.Name
+			if declared(c) && !f.Positional {
+				how = "--" + f.Name
+			}
+			return nil, usagef("%s needs %s (%s); usage: croupier play %s", c.Name, f.Name, how, strings.SplitN(catalogueSynopsis(c), "\n", 2)[0])
 		}
 	}
 	return payload, nil

@@ -61,6 +61,8 @@ type tallyBonus struct {
 type Score struct {
 	// Points scored, 1 (the default) or 2.
 	Points int `json:"points,omitempty"`
+	// Cheer is what the scorer says, if anything.
+	Cheer string `json:"cheer,omitempty"`
 }
 
 // ScoreResult is what score answers.
@@ -70,6 +72,7 @@ type ScoreResult struct {
 	Points  int       `json:"points"`
 	BonusAt time.Time `json:"bonus_at,omitzero"`
 	Won     bool      `json:"won"`
+	Cheer   string    `json:"cheer,omitempty"`
 }
 
 func bonusKey(g, player string) store.Key {
@@ -83,7 +86,12 @@ func tallyModule() game.Module {
 		Components: []game.Component{{Name: tallyID,
 			Commands: []game.Command{
 				{Name: "score", Institution: tallyID, Action: true, What: "points",
-					Summary: "Score a point (or 2); a bonus point follows an hour later", Call: game.Method(score), Says: saysScore},
+					Summary: "Score a point (or 2); a bonus point follows an hour later", Call: game.Method(score), Says: saysScore,
+					Help: "A player's third point wins the game.",
+					Args: []game.Arg{
+						{Name: "points", Type: game.FieldInteger, Positional: true, Min: game.Bound(1), Max: game.Bound(2), Description: "Points scored (1 unless given)"},
+						{Name: "cheer", Type: game.FieldString, Description: "What you say as you score", Suggest: &cheers},
+					}},
 				{Name: "tally-bonus", Institution: tallyID, Scheduled: true, AfterEnd: true, What: "bonus points"},
 			},
 			Due: []game.DueWork{{Kind: "tally-bonus", Prefix: tallyPrefix, Run: runBonus}},
@@ -96,11 +104,24 @@ func tallyModule() game.Module {
 	}
 }
 
+// cheers suggests what a scorer may say: the game's cheers, the
+// scorer's own first.
+var cheers = game.Suggest{Name: "tally-cheers", List: func(ctx context.Context, s *game.Service, q game.SuggestQuery) ([]game.Choice, error) {
+	out := []game.Choice{{Label: "Well played!", Value: "Well played!"}, {Label: "At last!", Value: "At last!"}}
+	if q.Args["points"] == "2" {
+		out = append([]game.Choice{{Label: "Two at once!", Value: "Two at once!"}}, out...)
+	}
+	return out, nil
+}}
+
 // saysScore is how score's answer reads on every edge (Command.Says).
 func saysScore(a game.Answer) string {
 	var r ScoreResult
 	a.Decode(&r)
 	s := fmt.Sprintf("%s scored: %s in all", a.Who(r.Player, r.Name), game.Count(r.Points, "point", "points"))
+	if r.Cheer != "" {
+		s = fmt.Sprintf("%s (%q)", s, r.Cheer)
+	}
 	if r.Won {
 		return s + ", and wins the game!"
 	}
@@ -154,7 +175,7 @@ func score(s *game.Service, ctx context.Context, req game.Request, p Score) (*ga
 			}
 			t.Save(pl)
 			t.Emit("point_scored", pl.ID, map[string]int{"points": pl.Points})
-			return ScoreResult{Player: pl.ID, Name: pl.Name, Points: pl.Points, BonusAt: bonus.At, Won: pl.Points >= tallyWin}, nil
+			return ScoreResult{Player: pl.ID, Name: pl.Name, Points: pl.Points, BonusAt: bonus.At, Won: pl.Points >= tallyWin, Cheer: p.Cheer}, nil
 		}})
 }
 
@@ -343,8 +364,8 @@ func TestAddingARuleset(t *testing.T) {
 	if scoreInfo == nil || !slices.Contains(names, "join") || slices.Contains(names, "purchase") || slices.Contains(names, "tally-bonus") || slices.Contains(names, "proposal-submit") {
 		t.Fatalf("the tally game's commands are %v", names)
 	}
-	if want := `[{"name":"points","required":false,"type":"integer"}]`; mustJSON(scoreInfo["fields"]) != want || !strings.Contains(scoreInfo["summary"].(string), "Score a point") {
-		t.Errorf("score is listed as %v, want the fields %s and its summary", scoreInfo, want)
+	if want := `[{"description":"Points scored (1 unless given)","max":2,"min":1,"name":"points","positional":true,"required":false,"type":"integer"},{"description":"What you say as you score","name":"cheer","required":false,"suggest":"tally-cheers","type":"string"}]`; mustJSON(scoreInfo["fields"]) != want || !strings.Contains(scoreInfo["summary"].(string), "Score a point") || scoreInfo["help"] != "A player's third point wins the game." {
+		t.Errorf("score is listed as %v, want the fields %s, its summary and help", scoreInfo, want)
 	}
 	for _, p := range []struct{ id, name string }{{ada, "Ada"}, {bob, "Bob"}, {cy, "Cy"}} {
 		if st, v := h.api("POST", "/v1/games/tally-1/join", p.id, map[string]any{"name": p.name}); st != http.StatusOK {
@@ -364,9 +385,16 @@ func TestAddingARuleset(t *testing.T) {
 	out := h.must("play", "--as", bob, "score")
 	contains(t, "play score", out, "Bob scored: 1 point in all; a bonus point follows at 13:00 UTC.")
 	out = h.must("play", "help", "score")
-	contains(t, "play help score", out, "score [--points POINTS]", "Score a point (or 2)")
+	contains(t, "play help score", out, "score [POINTS] [--cheer CHEER]", "Score a point (or 2)", "A player's third point wins the game.",
+		"POINTS", "Points scored (1 unless given); a whole number from 1 to 2", "--cheer CHEER", "What you say as you score")
 	if r := h.cli("play", "--as", bob, "score", "lots"); r.code != exitUsage || !strings.Contains(r.stderr, `points must be a whole number, not "lots"`) {
 		t.Errorf("play score lots: %s", r)
+	}
+	if r := h.cli("play", "--as", bob, "score", "3"); r.code != exitUsage || !strings.Contains(r.stderr, `points must be from 1 to 2, not 3`) {
+		t.Errorf("play score 3: %s", r)
+	}
+	if r := h.cli("play", "--as", bob, "score", "1", "Yes!"); r.code != exitUsage || !strings.Contains(r.stderr, `"Yes!" is one argument too many`) {
+		t.Errorf("play score 1 Yes! (cheer is named, not positional): %s", r)
 	}
 
 	// The due work: an hour after a point with no bonus pending, a bonus point.
@@ -396,15 +424,21 @@ func TestAddingARuleset(t *testing.T) {
 	// Discord: the guild bound to the Tally game gets score registered, and
 	// /score runs it.
 	registered := registerFor(t, h.srv.svc.Registry, tallyID)
-	if !strings.Contains(registered, `{"name":"score","type":1,"description":"Score a point (or 2); a bonus point follows an hour later","options":[{"type":4,"name":"points","description":"points"}]}`) ||
+	if !strings.Contains(registered, `{"name":"score","type":1,"description":"Score a point (or 2); a bonus point follows an hour later","options":[{"type":4,"name":"points","description":"Points scored (1 unless given)","min_value":1,"max_value":2},{"type":3,"name":"cheer","description":"What you say as you score","autocomplete":true}]}`) ||
 		strings.Contains(registered, `"name":"buy"`) || !strings.Contains(registered, `"name":"join"`) {
 		t.Errorf("registered for a tally guild: %s", registered)
 	}
 	if s := h.slash("900", "1", "bind", map[string]any{"name": "game", "type": discord.OptString, "value": "tally-1"}, map[string]any{"name": "announcements", "type": discord.OptChannel, "value": "701"}); !strings.Contains(s, "now plays the game tally-1") {
 		t.Fatalf("bind: %s", s)
 	}
-	s := h.slash("900", "2", "score")
-	if !strings.Contains(s, "Bob scored: 3 points in all, and wins the game!") {
+	// Its cheer autocompletes from the declaration's source, which sees
+	// the options typed so far.
+	if got := h.autocomplete("900", "2", "score", map[string]any{"name": "points", "type": discord.OptInteger, "value": 2},
+		map[string]any{"name": "cheer", "type": discord.OptString, "value": "t", "focused": true}); got != `[{"name":"Two at once!","value":"Two at once!"},{"name":"At last!","value":"At last!"}]` {
+		t.Errorf("/score cheer autocompletes %s", got)
+	}
+	s := h.slash("900", "2", "score", map[string]any{"name": "cheer", "type": discord.OptString, "value": "At last!"})
+	if !strings.Contains(s, `Bob scored: 3 points in all ("At last!"), and wins the game!`) {
 		t.Fatalf("/score by Bob: %s", s)
 	}
 	// Bob has won: the game is over, by every edge.
@@ -446,6 +480,24 @@ func TestAddingARuleset(t *testing.T) {
 	if after := h.snapshot("hall"); after != before {
 		t.Errorf("the hall's items changed:\nbefore\n%s\nafter\n%s", before, after)
 	}
+}
+
+// autocomplete sends Discord's autocomplete interaction for command name
+// with opts (one of them focused) as user in guild, and returns the
+// choices it answers, as JSON.
+func (h *harness) autocomplete(guild, user, name string, opts ...map[string]any) string {
+	h.t.Helper()
+	h.keys++
+	id := fmt.Sprintf("%d", 7000+h.keys)
+	data, _ := json.Marshal(map[string]any{"id": "c-" + name, "name": name, "type": discord.CommandChatInput, "options": opts})
+	body, _ := json.Marshal(map[string]any{"id": id, "application_id": "4242", "type": discord.InteractionAutocomplete, "token": "tok-" + id, "version": 1,
+		"guild_id": guild, "channel_id": "700", "data": json.RawMessage(data),
+		"member": map[string]any{"user": map[string]any{"id": user, "username": "user" + user, "global_name": "User " + user}}})
+	code, dr, raw := h.discordPost(body, true)
+	if code != http.StatusOK || dr.Data == nil {
+		h.t.Fatalf("autocomplete /%s: %d %s", name, code, raw)
+	}
+	return mustJSON(dr.Data.Choices)
 }
 
 func mustJSON(v any) string {

@@ -3,7 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"strconv"
+	"strings"
 
 	"croupier/internal/game"
 )
@@ -18,12 +18,7 @@ import (
 // catalogueCommands returns the catalogue commands of ruleset id that the
 // table does not cover, as chat commands.
 func catalogueCommands(reg *game.Registry, id string) []Command {
-	covered := map[string]bool{}
-	for _, c := range Commands() {
-		for _, name := range c.Runs {
-			covered[name] = true
-		}
-	}
+	covered := coveredByTable()
 	var out []Command
 	for _, name := range reg.CallableIn(id) {
 		c, _ := reg.CommandNamed(name)
@@ -35,75 +30,95 @@ func catalogueCommands(reg *game.Registry, id string) []Command {
 	return out
 }
 
-// catalogueLookup returns the chat command of the catalogue command name,
-// when the table has no command of that name and none runs it: a command
-// of some ruleset the registry runs (whether the game's ruleset has it is
-// the command's own check, not_in_ruleset, when it runs).
-func catalogueLookup(reg *game.Registry, name string) (Command, bool) {
-	c, ok := reg.CommandNamed(name)
-	if !ok || c.Call == nil || c.Platform {
-		return Command{}, false
-	}
-	for _, t := range Commands() {
-		for _, r := range t.Runs {
-			if r == name {
-				return Command{}, false
-			}
+// coveredByTable is the catalogue commands some command of the table runs.
+func coveredByTable() map[string]bool {
+	covered := map[string]bool{}
+	for _, c := range Commands() {
+		for _, name := range c.Runs {
+			covered[name] = true
 		}
 	}
-	return catalogueCommand(c), true
+	return covered
 }
 
-// catalogueCommand is the chat command of a catalogue command.
+// catalogueLookup returns the chat command named name (its declaration's
+// Chat path, or its catalogue name) when the table has no command of that
+// name and none runs it: a command of some ruleset the registry runs
+// (whether the game's ruleset has it is the command's own check,
+// not_in_ruleset, when it runs).
+func catalogueLookup(reg *game.Registry, name string) (Command, bool) {
+	covered := coveredByTable()
+	for _, c := range reg.Catalogue() {
+		if c.Call == nil || c.Platform || c.Scheduled || covered[c.Name] || c.ChatName() != name {
+			continue
+		}
+		return catalogueCommand(c), true
+	}
+	return Command{}, false
+}
+
+// catalogueCommand is the chat command of a catalogue command: its
+// declaration's path, summary, privacy and arguments (game.Arg) as
+// options, with their choices, bounds and suggestions.
 func catalogueCommand(c game.Command) Command {
 	desc := c.Summary
 	if desc == "" {
 		desc = "The " + c.Name + " command of this game's ruleset"
 	}
-	fields := c.Call.Fields()
-	cmd := Command{Name: c.Name, Description: desc, Kind: Slash, Admin: c.Admin, Runs: []string{c.Name}, Handler: runCatalogue(c, fields)}
-	for _, f := range fields {
-		o := Option{Name: f.Name, Required: f.Required, Description: f.Name}
-		switch f.Type {
+	args := c.Arguments()
+	cmd := Command{Name: c.ChatName(), Description: desc, Kind: Slash, Admin: c.Admin, Private: c.Private, Runs: []string{c.Name}, Handler: runCatalogue(c, args)}
+	for _, a := range args {
+		o := Option{Name: a.Name, Required: a.Required, Description: a.Description, Min: a.Min, Max: a.Max, suggest: a.Suggest}
+		for _, ch := range a.Choices {
+			o.Choices = append(o.Choices, Choice{Label: ch.Label, Value: ch.Value})
+		}
+		if a.Suggest != nil {
+			o.Complete = Completion(a.Suggest.Name)
+		}
+		switch a.Type {
 		case game.FieldInteger:
 			o.Type = Integer
 		case game.FieldBoolean:
 			o.Type = Boolean
-		case game.FieldStrings:
-			o.Description = f.Name + ", separated by commas"
+		case game.FieldPlayer:
+			o.Type = User
+		case game.FieldStrings, game.FieldPlayers:
+			if !strings.Contains(o.Description, "comma") {
+				o.Description += ", separated by commas"
+			}
 		case game.FieldJSON:
-			o.Description = f.Name + ", as JSON"
+			if !strings.Contains(o.Description, "JSON") {
+				o.Description += ", as JSON"
+			}
 		}
 		cmd.Options = append(cmd.Options, o)
 	}
 	return cmd
 }
 
-// runCatalogue runs c with the payload its options make (checkOptions has
-// checked the integers and booleans) and answers with the result.
-func runCatalogue(c game.Command, fields []game.Field) Handler {
+// runCatalogue runs c with the payload its options make, each read as its
+// declaration says (game.Arg.Value: its kind, choices and bounds), and
+// answers with the sentence its declaration says of the result.
+func runCatalogue(c game.Command, args []game.Arg) Handler {
 	return func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 		payload := map[string]any{}
-		for _, f := range fields {
-			v := inv.Opt(f.Name)
+		for _, a := range args {
+			v := inv.Opt(a.Name)
 			if v == "" {
 				continue
 			}
-			switch f.Type {
-			case game.FieldInteger:
-				payload[f.Name], _ = strconv.Atoi(v)
-			case game.FieldBoolean:
-				payload[f.Name] = inv.Bool(f.Name)
-			case game.FieldStrings:
-				payload[f.Name] = inv.List(f.Name)
-			case game.FieldJSON:
+			if a.Type == game.FieldJSON {
 				if !json.Valid([]byte(v)) {
-					return nil, refusef("invalid_option", "Option %s must be JSON, not %q.", f.Name, v)
+					return nil, refusef("invalid_option", "Option %s must be JSON, not %q.", a.Name, v)
 				}
-				payload[f.Name] = json.RawMessage(v)
-			default:
-				payload[f.Name] = v
+				payload[a.Name] = json.RawMessage(v)
+				continue
 			}
+			val, err := a.Value(v)
+			if err != nil {
+				return nil, refusef("invalid_option", "Option %s.", upperFirst(err.Error()))
+			}
+			payload[a.Name] = val
 		}
 		raw, err := json.Marshal(payload)
 		if err != nil {
@@ -111,14 +126,50 @@ func runCatalogue(c game.Command, fields []game.Field) Handler {
 		}
 		p, err := c.Call.PayloadOf(raw)
 		if err != nil {
-			return nil, refusef("invalid_option", "The options of /%s do not make its payload: %v.", c.Name, err)
+			return nil, refusef("invalid_option", "The options of /%s do not make its payload: %v.", c.ChatName(), err)
 		}
 		res, err := c.Call.Run(ctx, s, req(inv), p)
 		if err != nil {
 			return nil, err
 		}
-		return catalogueReply(ctx, s, inv, c.Name, res), nil
+		r := catalogueReply(ctx, s, inv, c.Name, res)
+		r.Ephemeral = c.Private
+		if present, ok := presenters[c.Name]; ok {
+			present(ctx, s, inv, res, r)
+		}
+		return r, nil
 	}
+}
+
+// Presenter adds to a catalogue command's reply in chat what its
+// declaration cannot say: a title, buttons, the shared message a press
+// updates. The reply's text is the declaration's (Command.Says) already.
+type Presenter func(ctx context.Context, s *game.Service, inv *Invocation, res *game.Result, r *Reply)
+
+// presenters lists every area's presenters by catalogue command, once.
+var presenters = mergePresenters()
+
+// mergePresenters merges the areas' presenters; a command in two areas is
+// a programming error.
+func mergePresenters(areas ...map[string]Presenter) map[string]Presenter {
+	out := map[string]Presenter{}
+	for _, a := range areas {
+		for k, fn := range a {
+			if _, dup := out[k]; dup {
+				panic("chat: a presenter of " + k + " is defined twice")
+			}
+			out[k] = fn
+		}
+	}
+	return out
+}
+
+// upperFirst is s with its first letter in upper case.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // catalogueReply is the sentence the command's declaration says of its

@@ -72,6 +72,9 @@ type Option struct {
 	Complete Completion
 	// Min and Max bound an Integer (nil: unbounded).
 	Min, Max *int
+	// suggest is the declaration's source of suggestions (game.Arg), for
+	// an option made from a catalogue command's argument.
+	suggest *game.Suggest
 	// In, when set, says which rulesets have the option, from their data:
 	// a ruleset whose data it does not fit is not offered it (a trade
 	// offer's cards in the Gilded Hall, its components in the Obelisk), and

@@ -241,7 +241,7 @@ func (r *Router) Complete(ctx context.Context, inv *Invocation, option, partial 
 			out = nil
 		}
 	}()
-	cmd, ok := Lookup(inv.Command)
+	cmd, ok := r.Lookup(inv.Command)
 	if !ok {
 		return nil
 	}
@@ -253,6 +253,9 @@ func (r *Router) Complete(ctx context.Context, inv *Invocation, option, partial 
 		return filterChoices(o.Choices, partial)
 	}
 	fn, ok := completion(o.Complete)
+	if o.suggest != nil {
+		fn, ok = suggestion(o.suggest), true
+	}
 	if !ok {
 		return nil
 	}
@@ -281,6 +284,22 @@ func (r *Router) Complete(ctx context.Context, inv *Invocation, option, partial 
 		choices = choices[:MaxChoices]
 	}
 	return choices
+}
+
+// suggestion is the completion of a declared argument's source of
+// suggestions (game.Arg.Suggest), filtered by what is typed.
+func suggestion(sg *game.Suggest) CompletionFunc {
+	return func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
+		cs, err := sg.List(ctx, s, game.SuggestQuery{Game: inv.Game, Actor: inv.User, Args: inv.Options, Partial: partial})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Choice, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, Choice{Label: c.Label, Value: c.Value})
+		}
+		return filterChoices(out, partial), nil
+	}
 }
 
 // filterChoices keeps the choices whose label or value contains partial

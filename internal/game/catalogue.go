@@ -76,6 +76,15 @@ type Command struct {
 	// result, with display names (answer.go). Every edge shows it
 	// (Registry.Says), as every edge shows a log event's narration.
 	Says func(a Answer) string
+
+	// What every edge asks a person for and shows them
+	// (catalogue_args.go): the arguments, the slash command's path in chat
+	// (Chat: "turns propose"; empty, its Name), a longer Help than the
+	// Summary, and whether its answer is for the caller alone (Private).
+	Args    []Arg
+	Chat    string
+	Help    string
+	Private bool
 }
 
 // View is a read-only query that belongs to an institution.

@@ -33,6 +33,37 @@ type Field struct {
 	// Required: the payload must give it (its JSON tag has no omitempty
 	// or omitzero).
 	Required bool `json:"required"`
+	// What its declaration says (Command.Args): what it is, whether it is
+	// given by position, the only values it takes, its bounds, and the
+	// name of the source that suggests values.
+	Description string   `json:"description,omitempty"`
+	Positional  bool     `json:"positional,omitempty"`
+	Choices     []Choice `json:"choices,omitempty"`
+	Min         *int     `json:"min,omitempty"`
+	Max         *int     `json:"max,omitempty"`
+	Suggest     string   `json:"suggest,omitempty"`
+}
+
+// Arg is the argument f describes, as an edge reads it back from the
+// API's command list.
+func (f Field) Arg() Arg {
+	a := Arg{Name: f.Name, Type: f.Type, Required: f.Required, Description: f.Description, Positional: f.Positional, Choices: f.Choices, Min: f.Min, Max: f.Max}
+	if a.Description == "" {
+		a.Description = f.Name
+	}
+	return a
+}
+
+// field is the Field an edge is told of a.
+func (a Arg) field() Field {
+	f := Field{Name: a.Name, Type: a.Type, Required: a.Required, Description: a.Description, Positional: a.Positional, Choices: a.Choices, Min: a.Min, Max: a.Max}
+	if a.Suggest != nil {
+		f.Suggest = a.Suggest.Name
+	}
+	if f.Description == f.Name {
+		f.Description = "" // undeclared: nothing more than its name
+	}
+	return f
 }
 
 // Fields are the members of the command's payload, in their order in the
@@ -90,6 +121,12 @@ func fieldType(t reflect.Type) string {
 type CommandInfo struct {
 	Name    string `json:"name"`
 	Summary string `json:"summary,omitempty"`
+	// Help says more than the summary (help NAME).
+	Help string `json:"help,omitempty"`
+	// Chat is its slash command's path in chat ("turns propose").
+	Chat string `json:"chat"`
+	// Private: its answer is for the caller alone.
+	Private bool `json:"private,omitempty"`
 	// Admin: only the game's admins may run it.
 	Admin bool `json:"admin"`
 	// Platform: a chat platform's or the bridge's report, not a player's
@@ -111,8 +148,12 @@ type CommandList struct {
 
 // Info describes c for an edge (c.Call must be set).
 func (c Command) Info() CommandInfo {
-	return CommandInfo{Name: c.Name, Summary: c.Summary, Admin: c.Admin, Platform: c.Platform,
-		Optional: c.Call.Optional, Creates: c.Call.Creates, Fields: c.Call.Fields()}
+	info := CommandInfo{Name: c.Name, Summary: c.Summary, Help: c.Help, Chat: c.ChatName(), Private: c.Private, Admin: c.Admin, Platform: c.Platform,
+		Optional: c.Call.Optional, Creates: c.Call.Creates, Fields: []Field{}}
+	for _, a := range c.Arguments() {
+		info.Fields = append(info.Fields, a.field())
+	}
+	return info
 }
 
 // Commands lists the commands of game's ruleset an edge may call by name

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,7 +33,11 @@ func TestCallFields(t *testing.T) {
 		Nested  struct{ A, B int } `json:"nested"`
 	}
 	run := func(*Service, context.Context, Request, payload) (*Result, error) { return nil, nil }
-	got := fmt.Sprint(Method(run).Fields())
+	var got string
+	for _, f := range Method(run).Fields() {
+		got += fmt.Sprintf("{%s %s %v} ", f.Name, f.Type, f.Required)
+	}
+	got = "[" + strings.TrimSpace(got) + "]"
 	want := "[{note string false} {player string true} {count integer false} {holo boolean true} {cards strings false} {at string false} {patch json true} {extra json false} {maybe integer false} {Untaged string true} {nested json true}]"
 	if got != want {
 		t.Errorf("fields\n got %s\nwant %s", got, want)

@@ -214,6 +214,9 @@ func NewRegistry(ms ...Module) (*Registry, error) {
 			}
 			return nil
 		}
+		if err := checkArgs(c); err != nil {
+			return err
+		}
 		byName[c.Name] = c
 		r.commands = append(r.commands, c)
 		return nil

@@ -236,13 +236,13 @@ func TestListCommands(t *testing.T) {
 		}
 	}
 	accept, ok := hall["trade-accept"]
-	if !ok || fmt.Sprint(accept.Fields) != "[{trade string true}]" || accept.Creates || accept.Admin {
+	if !ok || fieldsWords(accept.Fields) != "[{trade string true}]" || accept.Creates || accept.Admin {
 		t.Errorf("trade-accept is listed as %+v", accept)
 	}
 	if g := hall["grant"]; !g.Admin || len(g.Fields) == 0 {
 		t.Errorf("grant is listed as %+v", g)
 	}
-	if j := hall["join"]; !j.Optional || fmt.Sprint(j.Fields) != "[{name string false}]" {
+	if j := hall["join"]; !j.Optional || fieldsWords(j.Fields) != "[{name string false}]" {
 		t.Errorf("join is listed as %+v", j)
 	}
 	if p := hall["proposal-submit"]; !p.Creates {
@@ -262,4 +262,13 @@ func TestListCommands(t *testing.T) {
 	if p := e.mustStatus(e.Get("/v1/games/nope/commands"), http.StatusNotFound).Problem(t); p.Code != "game_not_found" {
 		t.Errorf("an unknown game: %+v", p)
 	}
+}
+
+// fieldsWords is each field's name, kind and whether it is required.
+func fieldsWords(fs []game.Field) string {
+	var ws []string
+	for _, f := range fs {
+		ws = append(ws, fmt.Sprintf("{%s %s %v}", f.Name, f.Type, f.Required))
+	}
+	return "[" + strings.Join(ws, " ") + "]"
 }

@@ -230,7 +230,7 @@ func (h *Handler) run(ctx context.Context, in *Interaction, inv *chat.Invocation
 		return resp, false
 	}
 	var flags int
-	if c, ok := chat.Lookup(inv.Command); ok && c.Private || inv.OnShared() {
+	if c, ok := h.Router.Lookup(inv.Command); ok && c.Private || inv.OnShared() {
 		// A press on a shared message: the presser's "thinking…" and then
 		// their answer are theirs alone; Finish edits the shared message.
 		flags = FlagEphemeral
