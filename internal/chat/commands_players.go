@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,12 +64,29 @@ func help(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	order, subs, menus := groupCommands(cmds)
 	var ls []string
 	if topic != "" {
-		cs, ok := subs[topic]
-		if !ok {
-			return &Reply{Text: fmt.Sprintf("There is no command /%s%s; /help lists them.", topic, didYouMean(topic, order)), Ephemeral: true}, nil
+		topic = strings.Join(strings.Fields(topic), " ")
+		top, _, _ := strings.Cut(topic, " ")
+		cs := slices.DeleteFunc(slices.Clone(subs[top]), func(c Command) bool { return topic != top && c.Name != topic })
+		if len(cs) == 0 {
+			var paths []string
+			for _, t := range order {
+				paths = append(paths, t)
+				for _, c := range subs[t] {
+					paths = append(paths, c.Name)
+				}
+			}
+			return &Reply{Text: fmt.Sprintf("There is no command /%s%s; /help lists them.", topic, didYouMean(topic, slices.Compact(paths))), Ephemeral: true}, nil
 		}
 		for _, c := range cs {
-			ls = append(ls, fmt.Sprintf("/%s: %s%s", c.Name, c.Description, adminNote(c)))
+			ls = append(ls, fmt.Sprintf("%s: %s%s", usage(c), c.Description, adminNote(c)))
+			if len(cs) == 1 {
+				for _, o := range c.Options {
+					ls = append(ls, "• "+optionWords(o))
+				}
+			}
+		}
+		if len(cs) > 1 {
+			ls = append(ls, fmt.Sprintf("/help command:%s describes one with its options.", cs[0].Name))
 		}
 		return &Reply{Title: "/" + topic, Text: lines(ls), Ephemeral: true}, nil
 	}
@@ -158,6 +176,61 @@ func boundRuleset(ctx context.Context, s *game.Service, inv *Invocation) (string
 		return "", false, err
 	}
 	return v.Ruleset, true, nil
+}
+
+// usage is how c is typed: "/turns vote proposal:… vote:for|against
+// [note:…]", its optional options in brackets.
+func usage(c Command) string {
+	var b strings.Builder
+	b.WriteString("/" + c.Name)
+	for _, o := range c.Options {
+		v := "…"
+		if len(o.Choices) > 0 && len(o.Choices) <= 4 {
+			var vs []string
+			for _, ch := range o.Choices {
+				vs = append(vs, ch.Value)
+			}
+			v = strings.Join(vs, "|")
+		}
+		if o.Required {
+			fmt.Fprintf(&b, " %s:%s", o.Name, v)
+		} else {
+			fmt.Fprintf(&b, " [%s:%s]", o.Name, v)
+		}
+	}
+	return b.String()
+}
+
+// optionWords says what option o is and takes.
+func optionWords(o Option) string {
+	ws := o.Name + ": " + o.Description
+	var more []string
+	switch {
+	case len(o.Choices) > 0:
+		var vs []string
+		for _, ch := range o.Choices {
+			vs = append(vs, ch.Value)
+		}
+		more = append(more, game.OrList(vs))
+	case o.Type == User:
+		more = append(more, "a player: a mention or a display name")
+	case o.Type == Integer && (o.Min != nil || o.Max != nil):
+		more = append(more, "a whole number "+game.Arg{Min: o.Min, Max: o.Max}.RangeWords())
+	case o.Type == Integer:
+		more = append(more, "a whole number")
+	case o.Type == Boolean:
+		more = append(more, "true or false")
+	}
+	if o.Complete != "" {
+		more = append(more, "suggested as you type")
+	}
+	if o.Required {
+		more = append(more, "required")
+	}
+	if len(more) > 0 {
+		ws += " (" + strings.Join(more, "; ") + ")"
+	}
+	return ws
 }
 
 func adminNote(c Command) string {

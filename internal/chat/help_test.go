@@ -40,8 +40,18 @@ func TestHelpGroupsSubcommands(t *testing.T) {
 		t.Errorf("unbound help is %d characters; a Discord message holds 2000", n)
 	}
 	one := ask(map[string]string{"command": "/trade"})
-	if one.Refusal || !strings.Contains(one.Text, "/trade offer: ") || strings.Contains(one.Text, "/buy") {
+	if one.Refusal || !strings.Contains(one.Text, "/trade offer player:… [give_cards:…]") || !strings.Contains(one.Text, ": Offer a trade to a player") || strings.Contains(one.Text, "/buy") {
 		t.Errorf("help command:trade: %q", one.Text)
+	}
+	// One command: its usage, and each option with what it takes.
+	offer := ask(map[string]string{"command": "trade offer"})
+	for _, want := range []string{"/trade offer player:… ", "• player: ", "(a player: a mention or a display name; required)", "• note: "} {
+		if !strings.Contains(offer.Text, want) {
+			t.Errorf("help command:trade offer lacks %q: %q", want, offer.Text)
+		}
+	}
+	if strings.Contains(offer.Text, "/trade accept") {
+		t.Errorf("help command:trade offer describes the other /trade commands: %q", offer.Text)
 	}
 	if none := ask(map[string]string{"command": "nope"}); !strings.Contains(none.Text, "no command /nope") {
 		t.Errorf("help command:nope: %q", none.Text)
@@ -77,6 +87,10 @@ func TestHelpInAGameListsItsRulesetsCommands(t *testing.T) {
 				t.Errorf("%s (%s): /help lists /%s: %v; the ruleset has it: %v", g.id, g.ruleset, top, listed, own[top])
 			}
 		}
+	}
+	vote := r.Handle(ctx, &chat.Invocation{Platform: "slack", User: "slack:U1", Command: "help", Key: "h-vote", Game: "nomic", Options: map[string]string{"command": "turns vote"}})
+	if !strings.Contains(vote.Text, "/turns vote proposal:… vote:for|against") || !strings.Contains(vote.Text, "(for or against; required)") {
+		t.Errorf("help command:turns vote: %q", vote.Text)
 	}
 	near := r.Handle(ctx, &chat.Invocation{Platform: "slack", User: "slack:U1", Command: "help", Key: "h-near", Game: "nomic", Options: map[string]string{"command": "turn"}})
 	if !strings.Contains(near.Text, "did you mean /turns") {
