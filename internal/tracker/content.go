@@ -132,7 +132,11 @@ func overviewContent(l *layout, d overviewData) content {
 		p.when(g.CreatedAt)
 		p.raw("</dd>\n<dt>Admins</dt><dd>")
 		p.join(g.Admins)
-		p.raw("</dd>\n</dl>\n</section>\n<section aria-labelledby=\"rules-h\">\n<h2 id=\"rules-h\">Ruleset</h2>\n<p id=\"ruleset\" data-ruleset=\"")
+		p.raw("</dd>\n</dl>\n</section>\n")
+		if d.Turns != nil {
+			pastRounds(p, l, d.Rounds, d.RoundsPager)
+		}
+		p.raw("<section aria-labelledby=\"rules-h\">\n<h2 id=\"rules-h\">Ruleset</h2>\n<p id=\"ruleset\" data-ruleset=\"")
 		p.text(g.Ruleset)
 		p.raw(`" data-version="`)
 		p.num(g.RulesetVersion)

@@ -153,3 +153,49 @@ func turnsFacts(p *page, l *layout, s *turns.Status) {
 	}
 	p.raw("</a></dd>\n")
 }
+
+// pastRounds is a turns game's won rounds on its overview, newest first:
+// each round's winner by name and how it was won.
+func pastRounds(p *page, l *layout, rs []turns.PastRound, pg pager) {
+	p.raw("<section aria-labelledby=\"rounds-h\">\n<h2 id=\"rounds-h\">Past rounds</h2>\n")
+	if pg.Total == 0 {
+		p.raw("<p id=\"rounds-none\">No round has been won yet.</p>\n</section>\n")
+		return
+	}
+	p.raw("<table id=\"rounds\">\n<caption>The rounds won, newest first</caption>\n" +
+		"<thead><tr><th scope=\"col\">Round</th><th scope=\"col\">Winner</th><th scope=\"col\">Won</th><th scope=\"col\">Ended</th></tr></thead>\n<tbody>\n")
+	for _, r := range rs {
+		p.raw(`<tr id="round-`)
+		p.num(r.Number)
+		p.raw(`" data-won-by="`)
+		p.text(r.WonBy)
+		p.raw(`"><th scope="row">Round `)
+		p.num(r.Number)
+		p.raw("</th><td>")
+		if !r.Recorded {
+			p.raw("not recorded (won before rounds were kept: see the log)</td><td>—</td><td>—</td></tr>\n")
+			continue
+		}
+		if _, member := l.Names[r.Winner]; member {
+			p.player(l, r.Winner)
+		} else if r.WinnerName != "" {
+			p.text(r.WinnerName)
+		} else {
+			p.player(l, r.Winner)
+		}
+		p.raw("</td><td>")
+		if r.WonBy == nomic.WinParadox {
+			p.raw("by a paradox ruled TRUE (case ")
+			p.num(r.WinCase)
+			p.raw(")")
+		} else {
+			p.raw("by reaching the winning points")
+		}
+		p.raw("</td><td>")
+		p.when(r.EndedAt)
+		p.raw("</td></tr>\n")
+	}
+	p.raw("</tbody>\n</table>\n")
+	writePager(p, pg, "Past rounds")
+	p.raw("\n</section>\n")
+}

@@ -294,6 +294,66 @@ func roundView(t *engine.Tx) (*engine.RoundView, error) {
 	return v, nil
 }
 
+// PastRound is a won round as people read it: its winner by display name
+// and how it was won (WonBy: points, or a paradox ruled TRUE in WinCase).
+type PastRound struct {
+	nomic.Round
+	WinnerName string `json:"winner_name,omitempty"`
+	// Recorded is false for a round won before rounds were recorded
+	// (its winner is in the log only).
+	Recorded bool `json:"recorded"`
+}
+
+// MaxRoundsPage bounds the rounds one PastRounds call reads.
+const MaxRoundsPage = 100
+
+// PastRounds returns the game's won rounds newest first, skipping the
+// skip newest and at most limit of them (MaxRoundsPage at most), and how
+// many rounds were won in all. It reads the game item and the rounds'
+// items it returns, so a page costs the same however many rounds were
+// played.
+func PastRounds(ctx context.Context, s *engine.Service, game string, skip, limit int) ([]PastRound, int, error) {
+	w, err := read(ctx, s, viewTurns, game)
+	if err != nil {
+		return nil, 0, err
+	}
+	cur := w.s.Round
+	total := cur.Number - 1
+	if cur.Over {
+		total = cur.Number
+	}
+	limit = min(max(limit, 0), MaxRoundsPage)
+	hi, lo := total-max(skip, 0), max(1, total-max(skip, 0)-limit+1)
+	var keys []store.Key
+	for n := hi; n >= lo; n-- {
+		keys = append(keys, roundKey(game, n))
+	}
+	if len(keys) > 0 {
+		if err := w.t.Load(keys...); err != nil {
+			return nil, 0, err
+		}
+	}
+	out := []PastRound{}
+	for n := hi; n >= lo; n-- {
+		r := PastRound{Round: nomic.Round{Number: n}}
+		if it := w.t.Loaded[roundKey(game, n)]; it.Exists() {
+			var ri roundItem
+			if err := json.Unmarshal(it.Data, &ri); err != nil {
+				return nil, 0, fmt.Errorf("decoding round %d: %w", n, err)
+			}
+			r = PastRound{Round: ri.Round, WinnerName: ri.WinnerName, Recorded: true}
+		}
+		if n == cur.Number { // the game item holds the current round
+			r.Round, r.Recorded = cur, true
+			if r.WinnerName == "" {
+				r.WinnerName = w.s.Name(cur.Winner)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, total, w.err
+}
+
 // nameIn is id's display name among the players known.
 func nameIn(known map[string]nomic.Player, id string) string {
 	if p, ok := known[id]; ok && p.Name != "" {
