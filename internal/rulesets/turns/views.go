@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	engine "croupier/internal/game"
 	"croupier/internal/order"
+	"croupier/internal/rules"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/store"
 )
@@ -304,7 +306,7 @@ type PastRound struct {
 	Recorded bool `json:"recorded"`
 }
 
-// MaxRoundsPage bounds the rounds one PastRounds call reads.
+// MaxRoundsPage bounds the rounds one page reads.
 const MaxRoundsPage = 100
 
 // PastRounds returns the game's won rounds newest first, skipping the
@@ -317,20 +319,66 @@ func PastRounds(ctx context.Context, s *engine.Service, game string, skip, limit
 	if err != nil {
 		return nil, 0, err
 	}
-	cur := w.s.Round
-	total := cur.Number - 1
-	if cur.Over {
-		total = cur.Number
+	total := won(w.s.Round)
+	rs, err := w.rounds(total-max(skip, 0), limit)
+	return rs, total, err
+}
+
+// RoundsPage is one page of the game's won rounds, newest first (the
+// API's GET .../turns/rounds): its cursor is the number of the round the
+// next page starts with, so a round won meanwhile shifts no page.
+func RoundsPage(ctx context.Context, s *engine.Service, game string, pr engine.PageRequest) ([]PastRound, string, error) {
+	w, err := read(ctx, s, viewTurns, game)
+	if err != nil {
+		return nil, "", err
 	}
-	limit = min(max(limit, 0), MaxRoundsPage)
-	hi, lo := total-max(skip, 0), max(1, total-max(skip, 0)-limit+1)
+	hi := won(w.s.Round)
+	if pr.Cursor != "" {
+		n, err := strconv.Atoi(pr.Cursor)
+		if err != nil || n < 1 || n > hi || strconv.Itoa(n) != pr.Cursor {
+			return nil, "", rules.Refuse("invalid_cursor", "The cursor %q is not one this list gave out; start again without a cursor.", pr.Cursor)
+		}
+		hi = n
+	}
+	limit := pr.Limit
+	if limit == 0 {
+		limit = engine.DefaultPageLimit
+	}
+	if limit < 0 || limit > engine.MaxPageLimit {
+		return nil, "", rules.Refuse("invalid_limit", "limit must be from 1 to %d, not %d.", engine.MaxPageLimit, limit)
+	}
+	rs, err := w.rounds(hi, limit)
+	if err != nil || len(rs) == 0 {
+		return rs, "", err
+	}
+	next := ""
+	if last := rs[len(rs)-1].Number; last > 1 {
+		next = strconv.Itoa(last - 1)
+	}
+	return rs, next, nil
+}
+
+// won is how many rounds have a winner: the current round's number, or
+// one fewer while it is played.
+func won(r nomic.Round) int {
+	if r.Over {
+		return r.Number
+	}
+	return r.Number - 1
+}
+
+// rounds reads the won rounds numbered hi down, at most limit of them
+// (MaxRoundsPage at most), in one request.
+func (w *work) rounds(hi, limit int) ([]PastRound, error) {
+	game, cur := w.t.Game, w.s.Round
+	lo := max(1, hi-min(max(limit, 0), MaxRoundsPage)+1)
 	var keys []store.Key
 	for n := hi; n >= lo; n-- {
 		keys = append(keys, roundKey(game, n))
 	}
 	if len(keys) > 0 {
 		if err := w.t.Load(keys...); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 	}
 	out := []PastRound{}
@@ -339,7 +387,7 @@ func PastRounds(ctx context.Context, s *engine.Service, game string, skip, limit
 		if it := w.t.Loaded[roundKey(game, n)]; it.Exists() {
 			var ri roundItem
 			if err := json.Unmarshal(it.Data, &ri); err != nil {
-				return nil, 0, fmt.Errorf("decoding round %d: %w", n, err)
+				return nil, fmt.Errorf("decoding round %d: %w", n, err)
 			}
 			r = PastRound{Round: ri.Round, WinnerName: ri.WinnerName, Recorded: true}
 		}
@@ -351,7 +399,7 @@ func PastRounds(ctx context.Context, s *engine.Service, game string, skip, limit
 		}
 		out = append(out, r)
 	}
-	return out, total, w.err
+	return out, w.err
 }
 
 // nameIn is id's display name among the players known.
