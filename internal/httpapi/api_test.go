@@ -287,6 +287,7 @@ func TestDocumentCoversRoutes(t *testing.T) {
 		"/v1/games/{game}/turns/rules":                   {"GET"},
 		"/v1/games/{game}/turns/proposals":               {"GET"},
 		"/v1/games/{game}/turns/cases":                   {"GET"},
+		"/v1/games/{game}/turns/rounds":                  {"GET"},
 		"/v1/bindings/{platform}/{space}":                {"GET"},
 	}
 	// And the one route shape of every command an edge may call.

@@ -10,7 +10,7 @@ import (
 
 // turnsRoutes serves the turns ruleset's read models (seed 003): the game's
 // turn, countdown, points and pool; the numbered rules with their history;
-// the proposals with their votes; the cases. Its commands are the
+// the proposals with their votes; the cases; the won rounds. Its commands are the
 // catalogue's (POST .../commands/{name}).
 func (a *API) turnsRoutes(m *http.ServeMux) {
 	m.Handle("GET /v1/games/{game}/turns", a.authed(gameRead(a, turns.TurnsStatus)))
@@ -25,6 +25,14 @@ func (a *API) turnsRoutes(m *http.ServeMux) {
 	m.Handle("GET /v1/games/{game}/turns/cases", a.authed(gameRead(a, func(ctx context.Context, s *game.Service, g string) (any, error) {
 		cs, err := turns.Cases(ctx, s, g)
 		return map[string]any{"cases": cs}, err
+	})))
+	m.Handle("GET /v1/games/{game}/turns/rounds", a.authed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pr, ok := pageRequest(w, r)
+		if !ok {
+			return
+		}
+		rs, next, err := turns.RoundsPage(r.Context(), a.svc, r.PathValue("game"), pr)
+		a.replyPage(w, r, "rounds", rs, next, err)
 	})))
 }
 

@@ -117,7 +117,7 @@ func viewCalls(g string) map[string][]string {
 		"elections":  {base + "/candidacies"},
 		"obelisk":    {base + "/obelisk"},
 		"gatherings": {base + "/gatherings", base + "/gatherings/g-1"},
-		"turns":      {base + "/turns", base + "/turns/rules", base + "/turns/proposals"},
+		"turns":      {base + "/turns", base + "/turns/rules", base + "/turns/proposals", base + "/turns/rounds"},
 		"cases":      {base + "/turns/cases"},
 	}
 }

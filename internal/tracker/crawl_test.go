@@ -170,8 +170,8 @@ var (
 // structure lists what is wrong with a page's markup.
 func structure(body string) []string {
 	var out []string
-	if !strings.HasPrefix(body, "<!DOCTYPE html>") {
-		out = append(out, "no <!DOCTYPE html>")
+	if !strings.HasPrefix(strings.ToLower(body), "<!doctype html>") { // the doctype is case-insensitive; templ writes it lower-case
+		out = append(out, "no <!doctype html>")
 	}
 	// Script contents are not markup (the audit data is JSON).
 	scrubbed := regexp.MustCompile(`(?s)(<script[^>]*>).*?(</script>)`).ReplaceAllString(body, "$1$2")

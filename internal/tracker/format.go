@@ -36,6 +36,12 @@ func (l *layout) name(id string) string {
 	return id
 }
 
+// member: id is one of the game's current players.
+func (l *layout) member(id string) bool {
+	_, ok := l.Names[id]
+	return ok
+}
+
 // pastTense words each move kind for the replay ("Ada played 2 of Hearts").
 var pastTense = map[string]string{
 	exoptosis.MoveRaise: "raised", exoptosis.MoveBet: "bet", exoptosis.MoveMatch: "matched the bet",

@@ -1,155 +1,96 @@
 package tracker
 
 import (
-	"bytes"
-	"html"
+	"context"
+	"encoding/json"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
+
 	"croupier/internal/rules/exoptosis"
 )
 
-// Pages are written by plain Go functions rather than html/template: its
-// reflective method calls make the linker keep every exported method of
-// every type in the binary, 2 MiB of the tracker's Lambda (issue 16).
+// Pages are templ templates (*.templ, compiled by `go generate` into the
+// *_templ.go files beside them) rather than html/template: templ writes
+// plain Go, with no reflective method calls to make the linker keep every
+// exported method of every type in the binary (2 MiB of the tracker's
+// Lambda when its pages were html/template, issue 16).
 //
-// The one rule that keeps them safe: literal HTML is a markup, which only
-// constants convert to, so every string from the game (a name, a
-// proposal's text, a query parameter) can reach a page only through text
-// (HTML-escaped, for element content and quoted attribute values alike)
-// or the helpers built on it. URLs are built from escaped parts (gameURL,
-// query) and then escaped as attribute values too.
+// templ escapes every { expression } as text or as an attribute value, so
+// a string from the game (a name, a proposal's text, a query parameter)
+// reaches a page only escaped; the one unescaped writer is jsonScript,
+// whose JSON escapes <, > and &. URLs are built from escaped parts
+// (gameURL, query) and then escaped as attribute values too (href={
+// link(...) }).
 
-// markup is literal HTML of this package. A string constant converts to it
-// implicitly; a string variable does not, so data cannot pass as markup.
-type markup string
+// content is a page's main element's content.
+type content = templ.Component
 
-// page is one page's HTML being written.
-type page struct {
-	b bytes.Buffer
-	// zone is the game's own time zone, where its rules keep one (a turns
-	// game's America/Chicago, RULINGS T3); nil: UTC.
-	zone *time.Location
+// zoneKey carries the game's own time zone to the templates (a turns
+// game's America/Chicago, RULINGS T3); none: UTC.
+type zoneKey struct{}
+
+func withZone(ctx context.Context, z *time.Location) context.Context {
+	if z == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, zoneKey{}, z)
 }
 
-// raw writes literal markup.
-func (p *page) raw(s markup) { p.b.WriteString(string(s)) }
-
-// text writes s escaped: safe as element content and as a quoted
-// attribute value.
-func (p *page) text(s string) { p.b.WriteString(html.EscapeString(s)) }
-
-// num writes a number.
-func (p *page) num(n int) { p.b.WriteString(strconv.Itoa(n)) }
-
-// bool writes true or false.
-func (p *page) bool(b bool) { p.b.WriteString(strconv.FormatBool(b)) }
-
-// join writes ss separated by commas, escaped.
-func (p *page) join(ss []string) { p.text(strings.Join(ss, ", ")) }
-
-// short writes s cut to at most n runes (the cut marked), escaped.
-func (p *page) short(n int, s string) { p.text(short(n, s)) }
-
-// el writes s escaped between open and close: p.el("<td>", s, "</td>").
-func (p *page) el(open markup, s string, close markup) {
-	p.raw(open)
-	p.text(s)
-	p.raw(close)
+func zoneOf(ctx context.Context) *time.Location {
+	z, _ := ctx.Value(zoneKey{}).(*time.Location)
+	return z
 }
 
-// when writes a moment as a <time> element in UTC (the game's calendar is
-// UTC-based; the datetime attribute lets a browser or a test read it
-// exactly). A zero time is a dash.
-func (p *page) when(t time.Time) {
-	if t.IsZero() {
-		p.raw("—")
-		return
+// whenText is a moment as people read it: in the game's zone where its
+// rules keep one, else in UTC.
+func whenText(ctx context.Context, t time.Time) string {
+	if z := zoneOf(ctx); z != nil {
+		return t.In(z).Format("Mon 2 Jan 2006 15:04 MST")
 	}
-	t = t.UTC()
-	p.raw(`<time datetime="`)
-	p.text(t.Format(time.RFC3339))
-	p.raw(`">`)
-	if p.zone != nil {
-		p.text(t.In(p.zone).Format("Mon 2 Jan 2006 15:04 MST"))
-	} else {
-		p.text(t.Format("2006-01-02 15:04 UTC"))
-	}
-	p.raw(`</time>`)
+	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
-// whenp is when of an optional moment: nil is a dash.
-func (p *page) whenp(t *time.Time) {
-	if t == nil {
-		p.raw("—")
-		return
-	}
-	p.when(*t)
-}
+// link is a URL of this package's making (gameURL, query, a fragment),
+// its parts escaped already.
+func link(s string) templ.SafeURL { return templ.SafeURL(s) }
 
-// player links a current player's id to their page, shown by name; other
-// ids (the admin, the scheduler, former players) are plain text.
-func (p *page) player(l *layout, id string) {
-	if id == "" {
-		p.raw("—")
-		return
-	}
-	n, member := l.Names[id]
-	if !member {
-		p.text(id)
-		return
-	}
-	label := id
-	if n != "" && n != id {
-		label = n + " (" + id + ")"
-	}
-	p.raw(`<a href="`)
-	p.text(gameURL(l.Game.ID, "players", id))
-	p.raw(`">`)
-	p.text(label)
-	p.raw(`</a>`)
-}
-
-// players writes player links separated by commas.
-func (p *page) players(l *layout, ids []string) {
-	for i, id := range ids {
-		if i > 0 {
-			p.raw(", ")
+// jsonScript is v as JSON in a <script type="application/json"> element:
+// json.Marshal escapes <, > and &, so no "</script" can end it early.
+func jsonScript(id string, v any) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			// Only plain data reaches here: a failure is a programming
+			// error the page shows as an empty payload rather than half
+			// a document.
+			b = []byte("null")
 		}
-		p.player(l, id)
-	}
+		_, err = io.WriteString(w, `<script type="application/json" id="`+templ.EscapeString(id)+`">`+string(b)+"</script>")
+		return err
+	})
 }
 
-// who is player labelled with the name alone (the id is the link's
-// title), for the long log table.
-func (p *page) who(l *layout, id string) {
-	n, member := l.Names[id]
-	if !member || n == "" {
-		p.player(l, id)
-		return
+// yesNo words a flag for a table cell.
+func yesNo(b bool) string {
+	if b {
+		return "yes"
 	}
-	p.raw(`<a href="`)
-	p.text(gameURL(l.Game.ID, "players", id))
-	p.raw(`" title="`)
-	p.text(id)
-	p.raw(`">`)
-	p.text(n)
-	p.raw(`</a>`)
+	return "no"
 }
 
-// card writes a card's image: its SVG, and its name (and "holographic")
-// as the alternative text; attrs are the img's other attributes.
-func (p *page) card(name string, holo bool, attrs markup) {
-	p.raw(`<img src="`)
-	p.text(cardURL(name, holo))
-	p.raw(`" alt="`)
-	p.text(cardAlt(name, holo))
-	p.raw(`" `)
-	p.raw(attrs)
-	p.raw(`>`)
+// playerLabel is how a current player is shown: "Ada (discord:2)", or the
+// id alone when it is their name.
+func playerLabel(l *layout, id string) string {
+	if n := l.Names[id]; n != "" && n != id {
+		return n + " (" + id + ")"
+	}
+	return id
 }
 
 // short cuts s to at most n runes, marking the cut.
@@ -174,6 +115,12 @@ func query(kv ...string) string {
 	}
 	return "?" + q.Encode()
 }
+
+// itoa is a number as text.
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// join is ss separated by commas.
+func join(ss []string) string { return strings.Join(ss, ", ") }
 
 // moveCards are the cards a move names: the hand selected, the card
 // played, added or given, a Queen's chosen card.

@@ -1,8 +1,10 @@
 package tracker
 
 import (
+	"context"
 	"html"
 	"regexp"
+	"strings"
 	"testing"
 
 	"croupier/internal/game"
@@ -27,10 +29,12 @@ func TestLogPageReadsAsSentences(t *testing.T) {
 		row, _ := newLogRow(game.Entry{ID: typ, Command: "c", Actor: "discord:1", Events: []game.Event{narratetest.Sample(typ)}}, say)
 		rows = append(rows, row)
 	}
-	var p page
-	writeLayout(&p, l, logContent(l, logData{Entries: rows}))
+	var b strings.Builder
+	if err := document(l, logContent(l, logData{Entries: rows})).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
 	shown := map[string]string{}
-	for _, m := range regexp.MustCompile(`<span class="ev" data-event="([^"]+)">([^<]*)</span>`).FindAllStringSubmatch(p.b.String(), -1) {
+	for _, m := range regexp.MustCompile(`<span class="ev" data-event="([^"]+)">([^<]*)</span>`).FindAllStringSubmatch(b.String(), -1) {
 		shown[m[1]] = html.UnescapeString(m[2])
 	}
 	for _, typ := range types {

@@ -83,8 +83,11 @@ type overviewData struct {
 	// Obelisk and OpenGatherings: an Obelisk game's own facts.
 	Obelisk        *obelisk.ObeliskView
 	OpenGatherings int
-	// Turns: a turns game's own facts.
-	Turns *turns.Status
+	// Turns: a turns game's own facts, and a page of its won rounds,
+	// newest first.
+	Turns       *turns.Status
+	Rounds      []turns.PastRound
+	RoundsPager pager
 }
 
 func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (content, error) {
@@ -123,6 +126,17 @@ func (h *Handler) overview(ctx context.Context, r *http.Request, l *layout) (con
 			return nil, err
 		}
 		d.Turns = &st
+		// The won rounds are the current round's number, or one fewer
+		// while it is played: a page of them, by number.
+		won := st.Round.Number - 1
+		if st.Round.Over {
+			won++
+		}
+		var lo, hi int
+		d.RoundsPager, lo, hi = paginate(r, won)
+		if d.Rounds, _, err = turns.PastRounds(ctx, h.svc, g.ID, lo, hi-lo); err != nil {
+			return nil, err
+		}
 	}
 	// Only the groups of numbers the ruleset has (a zero group is another
 	// ruleset's: the Obelisk has no holographic chances).

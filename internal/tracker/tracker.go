@@ -17,6 +17,7 @@
 package tracker
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -196,7 +197,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
-	h.render(w, r, http.StatusNotFound, message("Not found", ` id="not-found"`, msg, "<p><a href=\"/tracker\">Go to the tracker's start page</a>.</p>\n"),
+	h.render(w, r, http.StatusNotFound, message("Not found", "not-found", msg, true),
 		&layout{Title: "Not found"})
 }
 
@@ -210,15 +211,25 @@ func (h *Handler) notFoundPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // unavailable is the body of the 503 page.
-func unavailable(msg string) content { return message("Temporarily unavailable", "", msg, "") }
+func unavailable(msg string) content { return message("Temporarily unavailable", "", msg, false) }
 
-// render writes the page into a buffer, then sends it whole.
+// render writes the page into a buffer, then sends it whole (a failure
+// half-way is a 503, not half a page).
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, body content, l *layout) {
-	var p page
+	ctx := r.Context()
 	if l != nil && l.Game != nil {
-		p.zone = h.zone(l.Game.Ruleset)
+		ctx = withZone(ctx, h.zone(l.Game.Ruleset))
 	}
-	writeLayout(&p, l, body)
+	var b bytes.Buffer
+	if err := document(l, body).Render(ctx, &b); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		h.log.Error("tracker: writing the page failed", "path", r.URL.Path, "err", err)
+		status, b = http.StatusServiceUnavailable, bytes.Buffer{}
+		w.Header().Set("Retry-After", "5")
+		_ = document(&layout{Title: "Temporarily unavailable"}, unavailable("The page could not be written just now. Please try again in a moment.")).Render(context.Background(), &b)
+	}
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
 	// Pages are the live state: always revalidate.
@@ -226,7 +237,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, bod
 	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(p.b.Bytes())
+		_, _ = w.Write(b.Bytes())
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"croupier/internal/game"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/turns"
 )
@@ -86,70 +85,4 @@ func nextText(kind, turn string, cs int) string {
 		return "case " + strconv.Itoa(cs) + "'s Judge deadline"
 	}
 	return kind
-}
-
-// turnsFacts are a turns game's facts on its overview: the round (and who
-// won it, and how), the next moment, the leaders, the Judicial Pool and
-// the open cases, linked to the turns and cases pages.
-func turnsFacts(p *page, l *layout, s *turns.Status) {
-	p.raw("<dt>Round</dt><dd id=\"round\" data-round=\"")
-	p.num(s.Round.Number)
-	p.raw(`" data-over="`)
-	p.raw(yesNo(s.Round.Over))
-	p.raw(`"><a href="`)
-	p.text(gameURL(l.Game.ID, "turns"))
-	p.raw(`">Round `)
-	p.num(s.Round.Number)
-	p.raw("</a>")
-	if s.Round.Over {
-		p.raw(`, won by <strong id="round-winner">`)
-		p.player(l, s.Round.Winner)
-		p.raw("</strong>")
-		if s.Round.WonBy == nomic.WinParadox {
-			p.raw(" with a paradox ruled TRUE (case ")
-			p.num(s.Round.WinCase)
-			p.raw(")")
-		} else {
-			p.raw(" with the winning points")
-		}
-		p.raw(" on ")
-		p.when(s.Round.EndedAt)
-	} else if s.Turn.ID != "" {
-		p.text(", turn " + s.Turn.ID + ", " + partText(s.Turn.Part))
-	}
-	p.raw("</dd>\n")
-	if n := s.Next; n != nil && !s.Round.Over {
-		p.raw("<dt>Next</dt><dd id=\"turns-next\">")
-		p.text(nextText(n.Kind, n.Turn, n.Case) + ", ")
-		p.when(n.At)
-		p.raw("</dd>\n")
-	}
-	p.raw("<dt>Leading</dt><dd id=\"leaders\">")
-	if len(s.Players) == 0 || s.Players[0].Points == 0 {
-		p.raw("nobody has points yet")
-	} else {
-		for i, ps := range s.Players[:min(3, len(s.Players))] {
-			if i > 0 {
-				p.raw(", ")
-			}
-			p.player(l, ps.Player)
-			p.raw(" ")
-			p.num(ps.Points)
-		}
-	}
-	p.raw("</dd>\n<dt>Judicial Pool</dt><dd id=\"pool-size\" data-count=\"")
-	p.num(len(s.Pool))
-	p.raw(`">`)
-	p.text(game.Count(len(s.Pool), "player", "players"))
-	p.raw("</dd>\n<dt>Open cases</dt><dd id=\"open-cases\" data-count=\"")
-	p.num(len(s.Cases))
-	p.raw(`"><a href="`)
-	p.text(gameURL(l.Game.ID, "cases"))
-	p.raw(`">`)
-	if len(s.Cases) == 0 {
-		p.raw("none")
-	} else {
-		p.text(game.Count(len(s.Cases), "case", "cases"))
-	}
-	p.raw("</a></dd>\n")
 }

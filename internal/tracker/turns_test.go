@@ -56,6 +56,40 @@ func TestTurnsPages(t *testing.T) {
 	if err != nil || gv.Ended || gv.Round == nil || !gv.Round.Over || gv.Round.WinnerName != "Cy" || gv.Round.Case != 5302 {
 		t.Fatalf("the game resource after a paradox won the round: %+v %v", gv.Round, err)
 	}
+	contains(t, "past rounds of a won round", body, `<h2 id="rounds-h">Past rounds</h2>`,
+		`<tr id="round-1" data-won-by="paradox"><th scope="row">Round 1</th><td><a href="/tracker/games/nomic/players/discord:4">Cy (discord:4)</a></td><td>by a paradox ruled TRUE (case 5302)</td><td><time datetime="`)
+
+	// Round 2 begins: round 1 stays in the record (its own item), and
+	// once round 2 is won too, both are listed, newest first; a winner
+	// who left is still named.
+	call(admin, "round-start", nil)
+	body = p.page("/tracker/games/" + g)
+	contains(t, "overview of round 2", body, `id="round" data-round="2" data-over="no"`, `<tr id="round-1" data-won-by="paradox">`, "Cy (discord:4)</a></td><td>by a paradox ruled TRUE (case 5302)")
+	if strings.Contains(body, `id="round-2"`) {
+		t.Errorf("round 2, in play, is listed as won")
+	}
+	winByParadox(t, call)
+	p.must(p.svc.Leave(p.ctx, game.Request{Game: g, Actor: cy, Key: p.key()}))
+	body = p.page("/tracker/games/" + g)
+	r2 := strings.Index(body, `<tr id="round-2" data-won-by="paradox"><th scope="row">Round 2</th><td>Cy</td><td>by a paradox ruled TRUE (case 5303)</td>`)
+	r1 := strings.Index(body, `<tr id="round-1" data-won-by="paradox"><th scope="row">Round 1</th><td>Cy</td><td>by a paradox ruled TRUE (case 5302)</td>`)
+	if r2 < 0 || r1 < r2 {
+		t.Errorf("the past rounds are not round 2 then round 1, won by Cy who left (%d, %d): %s", r2, r1, section(body, "rounds-h"))
+	}
+	// A page of them reads only the rounds it shows.
+	rs, total, err := turns.PastRounds(p.ctx, p.svc, g, 1, 1)
+	if err != nil || total != 2 || len(rs) != 1 || rs[0].Number != 1 || rs[0].WinnerName != "Cy" || rs[0].WonBy != "paradox" || rs[0].WinCase != 5302 || !rs[0].Recorded {
+		t.Errorf("the second page of one round: %+v of %d, %v", rs, total, err)
+	}
+}
+
+// section is body's part from the heading with id on, for a failure's
+// message.
+func section(body, id string) string {
+	if i := strings.Index(body, `id="`+id+`"`); i >= 0 {
+		return body[i:min(len(body), i+1500)]
+	}
+	return body
 }
 
 // turnsID is the turns game the tracker's tests play (played.turns).

@@ -386,4 +386,15 @@ func TestIssue22_ADataChangeLoweringTheWinningPointsEndsTheRoundForTheLeader(t *
 	if !st.Round.Over || st.Round.Winner != c || st.Round.WonBy != nomic.WinPoints {
 		t.Fatalf("after the data change: round %+v; Cy has the winning points", st.Round)
 	}
+	// The round's record (issue 24): won by Cy, by points, in the turn
+	// end's commit.
+	rs, total, err := turns.PastRounds(e.ctx, e.svc, e.g, 0, turns.MaxRoundsPage)
+	if err != nil || total != 1 || len(rs) != 1 || !rs[0].Recorded || rs[0].Number != 1 || rs[0].Winner != c || rs[0].WinnerName != "Cy" ||
+		rs[0].WonBy != nomic.WinPoints || !rs[0].EndedAt.Equal(st.Round.EndedAt) {
+		t.Fatalf("the past rounds after Cy won by points: %+v of %d, %v", rs, total, err)
+	}
+	// The record is the round's own item, not the game item's copy.
+	if it, err := e.st.Get(e.ctx, store.Key{PK: game.GamePK(e.g), SK: "TROUND#000001"}); err != nil || !it.Exists() {
+		t.Fatalf("no TROUND#000001 item: %v", err)
+	}
 }

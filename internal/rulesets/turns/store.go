@@ -54,6 +54,10 @@ const (
 	votePrefix = "TVOTE#"
 	// casePrefix + number is a case with its Judges, rulings and appeals.
 	casePrefix = "TCASE#"
+	// roundPrefix + number (six digits) is a won round (roundItem),
+	// written in the commit that wins it: the rounds' record, an item a
+	// round, so the game item holds only the current one.
+	roundPrefix = "TROUND#"
 )
 
 func stateKey(g string) store.Key       { return store.Key{PK: engine.GamePK(g), SK: stateSK} }
@@ -78,6 +82,17 @@ func openOrderOf(seq int) string  { return fmt.Sprintf("%s%09d", openOrder, seq)
 type propItem struct {
 	nomic.Proposal
 	Message *engine.MessageRef `json:"message,omitempty"`
+}
+
+func roundKey(g string, n int) store.Key {
+	return store.Key{PK: engine.GamePK(g), SK: fmt.Sprintf("%s%06d", roundPrefix, n)}
+}
+
+// roundItem is a TROUND# item: a won round, and its winner's display name
+// as of the win (a former player's name stays known).
+type roundItem struct {
+	nomic.Round
+	WinnerName string `json:"winner_name,omitempty"`
 }
 
 func caseKey(g string, n int) store.Key {
@@ -531,6 +546,13 @@ func (w *work) save() error {
 	t, s := w.t, w.s
 	if w.err != nil {
 		return w.err
+	}
+	if s.Round.Over && !(w.g.Round.Over && w.g.Round.Number == s.Round.Number) {
+		// Won in this commit: the round's record (a new item: no round
+		// is won twice).
+		if err := w.t.Put(roundKey(t.Game, s.Round.Number), roundItem{Round: s.Round, WinnerName: s.Name(s.Round.Winner)}, time.Time{}); err != nil {
+			return err
+		}
 	}
 	w.g.Round, w.g.NextCase, w.g.NextSeq, w.g.PoolSize = s.Round, s.NextCase, s.NextSeq, s.PoolSize
 	// A legacy list written back keeps the slots open made consistent

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	engine "croupier/internal/game"
 	"croupier/internal/order"
+	"croupier/internal/rules"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/store"
 )
@@ -292,6 +294,112 @@ func roundView(t *engine.Tx) (*engine.RoundView, error) {
 		}
 	}
 	return v, nil
+}
+
+// PastRound is a won round as people read it: its winner by display name
+// and how it was won (WonBy: points, or a paradox ruled TRUE in WinCase).
+type PastRound struct {
+	nomic.Round
+	WinnerName string `json:"winner_name,omitempty"`
+	// Recorded is false for a round won before rounds were recorded
+	// (its winner is in the log only).
+	Recorded bool `json:"recorded"`
+}
+
+// MaxRoundsPage bounds the rounds one page reads.
+const MaxRoundsPage = 100
+
+// PastRounds returns the game's won rounds newest first, skipping the
+// skip newest and at most limit of them (MaxRoundsPage at most), and how
+// many rounds were won in all. It reads the game item and the rounds'
+// items it returns, so a page costs the same however many rounds were
+// played.
+func PastRounds(ctx context.Context, s *engine.Service, game string, skip, limit int) ([]PastRound, int, error) {
+	w, err := read(ctx, s, viewTurns, game)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := won(w.s.Round)
+	rs, err := w.rounds(total-max(skip, 0), limit)
+	return rs, total, err
+}
+
+// RoundsPage is one page of the game's won rounds, newest first (the
+// API's GET .../turns/rounds): its cursor is the number of the round the
+// next page starts with, so a round won meanwhile shifts no page.
+func RoundsPage(ctx context.Context, s *engine.Service, game string, pr engine.PageRequest) ([]PastRound, string, error) {
+	w, err := read(ctx, s, viewTurns, game)
+	if err != nil {
+		return nil, "", err
+	}
+	hi := won(w.s.Round)
+	if pr.Cursor != "" {
+		n, err := strconv.Atoi(pr.Cursor)
+		if err != nil || n < 1 || n > hi || strconv.Itoa(n) != pr.Cursor {
+			return nil, "", rules.Refuse("invalid_cursor", "The cursor %q is not one this list gave out; start again without a cursor.", pr.Cursor)
+		}
+		hi = n
+	}
+	limit := pr.Limit
+	if limit == 0 {
+		limit = engine.DefaultPageLimit
+	}
+	if limit < 0 || limit > engine.MaxPageLimit {
+		return nil, "", rules.Refuse("invalid_limit", "limit must be from 1 to %d, not %d.", engine.MaxPageLimit, limit)
+	}
+	rs, err := w.rounds(hi, limit)
+	if err != nil || len(rs) == 0 {
+		return rs, "", err
+	}
+	next := ""
+	if last := rs[len(rs)-1].Number; last > 1 {
+		next = strconv.Itoa(last - 1)
+	}
+	return rs, next, nil
+}
+
+// won is how many rounds have a winner: the current round's number, or
+// one fewer while it is played.
+func won(r nomic.Round) int {
+	if r.Over {
+		return r.Number
+	}
+	return r.Number - 1
+}
+
+// rounds reads the won rounds numbered hi down, at most limit of them
+// (MaxRoundsPage at most), in one request.
+func (w *work) rounds(hi, limit int) ([]PastRound, error) {
+	game, cur := w.t.Game, w.s.Round
+	lo := max(1, hi-min(max(limit, 0), MaxRoundsPage)+1)
+	var keys []store.Key
+	for n := hi; n >= lo; n-- {
+		keys = append(keys, roundKey(game, n))
+	}
+	if len(keys) > 0 {
+		if err := w.t.Load(keys...); err != nil {
+			return nil, err
+		}
+	}
+	out := []PastRound{}
+	for n := hi; n >= lo; n-- {
+		r := PastRound{Round: nomic.Round{Number: n}}
+		if it := w.t.Loaded[roundKey(game, n)]; it.Exists() {
+			var ri roundItem
+			if err := json.Unmarshal(it.Data, &ri); err != nil {
+				return nil, fmt.Errorf("decoding round %d: %w", n, err)
+			}
+			r = PastRound{Round: ri.Round, WinnerName: ri.WinnerName, Recorded: true}
+		}
+		if n == cur.Number { // the game item holds the current round
+			r.Round, r.Recorded = cur, true
+			if r.WinnerName == "" {
+				r.WinnerName = w.s.Name(cur.Winner)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, w.err
 }
 
 // nameIn is id's display name among the players known.
