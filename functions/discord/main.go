@@ -25,6 +25,7 @@ import (
 	"croupier/internal/chat/discord"
 	"croupier/internal/clock"
 	"croupier/internal/config"
+	"croupier/internal/config/chatwiring"
 	"croupier/internal/lambdahttp"
 )
 
@@ -43,7 +44,7 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
-	router := config.ChatRouter(svc, os.Getenv, log)
+	router := chatwiring.Router(svc, os.Getenv, log)
 	h := &discord.Handler{
 		Router:        router,
 		PublicKey:     denv.PublicKey,

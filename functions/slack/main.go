@@ -30,6 +30,7 @@ import (
 	"croupier/internal/chat/slack"
 	"croupier/internal/clock"
 	"croupier/internal/config"
+	"croupier/internal/config/chatwiring"
 	"croupier/internal/lambdahttp"
 )
 
@@ -44,7 +45,7 @@ func main() {
 	if err != nil {
 		config.Fatal(err)
 	}
-	router := config.ChatRouter(svc, os.Getenv, log)
+	router := chatwiring.Router(svc, os.Getenv, log)
 	cache := &chat.ReplyCache{Store: st, Clock: clock.Real{}}
 
 	secret := strings.TrimSpace(os.Getenv("SLACK_SIGNING_SECRET"))

@@ -2,7 +2,6 @@ package config
 
 import (
 	"context"
-	"croupier/internal/chat"
 	"log/slog"
 	"strings"
 
@@ -52,11 +51,3 @@ func (c Config) Service(ctx context.Context, getenv func(string) string, log *sl
 // EnvPublicURL is where chat platforms reach the deployment (the API's
 // https URL): replies about cards then show their pictures from /cards/.
 const EnvPublicURL = "PUBLIC_URL"
-
-// ChatRouter builds the chat command router the chat functions (Discord,
-// Slack and the bridge) run, with card pictures when PUBLIC_URL is set.
-func ChatRouter(svc *game.Service, getenv func(string) string, log *slog.Logger) *chat.Router {
-	r := chat.NewRouter(svc, log)
-	r.CardImage = chat.CardImageURL(getenv(EnvPublicURL))
-	return r
-}
