@@ -22,7 +22,7 @@ func TestPagesOfLargeRecordsEndEarly(t *testing.T) {
 	svc, _ := newGame(t, st)
 	var puts []store.Put
 	for i := range 20 {
-		p := gildedhall.Player{Player: players.Player{ID: fmt.Sprintf("discord:%d", 900+i), Member: true, JoinedAt: phaseEnd.AddDate(0, 0, -3)}}
+		p := gildedhall.Player{Player: players.Player{ID: fmt.Sprintf("discord:%d", 900+i), Member: true, JoinedAt: start.AddDate(0, 0, -3)}}
 		for j := range 4000 {
 			p.Inventory.Cards = append(p.Inventory.Cards, players.Card{ID: fmt.Sprintf("c%d-%04d", i, j), Name: "10 of Diamonds"})
 		}

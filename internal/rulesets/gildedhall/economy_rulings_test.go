@@ -1,4 +1,4 @@
-package game_test
+package gildedhall_test
 
 // Game-level tests of the economy rulings (RULINGS C4-C7, P1-P3) against the
 // bolt store and a manual clock: what a player and an operator see through
