@@ -13,6 +13,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/governance"
 	"croupier/internal/rulesets"
@@ -97,7 +98,7 @@ func everyDueKind(t *testing.T) string {
 
 	g.clk.Set(w50Monday.Add(30 * time.Minute))
 	g.must(gildedhall.On(svc).Grant(g.ctx, req(admin, g.key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
-	g.must(gildedhall.On(svc).OfferTrade(g.ctx, req(pl(11), g.key()), gildedhall.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
+	g.must(trades.On(svc).OfferTrade(g.ctx, req(pl(11), g.key()), trades.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
 	rq := decode[game.JusticeRecord](t, g.must(svc.RequestJustice(g.ctx, req(pl(11), g.key()),
 		game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
 	ru := decode[game.RulingView](t, g.must(svc.Rule(g.ctx, req(pl(10), g.key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
@@ -180,17 +181,17 @@ func (h *holding) move(to *holding, it economy.Items) {
 // (what executing them atomically guarantees), and whether they end in
 // final. The state after a set of valid trades does not depend on their
 // order, so a search over sets (a bit mask, at most 2^len) decides it.
-func serialisable(start map[string]*holding, trades []gildedhall.Trade, final map[string]*holding) bool {
+func serialisable(start map[string]*holding, made []trades.Trade, final map[string]*holding) bool {
 	dead := map[uint32]bool{}
 	var try func(done uint32, st map[string]*holding) bool
 	try = func(done uint32, st map[string]*holding) bool {
-		if done == 1<<len(trades)-1 {
+		if done == 1<<len(made)-1 {
 			return sameHoldings(st, final)
 		}
 		if dead[done] {
 			return false
 		}
-		for i, tr := range trades {
+		for i, tr := range made {
 			if done&(1<<i) != 0 || !st[tr.From].has(tr.Give) || !st[tr.To].has(tr.Take) {
 				continue
 			}
@@ -296,13 +297,13 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		{c, d, economy.Items{Cards: card(c, 1)}, economy.Items{Cards: card(d, 2)}},
 		{a, d, economy.Items{Vertebrae: 10}, economy.Items{Packs: pack(d, 1)}},
 	}
-	var trades []gildedhall.Trade
+	var made []trades.Trade
 	for i, o := range offers {
-		res, err := gildedhall.On(svc).OfferTrade(ctx, req(o.from, fmt.Sprintf("offer-%d", i)), gildedhall.OfferTrade{To: o.to, Give: o.give, Take: o.take})
+		res, err := trades.On(svc).OfferTrade(ctx, req(o.from, fmt.Sprintf("offer-%d", i)), trades.OfferTrade{To: o.to, Give: o.give, Take: o.take})
 		if err != nil {
 			t.Fatalf("offer %d: %v", i, err)
 		}
-		trades = append(trades, decode[gildedhall.Trade](t, res))
+		made = append(made, decode[trades.Trade](t, res))
 	}
 	before := holdings(t, svc)
 
@@ -310,13 +311,13 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		code     string // "" when executed
 		attempts int
 	}
-	outcomes := make([]outcome, len(trades))
+	outcomes := make([]outcome, len(made))
 	var wg sync.WaitGroup
-	for i, tr := range trades {
+	for i, tr := range made {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := gildedhall.On(svc).AcceptTrade(ctx, req(tr.To, "accept-"+tr.ID), tr.ID)
+			res, err := trades.On(svc).AcceptTrade(ctx, req(tr.To, "accept-"+tr.ID), tr.ID)
 			switch {
 			case err == nil:
 				outcomes[i] = outcome{attempts: res.Attempts}
@@ -328,19 +329,19 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 	wg.Wait()
 
 	after := holdings(t, svc)
-	var executed []gildedhall.Trade
+	var executed []trades.Trade
 	counts := map[string]int{}
 	attempts := 0
 	for i, o := range outcomes {
 		switch o.code {
 		case "":
-			executed = append(executed, trades[i])
+			executed = append(executed, made[i])
 			counts["executed"]++
 			attempts += o.attempts
 		case "trade_items_missing", "trade_closed":
 			counts[o.code]++
 		default:
-			t.Errorf("accepting trade %d (%s→%s): %s, want success or trade_items_missing", i, trades[i].From, trades[i].To, o.code)
+			t.Errorf("accepting trade %d (%s→%s): %s, want success or trade_items_missing", i, made[i].From, made[i].To, o.code)
 		}
 	}
 	t.Logf("20 overlapping trades accepted at once: %v; the executed ones took %d attempts in all (limit %d each)", counts, attempts, svc.MaxAttempts)
@@ -398,7 +399,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		t.Fatalf("no order of the %d executed trades leads from the starting holdings to the final ones", len(executed))
 	}
 	// Each trade's stored status agrees with what its acceptance answered.
-	listed, err := gildedhall.On(svc).Trades(ctx, "hall", gildedhall.TradeFilter{})
+	listed, err := trades.On(svc).Trades(ctx, "hall", trades.TradeFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,10 +407,10 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 	for _, tr := range listed {
 		status[tr.ID] = tr.Status
 	}
-	for i, tr := range trades {
-		want := gildedhall.TradeOpen
+	for i, tr := range made {
+		want := trades.TradeOpen
 		if outcomes[i].code == "" {
-			want = gildedhall.TradeExecuted
+			want = trades.TradeExecuted
 		}
 		if status[tr.ID] != want {
 			t.Errorf("trade %d is %s, want %s", i, status[tr.ID], want)
