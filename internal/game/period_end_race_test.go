@@ -8,7 +8,6 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/calendar"
-	"croupier/internal/rulesets"
 	"croupier/internal/store"
 )
 
@@ -34,8 +33,8 @@ func periodEnds(t *testing.T, svc *game.Service, g string) []game.Entry {
 // following period days early.
 func TestT4_PeriodEndedByAnotherRunDuringHooksIsNotEndedAgain(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
-	other := rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)))
+	svc, clk := newLedger(t, newBolt(t))
+	other := newLedgerService(svc.Store(), clk, game.WithEntropy(seeded(2)))
 	// The hook runs in both services (hooks are per process); only the
 	// first call interleaves.
 	var fired atomic.Bool
