@@ -19,6 +19,7 @@ import (
 	"croupier/internal/chat/discord/discordtest"
 	slackchat "croupier/internal/chat/slack"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
@@ -276,8 +277,8 @@ func TestIssue24_EveryAnswerIsSentences(t *testing.T) {
 					opts[i][1] = ps[len(ps)-1].ID
 				}
 				if o[1] == "{trade}" {
-					trs, err := gildedhall.On(h.srv.svc).Trades(ctx, g, gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
-					j := slices.IndexFunc(trs, func(tr gildedhall.Trade) bool { return tr.Status == gildedhall.TradeOpen })
+					trs, err := trades.On(h.srv.svc).Trades(ctx, g, trades.TradeFilter{Status: trades.TradeOpen})
+					j := slices.IndexFunc(trs, func(tr trades.Trade) bool { return tr.Status == trades.TradeOpen })
 					if err != nil || j < 0 {
 						t.Fatalf("%s: the trades of %s: %v %v", s.command, g, trs, err)
 					}

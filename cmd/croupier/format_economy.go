@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
@@ -253,14 +254,14 @@ func countedNames(kind string, ids []string, names itemNames) []string {
 	return order
 }
 
-func tradeText(tr gildedhall.Trade, names itemNames, name func(string) string) string {
+func tradeText(tr trades.Trade, names itemNames, name func(string) string) string {
 	for id, n := range tr.CardNames {
 		if names[id] == "" {
 			names[id] = n
 		}
 	}
 	verb := "gives"
-	if tr.Status == gildedhall.TradeExecuted {
+	if tr.Status == trades.TradeExecuted {
 		verb = "gave"
 	}
 	s := fmt.Sprintf("Trade %s, %s: %s %s %s; %s %s %s.", tr.ID, tr.Status,
@@ -269,28 +270,28 @@ func tradeText(tr gildedhall.Trade, names itemNames, name func(string) string) s
 		s += fmt.Sprintf(" Note: %q.", tr.Note)
 	}
 	switch tr.Status {
-	case gildedhall.TradeOpen:
+	case trades.TradeOpen:
 		s += fmt.Sprintf(" Open until %s for %s to accept (croupier play trade accept %s); either may withdraw it.",
 			stamp(tr.ExpiresAt), name(tr.To), tr.ID)
-	case gildedhall.TradeExecuted:
+	case trades.TradeExecuted:
 		s += fmt.Sprintf(" Executed at %s: the items have changed hands.", stamp(tr.ClosedAt))
-	case gildedhall.TradeWithdrawn:
+	case trades.TradeWithdrawn:
 		s += fmt.Sprintf(" Withdrawn by %s at %s.", name(tr.ClosedBy), stamp(tr.ClosedAt))
-	case gildedhall.TradeExpired:
+	case trades.TradeExpired:
 		s += fmt.Sprintf(" Expired at %s.", stamp(tr.ExpiresAt))
 	}
 	return s
 }
 
-func tradesText(g string, trades []gildedhall.Trade, name func(string) string) string {
-	if len(trades) == 0 {
+func tradesText(g string, ts []trades.Trade, name func(string) string) string {
+	if len(ts) == 0 {
 		return fmt.Sprintf("%s has no such trades.", g)
 	}
 	var b strings.Builder
 	rows := [][]string{{"TRADE", "STATUS", "FROM", "GIVES", "TO", "TAKES", "UNTIL"}}
-	for _, tr := range trades {
+	for _, tr := range ts {
 		until := stamp(tr.ExpiresAt)
-		if tr.Status != gildedhall.TradeOpen && !tr.ClosedAt.IsZero() {
+		if tr.Status != trades.TradeOpen && !tr.ClosedAt.IsZero() {
 			until = stamp(tr.ClosedAt)
 		}
 		names := itemNames(tr.CardNames)

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -127,7 +128,7 @@ func economyCommands() map[string]playCmd {
 		"trades": {
 			synopsis: "trades [--player P] [--status open|executed|withdrawn|expired]", needGame: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
-				var f gildedhall.TradeFilter
+				var f trades.TradeFilter
 				fs.StringVar(&f.Player, "player", "", "only trades this `player` is party to (\"me\" for you)")
 				fs.StringVar(&f.Status, "status", "", "only trades with this `status`")
 				return func(p *player, pos []string) error {
@@ -138,11 +139,11 @@ func economyCommands() map[string]playCmd {
 						return err
 					}
 					switch f.Status {
-					case "", gildedhall.TradeOpen, gildedhall.TradeExecuted, gildedhall.TradeWithdrawn, gildedhall.TradeExpired:
+					case "", trades.TradeOpen, trades.TradeExecuted, trades.TradeWithdrawn, trades.TradeExpired:
 					default:
 						return usagef("--status must be open, executed, withdrawn or expired, not %q", f.Status)
 					}
-					return show(p, func(v []gildedhall.Trade) string { return tradesText(p.opts.game, v, p.nameOf()) })(p.c.Trades(p.ctx, p.opts.game, f))
+					return show(p, func(v []trades.Trade) string { return tradesText(p.opts.game, v, p.nameOf()) })(p.c.Trades(p.ctx, p.opts.game, f))
 				}
 			},
 		},
@@ -340,7 +341,7 @@ func tradeAction(action, synopsis string) playCmd {
 // open trade the actor can act on (offered to them, for accept). With none
 // or several, the id must be named, and the message lists the candidates.
 func (p *player) onlyOpenTrade(action string) (string, error) {
-	open, _, err := p.c.Trades(p.ctx, p.opts.game, gildedhall.TradeFilter{Player: p.opts.as, Status: gildedhall.TradeOpen})
+	open, _, err := p.c.Trades(p.ctx, p.opts.game, trades.TradeFilter{Player: p.opts.as, Status: trades.TradeOpen})
 	if err != nil {
 		return "", err
 	}
@@ -381,14 +382,14 @@ func (p *player) offerTrade(to, give, take, note string) error {
 		}
 	}
 	names := itemNames{}
-	o := gildedhall.OfferTrade{To: to, Note: note}
+	o := trades.OfferTrade{To: to, Note: note}
 	if o.Give, err = p.resolveNamed(p.opts.as, giveTerms, names); err != nil {
 		return err
 	}
 	if o.Take, err = p.resolveNamed(to, takeTerms, names); err != nil {
 		return err
 	}
-	return show(p, func(tr gildedhall.Trade) string { return tradeText(tr, names, p.nameOf()) })(p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o))
+	return show(p, func(tr trades.Trade) string { return tradeText(tr, names, p.nameOf()) })(p.c.OfferTrade(p.ctx, p.idem(), p.opts.game, o))
 }
 
 // resolve turns item terms into ids held by holder.
@@ -411,7 +412,7 @@ func (p *player) resolveNamed(holder string, terms []itemTerm, names itemNames) 
 
 // names looks up the parties' inventories to name a trade's card and pack
 // ids; best effort, since the names only decorate the ids.
-func (p *player) names(tr gildedhall.Trade) itemNames {
+func (p *player) names(tr trades.Trade) itemNames {
 	n := itemNames{}
 	if len(tr.Give.Cards)+len(tr.Give.Packs)+len(tr.Take.Cards)+len(tr.Take.Packs) == 0 {
 		return n
@@ -425,7 +426,7 @@ func (p *player) names(tr gildedhall.Trade) itemNames {
 }
 
 // tradeText is a trade with its card and pack ids named.
-func (p *player) tradeText(tr gildedhall.Trade) string { return tradeText(tr, p.names(tr), p.nameOf()) }
+func (p *player) tradeText(tr trades.Trade) string { return tradeText(tr, p.names(tr), p.nameOf()) }
 
 // grantItems fills the grant's cards and packs from the flags, spelled the
 // way the game's card table and packs spell them (any case is accepted).

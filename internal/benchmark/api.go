@@ -22,6 +22,7 @@ import (
 	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets"
@@ -254,24 +255,24 @@ const tradeVertebrae = 1
 func trading(call func(op, string) ([]byte, error), hall string, bought []string) error {
 	n := len(bought)
 	player := func(i int) string { return fmt.Sprintf("discord:%d", 1000+i%n) }
-	trades := make([]string, n)
+	offers := make([]string, n)
 	for i := 0; i < n; i++ {
 		p, next := player(i), player(i+1)
 		if _, err := call(op{"gift", "POST", hall + "/gifts", p, gildedhall.Gift{To: next}, 200}, fmt.Sprintf("gift-%d", i)); err != nil {
 			return err
 		}
-		offer := gildedhall.OfferTrade{To: next, Give: economy.Items{Cards: []string{bought[i]}}, Take: economy.Items{Vertebrae: tradeVertebrae}}
+		offer := trades.OfferTrade{To: next, Give: economy.Items{Cards: []string{bought[i]}}, Take: economy.Items{Vertebrae: tradeVertebrae}}
 		got, err := call(op{"trade offer", "POST", hall + "/trades", p, offer, 201}, fmt.Sprintf("offer-%d", i))
 		if err != nil {
 			return err
 		}
-		var tr gildedhall.Trade
+		var tr trades.Trade
 		if err := json.Unmarshal(got, &tr); err != nil || tr.ID == "" {
 			return fmt.Errorf("trade offer answered %.200s (%v)", got, err)
 		}
-		trades[i] = tr.ID
+		offers[i] = tr.ID
 	}
-	for i, id := range trades {
+	for i, id := range offers {
 		if _, err := call(op{"trade accept", "POST", hall + "/trades/" + id + "/accept", player(i + 1), nil, 200}, fmt.Sprintf("accept-%d", i)); err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
@@ -43,8 +44,8 @@ func economyCommands() []Command {
 		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
 		Command{Name: "trade list", Runs: []string{"trades"}, Private: true, Description: "Your trades (only you see them)",
 			Options: []Option{{Name: "status", Description: "Which trades (default open)", Choices: []Choice{
-				{Label: "open", Value: gildedhall.TradeOpen}, {Label: "executed", Value: gildedhall.TradeExecuted},
-				{Label: "withdrawn", Value: gildedhall.TradeWithdrawn}, {Label: "expired", Value: gildedhall.TradeExpired}, {Label: "all", Value: "all"}}}},
+				{Label: "open", Value: trades.TradeOpen}, {Label: "executed", Value: trades.TradeExecuted},
+				{Label: "withdrawn", Value: trades.TradeWithdrawn}, {Label: "expired", Value: trades.TradeExpired}, {Label: "all", Value: "all"}}}},
 			Handler: tradeList},
 		Command{Name: "trade show", Runs: []string{"trades"}, Private: true, Description: "One trade, with its buttons",
 			Options: []Option{{Name: "trade", Description: "The trade's id", Required: true, Complete: CompleteMyTrades}},
@@ -250,7 +251,7 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err := refuseForeignOptions(cmd, inv, rs); err != nil {
 		return nil, err
 	}
-	var o gildedhall.OfferTrade
+	var o trades.OfferTrade
 	for _, c := range rs.TradableComponents() {
 		for _, side := range []struct {
 			name string
@@ -274,7 +275,7 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 			return nil, err
 		}
 	}
-	tr, err := decoded[*gildedhall.Trade](gildedhall.On(s).OfferTrade(ctx, req(inv), o))
+	tr, err := decoded[*trades.Trade](trades.On(s).OfferTrade(ctx, req(inv), o))
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +284,7 @@ func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 
 // tradeReply describes a trade, naming its cards from both inventories, with
 // consent buttons while it is open.
-func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr gildedhall.Trade, private bool) *Reply {
+func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr trades.Trade, private bool) *Reply {
 	var invs []players.Inventory
 	people := map[string]string{}
 	for _, id := range []string{tr.From, tr.To} {
@@ -308,7 +309,7 @@ func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr gilded
 		r.Fields = append(r.Fields, Field{Name: "Note", Value: clip(tr.Note, 1000)})
 	}
 	switch tr.Status {
-	case gildedhall.TradeOpen:
+	case trades.TradeOpen:
 		r.Text += fmt.Sprintf(" %s can accept until %s.", who(tr.To), tr.ExpiresAt.UTC().Format(time.RFC1123))
 		opts := map[string]string{"trade": tr.ID}
 		r.Buttons = []Button{
@@ -327,12 +328,12 @@ func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOn
 	if id := inv.Opt("trade"); id != "" {
 		return id, nil
 	}
-	ts, err := gildedhall.On(s).Trades(ctx, inv.Game, gildedhall.TradeFilter{Player: inv.User, Status: gildedhall.TradeOpen})
+	ts, err := trades.On(s).Trades(ctx, inv.Game, trades.TradeFilter{Player: inv.User, Status: trades.TradeOpen})
 	if err != nil {
 		return "", err
 	}
 	if receiverOnly {
-		ts = slices.DeleteFunc(ts, func(t gildedhall.Trade) bool { return t.To != inv.User })
+		ts = slices.DeleteFunc(ts, func(t trades.Trade) bool { return t.To != inv.User })
 	}
 	switch len(ts) {
 	case 0:
@@ -348,7 +349,7 @@ func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOn
 }
 
 func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r, err := actOnTrade(ctx, s, inv, true, gildedhall.On(s).AcceptTrade)
+	r, err := actOnTrade(ctx, s, inv, true, trades.On(s).AcceptTrade)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +362,7 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r, err := actOnTrade(ctx, s, inv, false, gildedhall.On(s).WithdrawTrade)
+	r, err := actOnTrade(ctx, s, inv, false, trades.On(s).WithdrawTrade)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +390,7 @@ func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverO
 	if err != nil {
 		return nil, err
 	}
-	tr, err := decoded[*gildedhall.Trade](act(ctx, req(inv), id))
+	tr, err := decoded[*trades.Trade](act(ctx, req(inv), id))
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +398,7 @@ func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverO
 }
 
 func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	ts, err := gildedhall.On(s).Trades(ctx, inv.Game, gildedhall.TradeFilter{Player: inv.User, Status: statusFilter(inv, gildedhall.TradeOpen)})
+	ts, err := trades.On(s).Trades(ctx, inv.Game, trades.TradeFilter{Player: inv.User, Status: statusFilter(inv, trades.TradeOpen)})
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +414,7 @@ func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 }
 
 func tradeShow(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	tr, err := gildedhall.On(s).Trade(ctx, inv.Game, inv.Opt("trade"))
+	tr, err := trades.On(s).Trade(ctx, inv.Game, inv.Opt("trade"))
 	if err != nil {
 		return nil, err
 	}

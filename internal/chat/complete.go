@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -54,7 +55,7 @@ var economyCompletions = map[Completion]CompletionFunc{
 	CompleteTheirCards: holdings(true, false),
 	CompleteTheirPacks: holdings(true, true),
 	CompleteMyTrades: func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-		ts, err := gildedhall.On(s).Trades(ctx, inv.Game, gildedhall.TradeFilter{Player: inv.User, Status: gildedhall.TradeOpen})
+		ts, err := trades.On(s).Trades(ctx, inv.Game, trades.TradeFilter{Player: inv.User, Status: trades.TradeOpen})
 		if err != nil {
 			return nil, err
 		}

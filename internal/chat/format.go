@@ -25,7 +25,7 @@ func req(inv *Invocation) game.Request {
 // result's type, or passes the command's error on, so a handler runs and
 // reads a command in one step:
 //
-//	tr, err := decoded[*gildedhall.Trade](s.AcceptTrade(ctx, req(inv), id))
+//	tr, err := decoded[*trades.Trade](s.AcceptTrade(ctx, req(inv), id))
 //
 // T is a pointer so that every result type shares one instantiation (Go
 // stencils generics by shape, and all pointers have one): with value types

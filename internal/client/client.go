@@ -22,6 +22,7 @@ import (
 
 	"croupier/internal/fair"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -480,28 +481,28 @@ func (c *Client) Gift(ctx context.Context, idemKey, g string, body gildedhall.Gi
 }
 
 // OfferTrade offers a trade to another player; the offer is the actor's consent.
-func (c *Client) OfferTrade(ctx context.Context, idemKey, g string, body gildedhall.OfferTrade) (gildedhall.Trade, Reply, error) {
-	return post[gildedhall.Trade](ctx, c, idemKey, gamePath(g, "trades"), body)
+func (c *Client) OfferTrade(ctx context.Context, idemKey, g string, body trades.OfferTrade) (trades.Trade, Reply, error) {
+	return post[trades.Trade](ctx, c, idemKey, gamePath(g, "trades"), body)
 }
 
 // Trades lists g's trades, oldest first; empty filter fields match all.
-func (c *Client) Trades(ctx context.Context, g string, f gildedhall.TradeFilter) ([]gildedhall.Trade, Reply, error) {
-	return getPaged[gildedhall.Trade](ctx, c, withQuery(gamePath(g, "trades"), "player", f.Player, "status", f.Status), "trades")
+func (c *Client) Trades(ctx context.Context, g string, f trades.TradeFilter) ([]trades.Trade, Reply, error) {
+	return getPaged[trades.Trade](ctx, c, withQuery(gamePath(g, "trades"), "player", f.Player, "status", f.Status), "trades")
 }
 
 // Trade describes one trade.
-func (c *Client) Trade(ctx context.Context, g, id string) (gildedhall.Trade, Reply, error) {
-	return get[gildedhall.Trade](ctx, c, gamePath(g, "trades", url.PathEscape(id)))
+func (c *Client) Trade(ctx context.Context, g, id string) (trades.Trade, Reply, error) {
+	return get[trades.Trade](ctx, c, gamePath(g, "trades", url.PathEscape(id)))
 }
 
 // AcceptTrade is the receiver's consent: the trade executes at once or is refused.
-func (c *Client) AcceptTrade(ctx context.Context, idemKey, g, id string) (gildedhall.Trade, Reply, error) {
-	return post[gildedhall.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "accept"), noBody)
+func (c *Client) AcceptTrade(ctx context.Context, idemKey, g, id string) (trades.Trade, Reply, error) {
+	return post[trades.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "accept"), noBody)
 }
 
 // WithdrawTrade closes an open trade: its maker withdraws it, its receiver declines it.
-func (c *Client) WithdrawTrade(ctx context.Context, idemKey, g, id string) (gildedhall.Trade, Reply, error) {
-	return post[gildedhall.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "withdraw"), noBody)
+func (c *Client) WithdrawTrade(ctx context.Context, idemKey, g, id string) (trades.Trade, Reply, error) {
+	return post[trades.Trade](ctx, c, idemKey, gamePath(g, "trades", url.PathEscape(id), "withdraw"), noBody)
 }
 
 // Revoke takes items from a player; admins only, with a reason.

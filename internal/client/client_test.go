@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -108,7 +109,7 @@ func TestEconomyRoutes(t *testing.T) {
 	if err != nil || len(items) != 1 || items[0].ID != "chip" || items[0].Price != 25 || got.path != "/v1/games/hall/shop" {
 		t.Errorf("Shop = %+v, %v; request %+v", items, err, got)
 	}
-	trades, _, err := c.Trades(ctx, "hall", gildedhall.TradeFilter{Player: "discord:2", Status: "open"})
+	trades, _, err := c.Trades(ctx, "hall", trades.TradeFilter{Player: "discord:2", Status: "open"})
 	if err != nil || len(trades) != 1 || trades[0].ID != "t1" || got.path != "/v1/games/hall/trades?limit=500&player=discord%3A2&status=open" {
 		t.Errorf("Trades = %+v, %v; request %+v", trades, err, got)
 	}
@@ -170,11 +171,11 @@ func TestListsFollowTheCursor(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, _ := New(srv.URL, "k", "")
-	got, rep, err := c.Trades(context.Background(), "hall", gildedhall.TradeFilter{Status: "open"})
+	got, rep, err := c.Trades(context.Background(), "hall", trades.TradeFilter{Status: "open"})
 	if err != nil || len(got) != 3 || got[2].ID != "t3" {
 		t.Fatalf("three trades over three pages: %+v %v", got, err)
 	}
-	var whole struct{ Trades []gildedhall.Trade }
+	var whole struct{ Trades []trades.Trade }
 	if err := json.Unmarshal(rep.Body, &whole); err != nil || len(whole.Trades) != 3 {
 		t.Fatalf("the reply's body (what --json prints) holds the whole list: %s %v", rep.Body, err)
 	}
@@ -184,7 +185,7 @@ func TestListsFollowTheCursor(t *testing.T) {
 		}
 	}
 	repeat = true
-	if _, _, err := c.Trades(context.Background(), "hall", gildedhall.TradeFilter{}); err == nil || !strings.Contains(err.Error(), "twice") {
+	if _, _, err := c.Trades(context.Background(), "hall", trades.TradeFilter{}); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("a repeated cursor: %v", err)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/lambdarun"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
@@ -297,8 +298,8 @@ func TestEmulator(t *testing.T) {
 			}
 			return fmt.Sprintf("200, %d cards", len(g.Cards))
 		})},
-		{"actions/trade-offer.json", ok(201, map[string]any{"id": sampleTrade, "status": gildedhall.TradeOpen, "from": ada, "to": grace})},
-		{"actions/trade-accept.json", ok(200, map[string]any{"id": sampleTrade, "status": gildedhall.TradeExecuted, "closed_by": grace})},
+		{"actions/trade-offer.json", ok(201, map[string]any{"id": sampleTrade, "status": trades.TradeOpen, "from": ada, "to": grace})},
+		{"actions/trade-accept.json", ok(200, map[string]any{"id": sampleTrade, "status": trades.TradeExecuted, "closed_by": grace})},
 		{"actions/leave.json", ok(200, map[string]any{"player": "discord:1003"})},
 		// The Obelisk (events/README.md): a game, a ritual type by
 		// amendment; Ada joins (1⚡), observes (every player +1⚡), performs
@@ -603,8 +604,8 @@ func TestEmulator(t *testing.T) {
 		t.Errorf("after the sample trade Ada has %d Vertebrae and cards %+v; want 30, %s and not %s",
 			me.Inventory.Vertebrae, me.Inventory.Cards, giftCard, grantedKing)
 	}
-	tr, err := gildedhall.On(reader).Trade(ctx, pastGame, staleTrade)
-	if err != nil || tr.Status != gildedhall.TradeExpired || tr.ClosedBy != game.SchedulerActor {
+	tr, err := trades.On(reader).Trade(ctx, pastGame, staleTrade)
+	if err != nil || tr.Status != trades.TradeExpired || tr.ClosedBy != game.SchedulerActor {
 		t.Errorf("stale trade %+v (%v), want expired by the scheduler", tr, err)
 	}
 }
@@ -623,12 +624,12 @@ func offerPastTrade(ctx context.Context, t *testing.T, svc *game.Service) string
 	if _, err := gildedhall.On(svc).Grant(ctx, admin, gildedhall.Grant{Player: "discord:91", Vertebrae: 3, Reason: "e2e: something to trade"}); err != nil {
 		t.Fatalf("grant in %s: %v", pastGame, err)
 	}
-	res, err := gildedhall.On(svc).OfferTrade(ctx, game.Request{Game: pastGame, Actor: "discord:91", Key: "e2e-past-offer"},
-		gildedhall.OfferTrade{To: "discord:92", Give: economy.Items{Vertebrae: 3}})
+	res, err := trades.On(svc).OfferTrade(ctx, game.Request{Game: pastGame, Actor: "discord:91", Key: "e2e-past-offer"},
+		trades.OfferTrade{To: "discord:92", Give: economy.Items{Vertebrae: 3}})
 	if err != nil {
 		t.Fatalf("offer in %s: %v", pastGame, err)
 	}
-	var tr gildedhall.Trade
+	var tr trades.Trade
 	if err := json.Unmarshal(res.Body, &tr); err != nil || tr.ID == "" {
 		t.Fatalf("offer answered %s (%v)", res.Body, err)
 	}

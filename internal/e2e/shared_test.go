@@ -28,6 +28,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/config"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/lambdarun"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rulesets"
@@ -454,7 +455,7 @@ func TestEmulatorSharedMessages(t *testing.T) {
 		const ots = "1700000000.000500"
 		refused("Cy accepts Bob's trade", "U0CY", slackAction(t, o.Blocks, "Accept"), ots, "can accept")
 		press("Bob accepts the trade", "U0BOB", slackAction(t, o.Blocks, "Accept"), ots, "You accepted Trade", ": executed", nil)
-		if ts, err := gildedhall.On(svc).Trades(ctx, "e2e-slack-hall", gildedhall.TradeFilter{Status: gildedhall.TradeExecuted}); err != nil || len(ts) != 1 {
+		if ts, err := trades.On(svc).Trades(ctx, "e2e-slack-hall", trades.TradeFilter{Status: trades.TradeExecuted}); err != nil || len(ts) != 1 {
 			t.Errorf("executed trades: %+v %v", ts, err)
 		}
 	})

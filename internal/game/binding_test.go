@@ -9,7 +9,7 @@ import (
 
 func TestBindingAdminOnlyLoggedAndMovable(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := newLedger(t, newBolt(t))
 	b := game.Bind{Platform: "discord", Space: "777", Channels: map[string]string{game.ChannelAnnouncements: "555"}}
 
 	if _, err := svc.Bind(ctx, req("discord:2", "b0"), b); ruleCode(err) != "forbidden" {
@@ -53,14 +53,14 @@ func TestBindingAdminOnlyLoggedAndMovable(t *testing.T) {
 	}
 
 	// Another game's admin cannot take the server; an admin of both can.
-	if _, err := svc.Create(ctx, game.Request{Actor: "discord:50", Key: "c2"}, game.CreateGame{ID: "other"}); err != nil {
+	if _, err := svc.Create(ctx, game.Request{Actor: "discord:50", Key: "c2"}, game.CreateGame{ID: "other", Ruleset: ledgerID}); err != nil {
 		t.Fatal(err)
 	}
 	other := game.Request{Game: "other", Actor: "discord:50", Key: "b2"}
 	if _, err := svc.Bind(ctx, other, b); ruleCode(err) != "forbidden" {
 		t.Fatalf("stealing the server: %v, want forbidden", err)
 	}
-	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "c3"}, game.CreateGame{ID: "third"}); err != nil {
+	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "c3"}, game.CreateGame{ID: "third", Ruleset: ledgerID}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.Bind(ctx, game.Request{Game: "third", Actor: admin, Key: "b3"}, b); err != nil {

@@ -82,8 +82,10 @@ var gildedHallRules = []string{"croupier/internal/rules/cards", "croupier/intern
 
 // Acceptance 4 of issue 12, its first half, as go list sees it: the engine
 // depends, directly or not, on no ruleset module (internal/rulesets/...:
-// only the wiring imports them) and on no Gilded Hall rules package (they
-// are the gildedhall module's).
+// only the wiring imports them), on no shared institution
+// (internal/institutions/...: components the modules include, over the
+// engine's module API) and on no Gilded Hall rules package (they are the
+// gildedhall module's).
 func TestEngineImportsNoRulesetModule(t *testing.T) {
 	root, err := testenv.RepoRoot()
 	if err != nil {
@@ -96,6 +98,9 @@ func TestEngineImportsNoRulesetModule(t *testing.T) {
 	for _, p := range deps {
 		if p == "croupier/internal/rulesets" || strings.HasPrefix(p, "croupier/internal/rulesets/") {
 			t.Errorf("internal/game depends on the ruleset module %s: modules import the engine, never the other way", p)
+		}
+		if strings.HasPrefix(p, "croupier/internal/institutions/") {
+			t.Errorf("internal/game depends on the institution %s: institutions import the engine, never the other way", p)
 		}
 		if slices.Contains(gildedHallRules, p) {
 			t.Errorf("internal/game depends on the Gilded Hall rules package %s: that belongs to its module (internal/rulesets/gildedhall)", p)

@@ -17,6 +17,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
@@ -33,9 +34,10 @@ import (
 func commandsInSource(t *testing.T) []string {
 	t.Helper()
 	fset := token.NewFileSet()
-	// The engine's and every module's source (internal/rulesets/...).
+	// The engine's, every module's (internal/rulesets/...) and every shared
+	// institution's (internal/institutions/...) source.
 	var files []string
-	for _, glob := range []string{"*.go", "../rulesets/*/*.go"} {
+	for _, glob := range []string{"*.go", "../rulesets/*/*.go", "../institutions/*/*.go"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)
@@ -378,7 +380,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	rawPut(t, st, pk, p, time.Time{})
 	// A trade timer in the turns game (turns has no trades).
 	tk := store.Key{PK: "GAME#tu", SK: "TRADE#t-1"}
-	stale := gildedhall.Trade{ID: "t-1", From: "discord:2", To: admin, Status: gildedhall.TradeOpen, ExpiresAt: start.Add(time.Hour)}
+	stale := trades.Trade{ID: "t-1", From: "discord:2", To: admin, Status: trades.TradeOpen, ExpiresAt: start.Add(time.Hour)}
 	rawPut(t, st, tk, stale, stale.ExpiresAt)
 
 	// Past the end of the week: both phases of UTC week 49 and the turns
@@ -429,9 +431,9 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tr gildedhall.Trade
+	var tr trades.Trade
 	_ = json.Unmarshal(after.Data, &tr)
-	if tr.Status != gildedhall.TradeOpen || after.Version != 1 {
+	if tr.Status != trades.TradeOpen || after.Version != 1 {
 		t.Errorf("turns: the trade timer ran (status %s, version %d): turns has no trades", tr.Status, after.Version)
 	}
 	for _, e := range rep.Expired {

@@ -9,8 +9,6 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
-	"croupier/internal/rulesets"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
 	"croupier/internal/testenv"
@@ -32,8 +30,8 @@ func TestConcurrentGrantsDynamoDB(t *testing.T) { ConcurrentGrants(t, newDynamo(
 func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 	ctx := context.Background()
 	st := newDynamo(t)
-	newGame(t, st)
-	svc := rulesets.New(st, clock.NewManual(start))
+	newLedger(t, st)
+	svc := newLedgerService(st, clock.NewManual(start))
 	if _, err := svc.Join(ctx, req("discord:2", "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +44,7 @@ func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := gildedhall.On(svc).Grant(ctx, req(admin, fmt.Sprintf("g%d", i)), gildedhall.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
+			_, err := credit(svc, ctx, req(admin, fmt.Sprintf("g%d", i)), Credit{Player: "discord:2", Points: 1, Reason: "test"})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -63,16 +61,15 @@ func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 	if busy == 0 {
 		t.Fatalf("30 simultaneous writers with one attempt each met no conflict")
 	}
-	v, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
-	if v.Inventory.Vertebrae != ok {
-		t.Fatalf("%d grants succeeded but the player holds %d", ok, v.Inventory.Vertebrae)
+	if _, n := points(t, svc, "discord:2"); n != ok {
+		t.Fatalf("%d grants succeeded but the player holds %d", ok, n)
 	}
 	t.Logf("one attempt each: %d applied, %d refused as busy", ok, busy)
 }
 
 func TestN2_VerifyOnDynamoDB(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newDynamo(t))
+	svc, clk := newLedger(t, newDynamo(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	for i := 0; i < 20; i++ {
 		if _, err := svc.Roll(ctx, req("discord:2", fmt.Sprintf("r%d", i)), game.RollDice{Dice: "5d6"}); err != nil {

@@ -15,7 +15,6 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
@@ -73,11 +72,11 @@ func decode[T any](t *testing.T, res *game.Result) T {
 
 func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := newLedger(t, newBolt(t))
 	if _, err := svc.Join(ctx, req("discord:2", "j1"), game.JoinGame{Name: "Ada"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "g1"), gildedhall.Grant{Player: "discord:2", Vertebrae: 12, Reason: "test"}); err != nil {
+	if _, err := credit(svc, ctx, req(admin, "g1"), Credit{Player: "discord:2", Points: 12, Reason: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := svc.Leave(ctx, req("discord:2", "l1"))
@@ -85,8 +84,8 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	left := decode[game.LeaveResult](t, res)
-	if left.Destroyed == nil || left.Destroyed.Vertebrae != 12 || left.LostText() != "12 Vertebrae, 0 Chips, 0 cards and 0 packs" {
-		t.Fatalf("leaving destroys the items, and the log keeps them: %+v (%s)", left, left.LostText())
+	if left.LostText() != "12 points" {
+		t.Fatalf("leaving destroys what the module says, and the answer says so: %+v (%s)", left, left.LostText())
 	}
 	clk.Advance(3 * 24 * time.Hour)
 	_, err = svc.Join(ctx, req("discord:2", "j2"), game.JoinGame{})
@@ -97,11 +96,7 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if got, want := re.Fields["possible_at"], start.Add(7*24*time.Hour); got != want {
 		t.Fatalf("possible_at %v, want %v", got, want)
 	}
-	v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Member || v.RejoinPossibleAt == nil || !v.RejoinPossibleAt.Equal(start.Add(7*24*time.Hour)) {
+	if v, _ := points(t, svc, "discord:2"); v.Member || v.RejoinPossibleAt == nil || !v.RejoinPossibleAt.Equal(start.Add(7*24*time.Hour)) {
 		t.Fatalf("status of a leaver: %+v", v)
 	}
 	clk.Set(start.Add(7 * 24 * time.Hour))
@@ -109,20 +104,20 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rejoin after 7 days: %v", err)
 	}
-	if p := decode[gildedhall.PlayerView](t, res); p.Inventory.Vertebrae != 0 || p.Name != "Ada" || !p.Member {
-		t.Fatalf("a rejoining player starts empty: %+v", p)
+	if p := decode[game.PlayerView](t, res); p.Name != "Ada" || !p.Member {
+		t.Fatalf("a rejoining player keeps their name: %+v", p)
+	}
+	if v, n := points(t, svc, "discord:2"); n != 0 {
+		t.Fatalf("a rejoining player starts empty: %+v holds %d points", v, n)
 	}
 }
 
 func TestP3_InactiveAfterAPhaseWithoutAction(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := newLedger(t, newBolt(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
-	status := func() gildedhall.PlayerView {
-		v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
-		if err != nil {
-			t.Fatal(err)
-		}
+	status := func() game.PlayerView {
+		v, _ := points(t, svc, "discord:2")
 		return v
 	}
 	if !status().Active {
@@ -140,12 +135,12 @@ func TestP3_InactiveAfterAPhaseWithoutAction(t *testing.T) {
 
 func TestP4_ReputableWithinThreeDaysOfStart(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := newLedger(t, newBolt(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	clk.Advance(4 * 24 * time.Hour)
 	svc.Join(ctx, req("discord:3", "j"), game.JoinGame{})
-	early, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
-	late, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:3")
+	early, _ := points(t, svc, "discord:2")
+	late, _ := points(t, svc, "discord:3")
 	if !early.Reputable || late.Reputable {
 		t.Fatalf("reputable: early %v (want true), late %v (want false)", early.Reputable, late.Reputable)
 	}
@@ -153,12 +148,12 @@ func TestP4_ReputableWithinThreeDaysOfStart(t *testing.T) {
 
 func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := newLedger(t, newBolt(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 
 	var bodies []string
 	for i := 0; i < 3; i++ {
-		res, err := gildedhall.On(svc).Grant(ctx, req(admin, "same-key"), gildedhall.Grant{Player: "discord:2", Vertebrae: 5, Reason: "test"})
+		res, err := credit(svc, ctx, req(admin, "same-key"), Credit{Player: "discord:2", Points: 5, Reason: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +169,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := gildedhall.On(svc).Grant(ctx, req(admin, "other-key"), gildedhall.Grant{Player: "discord:2", Vertebrae: 7, Reason: "test"})
+			res, err := credit(svc, ctx, req(admin, "other-key"), Credit{Player: "discord:2", Points: 7, Reason: "test"})
 			if err != nil {
 				t.Error(err)
 				return
@@ -195,11 +190,10 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 			t.Fatalf("concurrent repeat answered %s, first %s", b, bodies[3])
 		}
 	}
-	v, _ := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
-	if v.Inventory.Vertebrae != 12 {
-		t.Fatalf("each key applied once: want 5+7=12 Vertebrae, got %d", v.Inventory.Vertebrae)
+	if _, n := points(t, svc, "discord:2"); n != 12 {
+		t.Fatalf("each key applied once: want 5+7=12 points, got %d", n)
 	}
-	_, err := gildedhall.On(svc).Grant(ctx, req(admin, "same-key"), gildedhall.Grant{Player: "discord:2", Vertebrae: 6, Reason: "test"})
+	_, err := credit(svc, ctx, req(admin, "same-key"), Credit{Player: "discord:2", Points: 6, Reason: "test"})
 	if ruleCode(err) != "idempotency_key_reused" {
 		t.Fatalf("same key, different request: %v", err)
 	}
@@ -207,7 +201,7 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 
 func TestRuleRefusalsLeaveStateUntouched(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := newLedger(t, newBolt(t))
 	before, _ := svc.Log(ctx, "hall", "", 100)
 	cases := []struct {
 		name string
@@ -215,8 +209,8 @@ func TestRuleRefusalsLeaveStateUntouched(t *testing.T) {
 		code string
 	}{
 		{"leave before joining", func() error { _, err := svc.Leave(ctx, req("discord:9", "a")); return err }, "not_a_player"},
-		{"grant by non-admin", func() error {
-			_, err := gildedhall.On(svc).Grant(ctx, req("discord:9", "b"), gildedhall.Grant{Player: "discord:9", Vertebrae: 1, Reason: "test"})
+		{"an admin's command by a non-admin", func() error {
+			_, err := credit(svc, ctx, req("discord:9", "b"), Credit{Player: "discord:9", Points: 1, Reason: "test"})
 			return err
 		}, "forbidden"},
 		{"roll by non-player", func() error { _, err := svc.Roll(ctx, req("discord:9", "c"), game.RollDice{Dice: "1d6"}); return err }, "not_a_player"},
@@ -227,7 +221,7 @@ func TestRuleRefusalsLeaveStateUntouched(t *testing.T) {
 		}, "game_not_found"},
 		{"bad identity", func() error { _, err := svc.Join(ctx, req("bob", "e"), game.JoinGame{}); return err }, "invalid_actor"},
 		{"game exists", func() error {
-			_, err := svc.Create(ctx, game.Request{Actor: admin, Key: "again"}, game.CreateGame{ID: "hall"})
+			_, err := svc.Create(ctx, game.Request{Actor: admin, Key: "again"}, game.CreateGame{ID: "hall", Ruleset: ledgerID})
 			return err
 		}, "game_exists"},
 		{"unknown ruleset", func() error {
@@ -255,8 +249,8 @@ func (conflicting) Commit(context.Context, store.Tx) error {
 
 func TestConflictExhaustingRetriesIsAClearError(t *testing.T) {
 	st := newBolt(t)
-	newGame(t, st)
-	svc := rulesets.New(conflicting{st}, clock.NewManual(start))
+	newLedger(t, st)
+	svc := newLedgerService(conflicting{st}, clock.NewManual(start))
 	svc.MaxAttempts, svc.Backoff = 3, time.Microsecond
 	_, err := svc.Join(context.Background(), req("discord:2", "j"), game.JoinGame{})
 	if !errors.Is(err, game.ErrBusy) || ruleCode(err) != "busy" {
@@ -264,10 +258,11 @@ func TestConflictExhaustingRetriesIsAClearError(t *testing.T) {
 	}
 }
 
-// ConcurrentGrants is acceptance 3's scenario, run on any store.
+// ConcurrentGrants is acceptance 3's scenario, run on any store: writers
+// credit one player at once.
 func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 	ctx := context.Background()
-	svc, _ := newGame(t, st)
+	svc, _ := newLedger(t, st)
 	if _, err := svc.Join(ctx, req("discord:2", "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +273,7 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := gildedhall.On(svc).Grant(ctx, req(admin, fmt.Sprintf("grant-%d", i)), gildedhall.Grant{Player: "discord:2", Vertebrae: 1, Reason: "test"})
+			res, err := credit(svc, ctx, req(admin, fmt.Sprintf("grant-%d", i)), Credit{Player: "discord:2", Points: 1, Reason: "test"})
 			errs <- err
 			if err == nil {
 				attempts <- res.Attempts
@@ -305,17 +300,13 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 		t.Errorf("%d writers on one item and none retried: the conflict path was not exercised", writers)
 	}
 	t.Logf("%d writers: %d retried after conflicts, %d attempts in all, at most %d for one (limit %d)", writers, retried, total, most, svc.MaxAttempts)
-	v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Inventory.Vertebrae != writers {
-		t.Fatalf("lost update: %d writers granted 1 each, player holds %d", writers, v.Inventory.Vertebrae)
+	if _, n := points(t, svc, "discord:2"); n != writers {
+		t.Fatalf("lost update: %d writers granted 1 each, player holds %d", writers, n)
 	}
 	page, _ := svc.Log(ctx, "hall", "", 500)
 	grants := 0
 	for _, e := range page.Entries {
-		if e.Command == "grant" {
+		if e.Command == "credit" {
 			grants++
 		}
 	}
@@ -329,7 +320,7 @@ func TestConcurrentGrantsBolt(t *testing.T) { ConcurrentGrants(t, newBolt(t), 50
 func TestN2_VerifyAfterThousandDraws(t *testing.T) {
 	ctx := context.Background()
 	st := newBolt(t)
-	svc, clk := newGame(t, st)
+	svc, clk := newLedger(t, st)
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	for i := 0; i < 100; i++ {
 		if _, err := svc.Roll(ctx, req("discord:2", fmt.Sprintf("roll-%d", i)), game.RollDice{Dice: "10d54"}); err != nil {
@@ -390,7 +381,7 @@ func TestN2_VerifyAfterThousandDraws(t *testing.T) {
 
 func TestT4_LateAndDuplicatePeriodEndsApplyOnceAsOfTheirDueMoment(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := newLedger(t, newBolt(t))
 	// Two weeks late: four phase ends are due.
 	clk.Set(time.Date(2026, 12, 14, 13, 0, 0, 0, time.UTC))
 	var wg sync.WaitGroup
@@ -442,7 +433,7 @@ func TestT4_LateAndDuplicatePeriodEndsApplyOnceAsOfTheirDueMoment(t *testing.T) 
 // the order they were made.
 func TestLogKeepsOrderWithinOneInstant(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := newLedger(t, newBolt(t))
 	for i := 0; i < 20; i++ {
 		if _, err := svc.Join(ctx, req(fmt.Sprintf("discord:%d", 100+i), "j"), game.JoinGame{}); err != nil {
 			t.Fatal(err)
@@ -456,47 +447,5 @@ func TestLogKeepsOrderWithinOneInstant(t *testing.T) {
 		if want := fmt.Sprintf("discord:%d", 100+i); e.Actor != want {
 			t.Fatalf("entry %d by %s, want %s", i+1, e.Actor, want)
 		}
-	}
-}
-
-// A body that spells out a default is the same request as one that leaves
-// it out (issue 11: {"item":"random-card"} and the same with "quantity":1
-// under one key were refused idempotency_key_reused); a different value is
-// a different request.
-func TestIdempotencyKey_DefaultsSpelledOutAreTheSameRequest(t *testing.T) {
-	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
-	if _, err := svc.Join(ctx, req("discord:2", "j"), game.JoinGame{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "g"), gildedhall.Grant{Player: "discord:2", Vertebrae: 20, Reason: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	first, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: "random-card"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: " random-card ", Quantity: 1})
-	if err != nil {
-		t.Fatalf("the same purchase with quantity 1 spelled out: %v", err)
-	}
-	if !again.Replayed || string(again.Body) != string(first.Body) {
-		t.Fatalf("not answered as a repeat: replayed=%v\n%s\nfirst:\n%s", again.Replayed, again.Body, first.Body)
-	}
-	if _, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: "random-card", Quantity: 2}); ruleCode(err) != "idempotency_key_reused" {
-		t.Fatalf("quantity 2 under the same key: %v", err)
-	}
-	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "cards"), gildedhall.Grant{Player: "discord:2", Cards: []gildedhall.CardGrant{{Name: "7 of Hearts"}}, Reason: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	if res, err := gildedhall.On(svc).Grant(ctx, req(admin, "cards"), gildedhall.Grant{Player: "discord:2", Cards: []gildedhall.CardGrant{{Name: "7 of Hearts", Count: 1}}, Reason: "test"}); err != nil || !res.Replayed {
-		t.Fatalf("the same grant with count 1 spelled out: %v", err)
-	}
-	v, err := gildedhall.On(svc).Player(ctx, "hall", "discord:2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Inventory.Vertebrae != 15 || v.DeckSize != 2 {
-		t.Fatalf("each request applied once: want 15 Vertebrae and 2 cards, got %d and %d", v.Inventory.Vertebrae, v.DeckSize)
 	}
 }

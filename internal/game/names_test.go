@@ -12,7 +12,6 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -76,7 +75,7 @@ func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
 	}{{"bolt", newBolt}, {"dynamodb", newDynamo}} {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.st(t)
-			svc, clk := newGame(t, st)
+			svc, clk := newLedger(t, st)
 			join(t, svc, "discord:2", "Bob")
 			join(t, svc, "discord:3", "Cy")
 			join(t, svc, "discord:4", "cy")
@@ -117,7 +116,7 @@ func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
 // so every name resolves afterwards and a shared one is ambiguous.
 func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
 	st := newDynamo(t)
-	svc, _ := newGame(t, st)
+	svc, _ := newLedger(t, st)
 	const n = 24
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -152,7 +151,7 @@ func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
 func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
 	ctx := context.Background()
 	st := newBolt(t)
-	svc, _ := newGame(t, st)
+	svc, _ := newLedger(t, st)
 	join(t, svc, "discord:2", "Bob")
 	join(t, svc, "discord:3", "Cy")
 	// META as a game created before the index wrote it, and no index.
@@ -187,40 +186,10 @@ func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
 	resolves(t, svc, admin, "DEE", "discord:4")
 }
 
-// TestNames_AnImportsRegistrationsAreNamedUntilRevoked: the people an import
-// registers before they join are found by name; revoking the import takes
-// their index items with their memberships, so their own join later
-// indexes them afresh (no item is left behind to trip it).
-func TestNames_AnImportsRegistrationsAreNamedUntilRevoked(t *testing.T) {
-	ctx := context.Background()
-	st := newBolt(t)
-	svc, _ := newGame(t, st)
-	join(t, svc, "discord:2", "Bob")
-	res, err := gildedhall.On(svc).Import(ctx, req(admin, "import"), gildedhall.Import{Reason: "carry over",
-		Rows: []gildedhall.ImportRow{{Player: "discord:9", Name: "Nine", Vertebrae: 3}, {Player: "discord:2", Vertebrae: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var im gildedhall.ImportResult
-	if err := json.Unmarshal(res.Body, &im); err != nil {
-		t.Fatal(err)
-	}
-	resolves(t, svc, admin, "nine", "discord:9")
-	if _, err := gildedhall.On(svc).RevokeImport(ctx, req(admin, "revoke"), gildedhall.ImportRef{Import: im.ID, Reason: "wrong table"}); err != nil {
-		t.Fatal(err)
-	}
-	refusedAs(t, svc, "Nine", "unknown_player")
-	if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2"}) {
-		t.Fatalf("after the revocation the name index holds %v", got)
-	}
-	join(t, svc, "discord:9", "Nine")
-	resolves(t, svc, admin, "NINE", "discord:9")
-}
-
 // TestNames_ARefusalNamesAtMostTenCandidates: a name twelve players share
 // is refused naming ten of them "and 2 more"; candidates lists all twelve.
 func TestNames_ARefusalNamesAtMostTenCandidates(t *testing.T) {
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := newLedger(t, newBolt(t))
 	var ids []string
 	for i := range 12 {
 		id := fmt.Sprintf("discord:%d", 100+i)

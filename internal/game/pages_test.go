@@ -8,7 +8,6 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/players"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -19,12 +18,12 @@ import (
 func TestPagesOfLargeRecordsEndEarly(t *testing.T) {
 	ctx := context.Background()
 	st := newDynamo(t)
-	svc, _ := newGame(t, st)
+	svc, _ := newLedger(t, st)
 	var puts []store.Put
 	for i := range 20 {
-		p := gildedhall.Player{Player: players.Player{ID: fmt.Sprintf("discord:%d", 900+i), Member: true, JoinedAt: phaseEnd.AddDate(0, 0, -3)}}
+		p := ledgerPlayer{Player: players.Player{ID: fmt.Sprintf("discord:%d", 900+i), Member: true, JoinedAt: start.AddDate(0, 0, -3)}}
 		for j := range 4000 {
-			p.Inventory.Cards = append(p.Inventory.Cards, players.Card{ID: fmt.Sprintf("c%d-%04d", i, j), Name: "10 of Diamonds"})
+			p.Notes = append(p.Notes, fmt.Sprintf("note %d-%04d: a record as large as a deck", i, j))
 		}
 		data, err := json.Marshal(p)
 		if err != nil {

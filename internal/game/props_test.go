@@ -13,8 +13,6 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules"
-	"croupier/internal/rulesets"
-	"croupier/internal/rulesets/gildedhall"
 )
 
 func FuzzParseDice(f *testing.F) {
@@ -36,27 +34,26 @@ func FuzzParseDice(f *testing.F) {
 	})
 }
 
-// TestGameStateMachine runs random sequences of joins, leaves, grants,
-// rolls, repeated commands and clock moves for several players, and checks
-// after every step what a player would: the engine's view agrees with a
-// model of who is a player and what they hold, no balance is negative, a
-// repeated idempotency key changes nothing, and every accepted command is
-// exactly one log entry.
+// TestGameStateMachine runs random sequences of joins, leaves, grants (a
+// Ledger game's credits), rolls, repeated commands and clock moves for
+// several players, and checks after every step what a player would: the
+// engine's view agrees with a model of who is a player and what they hold,
+// no balance is negative, a repeated idempotency key changes nothing, and
+// every accepted command is exactly one log entry.
 func TestGameStateMachine(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
 		st := newBolt(t)
 		clk := clock.NewManual(start)
-		svc := rulesets.New(st, clk, game.WithEntropy(seeded(7)))
-		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
+		svc := newLedgerService(st, clk, game.WithEntropy(seeded(7)))
+		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: ledgerID}); err != nil {
 			rt.Fatal(err)
 		}
 		people := []string{"discord:2", "discord:3", "discord:4", "slack:U5"}
 		type model struct {
-			member    bool
-			leftAt    time.Time
-			vertebrae int
-			chips     int
+			member bool
+			leftAt time.Time
+			points int
 		}
 		m := map[string]*model{}
 		for _, p := range people {
@@ -89,7 +86,7 @@ func TestGameStateMachine(t *testing.T) {
 					if err != nil {
 						rt.Fatalf("join %s: %v", p, err)
 					}
-					mp.member, mp.vertebrae, mp.chips = true, 0, 0
+					mp.member, mp.points = true, 0
 					entries++
 					last[p+key] = string(res.Body)
 					lastKey.actor, lastKey.key = p, key
@@ -107,30 +104,28 @@ func TestGameStateMachine(t *testing.T) {
 				if err != nil {
 					rt.Fatalf("leave %s: %v", p, err)
 				}
-				mp.member, mp.leftAt, mp.vertebrae, mp.chips = false, clk.Now(), 0, 0
+				mp.member, mp.leftAt, mp.points = false, clk.Now(), 0
 				entries++
 			},
 			"grant": func(rt *rapid.T) {
 				p := rapid.SampledFrom(people).Draw(rt, "player")
-				v := rapid.IntRange(-20, 20).Draw(rt, "vertebrae")
-				c := rapid.IntRange(-3, 3).Draw(rt, "chips")
+				v := rapid.IntRange(-20, 20).Draw(rt, "points")
 				keys++
 				key := fmt.Sprintf("k%d", keys)
-				res, err := gildedhall.On(svc).Grant(ctx, req(admin, key), gildedhall.Grant{Player: p, Vertebrae: v, Chips: c, Reason: "test"})
+				res, err := credit(svc, ctx, req(admin, key), Credit{Player: p, Points: v, Reason: "test"})
 				mp := m[p]
 				switch {
-				case v == 0 && c == 0:
+				case v == 0:
 					expectCode(err, "invalid_request")
 				case !mp.member:
 					expectCode(err, "not_a_player")
-				case mp.vertebrae+v < 0 || mp.chips+c < 0:
+				case mp.points+v < 0:
 					expectCode(err, "insufficient_funds")
 				default:
 					if err != nil {
 						rt.Fatalf("grant: %v", err)
 					}
-					mp.vertebrae += v
-					mp.chips += c
+					mp.points += v
 					entries++
 					last[admin+key] = string(res.Body)
 					lastKey.actor, lastKey.key = admin, key
@@ -157,7 +152,7 @@ func TestGameStateMachine(t *testing.T) {
 				var err error
 				if lastKey.actor == admin {
 					// The same key with its original body: find it in the log.
-					res, err = gildedhall.On(svc).Grant(ctx, req(admin, lastKey.key), originalGrant(rt, svc, lastKey.key))
+					res, err = credit(svc, ctx, req(admin, lastKey.key), originalGrant(rt, svc, lastKey.key))
 				} else {
 					res, err = svc.Join(ctx, req(lastKey.actor, lastKey.key), game.JoinGame{})
 				}
@@ -179,7 +174,7 @@ func TestGameStateMachine(t *testing.T) {
 			},
 			"": func(rt *rapid.T) {
 				for _, p := range people {
-					v, err := gildedhall.On(svc).Player(ctx, "hall", p)
+					v, err := svc.Player(ctx, "hall", p)
 					mp := m[p]
 					if err != nil {
 						if mp.member || !mp.leftAt.IsZero() {
@@ -187,12 +182,13 @@ func TestGameStateMachine(t *testing.T) {
 						}
 						continue
 					}
-					if v.Member != mp.member || v.Inventory.Vertebrae != mp.vertebrae || v.Inventory.Chips != mp.chips {
-						rt.Fatalf("%s: engine says member=%v %dV %dC, model says member=%v %dV %dC",
-							p, v.Member, v.Inventory.Vertebrae, v.Inventory.Chips, mp.member, mp.vertebrae, mp.chips)
+					h, _ := v.Holdings.(LedgerHoldings)
+					if v.Member != mp.member || h.Points != mp.points {
+						rt.Fatalf("%s: engine says member=%v %d points, model says member=%v %d points",
+							p, v.Member, h.Points, mp.member, mp.points)
 					}
-					if v.Inventory.Vertebrae < 0 || v.Inventory.Chips < 0 {
-						rt.Fatalf("%s: negative balance %+v", p, v.Inventory)
+					if h.Points < 0 {
+						rt.Fatalf("%s: negative balance %+v", p, h)
 					}
 				}
 				n := 0
@@ -216,19 +212,19 @@ func TestGameStateMachine(t *testing.T) {
 	})
 }
 
-// originalGrant reads the grant recorded under key, so its repeat sends the
-// identical request.
-func originalGrant(rt *rapid.T, svc *game.Service, key string) gildedhall.Grant {
+// originalGrant reads the credit recorded under key, so its repeat sends
+// the identical request.
+func originalGrant(rt *rapid.T, svc *game.Service, key string) Credit {
 	page, err := svc.Log(context.Background(), "hall", "", 500)
 	if err != nil {
 		rt.Fatal(err)
 	}
 	for cursor := ""; ; {
 		for _, e := range page.Entries {
-			if e.Command == "grant" && e.Key == key {
+			if e.Command == "credit" && e.Key == key {
 				for _, ev := range e.Events {
-					if ev.Type == "granted" {
-						var g gildedhall.Grant
+					if ev.Type == "credited" {
+						var g Credit
 						if err := json.Unmarshal(ev.Data, &g); err != nil {
 							rt.Fatal(err)
 						}
@@ -246,5 +242,5 @@ func originalGrant(rt *rapid.T, svc *game.Service, key string) gildedhall.Grant 
 		}
 	}
 	rt.Fatalf("grant %s not in the log", key)
-	return gildedhall.Grant{}
+	return Credit{}
 }

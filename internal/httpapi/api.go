@@ -26,6 +26,7 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/credential"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -399,7 +400,7 @@ func (a *API) acceptTrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
-		return gildedhall.On(a.svc).AcceptTrade(r.Context(), req, r.PathValue("trade"))
+		return trades.On(a.svc).AcceptTrade(r.Context(), req, r.PathValue("trade"))
 	})
 }
 
@@ -410,16 +411,16 @@ func (a *API) withdrawTrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.command(w, r, http.StatusOK, func(req game.Request) (*game.Result, error) {
-		return gildedhall.On(a.svc).WithdrawTrade(r.Context(), req, r.PathValue("trade"))
+		return trades.On(a.svc).WithdrawTrade(r.Context(), req, r.PathValue("trade"))
 	})
 }
 
 // tradeStatuses are the values the status filter of GET trades accepts.
-var tradeStatuses = []string{gildedhall.TradeOpen, gildedhall.TradeExecuted, gildedhall.TradeWithdrawn, gildedhall.TradeExpired}
+var tradeStatuses = []string{trades.TradeOpen, trades.TradeExecuted, trades.TradeWithdrawn, trades.TradeExpired}
 
 func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := gildedhall.TradeFilter{Player: q.Get("player"), Status: q.Get("status")}
+	f := trades.TradeFilter{Player: q.Get("player"), Status: q.Get("status")}
 	if f.Player != "" && !game.ValidIdentity(f.Player) {
 		// A name or a mention, as a person gives a player.
 		req, _ := request(r, false)
@@ -438,7 +439,7 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, next, err := gildedhall.On(a.svc).TradesPage(r.Context(), r.PathValue("game"), f, pr)
+	v, next, err := trades.On(a.svc).TradesPage(r.Context(), r.PathValue("game"), f, pr)
 	a.replyPage(w, r, "trades", v, next, err)
 }
 
@@ -452,7 +453,7 @@ func (a *API) getTrade(w http.ResponseWriter, r *http.Request) {
 		problem(w, "invalid_request", fmt.Sprintf("%q is not a trade id.", id))
 		return
 	}
-	v, err := gildedhall.On(a.svc).Trade(r.Context(), r.PathValue("game"), id)
+	v, err := trades.On(a.svc).Trade(r.Context(), r.PathValue("game"), id)
 	a.reply(w, r, v, err)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
@@ -107,23 +108,23 @@ func TestEconomyFlow(t *testing.T) {
 	// A trade: ada gives 10 Vertebrae and a card for one of bob's cards.
 	e.step()
 	adaCard, bobCard := opened.Cards[0].ID, gift.Cards[0].ID
-	offer := gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 10, Cards: []string{adaCard}}, Take: economy.Items{Cards: []string{bobCard}}, Note: "a fair swap"}
-	var tr gildedhall.Trade
+	offer := trades.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 10, Cards: []string{adaCard}}, Take: economy.Items{Cards: []string{bobCard}}, Note: "a fair swap"}
+	var tr trades.Trade
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "trade-1", Body: offer}), http.StatusCreated).Decode(t, &tr)
-	if tr.ID == "" || tr.From != ada || tr.To != bob || tr.Status != gildedhall.TradeOpen || tr.Note != "a fair swap" ||
+	if tr.ID == "" || tr.From != ada || tr.To != bob || tr.Status != trades.TradeOpen || tr.Note != "a fair swap" ||
 		!tr.ExpiresAt.Equal(e.clock.Now().Add(7*24*time.Hour)) || !tr.ClosedAt.IsZero() {
 		t.Errorf("offer = %+v, want an open trade expiring in 7 days", tr)
 	}
-	var open struct{ Trades []gildedhall.Trade }
+	var open struct{ Trades []trades.Trade }
 	e.mustStatus(e.Get(g+"/trades?status=open"), 200).Decode(t, &open)
 	if len(open.Trades) != 1 || open.Trades[0].ID != tr.ID {
 		t.Errorf("open trades = %+v, want %s", open.Trades, tr.ID)
 	}
 
 	e.step()
-	var done gildedhall.Trade
+	var done trades.Trade
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades/" + tr.ID + "/accept", Actor: bob, Idem: "accept-1"}), 200).Decode(t, &done)
-	if done.ID != tr.ID || done.Status != gildedhall.TradeExecuted || done.ClosedBy != bob || !done.ClosedAt.Equal(e.clock.Now()) {
+	if done.ID != tr.ID || done.Status != trades.TradeExecuted || done.ClosedBy != bob || !done.ClosedAt.Equal(e.clock.Now()) {
 		t.Errorf("accepted = %+v, want executed by bob now", done)
 	}
 	a, b := e.player(gameID, ada), e.player(gameID, bob)
@@ -133,14 +134,14 @@ func TestEconomyFlow(t *testing.T) {
 	}
 
 	// Listings: by player and status; one trade by id.
-	var list struct{ Trades []gildedhall.Trade }
+	var list struct{ Trades []trades.Trade }
 	e.mustStatus(e.Get(g+"/trades?player="+bob), 200).Decode(t, &list)
-	if len(list.Trades) != 1 || list.Trades[0].Status != gildedhall.TradeExecuted {
+	if len(list.Trades) != 1 || list.Trades[0].Status != trades.TradeExecuted {
 		t.Errorf("bob's trades = %+v, want the executed one", list.Trades)
 	}
 	// A player named by a display name (issue 23 point 4).
 	e.mustStatus(e.Get(g+"/trades?player=bob"), 200).Decode(t, &list)
-	if len(list.Trades) != 1 || list.Trades[0].Status != gildedhall.TradeExecuted {
+	if len(list.Trades) != 1 || list.Trades[0].Status != trades.TradeExecuted {
 		t.Errorf("trades of the player named bob = %+v, want the executed one", list.Trades)
 	}
 	var byName game.PlayerView
@@ -156,9 +157,9 @@ func TestEconomyFlow(t *testing.T) {
 	if len(list.Trades) != 0 {
 		t.Errorf("the admin's trades = %+v, want none", list.Trades)
 	}
-	var one gildedhall.Trade
+	var one trades.Trade
 	e.mustStatus(e.Get(g+"/trades/"+tr.ID), 200).Decode(t, &one)
-	if one.ID != tr.ID || one.Status != gildedhall.TradeExecuted || !slices.Equal(one.Give.Cards, []string{adaCard}) {
+	if one.ID != tr.ID || one.Status != trades.TradeExecuted || !slices.Equal(one.Give.Cards, []string{adaCard}) {
 		t.Errorf("GET trade = %+v", one)
 	}
 
@@ -247,12 +248,12 @@ func TestEconomyRefusals(t *testing.T) {
 	var gift gildedhall.GiftResult
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Idem: "gift", Body: gildedhall.Gift{To: bob}}), 200).Decode(t, &gift)
 	e.step()
-	var open, closed gildedhall.Trade
+	var open, closed trades.Trade
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "t-open",
-		Body: gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 5}, Take: economy.Items{Cards: cardIDs(gift.Cards[:1])}}}), 201).Decode(t, &open)
+		Body: trades.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 5}, Take: economy.Items{Cards: cardIDs(gift.Cards[:1])}}}), 201).Decode(t, &open)
 	e.step()
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: bob, Idem: "t-closed",
-		Body: gildedhall.OfferTrade{To: ada, Take: economy.Items{Vertebrae: 1}}}), 201).Decode(t, &closed)
+		Body: trades.OfferTrade{To: ada, Take: economy.Items{Vertebrae: 1}}}), 201).Decode(t, &closed)
 	e.step()
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades/" + closed.ID + "/withdraw", Actor: ada, Idem: "decline", Body: map[string]any{}}), 200)
 
@@ -278,11 +279,11 @@ func TestEconomyRefusals(t *testing.T) {
 		{"second gift", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: ada, Body: gildedhall.Gift{To: bob}}, 409, "already_gifted", "already gifted", map[string]any{"period": "2026-W49-I"}},
 		{"self gift", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: bob, Body: gildedhall.Gift{To: bob}}, 422, "self_gift", "yourself", nil},
 		{"gift to a non-player", apitest.Call{Method: "POST", Path: g + "/gifts", Actor: bob, Body: gildedhall.Gift{To: outsider}}, 409, "not_a_player", outsider, nil},
-		{"trade with self", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: ada, Give: economy.Items{Vertebrae: 1}}}, 422, "self_trade", "yourself", nil},
-		{"trade with a non-player", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: outsider, Give: economy.Items{Vertebrae: 1}}}, 409, "not_a_player", outsider, nil},
-		{"trade of items not held", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 11}}}, 422, "trade_items_missing",
+		{"trade with self", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: trades.OfferTrade{To: ada, Give: economy.Items{Vertebrae: 1}}}, 422, "self_trade", "yourself", nil},
+		{"trade with a non-player", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: trades.OfferTrade{To: outsider, Give: economy.Items{Vertebrae: 1}}}, 409, "not_a_player", outsider, nil},
+		{"trade of items not held", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: trades.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 11}}}, 422, "trade_items_missing",
 			"11 Vertebrae (holds 10)", map[string]any{"player": ada}},
-		{"empty trade", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: gildedhall.OfferTrade{To: bob}}, 400, "invalid_trade", "", nil},
+		{"empty trade", apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Body: trades.OfferTrade{To: bob}}, 400, "invalid_trade", "", nil},
 		{"accept by the maker", apitest.Call{Method: "POST", Path: g + "/trades/" + open.ID + "/accept", Actor: ada}, 403, "not_your_trade", "your offer is your consent", nil},
 		{"accept by an outsider", apitest.Call{Method: "POST", Path: g + "/trades/" + open.ID + "/accept", Actor: admin}, 403, "not_your_trade", "only " + bob, nil},
 		{"withdraw by an outsider", apitest.Call{Method: "POST", Path: g + "/trades/" + open.ID + "/withdraw", Actor: admin}, 403, "not_your_trade", "", nil},
@@ -336,9 +337,9 @@ func TestEconomyRefusals(t *testing.T) {
 	if a.Inventory.Vertebrae != adaBefore.Inventory.Vertebrae || a.DeckSize != adaBefore.DeckSize || b.DeckSize != bobBefore.DeckSize {
 		t.Errorf("inventories changed: ada %+v (was %+v), bob deck %d (was %d)", a.Inventory, adaBefore.Inventory, b.DeckSize, bobBefore.DeckSize)
 	}
-	var tr gildedhall.Trade
+	var tr trades.Trade
 	e.mustStatus(e.Get(g+"/trades/"+open.ID), 200).Decode(t, &tr)
-	if tr.Status != gildedhall.TradeOpen {
+	if tr.Status != trades.TradeOpen {
 		t.Errorf("the open trade is %s after the refusals", tr.Status)
 	}
 }
@@ -350,13 +351,13 @@ func TestTradeExpiredOverHTTP(t *testing.T) {
 	e := withPlayers(t)
 	g := "/v1/games/" + gameID
 	e.mustStatus(e.Post(g+"/grants", "funds", gildedhall.Grant{Player: ada, Vertebrae: 3, Reason: "test"}), 200)
-	var tr gildedhall.Trade
-	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "t", Body: gildedhall.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 3}}}), 201).Decode(t, &tr)
+	var tr trades.Trade
+	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: ada, Idem: "t", Body: trades.OfferTrade{To: bob, Give: economy.Items{Vertebrae: 3}}}), 201).Decode(t, &tr)
 
 	e.clock.Set(tr.ExpiresAt) // without running the scheduler
-	var got gildedhall.Trade
+	var got trades.Trade
 	e.mustStatus(e.Get(g+"/trades/"+tr.ID), 200).Decode(t, &got)
-	if got.Status != gildedhall.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) {
+	if got.Status != trades.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) {
 		t.Errorf("trade at its expiry = %+v, want expired at %s", got, tr.ExpiresAt)
 	}
 	r := e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades/" + tr.ID + "/accept", Actor: bob, Idem: "late"}), http.StatusConflict)

@@ -16,12 +16,12 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
 	"croupier/internal/httpapi/apitest"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
@@ -212,9 +212,9 @@ func TestScale_AnObeliskObservationAndRitualOfEveryone(t *testing.T) {
 	}
 
 	// A trade of the ritual's 💎, checked and swapped on caught-up counts.
-	var tr gildedhall.Trade
+	var tr trades.Trade
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades", Actor: trader, Idem: "offer",
-		Body: gildedhall.OfferTrade{To: taker, Give: economy.Items{Components: ruleset.Components{Crystals: 1}}}}), http.StatusCreated).Decode(t, &tr)
+		Body: trades.OfferTrade{To: taker, Give: economy.Items{Components: ruleset.Components{Crystals: 1}}}}), http.StatusCreated).Decode(t, &tr)
 	e.mustStatus(e.Do(apitest.Call{Method: "POST", Path: g + "/trades/" + tr.ID + "/accept", Actor: taker, Idem: "accept"}), http.StatusOK)
 	want[trader] = want[trader].Minus(ruleset.Components{Crystals: 1})
 	want[taker] = want[taker].Plus(ruleset.Components{Crystals: 1})

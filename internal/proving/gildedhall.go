@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
@@ -50,7 +51,7 @@ func ghProbes(_ *ground, member *client, _ bool) []command {
 			return gildedhall.On(svc).Gift(ctx, r, gildedhall.Gift{To: m})
 		}},
 		{actor: m, name: "accept", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return gildedhall.On(svc).AcceptTrade(ctx, r, "no-such-trade")
+			return trades.On(svc).AcceptTrade(ctx, r, "no-such-trade")
 		}},
 		{actor: m, name: "grant", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
 			return gildedhall.On(svc).Grant(ctx, r, gildedhall.Grant{Player: m, Vertebrae: 1000, Reason: "not an admin"})
@@ -96,7 +97,7 @@ func ghNext(g *ground, ctx context.Context, c *client) *command {
 			return gildedhall.On(svc).Gift(ctx, r, gildedhall.Gift{To: other})
 		}
 	case r < 48:
-		o := gildedhall.OfferTrade{To: other, Give: itemsOf(c.rnd.IntN(4), nil)}
+		o := trades.OfferTrade{To: other, Give: itemsOf(c.rnd.IntN(4), nil)}
 		if c.rnd.IntN(2) == 0 {
 			if v, err := svc.Player(ctx, gm, c.id); err == nil && len(gildedhall.ViewOf(v).Inventory.Cards) > 0 {
 				cs := gildedhall.ViewOf(v).Inventory.Cards
@@ -111,11 +112,11 @@ func ghNext(g *ground, ctx context.Context, c *client) *command {
 		}
 		cmd.name = "offer"
 		cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return gildedhall.On(svc).OfferTrade(ctx, r, o)
+			return trades.On(svc).OfferTrade(ctx, r, o)
 		}
 	case r < 58, r < 63:
 		accept := r < 58
-		trs, err := gildedhall.On(svc).Trades(ctx, gm, gildedhall.TradeFilter{Player: c.id, Status: gildedhall.TradeOpen})
+		trs, err := trades.On(svc).Trades(ctx, gm, trades.TradeFilter{Player: c.id, Status: trades.TradeOpen})
 		if err != nil {
 			return nil
 		}
@@ -132,12 +133,12 @@ func ghNext(g *ground, ctx context.Context, c *client) *command {
 		if accept {
 			cmd.name = "accept"
 			cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
-				return gildedhall.On(svc).AcceptTrade(ctx, r, id)
+				return trades.On(svc).AcceptTrade(ctx, r, id)
 			}
 		} else {
 			cmd.name = "withdraw"
 			cmd.run = func(ctx context.Context, r game.Request) (*game.Result, error) {
-				return gildedhall.On(svc).WithdrawTrade(ctx, r, id)
+				return trades.On(svc).WithdrawTrade(ctx, r, id)
 			}
 		}
 	case r < 69:

@@ -7,10 +7,10 @@ import (
 	"slices"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 )
 
@@ -119,7 +119,7 @@ func obeliskNext(g *ground, ctx context.Context, c *client) *command {
 			return ob.Complete(ctx, r, obelisk.GatheringRef{Gathering: id})
 		})
 	case r < 82:
-		o := gildedhall.OfferTrade{To: c.other(), Give: economy.Items{Components: ruleset.Components{Crystals: 1}}}
+		o := trades.OfferTrade{To: c.other(), Give: economy.Items{Components: ruleset.Components{Crystals: 1}}}
 		if c.rnd.IntN(2) == 0 {
 			o.Give = economy.Items{Components: ruleset.Components{Herbs: 1}}
 		}
@@ -127,11 +127,11 @@ func obeliskNext(g *ground, ctx context.Context, c *client) *command {
 			o.Take = economy.Items{Components: ruleset.Components{Reagents: 1}}
 		}
 		return g.cmd(t, c.id, "offer", func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return gildedhall.On(svc).OfferTrade(ctx, r, o)
+			return trades.On(svc).OfferTrade(ctx, r, o)
 		})
 	case r < 90:
 		accept := r < 88
-		trs, err := gildedhall.On(svc).Trades(ctx, t.game, gildedhall.TradeFilter{Player: c.id, Status: gildedhall.TradeOpen})
+		trs, err := trades.On(svc).Trades(ctx, t.game, trades.TradeFilter{Player: c.id, Status: trades.TradeOpen})
 		if err != nil {
 			return nil
 		}
@@ -147,11 +147,11 @@ func obeliskNext(g *ground, ctx context.Context, c *client) *command {
 		}
 		if accept {
 			return g.cmd(t, c.id, "accept", func(ctx context.Context, r game.Request) (*game.Result, error) {
-				return gildedhall.On(svc).AcceptTrade(ctx, r, id)
+				return trades.On(svc).AcceptTrade(ctx, r, id)
 			})
 		}
 		return g.cmd(t, c.id, "withdraw", func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return gildedhall.On(svc).WithdrawTrade(ctx, r, id)
+			return trades.On(svc).WithdrawTrade(ctx, r, id)
 		})
 	case r < 91:
 		return g.cmd(t, c.id, "leave", svc.Leave)
@@ -195,7 +195,7 @@ func obeliskProbes(_ *ground, member *client, _ bool) []command {
 			return ob.PerformTask(ctx, r, obelisk.Task{Task: ruleset.TaskBefriend, Grebe: 1})
 		}},
 		{actor: m, name: "offer", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
-			return gildedhall.On(svc).OfferTrade(ctx, r, gildedhall.OfferTrade{To: member.other(), Give: economy.Items{Components: ruleset.Components{Resolve: 1}}})
+			return trades.On(svc).OfferTrade(ctx, r, trades.OfferTrade{To: member.other(), Give: economy.Items{Components: ruleset.Components{Resolve: 1}}})
 		}},
 		{actor: m, name: "gathering-contribute", run: func(ctx context.Context, r game.Request) (*game.Result, error) {
 			return ob.Contribute(ctx, r, obelisk.GatheringMove{Gathering: "no-such-gathering", Component: ruleset.Herbs})

@@ -21,6 +21,7 @@ import (
 
 	"croupier/internal/cardart"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -229,7 +230,7 @@ func TestBrowserShowsThePlayedGame(t *testing.T) {
 
 	t.Run("trades", func(t *testing.T) {
 		u.t = t
-		tr, _ := gildedhall.On(p.svc).Trade(ctx, gameID, p.trade)
+		tr, _ := trades.On(p.svc).Trade(ctx, gameID, p.trade)
 		u.open(gamePath("trades"))
 		u.eq("trade status", u.attr(fmt.Sprintf(`tr[data-trade=%q]`, tr.ID), "data-status"), tr.Status)
 		u.shot("trades")

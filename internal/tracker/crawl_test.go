@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -101,7 +102,7 @@ func TestPagesAreSmallAndWellFormed(t *testing.T) {
 		}
 	}
 	for range 120 {
-		p.must(gildedhall.On(p.svc).OfferTrade(p.ctx, p.req(ada), gildedhall.OfferTrade{To: bo, Give: items(1), Take: items(1), Note: strings.Repeat("a long note ", 16)}))
+		p.must(trades.On(p.svc).OfferTrade(p.ctx, p.req(ada), trades.OfferTrade{To: bo, Give: items(1), Take: items(1), Note: strings.Repeat("a long note ", 16)}))
 	}
 	if n := len(logEntries(t, p)); n < 450 {
 		t.Fatalf("only %d log entries: not a big game", n)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/governance"
 	"croupier/internal/rulesets/gildedhall"
@@ -25,7 +26,7 @@ func TestPlayerTextIsEscaped(t *testing.T) {
 	p.must(p.svc.RequestJustice(p.ctx, p.req(mallory), game.RequestJustice{Kind: governance.KindQuestion, Text: "Q" + evil, Message: msg("rq-evil")}))
 	p.must(gildedhall.On(p.svc).Grant(p.ctx, p.req(admin), gildedhall.Grant{Player: mallory, Vertebrae: 5, Reason: "R" + evil}))
 	p.must(gildedhall.On(p.svc).Grant(p.ctx, p.req(admin), gildedhall.Grant{Player: ada, Vertebrae: 5, Reason: "test"}))
-	p.must(gildedhall.On(p.svc).OfferTrade(p.ctx, p.req(mallory), gildedhall.OfferTrade{To: ada,
+	p.must(trades.On(p.svc).OfferTrade(p.ctx, p.req(mallory), trades.OfferTrade{To: ada,
 		Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}, Note: "N" + evil}))
 
 	q := url.QueryEscape(evil)

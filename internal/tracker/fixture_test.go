@@ -16,6 +16,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/governance"
@@ -163,7 +164,7 @@ func (p *played) economy() {
 		p.t.Fatalf("bought %+v, want one pack", bought)
 	}
 	p.must(gildedhall.On(svc).Open(ctx, p.req(ada), gildedhall.OpenPack{Pack: bought.Packs[0].ID}))
-	tr := decode[gildedhall.Trade](p.t, p.must(gildedhall.On(svc).OfferTrade(ctx, p.req(ada), gildedhall.OfferTrade{To: bo,
+	tr := decode[trades.Trade](p.t, p.must(trades.On(svc).OfferTrade(ctx, p.req(ada), trades.OfferTrade{To: bo,
 		Give: economy.Items{Vertebrae: 3}, Take: economy.Items{Vertebrae: 1}, Note: "three for one"})))
 	p.trade = tr.ID
 }

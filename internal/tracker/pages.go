@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/governance"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
@@ -369,12 +370,12 @@ func (h *Handler) match(ctx context.Context, r *http.Request, l *layout) (conten
 }
 
 type tradesData struct {
-	Trades []gildedhall.Trade
+	Trades []trades.Trade
 	Pager  pager
 }
 
 func (h *Handler) trades(ctx context.Context, r *http.Request, l *layout) (content, error) {
-	all, err := gildedhall.On(h.svc).Trades(ctx, l.Game.ID, gildedhall.TradeFilter{})
+	all, err := trades.On(h.svc).Trades(ctx, l.Game.ID, trades.TradeFilter{})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package tracker_test
 
 import (
+	"croupier/internal/institutions/trades"
 	"croupier/internal/tracker"
 	"encoding/json"
 	"fmt"
@@ -92,7 +93,7 @@ func TestPagesShowTheServiceViews(t *testing.T) {
 		}
 	})
 	t.Run("trades", func(t *testing.T) {
-		tr, _ := gildedhall.On(p.svc).Trade(ctx, gameID, p.trade)
+		tr, _ := trades.On(p.svc).Trade(ctx, gameID, p.trade)
 		body := p.page(gamePath("trades"))
 		contains(t, "trades", body, fmt.Sprintf(`data-trade="%s" data-status="%s"`, tr.ID, tr.Status), "3 Vertebrae", "three for one")
 	})

@@ -9,7 +9,7 @@ import (
 	"croupier/internal/chat"
 	"croupier/internal/chat/discord"
 	"croupier/internal/game"
-	"croupier/internal/rulesets/gildedhall"
+	"croupier/internal/institutions/trades"
 )
 
 // TestEverySlashCommand drives every command of the table through the
@@ -119,7 +119,7 @@ func TestEverySlashCommand(t *testing.T) {
 	if r.Type != discord.ResponseMessage || !r.ephemeral() || !strings.Contains(r.content(), "only discord:3 can accept") && !strings.Contains(r.content(), "only <@3> can accept") {
 		t.Errorf("third party pressing Accept: %s", r.Raw)
 	}
-	trades, _ := gildedhall.On(hs.svc).Trades(ctx, "hall", gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
+	trades, _ := trades.On(hs.svc).Trades(ctx, "hall", trades.TradeFilter{Status: trades.TradeOpen})
 	if len(trades) != 1 {
 		t.Fatalf("open trades %+v", trades)
 	}
@@ -285,7 +285,7 @@ func TestAutocomplete(t *testing.T) {
 		t.Errorf("list completion: %v", got)
 	}
 	hs.send(slash(hs.nextID(), ada, "trade", sub("offer", userOpt("player", grace), opt("give_cards", queen))))
-	tr, _ := gildedhall.On(hs.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{})
+	tr, _ := trades.On(hs.svc).Trades(context.Background(), "hall", trades.TradeFilter{})
 	mine := complete(grace, "trade", map[string]any{"name": "accept", "type": 1, "options": []any{focus("trade", "")}})
 	has("my trades", mine, "="+tr[0].ID)
 	// People read names, not ids, in a suggestion's label too.

@@ -14,6 +14,7 @@ import (
 	"croupier/internal/announce/announcetest"
 	"croupier/internal/chat/slack"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/rulesets/turns"
@@ -237,7 +238,7 @@ func TestSlackSharedDuelAndTrade(t *testing.T) {
 	tr := slackShared{t, e, api, "1700000000.000500"}
 	tr.refused("Cy's Accept", cy, actionOf(t, m, "Accept"))
 	tr.press("Grace's Accept", grace, actionOf(t, m, "Accept"), []string{"You accepted Trade"}, []string{": executed"}, nil)
-	if ts, err := gildedhall.On(e.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{Status: gildedhall.TradeExecuted}); err != nil || len(ts) != 1 {
+	if ts, err := trades.On(e.svc).Trades(context.Background(), "hall", trades.TradeFilter{Status: trades.TradeExecuted}); err != nil || len(ts) != 1 {
 		t.Errorf("executed trades: %+v %v", ts, err)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"croupier/internal/chat/slack"
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
@@ -326,11 +327,11 @@ func TestEveryCommand(t *testing.T) {
 	})
 	run("trade offer", func() {
 		m := e.ok(ada, `trade offer <@U0GRACE> give_vertebrae=5 note=for your "best" card`)
-		trades, _ := gildedhall.On(e.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{})
-		if len(trades) != 1 || trades[0].Give.Vertebrae != 5 || trades[0].Note != "for your best card" {
-			t.Fatalf("after offer: %+v (reply %s)", trades, m.Text)
+		ts, _ := trades.On(e.svc).Trades(context.Background(), "hall", trades.TradeFilter{})
+		if len(ts) != 1 || ts[0].Give.Vertebrae != 5 || ts[0].Note != "for your best card" {
+			t.Fatalf("after offer: %+v (reply %s)", ts, m.Text)
 		}
-		id := trades[0].ID
+		id := ts[0].ID
 		run("trade list", func() {
 			if m := e.ok(grace, "trade list"); !strings.Contains(fmt.Sprint(m), id) {
 				t.Errorf("trade list without %s: %+v", id, m)
@@ -339,14 +340,14 @@ func TestEveryCommand(t *testing.T) {
 		run("trade show", func() { e.ok(grace, "trade show "+id) })
 		run("trade accept", func() {
 			e.ok(grace, "trade accept")
-			if tr, _ := gildedhall.On(e.svc).Trade(context.Background(), "hall", id); tr.Status != gildedhall.TradeExecuted || e.player(grace).Inventory.Vertebrae != 5 {
+			if tr, _ := trades.On(e.svc).Trade(context.Background(), "hall", id); tr.Status != trades.TradeExecuted || e.player(grace).Inventory.Vertebrae != 5 {
 				t.Errorf("after accept: %+v", tr)
 			}
 		})
 		run("trade withdraw", func() {
 			e.ok(ada, "trade offer <@U0GRACE> give_vertebrae=1")
 			e.ok(grace, "trade withdraw")
-			open, _ := gildedhall.On(e.svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
+			open, _ := trades.On(e.svc).Trades(context.Background(), "hall", trades.TradeFilter{Status: trades.TradeOpen})
 			if len(open) != 0 {
 				t.Errorf("open trades after withdraw: %+v", open)
 			}

@@ -306,18 +306,6 @@ func (r *MatchRecord) involves(id string) bool {
 	return false
 }
 
-// TradesPage is one page of the game's trades that f selects, oldest id first.
-func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr engine.PageRequest) ([]Trade, string, error) {
-	t, err := s.viewIn(ctx, viewTrades, game)
-	if err != nil {
-		return nil, "", err
-	}
-	return engine.PageRecords(ctx, s.Service, game, tradePrefix, pr, func(tr *Trade) bool {
-		t.expireView(tr)
-		return (f.Player == "" || tr.From == f.Player || tr.To == f.Player) && (f.Status == "" || tr.Status == f.Status)
-	})
-}
-
 // MatchesPage is one page of the game's matches that f selects, oldest id
 // first. With a player filter the player's record is read too: a large
 // battle's waiting entrants are found through their engagement

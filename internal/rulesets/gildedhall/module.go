@@ -1,10 +1,10 @@
 // Package gildedhall is the Gilded Hall ruleset as a module of the engine
 // (internal/game): its cards economy (Vertebrae, Chips, cards, packs, the
 // Croupier, gifts), the Exoptosis card game (seed 001: duels, battles and
-// their matches) and trades, with the 000 governance included from the
-// engine. Its rules are the pure functions of internal/rules/{cards,
-// economy,exoptosis}; this package applies them inside the engine's
-// transaction.
+// their matches), with the trades (internal/institutions/trades) and the
+// 000 governance (the engine's) included. Its rules are the pure
+// functions of internal/rules/{cards,economy,exoptosis}; this package
+// applies them inside the engine's transaction.
 package gildedhall
 
 import (
@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	engine "croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/cards"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
@@ -28,15 +29,12 @@ const (
 	InstCards = "cards"
 	// InstExoptosis is seed 001: duels, battles and their matches.
 	InstExoptosis = "exoptosis"
-	// InstTrades is the trading institution (who may trade is ruleset data).
-	InstTrades = "trades"
 )
 
 // The module's views.
 var (
 	viewShop    = engine.View{Name: "shop", Institution: InstCards, What: "shop (the Croupier sells nothing)"}
 	viewMatches = engine.View{Name: "matches", Institution: InstExoptosis, What: "Exoptosis matches"}
-	viewTrades  = engine.View{Name: "trades", Institution: InstTrades, What: "trades"}
 )
 
 // Module returns Gilded Hall as the engine runs it.
@@ -45,7 +43,7 @@ func Module() engine.Module {
 		ID: ID, Title: "Gilded Hall", Seasons: true,
 		// Trades before Exoptosis: a departure withdraws its trades, then
 		// forfeits its matches (the order of its log events).
-		Components: []engine.Component{Holdings(), Cards(), Trades(), Exoptosis(), engine.Governance()},
+		Components: []engine.Component{Holdings(), Cards(), trades.Component(), Exoptosis(), engine.Governance()},
 		NewPlayer:  NewPlayer,
 		Victory: func(t *engine.Tx, r engine.PlayerRecord) (bool, any) {
 			p, _ := r.(*Player)
@@ -219,63 +217,15 @@ func Exoptosis() engine.Component {
 		})}
 }
 
-// Trades is the trading component: offers of items between players, who
-// may trade being ruleset data.
-func Trades() engine.Component {
-	return engine.Component{Name: InstTrades, Views: []engine.View{viewTrades}, Due: []engine.DueWork{tradeWork}, Events: tradeEvents(),
-		OnJoin: func(_ *engine.Tx, prevRec, rec engine.PlayerRecord) error {
-			// The trade index (trade_index.go) is complete from a first join;
-			// a rejoin keeps the open trades the departure had no room to close.
-			p, _ := traderOf(rec)
-			if p == nil {
-				return nil
-			}
-			trades, indexed := p.OpenTrades()
-			prev, _ := traderOf(prevRec)
-			*indexed = true
-			if prev != nil {
-				pt, pi := prev.OpenTrades()
-				*indexed, *trades = *pi, *pt
-			}
-			return nil
-		},
-		OnLeave: func(t *engine.Tx, r engine.PlayerRecord, res *engine.LeaveResult) error {
-			p, err := traderOf(r)
-			if err != nil || p == nil {
-				return err
-			}
-			withdrawn, err := wrap(t).withdrawTradesOf(p) // trade_index.go
-			res.WithdrawnTrades = withdrawn
-			return err
-		},
-		Commands: []engine.Command{
-			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates), Says: saysTrade},
-			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade), Says: saysTrade},
-			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade), Says: saysTrade},
-			{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
-		}}
-}
-
 // method is the Call of one of this module's command methods.
 func method(m any, opts ...engine.CallOption) *engine.Call { return engine.MethodVia(m, via, opts...) }
 
 // via is the module's service over the engine's.
 func via(s *engine.Service) any { return On(s) }
 
-// TradeRef is the payload of trade-accept and trade-withdraw.
-type TradeRef struct {
-	Trade string `json:"trade"`
-}
-
 // MatchRef is the payload of duel-accept and duel-decline.
 type MatchRef struct {
 	Match string `json:"match"`
-}
-
-func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.Result, error)) *engine.Call {
-	return method(func(s *Service, ctx context.Context, req engine.Request, r TradeRef) (*engine.Result, error) {
-		return m(s, ctx, req, r.Trade)
-	})
 }
 
 // answerDuel is the Call of duel-accept (accept) or duel-decline.

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 	"croupier/internal/store/dynamo"
@@ -55,7 +55,7 @@ func raceGrants(t *testing.T, st store.Store) {
 	}
 	w.join(founders...)
 	everyone := append([]string{}, founders...)
-	th := gildedhall.On(w.svc)
+	th := trades.On(w.svc)
 	const rounds = 4
 	committed := map[string]int{}
 	for round := range rounds {
@@ -75,14 +75,14 @@ func raceGrants(t *testing.T, st store.Store) {
 			t.Fatalf("round %d: contribute: %v", round, err)
 		}
 		// An offer of 💎 for each pair of neighbours, accepted in the race.
-		var offers []gildedhall.Trade
+		var offers []trades.Trade
 		for i, from := range founders {
 			to := founders[(i+1)%len(founders)]
-			res, err := th.OfferTrade(w.ctx, w.req(from), gildedhall.OfferTrade{To: to, Give: economy.Items{Components: ruleset.Components{Crystals: 1}}})
+			res, err := th.OfferTrade(w.ctx, w.req(from), trades.OfferTrade{To: to, Give: economy.Items{Components: ruleset.Components{Crystals: 1}}})
 			if err != nil {
 				continue // no 💎 yet (the first round), or gone
 			}
-			var tr gildedhall.Trade
+			var tr trades.Trade
 			_ = json.Unmarshal(res.Body, &tr)
 			offers = append(offers, tr)
 		}
@@ -177,7 +177,7 @@ func checkGrants(t *testing.T, w *world, ids []string, grants int) {
 			case "gathering_completed":
 				n++ // one grant each: the Boon's
 			case "trade_executed":
-				var tr gildedhall.Trade
+				var tr trades.Trade
 				_ = json.Unmarshal(ev.Data, &tr)
 				explained[tr.From] = explained[tr.From].Minus(tr.Give.Components).Plus(tr.Take.Components)
 				explained[tr.To] = explained[tr.To].Plus(tr.Give.Components).Minus(tr.Take.Components)

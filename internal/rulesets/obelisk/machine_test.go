@@ -13,12 +13,12 @@ import (
 	"pgregory.net/rapid"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 )
@@ -68,7 +68,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 		w.amendRitual(cutTheObelisk)
 		w.amendRitual(machineBoon)
 		var committed []done
-		var gatherings, trades []string
+		var gatherings, offered []string
 		starter, receiver := map[string]string{}, map[string]string{}
 		newest := "" // the phase the newest Gathering started in
 		player := rapid.SampledFrom(machinePlayers)
@@ -158,27 +158,27 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 					give.Resolve = 1 // refused: ⚡ is never traded
 				}
 				take := ruleset.Components{Herbs: rapid.IntRange(0, 1).Draw(rt, "take")}
-				th := gildedhall.On(w.svc)
+				th := trades.On(w.svc)
 				res := do("trade-offer", from, func(r game.Request) (*game.Result, error) {
-					return th.OfferTrade(w.ctx, r, gildedhall.OfferTrade{To: to, Give: economy.Items{Components: give}, Take: economy.Items{Components: take}})
+					return th.OfferTrade(w.ctx, r, trades.OfferTrade{To: to, Give: economy.Items{Components: give}, Take: economy.Items{Components: take}})
 				})
 				if res != nil {
-					var tr gildedhall.Trade
+					var tr trades.Trade
 					_ = json.Unmarshal(res.Body, &tr)
-					trades = append(trades, tr.ID)
+					offered = append(offered, tr.ID)
 					receiver[tr.ID] = tr.To
 				}
 			},
 			"accept": func(rt *rapid.T) {
-				if len(trades) == 0 {
+				if len(offered) == 0 {
 					rt.Skip("no trade")
 				}
-				id := pickRecent(rt, trades, "trade")
+				id := pickRecent(rt, offered, "trade")
 				actor := receiver[id]
 				if rapid.IntRange(0, 4).Draw(rt, "anyone") == 0 {
 					actor = player.Draw(rt, "actor")
 				}
-				do("trade-accept", actor, func(r game.Request) (*game.Result, error) { return gildedhall.On(w.svc).AcceptTrade(w.ctx, r, id) })
+				do("trade-accept", actor, func(r game.Request) (*game.Result, error) { return trades.On(w.svc).AcceptTrade(w.ctx, r, id) })
 			},
 			"phase-end": func(rt *rapid.T) {
 				if rapid.IntRange(0, 1).Draw(rt, "sometimes") != 0 {
@@ -392,7 +392,7 @@ func (w *world) checkInvariants(rt *rapid.T) {
 					rt.Fatalf("gathering %s failed refunding %v; its contributors had %v in it", f.Gathering, refunded, want)
 				}
 			case "trade_executed":
-				tr := decodeAs[gildedhall.Trade](rt, ev)
+				tr := decodeAs[trades.Trade](rt, ev)
 				if tr.Give.Components.Resolve != 0 || tr.Take.Components.Resolve != 0 {
 					rt.Fatalf("⚡ was traded: %+v", tr)
 				}

@@ -12,8 +12,8 @@ import (
 	"context"
 
 	engine "croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	rob "croupier/internal/rules/obelisk"
-	"croupier/internal/rulesets/gildedhall"
 )
 
 // ID is the ruleset id of the Obelisk.
@@ -42,7 +42,7 @@ func Module() engine.Module {
 	return engine.Module{ID: ID, Title: "Obelisk", Seasons: true,
 		// Trades before the Obelisk: a departure withdraws its open trades,
 		// then destroys what the leaver held.
-		Components: []engine.Component{gildedhall.Trades(), Obelisk(), Rituals(), Banishment(), engine.Governance()},
+		Components: []engine.Component{trades.Component(), Obelisk(), Rituals(), Banishment(), engine.Governance()},
 		NewPlayer:  NewPlayer, PlayerView: playerView, Decoded: catchUp}
 }
 

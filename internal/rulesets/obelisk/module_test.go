@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
@@ -133,13 +134,13 @@ func TestR3_ObeliskAndGildedHallRefuseEachOthersCommands(t *testing.T) {
 func TestO1_TradesOfComponentsThroughTheTradesComponent(t *testing.T) {
 	w := newWorld(t, newBolt(t), "")
 	w.join("discord:2", "discord:3")
-	th := gildedhall.On(w.svc)
-	refused(t, "resolve_not_tradable")(th.OfferTrade(w.ctx, w.req("discord:2"), gildedhall.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Resolve: 1}}}))
-	refused(t, "not_in_ruleset")(th.OfferTrade(w.ctx, w.req("discord:2"), gildedhall.OfferTrade{To: "discord:3", Give: economy.Items{Vertebrae: 1}}))
+	th := trades.On(w.svc)
+	refused(t, "resolve_not_tradable")(th.OfferTrade(w.ctx, w.req("discord:2"), trades.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Resolve: 1}}}))
+	refused(t, "not_in_ruleset")(th.OfferTrade(w.ctx, w.req("discord:2"), trades.OfferTrade{To: "discord:3", Give: economy.Items{Vertebrae: 1}}))
 	must[obelisk.TaskDone](t)(w.ob.PerformTask(w.ctx, w.req("discord:2"), obelisk.Task{Task: "herbalism"}))
 	held := w.player("discord:2").Components
-	tr := must[gildedhall.Trade](t)(th.OfferTrade(w.ctx, w.req("discord:2"), gildedhall.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Herbs: 1}}}))
-	must[gildedhall.Trade](t)(th.AcceptTrade(w.ctx, w.req("discord:3"), tr.ID))
+	tr := must[trades.Trade](t)(th.OfferTrade(w.ctx, w.req("discord:2"), trades.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Herbs: 1}}}))
+	must[trades.Trade](t)(th.AcceptTrade(w.ctx, w.req("discord:3"), tr.ID))
 	if a, b := w.player("discord:2").Components, w.player("discord:3").Components; a.Herbs != held.Herbs-1 || b.Herbs != 1 {
 		t.Fatalf("after the trade: %v and %v", a, b)
 	}

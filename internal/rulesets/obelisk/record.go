@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	engine "croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
 	"croupier/internal/ruleset"
-	"croupier/internal/rulesets/gildedhall"
 )
 
 // Player is an Obelisk player record: the membership and the obelisk state
@@ -41,14 +41,14 @@ func asPlayer(r engine.PlayerRecord) (*Player, error) {
 }
 
 // The trades component trades Ritual Components for an Obelisk record
-// (gildedhall.Trader): reputable players only, ⚡ never, a banished player
+// (trades.Trader): reputable players only, ⚡ never, a banished player
 // only with a banished one (RULINGS O1, O11: rules/obelisk.CheckTrade).
 
 // OpenTrades is the trades component's index on the record.
 func (p *Player) OpenTrades() (*[]string, *bool) { return &p.Trades, &p.TradesIndexed }
 
 // MayTrade refuses what an Obelisk trade may not be.
-func (p *Player) MayTrade(t *engine.Tx, other gildedhall.Trader, give, take economy.Items) error {
+func (p *Player) MayTrade(t *engine.Tx, other trades.Trader, give, take economy.Items) error {
 	o, ok := other.(*Player)
 	if !ok {
 		return fmt.Errorf("internal: trade between an Obelisk record and a %T", other)
@@ -72,7 +72,7 @@ func (p *Player) Holds(it economy.Items) error {
 }
 
 // Swap moves the components of an allowed trade.
-func (p *Player) Swap(t *engine.Tx, other gildedhall.Trader, give, take economy.Items) error {
+func (p *Player) Swap(t *engine.Tx, other trades.Trader, give, take economy.Items) error {
 	o, ok := other.(*Player)
 	if !ok {
 		return fmt.Errorf("internal: trade between an Obelisk record and a %T", other)

@@ -1,4 +1,4 @@
-package game_test
+package trades_test
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets"
-	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
 )
@@ -37,8 +37,8 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	}
 	// The Obelisk has no grants (RULINGS R3): the holding is stored directly.
 	holdHerbs(t, st, "hall", "discord:2", 10)
-	offer := gildedhall.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Herbs: 4}}}
-	_, err := gildedhall.On(svc).OfferTrade(ctx, req("discord:2", "t1"), offer)
+	offer := trades.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Herbs: 4}}}
+	_, err := trades.On(svc).OfferTrade(ctx, req("discord:2", "t1"), offer)
 	if ruleCode(err) != "not_reputable" {
 		t.Fatalf("offer by a 0-day player: got %v, want not_reputable", err)
 	}
@@ -46,12 +46,12 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	if _, err := svc.RunDue(ctx); err != nil {
 		t.Fatal(err)
 	}
-	res, err := gildedhall.On(svc).OfferTrade(ctx, req("discord:2", "t2"), offer)
+	res, err := trades.On(svc).OfferTrade(ctx, req("discord:2", "t2"), offer)
 	if err != nil {
 		t.Fatalf("offer after 7 days: %v", err)
 	}
-	tr := decode[gildedhall.Trade](t, res)
-	if _, err := gildedhall.On(svc).AcceptTrade(ctx, req("discord:3", "a"), tr.ID); err != nil {
+	tr := decode[trades.Trade](t, res)
+	if _, err := trades.On(svc).AcceptTrade(ctx, req("discord:3", "a"), tr.ID); err != nil {
 		t.Fatalf("accept: %v", err)
 	}
 	p3, err := svc.Player(ctx, "hall", "discord:3")

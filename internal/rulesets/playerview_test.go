@@ -1,4 +1,4 @@
-package game_test
+package rulesets_test
 
 import (
 	"encoding/json"

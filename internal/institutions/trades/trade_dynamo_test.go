@@ -1,109 +1,18 @@
-package game_test
+package trades_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"sync"
 	"testing"
 
 	"croupier/internal/game"
-	"croupier/internal/rules"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 )
-
-// TestC6_ConcurrentPurchasesDynamo is acceptance 3 for purchases (RULINGS
-// C6): 100 simultaneous purchases of a 5-Vertebrae card by a player holding
-// exactly 50 Vertebrae, each with its own idempotency key, against DynamoDB
-// Local. Exactly 10 succeed, the balance ends at 0, never below, and the
-// other 90 are refused for lack of funds: none is lost to contention.
-func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
-	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
-	const buyer, buyers = "discord:2", 100
-	if _, err := svc.Join(ctx, req(buyer, "j"), game.JoinGame{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "g"), gildedhall.Grant{Player: buyer, Vertebrae: 50, Reason: "test"}); err != nil {
-		t.Fatal(err)
-	}
-
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		bought   []players.Card
-		attempts []int
-		codes    = map[string]int{}
-		other    []error
-	)
-	for i := range buyers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := gildedhall.On(svc).Purchase(ctx, req(buyer, fmt.Sprintf("buy-%d", i)), gildedhall.Purchase{Item: "random-card"})
-			mu.Lock()
-			defer mu.Unlock()
-			var re *rules.Error
-			switch {
-			case err == nil:
-				codes["ok"]++
-				attempts = append(attempts, res.Attempts)
-				bought = append(bought, decode[gildedhall.PurchaseResult](t, res).Cards...)
-			case errors.As(err, &re):
-				codes[re.Code]++
-			default:
-				other = append(other, err)
-			}
-		}()
-	}
-	wg.Wait()
-	most, total := 0, 0
-	for _, a := range attempts {
-		most, total = max(most, a), total+a
-	}
-	t.Logf("%d purchases: outcomes %v; the successes took %d attempts in all, at most %d for one (limit %d)",
-		buyers, codes, total, most, svc.MaxAttempts)
-	if len(other) > 0 {
-		t.Errorf("%d purchases failed with other errors, e.g. %v", len(other), other[0])
-	}
-	if codes["ok"] != 10 || codes["insufficient_funds"] != 90 || codes["busy"] != 0 || len(codes) != 2 {
-		t.Fatalf("outcomes %v: want exactly 10 ok and 90 insufficient_funds", codes)
-	}
-
-	v, err := gildedhall.On(svc).Player(ctx, "hall", buyer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Inventory.Vertebrae != 0 || len(v.Inventory.Cards) != 10 {
-		t.Fatalf("after 10 purchases of 5 from 50: %d Vertebrae and %d cards, want 0 and 10", v.Inventory.Vertebrae, len(v.Inventory.Cards))
-	}
-	if got, want := sortedIDs(cardIDs(v.Inventory.Cards)), sortedIDs(cardIDs(bought)); !slices.Equal(got, want) {
-		t.Fatalf("deck %v, but the purchases answered %v", got, want)
-	}
-	page, err := svc.Log(ctx, "hall", "", 500)
-	if err != nil {
-		t.Fatal(err)
-	}
-	purchases := 0
-	for _, e := range page.Entries {
-		if e.Command == "purchase" {
-			purchases++
-		}
-	}
-	if purchases != 10 {
-		t.Fatalf("%d purchase log entries, want 10", purchases)
-	}
-}
-
-func sortedIDs(ids []string) []string {
-	ids = slices.Clone(ids)
-	sort.Strings(ids)
-	return ids
-}
 
 // holding is what one player holds, by id, for comparing ownership.
 type holding struct {
@@ -180,17 +89,17 @@ func (h *holding) move(to *holding, it economy.Items) {
 // (what executing them atomically guarantees), and whether they end in
 // final. The state after a set of valid trades does not depend on their
 // order, so a search over sets (a bit mask, at most 2^len) decides it.
-func serialisable(start map[string]*holding, trades []gildedhall.Trade, final map[string]*holding) bool {
+func serialisable(start map[string]*holding, made []trades.Trade, final map[string]*holding) bool {
 	dead := map[uint32]bool{}
 	var try func(done uint32, st map[string]*holding) bool
 	try = func(done uint32, st map[string]*holding) bool {
-		if done == 1<<len(trades)-1 {
+		if done == 1<<len(made)-1 {
 			return sameHoldings(st, final)
 		}
 		if dead[done] {
 			return false
 		}
-		for i, tr := range trades {
+		for i, tr := range made {
 			if done&(1<<i) != 0 || !st[tr.From].has(tr.Give) || !st[tr.To].has(tr.Take) {
 				continue
 			}
@@ -296,13 +205,13 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		{c, d, economy.Items{Cards: card(c, 1)}, economy.Items{Cards: card(d, 2)}},
 		{a, d, economy.Items{Vertebrae: 10}, economy.Items{Packs: pack(d, 1)}},
 	}
-	var trades []gildedhall.Trade
+	var made []trades.Trade
 	for i, o := range offers {
-		res, err := gildedhall.On(svc).OfferTrade(ctx, req(o.from, fmt.Sprintf("offer-%d", i)), gildedhall.OfferTrade{To: o.to, Give: o.give, Take: o.take})
+		res, err := trades.On(svc).OfferTrade(ctx, req(o.from, fmt.Sprintf("offer-%d", i)), trades.OfferTrade{To: o.to, Give: o.give, Take: o.take})
 		if err != nil {
 			t.Fatalf("offer %d: %v", i, err)
 		}
-		trades = append(trades, decode[gildedhall.Trade](t, res))
+		made = append(made, decode[trades.Trade](t, res))
 	}
 	before := holdings(t, svc)
 
@@ -310,13 +219,13 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		code     string // "" when executed
 		attempts int
 	}
-	outcomes := make([]outcome, len(trades))
+	outcomes := make([]outcome, len(made))
 	var wg sync.WaitGroup
-	for i, tr := range trades {
+	for i, tr := range made {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := gildedhall.On(svc).AcceptTrade(ctx, req(tr.To, "accept-"+tr.ID), tr.ID)
+			res, err := trades.On(svc).AcceptTrade(ctx, req(tr.To, "accept-"+tr.ID), tr.ID)
 			switch {
 			case err == nil:
 				outcomes[i] = outcome{attempts: res.Attempts}
@@ -328,19 +237,19 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 	wg.Wait()
 
 	after := holdings(t, svc)
-	var executed []gildedhall.Trade
+	var executed []trades.Trade
 	counts := map[string]int{}
 	attempts := 0
 	for i, o := range outcomes {
 		switch o.code {
 		case "":
-			executed = append(executed, trades[i])
+			executed = append(executed, made[i])
 			counts["executed"]++
 			attempts += o.attempts
 		case "trade_items_missing", "trade_closed":
 			counts[o.code]++
 		default:
-			t.Errorf("accepting trade %d (%s→%s): %s, want success or trade_items_missing", i, trades[i].From, trades[i].To, o.code)
+			t.Errorf("accepting trade %d (%s→%s): %s, want success or trade_items_missing", i, made[i].From, made[i].To, o.code)
 		}
 	}
 	t.Logf("20 overlapping trades accepted at once: %v; the executed ones took %d attempts in all (limit %d each)", counts, attempts, svc.MaxAttempts)
@@ -398,7 +307,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		t.Fatalf("no order of the %d executed trades leads from the starting holdings to the final ones", len(executed))
 	}
 	// Each trade's stored status agrees with what its acceptance answered.
-	listed, err := gildedhall.On(svc).Trades(ctx, "hall", gildedhall.TradeFilter{})
+	listed, err := trades.On(svc).Trades(ctx, "hall", trades.TradeFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,13 +315,29 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 	for _, tr := range listed {
 		status[tr.ID] = tr.Status
 	}
-	for i, tr := range trades {
-		want := gildedhall.TradeOpen
+	for i, tr := range made {
+		want := trades.TradeOpen
 		if outcomes[i].code == "" {
-			want = gildedhall.TradeExecuted
+			want = trades.TradeExecuted
 		}
 		if status[tr.ID] != want {
 			t.Errorf("trade %d is %s, want %s", i, status[tr.ID], want)
 		}
 	}
+}
+
+func cardIDs(cs []players.Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
+}
+
+func packIDs(ps []players.Pack) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package game_test
+package gildedhall_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
-	"croupier/internal/rules/calendar"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/governance"
 	"croupier/internal/rulesets"
@@ -21,64 +21,6 @@ import (
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
-
-// periodEnds returns the game's period-end entries, oldest first.
-func periodEnds(t *testing.T, svc *game.Service, g string) []game.Entry {
-	t.Helper()
-	page, err := svc.Log(context.Background(), g, "", 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ends []game.Entry
-	for _, e := range page.Entries {
-		if e.Command == "period-end" {
-			ends = append(ends, e)
-		}
-	}
-	return ends
-}
-
-// The defect of issue 11: a second run ends the period while the first is
-// between its "is it due?" read and its commit (here: inside the
-// beforePeriodEnd hooks). The first run must then end nothing, not the
-// following period days early.
-func TestT4_PeriodEndedByAnotherRunDuringHooksIsNotEndedAgain(t *testing.T) {
-	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
-	other := rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)))
-	// The hook runs in both services (hooks are per process); only the
-	// first call interleaves.
-	var fired atomic.Bool
-	defer game.AddBeforePeriodEndHook(func(_ *game.Service, ctx context.Context, g string, _ calendar.Period) error {
-		if fired.Swap(true) {
-			return nil
-		}
-		_, err := other.EndPeriods(ctx, g)
-		return err
-	})()
-	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
-	clk.Set(friday)
-	rep, err := svc.RunDue(ctx)
-	if err != nil || len(rep.Failed) > 0 {
-		t.Fatalf("RunDue: %+v %v", rep, err)
-	}
-	ends := periodEnds(t, svc, "hall")
-	if len(ends) != 1 || ends[0].Key != "period-end:2026-W49-I" || !ends[0].At.Equal(friday) {
-		for _, e := range ends {
-			t.Logf("logged %s at %v", e.Key, e.At)
-		}
-		t.Fatalf("%d period ends logged, want exactly period-end:2026-W49-I at %v", len(ends), friday)
-	}
-	seeds, err := svc.Seeds(ctx, "hall")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range seeds {
-		if s.Period == "2026-W49-II" && s.Seed != "" {
-			t.Fatalf("the seed of 2026-W49-II was revealed at Friday 00:00, before its period ended")
-		}
-	}
-}
 
 // interleaved is a store whose every operation first calls before: the test
 // runs a whole other scheduler run at one chosen point of this one's.
@@ -156,7 +98,7 @@ func everyDueKind(t *testing.T) string {
 
 	g.clk.Set(w50Monday.Add(30 * time.Minute))
 	g.must(gildedhall.On(svc).Grant(g.ctx, req(admin, g.key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
-	g.must(gildedhall.On(svc).OfferTrade(g.ctx, req(pl(11), g.key()), gildedhall.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
+	g.must(trades.On(svc).OfferTrade(g.ctx, req(pl(11), g.key()), trades.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
 	rq := decode[game.JusticeRecord](t, g.must(svc.RequestJustice(g.ctx, req(pl(11), g.key()),
 		game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
 	ru := decode[game.RulingView](t, g.must(svc.Rule(g.ctx, req(pl(10), g.key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))

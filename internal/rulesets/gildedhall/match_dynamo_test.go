@@ -1,4 +1,4 @@
-package game_test
+package gildedhall_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package game_test
+package gildedhall_test
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
@@ -136,7 +137,7 @@ type ecoModel struct {
 	clk     *clock.Manual
 	members map[string]*ecoHolder
 	names   []string // members, in joining order
-	trades  map[string]*gildedhall.Trade
+	trades  map[string]*trades.Trade
 	tradeID []string        // in offering order
 	seen    map[string]bool // every card and pack id ever created
 	revoked map[string]bool
@@ -323,7 +324,7 @@ func (m *ecoModel) others(id string) []string {
 func (m *ecoModel) tradeChoices() []string {
 	var open, closed []string
 	for _, id := range m.tradeID {
-		if m.trades[id].Status == gildedhall.TradeOpen {
+		if m.trades[id].Status == trades.TradeOpen {
 			open = append(open, id)
 		} else {
 			closed = append(closed, id)
@@ -396,7 +397,7 @@ func TestEconomyStateMachine(t *testing.T) {
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
-		m := &ecoModel{clk: clk, members: map[string]*ecoHolder{}, trades: map[string]*gildedhall.Trade{},
+		m := &ecoModel{clk: clk, members: map[string]*ecoHolder{}, trades: map[string]*trades.Trade{},
 			seen: map[string]bool{}, revoked: map[string]bool{}, entries: 1, stats: stats}
 		everyone := []string{"discord:2", "discord:3", "discord:4", "slack:U5", "discord:6"}
 		n := rapid.IntRange(3, 5).Draw(rt, "players")
@@ -779,7 +780,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				actor := m.actor(rt)
 				to := m.target(rt, actor, ecoOutsider, actor, ecoBadTarget)
 				from, recv := m.members[actor], m.members[to]
-				o := gildedhall.OfferTrade{To: to, Give: side(rt, "give", from, foreign(actor)), Take: side(rt, "take", recv, foreign(to))}
+				o := trades.OfferTrade{To: to, Give: side(rt, "give", from, foreign(actor)), Take: side(rt, "take", recv, foreign(to))}
 				if o.Give.Empty() && o.Take.Empty() && !rarely(rt, "empty offer") {
 					instead(rt, "grant")
 					return
@@ -803,12 +804,12 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "trade_items_missing"
 				}
 				key := m.key()
-				res, err := gildedhall.On(svc).OfferTrade(ctx, req(actor, key), o)
+				res, err := trades.On(svc).OfferTrade(ctx, req(actor, key), o)
 				if m.refused(rt, "offer", res, err, m.outcome(pre, rule)) {
 					return
 				}
-				tr := rbody[gildedhall.Trade](rt, res)
-				if tr.From != actor || tr.To != to || tr.Status != gildedhall.TradeOpen || !itemsEqual(tr.Give, o.Give) ||
+				tr := rbody[trades.Trade](rt, res)
+				if tr.From != actor || tr.To != to || tr.Status != trades.TradeOpen || !itemsEqual(tr.Give, o.Give) ||
 					!itemsEqual(tr.Take, o.Take) || !tr.ExpiresAt.Equal(clk.Now().Add(7*24*time.Hour)) || m.trades[tr.ID] != nil {
 					rt.Fatalf("offer %+v answered %+v", o, tr)
 				}
@@ -817,11 +818,11 @@ func TestEconomyStateMachine(t *testing.T) {
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "offer", body: string(res.Body),
-					again: func() (*game.Result, error) { return gildedhall.On(svc).OfferTrade(ctx, req(actor, key), o) },
+					again: func() (*game.Result, error) { return trades.On(svc).OfferTrade(ctx, req(actor, key), o) },
 					changed: func() error {
 						o2 := o
 						o2.Note = "changed my mind"
-						_, err := gildedhall.On(svc).OfferTrade(ctx, req(actor, key), o2)
+						_, err := trades.On(svc).OfferTrade(ctx, req(actor, key), o2)
 						return err
 					}})
 			},
@@ -841,7 +842,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				switch {
 				case tr == nil:
 					rule = "trade_not_found"
-				case tr.Status != gildedhall.TradeOpen:
+				case tr.Status != trades.TradeOpen:
 					rule = "trade_closed"
 				case actor != tr.To:
 					rule = "not_your_trade"
@@ -851,24 +852,24 @@ func TestEconomyStateMachine(t *testing.T) {
 					rule = "trade_items_missing"
 				}
 				key := m.key()
-				res, err := gildedhall.On(svc).AcceptTrade(ctx, req(actor, key), id)
+				res, err := trades.On(svc).AcceptTrade(ctx, req(actor, key), id)
 				if m.refused(rt, "accept", res, err, m.outcome("", rule)) {
 					return
 				}
-				got := rbody[gildedhall.Trade](rt, res)
-				if got.ID != id || got.Status != gildedhall.TradeExecuted || got.ClosedBy != actor {
+				got := rbody[trades.Trade](rt, res)
+				if got.ID != id || got.Status != trades.TradeExecuted || got.ClosedBy != actor {
 					rt.Fatalf("accept of %s answered %+v", id, got)
 				}
 				from, to := m.members[tr.From], m.members[tr.To]
 				from.give(to, tr.Give)
 				to.give(from, tr.Take)
-				tr.Status = gildedhall.TradeExecuted
+				tr.Status = trades.TradeExecuted
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "accept", body: string(res.Body),
-					again: func() (*game.Result, error) { return gildedhall.On(svc).AcceptTrade(ctx, req(actor, key), id) },
+					again: func() (*game.Result, error) { return trades.On(svc).AcceptTrade(ctx, req(actor, key), id) },
 					changed: func() error {
-						_, err := gildedhall.On(svc).AcceptTrade(ctx, req(actor, key), id+"x")
+						_, err := trades.On(svc).AcceptTrade(ctx, req(actor, key), id+"x")
 						return err
 					}})
 			},
@@ -888,24 +889,24 @@ func TestEconomyStateMachine(t *testing.T) {
 				switch {
 				case tr == nil:
 					rule = "trade_not_found"
-				case tr.Status != gildedhall.TradeOpen:
+				case tr.Status != trades.TradeOpen:
 					rule = "trade_closed"
 				case actor != tr.From && actor != tr.To:
 					rule = "not_your_trade"
 				}
 				key := m.key()
-				res, err := gildedhall.On(svc).WithdrawTrade(ctx, req(actor, key), id)
+				res, err := trades.On(svc).WithdrawTrade(ctx, req(actor, key), id)
 				if m.refused(rt, "withdraw", res, err, m.outcome("", rule)) {
 					return
 				}
-				if got := rbody[gildedhall.Trade](rt, res); got.Status != gildedhall.TradeWithdrawn || got.ClosedBy != actor {
+				if got := rbody[trades.Trade](rt, res); got.Status != trades.TradeWithdrawn || got.ClosedBy != actor {
 					rt.Fatalf("withdrawal of %s answered %+v", id, got)
 				}
-				tr.Status = gildedhall.TradeWithdrawn
+				tr.Status = trades.TradeWithdrawn
 				m.acted(rt, actor, res)
 				m.victory(rt, res)
 				m.remember(ecoReplay{name: "withdraw", body: string(res.Body),
-					again: func() (*game.Result, error) { return gildedhall.On(svc).WithdrawTrade(ctx, req(actor, key), id) }})
+					again: func() (*game.Result, error) { return trades.On(svc).WithdrawTrade(ctx, req(actor, key), id) }})
 			},
 			"time passes": func(rt *rapid.T) {
 				clk.Advance(time.Duration(rapid.IntRange(1, 180).Draw(rt, "hours")) * time.Hour)
@@ -919,9 +920,9 @@ func TestEconomyStateMachine(t *testing.T) {
 				}
 				var want []string
 				for _, id := range m.tradeID {
-					if tr := m.trades[id]; tr.Status == gildedhall.TradeOpen && !clk.Now().Before(tr.ExpiresAt) {
+					if tr := m.trades[id]; tr.Status == trades.TradeOpen && !clk.Now().Before(tr.ExpiresAt) {
 						want = append(want, "hall/"+id)
-						tr.Status = gildedhall.TradeExpired
+						tr.Status = trades.TradeExpired
 					}
 				}
 				got := slices.Clone(rep.Expired)
@@ -1051,21 +1052,21 @@ func (m *ecoModel) check(rt *rapid.T, ctx context.Context, svc *game.Service) {
 	if g.Ended != m.ended || g.Winner != m.winner {
 		rt.Fatalf("game ended=%v winner=%q; model ended=%v winner=%q", g.Ended, g.Winner, m.ended, m.winner)
 	}
-	trades, err := gildedhall.On(svc).Trades(ctx, "hall", gildedhall.TradeFilter{})
+	listed, err := trades.On(svc).Trades(ctx, "hall", trades.TradeFilter{})
 	if err != nil {
 		rt.Fatal(err)
 	}
-	if len(trades) != len(m.trades) {
-		rt.Fatalf("%d trades listed, model has %d", len(trades), len(m.trades))
+	if len(listed) != len(m.trades) {
+		rt.Fatalf("%d trades listed, model has %d", len(listed), len(m.trades))
 	}
-	for _, tr := range trades {
+	for _, tr := range listed {
 		mt := m.trades[tr.ID]
 		if mt == nil {
 			rt.Fatalf("unknown trade %s listed", tr.ID)
 		}
 		want := mt.Status
-		if want == gildedhall.TradeOpen && !m.clk.Now().Before(mt.ExpiresAt) {
-			want = gildedhall.TradeExpired // reads tell the truth before the scheduler closes it
+		if want == trades.TradeOpen && !m.clk.Now().Before(mt.ExpiresAt) {
+			want = trades.TradeExpired // reads tell the truth before the scheduler closes it
 		}
 		if tr.Status != want {
 			rt.Fatalf("trade %s is %s, model says %s", tr.ID, tr.Status, want)

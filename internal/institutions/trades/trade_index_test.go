@@ -1,4 +1,4 @@
-package game_test
+package trades_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rulesets"
@@ -26,7 +27,7 @@ import (
 // open trades they offered or received, and it is complete (indexed).
 func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 	t.Helper()
-	all, err := gildedhall.On(svc).Trades(context.Background(), "hall", gildedhall.TradeFilter{})
+	all, err := trades.On(svc).Trades(context.Background(), "hall", trades.TradeFilter{})
 	if err != nil {
 		t.Fatalf("trades: %v", err)
 	}
@@ -37,7 +38,7 @@ func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 		}
 		var want []string
 		for _, tr := range all {
-			if tr.Status == gildedhall.TradeOpen && (tr.From == id || tr.To == id) {
+			if tr.Status == trades.TradeOpen && (tr.From == id || tr.To == id) {
 				want = append(want, tr.ID)
 			}
 		}
@@ -83,8 +84,8 @@ func TestTradeIndex_Property(t *testing.T) {
 				rt.Fatalf("not a refusal: %v", err)
 			}
 		}
-		open := func(rt *rapid.T) gildedhall.Trade {
-			ts, err := gildedhall.On(svc).Trades(ctx, "hall", gildedhall.TradeFilter{Status: gildedhall.TradeOpen})
+		open := func(rt *rapid.T) trades.Trade {
+			ts, err := trades.On(svc).Trades(ctx, "hall", trades.TradeFilter{Status: trades.TradeOpen})
 			if err != nil {
 				rt.Fatal(err)
 			}
@@ -103,9 +104,9 @@ func TestTradeIndex_Property(t *testing.T) {
 		offer := func(rt *rapid.T) {
 			from := rapid.SampledFrom(people).Draw(rt, "from")
 			to := rapid.SampledFrom(people).Draw(rt, "to")
-			o := gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: rapid.IntRange(0, 2).Draw(rt, "give")},
+			o := trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: rapid.IntRange(0, 2).Draw(rt, "give")},
 				Take: economy.Items{Vertebrae: rapid.IntRange(1, 2).Draw(rt, "take")}}
-			_, err := gildedhall.On(svc).OfferTrade(ctx, req(from, key()), o)
+			_, err := trades.On(svc).OfferTrade(ctx, req(from, key()), o)
 			refused(err)
 		}
 		rt.Repeat(map[string]func(*rapid.T){
@@ -113,13 +114,13 @@ func TestTradeIndex_Property(t *testing.T) {
 			"offer again": offer, // offers are the most common step
 			"accept": func(rt *rapid.T) {
 				tr := open(rt)
-				_, err := gildedhall.On(svc).AcceptTrade(ctx, req(who(rt, tr.To), key()), tr.ID)
+				_, err := trades.On(svc).AcceptTrade(ctx, req(who(rt, tr.To), key()), tr.ID)
 				refused(err)
 			},
 			"withdraw": func(rt *rapid.T) {
 				tr := open(rt)
 				party := rapid.SampledFrom([]string{tr.From, tr.To}).Draw(rt, "party")
-				_, err := gildedhall.On(svc).WithdrawTrade(ctx, req(who(rt, party), key()), tr.ID)
+				_, err := trades.On(svc).WithdrawTrade(ctx, req(who(rt, party), key()), tr.ID)
 				refused(err)
 			},
 			"leave": func(rt *rapid.T) {
@@ -172,9 +173,9 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 			var err error
 			switch i % 3 {
 			case 0:
-				_, err = gildedhall.On(svc).AcceptTrade(ctx, req(bo, k("accept")), id)
+				_, err = trades.On(svc).AcceptTrade(ctx, req(bo, k("accept")), id)
 			case 1:
-				_, err = gildedhall.On(svc).WithdrawTrade(ctx, req(ada, k("withdraw")), id)
+				_, err = trades.On(svc).WithdrawTrade(ctx, req(ada, k("withdraw")), id)
 			case 2:
 				clk.Advance(169 * time.Hour) // past the trade window (168h)
 				if rep, rerr := svc.RunDue(ctx); rerr != nil || len(rep.Failed) > 0 {
@@ -199,7 +200,7 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 			t.Fatalf("the departure withdrew %v, want %v", w, []string{made, received})
 		}
 		for _, id := range []string{made, received} {
-			if tr, err := gildedhall.On(svc).Trade(ctx, "hall", id); err != nil || tr.Status != gildedhall.TradeWithdrawn || tr.ClosedBy != ada {
+			if tr, err := trades.On(svc).Trade(ctx, "hall", id); err != nil || tr.Status != trades.TradeWithdrawn || tr.ClosedBy != ada {
 				t.Fatalf("trade %s after Ada leaves: %+v %v", id, tr, err)
 			}
 		}
@@ -275,15 +276,15 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 		}
 	}
 	offer := func(ctx context.Context, from, to string) (*game.Result, error) {
-		return gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
+		return trades.On(svc).OfferTrade(ctx, req(from, k("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
 	}
-	var open []gildedhall.Trade
+	var open []trades.Trade
 	for i := range 12 {
 		res, err := offer(ctx, people[i%4], people[(i+1)%4])
 		if err != nil {
 			t.Fatal(err)
 		}
-		open = append(open, decode[gildedhall.Trade](t, res))
+		open = append(open, decode[trades.Trade](t, res))
 	}
 	checkTradeIndex(t, svc, people)
 	var wg sync.WaitGroup
@@ -301,15 +302,15 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 		switch i % 3 {
 		case 0:
 			run(func() (*game.Result, error) {
-				return gildedhall.On(svc).AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID)
+				return trades.On(svc).AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID)
 			})
 		case 1:
 			run(func() (*game.Result, error) {
-				return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID)
+				return trades.On(svc).WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID)
 			})
 		case 2:
 			run(func() (*game.Result, error) {
-				return gildedhall.On(svc).WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID)
+				return trades.On(svc).WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID)
 			})
 		}
 	}
@@ -338,10 +339,10 @@ func tradingParties(t *testing.T, svc *game.Service, vertebrae int) (offer func(
 	}
 	return func(from, to string) string {
 		t.Helper()
-		res, err := gildedhall.On(svc).OfferTrade(ctx, req(from, k("offer")), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
+		res, err := trades.On(svc).OfferTrade(ctx, req(from, k("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return decode[gildedhall.Trade](t, res).ID
+		return decode[trades.Trade](t, res).ID
 	}
 }

@@ -1,4 +1,4 @@
-package gildedhall
+package trades
 
 // The per-player index of open trades (Player.Trades). A departure withdraws
 // every open trade the leaver is a party to (RULINGS P1); it used to read

@@ -1,4 +1,4 @@
-package gildedhall
+package trades
 
 import (
 	"fmt"
@@ -11,10 +11,11 @@ import (
 // Trader is what the trades component needs of a player record: its index
 // of open trades, and what its ruleset lets it trade. The component runs
 // in every module that includes it, so it learns what a player can trade
-// from the player's record, not from the module: Gilded Hall's records
-// trade Vertebrae, Chips, cards and packs (cardTrader); a module whose
-// players hold other items gives its record these methods (the Obelisk's
-// trade Ritual Components, internal/rulesets/obelisk).
+// from the player's record, not from the module: a record of the seed 002
+// economy (economy.Player, the Gilded Hall's) trades Vertebrae, Chips,
+// cards and packs (cardTrader); a module whose players hold other items
+// gives its record these methods (the Obelisk's trade Ritual Components,
+// internal/rulesets/obelisk).
 type Trader interface {
 	engine.PlayerRecord
 	// OpenTrades is the record's index of open trades (trade_index.go) and
@@ -30,13 +31,14 @@ type Trader interface {
 	Swap(t *engine.Tx, other Trader, give, take economy.Items) error
 }
 
-// cardTrader is a Gilded Hall record as a Trader.
-type cardTrader struct{ *Player }
+// cardTrader is a record of the seed 002 economy (the Gilded Hall's) as a
+// Trader.
+type cardTrader struct{ *economy.Player }
 
 func (c cardTrader) OpenTrades() (*[]string, *bool) { return &c.Trades, &c.TradesIndexed }
 
 func (c cardTrader) MayTrade(t *engine.Tx, other Trader, _, _ economy.Items) error {
-	return wrap(t).mayTrade(c.Player, other)
+	return MayTradeReputable(t, c.Player, other)
 }
 
 func (c cardTrader) Holds(it economy.Items) error { return economy.Holds(c.ID, &c.Inventory, it) }
@@ -44,7 +46,7 @@ func (c cardTrader) Holds(it economy.Items) error { return economy.Holds(c.ID, &
 func (c cardTrader) Swap(_ *engine.Tx, other Trader, give, take economy.Items) error {
 	o, ok := other.(cardTrader)
 	if !ok {
-		return fmt.Errorf("internal: trade between a Gilded Hall record and a %T", other)
+		return fmt.Errorf("internal: trade between a card-economy record and a %T", other)
 	}
 	return economy.Swap(c.Player, o.Player, give, take)
 }
@@ -54,7 +56,7 @@ func traderOf(r engine.PlayerRecord) (Trader, error) {
 	switch p := r.(type) {
 	case nil:
 		return nil, nil
-	case *Player:
+	case *economy.Player:
 		if p == nil {
 			return nil, nil
 		}
@@ -96,7 +98,7 @@ func (t *tx) traderActor() (Trader, error) {
 }
 
 // recordOf is the player record p stands for: the one the engine and the
-// module's hooks know (a Gilded Hall record, not its Trader).
+// module's hooks know (an economy record, not its Trader).
 func recordOf(p Trader) engine.PlayerRecord {
 	if c, ok := p.(cardTrader); ok {
 		return c.Player

@@ -1,4 +1,4 @@
-package gildedhall
+package trades
 
 import (
 	"context"
@@ -272,9 +272,10 @@ func (t *tx) expireView(tr *Trade) {
 	}
 }
 
-// mayTrade applies the ruleset's trading restriction: under seed 002 only
-// reputable players trade, with reputable players (RULINGS P4).
-func (t *tx) mayTrade(a, b engine.PlayerRecord) error {
+// MayTradeReputable applies the ruleset's trading restriction: under seed
+// 002 only reputable players trade, with reputable players (RULINGS P4).
+// A Trader's MayTrade starts with it.
+func MayTradeReputable(t *engine.Tx, a, b engine.PlayerRecord) error {
 	if !t.Rules.Trading.ReputableOnly {
 		return nil
 	}
@@ -374,7 +375,7 @@ func cardNamesOf(giveIDs []string, from Trader, takeIDs []string, to Trader) map
 		ids []string
 		t   Trader
 	}{{giveIDs, from}, {takeIDs, to}} {
-		// Only a Gilded Hall record holds cards.
+		// Only a record of the card economy holds cards.
 		ct, ok := side.t.(cardTrader)
 		if !ok {
 			continue
