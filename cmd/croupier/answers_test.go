@@ -189,40 +189,40 @@ var duelSteps = []answerStep{
 		cli: []string{"Dee", "--card", "9 of Spades", "--card", "10 of Spades", "--card", "8 of Clubs", "--card", "7 of Spades", "--card", "6 of Spades", "--chips", "5", "--reason", "a duel"}},
 	{ruleset: gildedhall.ID, command: "duel-request", actor: 0, opts: [][2]string{{"invitees", "{id:3}"}}, chatOpts: [][2]string{{"player", "{player:3}"}}, want: []string{"Ada", "Dee"}},
 	{ruleset: gildedhall.ID, command: "duel-accept", actor: 3, opts: [][2]string{{"match", "{match}"}}, chat: "duel answer", chatOpts: [][2]string{{"accept", "true"}, {"match", "{match}"}},
-		want: []string{"started"}},
-	move(0, "select", "card", "2 of Clubs,Ace of Clubs,3 of Hearts,4 of Hearts,5 of Hearts"),
-	move(3, "select", "card", "9 of Spades,10 of Spades,8 of Clubs,7 of Spades"),
+		want: []string{"Ada", "Dee"}},
+	move(0, "select", "card", "2 of Clubs,Ace of Clubs,3 of Hearts,4 of Hearts,5 of Hearts", "Ada selected a hand. Duel", "between Ada and Dee is under way"),
+	move(3, "select", "card", "9 of Spades,10 of Spades,8 of Clubs,7 of Spades", "Dee selected a hand. The hands were revealed."),
 	// Betting (X8): Ada passes; Dee raises to 1; Ada raises further to
 	// 2 (bet is raise's other name); Dee matches; Ada raises to 3, Dee
 	// declines: the unmatched raise is refunded and play begins at 2.
-	move(0, "pass", "", ""),
-	move(3, "raise", "level", "1"),
-	move(0, "bet", "level", "2"),
-	move(3, "match", "", ""),
-	move(0, "raise", "level", "3"),
-	move(3, "decline", "", ""),
+	move(0, "pass", "", "", "Ada passed."),
+	move(3, "raise", "level", "1", "Dee raised the bet to 1, paying 1 Chip."),
+	move(0, "bet", "level", "2", "Ada raised the bet to 2, paying 2 Chips."),
+	move(3, "match", "", "", "Dee matched the bet of 2, paying 1 Chip."),
+	move(0, "raise", "level", "3", "Ada raised the bet to 3"),
+	move(3, "decline", "", "", "Dee declined the bet. Ada got 1 Chip back from the pool.", "Ada, it is your turn."),
 	// Play (X3-X5): Dee cannot follow the 2 of Clubs and adds his last
 	// deck card; Ada's Ace makes him draw 2 from an exhausted deck, so
 	// twice he chooses Ada to give him a card.
-	move(0, "play", "card", "2 of Clubs"),
-	move(3, "add", "card", "6 of Spades"),
-	move(0, "play", "card", "Ace of Clubs"),
-	move(0, "target", "player", "{player:3}"),
-	move(3, "giver", "player", "{player:0}"),
-	move(0, "give", "card", "3 of Hearts"),
-	move(3, "giver", "player", "{player:0}"),
-	move(0, "give", "card", "4 of Hearts"),
+	move(0, "play", "card", "2 of Clubs", "Ada played 2 of Clubs. Dee, it is your turn."),
+	move(3, "add", "card", "6 of Spades", "Dee added 6 of Spades from their deck to their hand."),
+	move(0, "play", "card", "Ace of Clubs", "Ada played Ace of Clubs. Ada must choose another participant, who draws 2 (Ace of Clubs)."),
+	move(0, "target", "player", "{player:3}", "Ace of Clubs took effect on Dee. Dee must choose who gives them a card."),
+	move(3, "giver", "player", "{player:0}", "Dee chose Ada to give them a card. Ada must give Dee a card."),
+	move(0, "give", "card", "3 of Hearts", "Ada gave 3 of Hearts to Dee."),
+	move(3, "giver", "player", "{player:0}", "Dee chose Ada to give them a card. Ada must give Dee a card."),
+	move(0, "give", "card", "4 of Hearts", "Ada gave 4 of Hearts to Dee.", "Dee, it is your turn."),
 	// X9: Ada consents to end the match; Dee forfeits, and Ada, the last
 	// standing, wins.
-	move(0, "terminate", "", ""),
-	move(3, "forfeit", "", ""),
+	move(0, "terminate", "", "", "Ada consented to end the match."),
+	move(3, "forfeit", "", "", "Dee forfeited.", "is over: Ada won."),
 }
 
 // move is the step of match move kind by player actor, with its one
-// argument (chat's option name, value): the CLI runs match-KIND with the
-// catalogue's fields, chat "match move".
-func move(actor int, kind, opt, value string) answerStep {
-	s := answerStep{ruleset: gildedhall.ID, command: "match-" + kind, actor: actor, chat: "match move",
+// argument (chat's option name, value) and what its answer says: the CLI
+// runs match-KIND with the catalogue's fields, chat "match move".
+func move(actor int, kind, opt, value string, want ...string) answerStep {
+	s := answerStep{ruleset: gildedhall.ID, command: "match-" + kind, actor: actor, chat: "match move", want: want,
 		opts: [][2]string{{"match", "{playing}"}}, chatOpts: [][2]string{{"kind", kind}, {"match", "{playing}"}}}
 	field := map[string]string{"card": "card", "level": "amount", "player": "target"}[opt]
 	switch {
@@ -536,9 +536,9 @@ var (
 	jsonMark     = regexp.MustCompile(`[{\[]\s*"|"\s*:\s*["{\[\d]`)
 	goList       = regexp.MustCompile(`\[[^\]\s]+( [^\]\s]+)+\]`)
 	goDuration   = regexp.MustCompile(`\b\d+h\d+m\d+s\b|\b\d+h0m\b`)
-	// A platform id is allowed only in parentheses after the name it is
-	// (the CLI's hand-written verbs: "Ada (discord:1)").
-	platformID  = regexp.MustCompile(`(^|[^(])\b(discord|slack):[A-Za-z0-9]+`)
+	// Every player of the table has a name: no answer shows their id
+	// (chat's mentions show as names).
+	platformID  = regexp.MustCompile(`\b(discord|slack):[A-Za-z0-9]+`)
 	calendarKey = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d|first_half|latter_half|turn-(begin|middle|end)\b|judge-deadline`)
 	badPlural   = regexp.MustCompile(`\b1 (points|cards|Chips|days|hours|minutes|players|votes)\b`)
 	doubled     = regexp.MustCompile(`[.!?]\s*\.`)

@@ -2,9 +2,11 @@ package gildedhall
 
 import (
 	"strconv"
+	"strings"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/players"
 )
 
@@ -170,10 +172,27 @@ func matchWords(a engine.Answer, v MatchView) string {
 	return what + " is under way."
 }
 
+// saysMove tells what the move did, step by step as the log narrates the
+// match's events (a hand selected stays hidden until every hand is in),
+// then where the match stands.
 func saysMove(a engine.Answer) string {
 	var v MoveResult
 	a.Decode(&v)
-	return "Your move is made. " + matchWords(a, v.Match)
+	who := func(id string) string { return a.Who(id, "") }
+	var ss []string
+	for _, ev := range v.Events {
+		if ev.Kind == exoptosis.EvSelected {
+			ev.Cards = nil
+		}
+		if ev.Kind == exoptosis.EvTurnOrder || ev.Kind == exoptosis.EvEnded {
+			continue // the order follows from the turns; the end is matchWords'
+		}
+		ss = append(ss, matchStep(ev.Kind)(engine.MakeEvent("match_"+ev.Kind, ev.Participant, ev), who))
+	}
+	if len(ss) == 0 {
+		ss = append(ss, "Your move is made.")
+	}
+	return strings.Join(append(ss, matchWords(a, v.Match)), " ")
 }
 
 func saysBattle(a engine.Answer) string {
