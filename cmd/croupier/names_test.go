@@ -21,7 +21,7 @@ func TestPlayersAndIDsByName(t *testing.T) {
 	h.must("play", "--as", "discord:4", "join", "--name", "cy")
 
 	contains(t, "grant by mention", h.must("play", "grant", "<@2>", "--vertebrae", "5", "--reason", "r"), "Granted Bob +5 Vertebrae (r). Bob now holds 5 Vertebrae")
-	contains(t, "status by @name", h.must("play", "status", "@bob"), "Bob (discord:2) in hall")
+	contains(t, "status by @name", h.must("play", "status", "@bob"), "Bob in hall")
 	contains(t, "gift by name", h.must("play", "gift", "BOB"), "Ada gifted Bob ")
 	// The server's resolver, the one every edge uses, refuses a name
 	// several players share and one nobody has, with the candidates
