@@ -13,7 +13,9 @@ import (
 func TestLargeBattleTexts(t *testing.T) {
 	big := gildedhall.MatchView{ID: "b-2026-W49-I", Kind: gildedhall.MatchBattle, Status: gildedhall.MatchPlaying, Phase: "selection",
 		Entrants: 10000, Waiting: 9998, Players: []string{"discord:1", "discord:2"}}
-	name := func(id string) string { return game.Or(map[string]string{"discord:1": "Ada", "discord:2": "Bob"}[id], id) }
+	name := func(id string) string {
+		return game.Or(map[string]string{"discord:1": "Ada", "discord:2": "Bob"}[id], id)
+	}
 	if got := matchText(big, name); !strings.Contains(got, "10000 entrants, 9998 still to select; seated: Ada and Bob.") {
 		t.Errorf("match text of a large battle: %s", got)
 	}
