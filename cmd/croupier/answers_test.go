@@ -540,7 +540,7 @@ var (
 	// (chat's mentions show as names).
 	platformID  = regexp.MustCompile(`\b(discord|slack):[A-Za-z0-9]+`)
 	calendarKey = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d|first_half|latter_half|turn-(begin|middle|end)\b|judge-deadline`)
-	badPlural   = regexp.MustCompile(`\b1 (points|cards|Chips|days|hours|minutes|players|votes)\b`)
+	badPlural   = regexp.MustCompile(`\b1 (points|cards|Chips|Vertebrae|days|hours|minutes|players|votes)\b`)
 	doubled     = regexp.MustCompile(`[.!?]\s*\.`)
 	clockTime   = regexp.MustCompile(`\b\d\d:\d\d\b`)
 )

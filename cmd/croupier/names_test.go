@@ -102,7 +102,7 @@ func TestIssue23_CLIPlayerArgumentsTakeEveryForm(t *testing.T) {
 	join("hall")
 	for i, form := range forms {
 		contains(t, "grant to "+form, h.must("play", "--game", "hall", "grant", form, "--vertebrae", "1", "--reason", "names"),
-			fmt.Sprintf("Granted Bob +1 Vertebrae (names). Bob now holds %d Vertebrae", i+1))
+			"Granted Bob +1 Vertebra (names). Bob now holds "+vertebrae(i+1))
 	}
 	refused("hall", "gift", "CY")
 

@@ -102,7 +102,13 @@ func saysImport(a engine.Answer) string {
 	var v ImportResult
 	a.Decode(&v)
 	if v.Revoked != "" {
-		return "Import " + v.ID + " is revoked" + engine.Because(v.Reason) + ": what it carried over is taken back."
+		// v.Reason is the import's own: it names the import, not why it
+		// is revoked (the log keeps that).
+		what := "Import " + v.ID
+		if v.Reason != "" {
+			what += " (" + strconv.Quote(v.Reason) + ")"
+		}
+		return what + " is revoked: what it carried over to " + engine.Count(len(v.Rows), "player", "players") + " is taken back."
 	}
 	return "Import " + v.ID + " carried over the holdings of " + engine.Count(len(v.Rows), "player", "players") + engine.Because(v.Reason) + "."
 }
