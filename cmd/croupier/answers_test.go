@@ -33,7 +33,11 @@ import (
 // Discord and Slack, each edge on its own game of the ruleset (the same
 // players by name), in order, with what a command needs set up by the
 // steps before it (a case to recuse from and rule on, an appeal to vote
-// on in its turn, a round won to start the next).
+// on in its turn, a round won to start the next, a Judge elected, a duel
+// under way, a banishment adopted). Every command of every ruleset has a
+// step, and each step must run for real (its command logged) on every
+// edge: a refusal in chat is an answer too. No answer shows a platform id:
+// every player of the table has a name.
 
 // answerStep is one command of the table, run on every edge.
 type answerStep struct {
@@ -264,8 +268,8 @@ var judgeSteps = []answerStep{
 // ritualPatch adds the README's ritual type to an Obelisk game.
 const ritualPatch = `[{"op":"add","path":"/obelisk/ritualTypes/cut-the-obelisk","value":{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"herbs":2,"resolve":1},"effects":[{"kind":"add-cuts","amount":1},{"kind":"grant","target":"contributors","components":{"blood":1}}]}}]`
 
-// The edges' games and identities: the CLI's players are discord:11-13,
-// Discord's users 21-23 in a guild per ruleset, Slack's U21-U23 in a
+// The edges' games and identities: the CLI's players are discord:11-14,
+// Discord's users 21-24 in a guild per ruleset, Slack's U21-U24 in a
 // team per ruleset.
 type answerEdge struct {
 	name  string
