@@ -25,12 +25,13 @@ import (
 // stamp formats a moment the way the whole CLI does: RFC 3339 in UTC.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// who is "Ada (discord:1)", or the bare id when the player has no other name.
+// who is the player as people read them: their name, or the bare id when
+// they have no other (--json gives the ids, for machines).
 func who(id, name string) string {
-	if name == "" || name == id {
+	if name == "" {
 		return id
 	}
-	return fmt.Sprintf("%s (%s)", name, id)
+	return name
 }
 
 func plural(n int, one, many string) string {

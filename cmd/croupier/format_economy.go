@@ -65,8 +65,11 @@ func money(n int, currency string) string {
 	if currency == ruleset.CurrencyChips {
 		return plural(n, "Chip", "Chips")
 	}
-	return fmt.Sprintf("%d Vertebrae", n)
+	return vertebrae(n)
 }
+
+// vertebrae is "1 Vertebra" or "12 Vertebrae".
+func vertebrae(n int) string { return plural(n, "Vertebra", "Vertebrae") }
 
 // deckText lists the deck grouped by card (holographic copies counted and
 // marked) and the unopened packs; with ids, every copy's id as well, which
@@ -162,7 +165,7 @@ func boughtText(actor string, v gildedhall.PurchaseResult) string {
 	if v.Vertebrae < 0 { // a log entry: no balances
 		return s
 	}
-	s += fmt.Sprintf(". Now holds %d Vertebrae, %s.", v.Vertebrae, plural(v.Chips, "Chip", "Chips"))
+	s += fmt.Sprintf(". Now holds %s, %s.", vertebrae(v.Vertebrae), plural(v.Chips, "Chip", "Chips"))
 	if len(v.Packs) > 0 {
 		s += " Open with: croupier play open " + v.Packs[0].Kind
 	}
@@ -216,7 +219,7 @@ func (n itemNames) add(pv game.PlayerView) {
 func itemsText(it economy.Items, names itemNames) string {
 	var parts []string
 	if it.Vertebrae > 0 {
-		parts = append(parts, fmt.Sprintf("%d Vertebrae", it.Vertebrae))
+		parts = append(parts, vertebrae(it.Vertebrae))
 	}
 	if it.Chips > 0 {
 		parts = append(parts, plural(it.Chips, "Chip", "Chips"))
@@ -307,7 +310,7 @@ func tradesText(g string, ts []trades.Trade, name func(string) string) string {
 func grantText(g gildedhall.Grant, v gildedhall.GrantResult, name func(string) string) string {
 	var parts []string
 	if g.Vertebrae != 0 {
-		parts = append(parts, signed(g.Vertebrae)+" Vertebrae")
+		parts = append(parts, signed(g.Vertebrae)+map[bool]string{true: " Vertebra", false: " Vertebrae"}[g.Vertebrae == 1 || g.Vertebrae == -1])
 	}
 	if g.Chips != 0 {
 		parts = append(parts, signed(g.Chips)+map[bool]string{true: " Chip", false: " Chips"}[g.Chips == 1 || g.Chips == -1])
@@ -318,8 +321,8 @@ func grantText(g gildedhall.Grant, v gildedhall.GrantResult, name func(string) s
 	for _, p := range v.Packs {
 		parts = append(parts, "pack "+p.ID+" ("+p.Kind+")")
 	}
-	s := fmt.Sprintf("Granted %s %s%s. %s now holds %d Vertebrae, %s.",
-		name(v.Player), strings.Join(parts, ", "), because(v.Reason), name(v.Player), v.Vertebrae, plural(v.Chips, "Chip", "Chips"))
+	s := fmt.Sprintf("Granted %s %s%s. %s now holds %s, %s.",
+		name(v.Player), strings.Join(parts, ", "), because(v.Reason), name(v.Player), vertebrae(v.Vertebrae), plural(v.Chips, "Chip", "Chips"))
 	if v.Won {
 		s += fmt.Sprintf("\n%s holds %s and wins the game!", name(v.Player), plural(v.Chips, "Chip", "Chips"))
 	}
@@ -330,7 +333,7 @@ func revokeText(v gildedhall.RevokeResult, name func(string) string) string {
 	r := v.Revoked
 	var parts []string
 	if r.Vertebrae > 0 {
-		parts = append(parts, fmt.Sprintf("%d Vertebrae", r.Vertebrae))
+		parts = append(parts, vertebrae(r.Vertebrae))
 	}
 	if r.Chips > 0 {
 		parts = append(parts, plural(r.Chips, "Chip", "Chips"))

@@ -42,13 +42,13 @@ func TestTurnsPlayerViewsCLI(t *testing.T) {
 	h.vars["CROUPIER_GAME"] = "nomic"
 
 	out = h.must("play", "join", "--name", "Ada")
-	contains(t, "join", out, "Ada (discord:1) joined nomic. 0 points; active; not in the Judicial Pool.")
+	contains(t, "join", out, "Ada joined nomic. 0 points; active; not in the Judicial Pool.")
 	lacks(t, "join", out, foreign...)
 	h.must("play", "--as", "discord:2", "join", "--name", "Bob")
 	h.must("play", "--as", "discord:2", "pool-enter")
 
 	out = h.must("play", "status", "discord:2")
-	contains(t, "Bob's status", out, "Bob (discord:2) in nomic (round 1, before its first turn (turn 1-1 begins Mon 9 Mar 22:00 CDT)): 0 points; active; in the Judicial Pool.")
+	contains(t, "Bob's status", out, "Bob in nomic (round 1, before its first turn (turn 1-1 begins Mon 9 Mar 22:00 CDT)): 0 points; active; in the Judicial Pool.")
 	lacks(t, "Bob's status", out, foreign...)
 
 	// Ada proposes in turn 1-1 and nobody votes: at the turn's end the
@@ -59,7 +59,7 @@ func TestTurnsPlayerViewsCLI(t *testing.T) {
 	h.must("play", "clock", "--advance", "120h") // Sun 15 Mar 04:00Z: after its end
 
 	out = h.must("play", "status")
-	contains(t, "Ada's status after the turn", out, "Ada (discord:1) in nomic (the interim after turn 1-1, until Mon 16 Mar 22:00 CDT): -10 points; active; not in the Judicial Pool.")
+	contains(t, "Ada's status after the turn", out, "Ada in nomic (the interim after turn 1-1, until Mon 16 Mar 22:00 CDT): -10 points; active; not in the Judicial Pool.")
 	lacks(t, "Ada's status after the turn", out, foreign...)
 
 	// Bob voted on none of the turn's proposals: he left the pool (U8).
@@ -93,10 +93,10 @@ func TestObeliskPlayerViewsCLI(t *testing.T) {
 	h.vars["CROUPIER_GAME"] = "stone"
 
 	out := h.must("play", "join", "--name", "Ada")
-	matches(t, "join", out, `^Ada \(discord:1\) joined stone\. Holds \d+⚡; active; reputable\.`)
+	matches(t, "join", out, `^Ada joined stone\. Holds \d+⚡; active; reputable\.`)
 	lacks(t, "join", out, "Vertebrae", "Chips", "deck")
 	out = h.must("play", "status")
-	matches(t, "status", out, `^Ada \(discord:1\) in stone \(period 2026-W10-I\): Holds \d+⚡; active; reputable\.`)
+	matches(t, "status", out, `^Ada in stone \(period 2026-W10-I\): Holds \d+⚡; active; reputable\.`)
 	lacks(t, "status", out, "Vertebrae", "Chips", "deck")
 	out = h.must("play", "players")
 	contains(t, "players", out, "HOLDS", "⚡")
@@ -125,9 +125,9 @@ func TestGildedHallPlayerViewsCLI(t *testing.T) {
 	h.vars["CROUPIER_AS"] = "discord:1"
 	h.must("play", "create-game", "hall")
 	h.vars["CROUPIER_GAME"] = "hall"
-	contains(t, "join", h.must("play", "join", "--name", "Ada"), "Ada (discord:1) joined hall. Vertebrae 0, Chips 0, deck 0 cards; active; reputable.")
+	contains(t, "join", h.must("play", "join", "--name", "Ada"), "Ada joined hall. Vertebrae 0, Chips 0, deck 0 cards; active; reputable.")
 	h.must("play", "grant", "discord:1", "--vertebrae", "7", "--chips", "1", "--reason", "stake")
-	contains(t, "status", h.must("play", "status"), "Ada (discord:1) in hall (period 2026-W10-I): Vertebrae 7, Chips 1, deck 0 cards; active; reputable.")
+	contains(t, "status", h.must("play", "status"), "Ada in hall (period 2026-W10-I): Vertebrae 7, Chips 1, deck 0 cards; active; reputable.")
 	contains(t, "players", h.must("play", "players"), "PLAYER", "VERTEBRAE", "CHIPS", "DECK", "STANDING")
 
 	v := h.statusJSON("discord:1")

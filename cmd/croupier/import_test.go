@@ -90,7 +90,7 @@ func TestImportThirtyPlayers(t *testing.T) {
 			name = names[id]
 			want[id] = fmt.Sprintf("  %s: not a player yet, registered as %q: %s", id, name, line)
 		} else {
-			want[id] = fmt.Sprintf("  %s (%s): %s", names[id], id, line)
+			want[id] = fmt.Sprintf("  %s: %s", names[id], line)
 		}
 		fmt.Fprintf(&csv, "%s,%s,%d,%d,%s,%s\n", ref, name, 10+i, chips, cards, packs)
 	}
@@ -146,7 +146,7 @@ func TestImportThirtyPlayers(t *testing.T) {
 	contains(t, "the log", h.must("play", "log", "--all"), "Player01 imported the holdings of 30 players (20 registered before joining)")
 
 	// A registered newcomer joins: the membership is theirs, holdings and all.
-	contains(t, "a registered person joins", h.must("play", "--as", "discord:111", "join", "--name", "Eleven"), "Eleven (discord:111) joined hall. Vertebrae 21, Chips 3")
+	contains(t, "a registered person joins", h.must("play", "--as", "discord:111", "join", "--name", "Eleven"), "Eleven joined hall. Vertebrae 21, Chips 3")
 
 	out = h.must("play", "import-revoke", id, "--reason", "wrong table")
 	contains(t, "revoke", out, "Revoked import "+id)
@@ -165,7 +165,7 @@ func TestImportThirtyPlayers(t *testing.T) {
 	}
 	h.refused("already_revoked", "play", "import-revoke", id, "--reason", "again")
 	// A person the revocation unregistered joins afresh.
-	contains(t, "a first join after the revocation", h.must("play", "--as", "discord:112", "join", "--name", "Twelve"), "Twelve (discord:112) joined hall. Vertebrae 0, Chips 0")
+	contains(t, "a first join after the revocation", h.must("play", "--as", "discord:112", "join", "--name", "Twelve"), "Twelve joined hall. Vertebrae 0, Chips 0")
 }
 
 func mapsEqual(a, b map[string]string) bool {
@@ -199,9 +199,9 @@ func TestImportFormatsAndRefusals(t *testing.T) {
 	}
 	js := write("h.json", `{"rows":[{"player":"Bob","chips":2,"cards":["3 King of Spades"]},{"player":"slack:U9","name":"Nine","packs":["2 deck-pack"]}]}`)
 	contains(t, "json dry run", h.must("play", "import", js, "--dry-run", "--reason", "r"),
-		"  Bob (discord:2): +2 Chips, 3 × King of Spades", `  slack:U9: not a player yet, registered as "Nine": 2 deck-pack`)
+		"  Bob: +2 Chips, 3 × King of Spades", `  slack:U9: not a player yet, registered as "Nine": 2 deck-pack`)
 	contains(t, "json import", h.must("play", "import", js, "--reason", "r"), "Imported the holdings of 2 players into hall in one correction (1 person registered before joining)")
-	contains(t, "Nine", h.must("play", "status", "Nine"), "Nine (slack:U9) in hall", "2 packs")
+	contains(t, "Nine", h.must("play", "status", "Nine"), "Nine in hall", "2 packs")
 	before, entries := h.holdingsOf(), h.logLen()
 	for _, c := range []struct{ file, want string }{
 		{write("a.csv", "player,colour\ndiscord:2,red\n"), `unknown column "colour"`},
@@ -244,7 +244,7 @@ func TestImportDryRunNeedsNoReason(t *testing.T) {
 	}
 	before, entries := h.holdingsOf(), h.logLen()
 	dry := h.must("play", "import", file, "--dry-run")
-	want := "Importing into hall (1 player), in one log entry:\n  Bob (discord:2): +30 Vertebrae, holo Red Joker\nDry run: nothing was changed. Run it without --dry-run to apply it.\n"
+	want := "Importing into hall (1 player), in one log entry:\n  Bob: +30 Vertebrae, holo Red Joker\nDry run: nothing was changed. Run it without --dry-run to apply it.\n"
 	if dry != want {
 		t.Errorf("import --dry-run without a reason prints\n%s\nwant\n%s", dry, want)
 	}

@@ -142,9 +142,9 @@ func TestWalkthrough(t *testing.T) {
 	h.vars["CROUPIER_GAME"] = "hall"
 
 	out = h.must("play", "join", "--name", "Ada")
-	contains(t, "join", out, "Ada (discord:1) joined hall. Vertebrae 0, Chips 0, deck 0 cards; active;")
+	contains(t, "join", out, "Ada joined hall. Vertebrae 0, Chips 0, deck 0 cards; active;")
 	out = h.must("play", "--as", "discord:2", "join", "--name", "Bob")
-	contains(t, "second join", out, "Bob (discord:2) joined hall.")
+	contains(t, "second join", out, "Bob joined hall.")
 
 	out = h.must("play", "roll", "2d6", "--reason", "observe the Obelisk")
 	m := regexp.MustCompile(`Ada rolled 2d6: ([1-6]) \+ ([1-6]) = (\d+) \(observe the Obelisk\)\. Period 2026-W10-I`).FindStringSubmatch(out)
@@ -157,9 +157,9 @@ func TestWalkthrough(t *testing.T) {
 
 	out = h.must("play", "grant", "discord:2", "--vertebrae", "5", "--chips", "2", "--reason", "carried over from the wiki")
 	contains(t, "grant", out, "Granted Bob +5 Vertebrae, +2 Chips (carried over from the wiki). Bob now holds 5 Vertebrae, 2 Chips.")
-	contains(t, "status", h.must("play", "status", "discord:2"), "Bob (discord:2) in hall (period 2026-W10-I): Vertebrae 5, Chips 2, deck 0 cards; active;")
-	contains(t, "my status", h.must("play", "status"), "Ada (discord:1) in hall (period 2026-W10-I): Vertebrae 0, Chips 0")
-	contains(t, "players", h.must("play", "players"), "hall has 2 players:", "Ada (discord:1)", "Bob (discord:2)  5")
+	contains(t, "status", h.must("play", "status", "discord:2"), "Bob in hall (period 2026-W10-I): Vertebrae 5, Chips 2, deck 0 cards; active;")
+	contains(t, "my status", h.must("play", "status"), "Ada in hall (period 2026-W10-I): Vertebrae 0, Chips 0")
+	contains(t, "players", h.must("play", "players"), "hall has 2 players:", "Ada", "Bob     5  ")
 
 	// Before the phase ends the roll's draws are pending, not verified.
 	contains(t, "seeds before", h.must("play", "seeds"), "2026-W10-I\n", "not revealed yet")
@@ -626,7 +626,7 @@ func TestEconomyCLI(t *testing.T) {
 
 	// An admin's corrections.
 	contains(t, "revoke", h.must("play", "revoke", "discord:2", "--card", "7 of Hearts", "--vertebrae", "1", "--reason", "duplicate import"),
-		"Revoked from Bob: 1 Vertebrae, 7 of Hearts (duplicate import).")
+		"Revoked from Bob: 1 Vertebra, 7 of Hearts (duplicate import).")
 	out = h.must("play", "grant", "discord:2", "--card", "King of Spades", "--holo", "--random-cards", "1", "--pack", "2 Handy Pack", "--reason", "prize")
 	if !strings.Contains(out, "holo King of Spades") || strings.Count(out, "(handy-pack)") != 2 {
 		t.Errorf("grant of a holo card, a random card and 2 packs:\n%s", out)
@@ -641,13 +641,13 @@ func TestEconomyCLI(t *testing.T) {
 	}
 	contains(t, "amend", h.must("play", "amend", "--price", "chip=1", "--reason", "end-of-cycle sale"),
 		"Amended the ruleset of hall (gilded-hall) to version 2 (end-of-cycle sale): 1 Chip costs 1 Vertebrae, was 25.")
-	contains(t, "ruleset", h.must("play", "ruleset"), "hall plays gilded-hall version 2", "chip 1 Vertebrae", "Victory at 25 Chips.")
+	contains(t, "ruleset", h.must("play", "ruleset"), "hall plays gilded-hall version 2", "chip 1 Vertebra", "Victory at 25 Chips.")
 	contains(t, "amend --patch", h.must("play", "amend", "--patch", `{"durations":{"tradeWindow":"72h"}}`, "--reason", "faster trades"),
 		`to version 3 (faster trades): the time to consent to a trade is 3 days, was 7 days.`)
 	contains(t, "log", h.must("play", "log", "--all"), "Ada was granted +40 Vertebrae, 3 cards: 7 of Hearts, 7 of Hearts, Red Joker (holo)", "Ada bought Handy Pack from the Croupier for 12 Vertebrae", "Trade "+id+" executed: Ada gives 3 Vertebrae and 2 × 7 of Hearts; Bob gives 1 Chip.", "The ruleset was amended to version 2 by Ada (end-of-cycle sale)")
 
 	// C7: 24 more Chips make 25, and the game is over.
-	contains(t, "victory", h.must("play", "buy", "chip", "--quantity", "24"), "Now holds 1 Vertebrae, 25 Chips.", "Ada holds 25 Chips and wins the game!")
+	contains(t, "victory", h.must("play", "buy", "chip", "--quantity", "24"), "Now holds 1 Vertebra, 25 Chips.", "Ada holds 25 Chips and wins the game!")
 	if r := h.cli("play", "--as", "discord:2", "buy", "random-card"); r.code != 1 || !strings.Contains(r.stderr, "[game_over]") {
 		t.Errorf("buying after the game ended: %s", r)
 	}

@@ -354,7 +354,7 @@ func importedText(g string, res gildedhall.ImportResult, name func(string) strin
 	}
 	s := fmt.Sprintf("Imported the holdings of %s into %s in one correction (%s registered before joining); import %s%s.",
 		plural(len(res.Rows), "player", "players"), g, plural(pre, "person", "people"), res.ID, because(res.Reason))
-	return s + fmt.Sprintf("\nUndo it as a whole with: croupier play import-revoke %s --reason ...", res.ID)
+	return s + fmt.Sprintf("\nUndo it as a whole with: croupier play import-revoke %s --reason WHY", res.ID)
 }
 
 // jsonReply is v as the body --json prints.

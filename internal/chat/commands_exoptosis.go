@@ -293,18 +293,25 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 		if err != nil {
 			return nil, err
 		}
-		var r *gildedhall.MoveResult
+		var (
+			r   *gildedhall.MoveResult
+			res *game.Result
+		)
+		move := func() {
+			res, err = gildedhall.On(s).Move(ctx, req(inv), mv)
+			r, err = decoded[*gildedhall.MoveResult](res, err)
+		}
 		err = errStaleGuess
 		if id, ok := guessesOf(ctx).get(inv.Game, inv.User); ok && inv.Opt("match") == "" {
 			mv.Match, mv.Guessed = id, true
-			r, err = decoded[*gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+			move()
 		}
 		if isStaleGuess(err) {
 			if mv.Match, err = matchOf(ctx, s, inv); err != nil {
 				return nil, err
 			}
 			mv.Guessed = false
-			r, err = decoded[*gildedhall.MoveResult](gildedhall.On(s).Move(ctx, req(inv), mv))
+			move()
 		}
 		if err != nil {
 			return nil, err
@@ -312,15 +319,10 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 		if r.Match.Status == gildedhall.MatchEnded {
 			guessesOf(ctx).put(inv.Game, inv.User, "")
 		}
-		var ls []string
-		for _, ev := range r.Events {
-			if ev.Kind == exoptosis.EvSelected {
-				ls = append(ls, ev.Participant+" selected a hand")
-				continue
-			}
-			ls = append(ls, words(ev.Participant, strings.ReplaceAll(ev.Kind, "_", " "), ev.Other, ev.Card))
-		}
-		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines(append(ls, nextText(r.Match)))}
+		// What the move did, as every edge says it (the command's Says),
+		// then who the match waits for.
+		said := s.Says("match-"+mv.Kind, res.Body, playerNames(ctx, s, inv.Game, res.Names))
+		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines([]string{said, nextText(r.Match)})}
 		if inv.SharedMessage() != nil {
 			// A move pressed on a match's message in the channel: the
 			// message tells everyone what happened; the mover's next
@@ -345,9 +347,9 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 func nextText(v gildedhall.MatchView) string {
 	if v.Status == gildedhall.MatchEnded {
 		if v.Winner == "" {
-			return fmt.Sprintf("🏁 The match ended without a winner (%s); bets refunded.", v.EndReason)
+			return fmt.Sprintf("🏁 The match ended without a winner (%s); bets refunded.", game.Words(v.EndReason))
 		}
-		return fmt.Sprintf("🏆 %s won (%s) a pool of %d Chips.", v.Winner, v.EndReason, v.Pool)
+		return fmt.Sprintf("🏆 %s won (%s) a pool of %s.", v.Winner, game.Words(v.EndReason), plural(v.Pool, "Chip", "Chips"))
 	}
 	if len(v.Movers) == 0 {
 		return ""

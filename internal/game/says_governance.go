@@ -1,6 +1,7 @@
 package game
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"croupier/internal/rules/governance"
@@ -21,6 +22,20 @@ func saysProposal(a Answer) string {
 		return fmt.Sprintf("%s withdrew %s.", by, what)
 	case governance.StatusOpen:
 		s := fmt.Sprintf("%s submitted %s, a %s proposal", by, what, Words(string(v.Class)))
+		if v.Kind != "" {
+			// A component's kind (a banishment): the player and the
+			// duration its parameters name, where it has them.
+			s = fmt.Sprintf("%s submitted %s, a %s %s proposal", by, what, Words(string(v.Class)), Words(v.Kind))
+			var p F
+			if json.Unmarshal(v.Params, &p) == nil {
+				if id := p.Str("player"); id != "" {
+					s += " of " + a.Who(id, "")
+				}
+				if d := p.Str("duration"); d != "" {
+					s += " for " + d
+				}
+			}
+		}
 		if v.Summary != "" {
 			s += ": " + v.Summary
 		}

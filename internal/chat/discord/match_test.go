@@ -240,7 +240,7 @@ func exoptosisScenario(t *testing.T) *harness {
 		t.Fatalf("a hand of 3: %s", r.Raw)
 	}
 	r = hs.chooseAll(ada, hand.customID, adaDeck...)
-	contains(t, "hand menu", r, "<@2> selected a hand", "Waiting for")
+	contains(t, "hand menu", r, "User 2 selected a hand", "Waiting for")
 	if p := part(hs.match(id, ada), ada); !p.Selected || !sameSet(p.Hand, adaDeck) {
 		t.Fatalf("Ada after the hand menu: %+v", p)
 	}
@@ -251,13 +251,13 @@ func exoptosisScenario(t *testing.T) *harness {
 		t.Fatalf("Grace's hand menu: %+v", hand)
 	}
 	r = hs.chooseAll(grace, hand.customID, graceHand...)
-	contains(t, "hand menu of 4", r, id+": select", "<@3> selected a hand")
+	contains(t, "hand menu of 4", r, id+": select", "User 3 selected a hand")
 	if p := part(hs.match(id, grace), grace); !p.Selected || !sameSet(p.Hand, graceHand) {
 		t.Fatalf("Grace after the hand menu: %+v, want %v", p, graceHand)
 	}
 	// Cy selects by slash (kind select, comma-separated cards).
 	r = hs.cmd(cy, "match", sub("move", opt("kind", "select"), opt("card", "2 of Clubs, 3 of Clubs, 4 of Clubs, 5 of Clubs"), opt("match", id)))
-	contains(t, "match move select", r, id+": select", "<@5> selected a hand")
+	contains(t, "match move select", r, id+": select", "User 5 selected a hand")
 	v := hs.match(id, ada)
 	if v.Phase != string(exoptosis.PhaseBetting) || v.Turn != "discord:"+ada {
 		t.Fatalf("after the selections: phase %s, turn %s (Ada holds the most cards)", v.Phase, v.Turn)
@@ -272,7 +272,7 @@ func exoptosisScenario(t *testing.T) *harness {
 		t.Fatalf("raises %v", levels)
 	}
 	r = hs.choose(ada, raise, "raise||||2")
-	contains(t, "raise select", r, "<@2> raised")
+	contains(t, "raise select", r, "User 2 raised")
 	if v = hs.match(id, ada); v.Pool != 2 || part(v, ada).Bet != 2 {
 		t.Fatalf("after the raise: pool %d, Ada's bet %d", v.Pool, part(v, ada).Bet)
 	}
@@ -281,10 +281,10 @@ func exoptosisScenario(t *testing.T) *harness {
 		case "discord:" + grace:
 			r = hs.cmd(grace, "match", sub("status"))
 			r = hs.press(grace, r.button(t, "Match"))
-			contains(t, "Match button", r, "<@3> matched")
+			contains(t, "Match button", r, "User 3 matched")
 		case "discord:" + cy:
 			r = hs.cmd(cy, "match", sub("move", opt("kind", "decline")))
-			contains(t, "decline", r, "<@5> declined")
+			contains(t, "decline", r, "User 5 declined")
 		default:
 			t.Fatalf("turn %s in betting", next)
 		}
@@ -300,7 +300,7 @@ func exoptosisScenario(t *testing.T) *harness {
 	r = hs.cmd(ada, "match", sub("status"))
 	hs.press(ada, r.button(t, "Pass"))
 	r = hs.cmd(grace, "match", sub("move", opt("kind", "pass")))
-	contains(t, "pass", r, "<@3> passed")
+	contains(t, "pass", r, "User 3 passed")
 	if v = hs.match(id, ada); v.Phase != string(exoptosis.PhasePlay) || v.Turn != "discord:"+ada {
 		t.Fatalf("after the passes: %s, turn %s", v.Phase, v.Turn)
 	}
@@ -312,7 +312,7 @@ func exoptosisScenario(t *testing.T) *harness {
 		t.Fatalf("Ada's first plays %v: any card but a special one", plays)
 	}
 	r = hs.choose(ada, moves, "play|2 of Hearts")
-	contains(t, "play select", r, "<@2> played 2 of Hearts", "Waiting for <@3>")
+	contains(t, "play select", r, "User 2 played 2 of Hearts", "Waiting for <@3>")
 	if v = hs.match(id, ada); v.Top != "2 of Hearts" || v.Turn != "discord:"+grace {
 		t.Fatalf("after the play: top %q, turn %s", v.Top, v.Turn)
 	}
@@ -325,14 +325,14 @@ func exoptosisScenario(t *testing.T) *harness {
 		}
 	}
 	r = hs.cmd(grace, "match", sub("move", opt("kind", "add"), opt("card", "Jack of Hearts")))
-	contains(t, "add", r, "<@3> added Jack of Hearts")
+	contains(t, "add", r, "User 3 added Jack of Hearts")
 	if p := part(hs.match(id, grace), grace); !slices.Contains(p.Hand, "Jack of Hearts") || p.HandSize != 5 {
 		t.Fatalf("Grace after adding: %+v", p)
 	}
 	// Ada plays her Ace by slash: she owes the Ace's target, so the reply
 	// offers it at once.
 	r = hs.cmd(ada, "match", sub("move", opt("kind", "play"), opt("card", "Ace of Spades")))
-	contains(t, "play", r, "<@2> played Ace of Spades")
+	contains(t, "play", r, "User 2 played Ace of Spades")
 	targets, vals := r.selectMenu(t, "Your move")
 	if !slices.Equal(vals, []string{"target||discord:" + grace}) {
 		t.Fatalf("the Ace's targets %v", vals)
@@ -397,7 +397,7 @@ func exoptosisScenario(t *testing.T) *harness {
 	hs.cmd(grace, "duel", sub("answer", opt("accept", true)))
 	id = hs.matches(gildedhall.MatchFilter{Status: gildedhall.MatchPlaying})[0].ID
 	r = hs.cmd(ada, "match", sub("move", opt("kind", "terminate")))
-	contains(t, "terminate", r, "<@2> consented")
+	contains(t, "terminate", r, "User 2 consented")
 	r = hs.cmd(grace, "match", sub("move", opt("kind", "terminate")))
 	contains(t, "terminate by all", r, "ended without a winner")
 	if v = hs.match(id, ada); v.Status != gildedhall.MatchEnded || v.Winner != "" {

@@ -261,7 +261,7 @@ func exoptosisScenario(t *testing.T) *env {
 		t.Fatalf("after match and decline: pool %d, Cy %s with %d Chips", v.Pool, part(v, cy).Status, e.player(cy).Inventory.Chips)
 	}
 	e.ok(ada, "match move pass")
-	has(t, "pass", e.ok(grace, "match move pass"), "passed", "play started")
+	has(t, "pass", e.ok(grace, "match move pass"), "passed", "Play started")
 
 	// Play: a select, then slash commands for every other kind.
 	sel, plays := selectOf(t, e.ok(ada, "match status"), "Your move")
@@ -285,7 +285,7 @@ func exoptosisScenario(t *testing.T) *env {
 		t.Fatalf("after the Ace: pending %+v, Grace holds %d", v.Pending, part(v, grace).HandSize)
 	}
 	e.ok(grace, "match move play card=7 of Diamonds")
-	has(t, "giver", e.ok(ada, "match move giver player=<@U0GRACE|grace>"), "giver chosen")
+	has(t, "giver", e.ok(ada, "match move giver player=<@U0GRACE|grace>"), "to give them a card")
 	if v := e.match(id, grace); v.Pending == nil || v.Pending.Kind != exoptosis.ChoiceGive {
 		t.Fatalf("pending after giver: %+v", v.Pending)
 	}
@@ -293,7 +293,7 @@ func exoptosisScenario(t *testing.T) *env {
 	if p := part(e.match(id, ada), ada); !slices.Contains(p.Hand, "8 of Diamonds") {
 		t.Fatalf("Ada after the gift: %v", p.Hand)
 	}
-	has(t, "forfeit", e.ok(grace, "match move forfeit"), "won (last_standing) a pool of 4 Chips")
+	has(t, "forfeit", e.ok(grace, "match move forfeit"), "won (last standing) a pool of 4 Chips")
 	if v := e.match(id, ada); v.Winner != "slack:"+ada || e.player(ada).Inventory.Chips != 7 {
 		t.Fatalf("after the forfeit: winner %s, Ada %d Chips", v.Winner, e.player(ada).Inventory.Chips)
 	}

@@ -323,6 +323,24 @@ func rewardText(f engine.F) string {
 	return engine.Or(f.Str("kind"), "nothing")
 }
 
+// choiceWords is what a pending choice of kind asks of its owner, other
+// being who receives a card given; "" for a kind it does not know.
+func choiceWords(kind, other string) string {
+	switch kind {
+	case exoptosis.ChoiceAce:
+		return "choose another participant, who draws 2"
+	case exoptosis.ChoiceQueen:
+		return "choose a card of a hand to leave the match"
+	case exoptosis.ChoiceKing:
+		return "choose two participants, who draw 1 each"
+	case exoptosis.ChoiceGiver:
+		return "choose who gives them a card"
+	case exoptosis.ChoiceGive:
+		return "give " + engine.Or(other, "someone") + " a card"
+	}
+	return ""
+}
+
 // matchStep narrates one event of a match's engine (exoptosis.Event,
 // under the match's id).
 func matchStep(kind string) func(engine.Event, func(string) string) string {
@@ -374,11 +392,16 @@ func matchStep(kind string) func(engine.Event, func(string) string) string {
 		case exoptosis.EvPlayed:
 			s = fmt.Sprintf("%s played %s%s", who, card, in)
 		case exoptosis.EvAdded:
-			s = fmt.Sprintf("%s added %s to the pile%s", who, card, in)
+			s = fmt.Sprintf("%s added %s from their deck to their hand%s", who, card, in)
 		case exoptosis.EvChoicePending:
 			s = fmt.Sprintf("%s has a choice to make%s", who, in)
-			if reason != "" {
+			if c := choiceWords(reason, other); c != "" {
+				s = fmt.Sprintf("%s must %s%s", who, c, in)
+			} else if reason != "" {
 				s += " (" + engine.Words(reason) + ")"
+			}
+			if c := f.Str("card"); c != "" && reason != exoptosis.ChoiceGive && reason != exoptosis.ChoiceGiver {
+				s += " (" + c + ")"
 			}
 			reason = ""
 		case exoptosis.EvChosenAtRandom:
@@ -397,12 +420,12 @@ func matchStep(kind string) func(engine.Event, func(string) string) string {
 			s = fmt.Sprintf("%s left %s's hand%s", engine.Capitalize(card), who, in)
 		case exoptosis.EvEffect:
 			s = fmt.Sprintf("The effect of %s resolved%s", card, in)
-			if len(cs) > 0 {
-				s += ": " + strings.Join(cs, ", ")
+			if len(cs) > 0 { // its targets
+				s = fmt.Sprintf("%s took effect on %s%s", card, engine.NameList(name, cs), in)
 			}
 		case exoptosis.EvForfeited:
 			s = fmt.Sprintf("%s forfeited%s", who, in)
-			if reason != "" {
+			if reason != "" && reason != exoptosis.MoveForfeit { // the move says itself
 				s += " (" + engine.Words(reason) + ")"
 			}
 			reason = ""

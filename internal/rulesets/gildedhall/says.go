@@ -2,9 +2,11 @@ package gildedhall
 
 import (
 	"strconv"
+	"strings"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/players"
 )
 
@@ -100,7 +102,13 @@ func saysImport(a engine.Answer) string {
 	var v ImportResult
 	a.Decode(&v)
 	if v.Revoked != "" {
-		return "Import " + v.ID + " is revoked" + engine.Because(v.Reason) + ": what it carried over is taken back."
+		// v.Reason is the import's own: it names the import, not why it
+		// is revoked (the log keeps that).
+		what := "Import " + v.ID
+		if v.Reason != "" {
+			what += " (" + strconv.Quote(v.Reason) + ")"
+		}
+		return what + " is revoked: what it carried over to " + engine.Count(len(v.Rows), "player", "players") + " is taken back."
 	}
 	return "Import " + v.ID + " carried over the holdings of " + engine.Count(len(v.Rows), "player", "players") + engine.Because(v.Reason) + "."
 }
@@ -131,10 +139,27 @@ func matchWords(a engine.Answer, v MatchView) string {
 	return what + " is under way."
 }
 
+// saysMove tells what the move did, step by step as the log narrates the
+// match's events (a hand selected stays hidden until every hand is in),
+// then where the match stands.
 func saysMove(a engine.Answer) string {
 	var v MoveResult
 	a.Decode(&v)
-	return "Your move is made. " + matchWords(a, v.Match)
+	who := func(id string) string { return a.Who(id, "") }
+	var ss []string
+	for _, ev := range v.Events {
+		if ev.Kind == exoptosis.EvSelected {
+			ev.Cards = nil
+		}
+		if ev.Kind == exoptosis.EvTurnOrder || ev.Kind == exoptosis.EvEnded {
+			continue // the order follows from the turns; the end is matchWords'
+		}
+		ss = append(ss, matchStep(ev.Kind)(engine.MakeEvent("match_"+ev.Kind, ev.Participant, ev), who))
+	}
+	if len(ss) == 0 {
+		ss = append(ss, "Your move is made.")
+	}
+	return strings.Join(append(ss, matchWords(a, v.Match)), " ")
 }
 
 func saysBattle(a engine.Answer) string {
