@@ -48,17 +48,16 @@ func Turns() engine.Component {
 				Summary: "Submit a rule-change proposal: enact, amend or repeal a rule", Call: engine.Method(SubmitProposal, engine.Creates), Says: saysPropose,
 				Help: "One change: the op, the rule's number (amend, repeal) and its new text (enact, amend),\n" +
 					"as in turns-propose amend 205 \"new text\" or turns-propose enact --text \"new text\".\n" +
-					"Several at once are --changes; a change to the ruleset's numbers is --data, a JSON Patch:\n" +
-					"--data '[{\"op\":\"replace\",\"path\":\"/turns/winPoints\",\"value\":150}]'.\n" +
+					"Several at once are --changes; a change to the ruleset's numbers (R4) is --data, a JSON Patch.\n" +
 					"The active players vote on it until the turn ends (turns-vote, U3).",
 				Args: []engine.Arg{
 					{Name: "op", Type: engine.FieldString, Positional: true, Description: "Enact a new rule, amend or repeal one", Choices: opChoices},
 					{Name: "rule", Type: engine.FieldInteger, Positional: true, Min: engine.Bound(1), Description: "The rule amended or repealed", Suggest: &suggestRules},
 					{Name: "text", Type: engine.FieldString, Positional: true, Description: "The rule's new text (enact, amend)"},
 					{Name: "note", Type: engine.FieldString, Description: "What the proposal does, in your words"},
-					{Name: "changes", Type: engine.FieldJSON, Description: `Several rule changes, as JSON: [{"op":"amend","rule":205,"text":"..."}]`},
-					{Name: "data", Type: engine.FieldJSON, Description: "A change to the ruleset's numbers, as a JSON Patch"},
-					{Name: "message", Type: engine.FieldJSON, Description: `The chat message whose 👍/👎 are votes, as JSON: {"platform","channel","message"}`},
+					{Name: "changes", Type: engine.FieldJSON, Description: `Several rule changes: [{"op":"amend","rule":205,"text":"..."}]`},
+					{Name: "data", Type: engine.FieldJSON, Description: `A patch of the ruleset's numbers: [{"op":"replace","path":"/turns/winPoints","value":150}]`},
+					{Name: "message", Type: engine.FieldJSON, Description: "The chat message whose 👍/👎 reactions are votes (platform, channel, message)"},
 				}},
 			{Name: "turns-vote", Institution: InstTurns, Action: true, What: "votes on proposals", Chat: "turns vote", Private: true,
 				Summary: "Vote for or against a rule-change proposal", Call: engine.Method(CastVote), Says: saysVote,
