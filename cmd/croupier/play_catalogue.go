@@ -354,6 +354,11 @@ func (e *env) gameHelp(opts playOpts) error {
 		if info.Admin && !strings.Contains(summary, "admin") {
 			summary += " (admins)"
 		}
+		if len(line) > 48 {
+			// A long usage line keeps the summaries in one column.
+			fmt.Fprintln(e.stdout, line)
+			line = ""
+		}
 		fmt.Fprintf(e.stdout, "%-48s %s\n", line, summary)
 	}
 	fmt.Fprintf(e.stdout, "Every game also has: status, players, log, clock, help. croupier play help NAME --game %s gives one command's arguments.\n", opts.game)

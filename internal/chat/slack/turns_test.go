@@ -14,8 +14,9 @@ import (
 
 // turnsScenario plays the turns ruleset's commands through Slack in a
 // workspace bound to a turns game: a proposal and its For button, a typed
-// vote, a Request for Judgment through recusal and the administrator's
-// ruling, an appeal whose button is pressed during the next turn, a typed
+// vote (by position, as the declaration orders it: turns vote P1 against),
+// a Request for Judgment through recusal and the administrator's ruling
+// (case rule 5301 FALSE "It is."), an appeal whose button is pressed during the next turn, a typed
 // appeal vote, and the turns view.
 func turnsScenario(t *testing.T) *env {
 	e := newEnv(t)
@@ -32,7 +33,7 @@ func turnsScenario(t *testing.T) *env {
 	if st := e.press(grace, actionOf(t, m, "For"), "trig-turns-1"); st != http.StatusOK {
 		t.Fatalf("pressing For: %d", st)
 	}
-	has(t, "turns-vote", e.ok(cy, "turns vote proposal=P1 vote=against"), "voted against proposal P1")
+	has(t, "turns-vote", e.ok(cy, "turns vote P1 against"), "voted against proposal P1")
 	// The button cast the presser's vote, the command the typist's.
 	ps, err := turns.Proposals(context.Background(), e.svc, "nomic")
 	if err != nil || len(ps) != 1 || len(ps[0].VotesFor) != 1 || len(ps[0].VotesAgainst) != 1 {
@@ -41,7 +42,7 @@ func turnsScenario(t *testing.T) *env {
 	e.ok(grace, "pool-enter")
 	e.ok(ada, `judgment-request statement="Is rule 210 fair?"`)
 	has(t, "judge-recuse", e.ok(grace, "case recuse case=5301"), "the administrator judges it")
-	has(t, "judge-rule", e.ok(admin, `case rule case=5301 ruling=FALSE reasons="It is."`), "ruled case 5301 FALSE")
+	has(t, "judge-rule", e.ok(admin, `case rule 5301 FALSE "It is."`), `ruled case 5301 FALSE: "It is"`)
 	m = e.ok(cy, `case appeal case=5301 ruling=TRUE reasons="It is not."`)
 	has(t, "ruling-appeal", m, "Appeal A1 of case 5301")
 	e.clk.Set(time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)) // turn 1-1, when the appeal is voted on
