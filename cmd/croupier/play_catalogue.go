@@ -199,7 +199,7 @@ func argWords(a game.Arg) string {
 	}
 	switch {
 	case len(a.Choices) > 0:
-		parts = append(parts, a.ChoiceWords())
+		parts = append(parts, "one of "+a.ChoiceWords())
 	case a.Type == game.FieldPlayer:
 		parts = append(parts, "a player's name, mention or id")
 	case a.Type == game.FieldPlayers:

@@ -66,7 +66,7 @@ func TestTurnsHelpFromDeclarations(t *testing.T) {
 		{[]string{"turns-vote", "P1", "maybe"}, `vote must be for or against, not "maybe"`},
 		{[]string{"turns-propose", "change", "210", "x"}, `op must be enact, amend or repeal, not "change"`},
 		{[]string{"turns-vote", "P1"}, "turns-vote needs vote"},
-		{[]string{"judge-rule", "5301", "true"}, `ruling must be TRUE or FALSE, not "true"`},
+		{[]string{"judge-rule", "5301", "maybe"}, `ruling must be TRUE or FALSE, not "maybe"`},
 	} {
 		if r := h.cli(append([]string{"play", "--as", "discord:2"}, c.args...)...); r.code != exitUsage || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("play %s: %s, want the usage error %q", strings.Join(c.args, " "), r, c.want)
@@ -75,8 +75,9 @@ func TestTurnsHelpFromDeclarations(t *testing.T) {
 	if after := h.must("play", "log"); after != before {
 		t.Errorf("a refused argument changed the log:\n%s\n%s", before, after)
 	}
-	contains(t, "turns-vote", h.must("play", "--as", "discord:2", "turns-vote", "P1", "for"), "Bob voted for proposal P1")
+	// A choice is read in any case, as the declared one.
+	contains(t, "turns-vote", h.must("play", "--as", "discord:2", "turns-vote", "P1", "For"), "Bob voted for proposal P1")
 	h.must("play", "--as", "discord:2", "pool-enter")
 	contains(t, "judgment-request", h.must("play", "--as", "discord:1", "judgment-request", "Is rule 210 fair?"), "case 5301", "its Judge is Bob")
-	contains(t, "judge-rule", h.must("play", "--as", "discord:2", "judge-rule", "5301", "TRUE", "--reasons", "It is."), `Bob ruled case 5301 TRUE: "It is". The ruling may be appealed.`)
+	contains(t, "judge-rule", h.must("play", "--as", "discord:2", "judge-rule", "5301", "true", "--reasons", "It is."), `Bob ruled case 5301 TRUE: "It is". The ruling may be appealed.`)
 }

@@ -128,7 +128,7 @@ func checkArgs(c Command) error {
 		seen[a.Name] = true
 		f := fields[i]
 		if want := payloadKind(a.Type); want != f.Type {
-			return fmt.Errorf("command %q: argument %q is a %s, but its member is a %s", c.Name, a.Name, a.Type, f.Type)
+			return fmt.Errorf("command %q: argument %q is of kind %s, but its member is of kind %s", c.Name, a.Name, a.Type, f.Type)
 		}
 		if f.Required && !a.Required {
 			return fmt.Errorf("command %q: argument %q is required by its payload", c.Name, a.Name)
@@ -167,10 +167,16 @@ func payloadKind(t string) string {
 
 // Value reads text as a value of a, as a person typed it, or says why it
 // is none: a whole number for an integer, true or false for a boolean, one
-// of the choices when a has them, within its bounds.
+// of the choices when a has them (in any case: the choice as declared),
+// within its bounds.
 func (a Arg) Value(text string) (any, error) {
-	if len(a.Choices) > 0 && !slices.ContainsFunc(a.Choices, func(c Choice) bool { return c.Value == text }) {
-		return nil, fmt.Errorf("%s must be %s, not %q", a.Name, a.ChoiceWords(), text)
+	if len(a.Choices) > 0 {
+		// As a person types it: "true" is TRUE, "Against" is against.
+		i := slices.IndexFunc(a.Choices, func(c Choice) bool { return strings.EqualFold(c.Value, strings.TrimSpace(text)) })
+		if i < 0 {
+			return nil, fmt.Errorf("%s must be %s, not %q", a.Name, a.ChoiceWords(), text)
+		}
+		text = a.Choices[i].Value
 	}
 	switch a.Type {
 	case FieldInteger:
