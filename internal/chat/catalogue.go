@@ -68,6 +68,9 @@ func catalogueCommand(c game.Command) Command {
 	args := c.Arguments()
 	cmd := Command{Name: c.ChatName(), Description: desc, Kind: Slash, Admin: c.Admin, Private: c.Private, Runs: []string{c.Name}, Handler: runCatalogue(c, args)}
 	for _, a := range args {
+		if a.NotInChat {
+			continue
+		}
 		o := Option{Name: a.Name, Required: a.Required, Description: a.Description, Min: a.Min, Max: a.Max, suggest: a.Suggest}
 		for _, ch := range a.Choices {
 			o.Choices = append(o.Choices, Choice{Label: ch.Label, Value: ch.Value})

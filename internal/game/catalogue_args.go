@@ -44,6 +44,10 @@ type Arg struct {
 	// Suggest, when set, lists values as a person types (chat's
 	// autocompletion).
 	Suggest *Suggest
+	// NotInChat: chat offers no option for it. A chat message's reference,
+	// say, is what the platform knows, not what a person types; the CLI
+	// and the API still take it.
+	NotInChat bool
 }
 
 // Choice is one allowed or suggested value of an argument.

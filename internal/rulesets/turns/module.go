@@ -57,7 +57,7 @@ func Turns() engine.Component {
 					{Name: "note", Type: engine.FieldString, Description: "What the proposal does, in your words"},
 					{Name: "changes", Type: engine.FieldJSON, Description: `Several rule changes: [{"op":"amend","rule":205,"text":"..."}]`},
 					{Name: "data", Type: engine.FieldJSON, Description: `A patch of the ruleset's numbers: [{"op":"replace","path":"/turns/winPoints","value":150}]`},
-					{Name: "message", Type: engine.FieldJSON, Description: "The chat message whose 👍/👎 reactions are votes (platform, channel, message)"},
+					{Name: "message", Type: engine.FieldJSON, NotInChat: true, Description: "The chat message whose 👍/👎 reactions are votes (platform, channel, message)"},
 				}},
 			{Name: "turns-vote", Institution: InstTurns, Action: true, What: "votes on proposals", Chat: "turns vote", Private: true,
 				Summary: "Vote for or against a rule-change proposal", Call: engine.Method(CastVote), Says: saysVote,
