@@ -134,7 +134,7 @@ func groups() [][]Command {
 }
 
 // completions lists every area's autocomplete providers, once.
-var completions = mergeCompletions(economyCompletions, exoptosisCompletions, obeliskCompletions, turnsCompletions)
+var completions = mergeCompletions(economyCompletions, exoptosisCompletions, turnsCompletions)
 
 var (
 	tableOnce sync.Once
