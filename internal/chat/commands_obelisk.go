@@ -90,7 +90,6 @@ var obeliskPresenters = map[string]Presenter{
 		}
 		g := d.Gathering
 		r.Title = "Gathering of " + g.Ritual.Name
-		r.Text += fmt.Sprintf(" Cost %s; it fails at the end of the phase unless completed.", g.Ritual.Cost)
 		gatheringButtons(r, g.ID, g.Ritual.Cost)
 	},
 	"gathering-contribute": gatheringMoved(false),

@@ -124,7 +124,7 @@ func Rituals() engine.Component {
 		Commands: []engine.Command{
 			{Name: "gathering-start", Institution: InstRituals, Action: true, Draws: true, What: "Gatherings", Summary: "Start a Gathering of a ritual type (the task Start a Gathering)",
 				Help: "Costs 1⚡ like any task. The Gathering fails at the end of the phase unless its starter completes it; in chat, its message's buttons contribute.",
-				Call: method((*Service).StartGathering, engine.Creates), Says: saysTask, Chat: "gathering start",
+				Call: method((*Service).StartGathering, engine.Creates), Says: saysStart, Chat: "gathering start",
 				Args: []engine.Arg{
 					{Name: "ritual_type", Type: engine.FieldString, Required: true, Positional: true, Suggest: &ritualTypes, Description: "The ritual type"},
 					{Name: "message", Type: engine.FieldString, Description: "The chat message that starts it, whose reactions contribute (chat: the command's own reply)"},

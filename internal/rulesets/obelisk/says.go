@@ -18,6 +18,18 @@ func saysTask(a engine.Answer) string {
 	return a.Who(v.Player, "") + " — " + v.Summary() + "."
 }
 
+// saysStart is how gathering-start's answer reads: the task, and what the
+// Gathering costs and when it fails.
+func saysStart(a engine.Answer) string {
+	var v TaskDone
+	a.Decode(&v)
+	s := saysTask(a)
+	if g := v.Gathering; g != nil {
+		s += fmt.Sprintf(" Cost %s; it fails at the end of the phase unless completed.", g.Ritual.Cost)
+	}
+	return s
+}
+
 func saysObserve(a engine.Answer) string {
 	var v Observed
 	a.Decode(&v)
