@@ -29,8 +29,11 @@ func TestObeliskGrantAndRevokeComponentsCLI(t *testing.T) {
 	if r := h.cli("play", "components-revoke", "discord:2", "--crystals", "5", "--reason", "too much"); strings.Contains(r.stderr, "map[") || !strings.Contains(r.stderr, "missing: crystals 3") {
 		t.Errorf("the refusal's details: %s", r.stderr)
 	}
-	if r := h.cli("play", "components-grant", "discord:2", "--reason", "nothing"); r.code != exitUsage {
-		t.Errorf("a grant of nothing: %s", r)
+	// A grant of nothing is the server's refusal; a negative count is
+	// refused as its declaration bounds it, before anything is sent.
+	h.refused("invalid_request", "play", "components-grant", "discord:2", "--reason", "nothing")
+	if r := h.cli("play", "components-grant", "discord:2", "--herbs", "-1", "--reason", "negative"); r.code != exitUsage || !strings.Contains(r.stderr, "herbs must be from 0 to 1000000, not -1") {
+		t.Errorf("a negative grant: %s", r)
 	}
 	contains(t, "status", h.must("play", "--as", "discord:2", "status"), "Holds 1⚡ 2💎 2🌿")
 }

@@ -12,11 +12,13 @@ import (
 	"croupier/internal/rulesets/obelisk"
 )
 
-// The play commands that read the Obelisk (seed 002). Its commands (task,
-// observe, gathering-start, gathering-contribute, gathering-withdraw,
-// gathering-complete, banishment-end) are catalogue commands: `croupier
-// play NAME` runs them (play_catalogue.go) and prints the sentence their
-// answer carries.
+// The play commands that read the Obelisk (seed 002): its views. Its
+// commands (task, observe, gathering-start, gathering-contribute,
+// gathering-withdraw, gathering-complete, components-grant,
+// components-revoke, banishment-end) are catalogue commands: `croupier
+// play NAME` runs them as their declarations say (play_catalogue.go:
+// positional arguments, --NAME flags, help NAME) and prints the sentence
+// their answer reads as.
 
 func obeliskCommands() map[string]playCmd {
 	return map[string]playCmd{
@@ -31,8 +33,6 @@ func obeliskCommands() map[string]playCmd {
 				}
 			},
 		},
-		"components-grant":  correctionVerb(false),
-		"components-revoke": correctionVerb(true),
 		"gatherings": {
 			synopsis: "gatherings   (an obelisk game's Gatherings, newest first)", needGame: true,
 			setup: func(fs *flag.FlagSet) func(*player, []string) error {
@@ -43,62 +43,6 @@ func obeliskCommands() map[string]playCmd {
 					return show(p, gatheringsText)(p.c.Gatherings(p.ctx, p.opts.game))
 				}
 			},
-		},
-	}
-}
-
-// correctionVerb is components-grant (or, revoke, components-revoke): an
-// admin's correction of a player's components, a flag per component of
-// the ruleset's list (RULINGS G3).
-func correctionVerb(revoke bool) playCmd {
-	name, verb, doing := "components-grant", "Gives", "give"
-	if revoke {
-		name, verb, doing = "components-revoke", "Takes (all or nothing)", "take"
-	}
-	var flags []string
-	for _, c := range ruleset.ComponentList {
-		flags = append(flags, "[--"+c.ID+" N]")
-	}
-	return playCmd{
-		synopsis: name + " PLAYER " + strings.Join(flags, " ") + " --reason R\n\n" +
-			"Admins only, in an obelisk game. " + verb + " PLAYER the components named, logged\n" +
-			"with the reason, e.g. " + name + " discord:2 --crystals 2 --reason \"ruling 4\".",
-		needGame: true, needActor: true,
-		setup: func(fs *flag.FlagSet) func(*player, []string) error {
-			counts := map[string]*int{}
-			for _, c := range ruleset.ComponentList {
-				counts[c.ID] = fs.Int(c.ID, 0, fmt.Sprintf("%s %s to %s", c.Emoji, c.Name, doing))
-			}
-			reason := fs.String("reason", "", "why (required), shown in the log")
-			return func(p *player, pos []string) error {
-				if err := wantArgs(pos, 1, "the player, e.g. "+name+" discord:2 --crystals 2 --reason \"...\""); err != nil {
-					return err
-				}
-				c := obelisk.Correction{Components: map[string]int{}, Reason: *reason}
-				for id, n := range counts {
-					if *n < 0 {
-						return usagef("--%s takes a count of 0 or more; %s says which way", id, name)
-					}
-					if *n > 0 {
-						c.Components[id] = *n
-					}
-				}
-				if len(c.Components) == 0 {
-					return usagef("%s needs a count of at least one component, e.g. --crystals 2", name)
-				}
-				if strings.TrimSpace(c.Reason) == "" {
-					return usagef("say why with --reason: every correction is logged with its reason")
-				}
-				var err error
-				if c.Player, err = p.resolvePlayer(name, pos[0]); err != nil {
-					return err
-				}
-				raw, rep, err := p.c.Command(p.ctx, p.idem(), p.opts.game, name, c)
-				if err != nil {
-					return err
-				}
-				return p.out(rep, func() string { return catalogueText(name, raw, p.lazyNameOf()) })
-			}
 		},
 	}
 }

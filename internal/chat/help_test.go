@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/chat"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/obelisk"
 )
 
 // help stays one chat message however many commands the areas register: a
@@ -95,5 +96,46 @@ func TestHelpInAGameListsItsRulesetsCommands(t *testing.T) {
 	near := r.Handle(ctx, &chat.Invocation{Platform: "slack", User: "slack:U1", Command: "help", Key: "h-near", Game: "nomic", Options: map[string]string{"command": "turn"}})
 	if !strings.Contains(near.Text, "did you mean /turns") {
 		t.Errorf("help command:turn: %q", near.Text)
+	}
+}
+
+// Issue 24: in a space bound to an Obelisk game, /help lists the Obelisk's
+// commands at their declared chat paths with their declared descriptions
+// (game.Command.Summary), a group's under help command:/GROUP: every
+// command of the Obelisk's own institutions is there, as its module's
+// catalogue declares it.
+func TestHelpInAnObeliskGameGivesItsCommandsDeclaredDescriptions(t *testing.T) {
+	r, svc := newRouter(t)
+	ctx := context.Background()
+	if _, err := svc.Create(ctx, game.Request{Actor: "slack:ADMIN", Key: "c-stone"}, game.CreateGame{ID: "stone", Ruleset: obelisk.ID}); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(key string, opts map[string]string) string {
+		rep := r.Handle(ctx, &chat.Invocation{Platform: "slack", User: "slack:U1", Command: "help", Options: opts, Key: key, Game: "stone"})
+		if rep.Refusal {
+			t.Fatalf("help %v refused: %q", opts, rep.Text)
+		}
+		return rep.Text
+	}
+	all := ask("h", nil)
+	n := 0
+	for _, comp := range []game.Component{obelisk.Obelisk(), obelisk.Rituals(), obelisk.Banishment()} {
+		for _, c := range comp.Commands {
+			if c.Call == nil || c.Scheduled {
+				continue
+			}
+			n++
+			path := c.ChatName()
+			text := all
+			if group, _, sub := strings.Cut(path, " "); sub {
+				text = ask("h-"+group, map[string]string{"command": "/" + group})
+			}
+			if want := "/" + path + ": " + c.Summary; !strings.Contains(text, want) {
+				t.Errorf("%s: /help lacks %q:\n%s", c.Name, want, text)
+			}
+		}
+	}
+	if n < 9 {
+		t.Fatalf("only %d Obelisk commands checked", n)
 	}
 }

@@ -142,12 +142,7 @@ func experienceText(exp map[string]int) string {
 	return strings.Join(out, ", ")
 }
 
-func taskName(id string) string {
-	if n, ok := taskNames[id]; ok {
-		return n
-	}
-	return id
-}
+func taskName(id string) string { return obelisk.TaskName(id) }
 
 // casesText is "case 5301" or "cases 5301, 5302".
 func casesText(ns []int) string {

@@ -134,7 +134,7 @@ func groups() [][]Command {
 }
 
 // completions lists every area's autocomplete providers, once.
-var completions = mergeCompletions(economyCompletions, exoptosisCompletions, obeliskCompletions)
+var completions = mergeCompletions(economyCompletions, exoptosisCompletions)
 
 var (
 	tableOnce sync.Once

@@ -13,9 +13,8 @@ import (
 // How a command's answer reads (Command.Says): the one sentence every edge
 // shows for it, the CLI's catalogue verbs, chat's replies and the bridge's,
 // as log events read through their component's narration (narrate.go). The
-// wire keeps the answer's data (and, for the Obelisk, the text member it
-// logs); the sentence is made from that data where it is shown, with the
-// names the edge knows.
+// wire keeps the answer's data; the sentence is made from that data where
+// it is shown, with the names the edge knows.
 
 // Answer is a command's answer as its Says reads it: the decoded result
 // and a display name for a player id.
@@ -111,16 +110,6 @@ func safeSays(f func(Answer) string, a Answer) (s string) {
 		}
 	}()
 	return strings.TrimSpace(f(a))
-}
-
-// SaysText is the Says of a command whose answer says itself in its text
-// member (the Obelisk's answers log their sentence).
-func SaysText(a Answer) string {
-	s := strings.TrimSpace(a.Fields().Str("text"))
-	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
-		s += "."
-	}
-	return s
 }
 
 // Duration reads d as people do: "7 days", "48 hours", "1 hour 30

@@ -64,8 +64,8 @@ func commandCalls(g string) map[string]apitest.Call {
 		"gathering-withdraw":   post("/commands/gathering-withdraw", map[string]any{"gathering": "g-1", "component": "⚡"}),
 		"gathering-complete":   post("/commands/gathering-complete", map[string]any{"gathering": "g-1"}),
 		"banishment-end":       post("/commands/banishment-end", map[string]any{}),
-		"components-grant":     post("/commands/components-grant", map[string]any{"player": ada, "components": map[string]int{"crystals": 2}, "reason": "test"}),
-		"components-revoke":    post("/commands/components-revoke", map[string]any{"player": ada, "components": map[string]int{"crystals": 2}, "reason": "test"}),
+		"components-grant":     post("/commands/components-grant", map[string]any{"player": ada, "crystals": 2, "reason": "test"}),
+		"components-revoke":    post("/commands/components-revoke", map[string]any{"player": ada, "crystals": 2, "reason": "test"}),
 		// The turns ruleset's commands have the one route shape only.
 		"turns-propose":    post("/commands/turns-propose", map[string]any{"op": "enact", "text": "A new rule."}),
 		"turns-vote":       post("/commands/turns-vote", map[string]any{"proposal": "P1", "vote": "for"}),

@@ -489,7 +489,8 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	h.answer(w, ctx, b.Game, res, err)
 }
 
-// answer writes an event's result: the game's response, or its refusal.
+// answer writes an event's result: the game's response and the sentence
+// its command's declaration says of it (Command.Says), or its refusal.
 func (h *Handler) answer(w http.ResponseWriter, ctx context.Context, g string, res *game.Result, err error) {
 	if err != nil {
 		var re *rules.Error
@@ -501,7 +502,12 @@ func (h *Handler) answer(w http.ResponseWriter, ctx context.Context, g string, r
 		return
 	}
 	w.Header().Set("Idempotent-Replayed", fmt.Sprint(res.Replayed))
-	writeJSON(w, http.StatusOK, fmt.Appendf(nil, `{"game":%q,"result":%s}`, g, res.Body))
+	says := ""
+	if res.Entry != nil {
+		says = h.Game.Says(res.Entry.Command, res.Body, h.Game.Names(ctx, g, res.Names))
+	}
+	quoted, _ := json.Marshal(says)
+	writeJSON(w, http.StatusOK, fmt.Appendf(nil, `{"game":%q,"result":%s,"says":%s}`, g, res.Body, quoted))
 }
 
 // componentShortcodes are the names chat platforms (Slack, Matrix

@@ -1,10 +1,6 @@
 package obelisk
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"croupier/internal/rules"
 	"croupier/internal/ruleset"
 )
@@ -23,38 +19,19 @@ const CauseCorrection = "correction"
 // typos.
 const MaxCorrection = 1_000_000
 
-// ParseComponents reads amounts named by component id, emoji or name (as
-// chat and the API spell them) into counts: an unknown component, a
-// negative or oversized count, or a component named twice is refused,
-// and so is a correction of nothing.
-func ParseComponents(amounts map[string]int) (Components, error) {
-	var c Components
-	seen := map[string]string{}
-	refs := make([]string, 0, len(amounts))
-	for ref := range amounts {
-		refs = append(refs, ref)
-	}
-	sort.Strings(refs) // the same refusal, whatever the map's order
-	for _, ref := range refs {
-		n := amounts[ref]
-		ci, ok := ruleset.Component(strings.TrimSpace(ref))
-		if !ok {
-			return Components{}, rules.Refuse("unknown_component", "%q is not a Ritual Component; they are %s.", ref, componentList()).
-				With("components", ruleset.ComponentIDs())
+// CheckCounts refuses a correction's count that is negative or oversized
+// (grant or revoke says which way), naming the component, and a
+// correction of nothing.
+func CheckCounts(c Components) error {
+	for _, ci := range ruleset.ComponentList {
+		if n := c.Get(ci.ID); n < 0 || n > MaxCorrection {
+			return rules.Refuse("invalid_request", "%d is not a count of %s: a correction moves 0 to %d of each component (grant or revoke says which way).", n, ci.Name, MaxCorrection)
 		}
-		if prev, dup := seen[ci.ID]; dup {
-			return Components{}, rules.Refuse("invalid_request", "%s is named twice (%q and %q); name each component once.", ci.Name, prev, ref)
-		}
-		seen[ci.ID] = ref
-		if n < 0 || n > MaxCorrection {
-			return Components{}, rules.Refuse("invalid_request", "%d is not a count of %s: a correction moves 0 to %d of each component (grant or revoke says which way).", n, ci.Name, MaxCorrection)
-		}
-		c.Add(ci.ID, n)
 	}
 	if c.IsZero() {
-		return Components{}, rules.Refuse("invalid_request", "A correction needs at least one component and a count, e.g. {\"crystals\": 2}.")
+		return rules.Refuse("invalid_request", "A correction needs a count of at least one component, e.g. crystals 2.")
 	}
-	return c, nil
+	return nil
 }
 
 // Correct grants c to p or, revoking, takes it: all of it or, if p lacks
@@ -86,13 +63,4 @@ func label(p *Player) string {
 		return "That person"
 	}
 	return p.Label()
-}
-
-// componentList names the components for a refusal: "⚡ resolve, 💎 crystals, ...".
-func componentList() string {
-	s := make([]string, len(ruleset.ComponentList))
-	for i, c := range ruleset.ComponentList {
-		s[i] = fmt.Sprintf("%s %s", c.Emoji, c.ID)
-	}
-	return strings.Join(s, ", ")
 }

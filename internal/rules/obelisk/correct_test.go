@@ -41,25 +41,22 @@ func TestG3_RevokingMoreThanHeldRevokesNothing(t *testing.T) {
 	refused(t, func() error { _, err := Correct(p, Components{}, false); return err }(), "invalid_request")
 }
 
-func TestG3_ACorrectionNamesKnownComponentsByIDEmojiOrName(t *testing.T) {
-	c := must[Components](t)(ParseComponents(map[string]int{"crystals": 2, "🌿": 1, "Blood of Stone": 4, "⚡": 1}))
-	if c != (Components{Resolve: 1, Crystals: 2, Herbs: 1, Blood: 4}) {
-		t.Errorf("parsed %s", c)
+func TestG3_ACorrectionsCountsAreBoundedAndNameSomething(t *testing.T) {
+	if err := CheckCounts(Components{Resolve: 1, Crystals: 2, Herbs: 1, Blood: 4}); err != nil {
+		t.Errorf("a correction of four components: %v", err)
 	}
 	for _, tc := range []struct {
-		amounts map[string]int
-		code    string
-		says    string
+		c    Components
+		code string
+		says string
 	}{
-		{map[string]int{"gold": 2}, "unknown_component", `"gold" is not a Ritual Component; they are ⚡ resolve, 💎 crystals`},
-		{map[string]int{"herbs": -1}, "invalid_request", "-1 is not a count of Herbs"},
-		{map[string]int{"herbs": 1, "🌿": 2}, "invalid_request", "Herbs is named twice"},
-		{map[string]int{"herbs": 0}, "invalid_request", "at least one component"},
-		{nil, "invalid_request", "at least one component"},
+		{Components{Herbs: -1}, "invalid_request", "-1 is not a count of Herbs"},
+		{Components{Blood: MaxCorrection + 1}, "invalid_request", "is not a count of Blood of Stone"},
+		{Components{}, "invalid_request", "at least one component"},
 	} {
-		_, err := ParseComponents(tc.amounts)
+		err := CheckCounts(tc.c)
 		if re := refused(t, err, tc.code); !strings.Contains(re.Message, tc.says) {
-			t.Errorf("%v: refused %q; want it to say %q", tc.amounts, re.Message, tc.says)
+			t.Errorf("%+v: refused %q; want it to say %q", tc.c, re.Message, tc.says)
 		}
 	}
 }

@@ -88,7 +88,6 @@ type BanishmentEnded struct {
 	Player string    `json:"player"`
 	Since  time.Time `json:"since"`
 	At     time.Time `json:"at"`
-	Text   string    `json:"text"`
 }
 
 // EndBanishment ends the actor's banishment once it has lasted its
@@ -110,7 +109,7 @@ func (s *Service) EndBanishment(ctx context.Context, req engine.Request) (*engin
 				return nil, err
 			}
 			t.Save(p)
-			res := BanishmentEnded{Player: p.ID, Since: since, At: t.Now, Text: p.Label() + " ended their banishment."}
+			res := BanishmentEnded{Player: p.ID, Since: since, At: t.Now}
 			t.Emit("banishment_ended", p.ID, res)
 			return res, nil
 		},

@@ -2,7 +2,6 @@ package obelisk
 
 import (
 	"context"
-	"fmt"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules"
@@ -13,12 +12,13 @@ import (
 
 // Correction is the payload of components-grant and components-revoke: an
 // admin's correction of one player's components (RULINGS G3; the Gilded
-// Hall's grant and revoke correct its items). Components names each
-// component by id, emoji or name with its count, e.g. {"crystals": 2}.
+// Hall's grant and revoke correct its items, named the same way): the
+// player, a count of each component to move by its id, e.g.
+// {"player": "Ada", "crystals": 2, "reason": "ruling 4"}, and the reason.
 type Correction struct {
-	Player     string         `json:"player"`
-	Components map[string]int `json:"components"`
-	Reason     string         `json:"reason"`
+	Player string `json:"player"`
+	ruleset.Components
+	Reason string `json:"reason"`
 }
 
 // Corrected is the answer of a correction and its log event's data.
@@ -36,8 +36,6 @@ type Corrected struct {
 	Reason  string             `json:"reason"`
 	// Admin is who made the correction.
 	Admin string `json:"admin"`
-	// Text says it for people, with names.
-	Text string `json:"text"`
 }
 
 // GrantComponents gives a player components (admins only), logged with
@@ -57,11 +55,15 @@ func (s *Service) correct(ctx context.Context, req engine.Request, c Correction,
 	if revoke {
 		command, verb = "components-revoke", "revoke components"
 	}
-	if !engine.ValidIdentity(c.Player) {
+	player, err := s.ResolvePlayer(ctx, req, c.Player)
+	if err != nil {
+		return nil, err
+	}
+	if c.Player = player; !engine.ValidIdentity(c.Player) {
 		return nil, rules.Refuse("invalid_request", "player %q is not a platform identity such as discord:1234.", c.Player)
 	}
-	amounts, err := rob.ParseComponents(c.Components)
-	if err != nil {
+	amounts := c.Components
+	if err := rob.CheckCounts(amounts); err != nil {
 		return nil, err
 	}
 	if err := engine.NeedReason(c.Reason); err != nil {
@@ -92,17 +94,11 @@ func (s *Service) correct(ctx context.Context, req engine.Request, c Correction,
 				return nil, err
 			}
 			t.Save(p)
-			admin, target := t.Entry.Actor, p.Label()
-			if a, err := t.player(admin); err == nil && a != nil {
-				admin = a.Label()
+			if _, err := t.player(t.Entry.Actor); err != nil { // the admin's name, for the answer's sentence
+				return nil, err
 			}
 			res := Corrected{Player: p.ID, Revoke: revoke, Components: amounts, Changes: changes, Holding: p.Components,
 				Reason: c.Reason, Admin: t.Entry.Actor}
-			if revoke {
-				res.Text = fmt.Sprintf("%s revoked %s from %s (%s); %s now holds %s.", admin, amounts, target, c.Reason, target, p.Components)
-			} else {
-				res.Text = fmt.Sprintf("%s granted %s %s (%s); %s now holds %s.", admin, target, amounts, c.Reason, target, p.Components)
-			}
 			t.Emit("components_corrected", p.ID, res)
 			return res, nil
 		},

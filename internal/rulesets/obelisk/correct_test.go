@@ -22,13 +22,14 @@ func TestG3_AnAdminCorrectsAPlayersComponentsWithALoggedReason(t *testing.T) {
 	w.join("discord:2", "discord:3")
 	must[obelisk.Observed](w.t)(w.ob.Observe(w.ctx, w.req("discord:3"))) // a game-level grant of 1⚡ to each
 
-	g := must[obelisk.Corrected](t)(w.ob.GrantComponents(w.ctx, w.req(admin), obelisk.Correction{Player: "discord:2",
-		Components: map[string]int{"crystals": 3, "🌿": 2}, Reason: "Judge's ruling 4"}))
+	res, err := w.ob.GrantComponents(w.ctx, w.req(admin), obelisk.Correction{Player: "P2",
+		Components: ruleset.Components{Crystals: 3, Herbs: 2}, Reason: "Judge's ruling 4"})
+	g := must[obelisk.Corrected](t)(res, err)
 	if want := (ruleset.Components{Resolve: 2, Crystals: 3, Herbs: 2}); g.Holding != want || w.player("discord:2").Components != want {
 		t.Fatalf("after the grant P2 holds %s (answer %s); want %s", w.player("discord:2").Components, g.Holding, want)
 	}
-	if g.Text != "discord:1 granted P2 3💎 2🌿 (Judge's ruling 4); P2 now holds 2⚡ 3💎 2🌿." {
-		t.Errorf("the grant's answer reads %q", g.Text)
+	if says := w.says("components-grant", res); says != "discord:1 granted P2 3💎 2🌿 (Judge's ruling 4); P2 now holds 2⚡ 3💎 2🌿." {
+		t.Errorf("the grant's answer reads %q", says)
 	}
 
 	before := w.snapshot()
@@ -38,17 +39,19 @@ func TestG3_AnAdminCorrectsAPlayersComponentsWithALoggedReason(t *testing.T) {
 		c     obelisk.Correction
 		code  string
 	}{
-		{"a player's grant", "discord:3", obelisk.Correction{Player: "discord:3", Components: map[string]int{"heart": 1}, Reason: "mine"}, "forbidden"},
-		{"an unknown component", admin, obelisk.Correction{Player: "discord:2", Components: map[string]int{"gold": 1}, Reason: "r"}, "unknown_component"},
-		{"no reason", admin, obelisk.Correction{Player: "discord:2", Components: map[string]int{"herbs": 1}}, "reason_required"},
-		{"a non-player", admin, obelisk.Correction{Player: "discord:9", Components: map[string]int{"herbs": 1}, Reason: "r"}, "not_a_player"},
+		{"a player's grant", "discord:3", obelisk.Correction{Player: "discord:3", Components: ruleset.Components{Heart: 1}, Reason: "mine"}, "forbidden"},
+		{"nothing to grant", admin, obelisk.Correction{Player: "discord:2", Reason: "r"}, "invalid_request"},
+		{"a negative count", admin, obelisk.Correction{Player: "discord:2", Components: ruleset.Components{Herbs: -1}, Reason: "r"}, "invalid_request"},
+		{"an unknown player", admin, obelisk.Correction{Player: "Nobody", Components: ruleset.Components{Herbs: 1}, Reason: "r"}, "unknown_player"},
+		{"no reason", admin, obelisk.Correction{Player: "discord:2", Components: ruleset.Components{Herbs: 1}}, "reason_required"},
+		{"a non-player", admin, obelisk.Correction{Player: "discord:9", Components: ruleset.Components{Herbs: 1}, Reason: "r"}, "not_a_player"},
 	} {
 		_, err := w.ob.GrantComponents(w.ctx, w.req(tc.actor), tc.c)
 		if got := code(err); got != tc.code {
 			t.Errorf("%s: refused %s; want %s", tc.what, got, tc.code)
 		}
 	}
-	_, err := w.ob.RevokeComponents(w.ctx, w.req(admin), obelisk.Correction{Player: "discord:2", Components: map[string]int{"crystals": 4, "herbs": 1}, Reason: "too much"})
+	_, err = w.ob.RevokeComponents(w.ctx, w.req(admin), obelisk.Correction{Player: "discord:2", Components: ruleset.Components{Crystals: 4, Herbs: 1}, Reason: "too much"})
 	if code(err) != "insufficient_components" || !strings.Contains(err.Error(), "P2 holds 2⚡ 3💎 2🌿, so 4💎 1🌿 cannot be revoked: 1💎 is missing") {
 		t.Errorf("revoking more than held: %v", err)
 	}
@@ -56,7 +59,7 @@ func TestG3_AnAdminCorrectsAPlayersComponentsWithALoggedReason(t *testing.T) {
 		t.Fatalf("a refused correction changed the game:\nbefore %s\nafter  %s", before, after)
 	}
 
-	r := must[obelisk.Corrected](t)(w.ob.RevokeComponents(w.ctx, w.req(admin), obelisk.Correction{Player: "discord:2", Components: map[string]int{"crystals": 3, "resolve": 1}, Reason: "a duplicate"}))
+	r := must[obelisk.Corrected](t)(w.ob.RevokeComponents(w.ctx, w.req(admin), obelisk.Correction{Player: "discord:2", Components: ruleset.Components{Crystals: 3, Resolve: 1}, Reason: "a duplicate"}))
 	if want := (ruleset.Components{Resolve: 1, Herbs: 2}); r.Holding != want || w.player("discord:2").Components != want {
 		t.Errorf("after the revocation P2 holds %s; want %s", w.player("discord:2").Components, want)
 	}
@@ -97,7 +100,7 @@ func TestR3_ComponentCorrectionsOnlyInObeliskGames(t *testing.T) {
 	if _, err := w.svc.Create(w.ctx, game.Request{Actor: admin, Key: "create-hall"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := w.ob.GrantComponents(w.ctx, game.Request{Game: "hall", Actor: admin, Key: "g"}, obelisk.Correction{Player: admin, Components: map[string]int{"herbs": 1}, Reason: "r"})
+	_, err := w.ob.GrantComponents(w.ctx, game.Request{Game: "hall", Actor: admin, Key: "g"}, obelisk.Correction{Player: admin, Components: ruleset.Components{Herbs: 1}, Reason: "r"})
 	if code(err) != "not_in_ruleset" {
 		t.Errorf("a component grant in the Gilded Hall: %v", err)
 	}

@@ -3,7 +3,6 @@ package obelisk
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -21,10 +20,11 @@ type GatheringMove struct {
 	Component string `json:"component"`
 }
 
-// Moved is the response of a contribution or a withdrawal.
+// Moved is the response of a contribution or a withdrawal: what moved,
+// the Gathering's ritual and cost, and what the mover holds after it.
 type Moved struct {
 	rob.Moved
-	Text    string             `json:"text"`
+	Ritual  string             `json:"ritual"`
 	Holding ruleset.Components `json:"holding"`
 	Cost    ruleset.Components `json:"cost"`
 }
@@ -75,9 +75,9 @@ func (s *Service) move(ctx context.Context, req engine.Request, m GatheringMove,
 			if err != nil {
 				return nil, err
 			}
-			apply, typ, verb := rob.Contribute, "gathering_contributed", "contributed %d%s to"
+			apply, typ := rob.Contribute, "gathering_contributed"
 			if command == "gathering-withdraw" {
-				apply, typ, verb = rob.Withdraw, "gathering_withdrawn", "withdrew %d%s from"
+				apply, typ = rob.Withdraw, "gathering_withdrawn"
 			}
 			res, err := apply(g, &p.Player, m.Component, envOf(t.Tx))
 			if err != nil {
@@ -91,11 +91,7 @@ func (s *Service) move(ctx context.Context, req engine.Request, m GatheringMove,
 			if err := t.Acted(p); err != nil {
 				return nil, err
 			}
-			text := fmt.Sprintf("%s "+verb+" the Gathering of %s: %s of %s contributed", p.Label(), res.Amount, c.Emoji, g.Ritual.Name, res.Contributed, g.Ritual.Cost)
-			if res.Covered {
-				text += " (the cost is covered)"
-			}
-			return Moved{Moved: res, Text: text + ".", Holding: p.Components, Cost: g.Ritual.Cost}, nil
+			return Moved{Moved: res, Ritual: g.Ritual.Name, Holding: p.Components, Cost: g.Ritual.Cost}, nil
 		},
 	})
 }
@@ -105,10 +101,12 @@ type GatheringRef struct {
 	Gathering string `json:"gathering"`
 }
 
-// Completed is the response of gathering-complete.
+// Completed is the response of gathering-complete: what the completion
+// did, who completed it and the ritual's name.
 type Completed struct {
 	rob.Completed
-	Text string `json:"text"`
+	Player     string `json:"player"`
+	RitualName string `json:"ritual_name"`
 }
 
 // Complete is the starter's completion of a Gathering (RULINGS O10): the
@@ -181,11 +179,7 @@ func (s *Service) Complete(ctx context.Context, req engine.Request, r GatheringR
 			if err := t.Acted(by); err != nil {
 				return nil, err
 			}
-			var effects []string
-			for _, e := range res.Effects {
-				effects = append(effects, e.Text)
-			}
-			return Completed{Completed: res, Text: fmt.Sprintf("%s completed the Gathering of %s, spending %s: %s.", by.Label(), g.Ritual.Name, res.Spent, strings.Join(effects, "; "))}, nil
+			return Completed{Completed: res, Player: by.ID, RitualName: g.Ritual.Name}, nil
 		},
 	})
 }

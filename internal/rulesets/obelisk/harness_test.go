@@ -146,3 +146,13 @@ func refused(t tb, want string) func(*game.Result, error) {
 
 const cutTheObelisk = `{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"crystals":1,"herbs":1},` +
 	`"effects":[{"kind":"add-cuts","amount":1},{"kind":"grant","target":"contributors","components":{"resolve":1}}]}`
+
+// says is the sentence command's declaration says of res (Command.Says),
+// with the game's names, as every edge shows it.
+func (w *world) says(command string, res *game.Result) string {
+	w.t.Helper()
+	if res == nil {
+		w.t.Fatalf("%s: no result", command)
+	}
+	return w.svc.Says(command, res.Body, w.svc.Names(w.ctx, w.game, res.Names))
+}

@@ -228,8 +228,8 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 			"correct": func(rt *rapid.T) {
 				// An admin's correction (RULINGS G3); a revocation of more
 				// than held, or by a player, is refused.
-				c := obelisk.Correction{Player: player.Draw(rt, "corrected"), Reason: "machine",
-					Components: map[string]int{rapid.SampledFrom(ruleset.ComponentIDs()).Draw(rt, "component"): rapid.IntRange(1, 3).Draw(rt, "count")}}
+				c := obelisk.Correction{Player: player.Draw(rt, "corrected"), Reason: "machine"}
+				c.Add(rapid.SampledFrom(ruleset.ComponentIDs()).Draw(rt, "component"), rapid.IntRange(1, 3).Draw(rt, "count"))
 				actor := admin
 				if rapid.IntRange(0, 5).Draw(rt, "by a player") == 0 {
 					actor = player.Draw(rt, "actor")

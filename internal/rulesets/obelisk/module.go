@@ -50,12 +50,23 @@ func Module() engine.Module {
 func Obelisk() engine.Component {
 	return engine.Component{Name: InstObelisk, Views: []engine.View{viewObelisk},
 		Commands: []engine.Command{
-			{Name: "task", Institution: InstObelisk, Action: true, Draws: true, What: "tasks", Summary: "Perform a task (mining, herbalism, alchemy, heart, blood, befriend)", Call: method((*Service).PerformTask), Says: engine.SaysText},
+			{Name: "task", Institution: InstObelisk, Action: true, Draws: true, What: "tasks", Summary: "Perform a task (mining, herbalism, alchemy, heart, blood, befriend)",
+				Help: "A task costs 1⚡ (the game's task cost) and its recipe; the answer says the roll, its N and modifiers, and what it gained. " +
+					"Befriend a Grebe names the Grebe by its number. Start a Gathering is gathering-start.",
+				Call: method((*Service).PerformTask), Says: saysTask,
+				Args: []engine.Arg{
+					{Name: "task", Type: engine.FieldString, Required: true, Positional: true, Choices: taskChoices(), Description: "Which task"},
+					{Name: "grebe", Type: engine.FieldInteger, Positional: true, Min: engine.Bound(1), Description: "Befriend a Grebe: its number"},
+				}},
 			{Name: "observe", Institution: InstObelisk, Action: true, Draws: true, What: "observations of the Obelisk", Summary: "Observe the Obelisk (once a week, first come first served)", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 				return On(s).Observe(ctx, req)
-			}), Says: engine.SaysText},
-			{Name: "components-grant", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Grant a player components, with the reason (admins)", Call: method((*Service).GrantComponents), Says: engine.SaysText},
-			{Name: "components-revoke", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Revoke components a player holds, with the reason (admins)", Call: method((*Service).RevokeComponents), Says: engine.SaysText},
+			}), Says: saysObserve, Args: []engine.Arg{}},
+			{Name: "components-grant", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Grant a player components, with the reason (admins)",
+				Help: "An admin's correction (RULINGS G3), logged with its reason: give a count of each component to grant.",
+				Call: method((*Service).GrantComponents), Says: saysCorrection, Chat: "components grant", Args: correctionArgs(false)},
+			{Name: "components-revoke", Institution: InstObelisk, Admin: true, What: "corrections of components", Summary: "Revoke components a player holds, with the reason (admins)",
+				Help: "An admin's correction (RULINGS G3), logged with its reason: all of the counts given are taken, or, if the player lacks any, none.",
+				Call: method((*Service).RevokeComponents), Says: saysCorrection, Chat: "components revoke", Args: correctionArgs(true)},
 		},
 		OnJoin: func(t *engine.Tx, _, rec engine.PlayerRecord) error {
 			p, _ := rec.(*Player)
@@ -111,10 +122,20 @@ func Obelisk() engine.Component {
 func Rituals() engine.Component {
 	return engine.Component{Name: InstRituals, Views: []engine.View{viewGatherings}, Due: []engine.DueWork{gatheringWork},
 		Commands: []engine.Command{
-			{Name: "gathering-start", Institution: InstRituals, Action: true, Draws: true, What: "Gatherings", Summary: "Start a Gathering of a ritual type (the task Start a Gathering)", Call: method((*Service).StartGathering, engine.Creates), Says: engine.SaysText},
-			{Name: "gathering-contribute", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Contribute one component to a Gathering", Call: method((*Service).Contribute), Says: engine.SaysText},
-			{Name: "gathering-withdraw", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Withdraw what you contributed of a component", Call: method((*Service).Withdraw), Says: engine.SaysText},
-			{Name: "gathering-complete", Institution: InstRituals, Action: true, What: "Gatherings", Summary: "Complete your Gathering (its cost covered)", Call: method((*Service).Complete), Says: engine.SaysText},
+			{Name: "gathering-start", Institution: InstRituals, Action: true, Draws: true, What: "Gatherings", Summary: "Start a Gathering of a ritual type (the task Start a Gathering)",
+				Help: "Costs 1⚡ like any task. The Gathering fails at the end of the phase unless its starter completes it; in chat, its message's buttons contribute.",
+				Call: method((*Service).StartGathering, engine.Creates), Says: saysStart, Chat: "gathering start",
+				Args: []engine.Arg{
+					{Name: "ritual_type", Type: engine.FieldString, Required: true, Positional: true, Suggest: &ritualTypes, Description: "The ritual type"},
+					{Name: "message", Type: engine.FieldString, Description: "The chat message that starts it, whose reactions contribute (chat: the command's own reply)"},
+					{Name: "player", Type: engine.FieldPlayer, Description: "The player the ritual names, if it names one"},
+				}},
+			{Name: "gathering-contribute", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Contribute one component to a Gathering",
+				Call: method((*Service).Contribute), Says: saysMove(false), Chat: "gathering contribute", Args: []engine.Arg{argGathering, argComponent}},
+			{Name: "gathering-withdraw", Institution: InstRituals, Action: true, What: "contributions to Gatherings", Summary: "Withdraw what you contributed of a component",
+				Call: method((*Service).Withdraw), Says: saysMove(true), Chat: "gathering withdraw", Args: []engine.Arg{argGathering, argComponent}},
+			{Name: "gathering-complete", Institution: InstRituals, Action: true, What: "Gatherings", Summary: "Complete your Gathering (its cost covered)",
+				Call: method((*Service).Complete), Says: saysComplete, Chat: "gathering complete", Args: []engine.Arg{argGathering}},
 			{Name: "gathering-fail", Institution: InstRituals, AfterEnd: true, Scheduled: true, What: "Gatherings"},
 		},
 		Events: ritualEvents,
@@ -128,7 +149,7 @@ func Banishment() engine.Component {
 		Commands: []engine.Command{
 			{Name: "banishment-end", Institution: InstBanishment, What: "banishments", Summary: "End your banishment once its duration has passed", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 				return On(s).EndBanishment(ctx, req)
-			}), Says: engine.SaysText},
+			}), Says: saysBanishmentEnd, Chat: "banishment end", Args: []engine.Arg{}},
 		},
 		Events: banishmentEvents,
 	}

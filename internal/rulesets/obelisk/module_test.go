@@ -30,8 +30,8 @@ func TestModule_TasksObservationAndRefusals(t *testing.T) {
 	if done.Effectiveness == nil || done.Effectiveness.N != 16 || done.Spent.Resolve != 1 || done.Holding.Resolve != 0 {
 		t.Fatalf("mining in Winter: %+v", done)
 	}
-	if !strings.Contains(done.Text, "P2") || !strings.Contains(done.Text, "on 1d16") || !strings.Contains(done.Text, "Winter -8") {
-		t.Fatalf("the result does not say who, the roll and its modifiers: %q", done.Text)
+	if says := w.says("task", res); !strings.Contains(says, "P2 — Mining") || !strings.Contains(says, "on 1d16") || !strings.Contains(says, "Winter -8") {
+		t.Fatalf("the answer does not say who, the roll and its modifiers: %q", says)
 	}
 	if len(res.Entry.Draws) != 1 {
 		t.Fatalf("a task logs %d draws, want 1", len(res.Entry.Draws))

@@ -2,7 +2,6 @@ package obelisk
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -25,11 +24,10 @@ type Task struct {
 }
 
 // TaskDone is the response of task and gathering-start: what the task did
-// (the roll with its N and modifiers, what it cost, consumed and gained),
-// in a sentence, and what the player holds after it.
+// (the roll with its N and modifiers, what it cost, consumed and gained)
+// and what the player holds after it. Its sentence is saysTask's.
 type TaskDone struct {
 	rob.TaskResult
-	Text    string             `json:"text"`
 	Holding ruleset.Components `json:"holding"`
 }
 
@@ -88,7 +86,7 @@ func (t *tx) perform(r rob.TaskRequest) (any, error) {
 	if err := t.Acted(p); err != nil {
 		return nil, err
 	}
-	return TaskDone{TaskResult: res, Text: p.Label() + " — " + res.Summary(), Holding: p.Components}, nil
+	return TaskDone{TaskResult: res, Holding: p.Components}, nil
 }
 
 // StartGathering is the payload of gathering-start: the ritual type, the
@@ -97,7 +95,7 @@ func (t *tx) perform(r rob.TaskRequest) (any, error) {
 type StartGathering struct {
 	RitualType string `json:"ritual_type"`
 	Message    string `json:"message,omitempty"`
-	Named      string `json:"named,omitempty"`
+	Named      string `json:"player,omitempty"`
 }
 
 // StartGathering performs the task Start a Gathering (RULINGS O8): the
@@ -154,10 +152,9 @@ func (s *Service) StartGathering(ctx context.Context, req engine.Request, a Star
 	})
 }
 
-// Observed is the response of observe.
+// Observed is the response of observe. Its sentence is saysObserve's.
 type Observed struct {
 	rob.Observation
-	Text string `json:"text"`
 }
 
 // Observe is the acting player's weekly observation of the Obelisk
@@ -199,19 +196,7 @@ func (s *Service) Observe(ctx context.Context, req engine.Request) (*engine.Resu
 			if err := t.Acted(by); err != nil {
 				return nil, err
 			}
-			return Observed{Observation: res, Text: observationText(res, by.Label())}, nil
+			return Observed{Observation: res}, nil
 		},
 	})
-}
-
-func observationText(o rob.Observation, who string) string {
-	s := fmt.Sprintf("%s observed the Obelisk: %s; it moved %d km closer (now %d km from the Gates)", who, o.Roll.String(), o.Moved, o.Distance)
-	if o.Summon != nil {
-		if o.Summon.CeasedToExist {
-			s += fmt.Sprintf("; the roll was odd: Grebe %d was summoned and ceased to exist at once (5 already aid the Obelisk)", o.Summon.Number)
-		} else {
-			s += fmt.Sprintf("; the roll was odd: Grebe %d now aids the Obelisk", o.Summon.Number)
-		}
-	}
-	return s + fmt.Sprintf("; every player gains %d⚡.", o.Resolve)
 }
