@@ -171,16 +171,16 @@ func payloadKind(t string) string {
 
 // Value reads text as a value of a, as a person typed it, or says why it
 // is none: a whole number for an integer, true or false for a boolean, one
-// of the choices when a has them (in any case: the choice as declared),
+// of the choices when a has them (by value or label, in any case: the
+// choice's value),
 // within its bounds.
 func (a Arg) Value(text string) (any, error) {
 	if len(a.Choices) > 0 {
-		// As a person types it: "true" is TRUE, "Against" is against.
-		i := slices.IndexFunc(a.Choices, func(c Choice) bool { return strings.EqualFold(c.Value, strings.TrimSpace(text)) })
-		if i < 0 {
+		c, ok := a.choice(strings.TrimSpace(text))
+		if !ok {
 			return nil, fmt.Errorf("%s must be %s, not %q", a.Name, a.ChoiceWords(), text)
 		}
-		text = a.Choices[i].Value
+		text = c.Value
 	}
 	switch a.Type {
 	case FieldInteger:
@@ -208,6 +208,27 @@ func (a Arg) Value(text string) (any, error) {
 		return out, nil
 	}
 	return text, nil
+}
+
+// choice is the choice text names as a person types it: its value or its
+// label in any case ("true" is TRUE, "Against" is against), or the one
+// choice with a word of its label ("🌿" or "herbs" of "🌿 Herbs").
+func (a Arg) choice(text string) (Choice, bool) {
+	for _, c := range a.Choices {
+		if strings.EqualFold(c.Value, text) || strings.EqualFold(c.Label, text) {
+			return c, true
+		}
+	}
+	var found []Choice
+	for _, c := range a.Choices {
+		if slices.ContainsFunc(strings.Fields(c.Label), func(w string) bool { return strings.EqualFold(w, text) }) {
+			found = append(found, c)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return Choice{}, false
 }
 
 // ChoiceWords says a's choices: "for or against", "enact, amend or repeal".

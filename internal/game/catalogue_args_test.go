@@ -11,6 +11,7 @@ import (
 // comma-separated list; anything else is refused with what it takes.
 func TestArgValueReadsAsAPersonTypes(t *testing.T) {
 	vote := Arg{Name: "vote", Type: FieldString, Choices: []Choice{{Value: "for"}, {Value: "against"}}}
+	herbs := Arg{Name: "component", Type: FieldString, Choices: []Choice{{Label: "🌿 Herbs", Value: "herbs"}, {Label: "💎 Crystals", Value: "crystals"}}}
 	points := Arg{Name: "points", Type: FieldInteger, Min: Bound(1), Max: Bound(2)}
 	for _, c := range []struct {
 		a    Arg
@@ -21,6 +22,10 @@ func TestArgValueReadsAsAPersonTypes(t *testing.T) {
 		{vote, "Against", "against", ""},
 		{vote, " for ", "for", ""},
 		{vote, "maybe", nil, `vote must be for or against, not "maybe"`},
+		{herbs, "🌿", "herbs", ""},
+		{herbs, "Herbs", "herbs", ""},
+		{herbs, "🌿 herbs", "herbs", ""},
+		{herbs, "a", nil, `component must be herbs or crystals, not "a"`},
 		{points, "2", 2, ""},
 		{points, "3", nil, "points must be from 1 to 2, not 3"},
 		{points, "two", nil, `points must be a whole number, not "two"`},
