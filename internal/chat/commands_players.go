@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/nearest"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
@@ -251,7 +252,7 @@ func statusReply(p game.PlayerView) *Reply {
 	if !p.Member {
 		r.Text = p.ID + " is not a player any more."
 		if p.RejoinPossibleAt != nil {
-			r.Text += " May rejoin from " + p.RejoinPossibleAt.UTC().Format(time.RFC1123) + "."
+			r.Text += " May rejoin from " + zoned(calendar.Location(p.Zone), func(t time.Time) string { return t.UTC().Format(time.RFC1123) })(*p.RejoinPossibleAt) + "."
 		}
 		return r
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/exoptosis"
 )
 
@@ -79,6 +80,22 @@ func (p *page) when(t time.Time) {
 		p.text(t.Format("2006-01-02 15:04 UTC"))
 	}
 	p.raw(`</time>`)
+}
+
+// period writes a period as people read it: a turns period by its turn in
+// the game's zone (calendar.PeriodWords), its calendar key only in the
+// title, for an audit to copy; a phase's id as it is.
+func (p *page) period(id string) {
+	w := calendar.PeriodWords(id)
+	if w == id {
+		p.text(id)
+		return
+	}
+	p.raw(`<span title="`)
+	p.text(id)
+	p.raw(`">`)
+	p.text(w)
+	p.raw(`</span>`)
 }
 
 // whenp is when of an optional moment: nil is a dash.
