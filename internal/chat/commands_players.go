@@ -257,7 +257,7 @@ func statusReply(p game.PlayerView) *Reply {
 		return r
 	}
 	r.Fields = holdingFields(p)
-	r.Text = fmt.Sprintf("%s, playing since %s; %s.", p.ID, p.JoinedAt.UTC().Format("2 Jan 2006"), periodWords(p))
+	r.Text = fmt.Sprintf("%s, playing since %s; %s.", p.ID, p.JoinedAt.In(calendar.Location(p.Zone)).Format("2 Jan 2006"), periodWords(p))
 	return r
 }
 
