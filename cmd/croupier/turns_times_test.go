@@ -21,6 +21,7 @@ import (
 	"croupier/internal/chat/discord/discordtest"
 	"croupier/internal/credential"
 	"croupier/internal/game"
+	"croupier/internal/rulesets/turns"
 	"croupier/internal/tracker"
 )
 
@@ -110,16 +111,42 @@ func TestIssue24_TurnsTimesInTheGamesZoneOnEverySurface(t *testing.T) {
 	bridgeCmd("join", nil)
 
 	// Every surface's reads, at each moment of the game.
+	// Every surface's reads, at each moment of the game; where the round
+	// is reads the same on each (turns.Where), in the CLI's turns and
+	// status, chat's turns status and status and the tracker's overview
+	// and turns page.
 	reads := func() {
 		t.Helper()
+		st, err := turns.TurnsStatus(ctx, h.srv.svc, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		where := turns.Where(st.Turn)
+		same := func(surface, what, text string) {
+			t.Helper()
+			if !strings.Contains(text, where) {
+				t.Errorf("%s, %s does not say where the round is as every surface does (%q):\n%s", surface, what, where, text)
+			}
+		}
 		for _, args := range [][]string{{"turns"}, {"turns-rules"}, {"turns-rules", "210"}, {"turns-proposals"}, {"turns-cases"},
 			{"status"}, {"--as", "discord:22", "status"}, {"players"}, {"game"}, {"log", "--all"}, {"seeds"}, {"audit"}} {
-			cli(args...)
+			out := cli(args...)
+			if args[0] == "turns" || args[0] == "status" || args[0] == "game" {
+				same("cli", args[0], out)
+			}
 		}
 		for _, name := range []string{"turns status", "status", "players", "game", "log", "seeds", "audit"} {
-			slash("22", name)
-			slack(name)
-			bridgeCmd(name, nil)
+			texts := []string{slash("22", name), slack(name), bridgeCmd(name, nil)}
+			if name == "turns status" || name == "status" || name == "game" {
+				for i, text := range texts {
+					same([]string{"discord", "slack", "bridge"}[i], name, text)
+				}
+			}
+		}
+		for _, page := range []string{"", "/turns"} {
+			path := tracker.Base + "/games/" + g + page
+			_, text := h.trackerPage(t, path)
+			same("tracker", path, text)
 		}
 	}
 	clock := func(set string) { cli("clock", "--set", set) }
@@ -156,6 +183,20 @@ func TestIssue24_TurnsTimesInTheGamesZoneOnEverySurface(t *testing.T) {
 	slack(`turns propose op=repeal rule=213`)
 	cli("judgment-request", "Rule 210 is in force.")
 	reads()
+
+	// A refusal that gives a time: joining twice. (A turns game has no
+	// wait to rejoin.) The CLI prints the problem's code for scripts.
+	refused := func(code string, args ...string) {
+		t.Helper()
+		r := h.cli(append([]string{"play"}, args...)...)
+		if r.code != exitRefused || !strings.Contains(r.stderr, "["+code+"]") {
+			t.Fatalf("croupier play %s: want refused [%s], got %s", strings.Join(args, " "), code, r)
+		}
+		show("cli", strings.Join(args, " ")+" (refused)", strings.TrimSuffix(strings.TrimSpace(r.stderr), " ["+code+"]"))
+	}
+	refused("already_a_player", "join", "--name", "Ada")
+	slash("22", "join")
+	bridgeCmd("join", nil)
 
 	// The API's sentence of a command's answer.
 	says := func(command, actor string, body any) {
@@ -368,27 +409,34 @@ func (h *harness) trackerPages(t *testing.T, prefix string) [][2]string {
 	for len(queue) > 0 && len(out) < 200 {
 		path := queue[0]
 		queue = queue[1:]
-		res, err := http.Get(h.ts.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			t.Errorf("GET %s: %d", path, res.StatusCode)
-			continue
-		}
-		for _, m := range hrefRe.FindAllStringSubmatch(string(body), -1) {
+		body, text := h.trackerPage(t, path)
+		for _, m := range hrefRe.FindAllStringSubmatch(body, -1) {
 			if p := html.UnescapeString(m[1]); strings.HasPrefix(p, prefix) && !seen[p] {
 				seen[p] = true
 				queue = append(queue, p)
 			}
 		}
-		text := tagRe.ReplaceAllString(scriptRe.ReplaceAllString(string(body), ""), " ")
-		out = append(out, [2]string{path, strings.Join(strings.Fields(html.UnescapeString(text)), " ")})
+		out = append(out, [2]string{path, text})
 	}
 	if !slices.ContainsFunc(out, func(p [2]string) bool { return strings.HasSuffix(p[0], "/turns") }) {
 		t.Errorf("the tracker's pages of the game do not include its turns page: %v", out)
 	}
 	return out
+}
+
+// trackerPage returns the tracker page at path: its HTML, and its text as
+// a reader sees it (no tags, scripts or styles).
+func (h *harness) trackerPage(t *testing.T, path string) (body, text string) {
+	t.Helper()
+	res, err := http.Get(h.ts.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %d", path, res.StatusCode)
+	}
+	text = tagRe.ReplaceAllString(scriptRe.ReplaceAllString(string(b), ""), " ")
+	return string(b), strings.Join(strings.Fields(html.UnescapeString(text)), " ")
 }
