@@ -83,15 +83,15 @@ func (p *page) when(t time.Time) {
 }
 
 // period writes a period as people read it: a turns period by its turn in
-// the game's zone (calendar.PeriodWords), its calendar key only in the
-// title, for an audit to copy; a phase's id as it is.
+// the game's zone (calendar.PeriodWords), its calendar key only in a data
+// attribute, for a script or a test; a phase's id as it is.
 func (p *page) period(id string) {
 	w := calendar.PeriodWords(id)
 	if w == id {
 		p.text(id)
 		return
 	}
-	p.raw(`<span title="`)
+	p.raw(`<span data-period="`)
 	p.text(id)
 	p.raw(`">`)
 	p.text(w)
