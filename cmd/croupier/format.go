@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +23,18 @@ import (
 
 // stamp formats a moment the way the whole CLI does: RFC 3339 in UTC.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// stampIn formats moments as the texts of a game keeping zone do: in a
+// game with a zone of its own (GameView.Zone: a turns game's
+// America/Chicago, RULINGS T3) "Mon 9 Mar 22:00 CDT", as its commands'
+// answers do; otherwise stamp.
+func stampIn(zone string) func(time.Time) string {
+	if zone == "" {
+		return stamp
+	}
+	loc := calendar.Location(zone)
+	return func(t time.Time) string { return calendar.When(loc, t) }
+}
 
 // who is the player as people read them: their name, or the bare id when
 // they have no other (--json gives the ids, for machines).
@@ -120,19 +131,20 @@ func periodText(v game.PlayerView) string {
 }
 
 func statusText(v game.PlayerView) string {
+	at := stampIn(v.Zone)
 	if !v.Member {
 		s := fmt.Sprintf("%s is not a player of %s", who(v.ID, v.Name), v.Game)
 		if v.LeftAt != nil {
-			s += "; left at " + stamp(*v.LeftAt)
+			s += "; left at " + at(*v.LeftAt)
 		}
 		if v.RejoinPossibleAt != nil {
-			s += "; may rejoin from " + stamp(*v.RejoinPossibleAt)
+			s += "; may rejoin from " + at(*v.RejoinPossibleAt)
 		} else {
 			s += "; may rejoin now"
 		}
 		return s + "."
 	}
-	return fmt.Sprintf("%s in %s (%s): %s Joined %s.", who(v.ID, v.Name), v.Game, periodText(v), holdings(v), stamp(v.JoinedAt))
+	return fmt.Sprintf("%s in %s (%s): %s Joined %s.", who(v.ID, v.Name), v.Game, periodText(v), holdings(v), at(v.JoinedAt))
 }
 
 func playersText(g string, ps []game.PlayerView) string {
@@ -225,16 +237,16 @@ func gameText(v game.GameView) string {
 	return s
 }
 
-func seedsText(g string, seeds []game.SeedView) string {
+func seedsText(g string, seeds []game.SeedView, at func(time.Time) string) string {
 	if len(seeds) == 0 {
 		return fmt.Sprintf("%s has no seed commitments yet.", g)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Seeds of %s (sha256 commitment published at the period's start, seed revealed at its end):\n", g)
 	for _, s := range seeds {
-		fmt.Fprintf(&b, "%s\n  committed %s  sha256 %s\n", s.Period, stamp(s.CommittedAt), s.Commitment)
+		fmt.Fprintf(&b, "%s\n  committed %s  sha256 %s\n", game.Capitalize(calendar.PeriodWords(s.Period)), at(s.CommittedAt), s.Commitment)
 		if s.Seed != "" && s.RevealedAt != nil {
-			fmt.Fprintf(&b, "  revealed  %s  seed   %s\n", stamp(*s.RevealedAt), s.Seed)
+			fmt.Fprintf(&b, "  revealed  %s  seed   %s\n", at(*s.RevealedAt), s.Seed)
 		} else {
 			b.WriteString("  not revealed yet (secret until the period ends)\n")
 		}
@@ -245,7 +257,7 @@ func seedsText(g string, seeds []game.SeedView) string {
 // logText is a log page: each entry's time, command and actor, then its
 // events as the components narrate them (the sentences the tracker and the
 // announcements show), then its draws.
-func logText(g string, entries []game.Entry, next string, say func(game.Event) string, name func(string) string) string {
+func logText(g string, entries []game.Entry, next string, say func(game.Event) string, name func(string) string, at func(time.Time) string) string {
 	var b strings.Builder
 	if len(entries) == 0 {
 		fmt.Fprintf(&b, "The log of %s is empty.", g)
@@ -254,7 +266,7 @@ func logText(g string, entries []game.Entry, next string, say func(game.Event) s
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s  %-10s %s", stamp(e.At), e.Command, name(e.Actor))
+		fmt.Fprintf(&b, "%s  %-10s %s", at(e.At), e.CommandWords(), name(e.Actor))
 		for _, ev := range e.Events {
 			b.WriteString("\n    " + say(ev))
 		}
@@ -263,7 +275,7 @@ func logText(g string, entries []game.Entry, next string, say func(game.Event) s
 			for j, d := range e.Draws {
 				ds[j] = fmt.Sprintf("#%d %s=%d", d.Index, d.Purpose, d.Value)
 			}
-			fmt.Fprintf(&b, "\n    draws (period %s, command %s; raw values from 0): %s", e.Draws[0].Period, e.CommandID, strings.Join(ds, ", "))
+			fmt.Fprintf(&b, "\n    draws (%s, command %s; raw values from 0): %s", game.PeriodWords(e.Draws[0].Period), e.CommandID, strings.Join(ds, ", "))
 		}
 	}
 	if next != "" {
@@ -272,8 +284,13 @@ func logText(g string, entries []game.Entry, next string, say func(game.Event) s
 	return b.String()
 }
 
-func clockText(v client.ClockResult) string {
+// clockText is the clock's answer; zone is the game's (GameView.Zone) when
+// one is given, whose time it says.
+func clockText(v client.ClockResult, zone string) string {
 	s := fmt.Sprintf("The server's clock is now %s (%s).", stamp(v.Now), v.Now.UTC().Weekday())
+	if zone != "" {
+		s = fmt.Sprintf("The server's clock is now %s.", stampIn(zone)(v.Now))
+	}
 	if len(v.Ran.Transitions) == 0 && len(v.Ran.Expired) == 0 && len(v.Ran.Done) == 0 {
 		s += " No scheduled work fell due."
 	}
@@ -311,7 +328,7 @@ func reportText(g string, r fair.Report) string {
 	if r.OK() {
 		fmt.Fprintf(&b, "verified %s of game %s: all match", plural(r.Checked, "draw", "draws"), g)
 		if r.Pending > 0 {
-			fmt.Fprintf(&b, " (%d pending until their seeds are revealed: %s)", r.Pending, strings.Join(r.PendingPeriods, ", "))
+			fmt.Fprintf(&b, " (%d pending until their seeds are revealed: %s)", r.Pending, strings.Join(pendingWords(r.PendingPeriods), ", "))
 		} else {
 			b.WriteString(" (0 pending)")
 		}
@@ -326,11 +343,11 @@ func reportText(g string, r fair.Report) string {
 	}
 	b.WriteString(":")
 	for _, p := range r.BadSeeds {
-		fmt.Fprintf(&b, "\n  seed of period %s: the revealed seed does not match its published commitment", p)
+		fmt.Fprintf(&b, "\n  seed of %s: the revealed seed does not match its published commitment", game.PeriodWords(p))
 	}
 	for _, m := range r.Mismatches {
 		rec := m.Record
-		fmt.Fprintf(&b, "\n  period %s, command %s, index %d, purpose %s: ", rec.Period, rec.Command, rec.Index, rec.Purpose)
+		fmt.Fprintf(&b, "\n  %s, command %s, index %d, purpose %s: ", game.PeriodWords(rec.Period), rec.Command, rec.Index, rec.Purpose)
 		if m.Reason == fair.ReasonValueDiffers {
 			fmt.Fprintf(&b, "logged %d, recomputed %d", rec.Value, m.Want)
 		} else {
@@ -338,6 +355,16 @@ func reportText(g string, r fair.Report) string {
 		}
 	}
 	return b.String()
+}
+
+// pendingWords are the periods whose seeds are not revealed, as people
+// read them (calendar.PeriodWords: a turns period by its turn).
+func pendingWords(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = calendar.PeriodWords(id)
+	}
+	return out
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -349,29 +376,16 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// turnsPeriodRe is a turns game's period key: the Monday 22:00 (Chicago)
-// its game week begins, and the part of that week (RULINGS T3).
-var turnsPeriodRe = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[-+]\d{4})\.\d-(first-half|latter-half|interim)$`)
-
 // periodWords says an ended period ("game/period") as people do: a turns
-// game's as the part of its game week, in the game's zone, never its key
-// ("nomic: the first half of the week from Mon 2 Mar 22:00 CST"); a phase
-// (2026-W10-I) is its own name.
+// game's by its turn, in the game's zone, never its key ("nomic: the first
+// half of the turn beginning Mon 2 Mar 22:00 CST", calendar.PeriodWords);
+// a phase (2026-W10-I) is its own name.
 func periodWords(t string) string {
 	g, id, ok := strings.Cut(t, "/")
-	if !ok {
-		return t
+	if w := calendar.PeriodWords(id); ok && w != id {
+		return g + ": " + w
 	}
-	m := turnsPeriodRe.FindStringSubmatch(id)
-	if m == nil {
-		return t
-	}
-	start, err := time.Parse("2006-01-02T15:04-0700", m[1])
-	if err != nil {
-		return t
-	}
-	part := map[string]string{"first-half": "the first half", "latter-half": "the latter half", "interim": "the interim"}[m[2]]
-	return g + ": " + part + " of the week from " + start.In(calendar.Chicago()).Format("Mon 2 Jan 15:04 MST")
+	return t
 }
 
 // turnsMomentWords says a turns timer the clock ran ("game/turn-begin

@@ -63,8 +63,8 @@ func TestClockNamesTurnsPeriodsAsPeopleDo(t *testing.T) {
 	v.Now = time.Date(2026, 3, 15, 3, 0, 1, 0, time.UTC)
 	v.Ran.Transitions = []string{"nomic/2026-03-09T22:00-0500.1-first-half", "hall/2026-W11-I"}
 	v.Ran.Done = map[string][]string{"turns": {"nomic/turn-end 1-1", "nomic/judge-deadline 5301"}}
-	got := clockText(v)
-	contains(t, "clock", got, "Ended: nomic: the first half of the week from Mon 9 Mar 22:00 CDT, hall/2026-W11-I",
+	got := clockText(v, "")
+	contains(t, "clock", got, "Ended: nomic: the first half of the turn beginning Mon 9 Mar 22:00 CDT, hall/2026-W11-I",
 		"Turns: nomic: turn 1-1 ended, nomic: case 5301's Judge deadline passed.")
 	for _, raw := range []string{"first-half", "turn-end", "judge-deadline", "T22:00-0500"} {
 		if strings.Contains(got, raw) {

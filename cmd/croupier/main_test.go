@@ -173,7 +173,7 @@ func TestWalkthrough(t *testing.T) {
 
 	contains(t, "verify", h.must("verify", "--game", "hall"), "verified 2 draws of game hall: all match (0 pending)")
 	contains(t, "audit", h.must("play", "audit"), "verified 2 draws of game hall: all match (0 pending)")
-	contains(t, "log", h.must("play", "log", "--all"), "period-end croupier:scheduler", "The seed of period 2026-W10-I was revealed:", "raw values from 0): #0 d6=")
+	contains(t, "log", h.must("play", "log", "--all"), "period end croupier:scheduler", "The seed of period 2026-W10-I was revealed:", "raw values from 0): #0 d6=")
 
 	// Offline, from the store file, once the server has stopped.
 	h.stop()

@@ -26,7 +26,7 @@ func TestLogReadsAsSentences(t *testing.T) {
 			Events: []game.Event{narratetest.Sample(typ)}})
 	}
 	name := func(id string) string { return game.Or(narratetest.Name(id), id) }
-	out := logText("hall", entries, "", func(ev game.Event) string { return reg.Sentence(ev, name) }, name)
+	out := logText("hall", entries, "", func(ev game.Event) string { return reg.Sentence(ev, name) }, name, stamp)
 	lines := strings.Split(out, "\n")
 	if len(lines) != 2*len(types) {
 		t.Fatalf("%d lines for %d entries of one event each:\n%s", len(lines), len(types), out)

@@ -546,7 +546,7 @@ func commonCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return seedsText(p.opts.game, v) })
+					return p.out(rep, func() string { return seedsText(p.opts.game, v, stampIn(p.zone())) })
 				}
 			},
 		},
@@ -603,6 +603,20 @@ func commonCommands() map[string]playCmd {
 	}
 }
 
+// zone is the game's own time zone (GameView.Zone), which its texts give
+// times in: "" for UTC, for no game, or when the game cannot be read (the
+// command says why itself).
+func (p *player) zone() string {
+	if p.opts.game == "" || p.opts.json {
+		return ""
+	}
+	v, _, err := p.c.Game(p.ctx, p.opts.game)
+	if err != nil {
+		return ""
+	}
+	return v.Zone
+}
+
 func (p *player) log(limit int, all bool, cursor string) error {
 	var entries []game.Entry
 	var raws []json.RawMessage
@@ -632,7 +646,8 @@ func (p *player) log(limit int, all bool, cursor string) error {
 	name := p.nameOf()
 	reg := rulesets.Registry()
 	say := func(ev game.Event) string { return reg.Sentence(ev, name) }
-	return p.out(client.Reply{}, func() string { return logText(p.opts.game, entries, cursor, say, name) })
+	at := stampIn(p.zone())
+	return p.out(client.Reply{}, func() string { return logText(p.opts.game, entries, cursor, say, name, at) })
 }
 
 func (p *player) clock(advance, set string, toEnd bool) error {
@@ -676,7 +691,7 @@ func (p *player) clock(advance, set string, toEnd bool) error {
 	if err != nil {
 		return err
 	}
-	return p.out(rep, func() string { return clockText(v) })
+	return p.out(rep, func() string { return clockText(v, p.zone()) })
 }
 
 func signed(n int) string {

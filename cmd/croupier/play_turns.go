@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/turns"
 )
@@ -90,33 +89,18 @@ func turnsCommands() map[string]playCmd {
 	}
 }
 
-// chicagoTime formats a moment in the turns' time zone (RULINGS T3).
-func chicagoTime(t time.Time) string {
-	return t.In(calendar.Chicago()).Format("Mon 2 Jan 15:04 MST")
-}
-
-var partWords = map[string]string{nomic.BeforeFirstTurn: "before its first turn", nomic.FirstHalf: "first half",
-	nomic.LatterHalf: "latter half", nomic.Interim: "interim"}
-
-var dueWords = map[string]string{"turn-begin": "turn %s begins", "turn-middle": "turn %s reaches its middle",
-	"turn-end": "turn %s ends", "judge-deadline": "the Judge of case %s must have ruled"}
+// chicagoTime formats a moment in the turns' time zone (RULINGS T3), as
+// every text of a turns game does (turns.When).
+func chicagoTime(t time.Time) string { return turns.When(t) }
 
 func turnsText(st turns.Status) string {
 	var b strings.Builder
-	turn := "turn " + st.Turn.ID + ", " + partWords[st.Turn.Part]
-	if st.Turn.ID == "" {
-		turn = partWords[st.Turn.Part]
-	}
-	fmt.Fprintf(&b, "%s, round %d: %s. It is %s.\n", st.Game, st.Round.Number, turn, chicagoTime(st.Now))
+	fmt.Fprintf(&b, "%s, round %d: %s. It is %s.\n", st.Game, st.Round.Number, turns.Where(st.Turn), chicagoTime(st.Now))
 	switch {
 	case st.Round.Over:
 		fmt.Fprintf(&b, "The round is over: %s won it. The administrator may start the next round (round-start).\n", st.WinnerName)
 	case st.Next != nil:
-		what := st.Next.Turn
-		if st.Next.Kind == "judge-deadline" {
-			what = strconv.Itoa(st.Next.Case)
-		}
-		fmt.Fprintf(&b, "Next: %s, %s (in %s). Proposals are adopted by %s.\n", fmt.Sprintf(dueWords[st.Next.Kind], what), chicagoTime(st.Next.At), st.In, st.Mode)
+		fmt.Fprintf(&b, "Next: %s, %s (in %s). Proposals are adopted by %s.\n", st.Next.Words(), chicagoTime(st.Next.At), st.In, st.Mode)
 	}
 	b.WriteString("Points:\n")
 	for _, p := range st.Players {

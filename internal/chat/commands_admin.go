@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -241,6 +242,7 @@ func logTail(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, err
 		}
 		return n
 	}
+	at := timeIn(ctx, s, inv.Game, func(t time.Time) string { return t.UTC().Format("Jan 2 15:04") })
 	ls := make([]string, len(tail))
 	for i, e := range tail {
 		says := make([]string, 0, len(e.Events))
@@ -254,7 +256,7 @@ func logTail(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, err
 			}
 			says = append(says, fmt.Sprintf("%s: %s.", who, strings.ReplaceAll(e.Command, "-", " ")))
 		}
-		ls[i] = e.At.UTC().Format("Jan 2 15:04") + " · " + strings.Join(says, " ")
+		ls[i] = at(e.At) + " · " + strings.Join(says, " ")
 	}
 	return &Reply{Title: fmt.Sprintf("Log of %s (latest %d)", inv.Game, len(tail)), Text: lines(ls), Ephemeral: true}, nil
 }
@@ -266,7 +268,7 @@ func seeds(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	}
 	ls := make([]string, len(ss))
 	for i, sv := range ss {
-		ls[i] = fmt.Sprintf("%s: commitment %s", sv.Period, sv.Commitment)
+		ls[i] = fmt.Sprintf("%s: commitment %s", game.Capitalize(calendar.PeriodWords(sv.Period)), sv.Commitment)
 		if sv.Seed != "" {
 			ls[i] += ", seed " + sv.Seed
 		} else {
@@ -291,6 +293,7 @@ func audit(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	} else {
 		r.Text = fmt.Sprintf("❌ Verification failed: %d mismatches, bad seeds %v.", len(rep.Mismatches), rep.BadSeeds)
 	}
-	r.Text += fmt.Sprintf(" (as of %s)", s.Clock().Now().UTC().Format(time.RFC1123))
+	at := timeIn(ctx, s, inv.Game, func(t time.Time) string { return t.UTC().Format(time.RFC1123) })
+	r.Text += fmt.Sprintf(" (as of %s)", at(s.Clock().Now()))
 	return r, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/nearest"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
@@ -324,12 +325,12 @@ func statusReply(p game.PlayerView) *Reply {
 	if !p.Member {
 		r.Text = p.ID + " is not a player any more."
 		if p.RejoinPossibleAt != nil {
-			r.Text += " May rejoin from " + p.RejoinPossibleAt.UTC().Format(time.RFC1123) + "."
+			r.Text += " May rejoin from " + zoned(calendar.Location(p.Zone), func(t time.Time) string { return t.UTC().Format(time.RFC1123) })(*p.RejoinPossibleAt) + "."
 		}
 		return r
 	}
 	r.Fields = holdingFields(p)
-	r.Text = fmt.Sprintf("%s, playing since %s; %s.", p.ID, p.JoinedAt.UTC().Format("2 Jan 2006"), periodWords(p))
+	r.Text = fmt.Sprintf("%s, playing since %s; %s.", p.ID, p.JoinedAt.In(calendar.Location(p.Zone)).Format("2 Jan 2006"), periodWords(p))
 	return r
 }
 

@@ -99,11 +99,7 @@ func turnsStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 		return nil, err
 	}
 	var b strings.Builder
-	if st.Turn.ID != "" {
-		fmt.Fprintf(&b, "Round %d, turn %s (its %s).", st.Round.Number, st.Turn.ID, game.Words(st.Turn.Part))
-	} else {
-		fmt.Fprintf(&b, "Round %d, before its first turn.", st.Round.Number)
-	}
+	fmt.Fprintf(&b, "Round %d, %s.", st.Round.Number, turns.Where(st.Turn))
 	if st.Round.Over {
 		fmt.Fprintf(&b, " The round is over: %s won it.", st.WinnerName)
 	} else if st.Next != nil {

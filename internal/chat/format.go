@@ -1,13 +1,16 @@
 package chat
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 )
@@ -15,6 +18,25 @@ import (
 // MaxText is the longest reply text the layer produces (Discord allows 2000
 // characters in a message's content; Slack more).
 const MaxText = 1900
+
+// timeIn is how the texts of game g give a moment: in the game's own zone
+// where it keeps one (a turns game's America/Chicago, RULINGS T3: "Mon 9
+// Mar 22:00 CDT", as its commands' answers do), else as utc says it.
+func timeIn(ctx context.Context, s *game.Service, g string, utc func(time.Time) string) func(time.Time) string {
+	id, err := s.RulesetOf(ctx, g)
+	if err != nil {
+		return utc
+	}
+	return zoned(s.Zone(id), utc)
+}
+
+// zoned is calendar.When in zone, or utc for UTC.
+func zoned(zone *time.Location, utc func(time.Time) string) func(time.Time) string {
+	if zone == time.UTC {
+		return utc
+	}
+	return func(t time.Time) string { return calendar.When(zone, t) }
+}
 
 // req is the game request of an invocation.
 func req(inv *Invocation) game.Request {

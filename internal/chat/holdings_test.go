@@ -102,13 +102,13 @@ func TestChatPlayerViewsPerRuleset(t *testing.T) {
 		if fieldValue(rep, "Points") != "0" || fieldValue(rep, "Active") != "yes" || fieldValue(rep, "Judicial Pool") != "In it" || fieldValue(rep, "Judging") != "none" {
 			t.Errorf("Bob's status: %s", said(rep))
 		}
-		if !strings.Contains(rep.Text, "round 1, before its first turn (turn 1-1 begins Mon 30 Nov 22:00 CST)") {
+		if !strings.Contains(rep.Text, "round 1, before turn 1-1, which begins Mon 30 Nov 22:00 CST") {
 			t.Errorf("a turns status names the period %q, want the round and its first turn", rep.Text)
 		}
 		lacksWords(t, "a turns status", said(rep), append(gildedHall, "Reputable", "2026-11-30T", "first-half")...)
 
 		rep = room.must("slack:U1", "game", nil)
-		if got := fieldValue(rep, "Period"); got != "round 1, before its first turn (turn 1-1 begins Mon 30 Nov 22:00 CST)" {
+		if got := fieldValue(rep, "Period"); got != "round 1, before turn 1-1, which begins Mon 30 Nov 22:00 CST" {
 			t.Errorf("a turns game's period reads %q, want its round and first turn", got)
 		}
 		lacksWords(t, "a turns game's description", said(rep), "2026-11-30T", "first-half")

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"croupier/internal/rules"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/ruleset"
 )
 
@@ -215,6 +217,21 @@ func (r *Registry) HasCommand(id, name string) bool {
 // own may have been amended since: Service.Ruleset): what an edge needs to
 // shape a command to the ruleset (the items a trade offer names).
 func (r *Registry) Data(id string) (*ruleset.Ruleset, error) { return ruleset.Load(r.dataOf(id)) }
+
+// Zone is the time zone the games of ruleset id keep and their texts give
+// times in: a turns game's America/Chicago (RULINGS T3), UTC otherwise
+// (T1). It is read from the ruleset's data once.
+func (r *Registry) Zone(id string) *time.Location {
+	if z, ok := r.zones.Load(id); ok {
+		return z.(*time.Location)
+	}
+	z := time.UTC
+	if rs, err := r.Data(id); err == nil {
+		z = calendar.Zone(rs.Calendar)
+	}
+	r.zones.Store(id, z)
+	return z
+}
 
 // Title names ruleset id in a sentence ("Obelisk"); an unknown id is itself.
 func (r *Registry) Title(id string) string { return r.title(id) }

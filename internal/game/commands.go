@@ -145,7 +145,7 @@ func (s *Service) Join(ctx context.Context, req Request, j JoinGame) (*Result, e
 				}
 				return v, t.Acted(prev)
 			}
-			m, err := players.Join(prevCore, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
+			m, err := players.Join(prevCore, req.Actor, j.Name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std(), t.zone())
 			if err != nil {
 				return nil, err
 			}
@@ -184,7 +184,7 @@ func (t *Tx) Preregister(id, name string) (PlayerRecord, error) {
 	if prev != nil {
 		prevCore = prev.Core()
 	}
-	m, err := players.Join(prevCore, id, name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std())
+	m, err := players.Join(prevCore, id, name, t.Now, t.Period.ID, t.Rules.Durations.RejoinWait.Std(), t.zone())
 	if err != nil {
 		return nil, rules.Refuse("cannot_preregister", "%s cannot be registered: %s", id, err.Error())
 	}

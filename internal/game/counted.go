@@ -22,7 +22,6 @@ import (
 
 	"croupier/internal/reactions"
 	"croupier/internal/rules"
-	"croupier/internal/rules/calendar"
 	"croupier/internal/store"
 )
 
@@ -234,9 +233,5 @@ func (t *Tx) lateReaction(m MessageRef, late *reactions.LateError) error {
 // when says a moment in the game's own time: America/Chicago for a turns
 // game (RULINGS T3), UTC otherwise.
 func (t *Tx) when(at time.Time) string {
-	loc := time.UTC
-	if t.Schedule != nil && t.Schedule.Name() == calendar.ChicagoTurns {
-		loc = calendar.Chicago()
-	}
-	return at.In(loc).Format("Mon 2 Jan 2006 15:04 MST")
+	return at.In(t.zone()).Format("Mon 2 Jan 2006 15:04 MST")
 }

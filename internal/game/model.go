@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"regexp"
+	"strings"
 	"time"
 
 	"croupier/internal/fair"
@@ -122,6 +123,16 @@ type Entry struct {
 	Draws       []fair.Record   `json:"draws,omitempty"`
 	RequestHash string          `json:"request_hash,omitempty"`
 	Response    json.RawMessage `json:"response,omitempty"`
+}
+
+// CommandWords is the entry's command as a log shows it to people: a
+// player's by its name, which they type (turns-propose); the scheduler's
+// in words (turn begin, period end), as nobody types those.
+func (e Entry) CommandWords() string {
+	if e.Actor == SchedulerActor {
+		return strings.ReplaceAll(e.Command, "-", " ")
+	}
+	return e.Command
 }
 
 // Event is one thing that happened, for the log and for announcements.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"croupier/internal/rules/calendar"
@@ -183,6 +184,8 @@ type Registry struct {
 	views   []View
 	due     []DueWork
 	modules map[string]*moduleEntry
+	// zones holds each ruleset's time zone (Zone), read from its data once.
+	zones sync.Map
 }
 
 // moduleEntry is a module with its commands and views by name.

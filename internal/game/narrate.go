@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"croupier/internal/rules/calendar"
 )
 
 // The one renderer of log events (Component.Events): the CLI's log, the
@@ -219,6 +221,17 @@ func Capitalize(s string) string {
 	return strings.ToUpper(string(r)) + s[n:]
 }
 
+// PeriodWords is how a period reads in a sentence: a turns period by its
+// turn in the game's zone (calendar.PeriodWords: "the first half of the
+// turn beginning Mon 9 Mar 22:00 CDT"), never by its calendar key; a
+// phase as "period 2026-W10-I".
+func PeriodWords(id string) string {
+	if w := calendar.PeriodWords(id); w != id {
+		return w
+	}
+	return "period " + id
+}
+
 // Words turns a code ("last_standing") into words ("last standing").
 func Words(code string) string { return strings.ReplaceAll(code, "_", " ") }
 
@@ -251,11 +264,11 @@ func commonEvents() map[string]Narration {
 		}},
 		"seed_committed": {Sentence: func(ev Event, _ func(string) string) string {
 			f := Fields(ev)
-			return fmt.Sprintf("The seed of period %s was committed (sha256 %s).", Or(f.Str("period"), "?"), Or(f.Str("commitment"), "unknown"))
+			return fmt.Sprintf("The seed of %s was committed (sha256 %s).", PeriodWords(Or(f.Str("period"), "?")), Or(f.Str("commitment"), "unknown"))
 		}},
 		"seed_revealed": {Sentence: func(ev Event, _ func(string) string) string {
 			f := Fields(ev)
-			return fmt.Sprintf("The seed of period %s was revealed: %s.", Or(f.Str("period"), "?"), Or(f.Str("seed"), "unknown"))
+			return fmt.Sprintf("The seed of %s was revealed: %s.", PeriodWords(Or(f.Str("period"), "?")), Or(f.Str("seed"), "unknown"))
 		}},
 		"player_joined": {Sentence: func(ev Event, name func(string) string) string {
 			return name(ev.Player) + " joined the game."
@@ -320,9 +333,13 @@ func commonEvents() map[string]Narration {
 		}},
 		"period_ended": {Announce: true, Sentence: func(ev Event, name func(string) string) string {
 			f := Fields(ev)
-			s := fmt.Sprintf("Period %s ended", Or(f.Str("ended"), "?"))
-			if st := f.Str("started"); st != "" {
-				s += "; " + st
+			ended, started := Or(f.Str("ended"), "?"), f.Str("started")
+			s := Capitalize(PeriodWords(ended)) + " ended"
+			switch {
+			case started != "" && calendar.PeriodWords(started) != started:
+				s += "; " + calendar.PeriodWords(started) + " began" // a turns period says its part itself
+			case started != "":
+				s += "; " + started
 				if k := f.Str("kind"); k != "" {
 					s += " (" + k + ")"
 				}

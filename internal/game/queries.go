@@ -49,12 +49,16 @@ type GameView struct {
 	RulesetVersion int `json:"ruleset_version"`
 	// Round is the current round of a ruleset played in rounds (turns).
 	Round *RoundView `json:"round,omitempty"`
+	// Zone is the game's own time zone, where its rules keep one other
+	// than UTC (a turns game's America/Chicago, RULINGS T3): its texts give
+	// times in it. Absent: UTC.
+	Zone string `json:"zone,omitempty"`
 }
 
 func (t *Tx) gameView() (GameView, error) {
 	m := t.Meta
 	v := GameView{ID: m.ID, Name: m.Name, Ruleset: m.Ruleset, Admins: m.Admins, CreatedAt: m.CreatedAt,
-		Period: periodView(t.Period), Season: m.Season, Ended: m.Ended, Winner: m.Winner, RulesetVersion: t.Rules.Version}
+		Period: periodView(t.Period), Season: m.Season, Ended: m.Ended, Winner: m.Winner, RulesetVersion: t.Rules.Version, Zone: t.zoneName()}
 	var err error
 	if v.Period.Name, err = t.periodName(); err != nil {
 		return GameView{}, err
@@ -88,6 +92,8 @@ type PlayerView struct {
 	// PeriodName is the current period as people read it, where the
 	// ruleset names it (PeriodView.Name).
 	PeriodName string `json:"period_name,omitempty"`
+	// Zone is the game's own time zone (GameView.Zone).
+	Zone string `json:"zone,omitempty"`
 	// Holdings is the module's part of the view (Module.PlayerView): a
 	// value whose JSON is an object, whose members the view's JSON carries
 	// beside the membership's, one flat object as the stored player item
@@ -104,6 +110,23 @@ func (t *Tx) periodName() (string, error) {
 		return m.PeriodName(t)
 	}
 	return "", nil
+}
+
+// zone is the time zone the game's texts give times in (its calendar's,
+// RULINGS T1, T3).
+func (t *Tx) zone() *time.Location {
+	if t.Schedule == nil {
+		return time.UTC
+	}
+	return calendar.Zone(t.Schedule.Name())
+}
+
+// zoneName names the game's zone for its views, "" for UTC.
+func (t *Tx) zoneName() string {
+	if z := t.zone(); z != time.UTC {
+		return z.String()
+	}
+	return ""
 }
 
 // playerCore is PlayerView without its JSON methods.
@@ -189,7 +212,7 @@ func HoldingsAs[T any](v PlayerView, key string) (T, bool) {
 // say what "active" means in its ruleset).
 func (t *Tx) PlayerView(r PlayerRecord) (PlayerView, error) {
 	p := r.Core()
-	v := PlayerView{Game: t.Game, Ruleset: t.Meta.Ruleset, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID}
+	v := PlayerView{Game: t.Game, Ruleset: t.Meta.Ruleset, ID: p.ID, Name: p.Name, Member: p.Member, JoinedAt: p.JoinedAt, Period: t.Period.ID, Zone: t.zoneName()}
 	var err error
 	if v.PeriodName, err = t.periodName(); err != nil {
 		return PlayerView{}, err

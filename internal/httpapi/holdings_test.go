@@ -43,7 +43,7 @@ func TestPlayerJSONPerRuleset(t *testing.T) {
 				t.Fatal(err)
 			}
 			switch {
-			case c.ruleset == "turns" && period.Name != "round 1, before its first turn (turn 1-1 begins Mon 7 Dec 22:00 CST)":
+			case c.ruleset == "turns" && period.Name != "round 1, before turn 1-1, which begins Mon 7 Dec 22:00 CST":
 				t.Errorf("a new turns game's period is named %q, want its round and first turn", period.Name)
 			case c.ruleset != "turns" && period.Name != "":
 				t.Errorf("a %s game's period is named %q; its id %s is its name", c.ruleset, period.Name, period.ID)
@@ -76,7 +76,7 @@ func TestPlayerJSONPerRuleset(t *testing.T) {
 					t.Errorf("a new turns player: points %s, in_pool %s, judging %s, active %s; want 0, false, [], true",
 						read["points"], read["in_pool"], read["judging"], read["active"])
 				}
-				if name := string(read["period_name"]); !strings.Contains(name, "before its first turn") {
+				if name := string(read["period_name"]); !strings.Contains(name, "before turn 1-1, which begins") {
 					t.Errorf("a turns player's period_name is %s", name)
 				}
 			}

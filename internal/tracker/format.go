@@ -18,6 +18,19 @@ func cardURL(name string, holo bool) string {
 	return CardsBase + "/" + s + ".svg"
 }
 
+// calendarText says a ruleset's calendar as people do, never its data's
+// key (chicago-turns): the turns of seed 003 in US Central time (RULINGS
+// T3), or the UTC phases (T1).
+func calendarText(kind string) string {
+	switch kind {
+	case ruleset.CalendarChicagoTurns:
+		return "turns in US Central time, from 22:00 on Monday to 22:00 on Saturday"
+	case ruleset.CalendarUTCPhases:
+		return "phases in UTC, Phase I from Monday and Phase II from Friday"
+	}
+	return kind
+}
+
 // cardAlt is a card image's alternative text: its name, and "holographic"
 // when it is.
 func cardAlt(name string, holo bool) string {

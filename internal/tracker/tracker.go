@@ -26,13 +26,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"croupier/internal/game"
 	"croupier/internal/rules"
-	"croupier/internal/rules/calendar"
-	"croupier/internal/ruleset"
 	"croupier/internal/store"
 )
 
@@ -62,9 +59,6 @@ type Handler struct {
 	svc *game.Service
 	log *slog.Logger
 	mux *http.ServeMux
-	// zones holds each ruleset's time zone for people (*time.Location, nil
-	// for UTC), read from its data once rather than on every page.
-	zones sync.Map
 }
 
 // New builds the tracker over svc.
@@ -242,17 +236,12 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, bod
 }
 
 // zone is the time zone ruleset id's games keep (a turns game's
-// America/Chicago, RULINGS T3), nil for UTC.
+// America/Chicago, RULINGS T3: game.Registry.Zone), nil for UTC.
 func (h *Handler) zone(id string) *time.Location {
-	if z, ok := h.zones.Load(id); ok {
-		return z.(*time.Location)
+	if z := h.svc.Zone(id); z != time.UTC {
+		return z
 	}
-	var z *time.Location
-	if rs, err := h.svc.Data(id); err == nil && rs.Calendar == ruleset.CalendarChicagoTurns {
-		z = calendar.Chicago()
-	}
-	h.zones.Store(id, z)
-	return z
+	return nil
 }
 
 // indexData is the start page: a page of the deployment's games.

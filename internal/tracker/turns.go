@@ -3,7 +3,6 @@ package tracker
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/turns"
@@ -55,34 +54,10 @@ type casesData struct {
 	Pool  []string // the Judicial Pool's names
 }
 
-// partText says where a turn is, as people do ("first half"), never the
-// rules' term (first_half).
-func partText(part string) string {
-	switch part {
-	case nomic.BeforeFirstTurn:
-		return "before the round's first turn"
-	case nomic.FirstHalf:
-		return "first half"
-	case nomic.LatterHalf:
-		return "latter half"
-	case nomic.Interim:
-		return "interim between turns"
-	}
-	return part
-}
+// whereText says where a turns round is as every surface does
+// (turns.Where): "turn 1-2, first half", "the interim after turn 1-2".
+func whereText(ti nomic.TurnInfo) string { return turns.Where(ti) }
 
-// nextText says the next scheduled effect: "the middle of turn 1-2",
-// "case 5301's Judge deadline".
-func nextText(kind, turn string, cs int) string {
-	switch kind {
-	case "turn-begin":
-		return "the beginning of turn " + turn
-	case "turn-middle":
-		return "the middle of turn " + turn
-	case "turn-end":
-		return "the end of turn " + turn
-	case "judge-deadline":
-		return "case " + strconv.Itoa(cs) + "'s Judge deadline"
-	}
-	return kind
-}
+// nextText says the next scheduled effect as every surface does
+// (turns.MomentWords): "turn 1-2 reaches its middle".
+func nextText(kind, turn string, cs int) string { return turns.MomentWords(kind, turn, cs) }

@@ -20,7 +20,7 @@ func TestTurnsPages(t *testing.T) {
 	const g = turnsID
 	call := p.turns(t)
 	body := p.page("/tracker/games/" + g + "/turns")
-	contains(t, "turns page", body, `data-turn="1-1"`, `data-part="interim"`, `id="countdown"`, "Round 1, turn 1-1",
+	contains(t, "turns page", body, `data-turn="1-1"`, `data-part="interim"`, `id="countdown"`, "Round 1, the interim after turn 1-1.",
 		"Ada", "Bo", "Cy", `id="proposal-P1" data-status="adopted"`, "Ada, Bo, Cy", `id="rule-210"`, "Rule 210, amended.", "by proposal P1",
 		"Proposals are adopted by unanimity")
 	if !strings.Contains(body, `>Turns</a>`) || !strings.Contains(body, `>Cases</a>`) {
@@ -37,9 +37,9 @@ func TestTurnsPages(t *testing.T) {
 	// Issue 24 point 8: the overview is the turns game's own, its times in
 	// the game's zone and its period by its turn.
 	body = p.page("/tracker/games/" + g)
-	contains(t, "turns overview", body, `id="round" data-round="1" data-over="no"`, "Round 1</a>, turn 1-1, interim between turns",
+	contains(t, "turns overview", body, `id="round" data-round="1" data-over="no"`, "Round 1</a>, the interim after turn 1-1",
 		// Bo, the pool's one member, left it when drawn as Judge (U8).
-		`<dd id="turns-next">case 5301&#39;s Judge deadline, <time datetime="2026-12-07T12:00:00Z">Mon 7 Dec 2026 06:00 CST</time>`,
+		`<dd id="turns-next">the Judge of case 5301 must have ruled, <time datetime="2026-12-07T12:00:00Z">Mon 7 Dec 2026 06:00 CST</time>`,
 		`<dd id="pool-size" data-count="0">0 players</dd>`, `id="open-cases" data-count="1"`, "1 case</a>",
 		">the interim after turn 1-1, until Mon 7 Dec 22:00 CST</dd>", "None: each round has its winner")
 	for _, foreign := range []string{`id="judge"`, `id="season"`, "-interim (", "interim)", "Holographic", " UTC"} {

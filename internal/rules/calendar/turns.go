@@ -190,3 +190,49 @@ func (Turns) Parse(id string) (Period, error) {
 	}
 	return tu.Periods()[idx], nil
 }
+
+// Zone is the time zone the players of a calendar kind keep: America/Chicago
+// for the turns (RULINGS T3), UTC for the phases (T1).
+func Zone(kind string) *time.Location {
+	if kind == ChicagoTurns {
+		return chicago
+	}
+	return time.UTC
+}
+
+// Location is the zone a game view names (GameView.Zone, an IANA name):
+// America/Chicago, which is embedded; UTC for no name or any other.
+func Location(name string) *time.Location {
+	if name == chicago.String() {
+		return chicago
+	}
+	return time.UTC
+}
+
+// When is a moment as the texts of a game keeping zone loc give it: "Mon 9
+// Mar 22:00 CDT".
+func When(loc *time.Location, t time.Time) string {
+	if t.IsZero() {
+		return "?"
+	}
+	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
+}
+
+// PeriodWords names a period of the turns calendar as people read it: by
+// its turn, the part of the turn and the turn's beginning in the game's
+// zone ("the first half of the turn beginning Mon 9 Mar 22:00 CDT"), never
+// by its id. Any other id (a phase's 2026-W10-I) is returned as it is.
+func PeriodWords(id string) string {
+	p, err := Turns{}.Parse(id)
+	if err != nil {
+		return id
+	}
+	begin := "the turn beginning " + When(chicago, TurnAt(p.Start).Begin)
+	switch p.Kind {
+	case KindTurnFirstHalf:
+		return "the first half of " + begin
+	case KindTurnLatterHalf:
+		return "the latter half of " + begin
+	}
+	return "the interim after " + begin
+}

@@ -164,3 +164,22 @@ func TestT3_TurnOrdinal(t *testing.T) {
 		t.Error("TurnDesignation before the first turn succeeded")
 	}
 }
+
+// A turns period reads by its turn in the game's zone, across daylight
+// saving; a phase's id is left as it is.
+func TestT3_PeriodWords(t *testing.T) {
+	for id, want := range map[string]string{
+		"2026-03-02T22:00-0600.1-first-half":  "the first half of the turn beginning Mon 2 Mar 22:00 CST",
+		"2026-03-09T22:00-0500.2-latter-half": "the latter half of the turn beginning Mon 9 Mar 22:00 CDT",
+		"2026-10-26T22:00-0500.3-interim":     "the interim after the turn beginning Mon 26 Oct 22:00 CDT",
+		"2026-W10-I":                          "2026-W10-I",
+		"2026-03-03T22:00-0600.1-first-half":  "2026-03-03T22:00-0600.1-first-half", // a Tuesday: not a period
+	} {
+		if got := PeriodWords(id); got != want {
+			t.Errorf("PeriodWords(%q) = %q, want %q", id, got, want)
+		}
+	}
+	if Location("America/Chicago") != Chicago() || Location("") != time.UTC || Zone(ChicagoTurns) != Chicago() || Zone(UTCPhases) != time.UTC {
+		t.Error("the zones of the calendars are not Chicago for the turns and UTC otherwise")
+	}
+}

@@ -17,7 +17,7 @@ const cutTheObelisk = `{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{
 
 func TestO1_JoiningGrantsOneResolveAndNothingElse(t *testing.T) {
 	rs := load(t)
-	core, err := players.Join(nil, "ann", "Ann", monday, "2026-W49-I", rs.Durations.RejoinWait.Std())
+	core, err := players.Join(nil, "ann", "Ann", monday, "2026-W49-I", rs.Durations.RejoinWait.Std(), time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,6 +90,15 @@ type Player struct {
 	NameIndexV int64  `json:"name_index_v,omitempty"`
 }
 
+// at is a moment in a refusal: in a game's own zone where it keeps one (a
+// turns game's America/Chicago), else RFC 1123 in UTC.
+func at(zone *time.Location, t time.Time) string {
+	if zone == nil || zone == time.UTC {
+		return t.UTC().Format(time.RFC1123)
+	}
+	return t.In(zone).Format("Mon 2 Jan 2006 15:04 MST")
+}
+
 // Core returns the membership itself: a ruleset module's player record
 // embeds a Player, and the engine reaches the membership through Core.
 func (p *Player) Core() *Player { return p }
@@ -104,17 +113,18 @@ type Owed struct {
 // Join makes id a player at now (RULINGS P1). prev is their earlier record, or
 // nil if they never played in this game. Refused while they are a player, or
 // if they were one at any time in the past rejoinWait (the error carries the
-// moment joining becomes possible). A rejoining player starts empty.
-func Join(prev *Player, id, name string, now time.Time, period string, rejoinWait time.Duration) (*Player, error) {
+// moment joining becomes possible). A rejoining player starts empty. Its
+// refusals give times in zone, the game's (RULINGS T1, T3).
+func Join(prev *Player, id, name string, now time.Time, period string, rejoinWait time.Duration, zone *time.Location) (*Player, error) {
 	if prev != nil && prev.Member {
-		return nil, rules.Refuse("already_a_player", "You are already a player in this game (since %s).", prev.JoinedAt.UTC().Format(time.RFC1123))
+		return nil, rules.Refuse("already_a_player", "You are already a player in this game (since %s).", at(zone, prev.JoinedAt))
 	}
 	if prev != nil && !prev.LeftAt.IsZero() {
 		possible := prev.LeftAt.Add(rejoinWait)
 		if now.Before(possible) {
 			return nil, rules.Refuse("rejoin_too_soon",
 				"You left this game on %s; a person who was a player in the past %s cannot join again until %s.",
-				prev.LeftAt.UTC().Format(time.RFC1123), humanDuration(rejoinWait), possible.UTC().Format(time.RFC1123)).
+				at(zone, prev.LeftAt), humanDuration(rejoinWait), at(zone, possible)).
 				With("possible_at", possible.UTC())
 		}
 	}

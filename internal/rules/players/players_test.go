@@ -14,7 +14,7 @@ var (
 )
 
 func TestP1_RejoinRefusedWithinSevenDaysWithDate(t *testing.T) {
-	p, err := Join(nil, "discord:1", "Ada", t0, "2026-W49-I", week)
+	p, err := Join(nil, "discord:1", "Ada", t0, "2026-W49-I", week, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestP1_RejoinRefusedWithinSevenDaysWithDate(t *testing.T) {
 		t.Fatalf("leaving must end the membership at the moment of leaving: %+v", p)
 	}
 
-	_, err = Join(p, "discord:1", "", left.Add(3*24*time.Hour), "2026-W49-II", week)
+	_, err = Join(p, "discord:1", "", left.Add(3*24*time.Hour), "2026-W49-II", week, time.UTC)
 	var re *rules.Error
 	if !errors.As(err, &re) || re.Code != "rejoin_too_soon" {
 		t.Fatalf("rejoin after 3 days: got %v, want rejoin_too_soon", err)
@@ -35,7 +35,7 @@ func TestP1_RejoinRefusedWithinSevenDaysWithDate(t *testing.T) {
 		t.Fatalf("possible_at = %v, want %v", got, want)
 	}
 
-	again, err := Join(p, "discord:1", "", left.Add(week), "2026-W50-II", week)
+	again, err := Join(p, "discord:1", "", left.Add(week), "2026-W50-II", week, time.UTC)
 	if err != nil {
 		t.Fatalf("rejoin exactly 7 days after leaving: %v", err)
 	}
@@ -45,8 +45,8 @@ func TestP1_RejoinRefusedWithinSevenDaysWithDate(t *testing.T) {
 }
 
 func TestP1_JoinTwiceRefused(t *testing.T) {
-	p, _ := Join(nil, "discord:1", "Ada", t0, "2026-W49-I", week)
-	if _, err := Join(p, "discord:1", "Ada", t0.Add(time.Hour), "2026-W49-I", week); !errors.Is(err, &rules.Error{Code: "already_a_player"}) {
+	p, _ := Join(nil, "discord:1", "Ada", t0, "2026-W49-I", week, time.UTC)
+	if _, err := Join(p, "discord:1", "Ada", t0.Add(time.Hour), "2026-W49-I", week, time.UTC); !errors.Is(err, &rules.Error{Code: "already_a_player"}) {
 		t.Fatalf("got %v", err)
 	}
 	if err := Leave(&Player{ID: "x"}, t0); !errors.Is(err, &rules.Error{Code: "not_a_player"}) {
@@ -55,7 +55,7 @@ func TestP1_JoinTwiceRefused(t *testing.T) {
 }
 
 func TestP3_ActiveInJoinPhaseInactiveAfterIdlePhase(t *testing.T) {
-	p, _ := Join(nil, "discord:1", "Ada", t0, "W49-I", week)
+	p, _ := Join(nil, "discord:1", "Ada", t0, "W49-I", week, time.UTC)
 	if Inactive(p, "W49-I", "W48-II") {
 		t.Fatal("everyone is active in the phase they join")
 	}
@@ -83,8 +83,8 @@ func TestP3_ActiveInJoinPhaseInactiveAfterIdlePhase(t *testing.T) {
 func TestP4_Reputable(t *testing.T) {
 	start := t0
 	tenure, grace := week, 3*24*time.Hour
-	early, _ := Join(nil, "a", "", start.Add(2*24*time.Hour), "p", week)
-	late, _ := Join(nil, "b", "", start.Add(4*24*time.Hour), "p", week)
+	early, _ := Join(nil, "a", "", start.Add(2*24*time.Hour), "p", week, time.UTC)
+	late, _ := Join(nil, "b", "", start.Add(4*24*time.Hour), "p", week, time.UTC)
 	now := start.Add(5 * 24 * time.Hour)
 	if !Reputable(early, now, start, tenure, grace) {
 		t.Fatal("joined within 3 days of the start: reputable")

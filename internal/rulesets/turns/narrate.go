@@ -45,12 +45,7 @@ func decode(ev engine.Event) evData {
 	return d
 }
 
-func at(t time.Time) string {
-	if t.IsZero() {
-		return "?"
-	}
-	return t.In(calendar.Chicago()).Format("Mon 2 Jan 15:04 MST")
-}
+func at(t time.Time) string { return calendar.When(calendar.Chicago(), t) }
 
 func judgeName(id string, name func(string) string) string {
 	if id == "" {

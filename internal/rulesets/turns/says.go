@@ -188,18 +188,53 @@ func saysRound(a engine.Answer) string {
 // gives it ("Thu 12 Mar 22:00 CDT").
 func When(t time.Time) string { return at(t) }
 
+// PartWords is a part of a turn as people say it ("first half"), never
+// the rules' term (first_half): the one wording of every surface.
+func PartWords(part string) string {
+	switch part {
+	case nomic.BeforeFirstTurn:
+		return "before its first turn"
+	case nomic.FirstHalf:
+		return "first half"
+	case nomic.LatterHalf:
+		return "latter half"
+	case nomic.Interim:
+		return "interim"
+	}
+	return engine.Words(part)
+}
+
+// Where says where the round is at ti, as every surface says it: "turn
+// 1-2, first half", "turn 1-2, latter half", "the interim after turn 1-2",
+// "before turn 1-1".
+func Where(ti nomic.TurnInfo) string {
+	switch {
+	case ti.ID == "" || ti.Part == nomic.BeforeFirstTurn:
+		return "before turn " + nomic.TurnID(ti.Round, 1)
+	case ti.Part == nomic.Interim:
+		return "the interim after turn " + ti.ID
+	}
+	return "turn " + ti.ID + ", " + PartWords(ti.Part)
+}
+
 // Words says what the scheduled effect is, by its turn's name or its
 // case ("turn 1-2 reaches its middle").
-func (d due) Words() string {
-	switch d.Kind {
+func (d due) Words() string { return MomentWords(d.Kind, d.Turn, d.Case) }
+
+// MomentWords says a scheduled moment of a turns game, of kind (the due
+// kinds: turn-begin ...) in turn or of case cs, as every surface says it:
+// "turn 1-2 begins", "turn 1-2 reaches its middle", "turn 1-2 ends",
+// "the Judge of case 5301 must have ruled".
+func MomentWords(kind, turn string, cs int) string {
+	switch kind {
 	case kindBegin:
-		return "turn " + d.Turn + " begins"
+		return "turn " + turn + " begins"
 	case kindMiddle:
-		return "turn " + d.Turn + " reaches its middle"
+		return "turn " + turn + " reaches its middle"
 	case kindEnd:
-		return "turn " + d.Turn + " ends"
+		return "turn " + turn + " ends"
 	case kindDeadline:
-		return fmt.Sprintf("the Judge of case %d must have ruled", d.Case)
+		return fmt.Sprintf("the Judge of case %d must have ruled", cs)
 	}
-	return engine.Words(strings.ReplaceAll(d.Kind, "-", " "))
+	return engine.Words(strings.ReplaceAll(kind, "-", " "))
 }

@@ -67,7 +67,7 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 	st := Status{Game: game, Now: now, Round: w.s.Round, Turn: w.s.Turn(now), Players: []PlayerStatus{}, Pool: []string{},
 		Proposals: []ProposalView{}, Cases: []CaseView{}}
 	if d, ok := w.g.next(w.t.Rules.Turns.JudgeDeadline.Std()); ok {
-		st.Next, st.In = &d, d.At.Sub(now).Round(time.Minute).String()
+		st.Next, st.In = &d, engine.Duration(d.At.Sub(now).Round(time.Minute))
 	}
 	if w.s.Round.Over {
 		st.WinnerName = w.s.Name(w.s.Round.Winner)
@@ -265,13 +265,13 @@ func periodName(t *engine.Tx) (string, error) {
 	ti := w.s.Turn(t.Now)
 	switch ti.Part {
 	case nomic.BeforeFirstTurn:
-		return fmt.Sprintf("round %d, before its first turn (turn %s begins %s)", r.Number, nomic.TurnID(r.Number, 1), at(ti.Begin)), nil
+		return fmt.Sprintf("round %d, %s, which begins %s", r.Number, Where(ti), at(ti.Begin)), nil
 	case nomic.FirstHalf:
-		return fmt.Sprintf("turn %s, first half, until %s", ti.ID, at(ti.Middle)), nil
+		return Where(ti) + ", until " + at(ti.Middle), nil
 	case nomic.LatterHalf:
-		return fmt.Sprintf("turn %s, latter half, until %s", ti.ID, at(ti.End)), nil
+		return Where(ti) + ", until " + at(ti.End), nil
 	}
-	return fmt.Sprintf("the interim after turn %s, until %s", ti.ID, at(ti.NextBegin)), nil
+	return Where(ti) + ", until " + at(ti.NextBegin), nil
 }
 
 // roundView is the game resource's round (engine.Module.Round): a won
