@@ -557,7 +557,7 @@ func TestEconomyCLI(t *testing.T) {
 	matches(t, "me --ids", h.must("play", "me", "--ids"), `(?m)^  1\s+Red Joker\s+1 holo\s+\S+\.3 \(holo\)$`)
 
 	matches(t, "open by kind", h.must("play", "open", "handy-pack"), `^Ada opened Handy Pack \S+: .+\.\n$`)
-	matches(t, "open by name", h.must("play", "open", "Deck", "Pack"), `^Ada opened Deck Pack \S+: .+\.\n$`)
+	matches(t, "open by name", h.must("play", "open", "Deck Pack"), `^Ada opened Deck Pack \S+: .+\.\n$`)
 	ada := h.statusJSON("discord:1")
 	if ada.DeckSize != 3+3+5 || len(ada.Packs) != 0 {
 		t.Errorf("after opening a Handy and a Deck Pack: deck %d cards, packs %+v; want 11 cards and no packs", ada.DeckSize, ada.Packs)
@@ -675,8 +675,9 @@ func TestEconomyUsage(t *testing.T) {
 		{[]string{"play", "buy"}, "expected the item"},
 		{[]string{"play", "buy", "chip", "--quantity", "0"}, "the quantity must be at least 1"},
 		{[]string{"play", "buy", "2", "chip", "--quantity", "3"}, "two quantities"},
-		{[]string{"play", "open"}, "expected the pack"},
-		{[]string{"play", "gift"}, "expected the receiver"},
+		{[]string{"play", "open"}, "open needs pack (an argument, or --pack); usage: croupier play open PACK"},
+		{[]string{"play", "open", "Deck", "Pack"}, `"Pack" is one argument too many`},
+		{[]string{"play", "gift"}, "gift needs to (an argument, or --to); usage: croupier play gift TO"},
 		{[]string{"play", "grant", "discord:2", "--card", "Eight of Nothing", "--reason", "r"}, `there is no card "Eight of Nothing"`},
 		{[]string{"play", "grant", "discord:2", "--pack", "mega-pack", "--reason", "r"}, "has no pack kind \"mega-pack\"; it has handy-pack, deck-pack, legendary-pack"},
 		{[]string{"play", "revoke", "discord:2", "--reason", "r"}, "a revocation needs"},

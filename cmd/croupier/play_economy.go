@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"croupier/internal/game"
 	"croupier/internal/rules/economy"
@@ -58,39 +57,6 @@ func economyCommands() map[string]playCmd {
 					return show(p, func(v gildedhall.PurchaseResult) string { return boughtText(p.nameOf()(p.opts.as), v) })(p.c.Purchase(p.ctx, p.idem(), p.opts.game, b))
 				}
 			},
-		},
-		"open": {
-			synopsis: "open PACK   (a pack id, or a kind such as handy-pack for your oldest pack of that kind)",
-			needGame: true, needActor: true,
-			setup: noFlags(nil, func(p *player, pos []string) error {
-				if len(pos) == 0 {
-					return usagef("expected the pack, e.g. open handy-pack (croupier play me --ids lists yours)")
-				}
-				ref := strings.Join(pos, " ")
-				if strings.ContainsFunc(ref, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
-					// A pack's name ("Handy Pack"): the server takes ids and kinds.
-					me, _, err := p.c.Player(p.ctx, p.opts.game, "")
-					if err != nil {
-						return err
-					}
-					for _, pe := range gildedhall.ViewOf(me).Packs {
-						if strings.EqualFold(pe.Name, ref) || strings.EqualFold(pe.Pack, ref) {
-							ref = pe.Pack
-						}
-					}
-				}
-				return show(p, func(v economy.Opened) string { return openedText(p.nameOf()(p.opts.as), v) })(p.c.OpenPack(p.ctx, p.idem(), p.opts.game, gildedhall.OpenPack{Pack: ref}))
-			}),
-		},
-		"gift": {
-			synopsis: "gift PLAYER   (once per period: random cards for another player)", needGame: true, needActor: true,
-			setup: noFlags(nArgs(1, "the receiver, e.g. gift Bob"), func(p *player, pos []string) error {
-				to, err := p.resolvePlayer("gift", pos[0])
-				if err != nil {
-					return err
-				}
-				return show(p, func(v gildedhall.GiftResult) string { return giftText(v, p.nameOf()) })(p.c.Gift(p.ctx, p.idem(), p.opts.game, gildedhall.Gift{To: to}))
-			}),
 		},
 		"trade offer": {
 			synopsis: "trade offer PLAYER --give ITEMS --take ITEMS [--note N]\n\n" +

@@ -188,11 +188,43 @@ func onLeave(h func(t *tx, p *Player, res *engine.LeaveResult) error) func(*engi
 // Cards is the economy component.
 func Cards() engine.Component {
 	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, OnAction: settleGifts, Events: cardsEvents(), Commands: []engine.Command{
-		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Summary: "Buy from the Croupier", Call: method((*Service).Purchase), Says: saysPurchase},
-		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Summary: "Open a pack", Call: method((*Service).Open), Says: saysOpen},
-		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift), Says: saysGift},
-		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Summary: "Grant items to a player (admins)", Call: method((*Service).Grant), Says: saysGrant},
-		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Summary: "Take specific items from a player (admins)", Call: method((*Service).Revoke), Says: saysRevoke},
+		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Summary: "Buy from the Croupier", Call: method((*Service).Purchase), Says: saysPurchase,
+			Chat: "buy", Private: true,
+			Help: "A purchase is all or nothing (RULINGS C6): the whole quantity, paid in the item's currency, or none of it.",
+			Args: []engine.Arg{
+				{Name: "item", Type: engine.FieldString, Required: true, Positional: true, Description: "What to buy: a Croupier item's id (the shop lists them)", Suggest: &SuggestShop},
+				{Name: "quantity", Type: engine.FieldInteger, Positional: true, Min: engine.Bound(1), Max: engine.Bound(economy.MaxQuantity), Description: "How many (default 1)"},
+			}},
+		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Summary: "Open a pack", Call: method((*Service).Open), Says: saysOpen,
+			Args: []engine.Arg{
+				{Name: "pack", Type: engine.FieldString, Required: true, Positional: true, Description: "The pack: its id, its kind or its name (your oldest of that kind)", Suggest: &SuggestMyPacks},
+			}},
+		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift), Says: saysGift,
+			Help: "Once a period, random cards for another player (RULINGS C4): more when they are inactive or hold a small deck, and a card back for you if an inactive receiver acts in the period.",
+			Args: []engine.Arg{
+				{Name: "to", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who receives it"},
+			}},
+		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Summary: "Grant items to a player (admins)", Call: method((*Service).Grant), Says: saysGrant,
+			Args: []engine.Arg{
+				{Name: "player", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who receives them"},
+				{Name: "vertebrae", Type: engine.FieldInteger, Min: engine.Bound(-MaxGrant), Max: engine.Bound(MaxGrant), Description: "Vertebrae to add (negative takes)"},
+				{Name: "chips", Type: engine.FieldInteger, Min: engine.Bound(-MaxGrant), Max: engine.Bound(MaxGrant), Description: "Chips to add (negative takes)"},
+				{Name: "cards", Type: engine.FieldJSON, Description: `Cards by name, e.g. [{"name":"Red Joker","holo":true,"count":2}]`},
+				{Name: "random_cards", Type: engine.FieldInteger, Min: engine.Bound(0), Max: engine.Bound(MaxGrantItems), Description: "Random cards to draw"},
+				{Name: "packs", Type: engine.FieldJSON, Description: `Packs by kind, e.g. [{"pack":"handy-pack","count":2}]`},
+				{Name: "reason", Type: engine.FieldString, Required: true, Description: "Why (kept in the log)"},
+			}},
+		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Summary: "Take specific items from a player (admins)", Call: method((*Service).Revoke), Says: saysRevoke,
+			Help: "All or nothing: a player who lacks any of the items keeps them all.",
+			Args: []engine.Arg{
+				{Name: "player", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Whose items"},
+				{Name: "vertebrae", Type: engine.FieldInteger, Min: engine.Bound(0), Description: "Vertebrae to take"},
+				{Name: "chips", Type: engine.FieldInteger, Min: engine.Bound(0), Description: "Chips to take"},
+				{Name: "cards", Type: engine.FieldStrings, Description: "Card ids", Suggest: &SuggestTheirCards},
+				{Name: "packs", Type: engine.FieldStrings, Description: "Pack ids", Suggest: &SuggestTheirPacks},
+				{Name: "components", Type: engine.FieldJSON, Description: `Ritual Components by id, e.g. {"herbs":2} (the Obelisk's; none here)`},
+				{Name: "reason", Type: engine.FieldString, Required: true, Description: "Why (kept in the log)"},
+			}},
 		{Name: "import", Institution: InstCards, Admin: true, What: "imports of holdings", Summary: "Carry players and their holdings over in one correction (admins)", Call: method((*Service).Import), Says: saysImport},
 		{Name: "import-revoke", Institution: InstCards, Admin: true, What: "revocations of imports", Summary: "Undo an import as a whole (admins)", Call: method((*Service).RevokeImport), Says: saysImport},
 	}}
@@ -249,9 +281,19 @@ func Trades() engine.Component {
 			return err
 		},
 		Commands: []engine.Command{
-			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates), Says: saysTrade},
-			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade), Says: saysTrade},
-			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade), Says: saysTrade},
+			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates), Says: saysTrade,
+				Chat: "trade offer",
+				Help: "Your offer is your consent (seed 002): it executes when the other player accepts within the trade window, if both still hold everything. Either may withdraw it until then.",
+				Args: []engine.Arg{
+					{Name: "to", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who you offer it to"},
+					{Name: "give", Type: engine.FieldJSON, Required: true, Description: `What you give: {"vertebrae":N,"chips":N,"cards":[ids],"packs":[ids],"components":{"herbs":N}}, members left out for none`},
+					{Name: "take", Type: engine.FieldJSON, Required: true, Description: "What they give you, as give"},
+					{Name: "note", Type: engine.FieldString, Description: "A note for the other player"},
+				}},
+			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade), Says: saysTrade,
+				Chat: "trade accept", Args: []engine.Arg{tradeArg("The trade offered to you")}},
+			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade), Says: saysTrade,
+				Chat: "trade withdraw", Args: []engine.Arg{tradeArg("Your offer, or one made to you")}},
 			{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
 		}}
 }
@@ -270,6 +312,11 @@ type TradeRef struct {
 // MatchRef is the payload of duel-accept and duel-decline.
 type MatchRef struct {
 	Match string `json:"match"`
+}
+
+// tradeArg is the trade argument of trade-accept and trade-withdraw.
+func tradeArg(what string) engine.Arg {
+	return engine.Arg{Name: "trade", Type: engine.FieldString, Required: true, Positional: true, Description: what + ": the trade's id", Suggest: &SuggestMyTrades}
 }
 
 func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.Result, error)) *engine.Call {
