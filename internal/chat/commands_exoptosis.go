@@ -23,20 +23,10 @@ import (
 // a match option left empty means the caller's only running match. Card
 // options autocomplete with the cards the caller may use now (their legal
 // moves: the selectable deck cards, the playable or addable cards, the
-// cards they can give).
-
-// The autocomplete kinds of this file.
-const (
-	// CompleteMyMatches: the running matches (and duels waiting for
-	// answers) the caller is in.
-	CompleteMyMatches Completion = "my-matches"
-	// CompleteMatchCards: the cards the caller's legal moves name in the
-	// match of option "match" (or their only running match).
-	CompleteMatchCards Completion = "match-cards"
-)
+// cards they can give): the module's suggestions (gildedhall.Suggest*).
 
 func exoptosisCommands() []Command {
-	match := Option{Name: "match", Description: "The match (default: your only running match)", Complete: CompleteMyMatches}
+	match := Option{Name: "match", Description: "The match (default: your only running match)", Complete: Completion(gildedhall.SuggestMyMatches.Name), suggest: &gildedhall.SuggestMyMatches}
 	var kinds []Choice
 	for _, k := range gildedhall.MoveKinds() {
 		if k != exoptosis.MoveBet { // raise says it
@@ -72,7 +62,7 @@ func exoptosisCommands() []Command {
 		Command{Name: "match move", Runs: matchMoves(), Description: "Make a move in a match",
 			Options: []Option{
 				{Name: "kind", Description: "The move", Required: true, Choices: kinds},
-				{Name: "card", Description: "play, add, give: the card; select: cards, comma-separated; a Queen's card", Complete: CompleteMatchCards},
+				{Name: "card", Description: "play, add, give: the card; select: cards, comma-separated; a Queen's card", Complete: Completion(gildedhall.SuggestMatchCards.Name), suggest: &gildedhall.SuggestMatchCards},
 				{Name: "player", Description: "giver: who gives you a card; target: the (first) target", Type: User},
 				{Name: "player2", Description: "target: a King's second target", Type: User},
 				{Name: "level", Description: "raise: the new level (what each must bet in all)", Type: Integer, Min: intp(1)},
@@ -92,71 +82,6 @@ func exoptosisCommands() []Command {
 			Handler: moveHandler(pickedMove)},
 	}
 	return cmds
-}
-
-// exoptosisCompletions are the match autocompletions.
-var exoptosisCompletions = map[Completion]CompletionFunc{
-	CompleteMyMatches:  completeMyMatches,
-	CompleteMatchCards: completeMatchCards,
-}
-
-func completeMyMatches(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-	// The player's live-match index: cost independent of past matches.
-	ms, err := gildedhall.On(s).LiveMatches(ctx, inv.Game, inv.User)
-	if err != nil {
-		return nil, err
-	}
-	var cs []Choice
-	name := playerNames(ctx, s, inv.Game, nil) // people read names (a few players a match)
-	for _, m := range ms {
-		if m.Status == gildedhall.MatchPlaying || m.Status == gildedhall.MatchRequested {
-			who := make([]string, len(m.Players))
-			for i, id := range m.Players {
-				who[i] = name(id)
-			}
-			cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s %s (%s): %s", m.Kind, m.ID, m.Status, strings.Join(who, ", ")), 100), Value: m.ID})
-		}
-	}
-	return filterChoices(cs, partial), nil
-}
-
-// completeMatchCards suggests the cards the caller's legal moves name. A
-// comma-separated option (a selection) completes its last card and keeps
-// the ones before it.
-func completeMatchCards(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-	id, err := matchOf(ctx, s, inv)
-	if err != nil {
-		return nil, nil // nothing to suggest; the command itself will say why
-	}
-	v, err := gildedhall.On(s).Match(ctx, inv.Game, id, inv.User)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, m := range v.LegalMoves {
-		names = append(names, m.Cards...)
-		if m.Card != "" {
-			names = append(names, m.Card)
-		}
-	}
-	head, last := "", partial
-	if i := strings.LastIndex(partial, ","); i >= 0 {
-		head, last = partial[:i+1]+" ", strings.TrimSpace(partial[i+1:])
-	}
-	taken := map[string]bool{}
-	for _, t := range strings.Split(head, ",") {
-		taken[strings.TrimSpace(t)] = true
-	}
-	var cs []Choice
-	seen := map[string]bool{}
-	for _, n := range names {
-		if seen[n] || taken[n] || len(head+n) > 100 {
-			continue
-		}
-		seen[n] = true
-		cs = append(cs, Choice{Label: n, Value: strings.TrimLeft(head, " ") + n})
-	}
-	return filterChoices(cs, last), nil
 }
 
 // matchOf is the match option, or the caller's only running match. The

@@ -115,7 +115,7 @@ func groups() [][]Command {
 }
 
 // completions lists every area's autocomplete providers, once.
-var completions = mergeCompletions(exoptosisCompletions, obeliskCompletions, turnsCompletions)
+var completions = mergeCompletions(obeliskCompletions, turnsCompletions)
 
 var (
 	tableOnce sync.Once

@@ -11,10 +11,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	engine "croupier/internal/game"
 	"croupier/internal/rules/cards"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/players"
 )
 
@@ -233,16 +235,22 @@ func Cards() engine.Component {
 // Exoptosis is the card game component (seed 001).
 func Exoptosis() engine.Component {
 	cmds := []engine.Command{
-		{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Request a duel", Call: method((*Service).RequestDuel, engine.Creates), Says: saysMatch},
-		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Accept a duel", Call: answerDuel(true), Says: saysMatch},
-		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Decline a duel", Call: answerDuel(false), Says: saysMatch},
+		{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Request a duel", Call: method((*Service).RequestDuel, engine.Creates), Says: saysMatch,
+			Chat: "duel request",
+			Help: "The duel starts as soon as every player asked accepts (RULINGS X11); a decline cancels it.",
+			Args: []engine.Arg{{Name: "invitees", Type: engine.FieldPlayers, Required: true, Positional: true, Description: "The players you ask to the duel"}}},
+		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Accept a duel", Call: answerDuel(true), Says: saysMatch,
+			Chat: "duel answer", Args: []engine.Arg{matchArg("The duel you were asked to")}},
+		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Decline a duel", Call: answerDuel(false), Says: saysMatch,
+			Chat: "duel answer", Help: "A decline cancels the duel for everyone.", Args: []engine.Arg{matchArg("The duel you were asked to")}},
 		{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Summary: "Engage in this phase's battle", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 			return On(s).EngageBattle(ctx, req)
-		}), Says: saysBattle},
+		}), Says: saysBattle, Chat: "battle", Help: "The battle is one match of everyone who engaged in the phase (4 or more cards in their deck), starting when the phase ends (RULINGS X10); its winner also gets a random reward."},
 		{Name: "match-timeout", Institution: InstExoptosis, Draws: true, AfterEnd: true, Scheduled: true, What: "Exoptosis matches"},
 	}
 	for _, k := range moveKinds {
-		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k), Answer: answerMove, Says: saysMove})
+		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k), Answer: answerMove, Says: saysMove,
+			Chat: "match move", Args: moveArgs(k)})
 	}
 	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches}, Events: exoptosisEvents(),
 		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd},
@@ -341,6 +349,38 @@ type MoveArgs struct {
 	Target  string   `json:"target,omitempty"`
 	Targets []string `json:"targets,omitempty"`
 	Amount  int      `json:"amount,omitempty"`
+}
+
+// matchArg is the match argument of a duel's answer and a move.
+func matchArg(what string) engine.Arg {
+	return engine.Arg{Name: "match", Type: engine.FieldString, Required: true, Positional: true, Description: what + ": the match's id", Suggest: &SuggestMyMatches}
+}
+
+// moveArgs are the arguments of match-<kind>: the match, then what the
+// kind reads (MoveArgs); the others are described as unused by it.
+func moveArgs(kind string) []engine.Arg {
+	uses := func(what, desc string) string {
+		if slices.Contains(moveUses[kind], what) {
+			return desc
+		}
+		return desc + " (not for " + kind + ")"
+	}
+	return []engine.Arg{
+		matchArg("The match"),
+		{Name: "card", Type: engine.FieldString, Description: uses("card", "The card: played, added, given, or a Queen's"), Suggest: &SuggestMatchCards},
+		{Name: "cards", Type: engine.FieldStrings, Description: uses("cards", "The cards of your hand"), Suggest: &SuggestMatchCards},
+		{Name: "target", Type: engine.FieldPlayer, Description: uses("target", "Who gives you a card")},
+		{Name: "targets", Type: engine.FieldPlayers, Description: uses("targets", "The effect's targets (a King's two)")},
+		{Name: "amount", Type: engine.FieldInteger, Min: engine.Bound(1), Description: uses("amount", "The new level: what each must bet in all")},
+	}
+}
+
+// moveUses are the members of MoveArgs each move kind reads (RULINGS
+// X1-X9; a Queen's target names a card too).
+var moveUses = map[string][]string{
+	exoptosis.MoveSelect: {"cards"}, exoptosis.MoveRaise: {"amount"}, exoptosis.MoveBet: {"amount"},
+	exoptosis.MovePlay: {"card"}, exoptosis.MoveAdd: {"card"}, exoptosis.MoveGive: {"card"},
+	exoptosis.MoveGiver: {"target"}, exoptosis.MoveTarget: {"targets", "card"},
 }
 
 // moveCall is the Call of the match-<kind> command.
