@@ -147,7 +147,7 @@ func runCatalogue(c game.Command, args []game.Arg) Handler {
 type Presenter func(ctx context.Context, s *game.Service, inv *Invocation, res *game.Result, r *Reply)
 
 // presenters lists every area's presenters by catalogue command, once.
-var presenters = mergePresenters(hallPresenters)
+var presenters = mergePresenters(hallPresenters, exoptosisPresenters)
 
 // mergePresenters merges the areas' presenters; a command in two areas is
 // a programming error.

@@ -25,6 +25,14 @@ import (
 // moves: the selectable deck cards, the playable or addable cards, the
 // cards they can give): the module's suggestions (gildedhall.Suggest*).
 
+// exoptosisPresenters mark Exoptosis's replies that run from their
+// declarations (/battle).
+var exoptosisPresenters = map[string]Presenter{
+	"battle-engage": func(_ context.Context, _ *game.Service, _ *Invocation, _ *game.Result, r *Reply) {
+		r.Text = "⚔️ " + r.Text
+	},
+}
+
 func exoptosisCommands() []Command {
 	match := Option{Name: "match", Description: "The match (default: your only running match)", Complete: Completion(gildedhall.SuggestMyMatches.Name), suggest: &gildedhall.SuggestMyMatches}
 	var kinds []Choice
@@ -47,7 +55,6 @@ func exoptosisCommands() []Command {
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 				return duelAnswer(ctx, s, inv, inv.Bool("accept"))
 			}},
-		Command{Name: "battle", Runs: []string{"battle-engage"}, Description: "Engage in this phase's battle", Handler: battle},
 		Command{Name: "match status", Runs: []string{"matches"}, Private: true, Description: "A match and your legal moves",
 			Options: []Option{match, {Name: "replay", Description: "Show the match move by move instead", Type: Boolean}},
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -199,15 +206,6 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 		r.Shared = duelMessage(*v)
 	}
 	return r, nil
-}
-
-func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	b, err := decoded[*gildedhall.BattleEngagement](gildedhall.On(s).EngageBattle(ctx, req(inv)))
-	if err != nil {
-		return nil, err
-	}
-	return &Reply{Text: fmt.Sprintf("⚔️ %s engaged in battle %s with %d cards; it starts %s.", b.Player, b.Battle, b.DeckSize,
-		b.StartsAt.UTC().Format(time.RFC1123))}, nil
 }
 
 // moveHandler runs one move in the match option (or the caller's only

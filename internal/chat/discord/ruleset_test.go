@@ -180,7 +180,7 @@ func TestR3_ChatCommandsOfferedAreTheCatalogues(t *testing.T) {
 				// itself (chat/catalogue.go) to the servers of the rulesets
 				// that have it.
 				offered := slices.ContainsFunc(chat.CommandsFor(rulesets.Registry(), id), func(cc chat.Command) bool { return cc.Name == path })
-				if want := rulesets.Registry().RulesetHas(id, c.Institution); offered != want || path != c.Name {
+				if want := rulesets.Registry().RulesetHas(id, c.Institution); offered != want || path != c.ChatName() {
 					t.Errorf("%s: /%s offered %v, but the ruleset has %s: %v", id, path, offered, c.Institution, want)
 				}
 				continue

@@ -218,6 +218,6 @@ func saysMove(a engine.Answer) string {
 func saysBattle(a engine.Answer) string {
 	var v BattleEngagement
 	a.Decode(&v)
-	return a.Who(v.Player, "") + " is engaged in this phase's battle, with a deck of " + engine.Count(v.DeckSize, "card", "cards") +
-		"; it starts " + v.StartsAt.UTC().Format("Mon 2 Jan 15:04 UTC") + "."
+	return a.Who(v.Player, "") + " engaged in battle " + v.Battle + " with a deck of " + engine.Count(v.DeckSize, "card", "cards") +
+		"; it starts " + v.StartsAt.UTC().Format("Mon 2 Jan 15:04 UTC") + ", the end of period " + v.Period + "."
 }
