@@ -284,48 +284,23 @@ func tradeAction(action, synopsis string) playCmd {
 			if len(pos) > 1 {
 				return usagef("expected at most the trade id, e.g. trade %s t8143a4fcf6, got %q", action, strings.Join(pos, " "))
 			}
-			id := ""
+			// Without an id the server takes the actor's only open trade
+			// that fits, or says which there are (trade-accept's default).
+			ref := gildedhall.TradeRef{}
 			if len(pos) == 1 {
-				id = pos[0]
-			} else {
-				var err error
-				if id, err = p.onlyOpenTrade(action); err != nil {
-					return err
-				}
+				ref.Trade = pos[0]
 			}
-			do := p.c.AcceptTrade
-			if action == "withdraw" {
-				do = p.c.WithdrawTrade
+			raw, rep, err := p.c.Command(p.ctx, p.idem(), p.opts.game, "trade-"+action, ref)
+			if err != nil {
+				return err
 			}
-			return show(p, p.tradeText)(do(p.ctx, p.idem(), p.opts.game, id))
+			var tr gildedhall.Trade
+			if err := json.Unmarshal(raw, &tr); err != nil {
+				return fmt.Errorf("decoding the trade: %w", err)
+			}
+			return show(p, p.tradeText)(tr, rep, nil)
 		}),
 	}
-}
-
-// onlyOpenTrade is the trade an id-less accept or withdraw means: the one
-// open trade the actor can act on (offered to them, for accept). With none
-// or several, the id must be named, and the message lists the candidates.
-func (p *player) onlyOpenTrade(action string) (string, error) {
-	open, _, err := p.c.Trades(p.ctx, p.opts.game, gildedhall.TradeFilter{Player: p.opts.as, Status: gildedhall.TradeOpen})
-	if err != nil {
-		return "", err
-	}
-	var ids []string
-	for _, tr := range open {
-		if action == "withdraw" || tr.To == p.opts.as {
-			ids = append(ids, tr.ID)
-		}
-	}
-	switch len(ids) {
-	case 1:
-		return ids[0], nil
-	case 0:
-		if action == "accept" {
-			return "", usagef("no open trade is offered to %s; nothing to accept", p.opts.as)
-		}
-		return "", usagef("%s has no open trade to withdraw", p.opts.as)
-	}
-	return "", usagef("%s can %s %d open trades: %s; name one, e.g. trade %s %s", p.opts.as, action, len(ids), strings.Join(ids, ", "), action, ids[0])
 }
 
 // offerTrade resolves both sides' items against their holders' inventories

@@ -52,10 +52,13 @@ func economyCommands() []Command {
 // in component comp makes (catalogueCommand): its options, privacy and
 // generic run, for a table command that adds what a declaration cannot say
 // (a confirmation, buttons).
-func hallCommand(comp game.Component, name string) Command {
+func hallCommand(comp game.Component, name string) Command { return catalogueCommand(hallDecl(comp, name)) }
+
+// hallDecl is the declaration of catalogue command name in comp.
+func hallDecl(comp game.Component, name string) game.Command {
 	for _, c := range comp.Commands {
 		if c.Name == name {
-			return catalogueCommand(c)
+			return c
 		}
 	}
 	panic("chat: the Gilded Hall declares no " + name)
@@ -324,34 +327,8 @@ func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr gilded
 	return r
 }
 
-// pickTrade returns the trade option, or the caller's only open trade that
-// fits (as receiver for accept, as either party otherwise).
-func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOnly bool) (string, error) {
-	if id := inv.Opt("trade"); id != "" {
-		return id, nil
-	}
-	ts, err := gildedhall.On(s).Trades(ctx, inv.Game, gildedhall.TradeFilter{Player: inv.User, Status: gildedhall.TradeOpen})
-	if err != nil {
-		return "", err
-	}
-	if receiverOnly {
-		ts = slices.DeleteFunc(ts, func(t gildedhall.Trade) bool { return t.To != inv.User })
-	}
-	switch len(ts) {
-	case 0:
-		return "", refusef("trade_not_found", "You have no open trade to act on.")
-	case 1:
-		return ts[0].ID, nil
-	}
-	ids := make([]string, len(ts))
-	for i, t := range ts {
-		ids[i] = t.ID
-	}
-	return "", refusef("ambiguous_trade", "You have %d open trades (%v); say which with the trade option.", len(ts), ids)
-}
-
 func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r, err := actOnTrade(ctx, s, inv, true, gildedhall.On(s).AcceptTrade)
+	r, err := actOnTrade(ctx, s, inv, "trade-accept")
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +341,7 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r, err := actOnTrade(ctx, s, inv, false, gildedhall.On(s).WithdrawTrade)
+	r, err := actOnTrade(ctx, s, inv, "trade-withdraw")
 	if err != nil {
 		return nil, err
 	}
@@ -383,16 +360,12 @@ func sharedTrade(inv *Invocation, r *Reply, mine string) *Reply {
 	return &Reply{Text: fmt.Sprintf(mine, trade), Shared: &pub}
 }
 
-// actOnTrade runs act (accept or withdraw) on the trade option or the
-// caller's only open trade (as its receiver, when receiverOnly), and
-// describes the trade after it.
-func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOnly bool,
-	act func(context.Context, game.Request, string) (*game.Result, error)) (*Reply, error) {
-	id, err := pickTrade(ctx, s, inv, receiverOnly)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := decoded[*gildedhall.Trade](act(ctx, req(inv), id))
+// actOnTrade runs command (trade-accept or trade-withdraw) on the trade
+// option, or on the caller's only open trade that fits (the command's own
+// default), and describes the trade after it.
+func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, command string) (*Reply, error) {
+	c := hallDecl(gildedhall.Trades(), command)
+	tr, err := decoded[*gildedhall.Trade](c.Call.Run(ctx, s, req(inv), &gildedhall.TradeRef{Trade: inv.Opt("trade")}))
 	if err != nil {
 		return nil, err
 	}

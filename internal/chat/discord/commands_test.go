@@ -141,7 +141,7 @@ func TestEverySlashCommand(t *testing.T) {
 	// Withdraw without naming the trade: the only open one.
 	hs.send(slash(hs.nextID(), grace, "trade", sub("offer", userOpt("player", ada), opt("give_vertebrae", 1))))
 	contains(t, "trade withdraw", hs.send(slash(hs.nextID(), ada, "trade", sub("withdraw"))), "withdrawn")
-	contains(t, "trade accept with none", hs.send(slash(hs.nextID(), ada, "trade", sub("accept"))), "no open trade")
+	contains(t, "trade accept with none", hs.send(slash(hs.nextID(), ada, "trade", sub("accept"))), "No open trade is offered to you")
 	hs.send(slash(hs.nextID(), grace, "trade", sub("offer", userOpt("player", ada), opt("give_vertebrae", 1))))
 	contains(t, "trade accept by slash", hs.send(slash(hs.nextID(), ada, "trade", sub("accept"))), "accepted")
 

@@ -298,10 +298,10 @@ func Trades() engine.Component {
 					{Name: "take", Type: engine.FieldJSON, Required: true, Description: "What they give you, as give"},
 					{Name: "note", Type: engine.FieldString, Description: "A note for the other player"},
 				}},
-			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade), Says: saysTrade,
-				Chat: "trade accept", Args: []engine.Arg{tradeArg("The trade offered to you")}},
-			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade), Says: saysTrade,
-				Chat: "trade withdraw", Args: []engine.Arg{tradeArg("Your offer, or one made to you")}},
+			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade, true), Says: saysTrade,
+				Chat: "trade accept", Args: []engine.Arg{tradeArg("The trade offered to you (default: the only one)")}},
+			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade, false), Says: saysTrade,
+				Chat: "trade withdraw", Args: []engine.Arg{tradeArg("Your offer, or one made to you (default: your only open trade)")}},
 			{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
 		}}
 }
@@ -312,9 +312,10 @@ func method(m any, opts ...engine.CallOption) *engine.Call { return engine.Metho
 // via is the module's service over the engine's.
 func via(s *engine.Service) any { return On(s) }
 
-// TradeRef is the payload of trade-accept and trade-withdraw.
+// TradeRef is the payload of trade-accept and trade-withdraw: the trade,
+// or none for the actor's only open one (onlyOpenTrade).
 type TradeRef struct {
-	Trade string `json:"trade"`
+	Trade string `json:"trade,omitempty"`
 }
 
 // MatchRef is the payload of duel-accept and duel-decline.
@@ -324,11 +325,19 @@ type MatchRef struct {
 
 // tradeArg is the trade argument of trade-accept and trade-withdraw.
 func tradeArg(what string) engine.Arg {
-	return engine.Arg{Name: "trade", Type: engine.FieldString, Required: true, Positional: true, Description: what + ": the trade's id", Suggest: &SuggestMyTrades}
+	return engine.Arg{Name: "trade", Type: engine.FieldString, Positional: true, Description: what + ", by id", Suggest: &SuggestMyTrades}
 }
 
-func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.Result, error)) *engine.Call {
+// byTrade is the Call of trade-accept (accept) or trade-withdraw over m.
+func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.Result, error), accept bool) *engine.Call {
 	return method(func(s *Service, ctx context.Context, req engine.Request, r TradeRef) (*engine.Result, error) {
+		if r.Trade == "" {
+			id, err := s.onlyOpenTrade(ctx, req, accept)
+			if err != nil {
+				return nil, err
+			}
+			r.Trade = id
+		}
 		return m(s, ctx, req, r.Trade)
 	})
 }

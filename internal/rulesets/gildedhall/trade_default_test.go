@@ -1,0 +1,97 @@
+package gildedhall_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"croupier/internal/game"
+	"croupier/internal/rules"
+	"croupier/internal/rules/economy"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/gildedhall"
+)
+
+// A trade-accept or trade-withdraw that names no trade means the actor's
+// only open trade that fits (offered to them, for an accept), as every
+// edge runs it by name (its declaration's default); with none or several
+// it is refused, the candidates named, and nothing changes.
+func TestTradeAcceptWithoutAnIDTakesTheOnlyOpenTrade(t *testing.T) {
+	h := newHall(t)
+	ctx := context.Background()
+	ada, bob, cy := "discord:2", "discord:3", "discord:4"
+	for _, p := range []string{ada, bob, cy} {
+		if _, err := h.svc.Join(ctx, h.req(p), game.JoinGame{Name: "Player " + p[len("discord:"):]}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := gildedhall.On(h.svc).Grant(ctx, h.req("discord:1"), gildedhall.Grant{Player: p, Vertebrae: 10, Reason: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(name, actor string, payload string) (gildedhall.Trade, error) {
+		t.Helper()
+		c, ok := rulesets.Registry().CommandNamed(name)
+		if !ok {
+			t.Fatalf("no command %s", name)
+		}
+		p, err := c.Call.PayloadOf([]byte(payload))
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, payload, err)
+		}
+		res, err := c.Call.Run(ctx, h.svc, h.req(actor), p)
+		var tr gildedhall.Trade
+		if err == nil {
+			err = json.Unmarshal(res.Body, &tr)
+		}
+		return tr, err
+	}
+	code := func(err error) string {
+		if re, ok := err.(*rules.Error); ok {
+			return re.Code
+		}
+		return ""
+	}
+	offer := func(from, to string) gildedhall.Trade {
+		t.Helper()
+		res, err := gildedhall.On(h.svc).OfferTrade(ctx, h.req(from), gildedhall.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tr gildedhall.Trade
+		if err := json.Unmarshal(res.Body, &tr); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+
+	if _, err := run("trade-accept", bob, `{}`); code(err) != "trade_not_found" || !strings.Contains(err.Error(), "No open trade is offered to you") {
+		t.Fatalf("an accept with nothing offered: %v", err)
+	}
+	first := offer(ada, bob)
+	// Ada made it: it is not hers to accept, but hers to withdraw.
+	if _, err := run("trade-accept", ada, `{}`); code(err) != "trade_not_found" {
+		t.Errorf("Ada accepting with only her own offer open: %v, want trade_not_found", err)
+	}
+	second := offer(cy, bob)
+	_, err := run("trade-accept", bob, `{}`)
+	if code(err) != "ambiguous_trade" || !strings.Contains(err.Error(), first.ID) || !strings.Contains(err.Error(), second.ID) {
+		t.Fatalf("an accept with two offers open: %v, want ambiguous_trade naming %s and %s", err, first.ID, second.ID)
+	}
+	if open, _ := gildedhall.On(h.svc).Trades(ctx, "hall", gildedhall.TradeFilter{Status: gildedhall.TradeOpen}); len(open) != 2 {
+		t.Fatalf("a refused accept changed the trades: %d open", len(open))
+	}
+	if tr, err := run("trade-withdraw", cy, `{}`); err != nil || tr.ID != second.ID || tr.Status != gildedhall.TradeWithdrawn {
+		t.Fatalf("Cy withdrawing her only open trade: %+v %v", tr, err)
+	}
+	tr, err := run("trade-accept", bob, `{}`)
+	if err != nil || tr.ID != first.ID || tr.Status != gildedhall.TradeExecuted {
+		t.Fatalf("Bob accepting his only offer: %+v %v", tr, err)
+	}
+	// Named, it is as before.
+	third := offer(bob, ada)
+	if tr, err := run("trade-withdraw", ada, `{"trade":"`+third.ID+`"}`); err != nil || tr.Status != gildedhall.TradeWithdrawn || !slices.Contains([]string{tr.From, tr.To}, ada) {
+		t.Fatalf("Ada declining trade %s by id: %+v %v", third.ID, tr, err)
+	}
+}
