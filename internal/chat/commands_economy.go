@@ -52,7 +52,9 @@ func economyCommands() []Command {
 // in component comp makes (catalogueCommand): its options, privacy and
 // generic run, for a table command that adds what a declaration cannot say
 // (a confirmation, buttons).
-func hallCommand(comp game.Component, name string) Command { return catalogueCommand(hallDecl(comp, name)) }
+func hallCommand(comp game.Component, name string) Command {
+	return catalogueCommand(hallDecl(comp, name))
+}
 
 // hallDecl is the declaration of catalogue command name in comp.
 func hallDecl(comp game.Component, name string) game.Command {
