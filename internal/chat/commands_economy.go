@@ -20,7 +20,6 @@ import (
 // offer).
 func economyCommands() []Command {
 	purchase := hallCommand(gildedhall.Cards(), "purchase")
-	tradeID := Option{Name: "trade", Description: "The trade's id (default: your only open one)", Complete: Completion(gildedhall.SuggestMyTrades.Name), suggest: &gildedhall.SuggestMyTrades}
 	cmds := []Command{
 		Command{Name: "shop", Runs: []string{"shop"}, Private: true, Description: "What the Croupier sells, at this game's prices", Handler: shop},
 		// /buy asks to confirm (a table command over purchase's declaration,
@@ -34,8 +33,10 @@ func economyCommands() []Command {
 		renamedOption(hallCommand(gildedhall.Cards(), "gift"), "to", "player"),
 		Command{Name: "trade offer", Runs: []string{"trade-offer"}, Description: "Offer a trade to a player (they accept with a button)",
 			Options: tradeOfferOptions(), Handler: tradeOffer},
-		Command{Name: "trade accept", Runs: []string{"trade-accept"}, Description: "Accept a trade offered to you", Options: []Option{tradeID}, Handler: tradeAccept},
-		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
+		Command{Name: "trade accept", Runs: []string{"trade-accept"}, Description: "Accept a trade offered to you",
+			Options: hallCommand(gildedhall.Trades(), "trade-accept").Options, Handler: tradeAccept},
+		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you",
+			Options: hallCommand(gildedhall.Trades(), "trade-withdraw").Options, Handler: tradeWithdraw},
 		Command{Name: "trade list", Runs: []string{"trades"}, Private: true, Description: "Your trades (only you see them)",
 			Options: []Option{{Name: "status", Description: "Which trades (default open)", Choices: []Choice{
 				{Label: "open", Value: gildedhall.TradeOpen}, {Label: "executed", Value: gildedhall.TradeExecuted},
