@@ -615,7 +615,7 @@ func TestEconomyCLI(t *testing.T) {
 		t.Fatalf("second offer:\n%s", out)
 	}
 	h.must("play", "--as", "discord:2", "trade", "offer", "discord:1", "--give", "1 vertebrae")
-	if r := h.cli("play", "--as", "discord:2", "trade", "withdraw"); r.code != 2 || !strings.Contains(r.stderr, "discord:2 can withdraw 2 open trades: "+id2[1]+", t") {
+	if r := h.cli("play", "--as", "discord:2", "trade", "withdraw"); r.code != 1 || !strings.Contains(r.stderr, "You can withdraw 2 open trades: ") || !strings.Contains(r.stderr, id2[1]) || !strings.Contains(r.stderr, "[ambiguous_trade]") {
 		t.Errorf("withdraw without an id when two are open: %s", r)
 	}
 	contains(t, "withdraw", h.must("play", "--as", "discord:2", "trade", "withdraw", id2[1]), "Trade "+id2[1]+", withdrawn:", "Withdrawn by Bob at 2026-03-05T12:00:00Z.")
