@@ -172,24 +172,14 @@ func duelMessage(v gildedhall.MatchView) *Reply {
 }
 
 func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bool) (*Reply, error) {
-	id := inv.Opt("match")
-	if id == "" {
-		live, err := gildedhall.On(s).LiveMatches(ctx, inv.Game, inv.User)
-		if err != nil {
-			return nil, err
-		}
-		var ms []gildedhall.MatchSummary
-		for _, m := range live {
-			if m.Status == gildedhall.MatchRequested && m.Kind == gildedhall.MatchDuel {
-				ms = append(ms, m)
-			}
-		}
-		if len(ms) != 1 {
-			return nil, refusef("invalid_option", "You have %d duels waiting for an answer; name one with the match option.", len(ms))
-		}
-		id = ms[0].ID
+	// Without a match, the declared default: the only duel waiting for
+	// the caller's answer.
+	command := "duel-decline"
+	if accept {
+		command = "duel-accept"
 	}
-	v, err := decoded[*gildedhall.MatchView](gildedhall.On(s).AnswerDuel(ctx, req(inv), gildedhall.AnswerDuel{Match: id, Accept: accept}))
+	c := hallDecl(gildedhall.Exoptosis(), command)
+	v, err := decoded[*gildedhall.MatchView](c.Call.Run(ctx, s, req(inv), &gildedhall.MatchRef{Match: inv.Opt("match")}))
 	if err != nil {
 		return nil, err
 	}

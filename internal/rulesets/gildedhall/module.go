@@ -240,9 +240,9 @@ func Exoptosis() engine.Component {
 			Help: "The duel starts as soon as every player asked accepts (RULINGS X11); a decline cancels it.",
 			Args: []engine.Arg{{Name: "invitees", Type: engine.FieldPlayers, Required: true, Positional: true, Description: "The players you ask to the duel"}}},
 		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Accept a duel", Call: answerDuel(true), Says: saysMatch,
-			Chat: "duel answer", Args: []engine.Arg{matchArg("The duel you were asked to")}},
+			Chat: "duel answer", Args: []engine.Arg{duelArg}},
 		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Decline a duel", Call: answerDuel(false), Says: saysMatch,
-			Chat: "duel answer", Help: "A decline cancels the duel for everyone.", Args: []engine.Arg{matchArg("The duel you were asked to")}},
+			Chat: "duel answer", Help: "A decline cancels the duel for everyone; the requester declining withdraws it.", Args: []engine.Arg{duelArg}},
 		{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Summary: "Engage in this phase's battle", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 			return On(s).EngageBattle(ctx, req)
 		}), Says: saysBattle, Chat: "battle", Help: "The battle is one match of everyone who engaged in the phase (4 or more cards in their deck), starting when the phase ends (RULINGS X10); its winner also gets a random reward."},
@@ -318,9 +318,10 @@ type TradeRef struct {
 	Trade string `json:"trade,omitempty"`
 }
 
-// MatchRef is the payload of duel-accept and duel-decline.
+// MatchRef is the payload of duel-accept and duel-decline: the duel, or
+// none for the only one waiting for the actor's answer (onlyDuel).
 type MatchRef struct {
-	Match string `json:"match"`
+	Match string `json:"match,omitempty"`
 }
 
 // tradeArg is the trade argument of trade-accept and trade-withdraw.
@@ -345,6 +346,13 @@ func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.
 // answerDuel is the Call of duel-accept (accept) or duel-decline.
 func answerDuel(accept bool) *engine.Call {
 	return method(func(s *Service, ctx context.Context, req engine.Request, m MatchRef) (*engine.Result, error) {
+		if m.Match == "" {
+			id, err := s.onlyDuel(ctx, req, accept)
+			if err != nil {
+				return nil, err
+			}
+			m.Match = id
+		}
 		return s.AnswerDuel(ctx, req, AnswerDuel{Match: m.Match, Accept: accept})
 	})
 }
@@ -360,7 +368,10 @@ type MoveArgs struct {
 	Amount  int      `json:"amount,omitempty"`
 }
 
-// matchArg is the match argument of a duel's answer and a move.
+// duelArg is the match argument of a duel's answer.
+var duelArg = engine.Arg{Name: "match", Type: engine.FieldString, Positional: true, Description: "The duel, by id (default: the only one waiting for your answer)", Suggest: &SuggestMyMatches}
+
+// matchArg is the match argument of a move.
 func matchArg(what string) engine.Arg {
 	return engine.Arg{Name: "match", Type: engine.FieldString, Required: true, Positional: true, Description: what + ": the match's id", Suggest: &SuggestMyMatches}
 }

@@ -95,3 +95,54 @@ func TestTradeAcceptWithoutAnIDTakesTheOnlyOpenTrade(t *testing.T) {
 		t.Fatalf("Ada declining trade %s by id: %+v %v", third.ID, tr, err)
 	}
 }
+
+// A duel's answer that names no match means the only duel waiting for the
+// actor's answer (one another player requested, for an accept); with none
+// it is refused.
+func TestDuelAnswerWithoutAMatchTakesTheOnlyDuelWaiting(t *testing.T) {
+	h := newHall(t)
+	ctx := context.Background()
+	ada, bob := "discord:2", "discord:3"
+	for _, p := range []string{ada, bob} {
+		if _, err := h.svc.Join(ctx, h.req(p), game.JoinGame{Name: "Player " + p[len("discord:"):]}); err != nil {
+			t.Fatal(err)
+		}
+		g := gildedhall.Grant{Player: p, Reason: "test"}
+		for _, c := range []string{"2 of Hearts", "3 of Hearts", "4 of Hearts", "5 of Hearts", "6 of Hearts"} {
+			g.Cards = append(g.Cards, gildedhall.CardGrant{Name: c})
+		}
+		if _, err := gildedhall.On(h.svc).Grant(ctx, h.req("discord:1"), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer := func(name, actor string) (gildedhall.MatchView, error) {
+		c, _ := rulesets.Registry().CommandNamed(name)
+		p, err := c.Call.PayloadOf([]byte(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v gildedhall.MatchView
+		res, err := c.Call.Run(ctx, h.svc, h.req(actor), p)
+		if err == nil {
+			err = json.Unmarshal(res.Body, &v)
+		}
+		return v, err
+	}
+	if _, err := answer("duel-accept", bob); err == nil || !strings.Contains(err.Error(), "No duel is waiting for your answer") {
+		t.Fatalf("an accept with no duel: %v", err)
+	}
+	res, err := gildedhall.On(h.svc).RequestDuel(ctx, h.req(ada), gildedhall.RequestDuel{Invitees: []string{bob}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d gildedhall.MatchView
+	if err := json.Unmarshal(res.Body, &d); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := answer("duel-accept", ada); err == nil {
+		t.Error("Ada accepted her own request without naming it")
+	}
+	if v, err := answer("duel-accept", bob); err != nil || v.ID != d.ID || v.Status != gildedhall.MatchPlaying {
+		t.Fatalf("Bob accepting the only duel asked of him: %+v %v", v, err)
+	}
+}
