@@ -79,7 +79,7 @@ func TestServeAnswersSignedDiscordInteractions(t *testing.T) {
 		t.Fatalf("/buy offered no confirmation button: %s", raw)
 	}
 	press := interaction("2", discord.InteractionComponent, map[string]any{"custom_id": confirm, "component_type": discord.ComponentButton})
-	if code, r, raw := send(press, true); code != http.StatusOK || !strings.Contains(text(r), "You bought 1 × Random Card") {
+	if code, r, raw := send(press, true); code != http.StatusOK || !strings.Contains(text(r), "Bought 1 × Random Card") {
 		t.Fatalf("confirm button: %d %s", code, raw)
 	}
 	if v, _ := gildedhall.On(h.srv.svc).Player(ctx, "hall", "discord:2"); v.Inventory.Vertebrae != 5 || len(v.Inventory.Cards) != 1 {

@@ -175,29 +175,6 @@ func boughtText(actor string, v gildedhall.PurchaseResult) string {
 	return s
 }
 
-func openedText(actor string, v economy.Opened) string {
-	return fmt.Sprintf("%s opened %s %s: %s.", actor, v.Name, v.Pack.ID, cardsText(v.Cards))
-}
-
-func giftText(v gildedhall.GiftResult, name func(string) string) string {
-	giver, receiver := name(v.Giver), name(v.Receiver)
-	s := fmt.Sprintf("%s gifted %s %s: %s.", giver, receiver, plural(len(v.Cards), "card", "cards"), cardsText(v.Cards))
-	var why []string
-	if v.Inactive {
-		why = append(why, "was inactive")
-	}
-	if v.SmallDeck {
-		why = append(why, "held a small deck")
-	}
-	if len(why) > 0 {
-		s += fmt.Sprintf(" Bonus cards: %s %s.", receiver, strings.Join(why, " and "))
-	}
-	if v.Inactive {
-		s += fmt.Sprintf(" If %s acts in period %s, %s gets a card too.", receiver, v.Period, giver)
-	}
-	return s + fmt.Sprintf(" %s may gift again once period %s has ended.", giver, v.Period)
-}
-
 // itemNames names card and pack ids for people, from inventories.
 type itemNames map[string]string
 

@@ -27,9 +27,9 @@ func TestPlayersAndIDsByName(t *testing.T) {
 	// several players share and one nobody has, with the candidates
 	// (issue 23 point 4).
 	for _, c := range []struct{ args, want []string }{
-		{[]string{"play", "--as", "discord:2", "gift", "Cy"}, []string{`gift: 2 players of this game are named "Cy": Cy (discord:3) or cy (discord:4). Name one by mention or id. [ambiguous_player]`, "candidates: discord:3, discord:4"}},
-		{[]string{"play", "--as", "discord:2", "gift", "B"}, []string{`gift: No player of this game is named "B". Did you mean Bob? [unknown_player]`, "candidates: discord:2"}},
-		{[]string{"play", "--as", "discord:2", "gift", "Dee"}, []string{`gift: No player of this game is named "Dee" or has that id; name a player by mention, id or display name. [unknown_player]`}},
+		{[]string{"play", "--as", "discord:2", "gift", "Cy"}, []string{`refused: 2 players of this game are named "Cy": Cy (discord:3) or cy (discord:4). Name one by mention or id. [ambiguous_player]`, "candidates: discord:3, discord:4"}},
+		{[]string{"play", "--as", "discord:2", "gift", "B"}, []string{`refused: No player of this game is named "B". Did you mean Bob? [unknown_player]`, "candidates: discord:2"}},
+		{[]string{"play", "--as", "discord:2", "gift", "Dee"}, []string{`refused: No player of this game is named "Dee" or has that id; name a player by mention, id or display name. [unknown_player]`}},
 	} {
 		r := h.cli(c.args...)
 		if r.code != 1 {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"croupier/internal/game"
 	"croupier/internal/institutions/trades"
@@ -59,39 +58,6 @@ func economyCommands() map[string]playCmd {
 					return show(p, func(v gildedhall.PurchaseResult) string { return boughtText(p.nameOf()(p.opts.as), v) })(p.c.Purchase(p.ctx, p.idem(), p.opts.game, b))
 				}
 			},
-		},
-		"open": {
-			synopsis: "open PACK   (a pack id, or a kind such as handy-pack for your oldest pack of that kind)",
-			needGame: true, needActor: true,
-			setup: noFlags(nil, func(p *player, pos []string) error {
-				if len(pos) == 0 {
-					return usagef("expected the pack, e.g. open handy-pack (croupier play me --ids lists yours)")
-				}
-				ref := strings.Join(pos, " ")
-				if strings.ContainsFunc(ref, func(r rune) bool { return r == ' ' || unicode.IsUpper(r) }) {
-					// A pack's name ("Handy Pack"): the server takes ids and kinds.
-					me, _, err := p.c.Player(p.ctx, p.opts.game, "")
-					if err != nil {
-						return err
-					}
-					for _, pe := range gildedhall.ViewOf(me).Packs {
-						if strings.EqualFold(pe.Name, ref) || strings.EqualFold(pe.Pack, ref) {
-							ref = pe.Pack
-						}
-					}
-				}
-				return show(p, func(v economy.Opened) string { return openedText(p.nameOf()(p.opts.as), v) })(p.c.OpenPack(p.ctx, p.idem(), p.opts.game, gildedhall.OpenPack{Pack: ref}))
-			}),
-		},
-		"gift": {
-			synopsis: "gift PLAYER   (once per period: random cards for another player)", needGame: true, needActor: true,
-			setup: noFlags(nArgs(1, "the receiver, e.g. gift Bob"), func(p *player, pos []string) error {
-				to, err := p.resolvePlayer("gift", pos[0])
-				if err != nil {
-					return err
-				}
-				return show(p, func(v gildedhall.GiftResult) string { return giftText(v, p.nameOf()) })(p.c.Gift(p.ctx, p.idem(), p.opts.game, gildedhall.Gift{To: to}))
-			}),
 		},
 		"trade offer": {
 			synopsis: "trade offer PLAYER --give ITEMS --take ITEMS [--note N]\n\n" +
@@ -319,48 +285,23 @@ func tradeAction(action, synopsis string) playCmd {
 			if len(pos) > 1 {
 				return usagef("expected at most the trade id, e.g. trade %s t8143a4fcf6, got %q", action, strings.Join(pos, " "))
 			}
-			id := ""
+			// Without an id the server takes the actor's only open trade
+			// that fits, or says which there are (trade-accept's default).
+			ref := trades.TradeRef{}
 			if len(pos) == 1 {
-				id = pos[0]
-			} else {
-				var err error
-				if id, err = p.onlyOpenTrade(action); err != nil {
-					return err
-				}
+				ref.Trade = pos[0]
 			}
-			do := p.c.AcceptTrade
-			if action == "withdraw" {
-				do = p.c.WithdrawTrade
+			raw, rep, err := p.c.Command(p.ctx, p.idem(), p.opts.game, "trade-"+action, ref)
+			if err != nil {
+				return err
 			}
-			return show(p, p.tradeText)(do(p.ctx, p.idem(), p.opts.game, id))
+			var tr trades.Trade
+			if err := json.Unmarshal(raw, &tr); err != nil {
+				return fmt.Errorf("decoding the trade: %w", err)
+			}
+			return show(p, p.tradeText)(tr, rep, nil)
 		}),
 	}
-}
-
-// onlyOpenTrade is the trade an id-less accept or withdraw means: the one
-// open trade the actor can act on (offered to them, for accept). With none
-// or several, the id must be named, and the message lists the candidates.
-func (p *player) onlyOpenTrade(action string) (string, error) {
-	open, _, err := p.c.Trades(p.ctx, p.opts.game, trades.TradeFilter{Player: p.opts.as, Status: trades.TradeOpen})
-	if err != nil {
-		return "", err
-	}
-	var ids []string
-	for _, tr := range open {
-		if action == "withdraw" || tr.To == p.opts.as {
-			ids = append(ids, tr.ID)
-		}
-	}
-	switch len(ids) {
-	case 1:
-		return ids[0], nil
-	case 0:
-		if action == "accept" {
-			return "", usagef("no open trade is offered to %s; nothing to accept", p.opts.as)
-		}
-		return "", usagef("%s has no open trade to withdraw", p.opts.as)
-	}
-	return "", usagef("%s can %s %d open trades: %s; name one, e.g. trade %s %s", p.opts.as, action, len(ids), strings.Join(ids, ", "), action, ids[0])
 }
 
 // offerTrade resolves both sides' items against their holders' inventories

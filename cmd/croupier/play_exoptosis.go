@@ -5,6 +5,7 @@ package main
 // with their legal moves in words, and the replay).
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"regexp"
@@ -218,24 +219,22 @@ func (p *player) answerDuel(accept bool, pos []string) error {
 	if len(pos) > 1 {
 		return usagef("expected at most the duel's id, got %q", strings.Join(pos, " "))
 	}
-	id := ""
+	// Without MATCH the server takes the only duel waiting for the
+	// actor's answer, or says which there are (duel-accept's default).
+	ref := gildedhall.MatchRef{}
 	if len(pos) == 1 {
-		id = pos[0]
-	} else {
-		list, _, err := p.c.Matches(p.ctx, p.opts.game, gildedhall.MatchFilter{Player: p.opts.as, Status: gildedhall.MatchRequested, Kind: gildedhall.MatchDuel})
-		if err != nil {
-			return err
+		ref.Match = pos[0]
+	}
+	command := "duel-decline"
+	if accept {
+		command = "duel-accept"
+	}
+	raw, rep, err := p.c.Command(p.ctx, p.idem(), p.opts.game, command, ref)
+	var v gildedhall.MatchView
+	if err == nil {
+		if err = json.Unmarshal(raw, &v); err != nil {
+			err = fmt.Errorf("decoding the duel: %w", err)
 		}
-		var ids []string
-		for _, m := range list {
-			if !accept || m.Players[0] != p.opts.as {
-				ids = append(ids, m.ID)
-			}
-		}
-		if len(ids) != 1 {
-			return usagef("%s has %d duels to answer%s; name one, e.g. duel accept MATCH", p.opts.as, len(ids), listed(ids))
-		}
-		id = ids[0]
 	}
 	return show(p, func(v gildedhall.MatchView) string {
 		name := p.nameOf()
@@ -247,7 +246,7 @@ func (p *player) answerDuel(accept bool, pos []string) error {
 				name(p.opts.as), v.ID, game.NameList(name, v.Players), v.ID)
 		}
 		return fmt.Sprintf("%s accepted duel %s; it waits for %s.", name(p.opts.as), v.ID, game.NameList(name, v.WaitingFor))
-	})(p.c.AnswerDuel(p.ctx, p.idem(), p.opts.game, id, accept))
+	})(v, rep, err)
 }
 
 func listed(ids []string) string {

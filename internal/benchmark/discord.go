@@ -267,7 +267,7 @@ func MeasureDiscord(ctx context.Context, backend string, st store.Store, n int) 
 		if r, err = b.press(dcBuyConfirm, user, confirm); err != nil {
 			return nil, err
 		}
-		if !strings.Contains(text(r), "You bought") {
+		if !strings.Contains(text(r), "Bought 1 × Random Card") {
 			return nil, fmt.Errorf("the buy confirmation answered %q", text(r))
 		}
 	}

@@ -150,7 +150,7 @@ func runCatalogue(c game.Command, args []game.Arg) Handler {
 type Presenter func(ctx context.Context, s *game.Service, inv *Invocation, res *game.Result, r *Reply)
 
 // presenters lists every area's presenters by catalogue command, once.
-var presenters = mergePresenters(turnsPresenters, obeliskPresenters)
+var presenters = mergePresenters(turnsPresenters, obeliskPresenters, hallPresenters, exoptosisPresenters)
 
 // mergePresenters merges the areas' presenters; a command in two areas is
 // a programming error.

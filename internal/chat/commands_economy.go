@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/institutions/trades"
-	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
@@ -20,38 +20,99 @@ import (
 // confirmation button), packs, gifts and trades (consent buttons on an
 // offer).
 func economyCommands() []Command {
-	tradeID := Option{Name: "trade", Description: "The trade's id (default: your only open one)", Complete: CompleteMyTrades}
+	purchase := hallCommand(gildedhall.Cards(), "purchase")
 	cmds := []Command{
 		Command{Name: "shop", Runs: []string{"shop"}, Private: true, Description: "What the Croupier sells, at this game's prices", Handler: shop},
+		// /buy asks to confirm (a table command over purchase's declaration,
+		// chat path "buy"): buying is not undone.
 		Command{Name: "buy", Runs: []string{"purchase", "shop"}, Private: true, Description: "Buy from the Croupier (asks you to confirm)",
-			Options: []Option{
-				{Name: "item", Description: "What to buy", Required: true, Complete: CompleteShop},
-				{Name: "quantity", Description: "How many (default 1)", Type: Integer, Min: intp(1), Max: intp(economy.MaxQuantity)},
-			},
-			Handler: buy},
+			Options: purchase.Options, Handler: buy},
 		Command{Name: "buy confirm", Runs: []string{"purchase"}, Description: "Confirm a purchase", Hidden: true,
-			Options: []Option{{Name: "item", Required: true}, {Name: "quantity", Type: Integer, Min: intp(1), Max: intp(economy.MaxQuantity)}},
-			Handler: buyConfirm},
-		Command{Name: "open", Runs: []string{"open"}, Description: "Open one of your packs",
-			Options: []Option{{Name: "pack", Description: "The pack (id, or kind for your oldest of that kind)", Required: true, Complete: CompleteMyPacks}},
-			Handler: openPack},
-		Command{Name: "gift", Runs: []string{"gift"}, Description: "Make your gift of this period to a player",
-			Options: []Option{{Name: "player", Description: "Who receives it", Type: User, Required: true}},
-			Handler: gift},
+			Options: purchase.Options, Handler: purchase.Handler},
+		// /gift's option has been "player" since before the payload's member
+		// ("to") was declared: players and bridges send it.
+		renamedOption(hallCommand(gildedhall.Cards(), "gift"), "to", "player"),
 		Command{Name: "trade offer", Runs: []string{"trade-offer"}, Description: "Offer a trade to a player (they accept with a button)",
 			Options: tradeOfferOptions(), Handler: tradeOffer},
-		Command{Name: "trade accept", Runs: []string{"trade-accept"}, Description: "Accept a trade offered to you", Options: []Option{tradeID}, Handler: tradeAccept},
-		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you", Options: []Option{tradeID}, Handler: tradeWithdraw},
+		Command{Name: "trade accept", Runs: []string{"trade-accept"}, Description: "Accept a trade offered to you",
+			Options: hallCommand(trades.Component(), "trade-accept").Options, Handler: tradeAccept},
+		Command{Name: "trade withdraw", Runs: []string{"trade-withdraw"}, Description: "Withdraw your offer, or decline one made to you",
+			Options: hallCommand(trades.Component(), "trade-withdraw").Options, Handler: tradeWithdraw},
 		Command{Name: "trade list", Runs: []string{"trades"}, Private: true, Description: "Your trades (only you see them)",
 			Options: []Option{{Name: "status", Description: "Which trades (default open)", Choices: []Choice{
 				{Label: "open", Value: trades.TradeOpen}, {Label: "executed", Value: trades.TradeExecuted},
 				{Label: "withdrawn", Value: trades.TradeWithdrawn}, {Label: "expired", Value: trades.TradeExpired}, {Label: "all", Value: "all"}}}},
 			Handler: tradeList},
 		Command{Name: "trade show", Runs: []string{"trades"}, Private: true, Description: "One trade, with its buttons",
-			Options: []Option{{Name: "trade", Description: "The trade's id", Required: true, Complete: CompleteMyTrades}},
+			Options: []Option{{Name: "trade", Description: "The trade's id", Required: true, Complete: Completion(trades.SuggestMyTrades.Name), suggest: &trades.SuggestMyTrades}},
 			Handler: tradeShow},
 	}
 	return cmds
+}
+
+// hallCommand is the chat command the declaration of catalogue command name
+// in component comp makes (catalogueCommand): its options, privacy and
+// generic run, for a table command that adds what a declaration cannot say
+// (a confirmation, buttons).
+func hallCommand(comp game.Component, name string) Command {
+	return catalogueCommand(hallDecl(comp, name))
+}
+
+// hallDecl is the declaration of catalogue command name in comp.
+func hallDecl(comp game.Component, name string) game.Command {
+	for _, c := range comp.Commands {
+		if c.Name == name {
+			return c
+		}
+	}
+	panic("chat: the Gilded Hall declares no " + name)
+}
+
+// renamedOption is c with its option from named to: a chat name players
+// know that differs from the payload member the declaration names.
+func renamedOption(c Command, from, to string) Command {
+	c.Options = slices.Clone(c.Options)
+	for i := range c.Options {
+		if c.Options[i].Name == from {
+			c.Options[i].Name = to
+		}
+	}
+	run := c.Handler
+	c.Handler = func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+		in := *inv
+		in.Options = maps.Clone(inv.Options)
+		if in.Options == nil {
+			in.Options = map[string]string{}
+		}
+		in.Options[from] = in.Options[to]
+		delete(in.Options, to)
+		return run(ctx, s, &in)
+	}
+	return c
+}
+
+// hallPresenters add to the Gilded Hall's replies what their declarations
+// cannot say: the cards they are about (shown as images) and balances.
+var hallPresenters = map[string]Presenter{
+	"purchase": func(_ context.Context, _ *game.Service, _ *Invocation, res *game.Result, r *Reply) {
+		if b, err := decoded[*gildedhall.PurchaseResult](res, nil); err == nil {
+			r.Cards = b.Cards
+			r.Fields = []Field{{Name: "Vertebrae", Value: strconv.Itoa(b.Vertebrae), Inline: true}, {Name: "Chips", Value: strconv.Itoa(b.Chips), Inline: true}}
+			if len(b.Packs) > 0 {
+				r.Text += " /open opens them."
+			}
+		}
+	},
+	"open": func(_ context.Context, _ *game.Service, _ *Invocation, res *game.Result, r *Reply) {
+		if o, err := decoded[*gildedhall.OpenResult](res, nil); err == nil {
+			r.Text, r.Cards = "📦 "+r.Text, o.Cards
+		}
+	},
+	"gift": func(_ context.Context, _ *game.Service, _ *Invocation, res *game.Result, r *Reply) {
+		if g, err := decoded[*gildedhall.GiftResult](res, nil); err == nil {
+			r.Text, r.Cards = "🎁 "+r.Text, g.Cards
+		}
+	},
 }
 
 // tradeOfferOptions are /trade offer's options: who, then each side's
@@ -61,13 +122,13 @@ func economyCommands() []Command {
 func tradeOfferOptions() []Option {
 	opts := []Option{{Name: "player", Description: "Who you offer it to", Type: User, Required: true}}
 	for _, side := range []struct{ side, whose, verb string }{{"give", "Your", "you give"}, {"take", "Their", "you want"}} {
-		cards, packs := CompleteMyCards, CompleteMyPacks
+		cards, packs := &gildedhall.SuggestMyCards, &gildedhall.SuggestMyPacks
 		if side.side == "take" {
-			cards, packs = CompleteTheirCards, CompleteTheirPacks
+			cards, packs = &gildedhall.SuggestTheirCards, &gildedhall.SuggestTheirPacks
 		}
 		opts = append(opts,
-			Option{Name: side.side + "_cards", Description: side.whose + " card ids to " + side.side + ", comma-separated", Complete: cards, In: tradesCards},
-			Option{Name: side.side + "_packs", Description: side.whose + " pack ids to " + side.side + ", comma-separated", Complete: packs, In: tradesCards},
+			Option{Name: side.side + "_cards", Description: side.whose + " card ids to " + side.side + ", comma-separated", Complete: Completion(cards.Name), suggest: cards, In: tradesCards},
+			Option{Name: side.side + "_packs", Description: side.whose + " pack ids to " + side.side + ", comma-separated", Complete: Completion(packs.Name), suggest: packs, In: tradesCards},
 			Option{Name: side.side + "_vertebrae", Description: "Vertebrae " + side.verb, Type: Integer, Min: intp(0), In: tradesCards},
 			Option{Name: side.side + "_chips", Description: "Chips " + side.verb, Type: Integer, Min: intp(0), In: tradesCards})
 		for _, c := range ruleset.ComponentList {
@@ -124,12 +185,12 @@ func shop(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 	r := &Reply{Title: "The Croupier's shop", Ephemeral: true}
 	sel := Select{Placeholder: "Buy…", Action: Action{Command: "buy"}, Option: "item"}
 	for _, it := range items {
-		desc := fmt.Sprintf("%d %s", it.Price, currency(it.Currency))
+		desc := fmt.Sprintf("%d %s", it.Price, gildedhall.CurrencyName(it.Currency))
 		if it.Cards > 0 {
 			desc += fmt.Sprintf(", %s (%d%% holographic)", plural(it.Cards, "card", "cards"), it.HoloChance)
 		}
 		r.Fields = append(r.Fields, Field{Name: fmt.Sprintf("%s (%s)", it.Name, it.ID), Value: desc})
-		sel.Choices = append(sel.Choices, Choice{Label: fmt.Sprintf("%s: %d %s", it.Name, it.Price, currency(it.Currency)), Value: it.ID})
+		sel.Choices = append(sel.Choices, Choice{Label: fmt.Sprintf("%s: %d %s", it.Name, it.Price, gildedhall.CurrencyName(it.Currency)), Value: it.ID})
 	}
 	if len(items) == 0 {
 		r.Text = "This game's ruleset has no Croupier."
@@ -137,13 +198,6 @@ func shop(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error)
 		r.Selects = []Select{sel}
 	}
 	return r, nil
-}
-
-func currency(c string) string {
-	if c == "chips" {
-		return "Chips"
-	}
-	return "Vertebrae"
 }
 
 // buy shows what a purchase would cost and asks to confirm: buying is not
@@ -184,62 +238,17 @@ func buy(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) 
 	if cost > have {
 		// No button that the Croupier would refuse (issue 23): say what is
 		// missing, and offer nothing to press but dismissing it.
-		return &Reply{Title: "Not enough " + currency(it.Currency), Ephemeral: true, Refusal: true,
+		return &Reply{Title: "Not enough " + gildedhall.CurrencyName(it.Currency), Ephemeral: true, Refusal: true,
 			Text: fmt.Sprintf("%d × %s costs %d %s and you hold %d: %d short (C6: a purchase is all or nothing).",
-				qty, it.Name, cost, currency(it.Currency), have, cost-have),
+				qty, it.Name, cost, gildedhall.CurrencyName(it.Currency), have, cost-have),
 			Buttons: []Button{{Label: "Dismiss", Style: StyleSecondary, Action: Action{Command: "dismiss"}}}}, nil
 	}
-	text := fmt.Sprintf("Buy %d × %s for %d %s? You hold %d.", qty, it.Name, cost, currency(it.Currency), have)
+	text := fmt.Sprintf("Buy %d × %s for %d %s? You hold %d.", qty, it.Name, cost, gildedhall.CurrencyName(it.Currency), have)
 	return &Reply{Title: "Confirm your purchase", Text: text, Ephemeral: true, Buttons: []Button{
-		{Label: fmt.Sprintf("Buy for %d %s", cost, currency(it.Currency)), Style: StyleSuccess,
+		{Label: fmt.Sprintf("Buy for %d %s", cost, gildedhall.CurrencyName(it.Currency)), Style: StyleSuccess,
 			Action: Action{Command: "buy confirm", Options: map[string]string{"item": it.ID, "quantity": strconv.Itoa(qty)}}},
 		{Label: "Cancel", Style: StyleSecondary, Action: Action{Command: "dismiss"}},
 	}}, nil
-}
-
-func buyConfirm(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	qty, err := inv.Int("quantity")
-	if err != nil {
-		return nil, err
-	}
-	b, err := decoded[*gildedhall.PurchaseResult](gildedhall.On(s).Purchase(ctx, req(inv), gildedhall.Purchase{Item: inv.Opt("item"), Quantity: max(qty, 1)}))
-	if err != nil {
-		return nil, err
-	}
-	text := fmt.Sprintf("You bought %d × %s for %d %s.", b.Quantity, b.Name, b.Paid, currency(b.Currency))
-	if len(b.Cards) > 0 {
-		text += " Cards: " + cardList(b.Cards) + "."
-	}
-	if len(b.Packs) > 0 {
-		text += fmt.Sprintf(" %s to /open.", plural(len(b.Packs), "pack", "packs"))
-	}
-	if b.Won {
-		text += " 🏆 You reached the winning Chips: you have won the game!"
-	}
-	return &Reply{Text: text, Ephemeral: true, Cards: b.Cards, Fields: []Field{
-		{Name: "Vertebrae", Value: fmt.Sprint(b.Vertebrae), Inline: true},
-		{Name: "Chips", Value: fmt.Sprint(b.Chips), Inline: true},
-	}}, nil
-}
-
-func openPack(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	o, err := decoded[*economy.Opened](gildedhall.On(s).Open(ctx, req(inv), gildedhall.OpenPack{Pack: inv.Opt("pack")}))
-	if err != nil {
-		return nil, err
-	}
-	return &Reply{Text: fmt.Sprintf("📦 %s opened a %s: %s.", inv.User, o.Name, cardList(o.Cards)), Cards: o.Cards}, nil
-}
-
-func gift(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	g, err := decoded[*gildedhall.GiftResult](gildedhall.On(s).Gift(ctx, req(inv), gildedhall.Gift{To: inv.Opt("player")}))
-	if err != nil {
-		return nil, err
-	}
-	text := fmt.Sprintf("🎁 %s gave %s %s: %s.", g.Giver, g.Receiver, plural(len(g.Cards), "card", "cards"), cardList(g.Cards))
-	if g.Inactive {
-		text += " They were inactive, so the gift is larger; if they act this period, the giver gets a card back."
-	}
-	return &Reply{Text: text, Cards: g.Cards}, nil
 }
 
 func tradeOffer(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -322,34 +331,8 @@ func tradeReply(ctx context.Context, s *game.Service, inv *Invocation, tr trades
 	return r
 }
 
-// pickTrade returns the trade option, or the caller's only open trade that
-// fits (as receiver for accept, as either party otherwise).
-func pickTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOnly bool) (string, error) {
-	if id := inv.Opt("trade"); id != "" {
-		return id, nil
-	}
-	ts, err := trades.On(s).Trades(ctx, inv.Game, trades.TradeFilter{Player: inv.User, Status: trades.TradeOpen})
-	if err != nil {
-		return "", err
-	}
-	if receiverOnly {
-		ts = slices.DeleteFunc(ts, func(t trades.Trade) bool { return t.To != inv.User })
-	}
-	switch len(ts) {
-	case 0:
-		return "", refusef("trade_not_found", "You have no open trade to act on.")
-	case 1:
-		return ts[0].ID, nil
-	}
-	ids := make([]string, len(ts))
-	for i, t := range ts {
-		ids[i] = t.ID
-	}
-	return "", refusef("ambiguous_trade", "You have %d open trades (%v); say which with the trade option.", len(ts), ids)
-}
-
 func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r, err := actOnTrade(ctx, s, inv, true, trades.On(s).AcceptTrade)
+	r, err := actOnTrade(ctx, s, inv, "trade-accept")
 	if err != nil {
 		return nil, err
 	}
@@ -362,7 +345,7 @@ func tradeAccept(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 }
 
 func tradeWithdraw(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	r, err := actOnTrade(ctx, s, inv, false, trades.On(s).WithdrawTrade)
+	r, err := actOnTrade(ctx, s, inv, "trade-withdraw")
 	if err != nil {
 		return nil, err
 	}
@@ -381,16 +364,12 @@ func sharedTrade(inv *Invocation, r *Reply, mine string) *Reply {
 	return &Reply{Text: fmt.Sprintf(mine, trade), Shared: &pub}
 }
 
-// actOnTrade runs act (accept or withdraw) on the trade option or the
-// caller's only open trade (as its receiver, when receiverOnly), and
-// describes the trade after it.
-func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, receiverOnly bool,
-	act func(context.Context, game.Request, string) (*game.Result, error)) (*Reply, error) {
-	id, err := pickTrade(ctx, s, inv, receiverOnly)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := decoded[*trades.Trade](act(ctx, req(inv), id))
+// actOnTrade runs command (trade-accept or trade-withdraw) on the trade
+// option, or on the caller's only open trade that fits (the command's own
+// default), and describes the trade after it.
+func actOnTrade(ctx context.Context, s *game.Service, inv *Invocation, command string) (*Reply, error) {
+	c := hallDecl(trades.Component(), command)
+	tr, err := decoded[*trades.Trade](c.Call.Run(ctx, s, req(inv), &trades.TradeRef{Trade: inv.Opt("trade")}))
 	if err != nil {
 		return nil, err
 	}

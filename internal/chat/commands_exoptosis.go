@@ -23,20 +23,18 @@ import (
 // a match option left empty means the caller's only running match. Card
 // options autocomplete with the cards the caller may use now (their legal
 // moves: the selectable deck cards, the playable or addable cards, the
-// cards they can give).
+// cards they can give): the module's suggestions (gildedhall.Suggest*).
 
-// The autocomplete kinds of this file.
-const (
-	// CompleteMyMatches: the running matches (and duels waiting for
-	// answers) the caller is in.
-	CompleteMyMatches Completion = "my-matches"
-	// CompleteMatchCards: the cards the caller's legal moves name in the
-	// match of option "match" (or their only running match).
-	CompleteMatchCards Completion = "match-cards"
-)
+// exoptosisPresenters mark Exoptosis's replies that run from their
+// declarations (/battle).
+var exoptosisPresenters = map[string]Presenter{
+	"battle-engage": func(_ context.Context, _ *game.Service, _ *Invocation, _ *game.Result, r *Reply) {
+		r.Text = "⚔️ " + r.Text
+	},
+}
 
 func exoptosisCommands() []Command {
-	match := Option{Name: "match", Description: "The match (default: your only running match)", Complete: CompleteMyMatches}
+	match := Option{Name: "match", Description: "The match (default: your only running match)", Complete: Completion(gildedhall.SuggestMyMatches.Name), suggest: &gildedhall.SuggestMyMatches}
 	var kinds []Choice
 	for _, k := range gildedhall.MoveKinds() {
 		if k != exoptosis.MoveBet { // raise says it
@@ -57,7 +55,6 @@ func exoptosisCommands() []Command {
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 				return duelAnswer(ctx, s, inv, inv.Bool("accept"))
 			}},
-		Command{Name: "battle", Runs: []string{"battle-engage"}, Description: "Engage in this phase's battle", Handler: battle},
 		Command{Name: "match status", Runs: []string{"matches"}, Private: true, Description: "A match and your legal moves",
 			Options: []Option{match, {Name: "replay", Description: "Show the match move by move instead", Type: Boolean}},
 			Handler: func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -72,7 +69,7 @@ func exoptosisCommands() []Command {
 		Command{Name: "match move", Runs: matchMoves(), Description: "Make a move in a match",
 			Options: []Option{
 				{Name: "kind", Description: "The move", Required: true, Choices: kinds},
-				{Name: "card", Description: "play, add, give: the card; select: cards, comma-separated; a Queen's card", Complete: CompleteMatchCards},
+				{Name: "card", Description: "play, add, give: the card; select: cards, comma-separated; a Queen's card", Complete: Completion(gildedhall.SuggestMatchCards.Name), suggest: &gildedhall.SuggestMatchCards},
 				{Name: "player", Description: "giver: who gives you a card; target: the (first) target", Type: User},
 				{Name: "player2", Description: "target: a King's second target", Type: User},
 				{Name: "level", Description: "raise: the new level (what each must bet in all)", Type: Integer, Min: intp(1)},
@@ -92,71 +89,6 @@ func exoptosisCommands() []Command {
 			Handler: moveHandler(pickedMove)},
 	}
 	return cmds
-}
-
-// exoptosisCompletions are the match autocompletions.
-var exoptosisCompletions = map[Completion]CompletionFunc{
-	CompleteMyMatches:  completeMyMatches,
-	CompleteMatchCards: completeMatchCards,
-}
-
-func completeMyMatches(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-	// The player's live-match index: cost independent of past matches.
-	ms, err := gildedhall.On(s).LiveMatches(ctx, inv.Game, inv.User)
-	if err != nil {
-		return nil, err
-	}
-	var cs []Choice
-	name := playerNames(ctx, s, inv.Game, nil) // people read names (a few players a match)
-	for _, m := range ms {
-		if m.Status == gildedhall.MatchPlaying || m.Status == gildedhall.MatchRequested {
-			who := make([]string, len(m.Players))
-			for i, id := range m.Players {
-				who[i] = name(id)
-			}
-			cs = append(cs, Choice{Label: clip(fmt.Sprintf("%s %s (%s): %s", m.Kind, m.ID, m.Status, strings.Join(who, ", ")), 100), Value: m.ID})
-		}
-	}
-	return filterChoices(cs, partial), nil
-}
-
-// completeMatchCards suggests the cards the caller's legal moves name. A
-// comma-separated option (a selection) completes its last card and keeps
-// the ones before it.
-func completeMatchCards(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error) {
-	id, err := matchOf(ctx, s, inv)
-	if err != nil {
-		return nil, nil // nothing to suggest; the command itself will say why
-	}
-	v, err := gildedhall.On(s).Match(ctx, inv.Game, id, inv.User)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, m := range v.LegalMoves {
-		names = append(names, m.Cards...)
-		if m.Card != "" {
-			names = append(names, m.Card)
-		}
-	}
-	head, last := "", partial
-	if i := strings.LastIndex(partial, ","); i >= 0 {
-		head, last = partial[:i+1]+" ", strings.TrimSpace(partial[i+1:])
-	}
-	taken := map[string]bool{}
-	for _, t := range strings.Split(head, ",") {
-		taken[strings.TrimSpace(t)] = true
-	}
-	var cs []Choice
-	seen := map[string]bool{}
-	for _, n := range names {
-		if seen[n] || taken[n] || len(head+n) > 100 {
-			continue
-		}
-		seen[n] = true
-		cs = append(cs, Choice{Label: n, Value: strings.TrimLeft(head, " ") + n})
-	}
-	return filterChoices(cs, last), nil
 }
 
 // matchOf is the match option, or the caller's only running match. The
@@ -240,24 +172,14 @@ func duelMessage(v gildedhall.MatchView) *Reply {
 }
 
 func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bool) (*Reply, error) {
-	id := inv.Opt("match")
-	if id == "" {
-		live, err := gildedhall.On(s).LiveMatches(ctx, inv.Game, inv.User)
-		if err != nil {
-			return nil, err
-		}
-		var ms []gildedhall.MatchSummary
-		for _, m := range live {
-			if m.Status == gildedhall.MatchRequested && m.Kind == gildedhall.MatchDuel {
-				ms = append(ms, m)
-			}
-		}
-		if len(ms) != 1 {
-			return nil, refusef("invalid_option", "You have %d duels waiting for an answer; name one with the match option.", len(ms))
-		}
-		id = ms[0].ID
+	// Without a match, the declared default: the only duel waiting for
+	// the caller's answer.
+	command := "duel-decline"
+	if accept {
+		command = "duel-accept"
 	}
-	v, err := decoded[*gildedhall.MatchView](gildedhall.On(s).AnswerDuel(ctx, req(inv), gildedhall.AnswerDuel{Match: id, Accept: accept}))
+	c := hallDecl(gildedhall.Exoptosis(), command)
+	v, err := decoded[*gildedhall.MatchView](c.Call.Run(ctx, s, req(inv), &gildedhall.MatchRef{Match: inv.Opt("match")}))
 	if err != nil {
 		return nil, err
 	}
@@ -274,15 +196,6 @@ func duelAnswer(ctx context.Context, s *game.Service, inv *Invocation, accept bo
 		r.Shared = duelMessage(*v)
 	}
 	return r, nil
-}
-
-func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	b, err := decoded[*gildedhall.BattleEngagement](gildedhall.On(s).EngageBattle(ctx, req(inv)))
-	if err != nil {
-		return nil, err
-	}
-	return &Reply{Text: fmt.Sprintf("⚔️ %s engaged in battle %s with %d cards; it starts %s.", b.Player, b.Battle, b.DeckSize,
-		b.StartsAt.UTC().Format(time.RFC1123))}, nil
 }
 
 // moveHandler runs one move in the match option (or the caller's only

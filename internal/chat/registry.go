@@ -41,25 +41,6 @@ const (
 // Completion names an autocomplete provider (see completions).
 type Completion string
 
-// The autocomplete kinds this package provides.
-const (
-	// CompleteCards: card names of the game's ruleset card table.
-	CompleteCards Completion = "cards"
-	// CompleteShop: the Croupier's items (id, with name and price).
-	CompleteShop Completion = "shop"
-	// CompleteMyCards: the caller's own card copies (id, with card name).
-	CompleteMyCards Completion = "my-cards"
-	// CompleteMyPacks: the caller's unopened packs (id, with pack name).
-	CompleteMyPacks Completion = "my-packs"
-	// CompleteTheirCards: card copies of the player named in option
-	// "player" (for the taking side of a trade offer).
-	CompleteTheirCards Completion = "their-cards"
-	// CompleteTheirPacks: packs of the player named in option "player".
-	CompleteTheirPacks Completion = "their-packs"
-	// CompleteMyTrades: open trades the caller is a party to.
-	CompleteMyTrades Completion = "my-trades"
-)
-
 // Option is one typed option of a command.
 type Option struct {
 	Name        string
@@ -134,7 +115,7 @@ func groups() [][]Command {
 }
 
 // completions lists every area's autocomplete providers, once.
-var completions = mergeCompletions(economyCompletions, exoptosisCompletions)
+var completions = mergeCompletions()
 
 var (
 	tableOnce sync.Once

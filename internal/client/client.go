@@ -23,7 +23,6 @@ import (
 	"croupier/internal/fair"
 	"croupier/internal/game"
 	"croupier/internal/institutions/trades"
-	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/rulesets/obelisk"
@@ -470,9 +469,9 @@ func (c *Client) Purchase(ctx context.Context, idemKey, g string, body gildedhal
 	return post[gildedhall.PurchaseResult](ctx, c, idemKey, gamePath(g, "purchases"), body)
 }
 
-// OpenPack opens one of the actor's packs, by id or kind (RULINGS C5).
-func (c *Client) OpenPack(ctx context.Context, idemKey, g string, body gildedhall.OpenPack) (economy.Opened, Reply, error) {
-	return post[economy.Opened](ctx, c, idemKey, gamePath(g, "packs", "open"), body)
+// OpenPack opens one of the actor's packs, by id, kind or name (RULINGS C5).
+func (c *Client) OpenPack(ctx context.Context, idemKey, g string, body gildedhall.OpenPack) (gildedhall.OpenResult, Reply, error) {
+	return post[gildedhall.OpenResult](ctx, c, idemKey, gamePath(g, "packs", "open"), body)
 }
 
 // Gift makes the actor's gift of this period (RULINGS C4).

@@ -236,7 +236,7 @@ func TestListCommands(t *testing.T) {
 		}
 	}
 	accept, ok := hall["trade-accept"]
-	if !ok || fieldsWords(accept.Fields) != "[{trade string true}]" || accept.Creates || accept.Admin {
+	if !ok || fieldsWords(accept.Fields) != "[{trade string false}]" || accept.Creates || accept.Admin {
 		t.Errorf("trade-accept is listed as %+v", accept)
 	}
 	if g := hall["grant"]; !g.Admin || len(g.Fields) == 0 {

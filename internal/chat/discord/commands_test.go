@@ -82,7 +82,7 @@ func TestEverySlashCommand(t *testing.T) {
 	if r.Type != discord.ResponseUpdateMessage {
 		t.Errorf("confirmation answered type %d, want an update of the prompt", r.Type)
 	}
-	contains(t, "buy confirm", r, "You bought 1 × Random Card", "Vertebrae: 55")
+	contains(t, "buy confirm", r, "Bought 1 × Random Card", "Vertebrae: 55")
 	if v := hs.player(ada).Inventory.Vertebrae; v != 55 {
 		t.Fatalf("after purchase: %d Vertebrae, want 55", v)
 	}
@@ -98,11 +98,11 @@ func TestEverySlashCommand(t *testing.T) {
 		"custom_id": (*hs.cmd(ada, "shop").Data.Components)[0].Components[0].CustomID, "component_type": 3, "values": []string{"handy-pack"}}))
 	contains(t, "shop select", sel, "Buy 1 × Handy Pack for 12 Vertebrae")
 
-	contains(t, "open", hs.cmd(ada, "open", opt("pack", "handy-pack")), "opened a Handy Pack")
+	contains(t, "open", hs.cmd(ada, "open", opt("pack", "handy-pack")), "opened Handy Pack")
 	if n := len(hs.player(ada).Inventory.Packs); n != 0 {
 		t.Errorf("after open: %d packs", n)
 	}
-	contains(t, "gift", hs.cmd(ada, "gift", userOpt("player", grace)), "<@2> gave <@3>")
+	contains(t, "gift", hs.cmd(ada, "gift", userOpt("player", grace)), "🎁", "gifted Grace ")
 	graceCards := len(hs.player(grace).Inventory.Cards)
 	if graceCards == 0 {
 		t.Fatal("gift gave nothing")
@@ -141,7 +141,7 @@ func TestEverySlashCommand(t *testing.T) {
 	// Withdraw without naming the trade: the only open one.
 	hs.send(slash(hs.nextID(), grace, "trade", sub("offer", userOpt("player", ada), opt("give_vertebrae", 1))))
 	contains(t, "trade withdraw", hs.send(slash(hs.nextID(), ada, "trade", sub("withdraw"))), "withdrawn")
-	contains(t, "trade accept with none", hs.send(slash(hs.nextID(), ada, "trade", sub("accept"))), "no open trade")
+	contains(t, "trade accept with none", hs.send(slash(hs.nextID(), ada, "trade", sub("accept"))), "No open trade is offered to you")
 	hs.send(slash(hs.nextID(), grace, "trade", sub("offer", userOpt("player", ada), opt("give_vertebrae", 1))))
 	contains(t, "trade accept by slash", hs.send(slash(hs.nextID(), ada, "trade", sub("accept"))), "accepted")
 

@@ -406,7 +406,7 @@ func exoptosisScenario(t *testing.T) *harness {
 
 	// battle: the engagement is recorded for this phase's battle.
 	r = hs.cmd(ada, "battle")
-	contains(t, "battle", r, "<@2> engaged in battle", "with 5 cards")
+	contains(t, "battle", r, "⚔️", "engaged in battle", "with a deck of 5 cards")
 	if n := hs.logged("battle-engage", ada); n != 1 {
 		t.Fatalf("%d battle-engage entries by Ada, want 1", n)
 	}

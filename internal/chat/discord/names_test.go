@@ -101,7 +101,7 @@ func TestIssue23_GildedHallPlayerOptionsTakeEveryFormOfName(t *testing.T) {
 		t.Fatalf("a refused gift used Ada's gift")
 	}
 	r := hs.cmd(ada, "gift", userOpt("player", "grace"))
-	contains(t, "gift by name", r, "gave <@3>")
+	contains(t, "gift by name", r, "Ada gifted Grace ")
 	if p := hs.player(ada); p.CanGift {
 		t.Errorf("the gift by name did not happen: %s", r.all())
 	}

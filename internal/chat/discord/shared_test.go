@@ -228,7 +228,7 @@ func TestPrivatePromptIsReplacedByItsAnswer(t *testing.T) {
 		t.Fatalf("/buy's prompt is private: %s", r.Raw)
 	}
 	p := hs.pressOn(ada, r.button(t, "Buy for"), "9106", discord.FlagEphemeral)
-	if p.Type != discord.ResponseUpdateMessage || !strings.Contains(p.all(), "You bought 1 × Random Card") {
+	if p.Type != discord.ResponseUpdateMessage || !strings.Contains(p.all(), "Bought 1 × Random Card") {
 		t.Errorf("the confirmation answered %s, want an update of the prompt with the purchase", p.Raw)
 	}
 	if n := len(api.All()); n != 0 {

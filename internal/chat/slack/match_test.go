@@ -314,7 +314,7 @@ func exoptosisScenario(t *testing.T) *env {
 		t.Fatalf("after both consented: %s %q", v.Status, v.Winner)
 	}
 
-	has(t, "battle", e.ok(ada, "battle"), "engaged in battle", "with 5 cards")
+	has(t, "battle", e.ok(ada, "battle"), "engaged in battle", "with a deck of 5 cards")
 	n := e.entries()
 	if m := e.cmd(ada, "battle"); !refused(m) || !strings.Contains(m.Text, "already engaged") || e.entries() != n {
 		t.Errorf("engaging twice: %s", m.Text)

@@ -258,7 +258,7 @@ func TestSlackPrivatePromptIsReplaced(t *testing.T) {
 		t.Fatalf("/buy's prompt is private: %+v", m)
 	}
 	r := e.pressOn(ada, actionOf(t, m, "Buy for"), "1700000000.000600", true)
-	if !r.ReplaceOriginal || !strings.Contains(all(r), "You bought 1 × Random Card") {
+	if !r.ReplaceOriginal || !strings.Contains(all(r), "Bought 1 × Random Card") {
 		t.Errorf("the confirmation answered %+v, want the prompt replaced by the purchase", r)
 	}
 	if us := api.AllUpdates(); len(us) != 0 {

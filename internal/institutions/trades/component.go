@@ -49,9 +49,19 @@ func Component() engine.Component {
 			return err
 		},
 		Commands: []engine.Command{
-			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates), Says: saysTrade},
-			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade), Says: saysTrade},
-			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade), Says: saysTrade},
+			{Name: "trade-offer", Institution: InstTrades, Action: true, What: "trades", Summary: "Offer a trade", Call: method((*Service).OfferTrade, engine.Creates), Says: saysTrade,
+				Chat: "trade offer",
+				Help: "Your offer is your consent (seed 002): it executes when the other player accepts within the trade window, if both still hold everything. Either may withdraw it until then.",
+				Args: []engine.Arg{
+					{Name: "to", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who you offer it to"},
+					{Name: "give", Type: engine.FieldJSON, Required: true, Description: `What you give: {"vertebrae":N,"chips":N,"cards":[ids],"packs":[ids],"components":{"herbs":N}}, members left out for none`},
+					{Name: "take", Type: engine.FieldJSON, Required: true, Description: "What they give you, as give"},
+					{Name: "note", Type: engine.FieldString, Description: "A note for the other player"},
+				}},
+			{Name: "trade-accept", Institution: InstTrades, Action: true, What: "trades", Summary: "Accept a trade", Call: byTrade((*Service).AcceptTrade, true), Says: saysTrade,
+				Chat: "trade accept", Args: []engine.Arg{tradeArg("The trade offered to you (default: the only one)")}},
+			{Name: "trade-withdraw", Institution: InstTrades, Action: true, What: "trades", Summary: "Withdraw or decline a trade", Call: byTrade((*Service).WithdrawTrade, false), Says: saysTrade,
+				Chat: "trade withdraw", Args: []engine.Arg{tradeArg("Your offer, or one made to you (default: your only open trade)")}},
 			{Name: "trade-expire", Institution: InstTrades, Scheduled: true, What: "trades"},
 		}}
 }
@@ -71,15 +81,46 @@ func method(m any, opts ...engine.CallOption) *engine.Call { return engine.Metho
 // via is the component's service over the engine's.
 func via(s *engine.Service) any { return On(s) }
 
-// TradeRef is the payload of trade-accept and trade-withdraw.
+// TradeRef is the payload of trade-accept and trade-withdraw: the trade,
+// or none for the actor's only open one (onlyOpenTrade).
 type TradeRef struct {
-	Trade string `json:"trade"`
+	Trade string `json:"trade,omitempty"`
 }
 
-func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.Result, error)) *engine.Call {
+// tradeArg is the trade argument of trade-accept and trade-withdraw.
+func tradeArg(what string) engine.Arg {
+	return engine.Arg{Name: "trade", Type: engine.FieldString, Positional: true, Description: what + ", by id", Suggest: &SuggestMyTrades}
+}
+
+// byTrade is the Call of trade-accept (accept) or trade-withdraw over m.
+func byTrade(m func(*Service, context.Context, engine.Request, string) (*engine.Result, error), accept bool) *engine.Call {
 	return method(func(s *Service, ctx context.Context, req engine.Request, r TradeRef) (*engine.Result, error) {
+		if r.Trade == "" {
+			id, err := s.onlyOpenTrade(ctx, req, accept)
+			if err != nil {
+				return nil, err
+			}
+			r.Trade = id
+		}
 		return m(s, ctx, req, r.Trade)
 	})
+}
+
+// SuggestMyTrades suggests the open trades the caller is a party to, their
+// players by name.
+var SuggestMyTrades = engine.Suggest{Name: "my-trades", List: listMyTrades}
+
+func listMyTrades(ctx context.Context, s *engine.Service, q engine.SuggestQuery) ([]engine.Choice, error) {
+	ts, err := On(s).Trades(ctx, q.Game, TradeFilter{Player: q.Actor, Status: TradeOpen})
+	if err != nil {
+		return nil, err
+	}
+	name := s.Names(ctx, q.Game)
+	out := make([]engine.Choice, len(ts))
+	for i, t := range ts {
+		out[i] = engine.Choice{Label: engine.Clip(t.ID+": "+engine.Or(name(t.From), t.From)+" → "+engine.Or(name(t.To), t.To), 100), Value: t.ID}
+	}
+	return out, nil
 }
 
 // tx is the engine's transaction with this component's methods. It keeps

@@ -150,6 +150,36 @@ func tradeClosed(tr *Trade) *rules.Error {
 		With("trade_status", tr.Status)
 }
 
+// onlyOpenTrade is the trade an accept (accept: offered to the actor) or a
+// withdrawal means when it names none: the actor's one open trade that
+// fits. With none or several it refuses, naming them.
+func (s *Service) onlyOpenTrade(ctx context.Context, req engine.Request, accept bool) (string, error) {
+	open, err := s.Trades(ctx, req.Game, TradeFilter{Player: req.Actor, Status: TradeOpen})
+	if err != nil {
+		return "", err
+	}
+	var ids []string
+	for _, tr := range open {
+		if !accept || tr.To == req.Actor {
+			ids = append(ids, tr.ID)
+		}
+	}
+	verb := "withdraw"
+	if accept {
+		verb = "accept"
+	}
+	switch len(ids) {
+	case 1:
+		return ids[0], nil
+	case 0:
+		if accept {
+			return "", rules.Refuse("trade_not_found", "No open trade is offered to you; nothing to accept.")
+		}
+		return "", rules.Refuse("trade_not_found", "You have no open trade to withdraw.")
+	}
+	return "", rules.Refuse("ambiguous_trade", "You can %s %d open trades: %s; name one.", verb, len(ids), strings.Join(ids, ", ")).With("candidates", ids)
+}
+
 // AcceptTrade is the receiving player's consent: the trade executes at once
 // if it is open, within the window, and both still hold everything.
 func (s *Service) AcceptTrade(ctx context.Context, req engine.Request, id string) (*engine.Result, error) {

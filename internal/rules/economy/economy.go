@@ -122,12 +122,16 @@ type Opened struct {
 }
 
 // Open opens one pack (RULINGS C5): ref is a pack's id, or a pack kind
-// ("handy-pack") meaning the oldest pack of that kind. The pack leaves the
-// inventory and its cards join the deck.
+// ("handy-pack") or name ("Handy Pack", in any case) meaning the oldest
+// pack of that kind. The pack leaves the inventory and its cards join the
+// deck.
 func Open(inv *players.Inventory, rs *ruleset.Ruleset, ref string, src fair.Source, id cards.IDs) (Opened, error) {
 	i := slices.IndexFunc(inv.Packs, func(p players.Pack) bool { return p.ID == ref })
 	if i < 0 {
-		i = slices.IndexFunc(inv.Packs, func(p players.Pack) bool { return p.Kind == ref })
+		i = slices.IndexFunc(inv.Packs, func(p players.Pack) bool {
+			k, _ := rs.Pack(p.Kind)
+			return strings.EqualFold(p.Kind, ref) || k.Name != "" && strings.EqualFold(k.Name, ref)
+		})
 	}
 	if i < 0 {
 		if len(inv.Packs) == 0 {

@@ -149,7 +149,7 @@ func TestC6_AllOrNothing(t *testing.T) {
 }
 
 // TestC5_OpenPack: opening removes the pack and adds its cards; a pack is
-// named by id, or by kind for the oldest of that kind.
+// named by id, or by kind or name (in any case) for the oldest of that kind.
 func TestC5_OpenPack(t *testing.T) {
 	rs := hall(t)
 	packs := []players.Pack{{ID: "h1", Kind: "handy-pack"}, {ID: "d1", Kind: "deck-pack"}, {ID: "h2", Kind: "handy-pack"}, {ID: "l1", Kind: "legendary-pack"}}
@@ -163,6 +163,9 @@ func TestC5_OpenPack(t *testing.T) {
 		{"handy-pack", "h1", 3, []string{"d1", "h2", "l1"}},
 		{"deck-pack", "d1", 5, []string{"h1", "h2", "l1"}},
 		{"l1", "l1", 7, []string{"h1", "d1", "h2"}},
+		{"Handy Pack", "h1", 3, []string{"d1", "h2", "l1"}},
+		{"legendary pack", "l1", 7, []string{"h1", "d1", "h2"}},
+		{"Deck-Pack", "d1", 5, []string{"h1", "h2", "l1"}},
 	} {
 		inv := players.Inventory{Cards: []players.Card{{ID: "old", Name: "2 of Clubs"}}, Packs: slices.Clone(packs)}
 		o, err := economy.Open(&inv, rs, tc.ref, &zeros{}, cards.Sequence("c"))

@@ -162,3 +162,26 @@ func (t *tx) cancelDuel(r *MatchRecord, by, reason string) {
 	r.Status, r.CancelReason, r.CancelledBy, r.EndedAt = MatchCancelled, reason, by, t.Now
 	t.Emit("duel_cancelled", by, map[string]any{"match": r.ID, "reason": reason})
 }
+
+// onlyDuel is the duel an answer (accept: one another player requested)
+// means when it names none: the only requested duel the actor is in that
+// fits. With none or several it refuses, naming them.
+func (s *Service) onlyDuel(ctx context.Context, req engine.Request, accept bool) (string, error) {
+	live, err := s.LiveMatches(ctx, req.Game, req.Actor)
+	if err != nil {
+		return "", err
+	}
+	var ids []string
+	for _, m := range live {
+		if m.Kind == MatchDuel && m.Status == MatchRequested && (!accept || len(m.Players) > 0 && m.Players[0] != req.Actor) {
+			ids = append(ids, m.ID)
+		}
+	}
+	switch len(ids) {
+	case 1:
+		return ids[0], nil
+	case 0:
+		return "", rules.Refuse("match_not_found", "No duel is waiting for your answer.")
+	}
+	return "", rules.Refuse("ambiguous_match", "%d duels are waiting for your answer: %s; name one.", len(ids), strings.Join(ids, ", ")).With("candidates", ids)
+}

@@ -106,6 +106,13 @@ type OpenPack struct {
 	Pack string `json:"pack"`
 }
 
+// OpenResult is the response of open: the pack, its cards and who opened
+// it.
+type OpenResult struct {
+	Player string `json:"player"`
+	economy.Opened
+}
+
 // Open opens one of the actor's packs (RULINGS C5).
 func (s *Service) Open(ctx context.Context, req engine.Request, o OpenPack) (*engine.Result, error) {
 	o.Pack = strings.TrimSpace(o.Pack)
@@ -126,7 +133,7 @@ func (s *Service) Open(ctx context.Context, req engine.Request, o OpenPack) (*en
 			}
 			t.Save(p)
 			t.Emit("pack_opened", p.ID, opened)
-			return opened, t.Acted(p)
+			return OpenResult{Player: p.ID, Opened: opened}, t.Acted(p)
 		},
 	})
 }

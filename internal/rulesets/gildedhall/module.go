@@ -11,11 +11,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	engine "croupier/internal/game"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/cards"
 	"croupier/internal/rules/economy"
+	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/players"
 )
 
@@ -186,11 +188,43 @@ func onLeave(h func(t *tx, p *Player, res *engine.LeaveResult) error) func(*engi
 // Cards is the economy component.
 func Cards() engine.Component {
 	return engine.Component{Name: InstCards, Views: []engine.View{viewShop}, OnAction: settleGifts, Events: cardsEvents(), Commands: []engine.Command{
-		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Summary: "Buy from the Croupier", Call: method((*Service).Purchase), Says: saysPurchase},
-		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Summary: "Open a pack", Call: method((*Service).Open), Says: saysOpen},
-		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift), Says: saysGift},
-		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Summary: "Grant items to a player (admins)", Call: method((*Service).Grant), Says: saysGrant},
-		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Summary: "Take specific items from a player (admins)", Call: method((*Service).Revoke), Says: saysRevoke},
+		{Name: "purchase", Institution: InstCards, Action: true, Draws: true, What: "purchases from the Croupier", Summary: "Buy from the Croupier", Call: method((*Service).Purchase), Says: saysPurchase,
+			Chat: "buy", Private: true,
+			Help: "A purchase is all or nothing (RULINGS C6): the whole quantity, paid in the item's currency, or none of it.",
+			Args: []engine.Arg{
+				{Name: "item", Type: engine.FieldString, Required: true, Positional: true, Description: "What to buy: a Croupier item's id (the shop lists them)", Suggest: &SuggestShop},
+				{Name: "quantity", Type: engine.FieldInteger, Positional: true, Min: engine.Bound(1), Max: engine.Bound(economy.MaxQuantity), Description: "How many (default 1)"},
+			}},
+		{Name: "open", Institution: InstCards, Action: true, Draws: true, What: "packs", Summary: "Open a pack", Call: method((*Service).Open), Says: saysOpen,
+			Args: []engine.Arg{
+				{Name: "pack", Type: engine.FieldString, Required: true, Positional: true, Description: "The pack: its id, its kind or its name (your oldest of that kind)", Suggest: &SuggestMyPacks},
+			}},
+		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift), Says: saysGift,
+			Help: "Once a period, random cards for another player (RULINGS C4): more when they are inactive or hold a small deck, and a card back for you if an inactive receiver acts in the period.",
+			Args: []engine.Arg{
+				{Name: "to", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who receives it"},
+			}},
+		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Summary: "Grant items to a player (admins)", Call: method((*Service).Grant), Says: saysGrant,
+			Args: []engine.Arg{
+				{Name: "player", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who receives them"},
+				{Name: "vertebrae", Type: engine.FieldInteger, Min: engine.Bound(-MaxGrant), Max: engine.Bound(MaxGrant), Description: "Vertebrae to add (negative takes)"},
+				{Name: "chips", Type: engine.FieldInteger, Min: engine.Bound(-MaxGrant), Max: engine.Bound(MaxGrant), Description: "Chips to add (negative takes)"},
+				{Name: "cards", Type: engine.FieldJSON, Description: `Cards by name, e.g. [{"name":"Red Joker","holo":true,"count":2}]`},
+				{Name: "random_cards", Type: engine.FieldInteger, Min: engine.Bound(0), Max: engine.Bound(MaxGrantItems), Description: "Random cards to draw"},
+				{Name: "packs", Type: engine.FieldJSON, Description: `Packs by kind, e.g. [{"pack":"handy-pack","count":2}]`},
+				{Name: "reason", Type: engine.FieldString, Required: true, Description: "Why (kept in the log)"},
+			}},
+		{Name: "revoke", Institution: InstCards, Admin: true, What: "revocations of Vertebrae, Chips, cards or packs", Summary: "Take specific items from a player (admins)", Call: method((*Service).Revoke), Says: saysRevoke,
+			Help: "All or nothing: a player who lacks any of the items keeps them all.",
+			Args: []engine.Arg{
+				{Name: "player", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Whose items"},
+				{Name: "vertebrae", Type: engine.FieldInteger, Min: engine.Bound(0), Description: "Vertebrae to take"},
+				{Name: "chips", Type: engine.FieldInteger, Min: engine.Bound(0), Description: "Chips to take"},
+				{Name: "cards", Type: engine.FieldStrings, Description: "Card ids", Suggest: &SuggestTheirCards},
+				{Name: "packs", Type: engine.FieldStrings, Description: "Pack ids", Suggest: &SuggestTheirPacks},
+				{Name: "components", Type: engine.FieldJSON, Description: `Ritual Components by id, e.g. {"herbs":2} (the Obelisk's; none here)`},
+				{Name: "reason", Type: engine.FieldString, Required: true, Description: "Why (kept in the log)"},
+			}},
 		{Name: "import", Institution: InstCards, Admin: true, What: "imports of holdings", Summary: "Carry players and their holdings over in one correction (admins)", Call: method((*Service).Import), Says: saysImport},
 		{Name: "import-revoke", Institution: InstCards, Admin: true, What: "revocations of imports", Summary: "Undo an import as a whole (admins)", Call: method((*Service).RevokeImport), Says: saysImport},
 	}}
@@ -199,16 +233,22 @@ func Cards() engine.Component {
 // Exoptosis is the card game component (seed 001).
 func Exoptosis() engine.Component {
 	cmds := []engine.Command{
-		{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Request a duel", Call: method((*Service).RequestDuel, engine.Creates), Says: saysMatch},
-		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Accept a duel", Call: answerDuel(true), Says: saysMatch},
-		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Decline a duel", Call: answerDuel(false), Says: saysMatch},
+		{Name: "duel-request", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Request a duel", Call: method((*Service).RequestDuel, engine.Creates), Says: saysMatch,
+			Chat: "duel request",
+			Help: "The duel starts as soon as every player asked accepts (RULINGS X11); a decline cancels it.",
+			Args: []engine.Arg{{Name: "invitees", Type: engine.FieldPlayers, Required: true, Positional: true, Description: "The players you ask to the duel"}}},
+		{Name: "duel-accept", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Accept a duel", Call: answerDuel(true), Says: saysMatch,
+			Chat: "duel answer", Args: []engine.Arg{duelArg}},
+		{Name: "duel-decline", Institution: InstExoptosis, Action: true, What: "duels", Summary: "Decline a duel", Call: answerDuel(false), Says: saysMatch,
+			Chat: "duel answer", Help: "A decline cancels the duel for everyone; the requester declining withdraws it.", Args: []engine.Arg{duelArg}},
 		{Name: "battle-engage", Institution: InstExoptosis, Action: true, What: "battles", Summary: "Engage in this phase's battle", Call: engine.Bare(func(s *engine.Service, ctx context.Context, req engine.Request) (*engine.Result, error) {
 			return On(s).EngageBattle(ctx, req)
-		}), Says: saysBattle},
+		}), Says: saysBattle, Chat: "battle", Help: "The battle is one match of everyone who engaged in the phase (4 or more cards in their deck), starting when the phase ends (RULINGS X10); its winner also gets a random reward."},
 		{Name: "match-timeout", Institution: InstExoptosis, Draws: true, AfterEnd: true, Scheduled: true, What: "Exoptosis matches"},
 	}
 	for _, k := range moveKinds {
-		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k), Answer: answerMove, Says: saysMove})
+		cmds = append(cmds, engine.Command{Name: "match-" + k, Institution: InstExoptosis, Action: true, Draws: true, What: "Exoptosis matches", Summary: "Make the move " + k + " in an Exoptosis match", Call: moveCall(k), Answer: answerMove, Says: saysMove,
+			Chat: "match move", Args: moveArgs(k)})
 	}
 	return engine.Component{Name: InstExoptosis, Commands: cmds, Views: []engine.View{viewMatches}, Events: exoptosisEvents(),
 		Due: []engine.DueWork{matchWork}, AtPeriodEnd: []engine.AtHook{formBattleAtPeriodEnd},
@@ -223,14 +263,22 @@ func method(m any, opts ...engine.CallOption) *engine.Call { return engine.Metho
 // via is the module's service over the engine's.
 func via(s *engine.Service) any { return On(s) }
 
-// MatchRef is the payload of duel-accept and duel-decline.
+// MatchRef is the payload of duel-accept and duel-decline: the duel, or
+// none for the only one waiting for the actor's answer (onlyDuel).
 type MatchRef struct {
-	Match string `json:"match"`
+	Match string `json:"match,omitempty"`
 }
 
 // answerDuel is the Call of duel-accept (accept) or duel-decline.
 func answerDuel(accept bool) *engine.Call {
 	return method(func(s *Service, ctx context.Context, req engine.Request, m MatchRef) (*engine.Result, error) {
+		if m.Match == "" {
+			id, err := s.onlyDuel(ctx, req, accept)
+			if err != nil {
+				return nil, err
+			}
+			m.Match = id
+		}
 		return s.AnswerDuel(ctx, req, AnswerDuel{Match: m.Match, Accept: accept})
 	})
 }
@@ -244,6 +292,41 @@ type MoveArgs struct {
 	Target  string   `json:"target,omitempty"`
 	Targets []string `json:"targets,omitempty"`
 	Amount  int      `json:"amount,omitempty"`
+}
+
+// duelArg is the match argument of a duel's answer.
+var duelArg = engine.Arg{Name: "match", Type: engine.FieldString, Positional: true, Description: "The duel, by id (default: the only one waiting for your answer)", Suggest: &SuggestMyMatches}
+
+// matchArg is the match argument of a move.
+func matchArg(what string) engine.Arg {
+	return engine.Arg{Name: "match", Type: engine.FieldString, Required: true, Positional: true, Description: what + ": the match's id", Suggest: &SuggestMyMatches}
+}
+
+// moveArgs are the arguments of match-<kind>: the match, then what the
+// kind reads (MoveArgs); the others are described as unused by it.
+func moveArgs(kind string) []engine.Arg {
+	uses := func(what, desc string) string {
+		if slices.Contains(moveUses[kind], what) {
+			return desc
+		}
+		return desc + " (not for " + kind + ")"
+	}
+	return []engine.Arg{
+		matchArg("The match"),
+		{Name: "card", Type: engine.FieldString, Description: uses("card", "The card: played, added, given, or a Queen's"), Suggest: &SuggestMatchCards},
+		{Name: "cards", Type: engine.FieldStrings, Description: uses("cards", "The cards of your hand"), Suggest: &SuggestMatchCards},
+		{Name: "target", Type: engine.FieldPlayer, Description: uses("target", "Who gives you a card")},
+		{Name: "targets", Type: engine.FieldPlayers, Description: uses("targets", "The effect's targets (a King's two)")},
+		{Name: "amount", Type: engine.FieldInteger, Min: engine.Bound(1), Description: uses("amount", "The new level: what each must bet in all")},
+	}
+}
+
+// moveUses are the members of MoveArgs each move kind reads (RULINGS
+// X1-X9; a Queen's target names a card too).
+var moveUses = map[string][]string{
+	exoptosis.MoveSelect: {"cards"}, exoptosis.MoveRaise: {"amount"}, exoptosis.MoveBet: {"amount"},
+	exoptosis.MovePlay: {"card"}, exoptosis.MoveAdd: {"card"}, exoptosis.MoveGive: {"card"},
+	exoptosis.MoveGiver: {"target"}, exoptosis.MoveTarget: {"targets", "card"},
 }
 
 // moveCall is the Call of the match-<kind> command.

@@ -1,11 +1,11 @@
 package gildedhall
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	engine "croupier/internal/game"
-	"croupier/internal/rules/economy"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rules/players"
 )
@@ -59,20 +59,58 @@ func saysPurchase(a engine.Answer) string {
 }
 
 func saysOpen(a engine.Answer) string {
-	var v economy.Opened
+	var v OpenResult
 	a.Decode(&v)
-	return "Opened " + engine.Or(v.Name, v.Pack.Kind) + ": " + holdingWords(0, 0, v.Cards, nil) + "."
+	s := "Opened "
+	if v.Player != "" { // an answer logged before it named the opener has none
+		s = a.Who(v.Player, "") + " opened "
+	}
+	return s + engine.Or(v.Name, v.Pack.Kind) + " " + v.Pack.ID + ": " + cardWords(v.Cards) + "."
+}
+
+// cardWords lists cards as a deck shows them, equal copies counted: "2 ×
+// 7 of Hearts, holo Red Joker and King of Spades".
+func cardWords(cs []players.Card) string {
+	var names []string
+	var counts []int
+	for _, c := range cs {
+		n := c.Name
+		if c.Holo {
+			n = "holo " + n
+		}
+		if i := slices.Index(names, n); i >= 0 {
+			counts[i]++
+			continue
+		}
+		names, counts = append(names, n), append(counts, 1)
+	}
+	for i, n := range counts {
+		if n > 1 {
+			names[i] = strconv.Itoa(n) + " × " + names[i]
+		}
+	}
+	return engine.Or(engine.AndList(names), "no cards")
 }
 
 func saysGift(a engine.Answer) string {
 	var v GiftResult
 	a.Decode(&v)
-	giver := a.Who(v.Giver, "")
-	s := giver + " gifted " + a.Who(v.Receiver, "") + " " + holdingWords(0, 0, v.Cards, nil) + "."
-	if v.Inactive || v.SmallDeck {
-		s += " Bonus cards came with it."
+	giver, receiver := a.Who(v.Giver, ""), a.Who(v.Receiver, "")
+	s := giver + " gifted " + receiver + " " + engine.Count(len(v.Cards), "card", "cards") + ": " + cardWords(v.Cards) + "."
+	var why []string
+	if v.Inactive {
+		why = append(why, "was inactive")
 	}
-	return s + " " + giver + " may gift again next period."
+	if v.SmallDeck {
+		why = append(why, "held a small deck")
+	}
+	if len(why) > 0 {
+		s += " Bonus cards: " + receiver + " " + engine.AndList(why) + "."
+	}
+	if v.Inactive {
+		s += " If " + receiver + " acts in period " + v.Period + ", " + giver + " gets a card too."
+	}
+	return s + " " + giver + " may gift again once period " + v.Period + " has ended."
 }
 
 func saysGrant(a engine.Answer) string {
@@ -165,6 +203,6 @@ func saysMove(a engine.Answer) string {
 func saysBattle(a engine.Answer) string {
 	var v BattleEngagement
 	a.Decode(&v)
-	return a.Who(v.Player, "") + " is engaged in this phase's battle, with a deck of " + engine.Count(v.DeckSize, "card", "cards") +
-		"; it starts " + v.StartsAt.UTC().Format("Mon 2 Jan 15:04 UTC") + "."
+	return a.Who(v.Player, "") + " engaged in battle " + v.Battle + " with a deck of " + engine.Count(v.DeckSize, "card", "cards") +
+		"; it starts " + v.StartsAt.UTC().Format("Mon 2 Jan 15:04 UTC") + ", the end of period " + v.Period + "."
 }
