@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -199,9 +200,19 @@ func TestIssue24_EveryPlayerArgumentResolvesOnEverySurface(t *testing.T) {
 				t.Errorf("%s: no chat command runs %s with an option for %s", where, pa.command, pa.arg.Name)
 				continue
 			}
+			chatBase := maps.Clone(base)
+			if k, ok := strings.CutPrefix(pa.command, "match-"); ok {
+				chatBase["kind"] = k // chat's one /match move takes the move's kind
+				if k == "bet" {
+					// /match move has no bet (a raise bets; a bet at the
+					// level is the board's "match pick" menu, which names
+					// no player): its players are /match move's, as a raise's.
+					chatBase["kind"] = "raise"
+				}
+			}
 			slack := func(v string) string {
 				text := cmd.Name + " " + opt.Name + "=" + strconv.Quote(v)
-				for k, s := range base {
+				for k, s := range chatBase {
 					if o, ok := cmd.Option(k); ok {
 						text += " " + o.Name + "=" + s
 					}
@@ -219,7 +230,7 @@ func TestIssue24_EveryPlayerArgumentResolvesOnEverySurface(t *testing.T) {
 			}
 			discordRun := func(v string, typ int) string {
 				opts := []map[string]any{{"name": opt.Name, "type": typ, "value": v}}
-				for k, s := range base {
+				for k, s := range chatBase {
 					if o, ok := cmd.Option(k); ok {
 						var val any = s
 						otyp := discord.OptString
@@ -281,6 +292,11 @@ func chatPlayerOption(reg *game.Registry, id string, pa playerArg) (chat.Command
 			continue
 		}
 		if o, ok := c.Option(pa.arg.Name); ok {
+			return c, o, true
+		}
+		// A chat form of its own names its first player "player" (duel
+		// request's player, player2...; a match move's player, player2).
+		if o, ok := c.Option("player"); ok && o.Type == chat.User {
 			return c, o, true
 		}
 		var users []chat.Option
