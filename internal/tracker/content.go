@@ -1411,7 +1411,7 @@ func obeliskContent(l *layout, d obeliskData) content {
 			if b := pl.State.Banishment; b != nil {
 				p.raw(`<td data-banished="true">since `)
 				p.when(b.Since)
-				p.text(" for " + b.Duration.String())
+				p.text(" for " + game.Duration(b.Duration.Std()))
 			} else {
 				p.raw(`<td data-banished="false">—`)
 			}

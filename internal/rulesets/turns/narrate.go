@@ -99,7 +99,7 @@ func events() map[string]engine.Narration {
 		return fmt.Sprintf("Turn %s ends; the interim begins.", d.Turn)
 	})
 	add("proposal_submitted", true, func(d evData, name func(string) string) string {
-		what := fmt.Sprintf("%d rule change(s)", len(d.Changes))
+		what := engine.Count(len(d.Changes), "rule change", "rule changes")
 		if d.Summary != "" {
 			what += ", " + d.Summary
 		}
@@ -179,7 +179,7 @@ func events() map[string]engine.Narration {
 		if d.Paradox {
 			kind = "a Request for Judgment stating a paradox"
 		}
-		return fmt.Sprintf("%s files %s, case %d: %q.", name(d.Petitioner), kind, d.Number, d.Statement)
+		return engine.EndSentence(fmt.Sprintf("%s files %s, case %d: %q", name(d.Petitioner), kind, d.Number, d.Statement))
 	})
 	add(nomic.EvJudgeDrawn, true, func(d evData, name func(string) string) string {
 		if d.Player == "" {

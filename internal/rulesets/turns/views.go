@@ -21,7 +21,8 @@ type Status struct {
 	Now   time.Time      `json:"now"`
 	Round nomic.Round    `json:"round"`
 	Turn  nomic.TurnInfo `json:"turn"`
-	// Next is the next scheduled effect, and In how long until it.
+	// Next is the next scheduled effect, and In how long until it, in
+	// words ("27 hours").
 	Next       *due   `json:"next,omitempty"`
 	In         string `json:"in,omitempty"`
 	WinnerName string `json:"winner_name,omitempty"`
@@ -65,7 +66,7 @@ func TurnsStatus(ctx context.Context, s *engine.Service, game string) (Status, e
 	st := Status{Game: game, Now: now, Round: w.s.Round, Turn: w.s.Turn(now), Players: []PlayerStatus{}, Pool: []string{},
 		Proposals: []ProposalView{}, Cases: []CaseView{}}
 	if d, ok := w.g.next(w.t.Rules.Turns.JudgeDeadline.Std()); ok {
-		st.Next, st.In = &d, d.At.Sub(now).Round(time.Minute).String()
+		st.Next, st.In = &d, engine.Duration(d.At.Sub(now).Round(time.Minute))
 	}
 	if w.s.Round.Over {
 		st.WinnerName = w.s.Name(w.s.Round.Winner)
