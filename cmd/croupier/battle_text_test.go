@@ -13,7 +13,7 @@ import (
 func TestLargeBattleTexts(t *testing.T) {
 	big := gildedhall.MatchView{ID: "b-2026-W49-I", Kind: gildedhall.MatchBattle, Status: gildedhall.MatchPlaying, Phase: "selection",
 		Entrants: 10000, Waiting: 9998, Players: []string{"discord:1", "discord:2"}}
-	if got := matchText(big); !strings.Contains(got, "10000 entrants, 9998 still to select; seated: discord:1, discord:2.") {
+	if got := matchText(big, func(id string) string { return id }); !strings.Contains(got, "10000 entrants, 9998 still to select; seated: discord:1 and discord:2.") {
 		t.Errorf("match text of a large battle: %s", got)
 	}
 	list := matchesText("hall", []gildedhall.MatchSummary{{ID: big.ID, Kind: big.Kind, Status: big.Status, Entrants: 10000},

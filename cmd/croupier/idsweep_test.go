@@ -29,7 +29,7 @@ import (
 // sweepLine is one line of a sweep script: who runs what, where.
 //
 //	cli ID ARGS...        croupier play --as ID ARGS... (in the script's game)
-//	slack USER TEXT...    /croupier TEXT as Slack user USER (team T1)
+//	slack USER TEXT...    /croupier TEXT as Slack user USER (team T1; Cy is U0CY)
 //	discord USER NAME [SUB] [opt=value...]   a slash command as Discord user USER (guild 901);
 //	                      a value "@N" is a user option (Discord user N)
 //
@@ -43,7 +43,7 @@ var sweepScripts = []struct {
 cli discord:1 create-game hall --name "Gilded Hall"
 cli discord:1 join --name Ada
 cli discord:2 join --name Bob
-slack U3 join name=Cy
+slack U0CY join name=Cy
 cli discord:1 grant Bob --vertebrae 30 --chips 2 --reason "from the wiki"
 cli discord:1 grant Ada --vertebrae 30 --chips 6 --card "holo Red Joker" --random-cards 8 --reason "from the wiki"
 cli discord:1 grant Bob --random-cards 8 --chips 5 --reason "for a duel"
@@ -52,23 +52,23 @@ cli discord:1 players
 cli discord:1 me
 cli discord:1 shop
 cli discord:2 buy handy-pack
-! cli slack:U3 buy handy-pack
+! cli slack:U0CY buy handy-pack
 cli discord:2 open handy-pack
 cli discord:1 gift Bob
 ! cli discord:1 gift Cy
 cli discord:2 gift Cy
-! slack U3 buy item=legendary-pack
-slack U3 status
-slack U3 players
-slack U3 game
+! slack U0CY buy item=legendary-pack
+slack U0CY status
+slack U0CY players
+slack U0CY game
 ! cli discord:1 trade offer Bob --give "30 chips"
 cli discord:1 trade offer Bob --give "holo Red Joker" --take "1 chip" --note "for your Chip"
 cli discord:1 trades --status open
-slack U3 trade list
+slack U0CY trade list
 cli discord:2 trade accept
 cli discord:1 trades
 cli discord:1 duel Bob
-! cli slack:U3 duel accept
+! cli slack:U0CY duel accept
 cli discord:2 duel accept
 cli discord:1 match
 cli discord:2 match
@@ -76,18 +76,22 @@ cli discord:1 matches
 cli discord:1 propose --channel proposals --message m1 --title "Cheaper cards" --price random-card=4
 cli discord:1 react --channel proposals --message m1 --up discord:1 --up discord:2
 cli discord:1 proposals
-slack U3 proposals
+slack U0CY proposals
 discord 2 status
 discord 2 players
 discord 2 game
 discord 1 status player=@2
+discord 2 proposals
+discord 1 trade list
+slack U0CY trade list
+discord 2 match status
 `},
 	{"stone", `
 cli discord:1 create-game stone --name "The Obelisk" --ruleset obelisk --season Winter
 cli discord:1 amend --patch '[{"op":"replace","path":"/thresholds/joinEnergy","value":9}]' --reason "a faster game"
 cli discord:1 join --name Ada
 cli discord:2 join --name Bob
-slack U3 join name=Cy
+slack U0CY join name=Cy
 cli discord:1 observe
 ! cli discord:2 observe
 cli discord:1 obelisk
@@ -96,51 +100,58 @@ cli discord:2 task herbalism
 cli discord:1 amend --patch '[{"op":"add","path":"/obelisk/ritualTypes/cut-the-obelisk","value":{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"herbs":2,"resolve":1},"effects":[{"kind":"add-cuts","amount":1},{"kind":"grant","target":"contributors","components":{"blood":1}}]}}]' --reason "a ritual"
 cli discord:1 gathering-start cut-the-obelisk --message rituals-1
 cli discord:2 gathering-contribute rituals-1 🌿
-! cli slack:U3 gathering-contribute rituals-1 💎
+! cli slack:U0CY gathering-contribute rituals-1 💎
 cli discord:2 gathering-withdraw rituals-1 🌿
 cli discord:2 gathering-contribute rituals-1 🌿
 ! cli discord:1 gathering-complete rituals-1
 cli discord:1 gathering-contribute rituals-1 🌿
 cli discord:1 gathering-contribute rituals-1 ⚡
 cli discord:1 gatherings
-slack U3 gatherings
-slack U3 obelisk
+slack U0CY gatherings
+slack U0CY obelisk
 cli discord:1 gathering-complete rituals-1
 ! cli discord:1 task alchemy
 ! cli discord:1 trade offer Bob --give "9 crystals"
 cli discord:1 propose --channel proposals --message ban-1 --banish Cy --for 168h
-slack U3 proposals
+slack U0CY proposals
 cli discord:1 proposals
 cli discord:1 react --channel proposals --message ban-1 --up discord:1 --up discord:2
 cli discord:1 clock --to-period-end
 cli discord:1 clock --to-period-end
 cli discord:1 status Cy
-slack U3 status
-! cli slack:U3 banishment-end
+slack U0CY status
+! cli slack:U0CY banishment-end
 cli discord:1 proposals
 discord 2 game
 discord 2 players
+discord 2 proposals
+discord 1 obelisk
+discord 1 gatherings
+discord 1 status player=@2
 `},
 	{"nomic", `
 cli discord:1 create-game nomic --ruleset turns --name "Nomic"
 cli discord:1 join --name Ada
 cli discord:2 join --name Bob
-slack U3 join name=Cy
+slack U0CY join name=Cy
 cli discord:1 turns
 cli discord:1 turns-propose amend 210 "Rule 210, amended."
 cli discord:2 turns-vote P1 for
 ! cli discord:2 turns-vote P9 for
 cli discord:2 pool-enter
-cli slack:U3 pool-enter
+cli slack:U0CY pool-enter
 cli discord:1 judgment-request "Rule 213 lets a player vote twice."
 cli discord:1 turns-cases
 cli discord:1 turns-proposals
-slack U3 turns status
+slack U0CY turns status
 cli discord:1 clock --advance 24h
 cli discord:1 turns
 cli discord:1 status Bob
+cli discord:1 turns-cases
+cli discord:1 turns-proposals
 discord 2 game
 discord 2 players
+discord 2 turns status
 `},
 }
 
@@ -148,15 +159,29 @@ discord 2 players
 var (
 	sweepID       = regexp.MustCompile(`\b(discord:\d+|slack:U\w+)`)
 	sweepNamedID  = regexp.MustCompile(`\w+ \((discord:\d+|slack:U\w+)\)`) // "Ada (discord:1)": the name, then its id
-	sweepGoList   = regexp.MustCompile(`\[[^\]\s\[-]+( [^\]\s]+)+\]`) // not a usage's [--flag N]
+	sweepGoList   = regexp.MustCompile(`\[[^\]\s\[-]+( [^\]\s]+)+\]`)      // not a usage's [--flag N]
 	sweepDuration = regexp.MustCompile(`\b\d+h\d+m\d+s\b|\b\d+h0m\b|\b\d+h\b`)
-	sweepDoubled  = regexp.MustCompile(`(^|[^.])\.\.([^.]|$)|\s\.(\s|$)|[!?][.!?]|\.[!?]`) // an ellipsis is no doubling
+	sweepDoubled  = regexp.MustCompile(`(^|[^.])\.\.([^.]|$)|\s\.(\s|$)|[!?][.!?]|\.[!?]|[.!?]["”]\.`) // an ellipsis is no doubling
 	sweepPlural   = regexp.MustCompile(`\b1 (Chips|cards|herbs|points|days|hours|minutes|players|votes|changes)\b|\(s\)`)
 )
 
-// sweepFaults lists what is wrong with text s.
-func sweepFaults(s string) []string {
+// A mention that is none on the platform showing it: Discord's are
+// numbers, Slack's U... or W....
+var (
+	sweepMention      = regexp.MustCompile(`<@!?([^>|]+)`)
+	sweepMentionOf    = map[string]*regexp.Regexp{"discord": regexp.MustCompile(`^\d+$`), "slack": regexp.MustCompile(`^[UW][A-Z0-9]+$`)}
+	sweepPlatformOfID = map[string]string{"cli": "", "discord": "discord", "slack": "slack"}
+)
+
+// sweepFaults lists what is wrong with text s, shown on platform ("" for
+// the CLI, where a mention is none).
+func sweepFaults(s, platform string) []string {
 	var out []string
+	for _, m := range sweepMention.FindAllStringSubmatch(s, -1) {
+		if re := sweepMentionOf[platform]; re == nil || !re.MatchString(m[1]) {
+			out = append(out, fmt.Sprintf("a mention that is none here (%q)", m[0]+">"))
+		}
+	}
 	// An id right after the name it is, in parentheses, is allowed (the
 	// CLI's "Ada (discord:1)", where the id is what --as takes).
 	bare := sweepNamedID.ReplaceAllString(s, "NAME")
@@ -184,9 +209,11 @@ func TestIssue24_NoIdsOrGoFormattingInAnyText(t *testing.T) {
 		c.slackSecret, c.discordKey = slackSecret, discordtest.PublicKey()
 	})
 	ctx := context.Background()
-	check := func(where, text string) {
+	checked := map[string]int{}
+	check := func(where, platform, text string) {
 		t.Helper()
-		if fs := sweepFaults(text); fs != nil {
+		checked[platform]++
+		if fs := sweepFaults(text, platform); fs != nil {
 			t.Errorf("%s: %s:\n%s", where, strings.Join(fs, "; "), text)
 		}
 	}
@@ -226,26 +253,34 @@ func TestIssue24_NoIdsOrGoFormattingInAnyText(t *testing.T) {
 			default:
 				t.Fatalf("script line %q: cli, slack or discord", line)
 			}
-			check(sc.game+": "+line, got)
+			t.Logf("%s:\n%s", line, got)
+			check(sc.game+": "+line, sweepPlatformOfID[words[0]], got)
 		}
 		// The log as the CLI prints it, and the announcements of every
 		// entry on both platforms.
 		log := h.must("play", "--game", sc.game, "--as", "discord:1", "log", "--limit", "500")
-		check(sc.game+": play log", log)
+		check(sc.game+": play log", "", log)
 		page, err := h.srv.svc.Log(ctx, sc.game, "", 500)
 		if err != nil {
 			t.Fatal(err)
 		}
+		names := h.srv.svc.Names(ctx, sc.game)
 		for _, e := range page.Entries {
 			for _, platform := range []string{"discord", "slack"} {
-				lines, _ := announce.Render(h.srv.svc, platform, &e)
+				// As the announcer renders them: a mention of the
+				// platform's own member shows as the member's name.
+				lines, _ := announce.RenderNamed(h.srv.svc, platform, &e, names)
 				for _, l := range lines {
-					// A mention of the platform's own member shows as the
-					// member's name.
-					check(fmt.Sprintf("%s: the %s announcement of %s", sc.game, platform, e.Command), l.Text)
+					check(fmt.Sprintf("%s: the %s announcement of %s", sc.game, platform, e.Command), platform, l.Text)
 				}
 			}
 		}
+	}
+	// The sweep read what it says it read: every script line, three logs
+	// and the announcements on both platforms.
+	t.Logf("texts checked: %v", checked)
+	if checked[""] < 75 || checked["slack"] < 25 || checked["discord"] < 20 {
+		t.Errorf("the sweep checked too few texts: %v", checked)
 	}
 }
 

@@ -89,7 +89,7 @@ func exoptosisCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return show(p, matchText)(p.c.Match(p.ctx, p.opts.game, id))
+				return show(p, func(v gildedhall.MatchView) string { return matchText(v, p.lazyNameOf()) })(p.c.Match(p.ctx, p.opts.game, id))
 			}),
 		},
 		"replay": {
@@ -99,7 +99,7 @@ func exoptosisCommands() map[string]playCmd {
 				if err != nil {
 					return err
 				}
-				return show(p, replayText)(p.c.Replay(p.ctx, p.opts.game, id))
+				return show(p, func(r gildedhall.MatchReplay) string { return replayText(r, p.lazyNameOf()) })(p.c.Replay(p.ctx, p.opts.game, id))
 			}),
 		},
 		"select": moveCmd("select [MATCH] CARD...   (your hand: 4 or more cards of your deck; quote each card or separate them with commas)",
@@ -211,7 +211,7 @@ func cardMoveCmd(kind, synopsis string) playCmd {
 }
 
 func (p *player) move(id string, mv client.MoveRequest) error {
-	return show(p, func(v gildedhall.MoveResult) string { return moveText(p.opts.as, mv, v) })(p.c.Move(p.ctx, p.idem(), p.opts.game, id, mv))
+	return show(p, func(v gildedhall.MoveResult) string { return moveText(p.lazyNameOf(), p.opts.as, mv, v) })(p.c.Move(p.ctx, p.idem(), p.opts.game, id, mv))
 }
 
 func (p *player) answerDuel(accept bool, pos []string) error {
@@ -233,19 +233,20 @@ func (p *player) answerDuel(accept bool, pos []string) error {
 			}
 		}
 		if len(ids) != 1 {
-			return usagef("%s has %d duels to answer%s; name one, e.g. duel accept MATCH", p.opts.as, len(ids), listed(ids))
+			return usagef("you have %s to answer%s; name one, e.g. duel accept MATCH", game.Count(len(ids), "duel", "duels"), listed(ids))
 		}
 		id = ids[0]
 	}
 	return show(p, func(v gildedhall.MatchView) string {
+		name := p.lazyNameOf()
 		switch v.Status {
 		case gildedhall.MatchCancelled:
-			return fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, v.CancelReason, v.CancelledBy)
+			return fmt.Sprintf("Duel %s is cancelled (%s by %s).", v.ID, game.Words(v.CancelReason), name(v.CancelledBy))
 		case gildedhall.MatchPlaying:
 			return fmt.Sprintf("%s accepted: duel %s has started between %s. Select your hands: croupier play select %s CARD...",
-				p.opts.as, v.ID, strings.Join(v.Players, ", "), v.ID)
+				name(p.opts.as), v.ID, game.NameList(name, v.Players), v.ID)
 		}
-		return fmt.Sprintf("%s accepted duel %s; it waits for %s.", p.opts.as, v.ID, strings.Join(v.WaitingFor, ", "))
+		return fmt.Sprintf("%s accepted duel %s; it waits for %s.", name(p.opts.as), v.ID, game.NameList(name, v.WaitingFor))
 	})(p.c.AnswerDuel(p.ctx, p.idem(), p.opts.game, id, accept))
 }
 
@@ -403,8 +404,9 @@ func matchesText(g string, ms []gildedhall.MatchSummary, name func(string) strin
 	return b.String()
 }
 
-// matchText is the whole match as its viewer sees it.
-func matchText(v gildedhall.MatchView) string {
+// matchText is the whole match as its viewer sees it, naming its players
+// by name.
+func matchText(v gildedhall.MatchView, name func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %s", titleKind(v.Kind), v.ID, v.Status)
 	if v.Phase != "" {
@@ -414,26 +416,26 @@ func matchText(v gildedhall.MatchView) string {
 		// A large battle: its entrants are counted, the seated named.
 		fmt.Fprintf(&b, ". %d entrants, %d still to select", v.Entrants, v.Waiting)
 		if len(v.Players) > 0 {
-			fmt.Fprintf(&b, "; seated: %s", strings.Join(v.Players, ", "))
+			fmt.Fprintf(&b, "; seated: %s", game.NameList(name, v.Players))
 		}
 		b.WriteString(".")
 	} else {
-		fmt.Fprintf(&b, ". Players: %s.", strings.Join(v.Players, ", "))
+		fmt.Fprintf(&b, ". Players: %s.", game.NameList(name, v.Players))
 	}
 	switch v.Status {
 	case gildedhall.MatchRequested:
-		fmt.Fprintf(&b, "\nWaiting for %s to accept.", strings.Join(v.WaitingFor, ", "))
+		fmt.Fprintf(&b, "\nWaiting for %s to accept.", game.NameList(name, v.WaitingFor))
 	case gildedhall.MatchForming:
 		if v.StartsAt != nil {
 			fmt.Fprintf(&b, "\nStarts at %s.", stamp(*v.StartsAt))
 		}
 	case gildedhall.MatchCancelled:
-		fmt.Fprintf(&b, "\nCancelled: %s (by %s).", v.CancelReason, v.CancelledBy)
+		fmt.Fprintf(&b, "\nCancelled: %s (by %s).", game.Words(v.CancelReason), name(v.CancelledBy))
 	}
 	if len(v.Participants) > 0 {
 		b.WriteString("\nHands:")
 		for _, pt := range v.Participants {
-			fmt.Fprintf(&b, "\n  %s", pt.ID)
+			fmt.Fprintf(&b, "\n  %s", name(pt.ID))
 			var notes []string
 			if pt.Status != exoptosis.StatusActive {
 				notes = append(notes, pt.Status)
@@ -469,30 +471,30 @@ func matchText(v gildedhall.MatchView) string {
 	if v.Betting != nil && (v.Pool > 0 || v.Phase == string(exoptosis.PhaseBetting)) {
 		fmt.Fprintf(&b, "\nPool: %d Chips; level %d", v.Pool, v.Betting.Level)
 		if v.Betting.Raiser != "" {
-			fmt.Fprintf(&b, " (open raise by %s)", v.Betting.Raiser)
+			fmt.Fprintf(&b, " (open raise by %s)", name(v.Betting.Raiser))
 		}
 		if v.Betting.Final {
 			b.WriteString(" (final)")
 		}
 	}
 	if v.Turn != "" {
-		fmt.Fprintf(&b, "\nTurn: %s", v.Turn)
+		fmt.Fprintf(&b, "\nTurn: %s", name(v.Turn))
 		if v.TurnStart != nil {
 			fmt.Fprintf(&b, " since %s", stamp(*v.TurnStart))
 		}
 	}
 	if v.Pending != nil {
-		fmt.Fprintf(&b, "\nPending: %s", pendingText(v.Pending))
+		fmt.Fprintf(&b, "\nPending: %s", pendingText(v.Pending, name))
 	}
 	if len(v.Draws) > 0 {
 		var ds []string
 		for _, d := range v.Draws {
-			ds = append(ds, fmt.Sprintf("%s draws %d", d.Participant, d.Count))
+			ds = append(ds, fmt.Sprintf("%s draws %d", name(d.Participant), d.Count))
 		}
 		fmt.Fprintf(&b, "\nOwed draws: %s", strings.Join(ds, "; "))
 	}
 	if v.Status == gildedhall.MatchPlaying && len(v.Movers) > 0 {
-		fmt.Fprintf(&b, "\nWaiting for: %s", strings.Join(v.Movers, ", "))
+		fmt.Fprintf(&b, "\nWaiting for: %s", game.NameList(name, v.Movers))
 	}
 	if v.Deadline != nil {
 		fmt.Fprintf(&b, "\nDeadline: %s", stamp(*v.Deadline))
@@ -501,14 +503,14 @@ func matchText(v gildedhall.MatchView) string {
 		}
 	}
 	if v.Status == gildedhall.MatchEnded {
-		b.WriteString("\n" + endText(v))
+		b.WriteString("\n" + endText(v, name))
 	}
 	if v.Viewer != "" && v.Status == gildedhall.MatchPlaying {
 		if len(v.LegalMoves) == 0 {
-			fmt.Fprintf(&b, "\n%s has no moves in this match.", v.Viewer)
+			fmt.Fprintf(&b, "\n%s has no moves in this match.", name(v.Viewer))
 		} else {
-			fmt.Fprintf(&b, "\nYour legal moves (%s):", v.Viewer)
-			for _, l := range legalText(v.LegalMoves) {
+			fmt.Fprintf(&b, "\nYour legal moves (%s):", name(v.Viewer))
+			for _, l := range legalText(v.LegalMoves, name) {
 				b.WriteString("\n  " + l)
 			}
 		}
@@ -523,12 +525,12 @@ func titleKind(k string) string {
 	return "Duel"
 }
 
-func endText(v gildedhall.MatchView) string {
+func endText(v gildedhall.MatchView, name func(string) string) string {
 	s := "Over: "
 	if v.Winner != "" {
-		s += fmt.Sprintf("%s won (%s) a pool of %d Chips", v.Winner, v.EndReason, v.Pool)
+		s += fmt.Sprintf("%s won (%s) a pool of %s", name(v.Winner), game.Words(v.EndReason), plural(v.Pool, "Chip", "Chips"))
 	} else {
-		s += fmt.Sprintf("no winner (%s); bets refunded", v.EndReason)
+		s += fmt.Sprintf("no winner (%s); bets refunded", game.Words(v.EndReason))
 	}
 	if v.Reward != nil {
 		s += "; battle reward: " + rewardText(v.Reward)
@@ -550,28 +552,38 @@ func rewardText(r *gildedhall.BattleReward) string {
 	return plural(r.Chips, "Chip", "Chips")
 }
 
-func pendingText(pd *exoptosis.Pending) string {
+func pendingText(pd *exoptosis.Pending, name func(string) string) string {
 	var s string
+	owner := name(pd.Owner)
 	switch pd.Kind {
 	case exoptosis.ChoiceAce:
-		s = pd.Owner + " chooses who draws 2 (Ace)"
+		s = owner + " chooses who draws 2 (Ace)"
 	case exoptosis.ChoiceKing:
-		s = pd.Owner + " chooses two players who draw 1 each (King)"
+		s = owner + " chooses two players who draw 1 each (King)"
 	case exoptosis.ChoiceQueen:
-		s = pd.Owner + " chooses a player and a card of their hand (Queen)"
+		s = owner + " chooses a player and a card of their hand (Queen)"
 	case exoptosis.ChoiceGiver:
-		s = pd.Owner + " chooses who gives them a card"
+		s = owner + " chooses who gives them a card"
 	case exoptosis.ChoiceGive:
-		s = pd.Owner + " gives " + pd.Receiver + " a card"
+		s = owner + " gives " + name(pd.Receiver) + " a card"
 	default:
-		s = pd.Owner + " " + pd.Kind
+		s = owner + " " + pd.Kind
 	}
 	return s + " by " + stamp(pd.Deadline)
 }
 
 // legalText says the legal moves in words, one line per kind, with the
 // command that makes each.
-func legalText(moves []exoptosis.Move) []string {
+func legalText(moves []exoptosis.Move, name func(string) string) []string {
+	// A player in a move's command is their name, which the server
+	// resolves (quoted when it has spaces).
+	arg := func(id string) string {
+		if n := name(id); strings.ContainsAny(n, " \"'") {
+			return strconv.Quote(n)
+		} else {
+			return n
+		}
+	}
 	var out, plays, adds, gives, raises []string
 	for _, m := range moves {
 		switch m.Kind {
@@ -592,13 +604,17 @@ func legalText(moves []exoptosis.Move) []string {
 		case exoptosis.MovePass:
 			out = append(out, "pass, staying at this level   (bet pass)")
 		case exoptosis.MoveGiver:
-			out = append(out, fmt.Sprintf("ask %s to give you a card   (giver %s)", m.Target, m.Target))
+			out = append(out, fmt.Sprintf("ask %s to give you a card   (giver %s)", name(m.Target), arg(m.Target)))
 		case exoptosis.MoveTarget:
-			t := strings.Join(m.Targets, " and ")
+			t := game.NameList(name, m.Targets)
+			args := make([]string, len(m.Targets))
+			for i, id := range m.Targets {
+				args[i] = arg(id)
+			}
 			if m.Card != "" {
-				out = append(out, fmt.Sprintf("target %s's %s   (target %s --card %q)", t, m.Card, strings.Join(m.Targets, " "), m.Card))
+				out = append(out, fmt.Sprintf("target %s's %s   (target %s --card %q)", t, m.Card, strings.Join(args, " "), m.Card))
 			} else {
-				out = append(out, fmt.Sprintf("target %s   (target %s)", t, strings.Join(m.Targets, " ")))
+				out = append(out, fmt.Sprintf("target %s   (target %s)", t, strings.Join(args, " ")))
 			}
 		case exoptosis.MoveForfeit:
 			out = append(out, "forfeit   (forfeit)")
@@ -627,20 +643,20 @@ func legalText(moves []exoptosis.Move) []string {
 }
 
 // moveText is what a move did, and what the match waits for now.
-func moveText(actor string, mv client.MoveRequest, res gildedhall.MoveResult) string {
+func moveText(name func(string) string, actor string, mv client.MoveRequest, res gildedhall.MoveResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s in %s.", actor, mv.Kind, res.Match.ID)
+	fmt.Fprintf(&b, "%s: %s in %s.", name(actor), mv.Kind, res.Match.ID)
 	for _, ev := range res.Events {
-		if s := matchEventText(ev); s != "" {
+		if s := matchEventText(ev, name); s != "" {
 			b.WriteString("\n  " + s)
 		}
 	}
 	v := res.Match
 	switch {
 	case v.Status == gildedhall.MatchEnded:
-		b.WriteString("\n" + endText(v))
+		b.WriteString("\n" + endText(v, name))
 	case len(v.Movers) > 0:
-		fmt.Fprintf(&b, "\nNow waiting for %s", strings.Join(v.Movers, ", "))
+		fmt.Fprintf(&b, "\nNow waiting for %s", game.NameList(name, v.Movers))
 		if v.Deadline != nil {
 			fmt.Fprintf(&b, " until %s", stamp(*v.Deadline))
 		}
@@ -650,8 +666,14 @@ func moveText(actor string, mv client.MoveRequest, res gildedhall.MoveResult) st
 }
 
 // matchEventText says one engine event in words.
-func matchEventText(ev exoptosis.Event) string {
+func matchEventText(ev exoptosis.Event, name func(string) string) string {
 	who, other := ev.Participant, ev.Other
+	if who != "" {
+		who = name(who)
+	}
+	if other != "" {
+		other = name(other)
+	}
 	switch ev.Kind {
 	case exoptosis.EvSelected:
 		return who + " selected a hand"
@@ -668,7 +690,7 @@ func matchEventText(ev exoptosis.Event) string {
 	case exoptosis.EvPassed:
 		return who + " passed"
 	case exoptosis.EvRefunded:
-		return fmt.Sprintf("%s was refunded %d Chips", who, ev.Chips)
+		return fmt.Sprintf("%s was refunded %s", who, plural(ev.Chips, "Chip", "Chips"))
 	case exoptosis.EvBettingClosed:
 		return "betting closed"
 	case exoptosis.EvPlayStarted:
@@ -709,13 +731,13 @@ func matchEventText(ev exoptosis.Event) string {
 }
 
 // replayText lists the match move by move.
-func replayText(r gildedhall.MatchReplay) string {
+func replayText(r gildedhall.MatchReplay, name func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Replay of %s %s (%s", strings.ToLower(titleKind(r.Kind)), r.ID, r.Status)
 	if r.Winner != "" {
-		fmt.Fprintf(&b, "; winner %s, %s", r.Winner, r.EndReason)
+		fmt.Fprintf(&b, "; winner %s, %s", name(r.Winner), game.Words(r.EndReason))
 	} else if r.EndReason != "" {
-		fmt.Fprintf(&b, "; %s", r.EndReason)
+		fmt.Fprintf(&b, "; %s", game.Words(r.EndReason))
 	}
 	b.WriteString(")")
 	if r.StartedAt != nil {
@@ -723,7 +745,7 @@ func replayText(r gildedhall.MatchReplay) string {
 	}
 	b.WriteString(".\nDecks:")
 	for _, d := range r.Decks {
-		fmt.Fprintf(&b, "\n  %s: %s", d.ID, strings.Join(d.Deck, ", "))
+		fmt.Fprintf(&b, "\n  %s: %s", name(d.ID), strings.Join(d.Deck, ", "))
 	}
 	if len(r.Log) == 0 {
 		b.WriteString("\nNo moves yet.")
@@ -734,14 +756,14 @@ func replayText(r gildedhall.MatchReplay) string {
 		case e.Timeout:
 			b.WriteString("timeout: the deadline passed, the match acted for the absent player")
 		case e.Move != nil:
-			b.WriteString(loggedMove(*e.Move))
+			b.WriteString(loggedMove(*e.Move, name))
 		}
 	}
 	return b.String()
 }
 
-func loggedMove(m exoptosis.Move) string {
-	s := m.Actor + " " + m.Kind
+func loggedMove(m exoptosis.Move, name func(string) string) string {
+	s := name(m.Actor) + " " + m.Kind
 	switch {
 	case m.Kind == exoptosis.MoveSelect && len(m.Cards) == 0:
 		s += " (hidden until every hand is in)"
@@ -749,10 +771,10 @@ func loggedMove(m exoptosis.Move) string {
 		s += " " + strings.Join(m.Cards, ", ")
 	}
 	if len(m.Targets) > 0 {
-		s += " " + strings.Join(m.Targets, " and ")
+		s += " " + game.NameList(name, m.Targets)
 	}
 	if m.Target != "" {
-		s += " " + m.Target
+		s += " " + name(m.Target)
 	}
 	if m.Card != "" {
 		s += " " + m.Card

@@ -74,7 +74,7 @@ func Swap(a, b *Player, give, take Components, env Env) ([]Delta, error) {
 	}{{a, give}, {b, take}} {
 		if !side.p.Components.Covers(side.c) {
 			short := side.p.Components.Short(side.c)
-			return nil, rules.Refuse("trade_items_missing", "%s no longer holds everything the trade needs: %s is missing.", side.p.Label(), short).
+			return nil, rules.Refuse("trade_items_missing", "%s does not hold everything the trade needs: %s is missing.", side.p.Label(), short).
 				With("player", side.p.ID).With("missing", short)
 		}
 	}

@@ -94,6 +94,15 @@ type Player struct {
 // embeds a Player, and the engine reaches the membership through Core.
 func (p *Player) Core() *Player { return p }
 
+// Label is how a text names p: their display name, or their id without
+// one.
+func (p *Player) Label() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
 // Owed is a giver's pending card from a gift to an inactive player.
 type Owed struct {
 	Giver  string `json:"giver"`

@@ -121,7 +121,7 @@ var ritualEvents = map[string]engine.Narration{
 				effects = append(effects, e.Text)
 			}
 		}
-		s := fmt.Sprintf("%s completed a Gathering of %s, spending %s", who(ev, name), orWord(c.Ritual, "a ritual"), c.Spent)
+		s := fmt.Sprintf("%s completed a Gathering of %s, spending %s", who(ev, name), orWord(c.Name, orWord(c.Ritual, "a ritual")), c.Spent)
 		if len(effects) > 0 {
 			s += ": " + strings.Join(effects, "; ")
 		}
