@@ -18,17 +18,23 @@ func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// Duration reads d as people do: "7 days", "48 hours", "1 hour 30
-// minutes", "45 seconds", never "168h0m0s".
+// Duration reads d as people do: "7 days", "4 days 15 hours", "48
+// hours", "1 hour 30 minutes", "45 seconds", never "168h0m0s". Up to three
+// days it counts hours; beyond, days and the hours left (no minutes).
 func Duration(d time.Duration) string {
 	if d < 0 {
 		d = -d
 	}
+	const day = 24 * time.Hour
 	switch {
 	case d == 0:
 		return "no time"
-	case d%(24*time.Hour) == 0 && d >= 72*time.Hour:
-		return Count(int(d/(24*time.Hour)), "day", "days")
+	case d >= 3*day:
+		s := Count(int(d/day), "day", "days")
+		if h := int(d % day / time.Hour); h > 0 {
+			s += " " + Count(h, "hour", "hours")
+		}
+		return s
 	case d >= time.Hour:
 		s := Count(int(d/time.Hour), "hour", "hours")
 		if m := int(d % time.Hour / time.Minute); m > 0 {
