@@ -33,12 +33,7 @@ func who(id, name string) string {
 	return fmt.Sprintf("%s (%s)", name, id)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+func plural(n int, one, many string) string { return game.Count(n, one, many) }
 
 // holdings is what the game's ruleset shows of v, then their standing:
 // "Vertebrae 0, Chips 0, deck 0 cards; active; not yet reputable." (Gilded

@@ -281,7 +281,7 @@ func battle(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Reply{Text: fmt.Sprintf("⚔️ %s engaged in battle %s with %d cards; it starts %s.", b.Player, b.Battle, b.DeckSize,
+	return &Reply{Text: fmt.Sprintf("⚔️ %s engaged in battle %s with %s; it starts %s.", b.Player, b.Battle, plural(b.DeckSize, "card", "cards"),
 		b.StartsAt.UTC().Format(time.RFC1123))}, nil
 }
 
@@ -345,9 +345,9 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 func nextText(v gildedhall.MatchView) string {
 	if v.Status == gildedhall.MatchEnded {
 		if v.Winner == "" {
-			return fmt.Sprintf("🏁 The match ended without a winner (%s); bets refunded.", v.EndReason)
+			return fmt.Sprintf("🏁 The match ended without a winner (%s); bets refunded.", game.Words(v.EndReason))
 		}
-		return fmt.Sprintf("🏆 %s won (%s) a pool of %d Chips.", v.Winner, v.EndReason, v.Pool)
+		return fmt.Sprintf("🏆 %s won (%s) a pool of %s.", v.Winner, game.Words(v.EndReason), plural(v.Pool, "Chip", "Chips"))
 	}
 	if len(v.Movers) == 0 {
 		return ""
@@ -390,7 +390,7 @@ func matchStatusReply(v gildedhall.MatchView) *Reply {
 		ls = append(ls, "Pile top: "+v.Top)
 	}
 	if v.Pool > 0 {
-		ls = append(ls, fmt.Sprintf("Pool: %d Chips", v.Pool))
+		ls = append(ls, "Pool: "+plural(v.Pool, "Chip", "Chips"))
 	}
 	if v.Pending != nil {
 		ls = append(ls, fmt.Sprintf("Pending: %s owes a %s choice", v.Pending.Owner, v.Pending.Kind))

@@ -95,12 +95,7 @@ func cardList(cs []players.Card) string {
 	return strings.Join(names, ", ")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return game.Count(n, one, many) }
 
 // itemNames maps card and pack ids to readable names from inventories.
 func itemNames(invs ...players.Inventory) map[string]string {

@@ -65,12 +65,10 @@ func (it Items) Check(side string) error {
 func (it Items) String() string {
 	var parts []string
 	if it.Vertebrae > 0 {
-		parts = append(parts, fmt.Sprintf("%d Vertebrae", it.Vertebrae))
+		parts = append(parts, words.Count(it.Vertebrae, "Vertebra", "Vertebrae"))
 	}
-	if it.Chips == 1 {
-		parts = append(parts, "1 Chip")
-	} else if it.Chips > 1 {
-		parts = append(parts, fmt.Sprintf("%d Chips", it.Chips))
+	if it.Chips > 0 {
+		parts = append(parts, words.Count(it.Chips, "Chip", "Chips"))
 	}
 	for _, c := range it.Cards {
 		parts = append(parts, "card "+c)
@@ -92,7 +90,7 @@ func (it Items) String() string {
 func Missing(inv *players.Inventory, it Items) []string {
 	var out []string
 	if inv.Vertebrae < it.Vertebrae {
-		out = append(out, fmt.Sprintf("%d Vertebrae (holds %d)", it.Vertebrae, inv.Vertebrae))
+		out = append(out, fmt.Sprintf("%s (holds %d)", words.Count(it.Vertebrae, "Vertebra", "Vertebrae"), inv.Vertebrae))
 	}
 	if inv.Chips < it.Chips {
 		out = append(out, fmt.Sprintf("%s (holds %d)", words.Count(it.Chips, "Chip", "Chips"), inv.Chips))

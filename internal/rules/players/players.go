@@ -5,10 +5,10 @@ package players
 
 import (
 	"slices"
-	"strconv"
 	"time"
 
 	"croupier/internal/rules"
+	"croupier/internal/words"
 )
 
 // Card is one individual copy of a card a player owns (RULINGS C2).
@@ -123,7 +123,7 @@ func Join(prev *Player, id, name string, now time.Time, period string, rejoinWai
 		if now.Before(possible) {
 			return nil, rules.Refuse("rejoin_too_soon",
 				"You left this game on %s; a person who was a player in the past %s cannot join again until %s.",
-				prev.LeftAt.UTC().Format(time.RFC1123), humanDuration(rejoinWait), possible.UTC().Format(time.RFC1123)).
+				prev.LeftAt.UTC().Format(time.RFC1123), words.Duration(rejoinWait), possible.UTC().Format(time.RFC1123)).
 				With("possible_at", possible.UTC())
 		}
 	}
@@ -189,15 +189,4 @@ func Reputable(p *Player, now, gameStart time.Time, tenure, grace time.Duration)
 		return false
 	}
 	return !p.JoinedAt.After(now.Add(-tenure)) || !p.JoinedAt.After(gameStart.Add(grace))
-}
-
-func humanDuration(d time.Duration) string {
-	if d%(24*time.Hour) == 0 {
-		days := int(d / (24 * time.Hour))
-		if days == 1 {
-			return "1 day"
-		}
-		return strconv.Itoa(days) + " days"
-	}
-	return d.String()
 }

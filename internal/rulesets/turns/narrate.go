@@ -133,7 +133,7 @@ func events() map[string]engine.Narration {
 		if why == "" {
 			why = d.Reason
 		}
-		return fmt.Sprintf("%s %s %d points (%s): %d in all.", name(d.Player), verb, n, why, d.Total)
+		return fmt.Sprintf("%s %s %s (%s): %d in all.", name(d.Player), verb, engine.Count(n, "point", "points"), why, d.Total)
 	})
 	add(nomic.EvRuleChanged, true, func(d evData, _ func(string) string) string {
 		verb := map[string]string{nomic.RuleEnacted: "enacted", nomic.RuleAmended: "amended", nomic.RuleRepealed: "repealed"}[d.Reason]
