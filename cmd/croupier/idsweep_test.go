@@ -128,6 +128,8 @@ discord 2 proposals
 discord 1 obelisk
 discord 1 gatherings
 discord 1 status player=@2
+discord 1 banishment propose player=@2 duration=36h message=700/9301
+discord 1 proposals
 `},
 	{"nomic", `
 cli discord:1 create-game nomic --ruleset turns --name "Nomic"
