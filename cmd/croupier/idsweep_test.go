@@ -82,8 +82,11 @@ discord 2 players
 discord 2 game
 discord 1 status player=@2
 discord 2 proposals
+cli discord:1 trade offer Cy --give "1 chip" --note "for luck"
 discord 1 trade list
 slack U0CY trade list
+cli slack:U0CY trades
+! cli slack:U0CY trade accept --as discord:2
 discord 2 match status
 `},
 	{"stone", `

@@ -615,7 +615,7 @@ func TestEconomyCLI(t *testing.T) {
 		t.Fatalf("second offer:\n%s", out)
 	}
 	h.must("play", "--as", "discord:2", "trade", "offer", "discord:1", "--give", "1 vertebrae")
-	if r := h.cli("play", "--as", "discord:2", "trade", "withdraw"); r.code != 2 || !strings.Contains(r.stderr, "discord:2 can withdraw 2 open trades: "+id2[1]+", t") {
+	if r := h.cli("play", "--as", "discord:2", "trade", "withdraw"); r.code != 2 || !strings.Contains(r.stderr, "you can withdraw 2 open trades: "+id2[1]+", t") {
 		t.Errorf("withdraw without an id when two are open: %s", r)
 	}
 	contains(t, "withdraw", h.must("play", "--as", "discord:2", "trade", "withdraw", id2[1]), "Trade "+id2[1]+", withdrawn:", "Withdrawn by Bob at 2026-03-05T12:00:00Z.")
@@ -669,7 +669,7 @@ func TestEconomyUsage(t *testing.T) {
 		{[]string{"play", "trade", "barter"}, "trade needs one of"},
 		{[]string{"play", "trade", "offer", "discord:2"}, "a trade needs --give ITEMS or --take ITEMS"},
 		{[]string{"play", "trade", "offer", "discord:2", "--give", "vertebrae"}, `--give: "vertebrae": say how many`},
-		{[]string{"play", "trade", "accept"}, "no open trade is offered to discord:1; nothing to accept"},
+		{[]string{"play", "trade", "accept"}, "no open trade is offered to you; nothing to accept"},
 		{[]string{"play", "trade", "withdraw", "t1", "t2"}, "expected at most the trade id"},
 		{[]string{"play", "trades", "--status", "pending"}, "--status must be open, executed, withdrawn or expired"},
 		{[]string{"play", "buy"}, "expected the item"},

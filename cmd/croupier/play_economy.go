@@ -355,11 +355,11 @@ func (p *player) onlyOpenTrade(action string) (string, error) {
 		return ids[0], nil
 	case 0:
 		if action == "accept" {
-			return "", usagef("no open trade is offered to %s; nothing to accept", p.opts.as)
+			return "", usagef("no open trade is offered to you; nothing to accept")
 		}
-		return "", usagef("%s has no open trade to withdraw", p.opts.as)
+		return "", usagef("you have no open trade to withdraw")
 	}
-	return "", usagef("%s can %s %d open trades: %s; name one, e.g. trade %s %s", p.opts.as, action, len(ids), strings.Join(ids, ", "), action, ids[0])
+	return "", usagef("you can %s %d open trades: %s; name one, e.g. trade %s %s", action, len(ids), strings.Join(ids, ", "), action, ids[0])
 }
 
 // offerTrade resolves both sides' items against their holders' inventories
