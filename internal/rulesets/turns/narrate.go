@@ -47,7 +47,7 @@ func decode(ev engine.Event) evData {
 
 func at(t time.Time) string {
 	if t.IsZero() {
-		return "?"
+		return "a time not yet known"
 	}
 	return t.In(calendar.Chicago()).Format("Mon 2 Jan 15:04 MST")
 }
