@@ -131,7 +131,7 @@ func overviewContent(l *layout, d overviewData) content {
 		p.raw("</a></dd>\n<dt>Created</dt><dd>")
 		p.when(g.CreatedAt)
 		p.raw("</dd>\n<dt>Admins</dt><dd>")
-		p.join(g.Admins)
+		p.admins(l, g.Admins)
 		p.raw("</dd>\n</dl>\n</section>\n<section aria-labelledby=\"rules-h\">\n<h2 id=\"rules-h\">Ruleset</h2>\n<p id=\"ruleset\" data-ruleset=\"")
 		p.text(g.Ruleset)
 		p.raw(`" data-version="`)
@@ -502,8 +502,7 @@ func matchContent(l *layout, d matchData) content {
 			p.raw(" still to select; the seated are listed below</dd>")
 		}
 		p.raw("\n<dt>Pool</dt><dd id=\"pool\">")
-		p.num(m.Pool)
-		p.raw(" Chips")
+		p.text(game.Count(m.Pool, "Chip", "Chips"))
 		if b := m.Betting; b != nil && b.Level != 0 {
 			p.raw(" (level ")
 			p.num(b.Level)
@@ -545,8 +544,7 @@ func matchContent(l *layout, d matchData) content {
 			}
 			if rw.Chips != 0 {
 				p.raw(": ")
-				p.num(rw.Chips)
-				p.raw(" Chips")
+				p.text(game.Count(rw.Chips, "Chip", "Chips"))
 			}
 			for _, c := range rw.Cards {
 				p.raw(" ")
@@ -712,8 +710,7 @@ func (p *page) items(it economy.Items) {
 	}
 	if it.Chips != 0 {
 		sep()
-		p.num(it.Chips)
-		p.raw(" Chips")
+		p.text(game.Count(it.Chips, "Chip", "Chips"))
 	}
 	if len(it.Cards) > 0 {
 		sep()
@@ -1440,7 +1437,7 @@ func obeliskContent(l *layout, d obeliskData) content {
 					p.raw(`<li data-entry="`)
 					p.text(e.Kind)
 					p.raw(`">`)
-					p.text(e.Kind + " " + strconv.Itoa(e.Amount) + " " + e.Component + " · ")
+					p.text(e.Kind + " " + componentAmount(e.Component, e.Amount) + " · ")
 					p.player(l, e.Player)
 					p.raw("</li>")
 				}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/ruleset"
 )
 
 // Pages are written by plain Go functions rather than html/template: its
@@ -111,6 +112,47 @@ func (p *page) player(l *layout, id string) {
 	p.raw(`">`)
 	p.text(label)
 	p.raw(`</a>`)
+}
+
+// admins writes a game's admins: a player as a link by name, an admin who
+// is no player (who has no name) as such, never by id.
+func (p *page) admins(l *layout, ids []string) {
+	others := 0
+	n := 0
+	for _, id := range ids {
+		if _, member := l.Names[id]; !member {
+			others++
+			continue
+		}
+		if n > 0 {
+			p.raw(", ")
+		}
+		p.player(l, id)
+		n++
+	}
+	if others > 0 {
+		if n > 0 {
+			p.raw(" and ")
+		}
+		if others == 1 {
+			p.text("an admin who is not a player")
+		} else {
+			p.text(strconv.Itoa(others) + " admins who are not players")
+		}
+	}
+}
+
+// componentAmount is an amount of a Ritual Component as the Obelisk's
+// pages write it ("1🌿"), or "1 herbs" for an id the ruleset lacks.
+func componentAmount(id string, n int) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = strconv.Itoa(n) + " " + id
+		}
+	}()
+	var c ruleset.Components
+	c.Add(id, n)
+	return c.String()
 }
 
 // players writes player links separated by commas.
