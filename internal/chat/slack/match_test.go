@@ -293,7 +293,7 @@ func exoptosisScenario(t *testing.T) *env {
 	if p := part(e.match(id, ada), ada); !slices.Contains(p.Hand, "8 of Diamonds") {
 		t.Fatalf("Ada after the gift: %v", p.Hand)
 	}
-	has(t, "forfeit", e.ok(grace, "match move forfeit"), "won (last_standing) a pool of 4 Chips")
+	has(t, "forfeit", e.ok(grace, "match move forfeit"), "won (last standing) a pool of 4 Chips")
 	if v := e.match(id, ada); v.Winner != "slack:"+ada || e.player(ada).Inventory.Chips != 7 {
 		t.Fatalf("after the forfeit: winner %s, Ada %d Chips", v.Winner, e.player(ada).Inventory.Chips)
 	}
