@@ -578,11 +578,11 @@ func legalText(moves []exoptosis.Move, name func(string) string) []string {
 	// A player in a move's command is their name, which the server
 	// resolves (quoted when it has spaces).
 	arg := func(id string) string {
-		if n := name(id); strings.ContainsAny(n, " \"'") {
+		n := name(id)
+		if strings.ContainsAny(n, " \"'") {
 			return strconv.Quote(n)
-		} else {
-			return n
 		}
+		return n
 	}
 	var out, plays, adds, gives, raises []string
 	for _, m := range moves {
