@@ -29,7 +29,8 @@ import (
 // hold a platform id where the name is known, Go's formatting, doubled
 // punctuation or a wrong plural.
 
-// sweepLine is one line of a sweep script: who runs what, where.
+// sweepScripts are a short game of each ruleset, a line a step: who runs
+// what, where.
 //
 //	cli ID ARGS...        croupier play --as ID ARGS... (in the script's game)
 //	slack USER TEXT...    /croupier TEXT as Slack user USER (team T1; Cy is U0CY)
