@@ -642,32 +642,7 @@ func (h *harness) answerSlack(t *testing.T, reg *game.Registry, s answerStep, op
 			text += fmt.Sprintf(" %s=%q", o[0], o[1])
 		}
 	}
-	raw := h.slackIn(answerTeam(s.ruleset), fmt.Sprintf("U%d", 21+s.actor), text)
-	// The reply's texts: its fallback, its header and sections.
-	var v any
-	if err := json.Unmarshal([]byte(raw), &v); err != nil {
-		t.Fatalf("slack %q: %s", text, raw)
-	}
-	var texts []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				if s, ok := x.(string); ok && k == "text" {
-					texts = append(texts, s)
-				} else {
-					walk(x)
-				}
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	walk(v)
-	return strings.Join(texts, "\n")
+	return slackTexts(t, h.slackIn(answerTeam(s.ruleset), fmt.Sprintf("U%d", 21+s.actor), text))
 }
 
 // slashIn is slash with the user's display name one of answerPlayers.

@@ -45,12 +45,7 @@ func who(id, name string) string {
 	return name
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+func plural(n int, one, many string) string { return game.Count(n, one, many) }
 
 // holdings is what the game's ruleset shows of v, then their standing:
 // "Vertebrae 0, Chips 0, deck 0 cards; active; not yet reputable." (Gilded
@@ -212,12 +207,13 @@ func rollText(actor string, v game.RollResult) string {
 	return s + fmt.Sprintf(". Period %s; verifiable once its seed is revealed.", v.PeriodLabel())
 }
 
-func gameText(v game.GameView) string {
+// gameText is the game's view, its admins named for actor ("you").
+func gameText(v game.GameView, name func(string) string, actor string) string {
 	s := fmt.Sprintf("game %s", v.ID)
 	if v.Name != "" && v.Name != v.ID {
 		s += fmt.Sprintf(" (%q)", v.Name)
 	}
-	s += fmt.Sprintf(", ruleset %s, admins %s. ", v.Ruleset, strings.Join(v.Admins, ", "))
+	s += fmt.Sprintf(", ruleset %s; %s. ", v.Ruleset, adminsText(v.Admins, name, actor))
 	if v.Period.Name != "" { // the ruleset names its periods (turns): its id is a calendar key
 		s += "It is " + v.Period.Name
 	} else {
@@ -407,4 +403,36 @@ func turnsMomentWords(d string) string {
 		return g + ": case " + what + "'s Judge deadline passed"
 	}
 	return d
+}
+
+// adminsText names a game's admins as people read them: "you", a
+// player's display name, and an admin who is no player (who has no name)
+// as such, never by id.
+func adminsText(ids []string, name func(string) string, actor string) string {
+	var ws []string
+	others := 0
+	for _, id := range ids {
+		switch n := name(id); {
+		case id == actor:
+			ws = append(ws, "you")
+		case n != "" && n != id:
+			ws = append(ws, n)
+		default:
+			others++
+		}
+	}
+	switch {
+	case len(ids) == 0:
+		return "it has no admin"
+	case len(ids) == 1 && others == 1:
+		return "its admin is not a player"
+	case others == 1:
+		ws = append(ws, "an admin who is not a player")
+	case others > 1:
+		ws = append(ws, fmt.Sprintf("%d admins who are not players", others))
+	}
+	if len(ids) == 1 {
+		return "its admin is " + ws[0]
+	}
+	return "its admins are " + game.AndList(ws)
 }

@@ -367,7 +367,7 @@ func rulesetText(g string, rs ruleset.Ruleset) string {
 	gf := t.Gift
 	fmt.Fprintf(&b, "Gift: %s, +%d to an inactive player, +%d below %s; %d back to the giver.\n",
 		plural(gf.Base, "card", "cards"), gf.InactiveBonus, gf.SmallDeckBonus, plural(gf.SmallDeckBelow, "card", "cards"), gf.ReturnToGiver)
-	fmt.Fprintf(&b, "Trade window %s; rejoin wait %s.\n", rs.Durations.TradeWindow, rs.Durations.RejoinWait)
+	fmt.Fprintf(&b, "Trade window %s; rejoin wait %s.\n", game.Duration(rs.Durations.TradeWindow.Std()), game.Duration(rs.Durations.RejoinWait.Std()))
 	b.WriteString("Every number: croupier play ruleset --json; change one: croupier play amend")
 	return b.String()
 }

@@ -84,7 +84,7 @@ func TestG2G3_ProposalsOverTheCLI(t *testing.T) {
 	out := h.must("play", "react", "--channel", "c1", "--message", "m4", "--up", ids(2, 8))
 	contains(t, "react", out, "Message discord/c1/m4: 👍 discord:2, discord:3")
 	out = h.must("play", "message-event", "edited", "--channel", "c1", "--message", "m4")
-	contains(t, "message-event", out, "; edited (2 change(s) recorded).")
+	contains(t, "message-event", out, "; edited (2 changes recorded).")
 	out = h.must("play", "proposals", "--status", "open")
 	contains(t, "open proposals", out, "proposal "+std.ID+" \"Cheaper cards\" by discord:1 (standard, message discord/c1/m1): open; voting 2026-03-06T00:00:00Z to 2026-03-09T00:00:00Z; now 4 for, 1 against (popular); amendment: Random Card costs 2 Vertebrae, was 5")
 

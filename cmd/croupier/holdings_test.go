@@ -37,7 +37,7 @@ func TestTurnsPlayerViewsCLI(t *testing.T) {
 	foreign := []string{"Vertebrae", "Chips", "deck", "reputable", "2026-03-02T22:00", "first-half"}
 
 	out := h.must("play", "create-game", "nomic", "--ruleset", "turns", "--name", "Nomic")
-	contains(t, "create-game", out, `Created game nomic ("Nomic"), ruleset turns, admins discord:1. It is round 1, before turn 1-1, which begins Mon 9 Mar 22:00 CDT.`)
+	contains(t, "create-game", out, `Created game nomic ("Nomic"), ruleset turns; its admin is you. It is round 1, before turn 1-1, which begins Mon 9 Mar 22:00 CDT.`)
 	lacks(t, "create-game", out, foreign...)
 	h.vars["CROUPIER_GAME"] = "nomic"
 

@@ -138,7 +138,7 @@ func TestWalkthrough(t *testing.T) {
 	h.vars["CROUPIER_AS"] = "discord:1"
 
 	out := h.must("play", "create-game", "hall", "--name", "Gilded Hall")
-	contains(t, "create-game", out, `Created game hall ("Gilded Hall"), ruleset gilded-hall, admins discord:1.`, "Period 2026-W10-I (phase-1) runs until 2026-03-06T00:00:00Z")
+	contains(t, "create-game", out, `Created game hall ("Gilded Hall"), ruleset gilded-hall; its admin is you.`, "Period 2026-W10-I (phase-1) runs until 2026-03-06T00:00:00Z")
 	h.vars["CROUPIER_GAME"] = "hall"
 
 	out = h.must("play", "join", "--name", "Ada")

@@ -110,7 +110,7 @@ func TestIssue23_CLIPlayerArgumentsTakeEveryForm(t *testing.T) {
 	join("stone")
 	for i, form := range forms {
 		contains(t, "banish "+form, h.must("play", "--game", "stone", "propose", "--channel", "c", "--message", fmt.Sprint("ban-", i), "--banish", form, "--for", "24h"),
-			`"Banish Bob for 24h"`)
+			`"Banish Bob for 24 hours"`)
 	}
 	var list struct {
 		Proposals []struct{ Params map[string]string }

@@ -286,8 +286,13 @@ func (p *player) report(err error) error {
 		fmt.Fprintln(p.e.stdout, string(b))
 	}
 	fmt.Fprintf(p.e.stderr, "croupier: refused: %s [%s]\n", prob.Detail, prob.Code)
+	name := p.lazyNameOf()
 	for _, k := range sortedKeys(prob.Extra) {
 		v := prob.Extra[k]
+		if id, ok := v.(string); ok && game.ValidIdentity(id) && name(id) != id {
+			// A player reads as their name, with the identity --as takes.
+			v = name(id) + " (" + id + ")"
+		}
 		if vs, ok := v.([]any); ok {
 			// A list reads as one, not as Go prints a slice.
 			ws := make([]string, len(vs))
@@ -445,7 +450,7 @@ func commonCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return "Created " + gameText(v) })
+					return p.out(rep, func() string { return "Created " + gameText(v, p.lazyNameOf(), p.opts.as) })
 				}
 			},
 		},
@@ -596,7 +601,7 @@ func commonCommands() map[string]playCmd {
 					if err != nil {
 						return err
 					}
-					return p.out(rep, func() string { return gameText(v) })
+					return p.out(rep, func() string { return gameText(v, p.lazyNameOf(), p.opts.as) })
 				}
 			},
 		},

@@ -681,7 +681,7 @@ func matchEventText(ev exoptosis.Event, name func(string) string) string {
 	case exoptosis.EvPassed:
 		return who + " passed"
 	case exoptosis.EvRefunded:
-		return fmt.Sprintf("%s was refunded %d Chips", who, ev.Chips)
+		return fmt.Sprintf("%s was refunded %s", who, plural(ev.Chips, "Chip", "Chips"))
 	case exoptosis.EvBettingClosed:
 		return "betting closed"
 	case exoptosis.EvPlayStarted:
@@ -728,7 +728,7 @@ func replayText(r gildedhall.MatchReplay, name func(string) string) string {
 	if r.Winner != "" {
 		fmt.Fprintf(&b, "; winner %s, %s", name(r.Winner), game.Words(r.EndReason))
 	} else if r.EndReason != "" {
-		fmt.Fprintf(&b, "; %s", r.EndReason)
+		fmt.Fprintf(&b, "; %s", game.Words(r.EndReason))
 	}
 	b.WriteString(")")
 	if r.StartedAt != nil {

@@ -75,7 +75,7 @@ func governanceCommands() map[string]playCmd {
 							return err
 						}
 						b := obelisk.BanishmentProposal(ref, who, *banishFor)
-						b.Title = "Banish " + p.nameOf()(who) + " for " + *banishFor
+						b.Title = obelisk.BanishmentTitle(p.nameOf()(who), *banishFor)
 						sp.Kind, sp.Params = b.Kind, b.Params
 						if sp.Title == "" {
 							sp.Title = b.Title
@@ -270,7 +270,7 @@ func governanceCommands() map[string]playCmd {
 				op := fs.String("op", "set", "`set` (complete sets), add or remove")
 				return onMessage("", nArgs(0, ""), func(p *player, pos []string, ref game.MessageRef) error {
 					body := game.PushReactions{Message: ref, Op: *op, Up: up, Down: down}
-					return show(p, pushedText)(p.c.PushReactions(p.ctx, p.idem(), p.opts.game, body))
+					return show(p, pushedText(p.lazyNameOf()))(p.c.PushReactions(p.ctx, p.idem(), p.opts.game, body))
 				})(fs)
 			},
 		},
@@ -286,7 +286,7 @@ func governanceCommands() map[string]playCmd {
 				}
 				return nil
 			}, func(p *player, pos []string, ref game.MessageRef) error {
-				return show(p, pushedText)(p.c.PushMessageEvent(p.ctx, p.idem(), p.opts.game, game.MessageEvent{Message: ref, Event: pos[0]}))
+				return show(p, pushedText(p.lazyNameOf()))(p.c.PushMessageEvent(p.ctx, p.idem(), p.opts.game, game.MessageEvent{Message: ref, Event: pos[0]}))
 			}),
 		},
 	}
@@ -452,23 +452,30 @@ func candidaciesText(v game.CandidaciesView, name func(string) string) string {
 	return b.String()
 }
 
-func pushedText(v game.PushedView) string {
-	s := fmt.Sprintf("Message %s: 👍 %s; 👎 %s", msgText(v.Message), sampled(v.Up, v.UpCount), sampled(v.Down, v.DownCount))
-	if v.Edited {
-		s += "; edited"
+// pushedText is a push's answer, naming the reacting players.
+func pushedText(name func(string) string) func(game.PushedView) string {
+	return func(v game.PushedView) string {
+		s := fmt.Sprintf("Message %s: 👍 %s; 👎 %s", msgText(v.Message), sampled(v.Up, v.UpCount, name), sampled(v.Down, v.DownCount, name))
+		if v.Edited {
+			s += "; edited"
+		}
+		if v.Deleted {
+			s += "; deleted"
+		}
+		return s + " (" + game.Count(v.Changes, "change", "changes") + " recorded)."
 	}
-	if v.Deleted {
-		s += "; deleted"
-	}
-	return s + fmt.Sprintf(" (%d change(s) recorded).", v.Changes)
 }
 
 // sampled says a reaction side of which the response holds a sample.
-func sampled(ids []string, n int) string {
-	if n > len(ids) {
-		return fmt.Sprintf("%d: %s and %d more", n, strings.Join(ids, ", "), n-len(ids))
+func sampled(ids []string, n int, name func(string) string) string {
+	ns := make([]string, len(ids))
+	for i, id := range ids {
+		ns[i] = name(id)
 	}
-	return orNone(ids)
+	if n > len(ids) {
+		return fmt.Sprintf("%d: %s and %d more", n, strings.Join(ns, ", "), n-len(ids))
+	}
+	return orNone(ns)
 }
 
 func orNone(ids []string) string {

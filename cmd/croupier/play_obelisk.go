@@ -138,7 +138,7 @@ func obeliskState(v game.PlayerView) string {
 		out += "; experience " + strings.Join(exp, ", ")
 	}
 	if s.Banishment != nil {
-		out += fmt.Sprintf("; banished since %s for %s", stamp(s.Banishment.Since), s.Banishment.Duration)
+		out += fmt.Sprintf("; banished since %s for %s", stamp(s.Banishment.Since), game.Duration(s.Banishment.Duration.Std()))
 	}
 	if s.Grebe != 0 {
 		out += fmt.Sprintf("; aided by Grebe %d", s.Grebe)

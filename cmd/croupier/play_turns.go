@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"croupier/internal/game"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/rulesets/turns"
 )
@@ -149,11 +150,11 @@ func turnsProposalText(v turns.ProposalView) string {
 	if v.Summary != "" {
 		changes = append(changes, v.Summary)
 	}
-	s := fmt.Sprintf("Proposal %s by %s for turn %s: %s. %s", v.ID, v.ProposerName, v.Turn, strings.Join(changes, "; "), v.Status)
+	s := fmt.Sprintf("Proposal %s by %s for turn %s, %s", v.ID, v.ProposerName, v.Turn, v.Status)
 	if v.Status == nomic.ProposalOpen {
 		s += fmt.Sprintf(", voting until %s", chicagoTime(v.VotingEnds))
 	}
-	s += fmt.Sprintf(". For: %s. Against: %s.", namesOrNone(v.VotesFor), namesOrNone(v.VotesAgainst))
+	s = game.EndSentence(s+": "+strings.Join(changes, "; ")) + fmt.Sprintf(" For: %s. Against: %s.", namesOrNone(v.VotesFor), namesOrNone(v.VotesAgainst))
 	if v.Result != nil {
 		s += " (" + v.Result.Reason + ")"
 	}
@@ -166,7 +167,7 @@ func turnsCaseText(c turns.CaseView) string {
 	if c.Paradox {
 		kind = "Case (a paradox)"
 	}
-	fmt.Fprintf(&b, "%s %d by %s: %q.", kind, c.Number, c.PetitionerName, c.Statement)
+	b.WriteString(game.EndSentence(fmt.Sprintf("%s %d by %s: %q", kind, c.Number, c.PetitionerName, c.Statement)))
 	if len(c.MentionedNames) > 0 {
 		fmt.Fprintf(&b, " Mentions %s.", strings.Join(c.MentionedNames, ", "))
 	}

@@ -363,36 +363,6 @@ func (h *harness) bridge(t *testing.T, secret string, c bridge.Command) string {
 	return s
 }
 
-// slackTexts is the texts of a Slack reply: its fallback, header and
-// sections.
-func slackTexts(t *testing.T, raw string) string {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal([]byte(raw), &v); err != nil {
-		t.Fatalf("slack: %s", raw)
-	}
-	var texts []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				if s, ok := x.(string); ok && k == "text" {
-					texts = append(texts, s)
-				} else {
-					walk(x)
-				}
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	walk(v)
-	return strings.Join(texts, "\n")
-}
-
 var (
 	hrefRe   = regexp.MustCompile(`href="([^"#?]+)`)
 	scriptRe = regexp.MustCompile(`(?s)<script.*?</script>|<style.*?</style>`)

@@ -179,14 +179,20 @@ func (a *Announcer) Announce(ctx context.Context, m publish.Message) (Report, er
 		log.InfoContext(ctx, "already announced; duplicate delivery ignored")
 		return rep, nil
 	}
-	posts := map[string][]Post{"discord": Split(lines)}
+	// A player of another platform than the channel's is named by their
+	// display name: the names are read once, when something is posted.
+	var names func(string) string
+	if nm, ok := a.Narrator.(Namer); ok {
+		names = nm.Names(ctx, m.Game)
+	}
+	posts := map[string][]Post{}
 	for _, tg := range targets {
 		ch := tg.key()
 		if slices.Contains(rec.Done, ch) || rec.Failed[ch] != "" {
 			continue
 		}
 		if _, ok := posts[tg.Platform]; !ok {
-			l, _ := Render(a.Narrator, tg.Platform, entry)
+			l, _ := RenderNamed(a.Narrator, tg.Platform, entry, names)
 			posts[tg.Platform] = Split(l)
 		}
 		err := a.postAll(ctx, entry.ID, tg, posts[tg.Platform])

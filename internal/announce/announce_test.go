@@ -263,7 +263,9 @@ func TestNoChannelBoundPostsNothing(t *testing.T) {
 }
 
 // A game bound to a Slack workspace too is announced there, in the same
-// sentences, with Slack's mentions for its Slack players; a channel Slack
+// sentences, with Slack's mentions for its Slack players and the display
+// names of the others (who have no mention there: never their id, issue
+// 24), as Discord names its Slack players; a channel Slack
 // does not know is a permanent refusal, recorded and not retried.
 func TestAnnouncementsAlsoGoToABoundSlackChannel(t *testing.T) {
 	ctx := context.Background()
@@ -282,8 +284,8 @@ func TestAnnouncementsAlsoGoToABoundSlackChannel(t *testing.T) {
 	if got := fake.Sent(slackChannel); len(got) != 1 || got[0].Text != want {
 		t.Errorf("Slack got %+v, want one message %q", got, want)
 	}
-	if got := w.fake.Sent(channel); len(got) != 1 || got[0].Content != "`slack:U0DEE` bought 1 Chip from the Croupier for 25 Vertebrae." {
-		t.Errorf("Discord got %+v, want the same sentence with the Slack player's id", got)
+	if got := w.fake.Sent(channel); len(got) != 1 || got[0].Content != "Dee bought 1 Chip from the Croupier for 25 Vertebrae." {
+		t.Errorf("Discord got %+v, want the same sentence with the Slack player's name", got)
 	}
 
 	// A second Slack workspace bound to a channel Slack does not know.
@@ -296,7 +298,7 @@ func TestAnnouncementsAlsoGoToABoundSlackChannel(t *testing.T) {
 	if err != nil || !rep.Duplicate {
 		t.Fatalf("re-delivery: %+v, %v; want a duplicate", rep, err)
 	}
-	if got := fake.Sent(slackChannel); len(got) != 2 || got[1].Text != "`discord:9` bought 1 Chip from the Croupier for 25 Vertebrae." {
+	if got := fake.Sent(slackChannel); len(got) != 2 || got[1].Text != "Nine bought 1 Chip from the Croupier for 25 Vertebrae." {
 		t.Errorf("Slack got %+v", got)
 	}
 	if len(w.errors) > 0 {

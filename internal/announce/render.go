@@ -1,6 +1,7 @@
 package announce
 
 import (
+	"context"
 	"strings"
 
 	"croupier/internal/game"
@@ -27,10 +28,17 @@ type Narrator interface {
 // Events their narration does not announce are returned in skipped, for
 // the log.
 func Render(n Narrator, platform string, e *game.Entry) (lines []Line, skipped []string) {
+	return RenderNamed(n, platform, e, nil)
+}
+
+// RenderNamed is Render with the game's display names (names: "" for an
+// id without one): a player of another platform, who has no mention here,
+// reads as their name rather than their identity.
+func RenderNamed(n Narrator, platform string, e *game.Entry, names func(id string) string) (lines []Line, skipped []string) {
 	if e == nil || n == nil {
 		return nil, nil
 	}
-	name := func(id string) string { return Who(platform, id) }
+	name := func(id string) string { return WhoNamed(platform, id, names) }
 	for _, ev := range e.Events {
 		text, notify, ok := n.Announcement(ev, name)
 		if !ok {
@@ -45,7 +53,11 @@ func Render(n Narrator, platform string, e *game.Entry) (lines []Line, skipped [
 // Who renders an identity for a platform's chat: a mention of the
 // platform's own members (shown by the platform as the member's name), the
 // bare id otherwise.
-func Who(platform, id string) string {
+func Who(platform, id string) string { return WhoNamed(platform, id, nil) }
+
+// WhoNamed is Who, naming someone who has no mention on the platform by
+// their display name (names; nil or "": the bare id).
+func WhoNamed(platform, id string, names func(string) string) string {
 	if id == "" {
 		return "someone"
 	}
@@ -55,5 +67,15 @@ func Who(platform, id string) string {
 			return "<@" + rest + ">"
 		}
 	}
+	if names != nil {
+		if n := names(id); n != "" {
+			return n
+		}
+	}
 	return "`" + id + "`"
+}
+
+// Namer gives a game's display names by id (the game service's Names).
+type Namer interface {
+	Names(ctx context.Context, game string, known ...map[string]string) func(string) string
 }

@@ -382,8 +382,9 @@ func tradeList(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 		return nil, err
 	}
 	ls := make([]string, len(ts))
+	who := whoFunc(ctx, s, inv)
 	for i, t := range ts {
-		ls[i] = fmt.Sprintf("%s (%s): %s → %s, gives %s, takes %s", t.ID, t.Status, t.From, t.To,
+		ls[i] = fmt.Sprintf("%s (%s): %s → %s, gives %s, takes %s", t.ID, t.Status, who(t.From), who(t.To),
 			describeItems(t.Give, nil), describeItems(t.Take, nil))
 	}
 	if len(ls) == 0 {

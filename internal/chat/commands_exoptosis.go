@@ -305,7 +305,7 @@ func matchStatusReply(v gildedhall.MatchView) *Reply {
 		ls = append(ls, "Pile top: "+v.Top)
 	}
 	if v.Pool > 0 {
-		ls = append(ls, fmt.Sprintf("Pool: %d Chips", v.Pool))
+		ls = append(ls, "Pool: "+plural(v.Pool, "Chip", "Chips"))
 	}
 	if v.Pending != nil {
 		ls = append(ls, fmt.Sprintf("Pending: %s owes a %s choice", v.Pending.Owner, v.Pending.Kind))

@@ -152,15 +152,17 @@ func proposals(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
-	return listReply("Proposals", "No proposals.", ps, proposalLine), nil
+	who := whoFunc(ctx, s, inv)
+	return listReply("Proposals", "No proposals.", ps, func(p game.ProposalView) string { return proposalLine(p, who) }), nil
 }
 
-func proposalLine(p game.ProposalView) string {
+// proposalLine is one proposal of a list, naming its author as who does.
+func proposalLine(p game.ProposalView, who func(string) string) string {
 	title := p.Title
 	if title == "" {
 		title = clip(p.Text, 60)
 	}
-	s := fmt.Sprintf("**%s** %s by <@%s> (%s): %s", p.ID, title, UserID(p.Message.Platform, p.Author), p.Class, p.Status)
+	s := fmt.Sprintf("**%s** %s by %s (%s): %s", p.ID, title, who(p.Author), p.Class, p.Status)
 	switch {
 	case p.Live != nil:
 		s += fmt.Sprintf(", now %d 👍 / %d 👎 (%s), voting ends %s", p.Live.For, p.Live.Against, popular(p.Live.Popular), when(p.VotingEnd))
@@ -214,11 +216,11 @@ func requestJustice(ctx context.Context, s *game.Service, inv *Invocation, r gam
 }
 
 func rule(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	return rulingReply("Ruling")(s.Rule(ctx, req(inv), game.RuleOn{Request: inv.Opt("request"), Answer: inv.Opt("answer")}))
+	return rulingReply(ctx, s, inv, "Ruling")(s.Rule(ctx, req(inv), game.RuleOn{Request: inv.Opt("request"), Answer: inv.Opt("answer")}))
 }
 
 func overturn(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-	return rulingReply("Overturned")(s.Overturn(ctx, req(inv), inv.Opt("ruling")))
+	return rulingReply(ctx, s, inv, "Overturned")(s.Overturn(ctx, req(inv), inv.Opt("ruling")))
 }
 
 func confidence(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -226,26 +228,27 @@ func confidence(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	return rulingReply("Vote of confidence")(s.OpenConfidence(ctx, req(inv), game.OpenConfidence{Ruling: inv.Opt("ruling"), Poll: m}))
+	return rulingReply(ctx, s, inv, "Vote of confidence")(s.OpenConfidence(ctx, req(inv), game.OpenConfidence{Ruling: inv.Opt("ruling"), Poll: m}))
 }
 
 // rulingReply describes, under title, the ruling a command returns; it is
 // curried so the command's results feed it directly.
-func rulingReply(title string) func(*game.Result, error) (*Reply, error) {
+func rulingReply(ctx context.Context, s *game.Service, inv *Invocation, title string) func(*game.Result, error) (*Reply, error) {
 	return func(res *game.Result, err error) (*Reply, error) {
 		v, err := decoded[*game.RulingView](res, err)
 		if err != nil {
 			return nil, err
 		}
-		return &Reply{Title: title + " " + v.ID, Text: rulingLine(*v)}, nil
+		return &Reply{Title: title + " " + v.ID, Text: rulingLine(*v, whoFunc(ctx, s, inv))}, nil
 	}
 }
 
-func rulingLine(r game.RulingView) string {
-	s := fmt.Sprintf("**%s** on %q: **%s** (Judge <@%s>, %s)", r.ID, clip(r.Text, 200), clip(r.Answer, 300),
-		UserID(r.Message.Platform, r.Judge), when(r.At))
+// rulingLine is one ruling, naming its Judge as who does.
+func rulingLine(r game.RulingView, who func(string) string) string {
+	s := fmt.Sprintf("**%s** on %q: **%s** (Judge %s, %s)", r.ID, clip(r.Text, 200), clip(r.Answer, 300),
+		who(r.Judge), when(r.At))
 	if r.Overturned {
-		s += fmt.Sprintf("; overturned by %s, no bearing", r.OverturnedBy)
+		s += fmt.Sprintf("; overturned by %s, no bearing", who(r.OverturnedBy))
 	}
 	if c := r.Confidence; c != nil {
 		switch c.Status {
@@ -263,7 +266,8 @@ func rulings(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, err
 	if err != nil {
 		return nil, err
 	}
-	return listReply("Rulings", "No rulings yet.", rs, rulingLine), nil
+	who := whoFunc(ctx, s, inv)
+	return listReply("Rulings", "No rulings yet.", rs, func(r game.RulingView) string { return rulingLine(r, who) }), nil
 }
 
 func judge(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -275,11 +279,12 @@ func judge(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	if err != nil {
 		return nil, err
 	}
-	r := officeReply(inv, js)
+	who := whoFunc(ctx, s, inv)
+	r := officeReply(who, js)
 	r.Ephemeral = true
 	ls := []string{r.Text}
 	for _, q := range queue {
-		ls = append(ls, fmt.Sprintf("**%s** (%s by <@%s>): %s", q.Request.ID, q.Request.Kind, UserID(inv.Platform, q.Request.Author), clip(q.Request.Text, 200)))
+		ls = append(ls, fmt.Sprintf("**%s** (%s by %s): %s", q.Request.ID, q.Request.Kind, who(q.Request.Author), clip(q.Request.Text, 200)))
 	}
 	if len(queue) == 0 {
 		ls = append(ls, "No request is waiting for a ruling.")
@@ -288,11 +293,12 @@ func judge(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error
 	return r, nil
 }
 
-func officeReply(inv *Invocation, js game.JudgeState) *Reply {
+// officeReply is the Judge's office, naming the Judge as who does.
+func officeReply(who func(string) string, js game.JudgeState) *Reply {
 	if js.Judge == "" {
 		return &Reply{Title: "The Judge", Text: "There is no Judge."}
 	}
-	text := fmt.Sprintf("The Judge is <@%s>, since %s.", UserID(inv.Platform, js.Judge), when(js.Since))
+	text := fmt.Sprintf("The Judge is %s, since %s.", who(js.Judge), when(js.Since))
 	if n := len(js.RemovalAssents); n > 0 {
 		text += fmt.Sprintf(" %s assented to their removal (two remove them).", plural(n, "player has", "players have"))
 	}
@@ -304,7 +310,7 @@ func assentRemoval(ctx context.Context, s *game.Service, inv *Invocation) (*Repl
 	if err != nil {
 		return nil, err
 	}
-	return officeReply(inv, *js), nil
+	return officeReply(whoFunc(ctx, s, inv), *js), nil
 }
 
 func resign(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {

@@ -212,7 +212,7 @@ func proposeBanishment(ctx context.Context, s *game.Service, inv *Invocation) (*
 	name := player
 	if v, err := s.Player(ctx, inv.Game, player); err == nil && v.Name != "" {
 		name = v.Name
-		p.Title = "Banish " + v.Name + " for " + duration
+		p.Title = obelisk.BanishmentTitle(v.Name, duration)
 	}
 	v, r, err := submitted(ctx, s, inv, p)
 	if err != nil {

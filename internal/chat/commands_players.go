@@ -304,7 +304,7 @@ func status(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, erro
 	if err != nil {
 		return nil, err
 	}
-	return statusReply(p), nil
+	return statusReply(p, inv.Platform), nil
 }
 
 func userStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
@@ -315,22 +315,28 @@ func userStatus(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	return statusReply(p), nil
+	return statusReply(p, inv.Platform), nil
 }
 
-func statusReply(p game.PlayerView) *Reply {
-	// The title names the player; the identity (a mention on Discord and
-	// Slack, which render none in a title) opens the text.
+func statusReply(p game.PlayerView, platform string) *Reply {
+	// The title names the player; the identity of a member of this
+	// platform (a mention on Discord and Slack, which render none in a
+	// title) opens the text. A member of another platform has no mention
+	// here: their name opens it.
 	r := &Reply{Title: displayName(p), Ephemeral: true}
+	who := p.ID
+	if !strings.HasPrefix(p.ID, platform+":") {
+		who = displayName(p)
+	}
 	if !p.Member {
-		r.Text = p.ID + " is not a player any more."
+		r.Text = who + " is not a player any more."
 		if p.RejoinPossibleAt != nil {
 			r.Text += " May rejoin from " + zoned(calendar.Location(p.Zone), func(t time.Time) string { return t.UTC().Format(time.RFC1123) })(*p.RejoinPossibleAt) + "."
 		}
 		return r
 	}
 	r.Fields = holdingFields(p)
-	r.Text = fmt.Sprintf("%s, playing since %s; %s.", p.ID, p.JoinedAt.In(calendar.Location(p.Zone)).Format("2 Jan 2006"), periodWords(p))
+	r.Text = fmt.Sprintf("%s, playing since %s; %s.", who, p.JoinedAt.In(calendar.Location(p.Zone)).Format("2 Jan 2006"), periodWords(p))
 	return r
 }
 
@@ -438,10 +444,10 @@ func gameInfo(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, er
 		{Name: "Ruleset", Value: fmt.Sprintf("%s v%d", g.Ruleset, g.RulesetVersion), Inline: true},
 		{Name: "Season", Value: seasonOf(g), Inline: true},
 		{Name: "Period", Value: periodOf(g), Inline: false},
-		{Name: "Admins", Value: strings.Join(g.Admins, ", "), Inline: false},
+		{Name: "Admins", Value: adminNames(ctx, s, inv, g.Admins), Inline: false},
 	}}
 	if g.Ended {
-		r.Text = "The game has ended; the winner is " + g.Winner + "."
+		r.Text = "The game has ended; the winner is " + whoIn(ctx, s, inv, g.Winner) + "."
 	}
 	return r, nil
 }

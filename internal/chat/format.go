@@ -116,12 +116,7 @@ func cardList(cs []players.Card) string {
 	return strings.Join(names, ", ")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return game.Count(n, one, many) }
 
 // itemNames maps card and pack ids to readable names from inventories.
 func itemNames(invs ...players.Inventory) map[string]string {
@@ -174,4 +169,50 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// whoIn is how a reply in inv names a player: a member of inv's platform
+// by their identity (the platform renders it as their mention, which shows
+// their name), anyone else by their display name, and their identity only
+// when they have none.
+func whoIn(ctx context.Context, s *game.Service, inv *Invocation, id string) string {
+	return whoFunc(ctx, s, inv)(id)
+}
+
+// whoFunc is whoIn for the several players of one reply (each name read
+// once).
+func whoFunc(ctx context.Context, s *game.Service, inv *Invocation) func(string) string {
+	names := s.Names(ctx, inv.Game)
+	return func(id string) string {
+		if id == "" || strings.HasPrefix(id, inv.Platform+":") {
+			return id
+		}
+		if n := names(id); n != "" {
+			return n
+		}
+		return id
+	}
+}
+
+// adminNames is a game's admins as people read them: each a mention or a
+// display name (whoIn), and an admin who is no player and not of this
+// platform, who has no name here, as "an admin on PLATFORM".
+func adminNames(ctx context.Context, s *game.Service, inv *Invocation, ids []string) string {
+	names := s.Names(ctx, inv.Game)
+	ws := make([]string, 0, len(ids))
+	for _, id := range ids {
+		switch {
+		case strings.HasPrefix(id, inv.Platform+":"):
+			ws = append(ws, id)
+		case names(id) != "":
+			ws = append(ws, names(id))
+		default:
+			platform, _, _ := strings.Cut(id, ":")
+			ws = append(ws, "an admin on "+game.Capitalize(platform))
+		}
+	}
+	if len(ws) == 0 {
+		return "none"
+	}
+	return game.AndList(ws)
 }

@@ -43,7 +43,7 @@ func holdingFields(p game.PlayerView) []Field {
 			{Name: "Reputable", Value: yesNo(p.Reputable), Inline: true},
 		}
 		if b := s.Banishment; b != nil {
-			fs = append(fs, Field{Name: "Banished", Value: fmt.Sprintf("Since %s, for %s", b.Since.UTC().Format(time.RFC1123), b.Duration), Inline: true})
+			fs = append(fs, Field{Name: "Banished", Value: fmt.Sprintf("Since %s, for %s", b.Since.UTC().Format(time.RFC1123), game.Duration(b.Duration.Std())), Inline: true})
 		}
 		if s.Grebe != 0 {
 			fs = append(fs, Field{Name: "Grebe", Value: fmt.Sprintf("Aided by Grebe %d", s.Grebe), Inline: true})

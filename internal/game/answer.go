@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"croupier/internal/words"
 )
 
 // How a command's answer reads (Command.Says): the one sentence every edge
@@ -113,27 +115,9 @@ func safeSays(f func(Answer) string, a Answer) (s string) {
 }
 
 // Duration reads d as people do: "7 days", "48 hours", "1 hour 30
-// minutes", "45 seconds", never "168h0m0s".
-func Duration(d time.Duration) string {
-	if d < 0 {
-		d = -d
-	}
-	switch {
-	case d == 0:
-		return "no time"
-	case d%(24*time.Hour) == 0 && d >= 72*time.Hour:
-		return Count(int(d/(24*time.Hour)), "day", "days")
-	case d >= time.Hour:
-		s := Count(int(d/time.Hour), "hour", "hours")
-		if m := int(d % time.Hour / time.Minute); m > 0 {
-			s += " " + Count(m, "minute", "minutes")
-		}
-		return s
-	case d >= time.Minute:
-		return Count(int(d/time.Minute), "minute", "minutes")
-	}
-	return Count(int(d/time.Second), "second", "seconds")
-}
+// minutes", "45 seconds", never "168h0m0s" (words.Duration, which the
+// pure rules' refusals use too).
+func Duration(d time.Duration) string { return words.Duration(d) }
 
 // Amounts reads a map of amounts in the order of keys: "1🌿 and 2💎"
 // (symbol gives a key's sign; a key without one reads "2 herbs"), "nothing"

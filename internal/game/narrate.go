@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"croupier/internal/rules/calendar"
+	"croupier/internal/words"
 )
 
 // The one renderer of log events (Component.Events): the CLI's log, the
@@ -195,13 +196,8 @@ func AndList(ws []string) string {
 	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }
 
-// Count is "1 card" or "3 cards".
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// Count is "1 card" or "3 cards" (words.Count).
+func Count(n int, one, many string) string { return words.Count(n, one, many) }
 
 // Clip shortens s to n characters, marking the cut.
 func Clip(s string, n int) string {
@@ -210,6 +206,18 @@ func Clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
+}
+
+// EndSentence ends s with a full stop unless it ends a sentence already,
+// inside a closing quote too: `asks "Is it fair?"`, `enact "Rule 9."`,
+// never "it.." or `"Rule 9.".`.
+func EndSentence(s string) string {
+	s = strings.TrimRight(s, " ")
+	t := strings.TrimRight(s, `"”'’)`)
+	if s == "" || strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, "…") {
+		return s
+	}
+	return s + "."
 }
 
 // Capitalize upper-cases s's first letter.

@@ -49,7 +49,7 @@ func governanceEvents() map[string]Narration {
 			if t := f.Str("text"); t != "" {
 				s += ": “" + Clip(t, 200) + "”"
 			}
-			return s + "."
+			return EndSentence(s)
 		}},
 		"ruling_made":       {Announce: true, Sentence: ruling("⚖️ Ruling")},
 		"ruling_overturned": {Announce: true, Sentence: ruling("↩️ Ruling overturned")},

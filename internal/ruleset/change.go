@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"croupier/internal/words"
 )
 
 // A change to ruleset data names the values it changes (RULINGS R4): a list
@@ -735,7 +737,7 @@ func raw(v json.RawMessage) string {
 	var s string
 	if json.Unmarshal(v, &s) == nil {
 		if d, err := time.ParseDuration(s); err == nil {
-			return humanDuration(d)
+			return words.Duration(d)
 		}
 		return s
 	}
@@ -754,19 +756,4 @@ func currencyName(c string) string {
 		return "Chips"
 	}
 	return c
-}
-
-func humanDuration(d time.Duration) string {
-	const day = 24 * time.Hour
-	switch {
-	case d == day:
-		return "1 day"
-	case d > 0 && d%day == 0:
-		return fmt.Sprintf("%d days", d/day)
-	case d == time.Hour:
-		return "1 hour"
-	case d > 0 && d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
-	}
-	return d.String()
 }

@@ -1276,9 +1276,9 @@ func matchContent(l *layout, d matchData) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var61 string
-		templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(d.M.Pool) + " Chips" + bettingText(d.M))
+		templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(game.Count(d.M.Pool, "Chip", "Chips") + bettingText(d.M))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `gildedhall.templ`, Line: 170, Col: 75}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `gildedhall.templ`, Line: 170, Col: 87}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var61))
 		if templ_7745c5c3_Err != nil {
@@ -1311,9 +1311,9 @@ func matchContent(l *layout, d matchData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var62 string
-				templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(s.Chips) + " Chips to ")
+				templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinStringErrs(game.Count(s.Chips, "Chip", "Chips") + " to ")
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `gildedhall.templ`, Line: 177, Col: 40}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `gildedhall.templ`, Line: 177, Col: 57}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var62))
 				if templ_7745c5c3_Err != nil {
@@ -2147,7 +2147,7 @@ func rewardText(rw *gildedhall.BattleReward) string {
 		s += ": " + itoa(rw.Vertebrae) + " Vertebrae"
 	}
 	if rw.Chips != 0 {
-		s += ": " + itoa(rw.Chips) + " Chips"
+		s += ": " + game.Count(rw.Chips, "Chip", "Chips")
 	}
 	for _, c := range rw.Cards {
 		s += " " + c.Name
@@ -2165,7 +2165,7 @@ func itemsText(it economy.Items) string {
 		parts = append(parts, itoa(it.Vertebrae)+" Vertebrae")
 	}
 	if it.Chips != 0 {
-		parts = append(parts, itoa(it.Chips)+" Chips")
+		parts = append(parts, game.Count(it.Chips, "Chip", "Chips"))
 	}
 	if len(it.Cards) > 0 {
 		parts = append(parts, "cards "+join(it.Cards))

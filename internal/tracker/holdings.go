@@ -62,7 +62,7 @@ func banished(st obelisk.State) string {
 	if st.Banishment == nil {
 		return "no"
 	}
-	return "since " + st.Banishment.Since.UTC().Format("Mon 2 Jan 2006 15:04 MST") + ", for " + st.Banishment.Duration.String()
+	return "since " + st.Banishment.Since.UTC().Format("Mon 2 Jan 2006 15:04 MST") + ", for " + game.Duration(st.Banishment.Duration.Std())
 }
 
 func grebe(n int) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/a-h/templ"
 
 	"croupier/internal/rules/exoptosis"
+	"croupier/internal/ruleset"
 )
 
 // Pages are templ templates (*.templ, compiled by `go generate` into the
@@ -129,4 +130,45 @@ func moveCards(mv *exoptosis.Move) []string {
 		return append([]string{mv.Card}, mv.Cards...)
 	}
 	return mv.Cards
+}
+
+// memberIDs are the ids of ids who are players.
+func memberIDs(l *layout, ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if l.member(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// otherAdmins says the admins who are no players, after the n who are.
+func otherAdmins(n, others int) string {
+	var s string
+	switch {
+	case others == 0:
+		return ""
+	case others == 1:
+		s = "an admin who is not a player"
+	default:
+		s = strconv.Itoa(others) + " admins who are not players"
+	}
+	if n > 0 {
+		return " and " + s
+	}
+	return s
+}
+
+// componentAmount is an amount of a Ritual Component as the Obelisk's
+// pages write it ("1🌿"), or "1 herbs" for an id the ruleset lacks.
+func componentAmount(id string, n int) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = strconv.Itoa(n) + " " + id
+		}
+	}()
+	var c ruleset.Components
+	c.Add(id, n)
+	return c.String()
 }

@@ -116,7 +116,7 @@ func TestEverySlashCommand(t *testing.T) {
 		t.Error("a trade offer is private; the receiver must see it")
 	}
 	r = hs.press(admin, accept)
-	if r.Type != discord.ResponseMessage || !r.ephemeral() || !strings.Contains(r.content(), "only discord:3 can accept") && !strings.Contains(r.content(), "only <@3> can accept") {
+	if r.Type != discord.ResponseMessage || !r.ephemeral() || !strings.Contains(r.content(), "only Grace can accept") {
 		t.Errorf("third party pressing Accept: %s", r.Raw)
 	}
 	trades, _ := trades.On(hs.svc).Trades(ctx, "hall", trades.TradeFilter{Status: trades.TradeOpen})

@@ -117,7 +117,7 @@ func TestIssue23_ObeliskBanishmentTakesEveryFormOfName(t *testing.T) {
 		msg := "https://discord.com/channels/900/700/" + strings.Repeat("1", i+5)
 		r := hs.cmd(ada, "banishment", sub("propose", userOpt("player", form), opt("duration", "48h"), opt("message", msg)))
 		// Its status as it is: open, not adopted (issue 23 point 6).
-		contains(t, "banishment of "+form, r, "Banish Grace for 48h: open. If it is adopted, Grace is banished from the end of its vote.")
+		contains(t, "banishment of "+form, r, "Banish Grace for 48 hours: open. If it is adopted, Grace is banished from the end of its vote.")
 		if strings.Contains(r.all(), "48h: adopted") {
 			t.Errorf("an open banishment proposal reads as adopted: %s", r.all())
 		}

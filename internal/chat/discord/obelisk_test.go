@@ -52,7 +52,7 @@ func obeliskScenario(t *testing.T) *harness {
 		t.Fatalf("after complete: %+v %v", g, err)
 	}
 	r = hs.cmd(ada, "banishment", sub("propose", userOpt("player", grace), opt("duration", "72h"), opt("message", "https://discord.com/channels/900/700/1199")))
-	contains(t, "banishment propose", r, "Banish Grace for 72h", "standard proposal is open")
+	contains(t, "banishment propose", r, "Banish Grace for 3 days", "standard proposal is open")
 	ps, err := hs.svc.Proposals(ctx, "stone", "open")
 	if err != nil || len(ps) != 1 || ps[0].Kind != obelisk.KindBanishment || !strings.Contains(string(ps[0].Params), `"player":"discord:`+grace+`"`) || ps[0].Message.Message != "1199" {
 		t.Fatalf("after banishment propose: %+v %v", ps, err)

@@ -105,7 +105,7 @@ func TestIssue23_SlackObeliskBanishmentTakesEveryFormOfName(t *testing.T) {
 	for i, form := range graceForms {
 		m := e.ok(ada, fmt.Sprintf("banishment propose player=%s duration=48h message=C0PLAY/1700000000.%06d", form, i))
 		// Its status as it is: open, not adopted (issue 23 point 6).
-		has(t, "banishment of "+form, m, "Banish Grace for 48h: open. If it is adopted, Grace is banished from the end of its vote.")
+		has(t, "banishment of "+form, m, "Banish Grace for 48 hours: open. If it is adopted, Grace is banished from the end of its vote.")
 		if strings.Contains(all(m), "48h: adopted") {
 			t.Errorf("an open banishment proposal reads as adopted: %s", m.Text)
 		}

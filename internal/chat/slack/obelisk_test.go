@@ -46,7 +46,7 @@ func obeliskScenario(t *testing.T) *env {
 	if g, err := obelisk.On(e.svc).Gathering(ctx, "stone", id); err != nil || g.Status != rob.StatusCompleted {
 		t.Fatalf("after complete: %+v %v", g, err)
 	}
-	has(t, "banishment propose", e.ok(ada, "banishment propose player=<@"+grace+"> duration=72h message=C0PLAY/1700000000.000900"), "Banish Grace for 72h", "standard proposal is open")
+	has(t, "banishment propose", e.ok(ada, "banishment propose player=<@"+grace+"> duration=72h message=C0PLAY/1700000000.000900"), "Banish Grace for 3 days", "standard proposal is open")
 	ps, err := e.svc.Proposals(ctx, "stone", "open")
 	if err != nil || len(ps) != 1 || ps[0].Kind != obelisk.KindBanishment || !strings.Contains(string(ps[0].Params), `"player":"slack:`+grace+`"`) {
 		t.Fatalf("after banishment propose: %+v %v", ps, err)

@@ -41,7 +41,9 @@ func (c cardTrader) MayTrade(t *engine.Tx, other Trader, _, _ economy.Items) err
 	return MayTradeReputable(t, c.Player, other)
 }
 
-func (c cardTrader) Holds(it economy.Items) error { return economy.Holds(c.ID, &c.Inventory, it) }
+func (c cardTrader) Holds(it economy.Items) error {
+	return economy.Holds(&c.Player.Player, &c.Inventory, it)
+}
 
 func (c cardTrader) Swap(_ *engine.Tx, other Trader, give, take economy.Items) error {
 	o, ok := other.(cardTrader)

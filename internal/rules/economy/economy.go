@@ -173,8 +173,10 @@ func GiftSize(g ruleset.Gift, receiverDeck int, inactive bool) int {
 }
 
 // CheckGift refuses a gift the rules do not allow (RULINGS C4): a giver who
-// already gifted in this period, a gift to oneself, to a non-player.
-func CheckGift(giver, receiver *Player, period string) error {
+// already gifted in this period, a gift to oneself, to a non-player. name
+// gives a player's display name by id, for the refusal that names the
+// earlier gift's receiver (nil or "": the id).
+func CheckGift(giver, receiver *Player, period string, name func(id string) string) error {
 	if giver == nil || !giver.Member {
 		return players.NotAPlayer()
 	}
@@ -189,7 +191,11 @@ func CheckGift(giver, receiver *Player, period string) error {
 		return rules.Refuse("not_a_player", "%s is not a player in this game; gifts go to players.", id)
 	}
 	if giver.GiftPeriod == period {
-		return rules.Refuse("already_gifted", "You already gifted a card this phase (to %s); the allowance resets when the phase ends.", giver.GiftedTo).
+		to := giver.GiftedTo
+		if name != nil && name(to) != "" {
+			to = name(to)
+		}
+		return rules.Refuse("already_gifted", "You already gifted a card this phase (to %s); the allowance resets when the phase ends.", to).
 			With("period", period)
 	}
 	return nil

@@ -256,13 +256,20 @@ func TestC4_CheckGift(t *testing.T) {
 		{"giver not a player", nil, recv, "not_a_player"},
 		{"giver left", giver(func(p *economy.Player) { p.Member = false }), recv, "not_a_player"},
 	} {
-		err := economy.CheckGift(tc.giver, tc.recv, period)
+		err := economy.CheckGift(tc.giver, tc.recv, period, nil)
 		if code(err) != tc.code {
 			t.Errorf("%s: got %v, want %q", tc.name, err, tc.code)
 		}
 		if tc.code == "already_gifted" && !strings.Contains(err.Error(), "discord:4") {
 			t.Errorf("already_gifted should name the earlier receiver: %v", err)
 		}
+	}
+	// People read names: with the receiver's display name known, the
+	// refusal names them, not their id (issue 24).
+	second := giver(func(p *economy.Player) { p.GiftPeriod, p.GiftedTo = period, "discord:4" })
+	err := economy.CheckGift(second, recv, period, func(id string) string { return map[string]string{"discord:4": "Dot"}[id] })
+	if code(err) != "already_gifted" || !strings.Contains(err.Error(), "(to Dot)") || strings.Contains(err.Error(), "discord:4") {
+		t.Errorf("already_gifted names the earlier receiver by name: %v", err)
 	}
 }
 

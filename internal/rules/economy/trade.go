@@ -8,6 +8,7 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/words"
 )
 
 // Items is one side of a trade (seed 002 Trading: "a specified finite set of
@@ -64,12 +65,10 @@ func (it Items) Check(side string) error {
 func (it Items) String() string {
 	var parts []string
 	if it.Vertebrae > 0 {
-		parts = append(parts, fmt.Sprintf("%d Vertebrae", it.Vertebrae))
+		parts = append(parts, words.Count(it.Vertebrae, "Vertebra", "Vertebrae"))
 	}
-	if it.Chips == 1 {
-		parts = append(parts, "1 Chip")
-	} else if it.Chips > 1 {
-		parts = append(parts, fmt.Sprintf("%d Chips", it.Chips))
+	if it.Chips > 0 {
+		parts = append(parts, words.Count(it.Chips, "Chip", "Chips"))
 	}
 	for _, c := range it.Cards {
 		parts = append(parts, "card "+c)
@@ -91,10 +90,10 @@ func (it Items) String() string {
 func Missing(inv *players.Inventory, it Items) []string {
 	var out []string
 	if inv.Vertebrae < it.Vertebrae {
-		out = append(out, fmt.Sprintf("%d Vertebrae (holds %d)", it.Vertebrae, inv.Vertebrae))
+		out = append(out, fmt.Sprintf("%s (holds %d)", words.Count(it.Vertebrae, "Vertebra", "Vertebrae"), inv.Vertebrae))
 	}
 	if inv.Chips < it.Chips {
-		out = append(out, fmt.Sprintf("%d Chips (holds %d)", it.Chips, inv.Chips))
+		out = append(out, fmt.Sprintf("%s (holds %d)", words.Count(it.Chips, "Chip", "Chips"), inv.Chips))
 	}
 	for _, id := range it.Cards {
 		if !slices.ContainsFunc(inv.Cards, func(c players.Card) bool { return c.ID == id }) {
@@ -112,11 +111,13 @@ func Missing(inv *players.Inventory, it Items) []string {
 	return out
 }
 
-// Holds refuses when who (a player's id, for the message) lacks part of it.
-func Holds(who string, inv *players.Inventory, it Items) error {
+// Holds refuses when who lacks part of it (named by their display name, or
+// their id without one). It says "does not hold": the check is made when a
+// trade is offered as well as when it is accepted.
+func Holds(who *players.Player, inv *players.Inventory, it Items) error {
 	if m := Missing(inv, it); len(m) > 0 {
-		return rules.Refuse("trade_items_missing", "%s no longer holds everything the trade needs: %s is missing.", who, strings.Join(m, ", ")).
-			With("player", who).With("missing", m)
+		return rules.Refuse("trade_items_missing", "%s does not hold everything the trade needs: %s is missing.", who.Label(), strings.Join(m, ", ")).
+			With("player", who.ID).With("missing", m)
 	}
 	return nil
 }
@@ -156,10 +157,10 @@ func Move(from, to *players.Inventory, it Items) {
 // Swap executes a trade between a (giving give) and b (giving take)
 // atomically: both are checked first, then both moves are made, or nothing.
 func Swap(a, b *Player, give, take Items) error {
-	if err := Holds(a.ID, &a.Inventory, give); err != nil {
+	if err := Holds(&a.Player, &a.Inventory, give); err != nil {
 		return err
 	}
-	if err := Holds(b.ID, &b.Inventory, take); err != nil {
+	if err := Holds(&b.Player, &b.Inventory, take); err != nil {
 		return err
 	}
 	Move(&a.Inventory, &b.Inventory, give)

@@ -98,7 +98,7 @@ func TestTrade_SwapAtomic(t *testing.T) {
 		{"giver lacks a card", economy.Items{Cards: []string{"a1", "zz"}}, economy.Items{Vertebrae: 1}, "discord:2", "card zz"},
 		{"giver lacks vertebrae", economy.Items{Vertebrae: 11}, economy.Items{Cards: []string{"b1"}}, "discord:2", "11 Vertebrae (holds 10)"},
 		{"receiver lacks a card", economy.Items{Vertebrae: 5, Packs: []string{"ap"}}, economy.Items{Cards: []string{"a2"}}, "discord:3", "card a2"},
-		{"receiver lacks chips", economy.Items{Cards: []string{"a1"}}, economy.Items{Chips: 1}, "discord:3", "1 Chips (holds 0)"},
+		{"receiver lacks chips", economy.Items{Cards: []string{"a1"}}, economy.Items{Chips: 1}, "discord:3", "1 Chip (holds 0)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := parties()

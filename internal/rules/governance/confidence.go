@@ -7,6 +7,7 @@ import (
 
 	"croupier/internal/rules"
 	"croupier/internal/ruleset"
+	"croupier/internal/words"
 )
 
 // Confidence vote statuses.
@@ -117,7 +118,7 @@ func OpenConfidence(c *Court, rulingID, by string, poll MessageRef, now time.Tim
 	if deadline := r.At.Add(window); !now.Before(deadline) {
 		return ConfidenceVote{}, rules.Refuse("confidence_window_closed",
 			"Ruling %s was made on %s; a vote of confidence can be opened only within %s of it, until %s.",
-			r.ID, when(r.At), humanDuration(window), when(deadline)).With("deadline", deadline.UTC())
+			r.ID, when(r.At), words.Duration(window), when(deadline)).With("deadline", deadline.UTC())
 	}
 	v := ConfidenceVote{OpenedBy: by, Poll: poll, OpenedAt: now, EndsAt: now.Add(length), Status: ConfidenceOpen}
 	r.Confidence = &v

@@ -7,6 +7,7 @@ import (
 
 	"croupier/internal/rules"
 	"croupier/internal/ruleset"
+	"croupier/internal/words"
 )
 
 // Court is a game's judicial state (seed 000 Judgement, RULINGS G4): the
@@ -215,7 +216,7 @@ func Overturn(c *Court, rulingID, by string, now time.Time, cfg Config) error {
 	if deadline := r.At.Add(window); !now.Before(deadline) {
 		return rules.Refuse("overturn_window_closed",
 			"Ruling %s was made on %s; the Judge may overturn it only within %s, until %s.",
-			r.ID, when(r.At), humanDuration(window), when(deadline)).With("deadline", deadline.UTC())
+			r.ID, when(r.At), words.Duration(window), when(deadline)).With("deadline", deadline.UTC())
 	}
 	r.overturn(ByJudge, now)
 	req, err := c.request(r.Request)

@@ -13,6 +13,7 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/words"
 )
 
 // Class is a proposal's class (seed 000): it decides the voting period and
@@ -156,7 +157,7 @@ func mustBeReputable(p *players.Player, now time.Time, cfg Config, doing string)
 	at := p.JoinedAt.Add(tenure)
 	return rules.Refuse("not_reputable",
 		"Only a reputable player can %s. You have been a player since %s; a player is reputable after %s of continuous membership (or if they joined within %s of the game starting), so you become reputable on %s if you stay.",
-		doing, when(p.JoinedAt), humanDuration(tenure), humanDuration(grace), when(at)).
+		doing, when(p.JoinedAt), words.Duration(tenure), words.Duration(grace), when(at)).
 		With("reputable_at", at.UTC())
 }
 
@@ -323,17 +324,4 @@ func AdoptionOrder(ps []Proposal) []Proposal {
 		return cmp.Or(a.VotingEnd.Compare(b.VotingEnd), a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
 	})
 	return out
-}
-
-func humanDuration(d time.Duration) string {
-	const day = 24 * time.Hour
-	switch {
-	case d == day:
-		return "1 day"
-	case d%day == 0:
-		return fmt.Sprintf("%d days", d/day)
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
-	}
-	return d.String()
 }

@@ -194,7 +194,7 @@ func TestSubmit_BadInputRefused(t *testing.T) {
 			if want := `[{"op":"replace","path":"/durations/turnTimeout","value":"12h","was":"24h0m0s"}]`; err == nil && string(p.Amendment) != want {
 				t.Errorf("amendment = %s; want it kept as %s", p.Amendment, want)
 			}
-			if want := "the Exoptosis turn timeout is 12 hours, was 1 day"; err == nil && p.Summary != want {
+			if want := "the Exoptosis turn timeout is 12 hours, was 24 hours"; err == nil && p.Summary != want {
 				t.Errorf("summary = %q; want %q", p.Summary, want)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 
 	"croupier/internal/rules"
 	"croupier/internal/ruleset"
+	"croupier/internal/words"
 )
 
 // Banished is what an adopted banishment proposal did.
@@ -22,7 +23,7 @@ type Banished struct {
 // positive (a proposal's parameter, checked at submission).
 func CheckBanishmentDuration(d time.Duration) error {
 	if d <= 0 {
-		return rules.Refuse("invalid_duration", "A Banishment Duration must be longer than zero; got %s.", d)
+		return rules.Refuse("invalid_duration", "A Banishment Duration must be longer than zero.")
 	}
 	return nil
 }
@@ -55,7 +56,7 @@ func EndBanishment(p *Player, now time.Time) error {
 	}
 	if at := p.Banishment.EndsAt(); now.Before(at) {
 		return rules.Refuse("banishment_not_over", "You were banished on %s for %s; you can end your banishment from %s.",
-			p.Banishment.Since.UTC().Format(time.RFC1123), p.Banishment.Duration, at.UTC().Format(time.RFC1123)).
+			p.Banishment.Since.UTC().Format(time.RFC1123), words.Duration(p.Banishment.Duration.Std()), at.UTC().Format(time.RFC1123)).
 			With("possible_at", at.UTC())
 	}
 	p.Banishment = nil

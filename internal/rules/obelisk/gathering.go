@@ -262,7 +262,8 @@ type EffectResult struct {
 type Completed struct {
 	Gathering string         `json:"gathering"`
 	Ritual    string         `json:"ritual"`
-	Spent     Components     `json:"spent"` // every contribution, consumed
+	Name      string         `json:"name,omitempty"` // the ritual type's name, for the log's sentence
+	Spent     Components     `json:"spent"`          // every contribution, consumed
 	Effects   []EffectResult `json:"effects"`
 	Changes   []Delta        `json:"changes"`
 }
@@ -310,7 +311,7 @@ func Complete(g *Gathering, o *Obelisk, by *Player, roster []*Player, env Env) (
 			byID[p.ID] = p
 		}
 	}
-	res := Completed{Gathering: g.ID, Ritual: g.Ritual.ID, Spent: g.Contributed()}
+	res := Completed{Gathering: g.ID, Ritual: g.Ritual.ID, Name: g.Ritual.Name, Spent: g.Contributed()}
 	contributors := g.Contributors() // before the contributions are spent
 	targets := func(t string) []*Player {
 		var ids []string

@@ -99,14 +99,6 @@ type Boost struct {
 // Banished reports whether p is banished.
 func (p *Player) Banished() bool { return p.Banishment != nil }
 
-// Label is how messages name p: their name, else their id.
-func (p *Player) Label() string {
-	if p.Name != "" {
-		return p.Name
-	}
-	return p.ID
-}
-
 // Grebe is one Grebe: its number and whom it aids ("" = the Obelisk; else
 // a player's id).
 type Grebe struct {

@@ -6,6 +6,7 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/players"
 	"croupier/internal/ruleset"
+	"croupier/internal/words"
 )
 
 // CheckTrade refuses a trade of Ritual Components that the rules do not
@@ -47,7 +48,7 @@ func CheckTrade(a, b *Player, give, take Components, env Env) error {
 	for _, p := range []*Player{a, b} {
 		if !players.Reputable(&p.Player, env.Now, env.GameStart, d.ReputableTenure.Std(), d.ReputableGrace.Std()) {
 			return rules.Refuse("not_reputable", "%s is not reputable yet (a player for the past %s, or since within %s of the game's start), and only reputable players trade.",
-				p.Label(), d.ReputableTenure, d.ReputableGrace).With("player", p.ID)
+				p.Label(), words.Duration(d.ReputableTenure.Std()), words.Duration(d.ReputableGrace.Std())).With("player", p.ID)
 		}
 	}
 	if a.Banished() != b.Banished() {
@@ -74,7 +75,7 @@ func Swap(a, b *Player, give, take Components, env Env) ([]Delta, error) {
 	}{{a, give}, {b, take}} {
 		if !side.p.Components.Covers(side.c) {
 			short := side.p.Components.Short(side.c)
-			return nil, rules.Refuse("trade_items_missing", "%s no longer holds everything the trade needs: %s is missing.", side.p.Label(), short).
+			return nil, rules.Refuse("trade_items_missing", "%s does not hold everything the trade needs: %s is missing.", side.p.Label(), short).
 				With("player", side.p.ID).With("missing", short)
 		}
 	}

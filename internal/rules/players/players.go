@@ -5,10 +5,10 @@ package players
 
 import (
 	"slices"
-	"strconv"
 	"time"
 
 	"croupier/internal/rules"
+	"croupier/internal/words"
 )
 
 // Card is one individual copy of a card a player owns (RULINGS C2).
@@ -103,6 +103,15 @@ func at(zone *time.Location, t time.Time) string {
 // embeds a Player, and the engine reaches the membership through Core.
 func (p *Player) Core() *Player { return p }
 
+// Label is how a text names p: their display name, or their id without
+// one.
+func (p *Player) Label() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
 // Owed is a giver's pending card from a gift to an inactive player.
 type Owed struct {
 	Giver  string `json:"giver"`
@@ -124,7 +133,7 @@ func Join(prev *Player, id, name string, now time.Time, period string, rejoinWai
 		if now.Before(possible) {
 			return nil, rules.Refuse("rejoin_too_soon",
 				"You left this game on %s; a person who was a player in the past %s cannot join again until %s.",
-				at(zone, prev.LeftAt), humanDuration(rejoinWait), at(zone, possible)).
+				at(zone, prev.LeftAt), words.Duration(rejoinWait), at(zone, possible)).
 				With("possible_at", possible.UTC())
 		}
 	}
@@ -190,15 +199,4 @@ func Reputable(p *Player, now, gameStart time.Time, tenure, grace time.Duration)
 		return false
 	}
 	return !p.JoinedAt.After(now.Add(-tenure)) || !p.JoinedAt.After(gameStart.Add(grace))
-}
-
-func humanDuration(d time.Duration) string {
-	if d%(24*time.Hour) == 0 {
-		days := int(d / (24 * time.Hour))
-		if days == 1 {
-			return "1 day"
-		}
-		return strconv.Itoa(days) + " days"
-	}
-	return d.String()
 }

@@ -183,7 +183,13 @@ func (s *Service) Gift(ctx context.Context, req engine.Request, g Gift) (*engine
 			if recv == nil && g.To != req.Actor {
 				recv = &Player{Player: players.Player{ID: g.To}}
 			}
-			if err := economy.CheckGift(giver, recv, t.Period.ID); err != nil {
+			name := func(id string) string {
+				if p, err := t.player(id); err == nil && p != nil {
+					return p.Name
+				}
+				return ""
+			}
+			if err := economy.CheckGift(giver, recv, t.Period.ID, name); err != nil {
 				return nil, err
 			}
 			prev := t.Schedule.Prev(t.Period)

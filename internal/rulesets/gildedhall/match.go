@@ -519,7 +519,7 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 			if mv.Guessed && r.Status != MatchPlaying {
 				return nil, staleGuess(mv.Match)
 			}
-			if err := notRunning(r); err != nil {
+			if err := notRunning(r, t.names); err != nil {
 				return nil, err
 			}
 			if err := t.prepareRoster(r, p.ID, true); err != nil {
@@ -620,16 +620,16 @@ func nonNil[T any](s []T) []T {
 
 // notRunning refuses moves in a match the engine is not running yet or any
 // more (an ended match is left to the engine, which says match_over).
-func notRunning(r *MatchRecord) error {
+func notRunning(r *MatchRecord, names func(ids ...string) string) error {
 	switch r.Status {
 	case MatchRequested:
-		return rules.Refuse("match_not_started", "Duel %s has not started: it waits for %s to accept.", r.ID, strings.Join(r.waitingFor(), ", ")).
+		return rules.Refuse("match_not_started", "Duel %s has not started: it waits for %s to accept.", r.ID, names(r.waitingFor()...)).
 			With("waiting_for", r.waitingFor())
 	case MatchForming:
 		return rules.Refuse("match_not_started", "Battle %s starts at %s.", r.ID, r.StartsAt.UTC().Format(time.RFC1123)).
 			With("starts_at", r.StartsAt.UTC())
 	case MatchCancelled:
-		return rules.Refuse("duel_closed", "Match %s was cancelled (%s).", r.ID, r.CancelReason).With("match_status", r.Status)
+		return rules.Refuse("duel_closed", "Match %s was cancelled (%s).", r.ID, engine.Words(r.CancelReason)).With("match_status", r.Status)
 	}
 	if r.Match == nil {
 		return fmt.Errorf("internal: match %s is %s without engine state", r.ID, r.Status)

@@ -248,7 +248,7 @@ var samples = map[string]game.Event{
 	"gathering_started":         ev("gathering_started", "discord:1", `{"id":"rituals-1","ritual":{"id":"cut-the-obelisk","name":"Cut the Obelisk","cost":{"resolve":1,"herbs":2}},"starter":"discord:1","named":"discord:2"}`),
 	"gathering_contributed":     ev("gathering_contributed", "discord:2", `{"gathering":"rituals-1","player":"discord:2","component":"herbs","amount":1,"contributed":{"herbs":1}}`),
 	"gathering_withdrawn":       ev("gathering_withdrawn", "discord:2", `{"gathering":"rituals-1","player":"discord:2","component":"herbs","amount":1,"contributed":{}}`),
-	"gathering_completed":       ev("gathering_completed", "discord:1", `{"gathering":"rituals-1","ritual":"cut-the-obelisk","spent":{"resolve":1,"herbs":2},"effects":[{"kind":"add-cuts","text":"the Obelisk gains 1 Cuts (now 1)"}]}`),
+	"gathering_completed":       ev("gathering_completed", "discord:1", `{"gathering":"rituals-1","ritual":"cut-the-obelisk","name":"Cut the Obelisk","spent":{"resolve":1,"herbs":2},"effects":[{"kind":"add-cuts","text":"the Obelisk gains 1 Cut (now 1)"}]}`),
 	"gathering_failed":          ev("gathering_failed", "discord:2", `{"gathering":"rituals-2","ritual_name":"Cut the Obelisk","changes":[{"player":"discord:3","component":"resolve","amount":1,"cause":"refund"}]}`),
 	"player_banished":           ev("player_banished", "discord:3", `{"player":"discord:3","since":"2026-03-13T00:00:00Z","duration":"24h0m0s","ends_at":"2026-03-14T00:00:00Z"}`),
 	"banishment_ended":          ev("banishment_ended", "discord:3", `{"player":"discord:3"}`),
@@ -337,6 +337,15 @@ var (
 
 // CheckSentence says what is wrong with a text meant to be a sentence about
 // named players: empty, JSON, key=value, or an id where a name was known.
+// The marks of a sentence glued together by hand (issue 24): a duration as
+// Go prints it, a full stop after a sentence already ended (an ellipsis
+// aside), a count of one in the plural.
+var (
+	goDuration = regexp.MustCompile(`\b\d+h\d+m\d+s\b|\b\d+h0m\b`)
+	doubled    = regexp.MustCompile(`(^|[^.])\.\.([^.]|$)|[^\s?]\?[.!?]|![.!?]|\.[!?]|[.!?]["”]\.`) // " ?" is a placeholder for what the data lacks
+	onePlural  = regexp.MustCompile(`\b1 (Chips|cards|herbs|points|days|hours|minutes|players|votes|changes|rule changes|Cuts)\b|\(s\)`)
+)
+
 func CheckSentence(s string) error {
 	switch {
 	case strings.TrimSpace(s) == "":
@@ -345,6 +354,12 @@ func CheckSentence(s string) error {
 		return fmt.Errorf("JSON in %q", s)
 	case keyValue.MatchString(s):
 		return fmt.Errorf("key=value in %q", s)
+	case goDuration.MatchString(s):
+		return fmt.Errorf("a Go duration (%s) in %q", goDuration.FindString(s), s)
+	case doubled.MatchString(s):
+		return fmt.Errorf("doubled punctuation (%s) in %q", doubled.FindString(s), s)
+	case onePlural.MatchString(s):
+		return fmt.Errorf("a wrong plural (%s) in %q", onePlural.FindString(s), s)
 	}
 	for _, m := range rawIDs.FindAllString(s, -1) {
 		if Names[m] != "" {

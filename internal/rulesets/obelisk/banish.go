@@ -80,7 +80,19 @@ var banishmentKind = engine.ProposalKind{Kind: KindBanishment, Players: []string
 // proposal of player for duration (e.g. "72h"), made in the chat message m.
 func BanishmentProposal(m engine.MessageRef, player, duration string) engine.SubmitProposal {
 	params, _ := json.Marshal(BanishmentParams{Player: strings.TrimSpace(player), Duration: strings.TrimSpace(duration)})
-	return engine.SubmitProposal{Message: m, Title: "Banish " + player + " for " + duration, Kind: KindBanishment, Params: params}
+	return engine.SubmitProposal{Message: m, Title: BanishmentTitle(player, duration), Kind: KindBanishment, Params: params}
+}
+
+// BanishmentTitle is a banishment proposal's title, with the player's
+// display name (name) and the duration in words: "Banish Cy for 7 days"
+// (a duration that does not parse is left as written; the proposal is
+// refused for it).
+func BanishmentTitle(name, duration string) string {
+	duration = strings.TrimSpace(duration)
+	if d, err := time.ParseDuration(duration); err == nil && d > 0 {
+		duration = engine.Duration(d)
+	}
+	return "Banish " + strings.TrimSpace(name) + " for " + duration
 }
 
 // BanishmentEnded is the response of banishment-end.

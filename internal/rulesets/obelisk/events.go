@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	engine "croupier/internal/game"
 	rob "croupier/internal/rules/obelisk"
@@ -120,7 +121,7 @@ var ritualEvents = map[string]engine.Narration{
 				effects = append(effects, e.Text)
 			}
 		}
-		s := fmt.Sprintf("%s completed a Gathering of %s, spending %s", who(ev, name), orWord(c.Ritual, "a ritual"), c.Spent)
+		s := fmt.Sprintf("%s completed a Gathering of %s, spending %s", who(ev, name), orWord(c.Name, orWord(c.Ritual, "a ritual")), c.Spent)
 		if len(effects) > 0 {
 			s += ": " + strings.Join(effects, "; ")
 		}
@@ -146,12 +147,21 @@ var ritualEvents = map[string]engine.Narration{
 var banishmentEvents = map[string]engine.Narration{
 	"player_banished": {Announce: true, Sentence: func(ev engine.Event, name func(string) string) string {
 		b := decode[rob.Banished](ev)
-		return fmt.Sprintf("%s is banished for %s (by an adopted proposal); they may end it from %s.", who(ev, name), orWord(b.Duration, "a while"),
+		return fmt.Sprintf("%s is banished for %s (by an adopted proposal); they may end it from %s.", who(ev, name), durationWords(b.Duration),
 			b.EndsAt.UTC().Format("Mon 2 Jan 15:04 MST"))
 	}},
 	"banishment_ended": {Announce: true, Sentence: func(ev engine.Event, name func(string) string) string {
 		return who(ev, name) + " ended their banishment."
 	}},
+}
+
+// durationWords is a duration of the log's data ("168h0m0s") in words
+// ("7 days").
+func durationWords(s string) string {
+	if d, err := time.ParseDuration(s); err == nil {
+		return engine.Duration(d)
+	}
+	return orWord(s, "a while")
 }
 
 func orWord(s, alt string) string {

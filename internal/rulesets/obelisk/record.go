@@ -65,7 +65,7 @@ func (p *Player) MayTrade(t *engine.Tx, other trades.Trader, give, take economy.
 func (p *Player) Holds(it economy.Items) error {
 	if !p.Components.Covers(it.Components) {
 		short := p.Components.Short(it.Components)
-		return rules.Refuse("trade_items_missing", "%s no longer holds everything the trade needs: %s is missing.", p.Label(), short).
+		return rules.Refuse("trade_items_missing", "%s does not hold everything the trade needs: %s is missing.", p.Label(), short).
 			With("player", p.ID).With("missing", short)
 	}
 	return nil

@@ -45,7 +45,12 @@ func decode(ev engine.Event) evData {
 	return d
 }
 
-func at(t time.Time) string { return calendar.When(calendar.Chicago(), t) }
+func at(t time.Time) string {
+	if t.IsZero() {
+		return "a time not yet known"
+	}
+	return calendar.When(calendar.Chicago(), t)
+}
 
 func judgeName(id string, name func(string) string) string {
 	if id == "" {
@@ -94,7 +99,7 @@ func events() map[string]engine.Narration {
 		return fmt.Sprintf("Turn %s ends; the interim begins.", d.Turn)
 	})
 	add("proposal_submitted", true, func(d evData, name func(string) string) string {
-		what := fmt.Sprintf("%d rule change(s)", len(d.Changes))
+		what := engine.Count(len(d.Changes), "rule change", "rule changes")
 		if d.Summary != "" {
 			what += ", " + d.Summary
 		}
@@ -128,7 +133,7 @@ func events() map[string]engine.Narration {
 		if why == "" {
 			why = d.Reason
 		}
-		return fmt.Sprintf("%s %s %d points (%s): %d in all.", name(d.Player), verb, n, why, d.Total)
+		return fmt.Sprintf("%s %s %s (%s): %d in all.", name(d.Player), verb, engine.Count(n, "point", "points"), why, d.Total)
 	})
 	add(nomic.EvRuleChanged, true, func(d evData, _ func(string) string) string {
 		verb := map[string]string{nomic.RuleEnacted: "enacted", nomic.RuleAmended: "amended", nomic.RuleRepealed: "repealed"}[d.Reason]
@@ -174,7 +179,7 @@ func events() map[string]engine.Narration {
 		if d.Paradox {
 			kind = "a Request for Judgment stating a paradox"
 		}
-		return fmt.Sprintf("%s files %s, case %d: %q.", name(d.Petitioner), kind, d.Number, d.Statement)
+		return engine.EndSentence(fmt.Sprintf("%s files %s, case %d: %q", name(d.Petitioner), kind, d.Number, d.Statement))
 	})
 	add(nomic.EvJudgeDrawn, true, func(d evData, name func(string) string) string {
 		if d.Player == "" {

@@ -23,7 +23,8 @@ type Status struct {
 	Now   time.Time      `json:"now"`
 	Round nomic.Round    `json:"round"`
 	Turn  nomic.TurnInfo `json:"turn"`
-	// Next is the next scheduled effect, and In how long until it.
+	// Next is the next scheduled effect, and In how long until it, in
+	// words ("27 hours").
 	Next       *due   `json:"next,omitempty"`
 	In         string `json:"in,omitempty"`
 	WinnerName string `json:"winner_name,omitempty"`
