@@ -181,6 +181,23 @@ func catalogueReply(ctx context.Context, s *game.Service, inv *Invocation, name 
 	return &Reply{Text: clip(s.Says(name, res.Body, playerNames(ctx, s, inv.Game, res.Names)), MaxText)}
 }
 
+// mentionedNames is playerNames for a reply on a hot path (a match move):
+// a player of the reply's own platform whom the command did not read is
+// mentioned (the platform shows the mention as their name, at no read),
+// and only another platform's player is read for their name.
+func mentionedNames(ctx context.Context, s *game.Service, inv *Invocation, known map[string]string) func(string) string {
+	read := playerNames(ctx, s, inv.Game, known)
+	return func(id string) string {
+		if n, ok := known[id]; ok && n != "" {
+			return n
+		}
+		if u, ok := strings.CutPrefix(id, inv.Platform+":"); ok && inv.Platform != "" {
+			return "<@" + u + ">"
+		}
+		return read(id)
+	}
+}
+
 // playerNames is the game's display names by id, read when first asked
 // for (the id itself for someone who is not a player now).
 func playerNames(ctx context.Context, s *game.Service, g string, known map[string]string) func(string) string {

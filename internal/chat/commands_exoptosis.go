@@ -234,7 +234,7 @@ func moveHandler(build func(inv *Invocation) (gildedhall.MatchMove, error)) Hand
 		}
 		// What the move did, as every edge says it (the command's Says),
 		// then who the match waits for.
-		said := s.Says("match-"+mv.Kind, res.Body, playerNames(ctx, s, inv.Game, res.Names))
+		said := s.Says("match-"+mv.Kind, res.Body, mentionedNames(ctx, s, inv, res.Names))
 		rep := &Reply{Title: fmt.Sprintf("%s: %s", r.Match.ID, mv.Kind), Text: lines([]string{said, nextText(r.Match)})}
 		if inv.SharedMessage() != nil {
 			// A move pressed on a match's message in the channel: the

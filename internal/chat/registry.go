@@ -38,7 +38,8 @@ const (
 	Channel
 )
 
-// Completion names an autocomplete provider (see completions).
+// Completion names an option's source of suggestions (a game.Suggest's
+// Name): set, a platform offers autocompletion for the option.
 type Completion string
 
 // Option is one typed option of a command.
@@ -113,9 +114,6 @@ func (c Command) InRuleset(reg *game.Registry, id string) bool {
 func groups() [][]Command {
 	return [][]Command{playerCommands(), adminCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands()}
 }
-
-// completions lists every area's autocomplete providers, once.
-var completions = mergeCompletions()
 
 var (
 	tableOnce sync.Once
@@ -297,25 +295,5 @@ func (c Command) Option(name string) (Option, bool) {
 // CompletionFunc suggests values for an option as the user types partial.
 // inv carries the other options typed so far.
 type CompletionFunc func(ctx context.Context, s *game.Service, inv *Invocation, partial string) ([]Choice, error)
-
-// mergeCompletions merges the areas' providers; a kind in two areas is a
-// programming error.
-func mergeCompletions(areas ...map[Completion]CompletionFunc) map[Completion]CompletionFunc {
-	out := map[Completion]CompletionFunc{}
-	for _, a := range areas {
-		for k, fn := range a {
-			if _, dup := out[k]; dup {
-				panic(fmt.Sprintf("chat: completion %q is defined twice", k))
-			}
-			out[k] = fn
-		}
-	}
-	return out
-}
-
-func completion(kind Completion) (CompletionFunc, bool) {
-	fn, ok := completions[kind]
-	return fn, ok
-}
 
 func intp(n int) *int { return &n }

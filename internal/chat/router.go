@@ -252,13 +252,10 @@ func (r *Router) Complete(ctx context.Context, inv *Invocation, option, partial 
 	if len(o.Choices) > 0 {
 		return filterChoices(o.Choices, partial)
 	}
-	fn, ok := completion(o.Complete)
-	if o.suggest != nil {
-		fn, ok = suggestion(o.suggest), true
-	}
-	if !ok {
+	if o.suggest == nil {
 		return nil
 	}
+	fn := suggestion(o.suggest)
 	if inv.Options == nil {
 		inv.Options = map[string]string{}
 	}

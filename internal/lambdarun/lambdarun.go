@@ -34,8 +34,9 @@ const InvokePath = "/2015-03-31/functions/function/invocations"
 // inlining in croupier's own packages: inlined copies of their many small
 // functions are 0.3-0.45 MiB of every bootstrap, and a command's time is the
 // store's round trips, not this code (BenchmarkEngineCommand and the nomic
-// benchmarks cost the same CPU without it; docs/operations.md "Bootstraps").
-var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-gcflags=croupier/...=-l", "-ldflags", "-s -w"}
+// benchmarks cost the same CPU without it; docs/operations.md "Bootstraps"),
+// nor in the AWS SDK's, whose calls wait on the network (0.1 MiB more).
+var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-gcflags=croupier/...=-l", "-gcflags=github.com/aws/...=-l", "-ldflags", "-s -w"}
 
 // Build compiles ./functions/<name> of the repository at root for the host
 // into dir/<name>/bootstrap, with the flags the Lambda build uses, and
