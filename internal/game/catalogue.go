@@ -113,6 +113,12 @@ func commonComponent() Component {
 	}}
 }
 
+// argMessage is a governance command's chat message: what the platform
+// gives (the message a command is used on), not what a person types.
+func argMessage(what string) Arg {
+	return Arg{Name: "message", Type: FieldJSON, Required: true, NotInChat: true, Description: what + ": {platform, channel, message}"}
+}
+
 // The governance views.
 var (
 	viewProposals = View{Name: "proposals", Institution: InstGovernance, What: "proposals"}
@@ -129,15 +135,35 @@ var (
 func Governance() Component {
 	return Component{Name: InstGovernance,
 		Commands: []Command{
-			{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Summary: "Submit a proposal", Call: call(commands.SubmitProposal, creates), Says: saysProposal},
-			{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Summary: "Withdraw a proposal", Call: ByID[ProposalRef](commands.WithdrawProposal), Says: saysProposal},
-			{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Summary: "Request justice", Call: call(commands.RequestJustice, creates), Says: saysJustice},
-			{Name: "ruling", Institution: InstGovernance, What: "rulings", Summary: "Rule on a request (the Judge)", Call: call(commands.Rule, creates), Says: saysRuling},
-			{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Summary: "Overturn your ruling", Call: ByID[RulingRef](commands.Overturn), Says: saysRuling},
-			{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Summary: "Open a vote of confidence", Call: call(commands.OpenConfidence, creates), Says: saysRuling},
+			{Name: "proposal-submit", Institution: InstGovernance, What: "proposals", Summary: "Submit a proposal", Call: call(commands.SubmitProposal, creates), Says: saysProposal,
+				Help: "The proposal is the chat message; its 👍/👎 reactions when voting ends are the votes (RULINGS G2). A standard one is voted on through the whole next phase, an urgent one (reputable players) for 48 hours.",
+				Args: []Arg{argMessage("The chat message that is the proposal, whose reactions are its votes"),
+					{Name: "class", Type: FieldString, Description: "standard (the default) or urgent", Choices: []Choice{{Label: "standard", Value: "standard"}, {Label: "urgent", Value: "urgent"}}},
+					{Name: "title", Type: FieldString, Description: "Its title, for announcements"},
+					{Name: "text", Type: FieldString, Description: "Its text, for announcements"},
+					{Name: "amendment", Type: FieldJSON, Description: `What adoption changes in the ruleset's numbers: [{"op":"replace","path":"/shop/random-card/price","value":2}]`},
+					{Name: "kind", Type: FieldString, Description: "A kind of proposal the ruleset adds (the Obelisk's banishment)"},
+					{Name: "params", Type: FieldJSON, Description: `The kind's parameters: {"player":"Cy","duration":"72h"}`},
+				}},
+			{Name: "proposal-withdraw", Institution: InstGovernance, What: "proposals", Summary: "Withdraw a proposal", Call: ByID[ProposalRef](commands.WithdrawProposal), Says: saysProposal,
+				Args: []Arg{{Name: "proposal", Type: FieldString, Required: true, Positional: true, Description: "Your open proposal, by id"}}},
+			{Name: "justice-request", Institution: InstGovernance, What: "requests for justice", Summary: "Request justice", Call: call(commands.RequestJustice, creates), Says: saysJustice,
+				Help: "A statement the Judge rules TRUE or FALSE, or a question the Judge answers (RULINGS G4); the ruling may be overturned by a vote of confidence.",
+				Args: []Arg{{Name: "kind", Type: FieldString, Required: true, Positional: true, Description: "statement or question", Choices: []Choice{{Label: "statement", Value: "statement"}, {Label: "question", Value: "question"}}},
+					{Name: "text", Type: FieldString, Required: true, Positional: true, Description: "The statement or the question"},
+					argMessage("The chat message the request was made in")}},
+			{Name: "ruling", Institution: InstGovernance, What: "rulings", Summary: "Rule on a request (the Judge)", Call: call(commands.Rule, creates), Says: saysRuling,
+				Args: []Arg{{Name: "request", Type: FieldString, Required: true, Positional: true, Description: "The request for justice, by id"},
+					{Name: "answer", Type: FieldString, Required: true, Positional: true, Description: "Your ruling: TRUE or FALSE for a statement, an answer for a question"}}},
+			{Name: "ruling-overturn", Institution: InstGovernance, What: "rulings", Summary: "Overturn your ruling", Call: ByID[RulingRef](commands.Overturn), Says: saysRuling,
+				Args: []Arg{{Name: "ruling", Type: FieldString, Required: true, Positional: true, Description: "Your ruling, by id"}}},
+			{Name: "confidence-open", Institution: InstGovernance, What: "votes of confidence", Summary: "Open a vote of confidence", Call: call(commands.OpenConfidence, creates), Says: saysRuling,
+				Args: []Arg{{Name: "ruling", Type: FieldString, Required: true, Positional: true, Description: "The ruling the vote is about, by id"},
+					{Name: "poll", Type: FieldJSON, Required: true, NotInChat: true, Description: "The chat message whose 👍/👎 reactions are the vote: {platform, channel, message}"}}},
 			{Name: "judge-removal-assent", Institution: InstGovernance, What: "a Judge", Summary: "Assent to removing the Judge", Call: bare(commands.AssentRemoval), Says: saysOffice("Your assent to removing the Judge is counted.")},
 			{Name: "judge-resign", Institution: InstGovernance, What: "a Judge", Summary: "Resign as Judge", Call: bare(commands.Resign), Says: saysOffice("You resigned as Judge.")},
-			{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Summary: "Stand for Judge", Call: call(commands.StandForJudge, creates), Says: saysCandidacy},
+			{Name: "judge-candidacy", Institution: InstGovernance, What: "Judge elections", Summary: "Stand for Judge", Call: call(commands.StandForJudge, creates), Says: saysCandidacy,
+				Args: []Arg{argMessage("The chat message of your candidacy, whose 👍 reactions are its support")}},
 			{Name: "proposal-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "proposals"},
 			{Name: "confidence-tally", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "votes of confidence"},
 			{Name: "judge-election", Institution: InstGovernance, AfterEnd: true, Scheduled: true, What: "Judge elections"},
