@@ -225,8 +225,13 @@ func Cards() engine.Component {
 				{Name: "components", Type: engine.FieldJSON, Description: `Ritual Components by id, e.g. {"herbs":2} (the Obelisk's; none here)`},
 				{Name: "reason", Type: engine.FieldString, Required: true, Description: "Why (kept in the log)"},
 			}},
-		{Name: "import", Institution: InstCards, Admin: true, What: "imports of holdings", Summary: "Carry players and their holdings over in one correction (admins)", Call: method((*Service).Import), Says: saysImport},
-		{Name: "import-revoke", Institution: InstCards, Admin: true, What: "revocations of imports", Summary: "Undo an import as a whole (admins)", Call: method((*Service).RevokeImport), Says: saysImport},
+		{Name: "import", Institution: InstCards, Admin: true, What: "imports of holdings", Summary: "Carry players and their holdings over in one correction (admins)", Call: method((*Service).Import), Says: saysImport,
+			Help: "Each row names a player (identity and name) and what they hold; the import is one logged correction, revocable as a whole (import-revoke). croupier play import FILE reads a CSV file.",
+			Args: []engine.Arg{{Name: "rows", Type: engine.FieldJSON, Required: true, Description: `The players and holdings: [{"player":"discord:2","name":"Bob","vertebrae":3,"cards":[{"name":"Ace of Spades"}]}]`},
+				{Name: "reason", Type: engine.FieldString, Required: true, Description: "Why, for the log"}}},
+		{Name: "import-revoke", Institution: InstCards, Admin: true, What: "revocations of imports", Summary: "Undo an import as a whole (admins)", Call: method((*Service).RevokeImport), Says: saysImport,
+			Args: []engine.Arg{{Name: "import", Type: engine.FieldString, Required: true, Positional: true, Description: "The import, by id"},
+				{Name: "reason", Type: engine.FieldString, Required: true, Description: "Why, for the log"}}},
 	}}
 }
 
