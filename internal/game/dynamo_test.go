@@ -9,16 +9,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
-	"croupier/internal/store"
-	"croupier/internal/store/dynamo"
-	"croupier/internal/testenv"
 )
-
-func newDynamo(t *testing.T) store.Store {
-	t.Helper()
-	client, table := testenv.DynamoTable(t, "game")
-	return dynamo.New(client, table)
-}
 
 // Acceptance: 50 concurrent writers updating one player item through the
 // game service against DynamoDB Local lose no update.

@@ -71,7 +71,7 @@ func join(t *testing.T, svc *game.Service, id, name string) {
 func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
 	for _, b := range []struct {
 		name string
-		st   func(*testing.T) store.Store
+		st   func(testing.TB) store.Store
 	}{{"bolt", newBolt}, {"dynamodb", newDynamo}} {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.st(t)

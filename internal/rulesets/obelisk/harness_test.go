@@ -5,40 +5,26 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
-	"croupier/internal/store/bolt"
 )
 
-// Monday 2026-11-30 12:00 UTC: Phase I of ISO week 49.
-var start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+// The Obelisk's tests use the shared harness (internal/gametest) under
+// short names.
+var (
+	start   = gametest.Start
+	newBolt = gametest.Bolt
+	seeded  = gametest.Seeded
+)
 
-const admin = "discord:1"
-
-func newBolt(t testing.TB) store.Store {
-	t.Helper()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "croupier.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
-func seeded(n uint64) *rand.ChaCha8 {
-	var s [32]byte
-	s[0] = byte(n)
-	return rand.NewChaCha8(s)
-}
+const admin = gametest.Admin
 
 // tb is what the helpers need of a test: a *testing.T or a *rapid.T.
 type tb interface {
