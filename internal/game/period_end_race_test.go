@@ -8,7 +8,6 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/calendar"
-	"croupier/internal/store"
 )
 
 // periodEnds returns the game's period-end entries, oldest first.
@@ -67,46 +66,4 @@ func TestT4_PeriodEndedByAnotherRunDuringHooksIsNotEndedAgain(t *testing.T) {
 			t.Fatalf("the seed of 2026-W49-II was revealed at Friday 00:00, before its period ended")
 		}
 	}
-}
-
-// interleaved is a store whose every operation first calls before: the test
-// runs a whole other scheduler run at one chosen point of this one's.
-type interleaved struct {
-	store.Store
-	ops   atomic.Int64
-	at    int64 // the operation before which other runs; 0: never
-	other func()
-	ranAt atomic.Int64
-}
-
-func (s *interleaved) step() {
-	if n := s.ops.Add(1); n == s.at {
-		s.other()
-		s.ranAt.Store(n)
-	}
-}
-
-func (s *interleaved) Get(ctx context.Context, k store.Key) (store.Item, error) {
-	s.step()
-	return s.Store.Get(ctx, k)
-}
-
-func (s *interleaved) GetMany(ctx context.Context, ks []store.Key) ([]store.Item, error) {
-	s.step()
-	return s.Store.GetMany(ctx, ks)
-}
-
-func (s *interleaved) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	s.step()
-	return s.Store.Query(ctx, q)
-}
-
-func (s *interleaved) QueryDue(ctx context.Context, until time.Time, limit int) ([]store.Item, error) {
-	s.step()
-	return s.Store.QueryDue(ctx, until, limit)
-}
-
-func (s *interleaved) Commit(ctx context.Context, tx store.Tx) error {
-	s.step()
-	return s.Store.Commit(ctx, tx)
 }

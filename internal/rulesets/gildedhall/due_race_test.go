@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/governance"
@@ -21,48 +21,6 @@ import (
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
-
-// interleaved is a store whose every operation first calls before: the test
-// runs a whole other scheduler run at one chosen point of this one's.
-type interleaved struct {
-	store.Store
-	ops   atomic.Int64
-	at    int64 // the operation before which other runs; 0: never
-	other func()
-	ranAt atomic.Int64
-}
-
-func (s *interleaved) step() {
-	if n := s.ops.Add(1); n == s.at {
-		s.other()
-		s.ranAt.Store(n)
-	}
-}
-
-func (s *interleaved) Get(ctx context.Context, k store.Key) (store.Item, error) {
-	s.step()
-	return s.Store.Get(ctx, k)
-}
-
-func (s *interleaved) GetMany(ctx context.Context, ks []store.Key) ([]store.Item, error) {
-	s.step()
-	return s.Store.GetMany(ctx, ks)
-}
-
-func (s *interleaved) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	s.step()
-	return s.Store.Query(ctx, q)
-}
-
-func (s *interleaved) QueryDue(ctx context.Context, until time.Time, limit int) ([]store.Item, error) {
-	s.step()
-	return s.Store.QueryDue(ctx, until, limit)
-}
-
-func (s *interleaved) Commit(ctx context.Context, tx store.Tx) error {
-	s.step()
-	return s.Store.Commit(ctx, tx)
-}
 
 // Every due kind at once, two weeks into the game, with a scheduler run
 // that is late: at 2026-12-14 02:00 the phase ends of W50 (Friday, and
@@ -176,7 +134,7 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 
 	// One run alone: the reference, and how many store operations it makes.
 	st, clk := open("alone.db")
-	counted := &interleaved{Store: st}
+	counted := &gametest.Interleaved{Store: st}
 	alone := rulesets.New(counted, clk, game.WithEntropy(seeded(3)))
 	before := scheduled(t, alone)
 	rep, err := alone.RunDue(ctx)
@@ -187,7 +145,7 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 	for k := range before {
 		delete(want, k)
 	}
-	ops := counted.ops.Load()
+	ops := counted.Ops()
 	kinds := map[string]bool{}
 	for k, at := range want {
 		if at.After(lateRun) {
@@ -208,7 +166,7 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 	for at := int64(1); at <= ops; at++ {
 		st, clk := open(fmt.Sprintf("at-%d.db", at))
 		other := rulesets.New(st, clk, game.WithEntropy(seeded(4)))
-		first := &interleaved{Store: st, at: at, other: func() {
+		first := &gametest.Interleaved{Store: st, At: at, Other: func() {
 			if rep, err := other.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 				t.Errorf("the other run: %+v %v", rep, err)
 			}
@@ -217,10 +175,10 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("other run before operation %d: RunDue %+v %v", at, rep, err)
 		}
-		if first.ranAt.Load() != at {
+		if first.RanAt() != at {
 			// The other run took work this one would have done, so this
 			// one made fewer operations: later points are the same run.
-			if first.ops.Load() >= at {
+			if first.Ops() >= at {
 				t.Fatalf("other run before operation %d did not run", at)
 			}
 			continue
@@ -284,7 +242,7 @@ func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T
 	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	clk.Set(friday.Add(-time.Millisecond))
 	scheduler := rulesets.New(st, clk, game.WithEntropy(seeded(2)))
-	late := &interleaved{Store: st, at: 2, other: func() { // before the engagement's commit
+	late := &gametest.Interleaved{Store: st, At: 2, Other: func() { // before the engagement's commit
 		clk.Set(friday)
 		if rep, err := scheduler.RunDue(ctx); err != nil || len(rep.Transitions) != 1 {
 			t.Errorf("the phase end: %+v %v", rep, err)
@@ -294,7 +252,7 @@ func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T
 	if err != nil {
 		t.Fatal(err)
 	}
-	if late.ranAt.Load() != 2 {
+	if late.RanAt() != 2 {
 		t.Fatal("the phase end did not run before the engagement's commit")
 	}
 	got := decode[gildedhall.BattleEngagement](t, res)
@@ -323,14 +281,14 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 		engager.MaxAttempts, engager.Backoff = 3, time.Microsecond
 		var res *game.Result
 		var engageErr error
-		run := &interleaved{Store: st, at: at, other: func() {
+		run := &gametest.Interleaved{Store: st, At: at, Other: func() {
 			res, engageErr = gildedhall.On(engager).EngageBattle(ctx, req(cy, "engage-cy"))
 		}}
 		clk.Set(friday)
 		if rep, err := rulesets.New(run, clk, game.WithEntropy(seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("engagement before operation %d of the phase end: RunDue %+v %v", at, rep, err)
 		}
-		if run.ranAt.Load() != at {
+		if run.RanAt() != at {
 			break // past the run's last operation
 		}
 		battle := view(t, svc, "b-2026-W49-I", "")
