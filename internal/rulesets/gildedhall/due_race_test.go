@@ -43,37 +43,34 @@ func everyDueKind(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc, clk := newGame(t, st)
-	g := &gov{t: t, ctx: context.Background(), svc: svc, clk: clk}
-	for i := 10; i < 20; i++ {
-		g.must(svc.Join(g.ctx, req(pl(i), "join"), game.JoinGame{}))
-	}
+	g := gametest.NewGov(t, st)
+	svc := g.Svc
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
 	enrol(t, svc, dee, suit("Diamonds", 2, 10), 0)
-	g.elect(pl(10)) // runs the due work of week 49
+	g.Elect(pl(10)) // runs the due work of week 49
 
-	g.clk.Set(w50Monday.Add(30 * time.Minute))
-	g.must(gildedhall.On(svc).Grant(g.ctx, req(admin, g.key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
-	g.must(trades.On(svc).OfferTrade(g.ctx, req(pl(11), g.key()), trades.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
-	rq := decode[game.JusticeRecord](t, g.must(svc.RequestJustice(g.ctx, req(pl(11), g.key()),
+	g.Clk.Set(w50Monday.Add(30 * time.Minute))
+	g.Must(gildedhall.On(svc).Grant(g.Ctx, req(admin, g.Key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
+	g.Must(trades.On(svc).OfferTrade(g.Ctx, req(pl(11), g.Key()), trades.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
+	rq := decode[game.JusticeRecord](t, g.Must(svc.RequestJustice(g.Ctx, req(pl(11), g.Key()),
 		game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
-	ru := decode[game.RulingView](t, g.must(svc.Rule(g.ctx, req(pl(10), g.key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
-	g.clk.Set(w50Monday.Add(24 * time.Hour))
-	g.must(svc.OpenConfidence(g.ctx, req(pl(12), g.key()), game.OpenConfidence{Ruling: ru.ID, Poll: msg("poll")}))
-	g.vote("poll", pls(13, 14), pls(15))
+	ru := decode[game.RulingView](t, g.Must(svc.Rule(g.Ctx, req(pl(10), g.Key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
+	g.Clk.Set(w50Monday.Add(24 * time.Hour))
+	g.Must(svc.OpenConfidence(g.Ctx, req(pl(12), g.Key()), game.OpenConfidence{Ruling: ru.ID, Poll: msg("poll")}))
+	g.Vote("poll", pls(13, 14), pls(15))
 
-	g.clk.Set(w50Thursday)
-	g.propose(pl(12), "p50", game.SubmitProposal{Title: "More gifts", Text: "Let us gift twice."})
-	g.vote("p50", pls(10, 11, 12), pls(13))
-	g.must(svc.StandForJudge(g.ctx, req(pl(13), g.key()), game.StandForJudge{Message: msg("cand-w50")}))
-	g.vote("cand-w50", pls(11, 12, 14), nil)
+	g.Clk.Set(w50Thursday)
+	g.Propose(pl(12), "p50", game.SubmitProposal{Title: "More gifts", Text: "Let us gift twice."})
+	g.Vote("p50", pls(10, 11, 12), pls(13))
+	g.Must(svc.StandForJudge(g.Ctx, req(pl(13), g.Key()), game.StandForJudge{Message: msg("cand-w50")}))
+	g.Vote("cand-w50", pls(11, 12, 14), nil)
 
-	g.clk.Set(w50Saturday)
+	g.Clk.Set(w50Saturday)
 	twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
-	g.must(gildedhall.On(svc).EngageBattle(g.ctx, req(cy, g.key())))
-	g.must(gildedhall.On(svc).EngageBattle(g.ctx, req(dee, g.key())))
+	g.Must(gildedhall.On(svc).EngageBattle(g.Ctx, req(cy, g.Key())))
+	g.Must(gildedhall.On(svc).EngageBattle(g.Ctx, req(dee, g.Key())))
 	return path
 }
 
