@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/reactions"
 	"croupier/internal/rules/governance"
 	"croupier/internal/rulesets"
@@ -138,9 +139,9 @@ var tallyKinds = []tallyKind{
 	}},
 	{"confidence vote", func(g *gov) (string, time.Time, func() int) {
 		g.Elect(pl(10))
-		rq := decode[game.JusticeRecord](g.T, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "rq"),
+		rq := gametest.Decode[game.JusticeRecord](g.T, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "rq"),
 			game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
-		ru := decode[game.RulingView](g.T, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
+		ru := gametest.Decode[game.RulingView](g.T, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
 		opened := g.Clk.Now().Add(time.Hour)
 		g.Clk.Set(opened)
 		g.Must(g.Svc.OpenConfidence(g.Ctx, req(pl(12), "conf"), game.OpenConfidence{Ruling: ru.ID, Poll: msg("vote")}))
@@ -185,7 +186,7 @@ func resultOf(g *gov, id string) *governance.Result {
 func raceTheTally(t *testing.T, k tallyKind) {
 	for _, order := range []string{"push lands right after the tally read the reactions", "push read the reactions before the tally"} {
 		t.Run(order, func(t *testing.T) {
-			hooked := &onRead{Store: newBolt(t)}
+			hooked := &onRead{Store: gametest.Bolt(t)}
 			g := newGovOn(t, hooked)
 			m, end, against := k.setup(g)
 			g.Vote(m, pls(11, 12), pls(13))
@@ -217,7 +218,7 @@ func raceTheTally(t *testing.T, k tallyKind) {
 				if got != 3 {
 					t.Fatalf("the push 1 ms before the end was acknowledged (%s) but the %s counted %d against, not 3", lateRes.Body, k.name, got)
 				}
-			case ruleCode(lateErr) == "voting_closed":
+			case gametest.RuleCode(lateErr) == "voting_closed":
 				if got != 1 {
 					t.Fatalf("the push was refused (%v) but the %s counted %d against, not 1", lateErr, k.name, got)
 				}
@@ -273,7 +274,7 @@ func TestT5_APushStampedBeforeTheCountIsRefusedSayingWhatAndWhen(t *testing.T) {
 		},
 	} {
 		err := p()
-		if ruleCode(err) != "voting_closed" {
+		if gametest.RuleCode(err) != "voting_closed" {
 			t.Fatalf("a push stamped 1 ms before the end, after the count: %v; want voting_closed", err)
 		}
 		id := resultID(g)
@@ -322,7 +323,7 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 		for j := i; j < min(filler, i+100); j++ {
 			ids = append(ids, fmt.Sprintf("discord:%018d", 900000000000000000+j))
 		}
-		v := decode[game.PushedView](t, g.Must(g.Svc.PushReactions(g.Ctx, req(admin, fmt.Sprintf("filler-%d", i)), game.PushReactions{Message: msg(m), Op: "add", Up: ids})))
+		v := gametest.Decode[game.PushedView](t, g.Must(g.Svc.PushReactions(g.Ctx, req(admin, fmt.Sprintf("filler-%d", i)), game.PushReactions{Message: msg(m), Op: "add", Up: ids})))
 		others = append(others, ids...)
 		// The response, logged with the push, holds a sample and the count.
 		if v.UpCount != len(others) || len(v.Up) != min(len(others), governance.VoterSample) || v.Up[0] != others[0] {
@@ -364,7 +365,7 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 				if len(acked) == 10 {
 					release()
 				}
-			case ruleCode(err) == "voting_closed":
+			case gametest.RuleCode(err) == "voting_closed":
 				refused++
 			default:
 				failures = append(failures, err.Error())
@@ -405,20 +406,22 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 	t.Logf("%d acknowledged and counted, %d refused as late; the record has %d pages", len(acked), refused, len(h.PageKeys()))
 }
 
-func TestT5_ConcurrentPushesRacingTheTallyBolt(t *testing.T) { concurrentPushes(t, newBolt(t), 0) }
+func TestT5_ConcurrentPushesRacingTheTallyBolt(t *testing.T) {
+	concurrentPushes(t, gametest.Bolt(t), 0)
+}
 
 func TestT5_ConcurrentPushesRacingTheTallyDynamoDB(t *testing.T) {
-	concurrentPushes(t, newDynamo(t), 0)
+	concurrentPushes(t, gametest.Dynamo(t), 0)
 }
 
 // A message 5,000 people reacted to is a record in pages (issue 22); the
 // pushes racing the tally write its head, and the seal seals it there.
 func TestT5_ConcurrentPushesRacingTheTallyOfAPagedRecordBolt(t *testing.T) {
-	concurrentPushes(t, newBolt(t), 5000)
+	concurrentPushes(t, gametest.Bolt(t), 5000)
 }
 
 func TestT5_ConcurrentPushesRacingTheTallyOfAPagedRecordDynamoDB(t *testing.T) {
-	concurrentPushes(t, newDynamo(t), 5000)
+	concurrentPushes(t, gametest.Dynamo(t), 5000)
 }
 
 // manyCandidacies: an election of 120 candidacies (more than one commit
@@ -467,7 +470,7 @@ func manyCandidacies(t *testing.T, st store.Store) {
 func candidacies120(t *testing.T, st store.Store) (*onRead, *gov) {
 	hooked := &onRead{Store: st}
 	g := newGovOn(t, hooked)
-	g.Clk.Set(start.Add(time.Hour))
+	g.Clk.Set(gametest.Start.Add(time.Hour))
 	for i := range 120 {
 		g.Must(g.Svc.Join(g.Ctx, req(pl(100+i), "join"), game.JoinGame{}))
 	}
@@ -508,7 +511,7 @@ func sealedOnce(t *testing.T, g *gov, n int) {
 // attempt of it fails); the election stays due, and the next run seals the
 // rest (each record once) and holds it.
 func TestT5_AnElectionsSealInterruptedPartWayIsResumed(t *testing.T) {
-	hooked, g := candidacies120(t, newBolt(t))
+	hooked, g := candidacies120(t, gametest.Bolt(t))
 	hooked.dieAt.Store(2)
 	g.Clk.Set(nextMonday)
 	rep, err := g.Svc.RunDue(g.Ctx)
@@ -537,18 +540,18 @@ func TestT5_AnElectionsSealInterruptedPartWayIsResumed(t *testing.T) {
 }
 
 func TestT5_ElectionOf120CandidaciesSealsInBoundedIdempotentCommitsBolt(t *testing.T) {
-	manyCandidacies(t, newBolt(t))
+	manyCandidacies(t, gametest.Bolt(t))
 }
 
 func TestT5_ElectionOf120CandidaciesSealsInBoundedIdempotentCommitsDynamoDB(t *testing.T) {
-	manyCandidacies(t, newDynamo(t))
+	manyCandidacies(t, gametest.Dynamo(t))
 }
 
 // TestT5_TheSealCostsOneSmallWritePerMessage measures a proposal tally's
 // store cost (bolt bills as DynamoDB would): the seal adds one put of the
 // message's record, a single PutItem when the tally counts one message.
 func TestT5_TheSealCostsOneSmallWritePerMessage(t *testing.T) {
-	hooked := &onRead{Store: newBolt(t)}
+	hooked := &onRead{Store: gametest.Bolt(t)}
 	g := newGovOn(t, hooked)
 	m, end, _ := tallyKinds[0].setup(g)
 	g.Vote(m, pls(11, 12), pls(13))
@@ -573,9 +576,9 @@ func TestT5_TheSealCostsOneSmallWritePerMessage(t *testing.T) {
 // of the end); messages the platform reader reads live are not touched; a
 // moment the service's clock has not reached is not sealed.
 func TestT5_SealReactionsForAModulesEnd(t *testing.T) {
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ctx := context.Background()
-	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(discordOnly{}))
+	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(gametest.Seeded(2)), game.WithReactions(discordOnly{}))
 	slackMsg := game.MessageRef{Platform: "slack", Channel: "C1", Message: "1700000000.000100"}
 	discordMsg := msg("live")
 	if _, err := svc.PushReactions(ctx, req(admin, "r"), game.PushReactions{Message: slackMsg, Up: pls(10, 11)}); err != nil {
@@ -600,7 +603,7 @@ func TestT5_SealReactionsForAModulesEnd(t *testing.T) {
 		t.Fatal("a message read live from Discord was sealed")
 	}
 	late := rulesets.New(svc.Store(), lagging{Clock: clk, lag: time.Millisecond})
-	if _, err := late.PushReactions(ctx, req(admin, "late"), game.PushReactions{Message: slackMsg, Op: "add", Up: pls(12)}); ruleCode(err) != "voting_closed" ||
+	if _, err := late.PushReactions(ctx, req(admin, "late"), game.PushReactions{Message: slackMsg, Op: "add", Up: pls(12)}); gametest.RuleCode(err) != "voting_closed" ||
 		!strings.Contains(err.Error(), "The votes on this message were counted as of") {
 		t.Fatalf("a push 1 ms before the sealed moment: %v", err)
 	}

@@ -29,7 +29,7 @@ var (
 // newGov is a game with ten players who joined at the start, on bolt.
 func newGov(t *testing.T) *gov {
 	t.Helper()
-	return newGovOn(t, newBolt(t))
+	return newGovOn(t, gametest.Bolt(t))
 }
 
 // Days of ISO week 49 of 2026 (the game starts Monday 30 Nov, 12:00 UTC).
@@ -100,14 +100,14 @@ func TestG2_UrgentByNonReputablePlayerRefused(t *testing.T) {
 	g.Clk.Set(thursday.Add(24 * time.Hour)) // Friday: more than 3 days after the start
 	g.Must(g.Svc.Join(g.Ctx, req(pl(30), "join"), game.JoinGame{}))
 	_, err := g.Svc.SubmitProposal(g.Ctx, req(pl(30), "u"), game.SubmitProposal{Class: governance.Urgent, Message: msg("x")})
-	if ruleCode(err) != "not_reputable" {
+	if gametest.RuleCode(err) != "not_reputable" {
 		t.Fatalf("urgent proposal by a new player: %v", err)
 	}
 	if p := g.Propose(pl(30), "y", game.SubmitProposal{}); p.Class != governance.Standard {
 		t.Fatalf("a standard one is fine: %+v", p.Proposal)
 	}
 	_, err = g.Svc.SubmitProposal(g.Ctx, req(pl(99), "n"), game.SubmitProposal{Message: msg("z")})
-	if ruleCode(err) != "not_a_player" {
+	if gametest.RuleCode(err) != "not_a_player" {
 		t.Fatalf("a non-player's proposal: %v", err)
 	}
 }
@@ -194,7 +194,7 @@ func TestG1_G3_SimultaneousAdoptionsApplyInCreationOrder(t *testing.T) {
 	// Acceptance 5: the next purchase costs the new price.
 	g.Must(gildedhall.On(g.Svc).Grant(g.Ctx, req(admin, "grant"), gildedhall.Grant{Player: pl(12), Vertebrae: 10, Reason: "test"}))
 	res := g.Must(gildedhall.On(g.Svc).Purchase(g.Ctx, req(pl(12), "buy"), gildedhall.Purchase{Item: "random-card"}))
-	if got := decode[gildedhall.PurchaseResult](t, res); got.Paid != 4 || got.Vertebrae != 6 {
+	if got := gametest.Decode[gildedhall.PurchaseResult](t, res); got.Paid != 4 || got.Vertebrae != 6 {
 		t.Fatalf("purchase after adoption: paid %d, balance %d", got.Paid, got.Vertebrae)
 	}
 }
@@ -203,7 +203,7 @@ func TestG1_WithdrawnProposalIsNotTallied(t *testing.T) {
 	g := newGov(t)
 	g.Clk.Set(thursday)
 	p := g.Propose(pl(10), "w1", game.SubmitProposal{})
-	if _, err := g.Svc.WithdrawProposal(g.Ctx, req(pl(11), "w"), p.ID); ruleCode(err) != "not_author" {
+	if _, err := g.Svc.WithdrawProposal(g.Ctx, req(pl(11), "w"), p.ID); gametest.RuleCode(err) != "not_author" {
 		t.Fatalf("withdraw by another: %v", err)
 	}
 	g.Must(g.Svc.WithdrawProposal(g.Ctx, req(pl(10), "w"), p.ID))
@@ -255,7 +255,7 @@ func TestG5_ElectionTieGoesToEarliestCandidacy(t *testing.T) {
 	g.Clk.Advance(time.Hour)
 	g.Must(g.Svc.StandForJudge(g.Ctx, req(pl(11), "c"), game.StandForJudge{Message: msg("c11")}))
 	g.Must(g.Svc.StandForJudge(g.Ctx, req(pl(12), "c"), game.StandForJudge{Message: msg("c12")}))
-	if _, err := g.Svc.StandForJudge(g.Ctx, req(pl(10), "again"), game.StandForJudge{Message: msg("c10b")}); ruleCode(err) != "already_candidate" {
+	if _, err := g.Svc.StandForJudge(g.Ctx, req(pl(10), "again"), game.StandForJudge{Message: msg("c10b")}); gametest.RuleCode(err) != "already_candidate" {
 		t.Fatalf("second candidacy in a week: %v", err)
 	}
 	g.Vote("c10", pls(13, 14), nil)
@@ -299,9 +299,9 @@ func TestG4_ConfidenceVote(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g := newGov(t)
 			g.Elect(pl(10))
-			rq := decode[game.JusticeRecord](t, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "rq"),
+			rq := gametest.Decode[game.JusticeRecord](t, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "rq"),
 				game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
-			ru := decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
+			ru := gametest.Decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
 			if ru.Answer != "TRUE" || ru.ID != rq.Request.ID+"-1" {
 				t.Fatalf("ruling %+v", ru)
 			}
@@ -336,23 +336,23 @@ func TestG4_ConfidenceVote(t *testing.T) {
 func TestG4_JudgeRulesOverturnsAndIsRemoved(t *testing.T) {
 	g := newGov(t)
 	g.Elect(pl(10))
-	if _, err := g.Svc.RequestJustice(g.Ctx, req(pl(10), "self"), game.RequestJustice{Kind: governance.KindQuestion, Text: "?", Message: msg("q0")}); ruleCode(err) != "judge_cannot_request" {
+	if _, err := g.Svc.RequestJustice(g.Ctx, req(pl(10), "self"), game.RequestJustice{Kind: governance.KindQuestion, Text: "?", Message: msg("q0")}); gametest.RuleCode(err) != "judge_cannot_request" {
 		t.Fatalf("the Judge's own request: %v", err)
 	}
-	rq := decode[game.JusticeRecord](t, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "q"),
+	rq := gametest.Decode[game.JusticeRecord](t, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "q"),
 		game.RequestJustice{Kind: governance.KindQuestion, Text: "May Jokers follow Jokers?", Message: msg("q1")})))
 	if q, _ := g.Svc.JudgeQueue(g.Ctx, "hall"); len(q) != 1 || q[0].Request.ID != rq.Request.ID {
 		t.Fatalf("queue %+v", q)
 	}
-	if _, err := g.Svc.Rule(g.Ctx, req(pl(11), "r"), game.RuleOn{Request: rq.Request.ID, Answer: "yes"}); ruleCode(err) != "not_the_judge" {
+	if _, err := g.Svc.Rule(g.Ctx, req(pl(11), "r"), game.RuleOn{Request: rq.Request.ID, Answer: "yes"}); gametest.RuleCode(err) != "not_the_judge" {
 		t.Fatalf("ruling by a non-judge: %v", err)
 	}
-	first := decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "r1"), game.RuleOn{Request: rq.Request.ID, Answer: "Yes."})))
+	first := gametest.Decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "r1"), game.RuleOn{Request: rq.Request.ID, Answer: "Yes."})))
 	g.Must(g.Svc.Overturn(g.Ctx, req(pl(10), "o1"), first.ID))
 	if q, _ := g.Svc.JudgeQueue(g.Ctx, "hall"); len(q) != 1 {
 		t.Fatal("an overturned ruling's request is back in the queue")
 	}
-	second := decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "r2"), game.RuleOn{Request: rq.Request.ID, Answer: "Only of the same colour."})))
+	second := gametest.Decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "r2"), game.RuleOn{Request: rq.Request.ID, Answer: "Only of the same colour."})))
 	if second.ID != rq.Request.ID+"-2" {
 		t.Fatalf("second ruling id %s", second.ID)
 	}
@@ -361,18 +361,18 @@ func TestG4_JudgeRulesOverturnsAndIsRemoved(t *testing.T) {
 		t.Fatalf("rulings %+v", rs)
 	}
 	g.Clk.Advance(8 * 24 * time.Hour)
-	if _, err := g.Svc.Overturn(g.Ctx, req(pl(10), "o2"), second.ID); ruleCode(err) != "overturn_window_closed" {
+	if _, err := g.Svc.Overturn(g.Ctx, req(pl(10), "o2"), second.ID); gametest.RuleCode(err) != "overturn_window_closed" {
 		t.Fatalf("overturn after 7 days: %v", err)
 	}
 	g.Must(g.Svc.AssentRemoval(g.Ctx, req(pl(11), "a")))
-	if _, err := g.Svc.AssentRemoval(g.Ctx, req(pl(11), "a2")); ruleCode(err) != "already_assented" {
+	if _, err := g.Svc.AssentRemoval(g.Ctx, req(pl(11), "a2")); gametest.RuleCode(err) != "already_assented" {
 		t.Fatalf("assenting twice: %v", err)
 	}
-	js := decode[game.JudgeState](t, g.Must(g.Svc.AssentRemoval(g.Ctx, req(pl(12), "a"))))
+	js := gametest.Decode[game.JudgeState](t, g.Must(g.Svc.AssentRemoval(g.Ctx, req(pl(12), "a"))))
 	if js.Judge != "" || len(g.Events("judge_removed")) != 1 {
 		t.Fatalf("two assents remove the Judge: %+v", js)
 	}
-	if _, err := g.Svc.Resign(g.Ctx, req(pl(10), "resign")); ruleCode(err) != "not_the_judge" {
+	if _, err := g.Svc.Resign(g.Ctx, req(pl(10), "resign")); gametest.RuleCode(err) != "not_the_judge" {
 		t.Fatalf("resigning when removed: %v", err)
 	}
 }
@@ -413,14 +413,14 @@ func TestPushReactions_Refusals(t *testing.T) {
 			return err
 		}, "invalid_amendment"},
 	} {
-		if got := ruleCode(c.run()); got != c.code {
+		if got := gametest.RuleCode(c.run()); got != c.code {
 			t.Errorf("%s: %q, want %q", c.name, got, c.code)
 		}
 	}
 }
 
 func TestG1_ConfiguredReactionSourceDecides_FailureRetried(t *testing.T) {
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ctx := context.Background()
 	down := true
 	src := reactions.SourceFunc(func(_ context.Context, m game.MessageRef) (reactions.Snapshot, error) {
@@ -430,7 +430,7 @@ func TestG1_ConfiguredReactionSourceDecides_FailureRetried(t *testing.T) {
 		// Two players for, one non-player for, one player against.
 		return reactions.Snapshot{Up: []string{pl(10), pl(11), "discord:777"}, Down: []string{pl(12)}}, nil
 	})
-	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(src))
+	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(gametest.Seeded(2)), game.WithReactions(src))
 	for i := 10; i < 13; i++ {
 		if _, err := svc.Join(ctx, req(pl(i), "join"), game.JoinGame{}); err != nil {
 			t.Fatal(err)
@@ -441,7 +441,7 @@ func TestG1_ConfiguredReactionSourceDecides_FailureRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := decode[game.ProposalView](t, res).ID
+	id := gametest.Decode[game.ProposalView](t, res).ID
 	clk.Set(nextMonday)
 	rep, err := svc.RunDue(ctx)
 	if err != nil || len(rep.Failed) == 0 {

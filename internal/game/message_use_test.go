@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/rules/governance"
 	"croupier/internal/store"
@@ -17,7 +18,7 @@ import (
 // what the message already is.
 func wantUsed(t *testing.T, what string, err error, already string) {
 	t.Helper()
-	if ruleCode(err) != "message_already_used" || !strings.Contains(err.Error(), "That message is already "+already) {
+	if gametest.RuleCode(err) != "message_already_used" || !strings.Contains(err.Error(), "That message is already "+already) {
 		t.Errorf("%s on a used message: %v; want message_already_used saying %q", what, err, "That message is already "+already)
 	}
 }
@@ -48,9 +49,9 @@ func TestG6_OneMessageIsOneThing(t *testing.T) {
 	_, err = g.Svc.SubmitProposal(g.Ctx, req(pl(12), "p3"), game.SubmitProposal{Message: msg("cand-" + pl(10))})
 	wantUsed(t, "a proposal on a candidacy", err, "Judge candidacy ")
 
-	rq := decode[game.JusticeRecord](t, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "rq"),
+	rq := gametest.Decode[game.JusticeRecord](t, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "rq"),
 		game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
-	ru := decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
+	ru := gametest.Decode[game.RulingView](t, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
 	for _, m := range []struct{ msg, already string }{
 		{"m1", isProposal},
 		{"rq", "request for justice " + rq.Request.ID + " «Kings are worth 12.»."},
@@ -115,7 +116,7 @@ func concurrentUses(t *testing.T, st store.Store) {
 		switch {
 		case err == nil:
 			ok++
-		case ruleCode(err) != "message_already_used":
+		case gametest.RuleCode(err) != "message_already_used":
 			t.Errorf("use %d: %v; want success or message_already_used", i, err)
 		}
 	}
@@ -130,6 +131,6 @@ func concurrentUses(t *testing.T, st store.Store) {
 	}
 }
 
-func TestG6_ConcurrentUsesOfOneMessageBolt(t *testing.T) { concurrentUses(t, newBolt(t)) }
+func TestG6_ConcurrentUsesOfOneMessageBolt(t *testing.T) { concurrentUses(t, gametest.Bolt(t)) }
 
-func TestG6_ConcurrentUsesOfOneMessageDynamoDB(t *testing.T) { concurrentUses(t, newDynamo(t)) }
+func TestG6_ConcurrentUsesOfOneMessageDynamoDB(t *testing.T) { concurrentUses(t, gametest.Dynamo(t)) }

@@ -24,7 +24,7 @@ func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
 	for _, b := range []struct {
 		name string
 		st   func(testing.TB) store.Store
-	}{{"bolt", newBolt}, {"dynamodb", newDynamo}} {
+	}{{"bolt", gametest.Bolt}, {"dynamodb", gametest.Dynamo}} {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.st(t)
 			svc, clk := newLedger(t, st)
@@ -67,7 +67,7 @@ func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
 // one name, each write their own index item (no two joins write one item),
 // so every name resolves afterwards and a shared one is ambiguous.
 func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
-	st := newDynamo(t)
+	st := gametest.Dynamo(t)
 	svc, _ := newLedger(t, st)
 	const n = 24
 	var wg sync.WaitGroup
@@ -102,7 +102,7 @@ func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
 // not say its members are indexed finds a name among its players.
 func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
 	ctx := context.Background()
-	st := newBolt(t)
+	st := gametest.Bolt(t)
 	svc, _ := newLedger(t, st)
 	gametest.Join(t, svc, "discord:2", "Bob")
 	gametest.Join(t, svc, "discord:3", "Cy")
@@ -141,7 +141,7 @@ func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
 // TestNames_ARefusalNamesAtMostTenCandidates: a name twelve players share
 // is refused naming ten of them "and 2 more"; candidates lists all twelve.
 func TestNames_ARefusalNamesAtMostTenCandidates(t *testing.T) {
-	svc, _ := newLedger(t, newBolt(t))
+	svc, _ := newLedger(t, gametest.Bolt(t))
 	var ids []string
 	for i := range 12 {
 		id := fmt.Sprintf("discord:%d", 100+i)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules/calendar"
 )
 
@@ -32,8 +33,8 @@ func periodEnds(t *testing.T, svc *game.Service, g string) []game.Entry {
 // following period days early.
 func TestT4_PeriodEndedByAnotherRunDuringHooksIsNotEndedAgain(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newLedger(t, newBolt(t))
-	other := newLedgerService(svc.Store(), clk, game.WithEntropy(seeded(2)))
+	svc, clk := newLedger(t, gametest.Bolt(t))
+	other := newLedgerService(svc.Store(), clk, game.WithEntropy(gametest.Seeded(2)))
 	// The hook runs in both services (hooks are per process); only the
 	// first call interleaves.
 	var fired atomic.Bool

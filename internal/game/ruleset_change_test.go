@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules/governance"
 )
 
@@ -159,7 +160,7 @@ func TestR4_AmendmentRefusedAtSubmission(t *testing.T) {
 		{`[{"op":"replace","path":"/shop/4/price","value":2}]`, "named by their id"},
 	} {
 		_, err := g.Svc.SubmitProposal(g.Ctx, req(pl(10), fmt.Sprintf("bad%d", i)), game.SubmitProposal{Message: msg(fmt.Sprintf("bad%d", i)), Amendment: json.RawMessage(c.patch)})
-		if ruleCode(err) != "invalid_amendment" || !strings.Contains(err.Error(), c.want) {
+		if gametest.RuleCode(err) != "invalid_amendment" || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want invalid_amendment saying %q", c.patch, err, c.want)
 		}
 	}
@@ -175,7 +176,7 @@ func TestR4_AdminAmendmentIsPathLevel(t *testing.T) {
 	g := newGov(t)
 	g.Must(g.Svc.Amend(g.Ctx, req(admin, "a1"), game.Amend{Patch: priceOp("chip", 20), Reason: "ruling 1"}))
 	patch := wholeShop(t, g, "random-card", 2)
-	res := decode[game.AmendResult](t, g.Must(g.Svc.Amend(g.Ctx, req(admin, "a2"), game.Amend{Patch: patch, Reason: "ruling 2"})))
+	res := gametest.Decode[game.AmendResult](t, g.Must(g.Svc.Amend(g.Ctx, req(admin, "a2"), game.Amend{Patch: patch, Reason: "ruling 2"})))
 	if res.Amendment.Summary != "Random Card costs 2 Vertebrae, was 5" {
 		t.Errorf("summary %q", res.Amendment.Summary)
 	}

@@ -15,24 +15,11 @@ import (
 )
 
 // The trades' tests play in a Gilded Hall game, "hall" (its records trade
-// cards, the richest goods), and in an Obelisk game, with the shared
-// harness (internal/gametest) under short names.
-var (
-	start     = gametest.Start
-	newBolt   = gametest.Bolt
-	newDynamo = gametest.Dynamo
-	seeded    = gametest.Seeded
-	newGame   = gametest.NewGame
-	req       = gametest.Req
-	ruleCode  = gametest.RuleCode
-)
-
+// cards, the richest goods), and in an Obelisk game: the shared harness's
+// (internal/gametest) administrator and requests keep short names.
 const admin = gametest.Admin
 
-func decode[T any](t testing.TB, res *game.Result) T {
-	t.Helper()
-	return gametest.Decode[T](t, res)
-}
+var req = gametest.Req
 
 const ada, bo, cy, dee = "discord:2", "discord:3", "discord:4", "discord:5"
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/players"
@@ -154,7 +155,7 @@ func sameSet(a, b map[string]bool) bool {
 // state.
 func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
+	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
 	const a, b, c, d = "discord:2", "discord:3", "discord:4", "slack:U5"
 	cardsOf := map[string][]string{}
 	packsOf := map[string][]string{}
@@ -168,7 +169,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := decode[gildedhall.GrantResult](t, res)
+		g := gametest.Decode[gildedhall.GrantResult](t, res)
 		cardsOf[p], packsOf[p] = cardIDs(g.Cards), packIDs(g.Packs)
 	}
 	card := func(p string, i int) []string { return []string{cardsOf[p][i]} }
@@ -211,7 +212,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		if err != nil {
 			t.Fatalf("offer %d: %v", i, err)
 		}
-		made = append(made, decode[trades.Trade](t, res))
+		made = append(made, gametest.Decode[trades.Trade](t, res))
 	}
 	before := holdings(t, svc)
 
@@ -230,7 +231,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 			case err == nil:
 				outcomes[i] = outcome{attempts: res.Attempts}
 			default:
-				outcomes[i] = outcome{code: ruleCode(err)}
+				outcomes[i] = outcome{code: gametest.RuleCode(err)}
 			}
 		}()
 	}

@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
@@ -61,8 +62,8 @@ func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 func TestTradeIndex_Property(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
-		clk := clock.NewManual(start)
-		svc := rulesets.New(newBolt(t), clk, game.WithEntropy(seeded(7)))
+		clk := clock.NewManual(gametest.Start)
+		svc := rulesets.New(gametest.Bolt(t), clk, game.WithEntropy(gametest.Seeded(7)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -166,7 +167,7 @@ func TestTradeIndex_Property(t *testing.T) {
 func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 	ctx := context.Background()
 	cost := func(past int) store.Cost {
-		svc, clk := newGame(t, newBolt(t))
+		svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 		offer := tradingParties(t, svc, 500)
 		for i := range past {
 			id := offer(ada, bo)
@@ -196,7 +197,7 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w := decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{made, received}) {
+		if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{made, received}) {
 			t.Fatalf("the departure withdrew %v, want %v", w, []string{made, received})
 		}
 		for _, id := range []string{made, received} {
@@ -224,7 +225,7 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 // indexes exact.
 func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	offer := tradingParties(t, svc, 5)
 	before := offer(ada, bo)
 	// Ada's record as the version before the index wrote it.
@@ -254,7 +255,7 @@ func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{before, after}) {
+	if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{before, after}) {
 		t.Fatalf("the departure withdrew %v, want %v", w, []string{before, after})
 	}
 	checkTradeIndex(t, svc, []string{ada, bo, cy})
@@ -267,7 +268,7 @@ func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 // player's index is still exactly their open trades.
 func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
+	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
 	people := []string{ada, bo, cy, dee}
 	for _, p := range people {
 		enrol(t, svc, p, nil, 0)
@@ -284,7 +285,7 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		open = append(open, decode[trades.Trade](t, res))
+		open = append(open, gametest.Decode[trades.Trade](t, res))
 	}
 	checkTradeIndex(t, svc, people)
 	var wg sync.WaitGroup
@@ -343,6 +344,6 @@ func tradingParties(t *testing.T, svc *game.Service, vertebrae int) (offer func(
 		if err != nil {
 			t.Fatal(err)
 		}
-		return decode[trades.Trade](t, res).ID
+		return gametest.Decode[trades.Trade](t, res).ID
 	}
 }

@@ -54,9 +54,9 @@ func everyDueKind(t *testing.T) string {
 	g.Clk.Set(w50Monday.Add(30 * time.Minute))
 	g.Must(gildedhall.On(svc).Grant(g.Ctx, req(admin, g.Key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
 	g.Must(trades.On(svc).OfferTrade(g.Ctx, req(pl(11), g.Key()), trades.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
-	rq := decode[game.JusticeRecord](t, g.Must(svc.RequestJustice(g.Ctx, req(pl(11), g.Key()),
+	rq := gametest.Decode[game.JusticeRecord](t, g.Must(svc.RequestJustice(g.Ctx, req(pl(11), g.Key()),
 		game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
-	ru := decode[game.RulingView](t, g.Must(svc.Rule(g.Ctx, req(pl(10), g.Key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
+	ru := gametest.Decode[game.RulingView](t, g.Must(svc.Rule(g.Ctx, req(pl(10), g.Key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
 	g.Clk.Set(w50Monday.Add(24 * time.Hour))
 	g.Must(svc.OpenConfidence(g.Ctx, req(pl(12), g.Key()), game.OpenConfidence{Ruling: ru.ID, Poll: msg("poll")}))
 	g.Vote("poll", pls(13, 14), pls(15))
@@ -132,7 +132,7 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 	// One run alone: the reference, and how many store operations it makes.
 	st, clk := open("alone.db")
 	counted := &gametest.Interleaved{Store: st}
-	alone := rulesets.New(counted, clk, game.WithEntropy(seeded(3)))
+	alone := rulesets.New(counted, clk, game.WithEntropy(gametest.Seeded(3)))
 	before := scheduled(t, alone)
 	rep, err := alone.RunDue(ctx)
 	if err != nil || len(rep.Failed) > 0 {
@@ -162,13 +162,13 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 
 	for at := int64(1); at <= ops; at++ {
 		st, clk := open(fmt.Sprintf("at-%d.db", at))
-		other := rulesets.New(st, clk, game.WithEntropy(seeded(4)))
+		other := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(4)))
 		first := &gametest.Interleaved{Store: st, At: at, Other: func() {
 			if rep, err := other.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 				t.Errorf("the other run: %+v %v", rep, err)
 			}
 		}}
-		svc := rulesets.New(first, clk, game.WithEntropy(seeded(3)))
+		svc := rulesets.New(first, clk, game.WithEntropy(gametest.Seeded(3)))
 		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("other run before operation %d: RunDue %+v %v", at, rep, err)
 		}
@@ -216,8 +216,8 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 // Bo engaged in its battle.
 func adaAndBoEngagedCyNot(t *testing.T) (store.Store, *game.Service, *clock.Manual) {
 	t.Helper()
-	st := newBolt(t)
-	svc, clk := newGame(t, st)
+	st := gametest.Bolt(t)
+	svc, clk := gametest.NewGame(t, st)
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
@@ -238,21 +238,21 @@ func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T
 	st, svc, clk := adaAndBoEngagedCyNot(t)
 	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	clk.Set(friday.Add(-time.Millisecond))
-	scheduler := rulesets.New(st, clk, game.WithEntropy(seeded(2)))
+	scheduler := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(2)))
 	late := &gametest.Interleaved{Store: st, At: 2, Other: func() { // before the engagement's commit
 		clk.Set(friday)
 		if rep, err := scheduler.RunDue(ctx); err != nil || len(rep.Transitions) != 1 {
 			t.Errorf("the phase end: %+v %v", rep, err)
 		}
 	}}
-	res, err := gildedhall.On(rulesets.New(late, clk, game.WithEntropy(seeded(3)))).EngageBattle(ctx, req(cy, k("engage")))
+	res, err := gildedhall.On(rulesets.New(late, clk, game.WithEntropy(gametest.Seeded(3)))).EngageBattle(ctx, req(cy, k("engage")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if late.RanAt() != 2 {
 		t.Fatal("the phase end did not run before the engagement's commit")
 	}
-	got := decode[gildedhall.BattleEngagement](t, res)
+	got := gametest.Decode[gildedhall.BattleEngagement](t, res)
 	battle := view(t, svc, "b-2026-W49-I", "")
 	in := slices.Contains(battle.Players, cy)
 	switch {
@@ -274,7 +274,7 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 		st, svc, clk := adaAndBoEngagedCyNot(t)
 		// cy's Lambda reads the time a millisecond before the end.
 		before := clock.NewManual(friday.Add(-time.Millisecond))
-		engager := rulesets.New(st, before, game.WithEntropy(seeded(5)))
+		engager := rulesets.New(st, before, game.WithEntropy(gametest.Seeded(5)))
 		engager.MaxAttempts, engager.Backoff = 3, time.Microsecond
 		var res *game.Result
 		var engageErr error
@@ -282,7 +282,7 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 			res, engageErr = gildedhall.On(engager).EngageBattle(ctx, req(cy, "engage-cy"))
 		}}
 		clk.Set(friday)
-		if rep, err := rulesets.New(run, clk, game.WithEntropy(seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+		if rep, err := rulesets.New(run, clk, game.WithEntropy(gametest.Seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("engagement before operation %d of the phase end: RunDue %+v %v", at, rep, err)
 		}
 		if run.RanAt() != at {
@@ -296,14 +296,14 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 		}
 		switch {
 		case engageErr != nil:
-			if ruleCode(engageErr) != "busy" {
+			if gametest.RuleCode(engageErr) != "busy" {
 				t.Fatalf("engagement before operation %d: %v", at, engageErr)
 			}
 			if in {
 				t.Fatalf("engagement before operation %d refused, yet %s is in the battle", at, cy)
 			}
 		default:
-			got := decode[gildedhall.BattleEngagement](t, res)
+			got := gametest.Decode[gildedhall.BattleEngagement](t, res)
 			if got.Period == "2026-W49-I" && !in {
 				t.Fatalf("engagement before operation %d acknowledged for %s, formed without %s: %v (player's engagement %q)",
 					at, got.Battle, cy, battle.Players, me.Period)

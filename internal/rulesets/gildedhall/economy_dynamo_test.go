@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
@@ -22,7 +23,7 @@ import (
 // other 90 are refused for lack of funds: none is lost to contention.
 func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
+	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
 	const buyer, buyers = "discord:2", 100
 	if _, err := svc.Join(ctx, req(buyer, "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 			case err == nil:
 				codes["ok"]++
 				attempts = append(attempts, res.Attempts)
-				bought = append(bought, decode[gildedhall.PurchaseResult](t, res).Cards...)
+				bought = append(bought, gametest.Decode[gildedhall.PurchaseResult](t, res).Cards...)
 			case errors.As(err, &re):
 				codes[re.Code]++
 			default:

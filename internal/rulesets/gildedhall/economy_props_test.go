@@ -18,6 +18,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
@@ -392,8 +393,8 @@ func TestEconomyStateMachine(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
-		clk := clock.NewManual(start)
-		svc := rulesets.New(newTmpfsBolt(t), clk, game.WithEntropy(seeded(11)), game.WithLogger(quiet))
+		clk := clock.NewManual(gametest.Start)
+		svc := rulesets.New(newTmpfsBolt(t), clk, game.WithEntropy(gametest.Seeded(11)), game.WithLogger(quiet))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -945,7 +946,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				}
 				m.stats["replayed"]++
 				if d.changed != nil && rapid.Bool().Draw(rt, "changed") {
-					if err := d.changed(); ruleCode(err) != "idempotency_key_reused" {
+					if err := d.changed(); gametest.RuleCode(err) != "idempotency_key_reused" {
 						rt.Fatalf("%s's key with a different request: %v", d.name, err)
 					}
 				}
@@ -973,7 +974,7 @@ func newTmpfsBolt(t *testing.T) store.Store {
 	t.Helper()
 	dir, err := os.MkdirTemp("/dev/shm", "croupier-test-")
 	if err != nil {
-		return newBolt(t)
+		return gametest.Bolt(t)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	st, err := bolt.Open(filepath.Join(dir, "croupier.db"))

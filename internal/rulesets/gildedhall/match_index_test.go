@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
@@ -108,7 +109,7 @@ func sameIDs(a, b []string) bool {
 // withdrawal, play to the end, and a departure that cancels and forfeits.
 func TestMatchIndex_DuelLifecycle(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	people := []string{ada, bo, cy, dee}
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
@@ -123,7 +124,7 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkIndex(t, svc, people)
-		return decode[gildedhall.MatchView](t, res).ID
+		return gametest.Decode[gildedhall.MatchView](t, res).ID
 	}
 	answer := func(who, id string, accept bool) {
 		t.Helper()
@@ -179,7 +180,7 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 // fit its commit) and its end takes it out of every index.
 func TestMatchIndex_Battle(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	var ps []string
 	for i := range 30 {
 		p := fmt.Sprintf("discord:%d", 100+i)
@@ -230,8 +231,8 @@ func TestMatchIndex_Battle(t *testing.T) {
 func TestMatchIndex_Property(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
-		clk := clock.NewManual(start)
-		svc := rulesets.New(newBolt(t), clk, game.WithEntropy(seeded(9)))
+		clk := clock.NewManual(gametest.Start)
+		svc := rulesets.New(gametest.Bolt(t), clk, game.WithEntropy(gametest.Seeded(9)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -344,7 +345,7 @@ func TestMatchIndex_Property(t *testing.T) {
 func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 	cost := func(past int) (leave, lookup store.Cost) {
 		ctx := context.Background()
-		svc, _ := newGame(t, newBolt(t))
+		svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 		enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
 		enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 		enrol(t, svc, cy, suit("Spades", 2, 10), 10)
@@ -354,7 +355,7 @@ func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				answer := gildedhall.AnswerDuel{Match: decode[gildedhall.MatchView](t, res).ID}
+				answer := gildedhall.AnswerDuel{Match: gametest.Decode[gildedhall.MatchView](t, res).ID}
 				if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, k("decline")), answer); err != nil {
 					t.Fatal(err)
 				}
@@ -369,7 +370,7 @@ func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		requested := decode[gildedhall.MatchView](t, res).ID
+		requested := gametest.Decode[gildedhall.MatchView](t, res).ID
 		if got := record(t, svc, ada).Matches; !slices.Equal(got, []string{live, requested}) {
 			t.Fatalf("after %d past duels Ada indexes %v, want her two live ones", past, got)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"croupier/internal/gametest"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -11,7 +12,7 @@ import (
 // stays during play), and their duel requests and invitations are cancelled.
 func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
@@ -31,7 +32,7 @@ func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending := decode[gildedhall.MatchView](t, res).ID
+	pending := gametest.Decode[gildedhall.MatchView](t, res).ID
 
 	if _, err := svc.Leave(ctx, req(cy, "leave")); err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 // items; the log says so.
 func TestP1_RefundToALeaverIsDestroyed(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)

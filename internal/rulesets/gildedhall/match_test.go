@@ -13,6 +13,7 @@ import (
 
 	"croupier/internal/fair"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -74,7 +75,7 @@ func move(t *testing.T, svc *game.Service, actor string, mv gildedhall.MatchMove
 	if err != nil {
 		t.Fatalf("%s %s %+v: %v", actor, mv.Kind, mv, err)
 	}
-	return decode[gildedhall.MoveResult](t, res)
+	return gametest.Decode[gildedhall.MoveResult](t, res)
 }
 
 // duel makes players[0] request a duel with the others, who all accept.
@@ -85,7 +86,7 @@ func duel(t *testing.T, svc *game.Service, ps ...string) string {
 	if err != nil {
 		t.Fatalf("request duel: %v", err)
 	}
-	id := decode[gildedhall.MatchView](t, res).ID
+	id := gametest.Decode[gildedhall.MatchView](t, res).ID
 	for _, p := range ps[1:] {
 		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(p, k("accept")), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
 			t.Fatalf("%s accepts: %v", p, err)
@@ -198,7 +199,7 @@ const (
 // at once, the pool goes to the winner in the commit that ends the match.
 func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
@@ -207,17 +208,17 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := decode[gildedhall.MatchView](t, res)
+	d := gametest.Decode[gildedhall.MatchView](t, res)
 	if d.Status != gildedhall.MatchRequested || !slices.Equal(d.WaitingFor, []string{bo, cy}) {
 		t.Fatalf("a new request waits for both invitees: %+v", d)
 	}
-	if _, err := gildedhall.On(svc).Play(ctx, req(ada, "early"), d.ID, "2 of Hearts"); ruleCode(err) != "match_not_started" {
+	if _, err := gildedhall.On(svc).Play(ctx, req(ada, "early"), d.ID, "2 of Hearts"); gametest.RuleCode(err) != "match_not_started" {
 		t.Fatalf("a move before everyone accepted: %v", err)
 	}
 	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a1"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a2"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); ruleCode(err) != "already_answered" {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a2"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); gametest.RuleCode(err) != "already_answered" {
 		t.Fatalf("answering twice: %v", err)
 	}
 	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(cy, "a3"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
@@ -236,7 +237,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	if p := view(t, svc, d.ID, ada).Participants[0]; len(p.Hand) != 6 {
 		t.Fatalf("Ada sees her own selection: %+v", p)
 	}
-	if _, err := gildedhall.On(svc).Select(ctx, req(ada, "sel-again"), d.ID, suit("Hearts", 2, 5)); ruleCode(err) != "not_your_turn" {
+	if _, err := gildedhall.On(svc).Select(ctx, req(ada, "sel-again"), d.ID, suit("Hearts", 2, 5)); gametest.RuleCode(err) != "not_your_turn" {
 		t.Fatalf("selecting twice: %v", err)
 	}
 	move(t, svc, bo, gildedhall.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Clubs", 2, 6)})
@@ -265,7 +266,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 			t.Fatalf("%s %s %d: %v", who, kind, amount, err)
 		}
 	}
-	if _, err := gildedhall.On(svc).Bet(ctx, req(bo, "out-of-turn"), d.ID, "pass", 0); ruleCode(err) != "not_your_turn" {
+	if _, err := gildedhall.On(svc).Bet(ctx, req(bo, "out-of-turn"), d.ID, "pass", 0); gametest.RuleCode(err) != "not_your_turn" {
 		t.Fatalf("Bo before Ada: %v", err)
 	}
 	bet(ada, "raise", 3)
@@ -333,7 +334,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 // X11: any decline cancels the duel; nothing more can be answered or played.
 func TestX11_DeclineCancels(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	for _, p := range []string{ada, bo, cy, dee} {
 		enrol(t, svc, p, nil, 0)
 	}
@@ -341,8 +342,8 @@ func TestX11_DeclineCancels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := decode[gildedhall.MatchView](t, res).ID
-	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(dee, "x"), gildedhall.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "not_invited" {
+	id := gametest.Decode[gildedhall.MatchView](t, res).ID
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(dee, "x"), gildedhall.AnswerDuel{Match: id, Accept: true}); gametest.RuleCode(err) != "not_invited" {
 		t.Fatalf("an outsider answers: %v", err)
 	}
 	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "y"), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
@@ -352,19 +353,19 @@ func TestX11_DeclineCancels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := decode[gildedhall.MatchView](t, res); v.Status != gildedhall.MatchCancelled || v.CancelReason != "declined" || v.CancelledBy != cy {
+	if v := gametest.Decode[gildedhall.MatchView](t, res); v.Status != gildedhall.MatchCancelled || v.CancelReason != "declined" || v.CancelledBy != cy {
 		t.Fatalf("a decline cancels: %+v", v)
 	}
-	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(ada, "z"), gildedhall.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "duel_closed" {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(ada, "z"), gildedhall.AnswerDuel{Match: id, Accept: true}); gametest.RuleCode(err) != "duel_closed" {
 		t.Fatalf("answering a cancelled duel: %v", err)
 	}
-	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f"), id); ruleCode(err) != "duel_closed" {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f"), id); gametest.RuleCode(err) != "duel_closed" {
 		t.Fatalf("moving in a cancelled duel: %v", err)
 	}
-	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f2"), "dnope"); ruleCode(err) != "match_not_found" {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f2"), "dnope"); gametest.RuleCode(err) != "match_not_found" {
 		t.Fatalf("an unknown match: %v", err)
 	}
-	if _, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "d2"), gildedhall.RequestDuel{Invitees: []string{"discord:99"}}); ruleCode(err) != "not_a_player" {
+	if _, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "d2"), gildedhall.RequestDuel{Invitees: []string{"discord:99"}}); gametest.RuleCode(err) != "not_a_player" {
 		t.Fatalf("inviting a non-player: %v", err)
 	}
 }
@@ -387,7 +388,7 @@ func twoInPlay(t *testing.T, svc *game.Service, adaHand, boHand []string) string
 // a duplicate run does nothing; a late run acts as of the deadline.
 func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
@@ -466,7 +467,7 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 // with the draw logged.
 func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
 	enrol(t, svc, bo, append(suit("Clubs", 5, 9), "Ace of Clubs"), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), []string{"Ace of Clubs", "7 of Clubs", "8 of Clubs", "9 of Clubs"})
@@ -503,7 +504,7 @@ func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 // winner and each bettor gets their bet back.
 func TestX9_TerminationRefunds(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 6)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 6)
 	id := duel(t, svc, ada, bo)
@@ -518,21 +519,21 @@ func TestX9_TerminationRefunds(t *testing.T) {
 	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t1"), id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t2"), id); ruleCode(err) != "already_consented" {
+	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t2"), id); gametest.RuleCode(err) != "already_consented" {
 		t.Fatalf("consenting twice: %v", err)
 	}
 	res, err := gildedhall.On(svc).Terminate(ctx, req(bo, "t3"), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := decode[gildedhall.MoveResult](t, res).Match
+	v := gametest.Decode[gildedhall.MoveResult](t, res).Match
 	if v.Status != gildedhall.MatchEnded || v.Winner != "" || v.EndReason != "terminated" || len(v.Settlement) != 2 {
 		t.Fatalf("terminated: %+v", v)
 	}
 	if chipsOf(t, svc, ada) != 6 || chipsOf(t, svc, bo) != 6 {
 		t.Fatalf("bets refunded: Ada %d, Bo %d", chipsOf(t, svc, ada), chipsOf(t, svc, bo))
 	}
-	if _, err := gildedhall.On(svc).Bet(ctx, req(ada, "late"), id, "pass", 0); ruleCode(err) != "match_over" {
+	if _, err := gildedhall.On(svc).Bet(ctx, req(ada, "late"), id, "pass", 0); gametest.RuleCode(err) != "match_over" {
 		t.Fatalf("a move after the end: %v", err)
 	}
 }
@@ -541,7 +542,7 @@ func TestX9_TerminationRefunds(t *testing.T) {
 // in the commit that settles the match.
 func TestC7_WinningsWinTheGame(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	enrol(t, svc, ada, suit("Hearts", 2, 10), 20)
 	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)
@@ -558,7 +559,7 @@ func TestC7_WinningsWinTheGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := decode[gildedhall.MoveResult](t, res).Match; v.Winner != ada || v.EndReason != "last_standing" {
+	if v := gametest.Decode[gildedhall.MoveResult](t, res).Match; v.Winner != ada || v.EndReason != "last_standing" {
 		t.Fatalf("Ada wins: %+v", v)
 	}
 	if got := chipsOf(t, svc, ada); got != 25 {

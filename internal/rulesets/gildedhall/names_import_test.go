@@ -19,8 +19,8 @@ import (
 // indexes them afresh (no item is left behind to trip it).
 func TestNames_AnImportsRegistrationsAreNamedUntilRevoked(t *testing.T) {
 	ctx := context.Background()
-	st := newBolt(t)
-	svc, _ := newGame(t, st)
+	st := gametest.Bolt(t)
+	svc, _ := gametest.NewGame(t, st)
 	gametest.Join(t, svc, "discord:2", "Bob")
 	res, err := gildedhall.On(svc).Import(ctx, req(admin, "import"), gildedhall.Import{Reason: "carry over",
 		Rows: []gildedhall.ImportRow{{Player: "discord:9", Name: "Nine", Vertebrae: 3}, {Player: "discord:2", Vertebrae: 1}}})

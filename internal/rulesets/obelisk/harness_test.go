@@ -16,14 +16,7 @@ import (
 	"croupier/internal/store"
 )
 
-// The Obelisk's tests use the shared harness (internal/gametest) under
-// short names.
-var (
-	start   = gametest.Start
-	newBolt = gametest.Bolt
-	seeded  = gametest.Seeded
-)
-
+// admin administers the Obelisk's test games (the shared harness's).
 const admin = gametest.Admin
 
 // tb is what the helpers need of a test: a *testing.T or a *rapid.T.
@@ -46,8 +39,8 @@ type world struct {
 
 func newWorld(t testing.TB, st store.Store, season string) *world {
 	t.Helper()
-	clk := clock.NewManual(start)
-	svc := rulesets.New(st, clk, game.WithEntropy(seeded(1)))
+	clk := clock.NewManual(gametest.Start)
+	svc := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(1)))
 	w := &world{t: t, ctx: context.Background(), svc: svc, ob: obelisk.On(svc), clk: clk, game: "stone"}
 	if _, err := svc.Create(w.ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: w.game, Ruleset: obelisk.ID, Season: season}); err != nil {
 		t.Fatalf("create: %v", err)

@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
@@ -56,7 +57,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 	stats := map[string]int{}
 	defer func() { t.Logf("committed over all runs: %v", stats) }()
 	rapid.Check(t, func(rt *rapid.T) {
-		w := newWorld(t, newBolt(t), rapid.SampledFrom(calendar.Seasons).Draw(rt, "season"))
+		w := newWorld(t, gametest.Bolt(t), rapid.SampledFrom(calendar.Seasons).Draw(rt, "season"))
 		w.t = rt
 		// More ⚡ on joining than seed 002's 1, so random games get past
 		// their first task (the number is ruleset data, RULINGS R1).
@@ -114,12 +115,12 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 			"observe": func(rt *rapid.T) {
 				do("observe", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.ob.Observe(w.ctx, r) })
 			},
-			"start": func(rt *rapid.T) {
-				if newest != "" && newest == calendar.PhaseAt(w.clk.Now()).ID() && rapid.IntRange(0, 2).Draw(rt, "start another") != 0 {
+			"gametest.Start": func(rt *rapid.T) {
+				if newest != "" && newest == calendar.PhaseAt(w.clk.Now()).ID() && rapid.IntRange(0, 2).Draw(rt, "gametest.Start another") != 0 {
 					rt.Skip("one Gathering at a time, mostly")
 				}
 				ritual := rapid.SampledFrom([]string{"kindle", "cut-the-obelisk", "boon"}).Draw(rt, "ritual")
-				if res := do("gathering-start", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) {
+				if res := do("gathering-gametest.Start", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) {
 					return w.ob.StartGathering(w.ctx, r, obelisk.StartGathering{RitualType: ritual, Message: "m-" + r.Key})
 				}); res != nil {
 					var d obelisk.TaskDone
