@@ -26,14 +26,14 @@ import (
 // checkTradeIndex asserts each person's index of open trades against the
 // game's full list of trades: their record lists exactly, once each, the
 // open trades they offered or received, and it is complete (indexed).
-func checkTradeIndex(t fataler, svc *game.Service, people []string) {
+func checkTradeIndex(t gametest.Fataler, svc *game.Service, people []string) {
 	t.Helper()
 	all, err := trades.On(svc).Trades(context.Background(), "hall", trades.TradeFilter{})
 	if err != nil {
 		t.Fatalf("trades: %v", err)
 	}
 	for _, id := range people {
-		p := record(t, svc, id)
+		p := gametest.Record(t, svc, id)
 		if p == nil {
 			continue
 		}
@@ -46,7 +46,7 @@ func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 		if len(slices.Compact(slices.Sorted(slices.Values(p.Trades)))) != len(p.Trades) {
 			t.Fatalf("%s indexes a trade twice: %v", id, p.Trades)
 		}
-		if !sameIDs(p.Trades, want) {
+		if !gametest.SameIDs(p.Trades, want) {
 			t.Fatalf("%s indexes trades %v; the open trades they are party to are %v", id, p.Trades, want)
 		}
 		if !p.TradesIndexed {
@@ -174,9 +174,9 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 			var err error
 			switch i % 3 {
 			case 0:
-				_, err = trades.On(svc).AcceptTrade(ctx, req(bo, k("accept")), id)
+				_, err = trades.On(svc).AcceptTrade(ctx, req(bo, gametest.K("accept")), id)
 			case 1:
-				_, err = trades.On(svc).WithdrawTrade(ctx, req(ada, k("withdraw")), id)
+				_, err = trades.On(svc).WithdrawTrade(ctx, req(ada, gametest.K("withdraw")), id)
 			case 2:
 				clk.Advance(169 * time.Hour) // past the trade window (168h)
 				if rep, rerr := svc.RunDue(ctx); rerr != nil || len(rep.Failed) > 0 {
@@ -189,15 +189,15 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 		}
 		made, received := offer(ada, bo), offer(cy, ada)
 		checkTradeIndex(t, svc, []string{ada, bo, cy})
-		if got := record(t, svc, ada).Trades; !sameIDs(got, []string{made, received}) {
+		if got := gametest.Record(t, svc, ada).Trades; !gametest.SameIDs(got, []string{made, received}) {
 			t.Fatalf("after %d past trades Ada indexes %v, want her two open ones", past, got)
 		}
 		var u store.Usage
-		res, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, k("leave")))
+		res, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, gametest.K("leave")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{made, received}) {
+		if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !gametest.SameIDs(w, []string{made, received}) {
 			t.Fatalf("the departure withdrew %v, want %v", w, []string{made, received})
 		}
 		for _, id := range []string{made, received} {
@@ -248,14 +248,14 @@ func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := offer(cy, ada)
-	if got := record(t, svc, ada); got.TradesIndexed || !slices.Equal(got.Trades, []string{after}) {
+	if got := gametest.Record(t, svc, ada); got.TradesIndexed || !slices.Equal(got.Trades, []string{after}) {
 		t.Fatalf("the old record indexes only the offer made since: %+v", got)
 	}
-	res, err := svc.Leave(ctx, req(ada, k("leave")))
+	res, err := svc.Leave(ctx, req(ada, gametest.K("leave")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{before, after}) {
+	if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !gametest.SameIDs(w, []string{before, after}) {
 		t.Fatalf("the departure withdrew %v, want %v", w, []string{before, after})
 	}
 	checkTradeIndex(t, svc, []string{ada, bo, cy})
@@ -271,13 +271,13 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
 	people := []string{ada, bo, cy, dee}
 	for _, p := range people {
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: 100, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, Vertebrae: 100, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	offer := func(ctx context.Context, from, to string) (*game.Result, error) {
-		return trades.On(svc).OfferTrade(ctx, req(from, k("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
+		return trades.On(svc).OfferTrade(ctx, req(from, gametest.K("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
 	}
 	var open []trades.Trade
 	for i := range 12 {
@@ -303,25 +303,25 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 		switch i % 3 {
 		case 0:
 			run(func() (*game.Result, error) {
-				return trades.On(svc).AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID)
+				return trades.On(svc).AcceptTrade(ctx, req(tr.To, gametest.K("accept")), tr.ID)
 			})
 		case 1:
 			run(func() (*game.Result, error) {
-				return trades.On(svc).WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID)
+				return trades.On(svc).WithdrawTrade(ctx, req(tr.From, gametest.K("withdraw")), tr.ID)
 			})
 		case 2:
 			run(func() (*game.Result, error) {
-				return trades.On(svc).WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID)
+				return trades.On(svc).WithdrawTrade(ctx, req(tr.To, gametest.K("decline")), tr.ID)
 			})
 		}
 	}
 	for i := range 12 {
 		run(func() (*game.Result, error) { return offer(ctx, people[i%4], people[(i+2)%4]) })
 	}
-	run(func() (*game.Result, error) { return svc.Leave(ctx, req(dee, k("leave"))) })
+	run(func() (*game.Result, error) { return svc.Leave(ctx, req(dee, gametest.K("leave"))) })
 	wg.Wait()
 	checkTradeIndex(t, svc, people)
-	if p := record(t, svc, dee); p.Member || len(p.Trades) != 0 {
+	if p := gametest.Record(t, svc, dee); p.Member || len(p.Trades) != 0 {
 		t.Fatalf("Dee left; her record: member %v, trades %v", p.Member, p.Trades)
 	}
 }
@@ -333,14 +333,14 @@ func tradingParties(t *testing.T, svc *game.Service, vertebrae int) (offer func(
 	t.Helper()
 	ctx := context.Background()
 	for _, p := range []string{ada, bo, cy} {
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: vertebrae, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, Vertebrae: vertebrae, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return func(from, to string) string {
 		t.Helper()
-		res, err := trades.On(svc).OfferTrade(ctx, req(from, k("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
+		res, err := trades.On(svc).OfferTrade(ctx, req(from, gametest.K("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,12 +47,12 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 	for i := range 30 {
 		p := fmt.Sprintf("discord:%d", 100+i)
 		ps = append(ps, p)
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	enrol(t, svc, dee, suit("Hearts", 2, 4), 0)
+	gametest.Enrol(t, svc, dee, suit("Hearts", 2, 4), 0)
 	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(dee, "e")); gametest.RuleCode(err) != "too_few_cards" {
 		t.Fatalf("engaging with 3 cards: %v", err)
 	}
@@ -137,7 +137,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 			if len(clash) < 4 || !slices.ContainsFunc(clash, func(c string) bool { return slices.Contains(own.Participants[0].Hand, c) }) {
 				continue
 			}
-			_, err = gildedhall.On(svc).Move(ctx, req(p, k("clash")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: clash})
+			_, err = gildedhall.On(svc).Move(ctx, req(p, gametest.K("clash")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: clash})
 			if gametest.RuleCode(err) != "card_in_match" {
 				t.Fatalf("%s selects %v, which holds a card of %s's hand: %v", p, clash, taken, err)
 			}
@@ -212,7 +212,7 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 	ctx := context.Background()
 	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 6), 0)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 6), 0)
 	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(ada, "e")); err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ps := []string{ada, bo, cy, dee, "discord:6"}
 	for i, p := range ps {
-		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		gametest.Enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
 		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
 			t.Fatal(err)
 		}
@@ -258,7 +258,7 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 		t.Fatalf("a waiting entrant sees their selection: %+v", lv.LegalMoves)
 	}
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "forfeit"})
-	if _, err := gildedhall.On(svc).Move(ctx, req(ada, k("select")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); gametest.RuleCode(err) != "forfeited" {
+	if _, err := gildedhall.On(svc).Move(ctx, req(ada, gametest.K("select")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); gametest.RuleCode(err) != "forfeited" {
 		t.Fatalf("selecting after forfeiting: %v", err)
 	}
 	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
@@ -288,7 +288,7 @@ func TestX7_LargeBattleDepartureBeforeTheOverdueDeadline(t *testing.T) {
 	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ps := []string{ada, bo, cy, dee, "discord:6"}
 	for i, p := range ps {
-		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		gametest.Enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
 		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
 			t.Fatal(err)
 		}

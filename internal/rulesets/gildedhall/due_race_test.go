@@ -45,10 +45,10 @@ func everyDueKind(t *testing.T) string {
 	defer st.Close()
 	g := gametest.NewGov(t, st)
 	svc := g.Svc
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
-	enrol(t, svc, dee, suit("Diamonds", 2, 10), 0)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 0)
+	gametest.Enrol(t, svc, dee, suit("Diamonds", 2, 10), 0)
 	g.Elect(pl(10)) // runs the due work of week 49
 
 	g.Clk.Set(w50Monday.Add(30 * time.Minute))
@@ -218,11 +218,11 @@ func adaAndBoEngagedCyNot(t *testing.T) (store.Store, *game.Service, *clock.Manu
 	t.Helper()
 	st := gametest.Bolt(t)
 	svc, clk := gametest.NewGame(t, st)
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 0)
 	for _, p := range []string{ada, bo} {
-		if _, err := gildedhall.On(svc).EngageBattle(context.Background(), req(p, k("engage"))); err != nil {
+		if _, err := gildedhall.On(svc).EngageBattle(context.Background(), req(p, gametest.K("engage"))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -245,7 +245,7 @@ func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T
 			t.Errorf("the phase end: %+v %v", rep, err)
 		}
 	}}
-	res, err := gildedhall.On(rulesets.New(late, clk, game.WithEntropy(gametest.Seeded(3)))).EngageBattle(ctx, req(cy, k("engage")))
+	res, err := gildedhall.On(rulesets.New(late, clk, game.WithEntropy(gametest.Seeded(3)))).EngageBattle(ctx, req(cy, gametest.K("engage")))
 	if err != nil {
 		t.Fatal(err)
 	}

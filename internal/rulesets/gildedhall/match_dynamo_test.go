@@ -19,8 +19,8 @@ import (
 func TestAcceptance5_ConcurrentMovesSameTurnDynamo(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
 
 	rounds := 0

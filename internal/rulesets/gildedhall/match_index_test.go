@@ -2,7 +2,6 @@ package gildedhall_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -21,36 +20,13 @@ import (
 	"croupier/internal/store"
 )
 
-// fataler is what the index checks need of a *testing.T or a *rapid.T.
-type fataler interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
-// record reads a player's stored record (the index is not part of any view).
-func record(t fataler, svc *game.Service, id string) *gildedhall.Player {
-	t.Helper()
-	it, err := svc.Store().Get(context.Background(), store.Key{PK: "GAME#hall", SK: "PLAYER#" + id})
-	if err != nil {
-		t.Fatalf("reading %s: %v", id, err)
-	}
-	if !it.Exists() {
-		return nil
-	}
-	var p gildedhall.Player
-	if err := json.Unmarshal(it.Data, &p); err != nil {
-		t.Fatalf("decoding %s: %v", id, err)
-	}
-	return &p
-}
-
 // checkIndex asserts the index of live matches for each person against the
 // full list of the game's matches: a current player's record indexes
 // exactly the requested and running matches they are in (once each), a
 // forming battle they are in is the battle of their BattlePeriod, and
 // LiveMatches lists exactly the requested, forming and running ones. A
 // person who is not a player (never joined, or left) indexes nothing.
-func checkIndex(t fataler, svc *game.Service, people []string) {
+func checkIndex(t gametest.Fataler, svc *game.Service, people []string) {
 	t.Helper()
 	ctx := context.Background()
 	all, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{})
@@ -58,7 +34,7 @@ func checkIndex(t fataler, svc *game.Service, people []string) {
 		t.Fatalf("matches: %v", err)
 	}
 	for _, id := range people {
-		p := record(t, svc, id)
+		p := gametest.Record(t, svc, id)
 		var indexed []string
 		if p != nil {
 			indexed = p.Matches
@@ -92,17 +68,13 @@ func checkIndex(t fataler, svc *game.Service, people []string) {
 		if len(slices.Compact(slices.Sorted(slices.Values(indexed)))) != len(indexed) {
 			t.Fatalf("%s indexes a match twice: %v", id, indexed)
 		}
-		if !sameIDs(indexed, wantIndexed) {
+		if !gametest.SameIDs(indexed, wantIndexed) {
 			t.Fatalf("%s indexes %v; the live matches they are in are %v", id, indexed, wantIndexed)
 		}
-		if !sameIDs(listed, wantListed) {
+		if !gametest.SameIDs(listed, wantListed) {
 			t.Fatalf("LiveMatches(%s) = %v, want %v", id, listed, wantListed)
 		}
 	}
-}
-
-func sameIDs(a, b []string) bool {
-	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // The index after each step of duels: request, acceptance, a decline, a
@@ -111,15 +83,15 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	people := []string{ada, bo, cy, dee}
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
-	enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+	gametest.Enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
 	checkIndex(t, svc, people)
 
 	request := func(from string, to ...string) string {
 		t.Helper()
-		res, err := gildedhall.On(svc).RequestDuel(ctx, req(from, k("duel")), gildedhall.RequestDuel{Invitees: to})
+		res, err := gildedhall.On(svc).RequestDuel(ctx, req(from, gametest.K("duel")), gildedhall.RequestDuel{Invitees: to})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,14 +100,14 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 	}
 	answer := func(who, id string, accept bool) {
 		t.Helper()
-		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(who, k("answer")), gildedhall.AnswerDuel{Match: id, Accept: accept}); err != nil {
+		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(who, gametest.K("answer")), gildedhall.AnswerDuel{Match: id, Accept: accept}); err != nil {
 			t.Fatal(err)
 		}
 		checkIndex(t, svc, people)
 	}
 
 	played := request(ada, bo, cy)
-	if got := record(t, svc, cy).Matches; !slices.Equal(got, []string{played}) {
+	if got := gametest.Record(t, svc, cy).Matches; !slices.Equal(got, []string{played}) {
 		t.Fatalf("an invitee indexes the request at once: %v", got)
 	}
 	declined := request(bo, dee)
@@ -144,7 +116,7 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 	answer(dee, declined, false)
 	answer(dee, withdrawn, false)
 	answer(cy, played, true) // the last acceptance starts it
-	if got := record(t, svc, dee).Matches; len(got) != 0 {
+	if got := gametest.Record(t, svc, dee).Matches; len(got) != 0 {
 		t.Fatalf("Dee's duels were declined and withdrawn: %v", got)
 	}
 
@@ -154,14 +126,14 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 		checkIndex(t, svc, people)
 	}
 	pending := request(dee, cy)
-	if _, err := svc.Leave(ctx, req(cy, k("leave"))); err != nil {
+	if _, err := svc.Leave(ctx, req(cy, gametest.K("leave"))); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, people)
 	if v := view(t, svc, pending, ""); v.Status != gildedhall.MatchCancelled {
 		t.Fatalf("the leaver's invitation is cancelled: %+v", v)
 	}
-	if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, k("forfeit")), played); err != nil {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, gametest.K("forfeit")), played); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, people)
@@ -169,7 +141,7 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 		t.Fatalf("Ada, last standing, wins: %+v", v)
 	}
 	for _, p := range people {
-		if got := record(t, svc, p).Matches; len(got) != 0 {
+		if got := gametest.Record(t, svc, p).Matches; len(got) != 0 {
 			t.Fatalf("no live match is left, yet %s indexes %v", p, got)
 		}
 	}
@@ -185,8 +157,8 @@ func TestMatchIndex_Battle(t *testing.T) {
 	for i := range 30 {
 		p := fmt.Sprintf("discord:%d", 100+i)
 		ps = append(ps, p)
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
@@ -210,10 +182,10 @@ func TestMatchIndex_Battle(t *testing.T) {
 		t.Fatalf("the battle of 30 starts: %+v", v)
 	}
 	checkIndex(t, svc, ps)
-	if p := record(t, svc, ps[0]); p.BattlePeriod != "" || !slices.Equal(p.Matches, []string{id}) {
+	if p := gametest.Record(t, svc, ps[0]); p.BattlePeriod != "" || !slices.Equal(p.Matches, []string{id}) {
 		t.Fatalf("the engagement is spent into the index: %+v", p)
 	}
-	if _, err := svc.Leave(ctx, req(ps[29], k("leave"))); err != nil {
+	if _, err := svc.Leave(ctx, req(ps[29], gametest.K("leave"))); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, ps)
@@ -346,32 +318,32 @@ func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 	cost := func(past int) (leave, lookup store.Cost) {
 		ctx := context.Background()
 		svc, _ := gametest.NewGame(t, gametest.Bolt(t))
-		enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-		enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-		enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+		gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+		gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+		gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
 		for i := range past {
 			if i%3 == 0 {
-				res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, k("duel")), gildedhall.RequestDuel{Invitees: []string{bo}})
+				res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, gametest.K("duel")), gildedhall.RequestDuel{Invitees: []string{bo}})
 				if err != nil {
 					t.Fatal(err)
 				}
 				answer := gildedhall.AnswerDuel{Match: gametest.Decode[gildedhall.MatchView](t, res).ID}
-				if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, k("decline")), answer); err != nil {
+				if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, gametest.K("decline")), answer); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, k("forfeit")), duel(t, svc, ada, bo)); err != nil {
+			if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, gametest.K("forfeit")), duel(t, svc, ada, bo)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		live := duel(t, svc, ada, cy)
-		res, err := gildedhall.On(svc).RequestDuel(ctx, req(cy, k("duel")), gildedhall.RequestDuel{Invitees: []string{ada}})
+		res, err := gildedhall.On(svc).RequestDuel(ctx, req(cy, gametest.K("duel")), gildedhall.RequestDuel{Invitees: []string{ada}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		requested := gametest.Decode[gildedhall.MatchView](t, res).ID
-		if got := record(t, svc, ada).Matches; !slices.Equal(got, []string{live, requested}) {
+		if got := gametest.Record(t, svc, ada).Matches; !slices.Equal(got, []string{live, requested}) {
 			t.Fatalf("after %d past duels Ada indexes %v, want her two live ones", past, got)
 		}
 
@@ -381,7 +353,7 @@ func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 		}
 		lookup = u.Snapshot()
 		u = store.Usage{}
-		if _, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, k("leave"))); err != nil {
+		if _, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, gametest.K("leave"))); err != nil {
 			t.Fatal(err)
 		}
 		leave = u.Snapshot()

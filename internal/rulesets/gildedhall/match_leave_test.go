@@ -13,10 +13,10 @@ import (
 func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
-	enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+	gametest.Enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
 
 	id := duel(t, svc, ada, bo, cy)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 7), bo: suit("Clubs", 2, 6), cy: suit("Spades", 2, 5)})
@@ -64,8 +64,8 @@ func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 func TestP1_RefundToALeaverIsDestroyed(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 3})
@@ -78,7 +78,7 @@ func TestP1_RefundToALeaverIsDestroyed(t *testing.T) {
 		t.Fatalf("Bo wins back his own 3: winner %q, Bo holds %d", v.Winner, chipsOf(t, svc, bo))
 	}
 	var destroyed bool
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		destroyed = destroyed || (e.Command == "leave" && hasEvent(e, "chips_destroyed"))
 	}
 	if !destroyed {

@@ -40,8 +40,8 @@ func TestLongMatchReplaysMoveByMoveDynamoDB(t *testing.T) {
 func longMatch(t *testing.T, st store.Store, moves int) {
 	ctx := context.Background()
 	svc, clk := gametest.NewGame(t, st)
-	enrol(t, svc, ada, loopAda, 5)
-	enrol(t, svc, bo, loopBo, 5)
+	gametest.Enrol(t, svc, ada, loopAda, 5)
+	gametest.Enrol(t, svc, bo, loopBo, 5)
 	id := duel(t, svc, ada, bo)
 
 	// hands[i] is every hand after step i+1, as the answers showed them.

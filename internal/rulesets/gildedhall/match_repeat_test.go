@@ -42,7 +42,7 @@ func TestRepeatedMovesAnswerWhatTheFirstAnswered(t *testing.T) {
 			}
 			ps := []string{ada, bo, cy}[:tc.hand]
 			for i, p := range ps {
-				enrol(t, svc, p, decks[i], 10)
+				gametest.Enrol(t, svc, p, decks[i], 10)
 			}
 			id := duel(t, svc, ps...)
 

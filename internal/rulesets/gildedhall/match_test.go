@@ -18,11 +18,6 @@ import (
 	"croupier/internal/rulesets/gildedhall"
 )
 
-// keys makes unique idempotency keys for a test's commands.
-var keySeq atomic.Int64
-
-func k(prefix string) string { return fmt.Sprintf("%s-%d", prefix, keySeq.Add(1)) }
-
 // suit returns the names "2 of <suit>" .. "<hi> of <suit>".
 func suit(s string, lo, hi int) []string {
 	var out []string
@@ -30,25 +25,6 @@ func suit(s string, lo, hi int) []string {
 		out = append(out, fmt.Sprintf("%d of %s", v, s))
 	}
 	return out
-}
-
-// enrol joins id and grants them the named cards and Chips.
-func enrol(t *testing.T, svc *game.Service, id string, cardNames []string, chips int) {
-	t.Helper()
-	ctx := context.Background()
-	if _, err := svc.Join(ctx, req(id, k("join")), game.JoinGame{}); err != nil {
-		t.Fatalf("join %s: %v", id, err)
-	}
-	g := gildedhall.Grant{Player: id, Chips: chips, Reason: "test"}
-	for _, n := range cardNames {
-		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: n})
-	}
-	if g.Chips == 0 && len(g.Cards) == 0 {
-		return
-	}
-	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), g); err != nil {
-		t.Fatalf("grant %s: %v", id, err)
-	}
 }
 
 func view(t *testing.T, svc *game.Service, id, viewer string) gildedhall.MatchView {
@@ -71,7 +47,7 @@ func chipsOf(t *testing.T, svc *game.Service, id string) int {
 
 func move(t *testing.T, svc *game.Service, actor string, mv gildedhall.MatchMove) gildedhall.MoveResult {
 	t.Helper()
-	res, err := gildedhall.On(svc).Move(context.Background(), req(actor, k("move")), mv)
+	res, err := gildedhall.On(svc).Move(context.Background(), req(actor, gametest.K("move")), mv)
 	if err != nil {
 		t.Fatalf("%s %s %+v: %v", actor, mv.Kind, mv, err)
 	}
@@ -82,13 +58,13 @@ func move(t *testing.T, svc *game.Service, actor string, mv gildedhall.MatchMove
 func duel(t *testing.T, svc *game.Service, ps ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ps[0], k("duel")), gildedhall.RequestDuel{Invitees: ps[1:]})
+	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ps[0], gametest.K("duel")), gildedhall.RequestDuel{Invitees: ps[1:]})
 	if err != nil {
 		t.Fatalf("request duel: %v", err)
 	}
 	id := gametest.Decode[gildedhall.MatchView](t, res).ID
 	for _, p := range ps[1:] {
-		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(p, k("accept")), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
+		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(p, gametest.K("accept")), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
 			t.Fatalf("%s accepts: %v", p, err)
 		}
 	}
@@ -152,24 +128,6 @@ func autoplay(t *testing.T, svc *game.Service, id string, rng *rand.Rand, limit 
 	return gildedhall.MatchView{}
 }
 
-// entries reads the whole game log.
-func entries(t *testing.T, svc *game.Service) []game.Entry {
-	t.Helper()
-	var out []game.Entry
-	cursor := ""
-	for {
-		page, err := svc.Log(context.Background(), "hall", cursor, 500)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, page.Entries...)
-		if page.Next == "" {
-			return out
-		}
-		cursor = page.Next
-	}
-}
-
 func hasEvent(e game.Entry, typ string) bool {
 	return slices.ContainsFunc(e.Events, func(ev game.Event) bool { return ev.Type == typ })
 }
@@ -178,7 +136,7 @@ func hasEvent(e game.Entry, typ string) bool {
 func settlementEntry(t *testing.T, svc *game.Service, id string) game.Entry {
 	t.Helper()
 	var found []game.Entry
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		for _, ev := range e.Events {
 			if ev.Type == "match_settled" && strings.Contains(string(ev.Data), `"match":"`+id+`"`) {
 				found = append(found, e)
@@ -200,9 +158,9 @@ const (
 func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
 
 	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "duel"), gildedhall.RequestDuel{Invitees: []string{bo, cy}})
 	if err != nil {
@@ -251,7 +209,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 			t.Fatalf("hands are public once revealed: %+v", p)
 		}
 	}
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		for _, ev := range e.Events {
 			if ev.Type == "match_selected" && strings.Contains(string(ev.Data), "of ") {
 				t.Fatalf("the log shows a selection: %s", ev.Data)
@@ -262,7 +220,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	// X8: Ada raises to 3, Bo matches, Cy raises to 5, both match; then all pass.
 	bet := func(who, kind string, amount int) {
 		t.Helper()
-		if _, err := gildedhall.On(svc).Bet(ctx, req(who, k("bet")), d.ID, kind, amount); err != nil {
+		if _, err := gildedhall.On(svc).Bet(ctx, req(who, gametest.K("bet")), d.ID, kind, amount); err != nil {
 			t.Fatalf("%s %s %d: %v", who, kind, amount, err)
 		}
 	}
@@ -336,7 +294,7 @@ func TestX11_DeclineCancels(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	for _, p := range []string{ada, bo, cy, dee} {
-		enrol(t, svc, p, nil, 0)
+		gametest.Enrol(t, svc, p, nil, 0)
 	}
 	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "duel"), gildedhall.RequestDuel{Invitees: []string{bo, cy}})
 	if err != nil {
@@ -389,8 +347,8 @@ func twoInPlay(t *testing.T, svc *game.Service, adaHand, boHand []string) string
 func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 	ctx := context.Background()
 	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
 	v := view(t, svc, id, "")
 	deadline := *v.Deadline
@@ -417,7 +375,7 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 		t.Fatalf("a skip carries no penalty: %+v", v)
 	}
 	var skip *game.Entry
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		if hasEvent(e, "match_turn_skipped") {
 			skip = &e
 		}
@@ -426,9 +384,9 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 		t.Fatalf("the skip is logged by the scheduler as of the deadline: %+v", skip)
 	}
 
-	n := len(entries(t, svc))
+	n := len(gametest.Entries(t, svc))
 	rep, err = svc.RunDue(ctx)
-	if err != nil || len(rep.Done["match"]) != 0 || len(entries(t, svc)) != n {
+	if err != nil || len(rep.Done["match"]) != 0 || len(gametest.Entries(t, svc)) != n {
 		t.Fatalf("a duplicate run does nothing: %+v %v", rep, err)
 	}
 	if done, err := gildedhall.On(svc).ExpireMatch(ctx, "hall", id); done || err != nil {
@@ -468,8 +426,8 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 	ctx := context.Background()
 	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, append(suit("Clubs", 5, 9), "Ace of Clubs"), 0)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, append(suit("Clubs", 5, 9), "Ace of Clubs"), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), []string{"Ace of Clubs", "7 of Clubs", "8 of Clubs", "9 of Clubs"})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "play", Card: "2 of Hearts"})
 	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "play", Card: "Ace of Clubs"})
@@ -487,7 +445,7 @@ func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 		t.Fatalf("the choice is made (Ada, the only other, draws 2): pending %+v, Ada's hand %d -> %d", v.Pending, adaHand, v.Participants[0].HandSize)
 	}
 	var found bool
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		if hasEvent(e, "match_chosen_at_random") {
 			found = slices.ContainsFunc(e.Draws, func(d fair.Record) bool { return d.Purpose == exoptosis.PurposeChoice })
 		}
@@ -505,8 +463,8 @@ func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 func TestX9_TerminationRefunds(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 6)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 6)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 6)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 6)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 4})
@@ -543,8 +501,8 @@ func TestX9_TerminationRefunds(t *testing.T) {
 func TestC7_WinningsWinTheGame(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 20)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 20)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 5})
