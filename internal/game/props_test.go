@@ -192,20 +192,7 @@ func TestGameStateMachine(t *testing.T) {
 						rt.Fatalf("%s: negative balance %+v", p, h)
 					}
 				}
-				n := 0
-				cursor := ""
-				for {
-					page, err := svc.Log(ctx, "hall", cursor, 500)
-					if err != nil {
-						rt.Fatal(err)
-					}
-					n += len(page.Entries)
-					if page.Next == "" {
-						break
-					}
-					cursor = page.Next
-				}
-				if n != entries {
+				if n := len(gametest.Entries(rt, svc)); n != entries {
 					rt.Fatalf("%d log entries, want one per accepted command: %d", n, entries)
 				}
 			},

@@ -104,15 +104,22 @@ func Decode[T any](t testing.TB, res *game.Result) T {
 	return v
 }
 
+// Fataler is what the checks that also run in property tests need of a
+// *testing.T or a *rapid.T.
+type Fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // Entries reads the whole log of the game Game, oldest first.
-func Entries(t testing.TB, svc *game.Service) []game.Entry {
+func Entries(t Fataler, svc *game.Service) []game.Entry {
 	t.Helper()
 	var out []game.Entry
 	cursor := ""
 	for {
 		page, err := svc.Log(context.Background(), Game, cursor, 500)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("reading the log: %v", err)
 		}
 		out = append(out, page.Entries...)
 		if page.Next == "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -37,12 +38,6 @@ func Enrol(t testing.TB, svc *game.Service, id string, cardNames []string, chips
 	}
 }
 
-// Fataler is what the index checks need of a *testing.T or a *rapid.T.
-type Fataler interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
 // Record reads a player's stored Gilded Hall record (its indexes are part
 // of no view), or nil.
 func Record(t Fataler, svc *game.Service, id string) *gildedhall.Player {
@@ -64,4 +59,22 @@ func Record(t Fataler, svc *game.Service, id string) *gildedhall.Player {
 // SameIDs says whether a and b hold the same ids, in any order.
 func SameIDs(a, b []string) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+// CardIDs are the ids of cs, in order.
+func CardIDs(cs []players.Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
+}
+
+// PackIDs are the ids of ps, in order.
+func PackIDs(ps []players.Pack) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	return out
 }

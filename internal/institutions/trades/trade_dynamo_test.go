@@ -11,7 +11,6 @@ import (
 	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
-	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -170,7 +169,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := gametest.Decode[gildedhall.GrantResult](t, res)
-		cardsOf[p], packsOf[p] = cardIDs(g.Cards), packIDs(g.Packs)
+		cardsOf[p], packsOf[p] = gametest.CardIDs(g.Cards), gametest.PackIDs(g.Packs)
 	}
 	card := func(p string, i int) []string { return []string{cardsOf[p][i]} }
 	pack := func(p string, i int) []string { return []string{packsOf[p][i]} }
@@ -325,20 +324,4 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 			t.Errorf("trade %d is %s, want %s", i, status[tr.ID], want)
 		}
 	}
-}
-
-func cardIDs(cs []players.Card) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.ID
-	}
-	return out
-}
-
-func packIDs(ps []players.Pack) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.ID
-	}
-	return out
 }

@@ -81,7 +81,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 	if v.Inventory.Vertebrae != 0 || len(v.Inventory.Cards) != 10 {
 		t.Fatalf("after 10 purchases of 5 from 50: %d Vertebrae and %d cards, want 0 and 10", v.Inventory.Vertebrae, len(v.Inventory.Cards))
 	}
-	if got, want := sortedIDs(cardIDs(v.Inventory.Cards)), sortedIDs(cardIDs(bought)); !slices.Equal(got, want) {
+	if got, want := sortedIDs(gametest.CardIDs(v.Inventory.Cards)), sortedIDs(gametest.CardIDs(bought)); !slices.Equal(got, want) {
 		t.Fatalf("deck %v, but the purchases answered %v", got, want)
 	}
 	page, err := svc.Log(ctx, "hall", "", 500)
