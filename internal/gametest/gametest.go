@@ -141,3 +141,23 @@ func Events(entries []game.Entry, typ string) []game.Event {
 	}
 	return out
 }
+
+// Refusal fails the test unless err is nil or a rule refusal: a step a
+// property test draws may be illegal, but must be refused as such.
+func Refusal(t Fataler, err error) {
+	t.Helper()
+	var re *rules.Error
+	if err != nil && !errors.As(err, &re) {
+		t.Fatalf("not a refusal: %v", err)
+	}
+}
+
+// RunDue runs svc's due work, all of which must succeed.
+func RunDue(t Fataler, svc *game.Service) game.DueReport {
+	t.Helper()
+	rep, err := svc.RunDue(context.Background())
+	if err != nil || len(rep.Failed) > 0 {
+		t.Fatalf("run due: %+v %v", rep, err)
+	}
+	return rep
+}

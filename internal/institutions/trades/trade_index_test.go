@@ -79,12 +79,7 @@ func TestTradeIndex_Property(t *testing.T) {
 			}
 		}
 		left := map[string]bool{}
-		refused := func(err error) {
-			var re *rules.Error
-			if err != nil && !errors.As(err, &re) {
-				rt.Fatalf("not a refusal: %v", err)
-			}
-		}
+		refused := func(err error) { gametest.Refusal(rt, err) }
 		open := func(rt *rapid.T) trades.Trade {
 			ts, err := trades.On(svc).Trades(ctx, "hall", trades.TradeFilter{Status: trades.TradeOpen})
 			if err != nil {
@@ -150,10 +145,7 @@ func TestTradeIndex_Property(t *testing.T) {
 			},
 			"time": func(rt *rapid.T) {
 				clk.Advance(time.Duration(rapid.IntRange(1, 200).Draw(rt, "hours")) * time.Hour)
-				rep, err := svc.RunDue(ctx)
-				if err != nil || len(rep.Failed) > 0 {
-					rt.Fatalf("run due: %+v %v", rep, err)
-				}
+				gametest.RunDue(rt, svc)
 			},
 			"": func(rt *rapid.T) { checkTradeIndex(rt, svc, people) },
 		})

@@ -2,7 +2,6 @@ package gildedhall_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/gametest"
-	"croupier/internal/rules"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
@@ -224,14 +222,7 @@ func TestMatchIndex_Property(t *testing.T) {
 			}
 		}
 		left := map[string]bool{}
-		// refused tolerates a rule refusal (a random step may be illegal)
-		// but nothing else.
-		refused := func(err error) {
-			var re *rules.Error
-			if err != nil && !errors.As(err, &re) {
-				rt.Fatalf("not a refusal: %v", err)
-			}
-		}
+		refused := func(err error) { gametest.Refusal(rt, err) }
 		matches := func(status string) []gildedhall.MatchSummary {
 			ms, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Status: status})
 			if err != nil {
@@ -301,10 +292,7 @@ func TestMatchIndex_Property(t *testing.T) {
 			},
 			"time": func(rt *rapid.T) {
 				clk.Advance(time.Duration(rapid.IntRange(1, 40).Draw(rt, "hours")) * time.Hour)
-				rep, err := svc.RunDue(ctx)
-				if err != nil || len(rep.Failed) > 0 {
-					rt.Fatalf("run due: %+v %v", rep, err)
-				}
+				gametest.RunDue(rt, svc)
 			},
 			"": func(rt *rapid.T) { checkIndex(rt, svc, people) },
 		})
