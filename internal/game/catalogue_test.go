@@ -212,10 +212,10 @@ func TestR3_WhatEachRulesetHas(t *testing.T) {
 		has, lack []string
 	}{
 		{"obelisk", []string{"join", "leave", "roll", "trade-offer", "trade-accept", "proposal-submit", "justice-request", "ruling", "confidence-open", "judge-candidacy", "judge-resign",
-			"task", "observe", "gathering-gametest.Start", "gathering-contribute", "gathering-withdraw", "gathering-complete", "banishment-end"},
+			"task", "observe", "gathering-start", "gathering-contribute", "gathering-withdraw", "gathering-complete", "banishment-end"},
 			[]string{"purchase", "open", "gift", "grant", "revoke", "duel-request", "battle-engage", "match-play"}},
 		{"turns", []string{"join", "leave", "roll", "turns-propose", "turns-vote", "judgment-request", "judge-rule", "appeal-vote"},
-			[]string{"purchase", "gift", "grant", "duel-request", "battle-engage", "match-play", "trade-offer", "proposal-submit", "justice-request", "judge-candidacy", "task", "gathering-gametest.Start"}},
+			[]string{"purchase", "gift", "grant", "duel-request", "battle-engage", "match-play", "trade-offer", "proposal-submit", "justice-request", "judge-candidacy", "task", "gathering-start"}},
 	} {
 		got := has(tc.ruleset)
 		for _, c := range tc.has {

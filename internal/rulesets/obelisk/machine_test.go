@@ -115,12 +115,12 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 			"observe": func(rt *rapid.T) {
 				do("observe", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) { return w.ob.Observe(w.ctx, r) })
 			},
-			"gametest.Start": func(rt *rapid.T) {
-				if newest != "" && newest == calendar.PhaseAt(w.clk.Now()).ID() && rapid.IntRange(0, 2).Draw(rt, "gametest.Start another") != 0 {
+			"start": func(rt *rapid.T) {
+				if newest != "" && newest == calendar.PhaseAt(w.clk.Now()).ID() && rapid.IntRange(0, 2).Draw(rt, "start another") != 0 {
 					rt.Skip("one Gathering at a time, mostly")
 				}
 				ritual := rapid.SampledFrom([]string{"kindle", "cut-the-obelisk", "boon"}).Draw(rt, "ritual")
-				if res := do("gathering-gametest.Start", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) {
+				if res := do("gathering-start", player.Draw(rt, "actor"), func(r game.Request) (*game.Result, error) {
 					return w.ob.StartGathering(w.ctx, r, obelisk.StartGathering{RitualType: ritual, Message: "m-" + r.Key})
 				}); res != nil {
 					var d obelisk.TaskDone
