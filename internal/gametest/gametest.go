@@ -1,9 +1,11 @@
-// Package gametest is the harness the engine's and the rulesets' tests
-// share: a store (bolt in a temporary file, or a DynamoDB Local table), a
-// game "hall" created by Admin at Start on a manual clock, requests and
-// results, the log, a store that runs other work at a chosen operation,
-// and the names index's checks. Only tests import it (no function links
-// it), so it may depend on every ruleset.
+// Package gametest is the harness the engine's, the rulesets' and the
+// institutions' tests share, so each lives once: a store (bolt in a
+// temporary file, or a DynamoDB Local table), the game "hall" created by
+// Admin at Start on a manual clock, requests and results, the log, a store
+// that runs other work at a chosen operation (Interleaved), the name
+// index's checks, a driver of the 000 governance (Gov) and of a Gilded
+// Hall's economy (Econ). Only tests import it (no function links it), so it
+// may depend on every ruleset.
 package gametest
 
 import (
