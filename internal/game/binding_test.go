@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 )
 
 func TestBindingAdminOnlyLoggedAndMovable(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newLedger(t, newBolt(t))
+	svc, _ := newLedger(t, gametest.Bolt(t))
 	b := game.Bind{Platform: "discord", Space: "777", Channels: map[string]string{game.ChannelAnnouncements: "555"}}
 
-	if _, err := svc.Bind(ctx, req("discord:2", "b0"), b); ruleCode(err) != "forbidden" {
+	if _, err := svc.Bind(ctx, req("discord:2", "b0"), b); gametest.RuleCode(err) != "forbidden" {
 		t.Fatalf("non-admin bind: %v, want forbidden", err)
 	}
 	if _, ok, _ := svc.BindingFor(ctx, "discord", "777"); ok {
@@ -57,7 +58,7 @@ func TestBindingAdminOnlyLoggedAndMovable(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := game.Request{Game: "other", Actor: "discord:50", Key: "b2"}
-	if _, err := svc.Bind(ctx, other, b); ruleCode(err) != "forbidden" {
+	if _, err := svc.Bind(ctx, other, b); gametest.RuleCode(err) != "forbidden" {
 		t.Fatalf("stealing the server: %v, want forbidden", err)
 	}
 	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "c3"}, game.CreateGame{ID: "third", Ruleset: ledgerID}); err != nil {
@@ -75,7 +76,7 @@ func TestBindingAdminOnlyLoggedAndMovable(t *testing.T) {
 
 	for _, bad := range []game.Bind{{Platform: "Discord!", Space: "1"}, {Platform: "discord", Space: ""},
 		{Platform: "discord", Space: "1", Channels: map[string]string{"memes": "2"}}} {
-		if _, err := svc.Bind(ctx, req(admin, "bx"), bad); ruleCode(err) != "invalid_request" {
+		if _, err := svc.Bind(ctx, req(admin, "bx"), bad); gametest.RuleCode(err) != "invalid_request" {
 			t.Errorf("bind %+v: %v, want invalid_request", bad, err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets"
@@ -282,19 +283,19 @@ func (c *countingStore) reset() (gets, getManys, commits, queries int) {
 // Neither commits.
 func TestR3_RefusedBeforeAnythingButMetaIsRead(t *testing.T) {
 	ctx := context.Background()
-	cs := &countingStore{Store: newBolt(t)}
-	clk := clock.NewManual(start)
-	setup := rulesets.New(cs, clk, game.WithEntropy(seeded(1)))
+	cs := &countingStore{Store: gametest.Bolt(t)}
+	clk := clock.NewManual(gametest.Start)
+	setup := rulesets.New(cs, clk, game.WithEntropy(gametest.Seeded(1)))
 	if _, err := setup.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: "obelisk"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := setup.Join(ctx, req("discord:2", "join"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
-	cold := rulesets.New(cs, clk, game.WithEntropy(seeded(2)))
+	cold := rulesets.New(cs, clk, game.WithEntropy(gametest.Seeded(2)))
 	cs.reset()
 	_, err := gildedhall.On(cold).Gift(ctx, req("discord:2", "gift-1"), gildedhall.Gift{To: admin})
-	if ruleCode(err) != "not_in_ruleset" {
+	if gametest.RuleCode(err) != "not_in_ruleset" {
 		t.Fatalf("gift in an obelisk game: %v, want not_in_ruleset", err)
 	}
 	if g, gm, c, q := cs.reset(); g+gm+q != 1 || c != 0 {
@@ -312,7 +313,7 @@ func TestR3_RefusedBeforeAnythingButMetaIsRead(t *testing.T) {
 			return err
 		},
 	} {
-		if err := call(); ruleCode(err) != "not_in_ruleset" {
+		if err := call(); gametest.RuleCode(err) != "not_in_ruleset" {
 			t.Errorf("call %d: %v, want not_in_ruleset", i, err)
 		}
 		if g, gm, c, q := cs.reset(); g+gm+q+c != 0 {
@@ -346,9 +347,9 @@ func rawPut(t *testing.T, st store.Store, k store.Key, v any, due time.Time) {
 // nothing. Gilded Hall, beside them, forms its battle and turns its season.
 func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	ctx := context.Background()
-	st := newBolt(t)
-	clk := clock.NewManual(start)
-	svc := rulesets.New(st, clk, game.WithEntropy(seeded(1)))
+	st := gametest.Bolt(t)
+	clk := clock.NewManual(gametest.Start)
+	svc := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(1)))
 	for _, g := range []struct{ id, ruleset string }{{"gh", "gilded-hall"}, {"ob", "obelisk"}, {"tu", "turns"}} {
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create-" + g.id}, game.CreateGame{ID: g.id, Ruleset: g.ruleset}); err != nil {
 			t.Fatal(err)
@@ -366,7 +367,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	period := decode[gildedhall.BattleEngagement](t, eng).Period
+	period := gametest.Decode[gildedhall.BattleEngagement](t, eng).Period
 	pk := store.Key{PK: "GAME#ob", SK: "PLAYER#discord:2"}
 	it, err := st.Get(ctx, pk)
 	if err != nil {
@@ -380,7 +381,7 @@ func TestR3_SchedulerRunsOnlyEachRulesetsWork(t *testing.T) {
 	rawPut(t, st, pk, p, time.Time{})
 	// A trade timer in the turns game (turns has no trades).
 	tk := store.Key{PK: "GAME#tu", SK: "TRADE#t-1"}
-	stale := trades.Trade{ID: "t-1", From: "discord:2", To: admin, Status: trades.TradeOpen, ExpiresAt: start.Add(time.Hour)}
+	stale := trades.Trade{ID: "t-1", From: "discord:2", To: admin, Status: trades.TradeOpen, ExpiresAt: gametest.Start.Add(time.Hour)}
 	rawPut(t, st, tk, stale, stale.ExpiresAt)
 
 	// Past the end of the week: both phases of UTC week 49 and the turns

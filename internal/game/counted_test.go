@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/reactions"
 	"croupier/internal/rules/governance"
 	"croupier/internal/rulesets"
@@ -127,38 +128,38 @@ type tallyKind struct {
 
 var tallyKinds = []tallyKind{
 	{"standard proposal", func(g *gov) (string, time.Time, func() int) {
-		g.clk.Set(thursday)
-		p := g.propose(pl(10), "vote", game.SubmitProposal{Title: "More gifts"})
+		g.Clk.Set(thursday)
+		p := g.Propose(pl(10), "vote", game.SubmitProposal{Title: "More gifts"})
 		return "vote", p.VotingEnd, func() int { return resultOf(g, p.ID).Against }
 	}},
 	{"urgent proposal", func(g *gov) (string, time.Time, func() int) {
-		g.clk.Set(thursday)
-		p := g.propose(pl(10), "vote", game.SubmitProposal{Title: "Now", Class: governance.Urgent})
+		g.Clk.Set(thursday)
+		p := g.Propose(pl(10), "vote", game.SubmitProposal{Title: "Now", Class: governance.Urgent})
 		return "vote", p.VotingEnd, func() int { return resultOf(g, p.ID).Against }
 	}},
 	{"confidence vote", func(g *gov) (string, time.Time, func() int) {
-		g.elect(pl(10))
-		rq := decode[game.JusticeRecord](g.t, g.must(g.svc.RequestJustice(g.ctx, req(pl(11), "rq"),
+		g.Elect(pl(10))
+		rq := gametest.Decode[game.JusticeRecord](g.T, g.Must(g.Svc.RequestJustice(g.Ctx, req(pl(11), "rq"),
 			game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
-		ru := decode[game.RulingView](g.t, g.must(g.svc.Rule(g.ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
-		opened := g.clk.Now().Add(time.Hour)
-		g.clk.Set(opened)
-		g.must(g.svc.OpenConfidence(g.ctx, req(pl(12), "conf"), game.OpenConfidence{Ruling: ru.ID, Poll: msg("vote")}))
+		ru := gametest.Decode[game.RulingView](g.T, g.Must(g.Svc.Rule(g.Ctx, req(pl(10), "rule"), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
+		opened := g.Clk.Now().Add(time.Hour)
+		g.Clk.Set(opened)
+		g.Must(g.Svc.OpenConfidence(g.Ctx, req(pl(12), "conf"), game.OpenConfidence{Ruling: ru.ID, Poll: msg("vote")}))
 		return "vote", opened.Add(48 * time.Hour), func() int {
-			rs, err := g.svc.Rulings(g.ctx, "hall")
+			rs, err := g.Svc.Rulings(g.Ctx, "hall")
 			if err != nil || rs[0].Confidence == nil || rs[0].Confidence.Result == nil {
-				g.t.Fatalf("the confidence vote has no result: %+v %v", rs, err)
+				g.T.Fatalf("the confidence vote has no result: %+v %v", rs, err)
 			}
 			return rs[0].Confidence.Result.Overturn
 		}
 	}},
 	{"Judge election", func(g *gov) (string, time.Time, func() int) {
-		g.clk.Set(thursday)
-		g.must(g.svc.StandForJudge(g.ctx, req(pl(10), g.key()), game.StandForJudge{Message: msg("vote")}))
+		g.Clk.Set(thursday)
+		g.Must(g.Svc.StandForJudge(g.Ctx, req(pl(10), g.Key()), game.StandForJudge{Message: msg("vote")}))
 		return "vote", nextMonday, func() int {
-			v, err := g.svc.Candidacies(g.ctx, "hall", "2026-W49", game.PageRequest{})
+			v, err := g.Svc.Candidacies(g.Ctx, "hall", "2026-W49", game.PageRequest{})
 			if err != nil || v.Result == nil || len(v.Result.Standings) != 1 {
-				g.t.Fatalf("the election has no result: %+v %v", v, err)
+				g.T.Fatalf("the election has no result: %+v %v", v, err)
 			}
 			return v.Result.Standings[0].Down
 		}
@@ -166,10 +167,10 @@ var tallyKinds = []tallyKind{
 }
 
 func resultOf(g *gov, id string) *governance.Result {
-	g.t.Helper()
-	v := g.proposal(id)
+	g.T.Helper()
+	v := g.Proposal(id)
 	if v.Result == nil {
-		g.t.Fatalf("proposal %s has no result: %+v", id, v.Proposal)
+		g.T.Fatalf("proposal %s has no result: %+v", id, v.Proposal)
 	}
 	return v.Result
 }
@@ -185,23 +186,23 @@ func resultOf(g *gov, id string) *governance.Result {
 func raceTheTally(t *testing.T, k tallyKind) {
 	for _, order := range []string{"push lands right after the tally read the reactions", "push read the reactions before the tally"} {
 		t.Run(order, func(t *testing.T) {
-			hooked := &onRead{Store: newBolt(t)}
+			hooked := &onRead{Store: gametest.Bolt(t)}
 			g := newGovOn(t, hooked)
 			m, end, against := k.setup(g)
-			g.vote(m, pls(11, 12), pls(13))
-			late := rulesets.New(hooked, lagging{Clock: g.clk, lag: time.Millisecond})
+			g.Vote(m, pls(11, 12), pls(13))
+			late := rulesets.New(hooked, lagging{Clock: g.Clk, lag: time.Millisecond})
 			var lateRes *game.Result
 			var lateErr error
 			push := func() {
-				lateRes, lateErr = late.PushReactions(g.ctx, req(admin, "late"), game.PushReactions{Message: msg(m), Op: "add", Down: pls(14, 15)})
+				lateRes, lateErr = late.PushReactions(g.Ctx, req(admin, "late"), game.PushReactions{Message: msg(m), Op: "add", Down: pls(14, 15)})
 			}
-			g.clk.Set(end)
+			g.Clk.Set(end)
 			if strings.HasPrefix(order, "push lands") {
 				hooked.arm(reactions.PushedPrefix, push)
-				g.runDue(end)
+				g.RunDue(end)
 			} else {
 				hooked.arm(reactions.PushedPrefix, func() {
-					if _, err := g.svc.RunDue(g.ctx); err != nil {
+					if _, err := g.Svc.RunDue(g.Ctx); err != nil {
 						t.Errorf("the tally: %v", err)
 					}
 				})
@@ -211,13 +212,13 @@ func raceTheTally(t *testing.T, k tallyKind) {
 				t.Fatal("the race never happened: nothing read the reactions")
 			}
 			hooked.arm("", nil)
-			g.runDue(end.Add(time.Minute))
+			g.RunDue(end.Add(time.Minute))
 			switch got := against(); {
 			case lateErr == nil && lateRes != nil:
 				if got != 3 {
 					t.Fatalf("the push 1 ms before the end was acknowledged (%s) but the %s counted %d against, not 3", lateRes.Body, k.name, got)
 				}
-			case ruleCode(lateErr) == "voting_closed":
+			case gametest.RuleCode(lateErr) == "voting_closed":
 				if got != 1 {
 					t.Fatalf("the push was refused (%v) but the %s counted %d against, not 1", lateErr, k.name, got)
 				}
@@ -253,27 +254,27 @@ func TestT5_JudgeElectionCountsOrRefusesAPushRacingItsEnd(t *testing.T) {
 func TestT5_APushStampedBeforeTheCountIsRefusedSayingWhatAndWhen(t *testing.T) {
 	g := newGov(t)
 	m, end, against := tallyKinds[0].setup(g)
-	g.vote(m, pls(11, 12), pls(13))
-	g.runDue(end)
+	g.Vote(m, pls(11, 12), pls(13))
+	g.RunDue(end)
 	if got := against(); got != 1 {
 		t.Fatalf("counted %d against", got)
 	}
 	k, _ := reactions.Key(game.GamePK("hall"), msg(m))
-	before, _ := g.svc.Store().Get(g.ctx, k)
-	nEntries := len(g.entries())
-	late := rulesets.New(g.svc.Store(), lagging{Clock: g.clk, lag: time.Millisecond})
+	before, _ := g.Svc.Store().Get(g.Ctx, k)
+	nEntries := len(g.Entries())
+	late := rulesets.New(g.Svc.Store(), lagging{Clock: g.Clk, lag: time.Millisecond})
 	for _, p := range []func() error{
 		func() error {
-			_, err := late.PushReactions(g.ctx, req(admin, "late"), game.PushReactions{Message: msg(m), Op: "add", Down: pls(14)})
+			_, err := late.PushReactions(g.Ctx, req(admin, "late"), game.PushReactions{Message: msg(m), Op: "add", Down: pls(14)})
 			return err
 		},
 		func() error {
-			_, err := late.PushMessageEvent(g.ctx, req(admin, "late-edit"), game.MessageEvent{Message: msg(m), Event: "edited"})
+			_, err := late.PushMessageEvent(g.Ctx, req(admin, "late-edit"), game.MessageEvent{Message: msg(m), Event: "edited"})
 			return err
 		},
 	} {
 		err := p()
-		if ruleCode(err) != "voting_closed" {
+		if gametest.RuleCode(err) != "voting_closed" {
 			t.Fatalf("a push stamped 1 ms before the end, after the count: %v; want voting_closed", err)
 		}
 		id := resultID(g)
@@ -283,21 +284,21 @@ func TestT5_APushStampedBeforeTheCountIsRefusedSayingWhatAndWhen(t *testing.T) {
 			}
 		}
 	}
-	after, _ := g.svc.Store().Get(g.ctx, k)
-	if after.Version != before.Version || string(after.Data) != string(before.Data) || len(g.entries()) != nEntries {
-		t.Fatalf("a refused push changed something: record v%d -> v%d, %d -> %d log entries", before.Version, after.Version, nEntries, len(g.entries()))
+	after, _ := g.Svc.Store().Get(g.Ctx, k)
+	if after.Version != before.Version || string(after.Data) != string(before.Data) || len(g.Entries()) != nEntries {
+		t.Fatalf("a refused push changed something: record v%d -> v%d, %d -> %d log entries", before.Version, after.Version, nEntries, len(g.Entries()))
 	}
-	g.clk.Set(end.Add(time.Second))
-	g.must(g.svc.PushReactions(g.ctx, req(admin, "after"), game.PushReactions{Message: msg(m), Op: "add", Down: pls(14)}))
+	g.Clk.Set(end.Add(time.Second))
+	g.Must(g.Svc.PushReactions(g.Ctx, req(admin, "after"), game.PushReactions{Message: msg(m), Op: "add", Down: pls(14)}))
 	if got := against(); got != 1 {
 		t.Fatalf("a push after the count changed the result: %d against", got)
 	}
 }
 
 func resultID(g *gov) string {
-	ps, err := g.svc.Proposals(g.ctx, "hall", "")
+	ps, err := g.Svc.Proposals(g.Ctx, "hall", "")
 	if err != nil || len(ps) != 1 {
-		g.t.Fatalf("proposals %+v %v", ps, err)
+		g.T.Fatalf("proposals %+v %v", ps, err)
 	}
 	return ps[0].ID
 }
@@ -313,7 +314,7 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 	g := newGovOn(t, st)
 	const n = 40
 	for i := range n {
-		g.must(g.svc.Join(g.ctx, req(pl(100+i), "join"), game.JoinGame{}))
+		g.Must(g.Svc.Join(g.Ctx, req(pl(100+i), "join"), game.JoinGame{}))
 	}
 	m, end, _ := tallyKinds[1].setup(g)
 	var others []string
@@ -322,17 +323,17 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 		for j := i; j < min(filler, i+100); j++ {
 			ids = append(ids, fmt.Sprintf("discord:%018d", 900000000000000000+j))
 		}
-		v := decode[game.PushedView](t, g.must(g.svc.PushReactions(g.ctx, req(admin, fmt.Sprintf("filler-%d", i)), game.PushReactions{Message: msg(m), Op: "add", Up: ids})))
+		v := gametest.Decode[game.PushedView](t, g.Must(g.Svc.PushReactions(g.Ctx, req(admin, fmt.Sprintf("filler-%d", i)), game.PushReactions{Message: msg(m), Op: "add", Up: ids})))
 		others = append(others, ids...)
 		// The response, logged with the push, holds a sample and the count.
 		if v.UpCount != len(others) || len(v.Up) != min(len(others), governance.VoterSample) || v.Up[0] != others[0] {
 			t.Fatalf("after %d reactors the push answers %d (%d listed, first %s)", len(others), v.UpCount, len(v.Up), v.Up[0])
 		}
 	}
-	g.clk.Set(end)
+	g.Clk.Set(end)
 	svcs := make([]*game.Service, 5)
 	for i := range svcs {
-		svcs[i] = rulesets.New(st, lagging{Clock: g.clk, lag: time.Duration(i+1) * time.Millisecond})
+		svcs[i] = rulesets.New(st, lagging{Clock: g.Clk, lag: time.Duration(i+1) * time.Millisecond})
 	}
 	var (
 		wg       sync.WaitGroup
@@ -352,7 +353,7 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 			defer wg.Done()
 			<-start
 			who := pl(100 + i)
-			_, err := svcs[i%len(svcs)].PushReactions(g.ctx, req(admin, "race-"+who), game.PushReactions{Message: msg(m), Op: "add", Up: []string{who}})
+			_, err := svcs[i%len(svcs)].PushReactions(g.Ctx, req(admin, "race-"+who), game.PushReactions{Message: msg(m), Op: "add", Up: []string{who}})
 			mu.Lock()
 			defer mu.Unlock()
 			if done++; done == n {
@@ -364,7 +365,7 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 				if len(acked) == 10 {
 					release()
 				}
-			case ruleCode(err) == "voting_closed":
+			case gametest.RuleCode(err) == "voting_closed":
 				refused++
 			default:
 				failures = append(failures, err.Error())
@@ -376,7 +377,7 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 	go func() {
 		defer wg.Done()
 		<-tenIn
-		rep, err := g.svc.RunDue(g.ctx)
+		rep, err := g.Svc.RunDue(g.Ctx)
 		if err == nil && len(rep.Failed) > 0 {
 			err = fmt.Errorf("%v", rep.Failed)
 		}
@@ -387,14 +388,14 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 	if tallyErr != nil || len(failures) > 0 {
 		t.Fatalf("the tally: %v; pushes failed: %v", tallyErr, failures)
 	}
-	g.runDue(end.Add(time.Minute))
+	g.RunDue(end.Add(time.Minute))
 	slices.Sort(acked)
 	res := resultOf(g, resultID(g))
 	if !slices.Equal(res.ForVoters, acked) {
 		t.Fatalf("%d pushes acknowledged, %d refused; counted for: %v, acknowledged: %v", len(acked), refused, res.ForVoters, acked)
 	}
 	k, _ := reactions.Key(game.GamePK("hall"), msg(m))
-	h, rec, err := reactions.Load(g.ctx, st, k, msg(m))
+	h, rec, err := reactions.Load(g.Ctx, st, k, msg(m))
 	if err != nil {
 		t.Fatalf("reading %s: %v", k, err)
 	}
@@ -405,20 +406,22 @@ func concurrentPushes(t *testing.T, st store.Store, filler int) {
 	t.Logf("%d acknowledged and counted, %d refused as late; the record has %d pages", len(acked), refused, len(h.PageKeys()))
 }
 
-func TestT5_ConcurrentPushesRacingTheTallyBolt(t *testing.T) { concurrentPushes(t, newBolt(t), 0) }
+func TestT5_ConcurrentPushesRacingTheTallyBolt(t *testing.T) {
+	concurrentPushes(t, gametest.Bolt(t), 0)
+}
 
 func TestT5_ConcurrentPushesRacingTheTallyDynamoDB(t *testing.T) {
-	concurrentPushes(t, newDynamo(t), 0)
+	concurrentPushes(t, gametest.Dynamo(t), 0)
 }
 
 // A message 5,000 people reacted to is a record in pages (issue 22); the
 // pushes racing the tally write its head, and the seal seals it there.
 func TestT5_ConcurrentPushesRacingTheTallyOfAPagedRecordBolt(t *testing.T) {
-	concurrentPushes(t, newBolt(t), 5000)
+	concurrentPushes(t, gametest.Bolt(t), 5000)
 }
 
 func TestT5_ConcurrentPushesRacingTheTallyOfAPagedRecordDynamoDB(t *testing.T) {
-	concurrentPushes(t, newDynamo(t), 5000)
+	concurrentPushes(t, gametest.Dynamo(t), 5000)
 }
 
 // manyCandidacies: an election of 120 candidacies (more than one commit
@@ -428,14 +431,14 @@ func TestT5_ConcurrentPushesRacingTheTallyOfAPagedRecordDynamoDB(t *testing.T) {
 func manyCandidacies(t *testing.T, st store.Store) {
 	hooked, g := candidacies120(t, st)
 	const n = 120
-	g.clk.Set(nextMonday)
+	g.Clk.Set(nextMonday)
 	var wg sync.WaitGroup
 	errs := make([]error, 5)
 	for r := range errs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rep, err := g.svc.RunDue(g.ctx)
+			rep, err := g.Svc.RunDue(g.Ctx)
 			if err == nil && len(rep.Failed) > 0 {
 				err = fmt.Errorf("%v", rep.Failed)
 			}
@@ -448,7 +451,7 @@ func manyCandidacies(t *testing.T, st store.Store) {
 			t.Fatalf("runner %d: %v", r, err)
 		}
 	}
-	if ev := g.events("judge_elected"); len(ev) != 1 || ev[0].Player != pl(107) {
+	if ev := g.Events("judge_elected"); len(ev) != 1 || ev[0].Player != pl(107) {
 		t.Fatalf("judge_elected events: %+v", ev)
 	}
 	sealedOnce(t, g, n)
@@ -467,17 +470,17 @@ func manyCandidacies(t *testing.T, st store.Store) {
 func candidacies120(t *testing.T, st store.Store) (*onRead, *gov) {
 	hooked := &onRead{Store: st}
 	g := newGovOn(t, hooked)
-	g.clk.Set(start.Add(time.Hour))
+	g.Clk.Set(gametest.Start.Add(time.Hour))
 	for i := range 120 {
-		g.must(g.svc.Join(g.ctx, req(pl(100+i), "join"), game.JoinGame{}))
+		g.Must(g.Svc.Join(g.Ctx, req(pl(100+i), "join"), game.JoinGame{}))
 	}
-	g.clk.Set(thursday)
+	g.Clk.Set(thursday)
 	for i := range 120 {
-		g.must(g.svc.StandForJudge(g.ctx, req(pl(100+i), "stand"), game.StandForJudge{Message: msg(fmt.Sprintf("c%d", i))}))
+		g.Must(g.Svc.StandForJudge(g.Ctx, req(pl(100+i), "stand"), game.StandForJudge{Message: msg(fmt.Sprintf("c%d", i))}))
 	}
-	g.vote("c7", pls(10, 11, 12, 13), nil)
-	g.vote("c3", pls(10, 11), nil)
-	g.vote("c50", pls(12), pls(13, 14))
+	g.Vote("c7", pls(10, 11, 12, 13), nil)
+	g.Vote("c3", pls(10, 11), nil)
+	g.Vote("c50", pls(12), pls(13, 14))
 	return hooked, g
 }
 
@@ -490,7 +493,7 @@ func sealedOnce(t *testing.T, g *gov, n int) {
 	for i := range n {
 		m := fmt.Sprintf("c%d", i)
 		k, _ := reactions.Key(game.GamePK("hall"), msg(m))
-		it, err := g.svc.Store().Get(g.ctx, k)
+		it, err := g.Svc.Store().Get(g.Ctx, k)
 		var sealed struct {
 			CountedAt time.Time `json:"counted_at"`
 		}
@@ -508,20 +511,20 @@ func sealedOnce(t *testing.T, g *gov, n int) {
 // attempt of it fails); the election stays due, and the next run seals the
 // rest (each record once) and holds it.
 func TestT5_AnElectionsSealInterruptedPartWayIsResumed(t *testing.T) {
-	hooked, g := candidacies120(t, newBolt(t))
+	hooked, g := candidacies120(t, gametest.Bolt(t))
 	hooked.dieAt.Store(2)
-	g.clk.Set(nextMonday)
-	rep, err := g.svc.RunDue(g.ctx)
+	g.Clk.Set(nextMonday)
+	rep, err := g.Svc.RunDue(g.Ctx)
 	if err != nil || len(rep.Failed) == 0 || !strings.Contains(rep.Failed[0], "injected") {
 		t.Fatalf("the interrupted run: %+v, %v", rep, err)
 	}
-	if ev := g.events("judge_elected"); len(ev) != 0 {
+	if ev := g.Events("judge_elected"); len(ev) != 0 {
 		t.Fatalf("%d judge_elected events before every candidacy was sealed", len(ev))
 	}
 	sealed := 0
 	for i := range 120 {
 		k, _ := reactions.Key(game.GamePK("hall"), msg(fmt.Sprintf("c%d", i)))
-		if it, _ := g.svc.Store().Get(g.ctx, k); strings.Contains(string(it.Data), "counted_at") {
+		if it, _ := g.Svc.Store().Get(g.Ctx, k); strings.Contains(string(it.Data), "counted_at") {
 			sealed++
 		}
 	}
@@ -529,33 +532,33 @@ func TestT5_AnElectionsSealInterruptedPartWayIsResumed(t *testing.T) {
 		t.Fatalf("%d records sealed by the first commit, want 90", sealed)
 	}
 	hooked.dieAt.Store(0)
-	g.runDue(nextMonday.Add(time.Minute))
-	if ev := g.events("judge_elected"); len(ev) != 1 || ev[0].Player != pl(107) {
+	g.RunDue(nextMonday.Add(time.Minute))
+	if ev := g.Events("judge_elected"); len(ev) != 1 || ev[0].Player != pl(107) {
 		t.Fatalf("judge_elected events: %+v", ev)
 	}
 	sealedOnce(t, g, 120)
 }
 
 func TestT5_ElectionOf120CandidaciesSealsInBoundedIdempotentCommitsBolt(t *testing.T) {
-	manyCandidacies(t, newBolt(t))
+	manyCandidacies(t, gametest.Bolt(t))
 }
 
 func TestT5_ElectionOf120CandidaciesSealsInBoundedIdempotentCommitsDynamoDB(t *testing.T) {
-	manyCandidacies(t, newDynamo(t))
+	manyCandidacies(t, gametest.Dynamo(t))
 }
 
 // TestT5_TheSealCostsOneSmallWritePerMessage measures a proposal tally's
 // store cost (bolt bills as DynamoDB would): the seal adds one put of the
 // message's record, a single PutItem when the tally counts one message.
 func TestT5_TheSealCostsOneSmallWritePerMessage(t *testing.T) {
-	hooked := &onRead{Store: newBolt(t)}
+	hooked := &onRead{Store: gametest.Bolt(t)}
 	g := newGovOn(t, hooked)
 	m, end, _ := tallyKinds[0].setup(g)
-	g.vote(m, pls(11, 12), pls(13))
-	g.clk.Set(end)
+	g.Vote(m, pls(11, 12), pls(13))
+	g.Clk.Set(end)
 	var u store.Usage
 	before := hooked.reactionPuts.Load()
-	if _, err := g.svc.RunDue(store.WithUsage(g.ctx, &u)); err != nil {
+	if _, err := g.Svc.RunDue(store.WithUsage(g.Ctx, &u)); err != nil {
 		t.Fatal(err)
 	}
 	c := u.Snapshot()
@@ -573,9 +576,9 @@ func TestT5_TheSealCostsOneSmallWritePerMessage(t *testing.T) {
 // of the end); messages the platform reader reads live are not touched; a
 // moment the service's clock has not reached is not sealed.
 func TestT5_SealReactionsForAModulesEnd(t *testing.T) {
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ctx := context.Background()
-	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(discordOnly{}))
+	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(gametest.Seeded(2)), game.WithReactions(discordOnly{}))
 	slackMsg := game.MessageRef{Platform: "slack", Channel: "C1", Message: "1700000000.000100"}
 	discordMsg := msg("live")
 	if _, err := svc.PushReactions(ctx, req(admin, "r"), game.PushReactions{Message: slackMsg, Up: pls(10, 11)}); err != nil {
@@ -600,7 +603,7 @@ func TestT5_SealReactionsForAModulesEnd(t *testing.T) {
 		t.Fatal("a message read live from Discord was sealed")
 	}
 	late := rulesets.New(svc.Store(), lagging{Clock: clk, lag: time.Millisecond})
-	if _, err := late.PushReactions(ctx, req(admin, "late"), game.PushReactions{Message: slackMsg, Op: "add", Up: pls(12)}); ruleCode(err) != "voting_closed" ||
+	if _, err := late.PushReactions(ctx, req(admin, "late"), game.PushReactions{Message: slackMsg, Op: "add", Up: pls(12)}); gametest.RuleCode(err) != "voting_closed" ||
 		!strings.Contains(err.Error(), "The votes on this message were counted as of") {
 		t.Fatalf("a push 1 ms before the sealed moment: %v", err)
 	}

@@ -9,29 +9,21 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
-	"croupier/internal/store"
-	"croupier/internal/store/dynamo"
-	"croupier/internal/testenv"
+	"croupier/internal/gametest"
 )
-
-func newDynamo(t *testing.T) store.Store {
-	t.Helper()
-	client, table := testenv.DynamoTable(t, "game")
-	return dynamo.New(client, table)
-}
 
 // Acceptance: 50 concurrent writers updating one player item through the
 // game service against DynamoDB Local lose no update.
-func TestConcurrentGrantsDynamoDB(t *testing.T) { ConcurrentGrants(t, newDynamo(t), 50) }
+func TestConcurrentGrantsDynamoDB(t *testing.T) { ConcurrentGrants(t, gametest.Dynamo(t), 50) }
 
 // With one attempt only, concurrent writers on DynamoDB Local really do meet
 // conflicts: those that lose get the clear busy error, the winners' grants
 // all count, and nothing else changes.
 func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 	ctx := context.Background()
-	st := newDynamo(t)
+	st := gametest.Dynamo(t)
 	newLedger(t, st)
-	svc := newLedgerService(st, clock.NewManual(start))
+	svc := newLedgerService(st, clock.NewManual(gametest.Start))
 	if _, err := svc.Join(ctx, req("discord:2", "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +61,7 @@ func TestConflictExhaustedOnDynamoDB(t *testing.T) {
 
 func TestN2_VerifyOnDynamoDB(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newLedger(t, newDynamo(t))
+	svc, clk := newLedger(t, gametest.Dynamo(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	for i := 0; i < 20; i++ {
 		if _, err := svc.Roll(ctx, req("discord:2", fmt.Sprintf("r%d", i)), game.RollDice{Dice: "5d6"}); err != nil {

@@ -5,74 +5,26 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
-	"croupier/internal/rulesets"
 	"croupier/internal/store"
-	"croupier/internal/store/bolt"
 )
 
-// Monday 2026-11-30 12:00 UTC: Phase I of ISO week 49.
-var start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+// The engine's tests play the shared harness's game (internal/gametest);
+// admin and req, in nearly every call, keep short names.
+const admin = gametest.Admin
 
-const admin = "discord:1"
-
-func newBolt(t *testing.T) store.Store {
-	t.Helper()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "croupier.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
-// seeded returns a deterministic entropy source so failures reproduce.
-func seeded(n uint64) *rand.ChaCha8 {
-	var s [32]byte
-	s[0] = byte(n)
-	return rand.NewChaCha8(s)
-}
-
-func newGame(t *testing.T, st store.Store) (*game.Service, *clock.Manual) {
-	t.Helper()
-	clk := clock.NewManual(start)
-	svc := rulesets.New(st, clk, game.WithEntropy(seeded(1)))
-	if _, err := svc.Create(context.Background(), game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
-		t.Fatalf("create: %v", err)
-	}
-	return svc, clk
-}
-
-func req(actor, key string) game.Request { return game.Request{Game: "hall", Actor: actor, Key: key} }
-
-func ruleCode(err error) string {
-	var re *rules.Error
-	if errors.As(err, &re) {
-		return re.Code
-	}
-	return fmt.Sprintf("not a rule error: %v", err)
-}
-
-func decode[T any](t *testing.T, res *game.Result) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(res.Body, &v); err != nil {
-		t.Fatalf("decoding %s: %v", res.Body, err)
-	}
-	return v
-}
+var req = gametest.Req
 
 func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newLedger(t, newBolt(t))
+	svc, clk := newLedger(t, gametest.Bolt(t))
 	if _, err := svc.Join(ctx, req("discord:2", "j1"), game.JoinGame{Name: "Ada"}); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +35,7 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	left := decode[game.LeaveResult](t, res)
+	left := gametest.Decode[game.LeaveResult](t, res)
 	if left.LostText() != "12 points" {
 		t.Fatalf("leaving destroys what the module says, and the answer says so: %+v (%s)", left, left.LostText())
 	}
@@ -93,18 +45,18 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 	if !errors.As(err, &re) || re.Code != "rejoin_too_soon" {
 		t.Fatalf("rejoin after 3 days: %v", err)
 	}
-	if got, want := re.Fields["possible_at"], start.Add(7*24*time.Hour); got != want {
+	if got, want := re.Fields["possible_at"], gametest.Start.Add(7*24*time.Hour); got != want {
 		t.Fatalf("possible_at %v, want %v", got, want)
 	}
-	if v, _ := points(t, svc, "discord:2"); v.Member || v.RejoinPossibleAt == nil || !v.RejoinPossibleAt.Equal(start.Add(7*24*time.Hour)) {
+	if v, _ := points(t, svc, "discord:2"); v.Member || v.RejoinPossibleAt == nil || !v.RejoinPossibleAt.Equal(gametest.Start.Add(7*24*time.Hour)) {
 		t.Fatalf("status of a leaver: %+v", v)
 	}
-	clk.Set(start.Add(7 * 24 * time.Hour))
+	clk.Set(gametest.Start.Add(7 * 24 * time.Hour))
 	res, err = svc.Join(ctx, req("discord:2", "j3"), game.JoinGame{})
 	if err != nil {
 		t.Fatalf("rejoin after 7 days: %v", err)
 	}
-	if p := decode[game.PlayerView](t, res); p.Name != "Ada" || !p.Member {
+	if p := gametest.Decode[game.PlayerView](t, res); p.Name != "Ada" || !p.Member {
 		t.Fatalf("a rejoining player keeps their name: %+v", p)
 	}
 	if v, n := points(t, svc, "discord:2"); n != 0 {
@@ -114,7 +66,7 @@ func TestP1_RejoinWithinSevenDaysRefusedWithDate(t *testing.T) {
 
 func TestP3_InactiveAfterAPhaseWithoutAction(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newLedger(t, newBolt(t))
+	svc, clk := newLedger(t, gametest.Bolt(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	status := func() game.PlayerView {
 		v, _ := points(t, svc, "discord:2")
@@ -135,7 +87,7 @@ func TestP3_InactiveAfterAPhaseWithoutAction(t *testing.T) {
 
 func TestP4_ReputableWithinThreeDaysOfStart(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newLedger(t, newBolt(t))
+	svc, clk := newLedger(t, gametest.Bolt(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	clk.Advance(4 * 24 * time.Hour)
 	svc.Join(ctx, req("discord:3", "j"), game.JoinGame{})
@@ -148,7 +100,7 @@ func TestP4_ReputableWithinThreeDaysOfStart(t *testing.T) {
 
 func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newLedger(t, newBolt(t))
+	svc, _ := newLedger(t, gametest.Bolt(t))
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 
 	var bodies []string
@@ -194,14 +146,14 @@ func TestIdempotencyKey_AppliedOnceSameResponse(t *testing.T) {
 		t.Fatalf("each key applied once: want 5+7=12 points, got %d", n)
 	}
 	_, err := credit(svc, ctx, req(admin, "same-key"), Credit{Player: "discord:2", Points: 6, Reason: "test"})
-	if ruleCode(err) != "idempotency_key_reused" {
+	if gametest.RuleCode(err) != "idempotency_key_reused" {
 		t.Fatalf("same key, different request: %v", err)
 	}
 }
 
 func TestRuleRefusalsLeaveStateUntouched(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newLedger(t, newBolt(t))
+	svc, _ := newLedger(t, gametest.Bolt(t))
 	before, _ := svc.Log(ctx, "hall", "", 100)
 	cases := []struct {
 		name string
@@ -230,7 +182,7 @@ func TestRuleRefusalsLeaveStateUntouched(t *testing.T) {
 		}, "unknown_ruleset"},
 	}
 	for _, c := range cases {
-		if got := ruleCode(c.run()); got != c.code {
+		if got := gametest.RuleCode(c.run()); got != c.code {
 			t.Errorf("%s: code %q, want %q", c.name, got, c.code)
 		}
 	}
@@ -248,12 +200,12 @@ func (conflicting) Commit(context.Context, store.Tx) error {
 }
 
 func TestConflictExhaustingRetriesIsAClearError(t *testing.T) {
-	st := newBolt(t)
+	st := gametest.Bolt(t)
 	newLedger(t, st)
-	svc := newLedgerService(conflicting{st}, clock.NewManual(start))
+	svc := newLedgerService(conflicting{st}, clock.NewManual(gametest.Start))
 	svc.MaxAttempts, svc.Backoff = 3, time.Microsecond
 	_, err := svc.Join(context.Background(), req("discord:2", "j"), game.JoinGame{})
-	if !errors.Is(err, game.ErrBusy) || ruleCode(err) != "busy" {
+	if !errors.Is(err, game.ErrBusy) || gametest.RuleCode(err) != "busy" {
 		t.Fatalf("got %v, want the busy error", err)
 	}
 }
@@ -315,11 +267,11 @@ func ConcurrentGrants(t *testing.T, st store.Store, writers int) {
 	}
 }
 
-func TestConcurrentGrantsBolt(t *testing.T) { ConcurrentGrants(t, newBolt(t), 50) }
+func TestConcurrentGrantsBolt(t *testing.T) { ConcurrentGrants(t, gametest.Bolt(t), 50) }
 
 func TestN2_VerifyAfterThousandDraws(t *testing.T) {
 	ctx := context.Background()
-	st := newBolt(t)
+	st := gametest.Bolt(t)
 	svc, clk := newLedger(t, st)
 	svc.Join(ctx, req("discord:2", "j"), game.JoinGame{})
 	for i := 0; i < 100; i++ {
@@ -381,7 +333,7 @@ func TestN2_VerifyAfterThousandDraws(t *testing.T) {
 
 func TestT4_LateAndDuplicatePeriodEndsApplyOnceAsOfTheirDueMoment(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newLedger(t, newBolt(t))
+	svc, clk := newLedger(t, gametest.Bolt(t))
 	// Two weeks late: four phase ends are due.
 	clk.Set(time.Date(2026, 12, 14, 13, 0, 0, 0, time.UTC))
 	var wg sync.WaitGroup
@@ -433,7 +385,7 @@ func TestT4_LateAndDuplicatePeriodEndsApplyOnceAsOfTheirDueMoment(t *testing.T) 
 // the order they were made.
 func TestLogKeepsOrderWithinOneInstant(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newLedger(t, newBolt(t))
+	svc, _ := newLedger(t, gametest.Bolt(t))
 	for i := 0; i < 20; i++ {
 		if _, err := svc.Join(ctx, req(fmt.Sprintf("discord:%d", 100+i), "j"), game.JoinGame{}); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/store"
 )
@@ -110,12 +111,7 @@ func newLedgerService(st store.Store, clk clock.Clock, opts ...game.Option) *gam
 // newLedger is a Ledger game, "hall", on st from start, made by admin.
 func newLedger(t *testing.T, st store.Store) (*game.Service, *clock.Manual) {
 	t.Helper()
-	clk := clock.NewManual(start)
-	svc := newLedgerService(st, clk, game.WithEntropy(seeded(1)))
-	if _, err := svc.Create(context.Background(), game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: ledgerID}); err != nil {
-		t.Fatalf("create: %v", err)
-	}
-	return svc, clk
+	return gametest.NewGameOf(t, st, ledgerID, ledgerModule())
 }
 
 // points is what id holds, as their status says.

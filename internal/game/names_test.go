@@ -11,58 +11,10 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/store"
 )
-
-// resolves checks that text, written by actor, names want.
-func resolves(t *testing.T, svc *game.Service, actor, text, want string) {
-	t.Helper()
-	got, err := svc.ResolvePlayer(context.Background(), req(actor, ""), text)
-	if err != nil || got != want {
-		t.Errorf("%q resolves to %q (%v), want %s", text, got, err, want)
-	}
-}
-
-// refusedAs checks that text is refused with code and these candidates.
-func refusedAs(t *testing.T, svc *game.Service, text, code string, candidates ...string) {
-	t.Helper()
-	_, err := svc.ResolvePlayer(context.Background(), req(admin, ""), text)
-	var re *rules.Error
-	if !errors.As(err, &re) || re.Code != code {
-		t.Fatalf("%q: %v, want %s", text, err, code)
-	}
-	got, _ := re.Fields["candidates"].([]string)
-	if !slices.Equal(got, candidates) {
-		t.Errorf("%q: candidates %v, want %v", text, got, candidates)
-	}
-}
-
-// nameItems lists the identities the game's name index holds.
-func nameItems(t *testing.T, st store.Store) []string {
-	t.Helper()
-	page, err := st.Query(context.Background(), store.Query{PK: game.GamePK("hall"), Prefix: "NAME#"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, it := range page.Items {
-		var e struct{ ID string }
-		if err := json.Unmarshal(it.Data, &e); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, e.ID)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-func join(t *testing.T, svc *game.Service, id, name string) {
-	t.Helper()
-	if _, err := svc.Join(context.Background(), req(id, "join-"+name), game.JoinGame{Name: name}); err != nil {
-		t.Fatalf("join %s: %v", name, err)
-	}
-}
 
 // TestNames_ResolverAndIndexFollowMembership: every form resolves; the name
 // index lists exactly the current members (a leave deletes the leaver's
@@ -71,40 +23,40 @@ func join(t *testing.T, svc *game.Service, id, name string) {
 func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
 	for _, b := range []struct {
 		name string
-		st   func(*testing.T) store.Store
-	}{{"bolt", newBolt}, {"dynamodb", newDynamo}} {
+		st   func(testing.TB) store.Store
+	}{{"bolt", gametest.Bolt}, {"dynamodb", gametest.Dynamo}} {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.st(t)
 			svc, clk := newLedger(t, st)
-			join(t, svc, "discord:2", "Bob")
-			join(t, svc, "discord:3", "Cy")
-			join(t, svc, "discord:4", "cy")
+			gametest.Join(t, svc, "discord:2", "Bob")
+			gametest.Join(t, svc, "discord:3", "Cy")
+			gametest.Join(t, svc, "discord:4", "cy")
 			for _, text := range []string{"<@2>", "<@!2>", "discord:2", "2", "Bob", "bob", " BOB ", "@Bob"} {
-				resolves(t, svc, admin, text, "discord:2")
+				gametest.Resolves(t, svc, admin, text, "discord:2")
 			}
-			resolves(t, svc, "slack:U1", "<@U9|someone>", "slack:U9")
-			refusedAs(t, svc, "CY", "ambiguous_player", "discord:3", "discord:4")
-			refusedAs(t, svc, "B", "unknown_player", "discord:2")
-			refusedAs(t, svc, "Zed", "unknown_player")
-			refusedAs(t, svc, "9", "unknown_player") // nobody's bare id
-			if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3", "discord:4"}) {
+			gametest.Resolves(t, svc, "slack:U1", "<@U9|someone>", "slack:U9")
+			gametest.RefusedAs(t, svc, "CY", "ambiguous_player", "discord:3", "discord:4")
+			gametest.RefusedAs(t, svc, "B", "unknown_player", "discord:2")
+			gametest.RefusedAs(t, svc, "Zed", "unknown_player")
+			gametest.RefusedAs(t, svc, "9", "unknown_player") // nobody's bare id
+			if got := gametest.NameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3", "discord:4"}) {
 				t.Fatalf("the name index holds %v", got)
 			}
 
 			if _, err := svc.Leave(context.Background(), req("discord:4", "leave")); err != nil {
 				t.Fatal(err)
 			}
-			resolves(t, svc, admin, "cy", "discord:3")
-			if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3"}) {
+			gametest.Resolves(t, svc, admin, "cy", "discord:3")
+			if got := gametest.NameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3"}) {
 				t.Fatalf("after a leave the name index holds %v", got)
 			}
 			clk.Advance(8 * 24 * time.Hour)
 			if _, err := svc.Join(context.Background(), req("discord:4", "rejoin"), game.JoinGame{Name: "Dee"}); err != nil {
 				t.Fatal(err)
 			}
-			resolves(t, svc, admin, "dee", "discord:4")
-			resolves(t, svc, admin, "cy", "discord:3")
-			if got := nameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3", "discord:4"}) {
+			gametest.Resolves(t, svc, admin, "dee", "discord:4")
+			gametest.Resolves(t, svc, admin, "cy", "discord:3")
+			if got := gametest.NameItems(t, st); !slices.Equal(got, []string{"discord:2", "discord:3", "discord:4"}) {
 				t.Fatalf("after a rejoin the name index holds %v", got)
 			}
 		})
@@ -115,7 +67,7 @@ func TestNames_ResolverAndIndexFollowMembership(t *testing.T) {
 // one name, each write their own index item (no two joins write one item),
 // so every name resolves afterwards and a shared one is ambiguous.
 func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
-	st := newDynamo(t)
+	st := gametest.Dynamo(t)
 	svc, _ := newLedger(t, st)
 	const n = 24
 	var wg sync.WaitGroup
@@ -138,10 +90,10 @@ func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
 		}
 	}
 	for i := range n - 3 {
-		resolves(t, svc, admin, fmt.Sprintf("p%d", i), fmt.Sprintf("discord:%d", 100+i))
+		gametest.Resolves(t, svc, admin, fmt.Sprintf("p%d", i), fmt.Sprintf("discord:%d", 100+i))
 	}
-	refusedAs(t, svc, "same", "ambiguous_player", "discord:121", "discord:122", "discord:123")
-	if got := len(nameItems(t, st)); got != n {
+	gametest.RefusedAs(t, svc, "same", "ambiguous_player", "discord:121", "discord:122", "discord:123")
+	if got := len(gametest.NameItems(t, st)); got != n {
 		t.Errorf("the name index holds %d items, want %d", got, n)
 	}
 }
@@ -150,10 +102,10 @@ func TestNames_ConcurrentJoinsOnDynamoDB(t *testing.T) {
 // not say its members are indexed finds a name among its players.
 func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
 	ctx := context.Background()
-	st := newBolt(t)
+	st := gametest.Bolt(t)
 	svc, _ := newLedger(t, st)
-	join(t, svc, "discord:2", "Bob")
-	join(t, svc, "discord:3", "Cy")
+	gametest.Join(t, svc, "discord:2", "Bob")
+	gametest.Join(t, svc, "discord:3", "Cy")
 	// META as a game created before the index wrote it, and no index.
 	meta, err := st.Get(ctx, game.MetaKey("hall"))
 	if err != nil {
@@ -176,25 +128,25 @@ func TestNames_AGameFromBeforeTheIndexReadsItsPlayers(t *testing.T) {
 	if err := st.Commit(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
-	resolves(t, svc, admin, "bob", "discord:2")
-	refusedAs(t, svc, "C", "unknown_player", "discord:3")
+	gametest.Resolves(t, svc, admin, "bob", "discord:2")
+	gametest.RefusedAs(t, svc, "C", "unknown_player", "discord:3")
 	// Joining there writes no index item: the index would be incomplete.
-	join(t, svc, "discord:4", "Dee")
-	if got := nameItems(t, st); len(got) != 0 {
+	gametest.Join(t, svc, "discord:4", "Dee")
+	if got := gametest.NameItems(t, st); len(got) != 0 {
 		t.Errorf("a game from before the index has index items %v", got)
 	}
-	resolves(t, svc, admin, "DEE", "discord:4")
+	gametest.Resolves(t, svc, admin, "DEE", "discord:4")
 }
 
 // TestNames_ARefusalNamesAtMostTenCandidates: a name twelve players share
 // is refused naming ten of them "and 2 more"; candidates lists all twelve.
 func TestNames_ARefusalNamesAtMostTenCandidates(t *testing.T) {
-	svc, _ := newLedger(t, newBolt(t))
+	svc, _ := newLedger(t, gametest.Bolt(t))
 	var ids []string
 	for i := range 12 {
 		id := fmt.Sprintf("discord:%d", 100+i)
 		ids = append(ids, id)
-		join(t, svc, id, "Same")
+		gametest.Join(t, svc, id, "Same")
 	}
 	_, err := svc.ResolvePlayer(context.Background(), req(admin, ""), "same")
 	var re *rules.Error

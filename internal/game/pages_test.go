@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules/players"
 	"croupier/internal/store"
 )
@@ -17,11 +18,11 @@ import (
 // once. On DynamoDB Local, which reads at most 1 MB a request.
 func TestPagesOfLargeRecordsEndEarly(t *testing.T) {
 	ctx := context.Background()
-	st := newDynamo(t)
+	st := gametest.Dynamo(t)
 	svc, _ := newLedger(t, st)
 	var puts []store.Put
 	for i := range 20 {
-		p := ledgerPlayer{Player: players.Player{ID: fmt.Sprintf("discord:%d", 900+i), Member: true, JoinedAt: start.AddDate(0, 0, -3)}}
+		p := ledgerPlayer{Player: players.Player{ID: fmt.Sprintf("discord:%d", 900+i), Member: true, JoinedAt: gametest.Start.AddDate(0, 0, -3)}}
 		for j := range 4000 {
 			p.Notes = append(p.Notes, fmt.Sprintf("note %d-%04d: a record as large as a deck", i, j))
 		}

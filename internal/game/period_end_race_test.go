@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules/calendar"
-	"croupier/internal/store"
 )
 
 // periodEnds returns the game's period-end entries, oldest first.
@@ -33,8 +33,8 @@ func periodEnds(t *testing.T, svc *game.Service, g string) []game.Entry {
 // following period days early.
 func TestT4_PeriodEndedByAnotherRunDuringHooksIsNotEndedAgain(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newLedger(t, newBolt(t))
-	other := newLedgerService(svc.Store(), clk, game.WithEntropy(seeded(2)))
+	svc, clk := newLedger(t, gametest.Bolt(t))
+	other := newLedgerService(svc.Store(), clk, game.WithEntropy(gametest.Seeded(2)))
 	// The hook runs in both services (hooks are per process); only the
 	// first call interleaves.
 	var fired atomic.Bool
@@ -67,46 +67,4 @@ func TestT4_PeriodEndedByAnotherRunDuringHooksIsNotEndedAgain(t *testing.T) {
 			t.Fatalf("the seed of 2026-W49-II was revealed at Friday 00:00, before its period ended")
 		}
 	}
-}
-
-// interleaved is a store whose every operation first calls before: the test
-// runs a whole other scheduler run at one chosen point of this one's.
-type interleaved struct {
-	store.Store
-	ops   atomic.Int64
-	at    int64 // the operation before which other runs; 0: never
-	other func()
-	ranAt atomic.Int64
-}
-
-func (s *interleaved) step() {
-	if n := s.ops.Add(1); n == s.at {
-		s.other()
-		s.ranAt.Store(n)
-	}
-}
-
-func (s *interleaved) Get(ctx context.Context, k store.Key) (store.Item, error) {
-	s.step()
-	return s.Store.Get(ctx, k)
-}
-
-func (s *interleaved) GetMany(ctx context.Context, ks []store.Key) ([]store.Item, error) {
-	s.step()
-	return s.Store.GetMany(ctx, ks)
-}
-
-func (s *interleaved) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	s.step()
-	return s.Store.Query(ctx, q)
-}
-
-func (s *interleaved) QueryDue(ctx context.Context, until time.Time, limit int) ([]store.Item, error) {
-	s.step()
-	return s.Store.QueryDue(ctx, until, limit)
-}
-
-func (s *interleaved) Commit(ctx context.Context, tx store.Tx) error {
-	s.step()
-	return s.Store.Commit(ctx, tx)
 }

@@ -12,6 +12,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 )
 
@@ -43,9 +44,9 @@ func FuzzParseDice(f *testing.F) {
 func TestGameStateMachine(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
-		st := newBolt(t)
-		clk := clock.NewManual(start)
-		svc := newLedgerService(st, clk, game.WithEntropy(seeded(7)))
+		st := gametest.Bolt(t)
+		clk := clock.NewManual(gametest.Start)
+		svc := newLedgerService(st, clk, game.WithEntropy(gametest.Seeded(7)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: ledgerID}); err != nil {
 			rt.Fatal(err)
 		}
@@ -191,20 +192,7 @@ func TestGameStateMachine(t *testing.T) {
 						rt.Fatalf("%s: negative balance %+v", p, h)
 					}
 				}
-				n := 0
-				cursor := ""
-				for {
-					page, err := svc.Log(ctx, "hall", cursor, 500)
-					if err != nil {
-						rt.Fatal(err)
-					}
-					n += len(page.Entries)
-					if page.Next == "" {
-						break
-					}
-					cursor = page.Next
-				}
-				if n != entries {
+				if n := len(gametest.Entries(rt, svc)); n != entries {
 					rt.Fatalf("%d log entries, want one per accepted command: %d", n, entries)
 				}
 			},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/reactions"
 	"croupier/internal/rules/governance"
 	"croupier/internal/rulesets"
@@ -24,9 +25,9 @@ func (discordOnly) Reactions(context.Context, game.MessageRef) (reactions.Snapsh
 // reactions a bridge pushed, not the Discord reader (which cannot read them
 // and would block the game's period end).
 func TestG1_OtherPlatformsVotesReadPushedReactions(t *testing.T) {
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ctx := context.Background()
-	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(seeded(2)), game.WithReactions(discordOnly{}))
+	svc = rulesets.New(svc.Store(), clk, game.WithEntropy(gametest.Seeded(2)), game.WithReactions(discordOnly{}))
 	for i := 10; i < 13; i++ {
 		if _, err := svc.Join(ctx, req(pl(i), "join"), game.JoinGame{}); err != nil {
 			t.Fatal(err)
@@ -38,7 +39,7 @@ func TestG1_OtherPlatformsVotesReadPushedReactions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := decode[game.ProposalView](t, res).ID
+	id := gametest.Decode[game.ProposalView](t, res).ID
 	if _, err := svc.PushReactions(ctx, req(admin, "r"), game.PushReactions{Message: slackMsg, Up: pls(10, 11), Down: pls(12)}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
-	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -154,7 +154,7 @@ func sameSet(a, b map[string]bool) bool {
 // state.
 func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
+	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
 	const a, b, c, d = "discord:2", "discord:3", "discord:4", "slack:U5"
 	cardsOf := map[string][]string{}
 	packsOf := map[string][]string{}
@@ -168,8 +168,8 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := decode[gildedhall.GrantResult](t, res)
-		cardsOf[p], packsOf[p] = cardIDs(g.Cards), packIDs(g.Packs)
+		g := gametest.Decode[gildedhall.GrantResult](t, res)
+		cardsOf[p], packsOf[p] = gametest.CardIDs(g.Cards), gametest.PackIDs(g.Packs)
 	}
 	card := func(p string, i int) []string { return []string{cardsOf[p][i]} }
 	pack := func(p string, i int) []string { return []string{packsOf[p][i]} }
@@ -211,7 +211,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 		if err != nil {
 			t.Fatalf("offer %d: %v", i, err)
 		}
-		made = append(made, decode[trades.Trade](t, res))
+		made = append(made, gametest.Decode[trades.Trade](t, res))
 	}
 	before := holdings(t, svc)
 
@@ -230,7 +230,7 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 			case err == nil:
 				outcomes[i] = outcome{attempts: res.Attempts}
 			default:
-				outcomes[i] = outcome{code: ruleCode(err)}
+				outcomes[i] = outcome{code: gametest.RuleCode(err)}
 			}
 		}()
 	}
@@ -324,20 +324,4 @@ func TestConcurrentOverlappingTradesDynamo(t *testing.T) {
 			t.Errorf("trade %d is %s, want %s", i, status[tr.ID], want)
 		}
 	}
-}
-
-func cardIDs(cs []players.Card) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.ID
-	}
-	return out
-}
-
-func packIDs(ps []players.Pack) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.ID
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/economy"
@@ -25,14 +26,14 @@ import (
 // checkTradeIndex asserts each person's index of open trades against the
 // game's full list of trades: their record lists exactly, once each, the
 // open trades they offered or received, and it is complete (indexed).
-func checkTradeIndex(t fataler, svc *game.Service, people []string) {
+func checkTradeIndex(t gametest.Fataler, svc *game.Service, people []string) {
 	t.Helper()
 	all, err := trades.On(svc).Trades(context.Background(), "hall", trades.TradeFilter{})
 	if err != nil {
 		t.Fatalf("trades: %v", err)
 	}
 	for _, id := range people {
-		p := record(t, svc, id)
+		p := gametest.Record(t, svc, id)
 		if p == nil {
 			continue
 		}
@@ -45,7 +46,7 @@ func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 		if len(slices.Compact(slices.Sorted(slices.Values(p.Trades)))) != len(p.Trades) {
 			t.Fatalf("%s indexes a trade twice: %v", id, p.Trades)
 		}
-		if !sameIDs(p.Trades, want) {
+		if !gametest.SameIDs(p.Trades, want) {
 			t.Fatalf("%s indexes trades %v; the open trades they are party to are %v", id, p.Trades, want)
 		}
 		if !p.TradesIndexed {
@@ -61,8 +62,8 @@ func checkTradeIndex(t fataler, svc *game.Service, people []string) {
 func TestTradeIndex_Property(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
-		clk := clock.NewManual(start)
-		svc := rulesets.New(newBolt(t), clk, game.WithEntropy(seeded(7)))
+		clk := clock.NewManual(gametest.Start)
+		svc := rulesets.New(gametest.Bolt(t), clk, game.WithEntropy(gametest.Seeded(7)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -78,12 +79,7 @@ func TestTradeIndex_Property(t *testing.T) {
 			}
 		}
 		left := map[string]bool{}
-		refused := func(err error) {
-			var re *rules.Error
-			if err != nil && !errors.As(err, &re) {
-				rt.Fatalf("not a refusal: %v", err)
-			}
-		}
+		refused := func(err error) { gametest.Refusal(rt, err) }
 		open := func(rt *rapid.T) trades.Trade {
 			ts, err := trades.On(svc).Trades(ctx, "hall", trades.TradeFilter{Status: trades.TradeOpen})
 			if err != nil {
@@ -149,10 +145,7 @@ func TestTradeIndex_Property(t *testing.T) {
 			},
 			"time": func(rt *rapid.T) {
 				clk.Advance(time.Duration(rapid.IntRange(1, 200).Draw(rt, "hours")) * time.Hour)
-				rep, err := svc.RunDue(ctx)
-				if err != nil || len(rep.Failed) > 0 {
-					rt.Fatalf("run due: %+v %v", rep, err)
-				}
+				gametest.RunDue(rt, svc)
 			},
 			"": func(rt *rapid.T) { checkTradeIndex(rt, svc, people) },
 		})
@@ -166,16 +159,16 @@ func TestTradeIndex_Property(t *testing.T) {
 func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 	ctx := context.Background()
 	cost := func(past int) store.Cost {
-		svc, clk := newGame(t, newBolt(t))
+		svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 		offer := tradingParties(t, svc, 500)
 		for i := range past {
 			id := offer(ada, bo)
 			var err error
 			switch i % 3 {
 			case 0:
-				_, err = trades.On(svc).AcceptTrade(ctx, req(bo, k("accept")), id)
+				_, err = trades.On(svc).AcceptTrade(ctx, req(bo, gametest.K("accept")), id)
 			case 1:
-				_, err = trades.On(svc).WithdrawTrade(ctx, req(ada, k("withdraw")), id)
+				_, err = trades.On(svc).WithdrawTrade(ctx, req(ada, gametest.K("withdraw")), id)
 			case 2:
 				clk.Advance(169 * time.Hour) // past the trade window (168h)
 				if rep, rerr := svc.RunDue(ctx); rerr != nil || len(rep.Failed) > 0 {
@@ -188,15 +181,15 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 		}
 		made, received := offer(ada, bo), offer(cy, ada)
 		checkTradeIndex(t, svc, []string{ada, bo, cy})
-		if got := record(t, svc, ada).Trades; !sameIDs(got, []string{made, received}) {
+		if got := gametest.Record(t, svc, ada).Trades; !gametest.SameIDs(got, []string{made, received}) {
 			t.Fatalf("after %d past trades Ada indexes %v, want her two open ones", past, got)
 		}
 		var u store.Usage
-		res, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, k("leave")))
+		res, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, gametest.K("leave")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w := decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{made, received}) {
+		if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !gametest.SameIDs(w, []string{made, received}) {
 			t.Fatalf("the departure withdrew %v, want %v", w, []string{made, received})
 		}
 		for _, id := range []string{made, received} {
@@ -224,7 +217,7 @@ func TestTradeIndex_LeaveReadsOnlyOpenTrades(t *testing.T) {
 // indexes exact.
 func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	offer := tradingParties(t, svc, 5)
 	before := offer(ada, bo)
 	// Ada's record as the version before the index wrote it.
@@ -247,14 +240,14 @@ func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := offer(cy, ada)
-	if got := record(t, svc, ada); got.TradesIndexed || !slices.Equal(got.Trades, []string{after}) {
+	if got := gametest.Record(t, svc, ada); got.TradesIndexed || !slices.Equal(got.Trades, []string{after}) {
 		t.Fatalf("the old record indexes only the offer made since: %+v", got)
 	}
-	res, err := svc.Leave(ctx, req(ada, k("leave")))
+	res, err := svc.Leave(ctx, req(ada, gametest.K("leave")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := decode[game.LeaveResult](t, res).WithdrawnTrades; !sameIDs(w, []string{before, after}) {
+	if w := gametest.Decode[game.LeaveResult](t, res).WithdrawnTrades; !gametest.SameIDs(w, []string{before, after}) {
 		t.Fatalf("the departure withdrew %v, want %v", w, []string{before, after})
 	}
 	checkTradeIndex(t, svc, []string{ada, bo, cy})
@@ -267,16 +260,16 @@ func TestTradeIndex_RecordFromBeforeTheIndex(t *testing.T) {
 // player's index is still exactly their open trades.
 func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
+	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
 	people := []string{ada, bo, cy, dee}
 	for _, p := range people {
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: 100, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, Vertebrae: 100, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	offer := func(ctx context.Context, from, to string) (*game.Result, error) {
-		return trades.On(svc).OfferTrade(ctx, req(from, k("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
+		return trades.On(svc).OfferTrade(ctx, req(from, gametest.K("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}, Take: economy.Items{Vertebrae: 1}})
 	}
 	var open []trades.Trade
 	for i := range 12 {
@@ -284,7 +277,7 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		open = append(open, decode[trades.Trade](t, res))
+		open = append(open, gametest.Decode[trades.Trade](t, res))
 	}
 	checkTradeIndex(t, svc, people)
 	var wg sync.WaitGroup
@@ -302,25 +295,25 @@ func TestTradeIndex_ConcurrentDynamo(t *testing.T) {
 		switch i % 3 {
 		case 0:
 			run(func() (*game.Result, error) {
-				return trades.On(svc).AcceptTrade(ctx, req(tr.To, k("accept")), tr.ID)
+				return trades.On(svc).AcceptTrade(ctx, req(tr.To, gametest.K("accept")), tr.ID)
 			})
 		case 1:
 			run(func() (*game.Result, error) {
-				return trades.On(svc).WithdrawTrade(ctx, req(tr.From, k("withdraw")), tr.ID)
+				return trades.On(svc).WithdrawTrade(ctx, req(tr.From, gametest.K("withdraw")), tr.ID)
 			})
 		case 2:
 			run(func() (*game.Result, error) {
-				return trades.On(svc).WithdrawTrade(ctx, req(tr.To, k("decline")), tr.ID)
+				return trades.On(svc).WithdrawTrade(ctx, req(tr.To, gametest.K("decline")), tr.ID)
 			})
 		}
 	}
 	for i := range 12 {
 		run(func() (*game.Result, error) { return offer(ctx, people[i%4], people[(i+2)%4]) })
 	}
-	run(func() (*game.Result, error) { return svc.Leave(ctx, req(dee, k("leave"))) })
+	run(func() (*game.Result, error) { return svc.Leave(ctx, req(dee, gametest.K("leave"))) })
 	wg.Wait()
 	checkTradeIndex(t, svc, people)
-	if p := record(t, svc, dee); p.Member || len(p.Trades) != 0 {
+	if p := gametest.Record(t, svc, dee); p.Member || len(p.Trades) != 0 {
 		t.Fatalf("Dee left; her record: member %v, trades %v", p.Member, p.Trades)
 	}
 }
@@ -332,17 +325,17 @@ func tradingParties(t *testing.T, svc *game.Service, vertebrae int) (offer func(
 	t.Helper()
 	ctx := context.Background()
 	for _, p := range []string{ada, bo, cy} {
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, Vertebrae: vertebrae, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, Vertebrae: vertebrae, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return func(from, to string) string {
 		t.Helper()
-		res, err := trades.On(svc).OfferTrade(ctx, req(from, k("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
+		res, err := trades.On(svc).OfferTrade(ctx, req(from, gametest.K("offer")), trades.OfferTrade{To: to, Give: economy.Items{Vertebrae: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return decode[trades.Trade](t, res).ID
+		return gametest.Decode[trades.Trade](t, res).ID
 	}
 }

@@ -1,16 +1,13 @@
 package trades_test
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rulesets/gildedhall"
@@ -18,116 +15,11 @@ import (
 
 // The trades' rulings (seed 002 Trading, RULINGS P1) in a Gilded Hall game,
 // whose records trade the richest goods: Vertebrae, Chips, card copies and
-// packs. econ is the Gilded Hall's harness (internal/rulesets/gildedhall),
-// with what these tests call.
+// packs. econ is that game with the calls these tests make (the shared
+// harness's, internal/gametest).
+type econ = gametest.Econ
 
-// econ is one game under test with shorthand for the calls these tests make
-// over and over; every call fails the test on an unexpected error.
-type econ struct {
-	t   *testing.T
-	ctx context.Context
-	svc *game.Service
-	clk *clock.Manual
-	n   int
-}
-
-func newEcon(t *testing.T, joiners ...string) *econ {
-	t.Helper()
-	svc, clk := newGame(t, newBolt(t))
-	e := &econ{t: t, ctx: context.Background(), svc: svc, clk: clk}
-	for _, p := range joiners {
-		e.must(e.svc.Join(e.ctx, e.req(p), game.JoinGame{}))
-	}
-	return e
-}
-
-// req is a request with a fresh idempotency key.
-func (e *econ) req(actor string) game.Request {
-	e.n++
-	return req(actor, fmt.Sprintf("k%d", e.n))
-}
-
-func (e *econ) must(res *game.Result, err error) *game.Result {
-	e.t.Helper()
-	if err != nil {
-		e.t.Fatalf("unexpected refusal: %v", err)
-	}
-	return res
-}
-
-// refused checks that err is the rule refusal code.
-func (e *econ) refused(what string, err error, code string) {
-	e.t.Helper()
-	if got := ruleCode(err); got != code {
-		e.t.Fatalf("%s: got %s, want %s", what, got, code)
-	}
-}
-
-func (e *econ) grant(g gildedhall.Grant) gildedhall.GrantResult {
-	e.t.Helper()
-	if g.Reason == "" {
-		g.Reason = "test setup"
-	}
-	return decode[gildedhall.GrantResult](e.t, e.must(gildedhall.On(e.svc).Grant(e.ctx, e.req(admin), g)))
-}
-
-func (e *econ) buy(who, item string) gildedhall.PurchaseResult {
-	e.t.Helper()
-	return decode[gildedhall.PurchaseResult](e.t, e.must(gildedhall.On(e.svc).Purchase(e.ctx, e.req(who), gildedhall.Purchase{Item: item})))
-}
-
-func (e *econ) offer(from string, o trades.OfferTrade) trades.Trade {
-	e.t.Helper()
-	return decode[trades.Trade](e.t, e.must(trades.On(e.svc).OfferTrade(e.ctx, e.req(from), o)))
-}
-
-func (e *econ) player(id string) gildedhall.PlayerView {
-	e.t.Helper()
-	v, err := gildedhall.On(e.svc).Player(e.ctx, "hall", id)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return v
-}
-
-func (e *econ) trade(id string) trades.Trade {
-	e.t.Helper()
-	tr, err := trades.On(e.svc).Trade(e.ctx, "hall", id)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return tr
-}
-
-// at moves the clock to when and runs the scheduler, as the phase-end
-// function would.
-func (e *econ) at(when time.Time) game.DueReport {
-	e.t.Helper()
-	e.clk.Set(when)
-	rep, err := e.svc.RunDue(e.ctx)
-	if err != nil || len(rep.Failed) > 0 {
-		e.t.Fatalf("RunDue at %v: %+v %v", when, rep, err)
-	}
-	return rep
-}
-
-// entries reads the whole log.
-func (e *econ) entries() []game.Entry {
-	e.t.Helper()
-	var out []game.Entry
-	cursor := ""
-	for {
-		page, err := e.svc.Log(e.ctx, "hall", cursor, 500)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		out = append(out, page.Entries...)
-		if page.Next == "" {
-			return out
-		}
-		cursor = page.Next
-	}
-}
+var newEcon, sameInventory = gametest.NewEcon, gametest.SameInventory
 
 const (
 	giver    = "discord:2"
@@ -139,32 +31,32 @@ const (
 // copies and packs keep their ids.
 func TestTrade_AcceptExecutesAtomically(t *testing.T) {
 	e := newEcon(t, giver, receiver)
-	a := e.grant(gildedhall.Grant{Player: giver, Vertebrae: 10, Cards: []gildedhall.CardGrant{{Name: "King of Hearts", Holo: true}, {Name: "2 of Clubs"}}})
-	b := e.grant(gildedhall.Grant{Player: receiver, Chips: 2, Packs: []gildedhall.PackGrant{{Pack: "deck-pack"}}})
+	a := e.Grant(gildedhall.Grant{Player: giver, Vertebrae: 10, Cards: []gildedhall.CardGrant{{Name: "King of Hearts", Holo: true}, {Name: "2 of Clubs"}}})
+	b := e.Grant(gildedhall.Grant{Player: receiver, Chips: 2, Packs: []gildedhall.PackGrant{{Pack: "deck-pack"}}})
 	king, pack := a.Cards[0], b.Packs[0]
-	tr := e.offer(giver, trades.OfferTrade{To: receiver, Note: "a king for a pack",
+	tr := e.Offer(giver, trades.OfferTrade{To: receiver, Note: "a king for a pack",
 		Give: economy.Items{Vertebrae: 4, Cards: []string{king.ID}}, Take: economy.Items{Chips: 1, Packs: []string{pack.ID}}})
-	if tr.Status != trades.TradeOpen || !tr.ExpiresAt.Equal(start.Add(7*24*time.Hour)) {
+	if tr.Status != trades.TradeOpen || !tr.ExpiresAt.Equal(gametest.Start.Add(7*24*time.Hour)) {
 		t.Fatalf("offer: status %s expires %v, want open until 7 days after the offer", tr.Status, tr.ExpiresAt)
 	}
-	_, err := trades.On(e.svc).AcceptTrade(e.ctx, e.req(giver), tr.ID)
-	e.refused("the offerer accepting their own offer", err, "not_your_trade")
-	_, err = trades.On(e.svc).AcceptTrade(e.ctx, e.req(third), tr.ID)
-	e.refused("a third person accepting", err, "not_your_trade")
+	_, err := trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(giver), tr.ID)
+	e.Refused("the offerer accepting their own offer", err, "not_your_trade")
+	_, err = trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(third), tr.ID)
+	e.Refused("a third person accepting", err, "not_your_trade")
 
-	done := decode[trades.Trade](t, e.must(trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)))
+	done := gametest.Decode[trades.Trade](t, e.Must(trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), tr.ID)))
 	if done.Status != trades.TradeExecuted || done.ClosedBy != receiver {
 		t.Fatalf("accepted trade: %+v", done)
 	}
-	ga, gb := e.player(giver).Inventory, e.player(receiver).Inventory
+	ga, gb := e.Player(giver).Inventory, e.Player(receiver).Inventory
 	if ga.Vertebrae != 6 || ga.Chips != 1 || len(ga.Packs) != 1 || ga.Packs[0] != pack || len(ga.Cards) != 1 || ga.Cards[0].Name != "2 of Clubs" {
 		t.Fatalf("offerer after the trade: %+v", ga)
 	}
 	if gb.Vertebrae != 4 || gb.Chips != 1 || len(gb.Packs) != 0 || len(gb.Cards) != 1 || gb.Cards[0] != king {
 		t.Fatalf("receiver after the trade: %+v", gb)
 	}
-	_, err = trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
-	e.refused("accepting twice", err, "trade_closed")
+	_, err = trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), tr.ID)
+	e.Refused("accepting twice", err, "trade_closed")
 }
 
 // TestTrade_AcceptAfterItemsMovedAway: if either side no longer holds
@@ -177,39 +69,33 @@ func TestTrade_AcceptAfterItemsMovedAway(t *testing.T) {
 		move    func(e *econ, card string)
 	}{
 		{"offerer traded the card away", "card", func(e *econ, card string) {
-			tr := e.offer(giver, trades.OfferTrade{To: third, Give: economy.Items{Cards: []string{card}}})
-			e.must(trades.On(e.svc).AcceptTrade(e.ctx, e.req(third), tr.ID))
+			tr := e.Offer(giver, trades.OfferTrade{To: third, Give: economy.Items{Cards: []string{card}}})
+			e.Must(trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(third), tr.ID))
 		}},
-		{"receiver spent the vertebrae", "Vertebrae", func(e *econ, _ string) { e.buy(receiver, "random-card") }},
+		{"receiver spent the vertebrae", "Vertebrae", func(e *econ, _ string) { e.Buy(receiver, "random-card") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEcon(t, giver, receiver, third)
-			card := e.grant(gildedhall.Grant{Player: giver, Cards: []gildedhall.CardGrant{{Name: "Queen of Spades"}}}).Cards[0].ID
-			e.grant(gildedhall.Grant{Player: receiver, Vertebrae: 8})
-			tr := e.offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{card}}, Take: economy.Items{Vertebrae: 8}})
+			card := e.Grant(gildedhall.Grant{Player: giver, Cards: []gildedhall.CardGrant{{Name: "Queen of Spades"}}}).Cards[0].ID
+			e.Grant(gildedhall.Grant{Player: receiver, Vertebrae: 8})
+			tr := e.Offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Cards: []string{card}}, Take: economy.Items{Vertebrae: 8}})
 			tc.move(e, card)
-			before := map[string]gildedhall.PlayerView{giver: e.player(giver), receiver: e.player(receiver), third: e.player(third)}
-			_, err := trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
-			e.refused("accept", err, "trade_items_missing")
+			before := map[string]gildedhall.PlayerView{giver: e.Player(giver), receiver: e.Player(receiver), third: e.Player(third)}
+			_, err := trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), tr.ID)
+			e.Refused("accept", err, "trade_items_missing")
 			if !strings.Contains(err.Error(), tc.missing) {
 				t.Errorf("the refusal should say what is missing (%s): %v", tc.missing, err)
 			}
 			for id, v := range before {
-				if after := e.player(id); !sameInventory(after, v) {
+				if after := e.Player(id); !sameInventory(after, v) {
 					t.Fatalf("%s changed by a refused trade: %+v -> %+v", id, v.Inventory, after.Inventory)
 				}
 			}
-			if st := e.trade(tr.ID).Status; st != trades.TradeOpen {
+			if st := e.Trade(tr.ID).Status; st != trades.TradeOpen {
 				t.Fatalf("a refused acceptance closed the trade: %s", st)
 			}
 		})
 	}
-}
-
-func sameInventory(a, b gildedhall.PlayerView) bool {
-	ja, _ := json.Marshal(a.Inventory)
-	jb, _ := json.Marshal(b.Inventory)
-	return string(ja) == string(jb)
 }
 
 // TestTrade_WithdrawByEitherParty: the maker withdraws or the receiver
@@ -218,19 +104,19 @@ func TestTrade_WithdrawByEitherParty(t *testing.T) {
 	for _, who := range []string{giver, receiver} {
 		t.Run(who, func(t *testing.T) {
 			e := newEcon(t, giver, receiver, third)
-			e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
-			tr := e.offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
-			_, err := trades.On(e.svc).WithdrawTrade(e.ctx, e.req(third), tr.ID)
-			e.refused("a third player withdrawing", err, "not_your_trade")
-			w := decode[trades.Trade](t, e.must(trades.On(e.svc).WithdrawTrade(e.ctx, e.req(who), tr.ID)))
+			e.Grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
+			tr := e.Offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+			_, err := trades.On(e.Svc).WithdrawTrade(e.Ctx, e.Req(third), tr.ID)
+			e.Refused("a third player withdrawing", err, "not_your_trade")
+			w := gametest.Decode[trades.Trade](t, e.Must(trades.On(e.Svc).WithdrawTrade(e.Ctx, e.Req(who), tr.ID)))
 			if w.Status != trades.TradeWithdrawn || w.ClosedBy != who {
 				t.Fatalf("withdrawn trade: %+v", w)
 			}
-			_, err = trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
-			e.refused("accepting a withdrawn trade", err, "trade_closed")
-			_, err = trades.On(e.svc).WithdrawTrade(e.ctx, e.req(who), tr.ID)
-			e.refused("withdrawing twice", err, "trade_closed")
-			if v := e.player(giver); v.Inventory.Vertebrae != 3 {
+			_, err = trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), tr.ID)
+			e.Refused("accepting a withdrawn trade", err, "trade_closed")
+			_, err = trades.On(e.Svc).WithdrawTrade(e.Ctx, e.Req(who), tr.ID)
+			e.Refused("withdrawing twice", err, "trade_closed")
+			if v := e.Player(giver); v.Inventory.Vertebrae != 3 {
 				t.Fatalf("a withdrawn trade moved items: %+v", v.Inventory)
 			}
 		})
@@ -241,7 +127,7 @@ func TestTrade_WithdrawByEitherParty(t *testing.T) {
 // a malformed side, or for items a side does not hold.
 func TestTrade_OfferRefusals(t *testing.T) {
 	e := newEcon(t, giver, receiver)
-	e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
+	e.Grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
 	for _, tc := range []struct {
 		name string
 		o    trades.OfferTrade
@@ -255,10 +141,10 @@ func TestTrade_OfferRefusals(t *testing.T) {
 		{"more than the offerer holds", trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 4}}, "trade_items_missing"},
 		{"a card the receiver lacks", trades.OfferTrade{To: receiver, Take: economy.Items{Cards: []string{"x.1"}}}, "trade_items_missing"},
 	} {
-		_, err := trades.On(e.svc).OfferTrade(e.ctx, e.req(giver), tc.o)
-		e.refused(tc.name, err, tc.code)
+		_, err := trades.On(e.Svc).OfferTrade(e.Ctx, e.Req(giver), tc.o)
+		e.Refused(tc.name, err, tc.code)
 	}
-	if trs, _ := trades.On(e.svc).Trades(e.ctx, "hall", trades.TradeFilter{}); len(trs) != 0 {
+	if trs, _ := trades.On(e.Svc).Trades(e.Ctx, "hall", trades.TradeFilter{}); len(trs) != 0 {
 		t.Fatalf("refused offers made trades: %+v", trs)
 	}
 }
@@ -269,40 +155,40 @@ func TestTrade_OfferRefusals(t *testing.T) {
 func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 	t.Run("accepted just before expiry", func(t *testing.T) {
 		e := newEcon(t, giver, receiver)
-		e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
-		tr := e.offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
-		e.clk.Set(tr.ExpiresAt.Add(-time.Second))
-		if done := decode[trades.Trade](t, e.must(trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID))); done.Status != trades.TradeExecuted {
+		e.Grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
+		tr := e.Offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+		e.Clk.Set(tr.ExpiresAt.Add(-time.Second))
+		if done := gametest.Decode[trades.Trade](t, e.Must(trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), tr.ID))); done.Status != trades.TradeExecuted {
 			t.Fatalf("status %s", done.Status)
 		}
 	})
 	t.Run("expired, late and duplicate runs", func(t *testing.T) {
 		e := newEcon(t, giver, receiver)
-		e.grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
-		tr := e.offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
-		if want := start.Add(7 * 24 * time.Hour); !tr.ExpiresAt.Equal(want) {
+		e.Grant(gildedhall.Grant{Player: giver, Vertebrae: 3})
+		tr := e.Offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 3}})
+		if want := gametest.Start.Add(7 * 24 * time.Hour); !tr.ExpiresAt.Equal(want) {
 			t.Fatalf("expires %v, want %v", tr.ExpiresAt, want)
 		}
-		if rep := e.at(tr.ExpiresAt.Add(-time.Second)); len(rep.Expired) != 0 {
+		if rep := e.At(tr.ExpiresAt.Add(-time.Second)); len(rep.Expired) != 0 {
 			t.Fatalf("expired early: %+v", rep.Expired)
 		}
-		e.clk.Set(tr.ExpiresAt)
-		_, err := trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
-		e.refused("accepting at the expiry moment, before the scheduler ran", err, "trade_expired")
-		if v := e.trade(tr.ID); v.Status != trades.TradeExpired {
+		e.Clk.Set(tr.ExpiresAt)
+		_, err := trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), tr.ID)
+		e.Refused("accepting at the expiry moment, before the scheduler ran", err, "trade_expired")
+		if v := e.Trade(tr.ID); v.Status != trades.TradeExpired {
 			t.Fatalf("reads show a trade past its expiry as expired: %s", v.Status)
 		}
 
-		rep := e.at(tr.ExpiresAt.Add(5 * time.Hour)) // the scheduler runs late
+		rep := e.At(tr.ExpiresAt.Add(5 * time.Hour)) // the scheduler runs late
 		if want := []string{"hall/" + tr.ID}; !slices.Equal(rep.Expired, want) {
 			t.Fatalf("DueReport.Expired %v, want %v", rep.Expired, want)
 		}
-		got := e.trade(tr.ID)
+		got := e.Trade(tr.ID)
 		if got.Status != trades.TradeExpired || !got.ClosedAt.Equal(tr.ExpiresAt) || got.ClosedBy != game.SchedulerActor {
 			t.Fatalf("expired trade: %+v, want closed at %v by the scheduler", got, tr.ExpiresAt)
 		}
 		var at []time.Time
-		for _, en := range e.entries() {
+		for _, en := range e.Entries() {
 			if en.Command == "trade-expire" {
 				at = append(at, en.At)
 			}
@@ -310,16 +196,16 @@ func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 		if len(at) != 1 || !at[0].Equal(tr.ExpiresAt) {
 			t.Fatalf("trade-expire log entries at %v, want one at %v", at, tr.ExpiresAt)
 		}
-		logged := len(e.entries())
-		if rep := e.at(tr.ExpiresAt.Add(6 * time.Hour)); len(rep.Expired) != 0 || len(rep.Transitions) != 0 {
+		logged := len(e.Entries())
+		if rep := e.At(tr.ExpiresAt.Add(6 * time.Hour)); len(rep.Expired) != 0 || len(rep.Transitions) != 0 {
 			t.Fatalf("a duplicate run did something: %+v", rep)
 		}
-		if n := len(e.entries()); n != logged {
+		if n := len(e.Entries()); n != logged {
 			t.Fatalf("a duplicate run wrote %d entries", n-logged)
 		}
-		_, err = trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), tr.ID)
-		e.refused("accepting an expired trade", err, "trade_closed")
-		if v := e.player(giver); v.Inventory.Vertebrae != 3 {
+		_, err = trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), tr.ID)
+		e.Refused("accepting an expired trade", err, "trade_closed")
+		if v := e.Player(giver); v.Inventory.Vertebrae != 3 {
 			t.Fatalf("an expired trade moved items: %+v", v.Inventory)
 		}
 	})
@@ -330,12 +216,12 @@ func TestTrade_ExpiresAfterSevenDays(t *testing.T) {
 func TestP1_LeavingWithdrawsOpenTrades(t *testing.T) {
 	e := newEcon(t, giver, receiver, third)
 	for _, p := range []string{giver, receiver, third} {
-		e.grant(gildedhall.Grant{Player: p, Vertebrae: 5})
+		e.Grant(gildedhall.Grant{Player: p, Vertebrae: 5})
 	}
-	made := e.offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 1}})
-	offered := e.offer(third, trades.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
-	other := e.offer(receiver, trades.OfferTrade{To: third, Give: economy.Items{Vertebrae: 1}})
-	left := decode[game.LeaveResult](t, e.must(e.svc.Leave(e.ctx, e.req(giver))))
+	made := e.Offer(giver, trades.OfferTrade{To: receiver, Give: economy.Items{Vertebrae: 1}})
+	offered := e.Offer(third, trades.OfferTrade{To: giver, Give: economy.Items{Vertebrae: 1}})
+	other := e.Offer(receiver, trades.OfferTrade{To: third, Give: economy.Items{Vertebrae: 1}})
+	left := gametest.Decode[game.LeaveResult](t, e.Must(e.Svc.Leave(e.Ctx, e.Req(giver))))
 	slices.Sort(left.WithdrawnTrades)
 	want := []string{made.ID, offered.ID}
 	slices.Sort(want)
@@ -345,10 +231,10 @@ func TestP1_LeavingWithdrawsOpenTrades(t *testing.T) {
 	for _, c := range []struct {
 		id, status string
 	}{{made.ID, trades.TradeWithdrawn}, {offered.ID, trades.TradeWithdrawn}, {other.ID, trades.TradeOpen}} {
-		if tr := e.trade(c.id); tr.Status != c.status || (c.status == trades.TradeWithdrawn && tr.ClosedBy != giver) {
+		if tr := e.Trade(c.id); tr.Status != c.status || (c.status == trades.TradeWithdrawn && tr.ClosedBy != giver) {
 			t.Errorf("trade %s: %s closed by %q, want %s", c.id, tr.Status, tr.ClosedBy, c.status)
 		}
 	}
-	_, err := trades.On(e.svc).AcceptTrade(e.ctx, e.req(receiver), made.ID)
-	e.refused("accepting a trade withdrawn by a departure", err, "trade_closed")
+	_, err := trades.On(e.Svc).AcceptTrade(e.Ctx, e.Req(receiver), made.ID)
+	e.Refused("accepting a trade withdrawn by a departure", err, "trade_closed")
 }

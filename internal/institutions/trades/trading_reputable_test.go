@@ -8,6 +8,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/ruleset"
@@ -21,9 +22,9 @@ import (
 // P4); under gilded-hall (seed 000 Inventory) any two players may trade.
 func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	ctx := context.Background()
-	clk := clock.NewManual(start)
-	st := newBolt(t)
-	svc := rulesets.New(st, clk, game.WithEntropy(seeded(3)))
+	clk := clock.NewManual(gametest.Start)
+	st := gametest.Bolt(t)
+	svc := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(3)))
 	if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall", Ruleset: "obelisk"}); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	holdHerbs(t, st, "hall", "discord:2", 10)
 	offer := trades.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Herbs: 4}}}
 	_, err := trades.On(svc).OfferTrade(ctx, req("discord:2", "t1"), offer)
-	if ruleCode(err) != "not_reputable" {
+	if gametest.RuleCode(err) != "not_reputable" {
 		t.Fatalf("offer by a 0-day player: got %v, want not_reputable", err)
 	}
 	clk.Advance(7 * 24 * time.Hour)
@@ -50,7 +51,7 @@ func TestP4_ObeliskTradesNeedReputablePlayers(t *testing.T) {
 	if err != nil {
 		t.Fatalf("offer after 7 days: %v", err)
 	}
-	tr := decode[trades.Trade](t, res)
+	tr := gametest.Decode[trades.Trade](t, res)
 	if _, err := trades.On(svc).AcceptTrade(ctx, req("discord:3", "a"), tr.ID); err != nil {
 		t.Fatalf("accept: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"croupier/internal/gametest"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -41,18 +42,18 @@ func TestX10_LargeBattleRosterInManyItems(t *testing.T) {
 
 func thirtyPlayerBattle(t *testing.T, roster bool) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	var ps []string
 	for i := range 30 {
 		p := fmt.Sprintf("discord:%d", 100+i)
 		ps = append(ps, p)
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	enrol(t, svc, dee, suit("Hearts", 2, 4), 0)
-	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(dee, "e")); ruleCode(err) != "too_few_cards" {
+	gametest.Enrol(t, svc, dee, suit("Hearts", 2, 4), 0)
+	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(dee, "e")); gametest.RuleCode(err) != "too_few_cards" {
 		t.Fatalf("engaging with 3 cards: %v", err)
 	}
 	for _, p := range ps {
@@ -60,11 +61,11 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 		if err != nil {
 			t.Fatalf("%s engages: %v", p, err)
 		}
-		if e := decode[gildedhall.BattleEngagement](t, res); !e.StartsAt.Equal(phaseEnd) {
+		if e := gametest.Decode[gildedhall.BattleEngagement](t, res); !e.StartsAt.Equal(phaseEnd) {
 			t.Fatalf("the battle starts at the phase's end: %+v", e)
 		}
 	}
-	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(ps[0], "engage-again")); ruleCode(err) != "already_engaged" {
+	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(ps[0], "engage-again")); gametest.RuleCode(err) != "already_engaged" {
 		t.Fatalf("engaging twice: %v", err)
 	}
 
@@ -136,8 +137,8 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 			if len(clash) < 4 || !slices.ContainsFunc(clash, func(c string) bool { return slices.Contains(own.Participants[0].Hand, c) }) {
 				continue
 			}
-			_, err = gildedhall.On(svc).Move(ctx, req(p, k("clash")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: clash})
-			if ruleCode(err) != "card_in_match" {
+			_, err = gildedhall.On(svc).Move(ctx, req(p, gametest.K("clash")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: clash})
+			if gametest.RuleCode(err) != "card_in_match" {
 				t.Fatalf("%s selects %v, which holds a card of %s's hand: %v", p, clash, taken, err)
 			}
 			if w := view(t, svc, id, ""); len(w.Participants) != 8 || w.Waiting != 22 {
@@ -210,8 +211,8 @@ func thirtyPlayerBattle(t *testing.T, roster bool) {
 // X10: with fewer than 2 engaged players there is no match.
 func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 6), 0)
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 6), 0)
 	if _, err := gildedhall.On(svc).EngageBattle(ctx, req(ada, "e")); err != nil {
 		t.Fatal(err)
 	}
@@ -235,10 +236,10 @@ func TestX10_OneEngagedPlayerNoMatch(t *testing.T) {
 func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 	defer gildedhall.SetBattleInline(2)()
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ps := []string{ada, bo, cy, dee, "discord:6"}
 	for i, p := range ps {
-		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		gametest.Enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
 		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
 			t.Fatal(err)
 		}
@@ -257,7 +258,7 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 		t.Fatalf("a waiting entrant sees their selection: %+v", lv.LegalMoves)
 	}
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "forfeit"})
-	if _, err := gildedhall.On(svc).Move(ctx, req(ada, k("select")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); ruleCode(err) != "forfeited" {
+	if _, err := gildedhall.On(svc).Move(ctx, req(ada, gametest.K("select")), gildedhall.MatchMove{Match: id, Kind: "select", Cards: suit("Hearts", 2, 5)}); gametest.RuleCode(err) != "forfeited" {
 		t.Fatalf("selecting after forfeiting: %v", err)
 	}
 	if _, err := svc.Leave(ctx, req(bo, "leave")); err != nil {
@@ -284,10 +285,10 @@ func TestX9_LargeBattleForfeitsLeaveTheLastStanding(t *testing.T) {
 func TestX7_LargeBattleDepartureBeforeTheOverdueDeadline(t *testing.T) {
 	defer gildedhall.SetBattleInline(2)()
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	ps := []string{ada, bo, cy, dee, "discord:6"}
 	for i, p := range ps {
-		enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
+		gametest.Enrol(t, svc, p, suit([]string{"Hearts", "Spades", "Clubs", "Diamonds", "Hearts"}[i], 2, 7), 1)
 		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
 			t.Fatal(err)
 		}

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	"croupier/internal/rules/governance"
@@ -21,48 +21,6 @@ import (
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
-
-// interleaved is a store whose every operation first calls before: the test
-// runs a whole other scheduler run at one chosen point of this one's.
-type interleaved struct {
-	store.Store
-	ops   atomic.Int64
-	at    int64 // the operation before which other runs; 0: never
-	other func()
-	ranAt atomic.Int64
-}
-
-func (s *interleaved) step() {
-	if n := s.ops.Add(1); n == s.at {
-		s.other()
-		s.ranAt.Store(n)
-	}
-}
-
-func (s *interleaved) Get(ctx context.Context, k store.Key) (store.Item, error) {
-	s.step()
-	return s.Store.Get(ctx, k)
-}
-
-func (s *interleaved) GetMany(ctx context.Context, ks []store.Key) ([]store.Item, error) {
-	s.step()
-	return s.Store.GetMany(ctx, ks)
-}
-
-func (s *interleaved) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	s.step()
-	return s.Store.Query(ctx, q)
-}
-
-func (s *interleaved) QueryDue(ctx context.Context, until time.Time, limit int) ([]store.Item, error) {
-	s.step()
-	return s.Store.QueryDue(ctx, until, limit)
-}
-
-func (s *interleaved) Commit(ctx context.Context, tx store.Tx) error {
-	s.step()
-	return s.Store.Commit(ctx, tx)
-}
 
 // Every due kind at once, two weeks into the game, with a scheduler run
 // that is late: at 2026-12-14 02:00 the phase ends of W50 (Friday, and
@@ -85,37 +43,34 @@ func everyDueKind(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc, clk := newGame(t, st)
-	g := &gov{t: t, ctx: context.Background(), svc: svc, clk: clk}
-	for i := 10; i < 20; i++ {
-		g.must(svc.Join(g.ctx, req(pl(i), "join"), game.JoinGame{}))
-	}
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
-	enrol(t, svc, dee, suit("Diamonds", 2, 10), 0)
-	g.elect(pl(10)) // runs the due work of week 49
+	g := gametest.NewGov(t, st)
+	svc := g.Svc
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 0)
+	gametest.Enrol(t, svc, dee, suit("Diamonds", 2, 10), 0)
+	g.Elect(pl(10)) // runs the due work of week 49
 
-	g.clk.Set(w50Monday.Add(30 * time.Minute))
-	g.must(gildedhall.On(svc).Grant(g.ctx, req(admin, g.key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
-	g.must(trades.On(svc).OfferTrade(g.ctx, req(pl(11), g.key()), trades.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
-	rq := decode[game.JusticeRecord](t, g.must(svc.RequestJustice(g.ctx, req(pl(11), g.key()),
+	g.Clk.Set(w50Monday.Add(30 * time.Minute))
+	g.Must(gildedhall.On(svc).Grant(g.Ctx, req(admin, g.Key()), gildedhall.Grant{Player: pl(11), Vertebrae: 10, Reason: "test"}))
+	g.Must(trades.On(svc).OfferTrade(g.Ctx, req(pl(11), g.Key()), trades.OfferTrade{To: pl(12), Give: economy.Items{Vertebrae: 3}}))
+	rq := gametest.Decode[game.JusticeRecord](t, g.Must(svc.RequestJustice(g.Ctx, req(pl(11), g.Key()),
 		game.RequestJustice{Kind: governance.KindStatement, Text: "Kings are worth 12.", Message: msg("rq")})))
-	ru := decode[game.RulingView](t, g.must(svc.Rule(g.ctx, req(pl(10), g.key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
-	g.clk.Set(w50Monday.Add(24 * time.Hour))
-	g.must(svc.OpenConfidence(g.ctx, req(pl(12), g.key()), game.OpenConfidence{Ruling: ru.ID, Poll: msg("poll")}))
-	g.vote("poll", pls(13, 14), pls(15))
+	ru := gametest.Decode[game.RulingView](t, g.Must(svc.Rule(g.Ctx, req(pl(10), g.Key()), game.RuleOn{Request: rq.Request.ID, Answer: "true"})))
+	g.Clk.Set(w50Monday.Add(24 * time.Hour))
+	g.Must(svc.OpenConfidence(g.Ctx, req(pl(12), g.Key()), game.OpenConfidence{Ruling: ru.ID, Poll: msg("poll")}))
+	g.Vote("poll", pls(13, 14), pls(15))
 
-	g.clk.Set(w50Thursday)
-	g.propose(pl(12), "p50", game.SubmitProposal{Title: "More gifts", Text: "Let us gift twice."})
-	g.vote("p50", pls(10, 11, 12), pls(13))
-	g.must(svc.StandForJudge(g.ctx, req(pl(13), g.key()), game.StandForJudge{Message: msg("cand-w50")}))
-	g.vote("cand-w50", pls(11, 12, 14), nil)
+	g.Clk.Set(w50Thursday)
+	g.Propose(pl(12), "p50", game.SubmitProposal{Title: "More gifts", Text: "Let us gift twice."})
+	g.Vote("p50", pls(10, 11, 12), pls(13))
+	g.Must(svc.StandForJudge(g.Ctx, req(pl(13), g.Key()), game.StandForJudge{Message: msg("cand-w50")}))
+	g.Vote("cand-w50", pls(11, 12, 14), nil)
 
-	g.clk.Set(w50Saturday)
+	g.Clk.Set(w50Saturday)
 	twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
-	g.must(gildedhall.On(svc).EngageBattle(g.ctx, req(cy, g.key())))
-	g.must(gildedhall.On(svc).EngageBattle(g.ctx, req(dee, g.key())))
+	g.Must(gildedhall.On(svc).EngageBattle(g.Ctx, req(cy, g.Key())))
+	g.Must(gildedhall.On(svc).EngageBattle(g.Ctx, req(dee, g.Key())))
 	return path
 }
 
@@ -176,8 +131,8 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 
 	// One run alone: the reference, and how many store operations it makes.
 	st, clk := open("alone.db")
-	counted := &interleaved{Store: st}
-	alone := rulesets.New(counted, clk, game.WithEntropy(seeded(3)))
+	counted := &gametest.Interleaved{Store: st}
+	alone := rulesets.New(counted, clk, game.WithEntropy(gametest.Seeded(3)))
 	before := scheduled(t, alone)
 	rep, err := alone.RunDue(ctx)
 	if err != nil || len(rep.Failed) > 0 {
@@ -187,7 +142,7 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 	for k := range before {
 		delete(want, k)
 	}
-	ops := counted.ops.Load()
+	ops := counted.Ops()
 	kinds := map[string]bool{}
 	for k, at := range want {
 		if at.After(lateRun) {
@@ -207,20 +162,20 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 
 	for at := int64(1); at <= ops; at++ {
 		st, clk := open(fmt.Sprintf("at-%d.db", at))
-		other := rulesets.New(st, clk, game.WithEntropy(seeded(4)))
-		first := &interleaved{Store: st, at: at, other: func() {
+		other := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(4)))
+		first := &gametest.Interleaved{Store: st, At: at, Other: func() {
 			if rep, err := other.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 				t.Errorf("the other run: %+v %v", rep, err)
 			}
 		}}
-		svc := rulesets.New(first, clk, game.WithEntropy(seeded(3)))
+		svc := rulesets.New(first, clk, game.WithEntropy(gametest.Seeded(3)))
 		if rep, err := svc.RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("other run before operation %d: RunDue %+v %v", at, rep, err)
 		}
-		if first.ranAt.Load() != at {
+		if first.RanAt() != at {
 			// The other run took work this one would have done, so this
 			// one made fewer operations: later points are the same run.
-			if first.ops.Load() >= at {
+			if first.Ops() >= at {
 				t.Fatalf("other run before operation %d did not run", at)
 			}
 			continue
@@ -261,13 +216,13 @@ func TestT4_EveryDueKindAppliedOnceWhateverRunInterleaves(t *testing.T) {
 // Bo engaged in its battle.
 func adaAndBoEngagedCyNot(t *testing.T) (store.Store, *game.Service, *clock.Manual) {
 	t.Helper()
-	st := newBolt(t)
-	svc, clk := newGame(t, st)
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 0)
+	st := gametest.Bolt(t)
+	svc, clk := gametest.NewGame(t, st)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 0)
 	for _, p := range []string{ada, bo} {
-		if _, err := gildedhall.On(svc).EngageBattle(context.Background(), req(p, k("engage"))); err != nil {
+		if _, err := gildedhall.On(svc).EngageBattle(context.Background(), req(p, gametest.K("engage"))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -283,21 +238,21 @@ func TestX10_EngagementCommittingAfterThePhaseEndJoinsTheNextBattle(t *testing.T
 	st, svc, clk := adaAndBoEngagedCyNot(t)
 	friday := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	clk.Set(friday.Add(-time.Millisecond))
-	scheduler := rulesets.New(st, clk, game.WithEntropy(seeded(2)))
-	late := &interleaved{Store: st, at: 2, other: func() { // before the engagement's commit
+	scheduler := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(2)))
+	late := &gametest.Interleaved{Store: st, At: 2, Other: func() { // before the engagement's commit
 		clk.Set(friday)
 		if rep, err := scheduler.RunDue(ctx); err != nil || len(rep.Transitions) != 1 {
 			t.Errorf("the phase end: %+v %v", rep, err)
 		}
 	}}
-	res, err := gildedhall.On(rulesets.New(late, clk, game.WithEntropy(seeded(3)))).EngageBattle(ctx, req(cy, k("engage")))
+	res, err := gildedhall.On(rulesets.New(late, clk, game.WithEntropy(gametest.Seeded(3)))).EngageBattle(ctx, req(cy, gametest.K("engage")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if late.ranAt.Load() != 2 {
+	if late.RanAt() != 2 {
 		t.Fatal("the phase end did not run before the engagement's commit")
 	}
-	got := decode[gildedhall.BattleEngagement](t, res)
+	got := gametest.Decode[gildedhall.BattleEngagement](t, res)
 	battle := view(t, svc, "b-2026-W49-I", "")
 	in := slices.Contains(battle.Players, cy)
 	switch {
@@ -319,18 +274,18 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 		st, svc, clk := adaAndBoEngagedCyNot(t)
 		// cy's Lambda reads the time a millisecond before the end.
 		before := clock.NewManual(friday.Add(-time.Millisecond))
-		engager := rulesets.New(st, before, game.WithEntropy(seeded(5)))
+		engager := rulesets.New(st, before, game.WithEntropy(gametest.Seeded(5)))
 		engager.MaxAttempts, engager.Backoff = 3, time.Microsecond
 		var res *game.Result
 		var engageErr error
-		run := &interleaved{Store: st, at: at, other: func() {
+		run := &gametest.Interleaved{Store: st, At: at, Other: func() {
 			res, engageErr = gildedhall.On(engager).EngageBattle(ctx, req(cy, "engage-cy"))
 		}}
 		clk.Set(friday)
-		if rep, err := rulesets.New(run, clk, game.WithEntropy(seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
+		if rep, err := rulesets.New(run, clk, game.WithEntropy(gametest.Seeded(2))).RunDue(ctx); err != nil || len(rep.Failed) > 0 {
 			t.Fatalf("engagement before operation %d of the phase end: RunDue %+v %v", at, rep, err)
 		}
-		if run.ranAt.Load() != at {
+		if run.RanAt() != at {
 			break // past the run's last operation
 		}
 		battle := view(t, svc, "b-2026-W49-I", "")
@@ -341,14 +296,14 @@ func TestX10_EngagementCommittingDuringThePhaseEndIsNeverLeftOut(t *testing.T) {
 		}
 		switch {
 		case engageErr != nil:
-			if ruleCode(engageErr) != "busy" {
+			if gametest.RuleCode(engageErr) != "busy" {
 				t.Fatalf("engagement before operation %d: %v", at, engageErr)
 			}
 			if in {
 				t.Fatalf("engagement before operation %d refused, yet %s is in the battle", at, cy)
 			}
 		default:
-			got := decode[gildedhall.BattleEngagement](t, res)
+			got := gametest.Decode[gildedhall.BattleEngagement](t, res)
 			if got.Period == "2026-W49-I" && !in {
 				t.Fatalf("engagement before operation %d acknowledged for %s, formed without %s: %v (player's engagement %q)",
 					at, got.Battle, cy, battle.Players, me.Period)

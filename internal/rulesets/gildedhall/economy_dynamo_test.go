@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/rules/players"
 	"croupier/internal/rulesets/gildedhall"
@@ -22,7 +23,7 @@ import (
 // other 90 are refused for lack of funds: none is lost to contention.
 func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
+	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
 	const buyer, buyers = "discord:2", 100
 	if _, err := svc.Join(ctx, req(buyer, "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 			case err == nil:
 				codes["ok"]++
 				attempts = append(attempts, res.Attempts)
-				bought = append(bought, decode[gildedhall.PurchaseResult](t, res).Cards...)
+				bought = append(bought, gametest.Decode[gildedhall.PurchaseResult](t, res).Cards...)
 			case errors.As(err, &re):
 				codes[re.Code]++
 			default:
@@ -80,7 +81,7 @@ func TestC6_ConcurrentPurchasesDynamo(t *testing.T) {
 	if v.Inventory.Vertebrae != 0 || len(v.Inventory.Cards) != 10 {
 		t.Fatalf("after 10 purchases of 5 from 50: %d Vertebrae and %d cards, want 0 and 10", v.Inventory.Vertebrae, len(v.Inventory.Cards))
 	}
-	if got, want := sortedIDs(cardIDs(v.Inventory.Cards)), sortedIDs(cardIDs(bought)); !slices.Equal(got, want) {
+	if got, want := sortedIDs(gametest.CardIDs(v.Inventory.Cards)), sortedIDs(gametest.CardIDs(bought)); !slices.Equal(got, want) {
 		t.Fatalf("deck %v, but the purchases answered %v", got, want)
 	}
 	page, err := svc.Log(ctx, "hall", "", 500)

@@ -18,6 +18,7 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
@@ -199,22 +200,6 @@ func (m *ecoModel) fresh(rt *rapid.T, what string, ids ...string) {
 	}
 }
 
-func cardIDs(cs []players.Card) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.ID
-	}
-	return out
-}
-
-func packIDs(ps []players.Pack) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.ID
-	}
-	return out
-}
-
 // acted settles what an action owes (RULINGS C4): each giver of a gift the
 // actor received while inactive in this same period gets one card, once.
 // The engine reports those cards as gift_returned events.
@@ -242,7 +227,7 @@ func (m *ecoModel) acted(rt *rapid.T, actor string, res *game.Result) {
 		if d.Receiver != actor || len(d.Cards) != 1 || m.members[ev.Player] == nil {
 			rt.Fatalf("gift_returned event %s: want 1 card to a player for %s's gift", ev.Data, actor)
 		}
-		m.fresh(rt, "gift return", cardIDs(d.Cards)...)
+		m.fresh(rt, "gift return", gametest.CardIDs(d.Cards)...)
 		g := m.members[ev.Player]
 		g.cards = append(g.cards, d.Cards...)
 		got = append(got, ev.Player)
@@ -351,8 +336,8 @@ func side(rt *rapid.T, label string, h *ecoHolder, others []string) economy.Item
 	var cardPool, packPool []string
 	held, chips := 0, 0
 	if h != nil {
-		cardPool = cardIDs(h.cards)
-		packPool = packIDs(h.packs)
+		cardPool = gametest.CardIDs(h.cards)
+		packPool = gametest.PackIDs(h.packs)
 		held, chips = h.vertebrae, h.chips
 	}
 	wrong := rapid.IntRange(0, 9).Draw(rt, label+" wrong")
@@ -392,8 +377,8 @@ func TestEconomyStateMachine(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
-		clk := clock.NewManual(start)
-		svc := rulesets.New(newTmpfsBolt(t), clk, game.WithEntropy(seeded(11)), game.WithLogger(quiet))
+		clk := clock.NewManual(gametest.Start)
+		svc := rulesets.New(newTmpfsBolt(t), clk, game.WithEntropy(gametest.Seeded(11)), game.WithLogger(quiet))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -525,8 +510,8 @@ func TestEconomyStateMachine(t *testing.T) {
 				if !slices.Equal(gotKinds, wantKinds) {
 					rt.Fatalf("granted packs %v, want %v", gotKinds, wantKinds)
 				}
-				m.fresh(rt, "grant", cardIDs(r.Cards)...)
-				m.fresh(rt, "grant", packIDs(r.Packs)...)
+				m.fresh(rt, "grant", gametest.CardIDs(r.Cards)...)
+				m.fresh(rt, "grant", gametest.PackIDs(r.Packs)...)
 				h.vertebrae += g.Vertebrae
 				h.chips += g.Chips
 				h.cards = append(h.cards, r.Cards...)
@@ -641,8 +626,8 @@ func TestEconomyStateMachine(t *testing.T) {
 				} else if len(b.Packs) != 0 {
 					rt.Fatalf("bought %s, got packs %v", p.Item, b.Packs)
 				}
-				m.fresh(rt, "purchase", cardIDs(b.Cards)...)
-				m.fresh(rt, "purchase", packIDs(b.Packs)...)
+				m.fresh(rt, "purchase", gametest.CardIDs(b.Cards)...)
+				m.fresh(rt, "purchase", gametest.PackIDs(b.Packs)...)
 				h.vertebrae -= cost
 				// The response's "chips" is the new balance (it hides the
 				// embedded Bought.Chips): the balance check below proves the
@@ -667,7 +652,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				h := m.members[actor]
 				var refs []string
 				if h != nil {
-					refs = packIDs(h.packs)
+					refs = gametest.PackIDs(h.packs)
 				}
 				if len(refs) == 0 && !rarely(rt, "no packs") {
 					instead(rt, "grant")
@@ -676,7 +661,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				refs = append(refs, "handy-pack", "deck-pack", "legendary-pack")
 				for _, id := range m.names {
 					if id != actor {
-						refs = append(refs, packIDs(m.members[id].packs)...)
+						refs = append(refs, gametest.PackIDs(m.members[id].packs)...)
 					}
 				}
 				ref := rapid.SampledFrom(append(refs, "zz.2")).Draw(rt, "pack")
@@ -707,7 +692,7 @@ func TestEconomyStateMachine(t *testing.T) {
 					rt.Fatalf("open %q: opened %+v with %d cards (%d holo); want %+v with %d (at least %d holo)",
 						ref, o.Pack, len(o.Cards), holos, want, ecoPackSize[want.Kind], ecoPackHolos[want.Kind])
 				}
-				m.fresh(rt, "open", cardIDs(o.Cards)...)
+				m.fresh(rt, "open", gametest.CardIDs(o.Cards)...)
 				h.packs = slices.DeleteFunc(h.packs, func(p players.Pack) bool { return p.ID == want.ID })
 				h.cards = append(h.cards, o.Cards...)
 				m.acted(rt, actor, res)
@@ -758,7 +743,7 @@ func TestEconomyStateMachine(t *testing.T) {
 					rt.Fatalf("gift %s→%s (receiver active=%v, %d cards) answered %+v; want %d cards",
 						actor, to, recv.active, len(recv.cards), g, size)
 				}
-				m.fresh(rt, "gift", cardIDs(g.Cards)...)
+				m.fresh(rt, "gift", gametest.CardIDs(g.Cards)...)
 				recv.cards = append(recv.cards, g.Cards...)
 				if g.Inactive {
 					recv.owed = append(recv.owed, players.Owed{Giver: actor, Period: g.Period})
@@ -945,7 +930,7 @@ func TestEconomyStateMachine(t *testing.T) {
 				}
 				m.stats["replayed"]++
 				if d.changed != nil && rapid.Bool().Draw(rt, "changed") {
-					if err := d.changed(); ruleCode(err) != "idempotency_key_reused" {
+					if err := d.changed(); gametest.RuleCode(err) != "idempotency_key_reused" {
 						rt.Fatalf("%s's key with a different request: %v", d.name, err)
 					}
 				}
@@ -973,7 +958,7 @@ func newTmpfsBolt(t *testing.T) store.Store {
 	t.Helper()
 	dir, err := os.MkdirTemp("/dev/shm", "croupier-test-")
 	if err != nil {
-		return newBolt(t)
+		return gametest.Bolt(t)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	st, err := bolt.Open(filepath.Join(dir, "croupier.db"))
@@ -1012,7 +997,7 @@ func (m *ecoModel) check(rt *rapid.T, ctx context.Context, svc *game.Service) {
 		if inv.Vertebrae < 0 || inv.Chips < 0 {
 			rt.Fatalf("%s has a negative balance: %d Vertebrae, %d Chips", v.ID, inv.Vertebrae, inv.Chips)
 		}
-		for _, id := range slices.Concat(cardIDs(inv.Cards), packIDs(inv.Packs)) {
+		for _, id := range slices.Concat(gametest.CardIDs(inv.Cards), gametest.PackIDs(inv.Packs)) {
 			if o, dup := owner[id]; dup {
 				rt.Fatalf("%s is held by both %s and %s", id, o, v.ID)
 			}
@@ -1038,7 +1023,7 @@ func (m *ecoModel) check(rt *rapid.T, ctx context.Context, svc *game.Service) {
 		inv := v.Inventory
 		if inv.Vertebrae != h.vertebrae || inv.Chips != h.chips || !slices.Equal(inv.Cards, h.cards) || !slices.Equal(inv.Packs, h.packs) {
 			rt.Fatalf("%s: engine holds %dV %dC cards %v packs %v;\nmodel %dV %dC cards %v packs %v", v.ID,
-				inv.Vertebrae, inv.Chips, cardIDs(inv.Cards), packIDs(inv.Packs), h.vertebrae, h.chips, cardIDs(h.cards), packIDs(h.packs))
+				inv.Vertebrae, inv.Chips, gametest.CardIDs(inv.Cards), gametest.PackIDs(inv.Packs), h.vertebrae, h.chips, gametest.CardIDs(h.cards), gametest.PackIDs(h.packs))
 		}
 		if v.DeckSize != len(h.cards) || v.CanGift != (h.giftPeriod != m.period()) {
 			rt.Fatalf("%s: deck_size %d can_gift %v; model %d cards, gifted in %q (now %s)", v.ID, v.DeckSize, v.CanGift, len(h.cards), h.giftPeriod, m.period())
@@ -1072,19 +1057,7 @@ func (m *ecoModel) check(rt *rapid.T, ctx context.Context, svc *game.Service) {
 			rt.Fatalf("trade %s is %s, model says %s", tr.ID, tr.Status, want)
 		}
 	}
-	n, cursor := 0, ""
-	for {
-		page, err := svc.Log(ctx, "hall", cursor, 500)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		n += len(page.Entries)
-		if page.Next == "" {
-			break
-		}
-		cursor = page.Next
-	}
-	if n != m.entries {
+	if n := len(gametest.Entries(rt, svc)); n != m.entries {
 		rt.Fatalf("%d log entries, want one per accepted command and scheduled change: %d", n, m.entries)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -14,7 +15,7 @@ import (
 // a different request.
 func TestIdempotencyKey_DefaultsSpelledOutAreTheSameRequest(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	if _, err := svc.Join(ctx, req("discord:2", "j"), game.JoinGame{}); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestIdempotencyKey_DefaultsSpelledOutAreTheSameRequest(t *testing.T) {
 	if !again.Replayed || string(again.Body) != string(first.Body) {
 		t.Fatalf("not answered as a repeat: replayed=%v\n%s\nfirst:\n%s", again.Replayed, again.Body, first.Body)
 	}
-	if _, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: "random-card", Quantity: 2}); ruleCode(err) != "idempotency_key_reused" {
+	if _, err := gildedhall.On(svc).Purchase(ctx, req("discord:2", "buy"), gildedhall.Purchase{Item: "random-card", Quantity: 2}); gametest.RuleCode(err) != "idempotency_key_reused" {
 		t.Fatalf("quantity 2 under the same key: %v", err)
 	}
 	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, "cards"), gildedhall.Grant{Player: "discord:2", Cards: []gildedhall.CardGrant{{Name: "7 of Hearts"}}, Reason: "test"}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"croupier/internal/gametest"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rulesets/gildedhall"
 )
@@ -17,9 +18,9 @@ import (
 // match stays consistent. Repeated over many turns of one match.
 func TestAcceptance5_ConcurrentMovesSameTurnDynamo(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newDynamo(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	svc, _ := gametest.NewGame(t, gametest.Dynamo(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
 
 	rounds := 0
@@ -58,7 +59,7 @@ func TestAcceptance5_ConcurrentMovesSameTurnDynamo(t *testing.T) {
 				if err == nil {
 					ok++
 				} else {
-					codes = append(codes, ruleCode(err))
+					codes = append(codes, gametest.RuleCode(err))
 				}
 			}()
 		}

@@ -2,8 +2,6 @@ package gildedhall_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -14,34 +12,11 @@ import (
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
-	"croupier/internal/rules"
+	"croupier/internal/gametest"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
-
-// fataler is what the index checks need of a *testing.T or a *rapid.T.
-type fataler interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
-// record reads a player's stored record (the index is not part of any view).
-func record(t fataler, svc *game.Service, id string) *gildedhall.Player {
-	t.Helper()
-	it, err := svc.Store().Get(context.Background(), store.Key{PK: "GAME#hall", SK: "PLAYER#" + id})
-	if err != nil {
-		t.Fatalf("reading %s: %v", id, err)
-	}
-	if !it.Exists() {
-		return nil
-	}
-	var p gildedhall.Player
-	if err := json.Unmarshal(it.Data, &p); err != nil {
-		t.Fatalf("decoding %s: %v", id, err)
-	}
-	return &p
-}
 
 // checkIndex asserts the index of live matches for each person against the
 // full list of the game's matches: a current player's record indexes
@@ -49,7 +24,7 @@ func record(t fataler, svc *game.Service, id string) *gildedhall.Player {
 // forming battle they are in is the battle of their BattlePeriod, and
 // LiveMatches lists exactly the requested, forming and running ones. A
 // person who is not a player (never joined, or left) indexes nothing.
-func checkIndex(t fataler, svc *game.Service, people []string) {
+func checkIndex(t gametest.Fataler, svc *game.Service, people []string) {
 	t.Helper()
 	ctx := context.Background()
 	all, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{})
@@ -57,7 +32,7 @@ func checkIndex(t fataler, svc *game.Service, people []string) {
 		t.Fatalf("matches: %v", err)
 	}
 	for _, id := range people {
-		p := record(t, svc, id)
+		p := gametest.Record(t, svc, id)
 		var indexed []string
 		if p != nil {
 			indexed = p.Matches
@@ -91,50 +66,46 @@ func checkIndex(t fataler, svc *game.Service, people []string) {
 		if len(slices.Compact(slices.Sorted(slices.Values(indexed)))) != len(indexed) {
 			t.Fatalf("%s indexes a match twice: %v", id, indexed)
 		}
-		if !sameIDs(indexed, wantIndexed) {
+		if !gametest.SameIDs(indexed, wantIndexed) {
 			t.Fatalf("%s indexes %v; the live matches they are in are %v", id, indexed, wantIndexed)
 		}
-		if !sameIDs(listed, wantListed) {
+		if !gametest.SameIDs(listed, wantListed) {
 			t.Fatalf("LiveMatches(%s) = %v, want %v", id, listed, wantListed)
 		}
 	}
-}
-
-func sameIDs(a, b []string) bool {
-	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // The index after each step of duels: request, acceptance, a decline, a
 // withdrawal, play to the end, and a departure that cancels and forfeits.
 func TestMatchIndex_DuelLifecycle(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	people := []string{ada, bo, cy, dee}
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
-	enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+	gametest.Enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
 	checkIndex(t, svc, people)
 
 	request := func(from string, to ...string) string {
 		t.Helper()
-		res, err := gildedhall.On(svc).RequestDuel(ctx, req(from, k("duel")), gildedhall.RequestDuel{Invitees: to})
+		res, err := gildedhall.On(svc).RequestDuel(ctx, req(from, gametest.K("duel")), gildedhall.RequestDuel{Invitees: to})
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkIndex(t, svc, people)
-		return decode[gildedhall.MatchView](t, res).ID
+		return gametest.Decode[gildedhall.MatchView](t, res).ID
 	}
 	answer := func(who, id string, accept bool) {
 		t.Helper()
-		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(who, k("answer")), gildedhall.AnswerDuel{Match: id, Accept: accept}); err != nil {
+		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(who, gametest.K("answer")), gildedhall.AnswerDuel{Match: id, Accept: accept}); err != nil {
 			t.Fatal(err)
 		}
 		checkIndex(t, svc, people)
 	}
 
 	played := request(ada, bo, cy)
-	if got := record(t, svc, cy).Matches; !slices.Equal(got, []string{played}) {
+	if got := gametest.Record(t, svc, cy).Matches; !slices.Equal(got, []string{played}) {
 		t.Fatalf("an invitee indexes the request at once: %v", got)
 	}
 	declined := request(bo, dee)
@@ -143,7 +114,7 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 	answer(dee, declined, false)
 	answer(dee, withdrawn, false)
 	answer(cy, played, true) // the last acceptance starts it
-	if got := record(t, svc, dee).Matches; len(got) != 0 {
+	if got := gametest.Record(t, svc, dee).Matches; len(got) != 0 {
 		t.Fatalf("Dee's duels were declined and withdrawn: %v", got)
 	}
 
@@ -153,14 +124,14 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 		checkIndex(t, svc, people)
 	}
 	pending := request(dee, cy)
-	if _, err := svc.Leave(ctx, req(cy, k("leave"))); err != nil {
+	if _, err := svc.Leave(ctx, req(cy, gametest.K("leave"))); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, people)
 	if v := view(t, svc, pending, ""); v.Status != gildedhall.MatchCancelled {
 		t.Fatalf("the leaver's invitation is cancelled: %+v", v)
 	}
-	if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, k("forfeit")), played); err != nil {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, gametest.K("forfeit")), played); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, people)
@@ -168,7 +139,7 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 		t.Fatalf("Ada, last standing, wins: %+v", v)
 	}
 	for _, p := range people {
-		if got := record(t, svc, p).Matches; len(got) != 0 {
+		if got := gametest.Record(t, svc, p).Matches; len(got) != 0 {
 			t.Fatalf("no live match is left, yet %s indexes %v", p, got)
 		}
 	}
@@ -179,13 +150,13 @@ func TestMatchIndex_DuelLifecycle(t *testing.T) {
 // fit its commit) and its end takes it out of every index.
 func TestMatchIndex_Battle(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
 	var ps []string
 	for i := range 30 {
 		p := fmt.Sprintf("discord:%d", 100+i)
 		ps = append(ps, p)
-		enrol(t, svc, p, nil, 0)
-		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
+		gametest.Enrol(t, svc, p, nil, 0)
+		if _, err := gildedhall.On(svc).Grant(ctx, req(admin, gametest.K("grant")), gildedhall.Grant{Player: p, RandomCards: 8, Chips: 3, Reason: "test"}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := gildedhall.On(svc).EngageBattle(ctx, req(p, "engage")); err != nil {
@@ -209,10 +180,10 @@ func TestMatchIndex_Battle(t *testing.T) {
 		t.Fatalf("the battle of 30 starts: %+v", v)
 	}
 	checkIndex(t, svc, ps)
-	if p := record(t, svc, ps[0]); p.BattlePeriod != "" || !slices.Equal(p.Matches, []string{id}) {
+	if p := gametest.Record(t, svc, ps[0]); p.BattlePeriod != "" || !slices.Equal(p.Matches, []string{id}) {
 		t.Fatalf("the engagement is spent into the index: %+v", p)
 	}
-	if _, err := svc.Leave(ctx, req(ps[29], k("leave"))); err != nil {
+	if _, err := svc.Leave(ctx, req(ps[29], gametest.K("leave"))); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, svc, ps)
@@ -230,8 +201,8 @@ func TestMatchIndex_Battle(t *testing.T) {
 func TestMatchIndex_Property(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
-		clk := clock.NewManual(start)
-		svc := rulesets.New(newBolt(t), clk, game.WithEntropy(seeded(9)))
+		clk := clock.NewManual(gametest.Start)
+		svc := rulesets.New(gametest.Bolt(t), clk, game.WithEntropy(gametest.Seeded(9)))
 		if _, err := svc.Create(ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: "hall"}); err != nil {
 			rt.Fatal(err)
 		}
@@ -251,14 +222,7 @@ func TestMatchIndex_Property(t *testing.T) {
 			}
 		}
 		left := map[string]bool{}
-		// refused tolerates a rule refusal (a random step may be illegal)
-		// but nothing else.
-		refused := func(err error) {
-			var re *rules.Error
-			if err != nil && !errors.As(err, &re) {
-				rt.Fatalf("not a refusal: %v", err)
-			}
-		}
+		refused := func(err error) { gametest.Refusal(rt, err) }
 		matches := func(status string) []gildedhall.MatchSummary {
 			ms, err := gildedhall.On(svc).Matches(ctx, "hall", gildedhall.MatchFilter{Status: status})
 			if err != nil {
@@ -328,10 +292,7 @@ func TestMatchIndex_Property(t *testing.T) {
 			},
 			"time": func(rt *rapid.T) {
 				clk.Advance(time.Duration(rapid.IntRange(1, 40).Draw(rt, "hours")) * time.Hour)
-				rep, err := svc.RunDue(ctx)
-				if err != nil || len(rep.Failed) > 0 {
-					rt.Fatalf("run due: %+v %v", rep, err)
-				}
+				gametest.RunDue(rt, svc)
 			},
 			"": func(rt *rapid.T) { checkIndex(rt, svc, people) },
 		})
@@ -344,33 +305,33 @@ func TestMatchIndex_Property(t *testing.T) {
 func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 	cost := func(past int) (leave, lookup store.Cost) {
 		ctx := context.Background()
-		svc, _ := newGame(t, newBolt(t))
-		enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-		enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-		enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+		svc, _ := gametest.NewGame(t, gametest.Bolt(t))
+		gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+		gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+		gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
 		for i := range past {
 			if i%3 == 0 {
-				res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, k("duel")), gildedhall.RequestDuel{Invitees: []string{bo}})
+				res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, gametest.K("duel")), gildedhall.RequestDuel{Invitees: []string{bo}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				answer := gildedhall.AnswerDuel{Match: decode[gildedhall.MatchView](t, res).ID}
-				if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, k("decline")), answer); err != nil {
+				answer := gildedhall.AnswerDuel{Match: gametest.Decode[gildedhall.MatchView](t, res).ID}
+				if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, gametest.K("decline")), answer); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, k("forfeit")), duel(t, svc, ada, bo)); err != nil {
+			if _, err := gildedhall.On(svc).Forfeit(ctx, req(bo, gametest.K("forfeit")), duel(t, svc, ada, bo)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		live := duel(t, svc, ada, cy)
-		res, err := gildedhall.On(svc).RequestDuel(ctx, req(cy, k("duel")), gildedhall.RequestDuel{Invitees: []string{ada}})
+		res, err := gildedhall.On(svc).RequestDuel(ctx, req(cy, gametest.K("duel")), gildedhall.RequestDuel{Invitees: []string{ada}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		requested := decode[gildedhall.MatchView](t, res).ID
-		if got := record(t, svc, ada).Matches; !slices.Equal(got, []string{live, requested}) {
+		requested := gametest.Decode[gildedhall.MatchView](t, res).ID
+		if got := gametest.Record(t, svc, ada).Matches; !slices.Equal(got, []string{live, requested}) {
 			t.Fatalf("after %d past duels Ada indexes %v, want her two live ones", past, got)
 		}
 
@@ -380,7 +341,7 @@ func TestMatchIndex_LeaveReadsOnlyLiveMatches(t *testing.T) {
 		}
 		lookup = u.Snapshot()
 		u = store.Usage{}
-		if _, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, k("leave"))); err != nil {
+		if _, err := svc.Leave(store.WithUsage(ctx, &u), req(ada, gametest.K("leave"))); err != nil {
 			t.Fatal(err)
 		}
 		leave = u.Snapshot()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"croupier/internal/gametest"
 	"croupier/internal/rulesets/gildedhall"
 )
 
@@ -11,11 +12,11 @@ import (
 // stays during play), and their duel requests and invitations are cancelled.
 func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
-	enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+	gametest.Enrol(t, svc, dee, suit("Diamonds", 2, 10), 10)
 
 	id := duel(t, svc, ada, bo, cy)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 7), bo: suit("Clubs", 2, 6), cy: suit("Spades", 2, 5)})
@@ -31,7 +32,7 @@ func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending := decode[gildedhall.MatchView](t, res).ID
+	pending := gametest.Decode[gildedhall.MatchView](t, res).ID
 
 	if _, err := svc.Leave(ctx, req(cy, "leave")); err != nil {
 		t.Fatal(err)
@@ -62,9 +63,9 @@ func TestP1_LeavingForfeitsAndWithdrawsDuels(t *testing.T) {
 // items; the log says so.
 func TestP1_RefundToALeaverIsDestroyed(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 3})
@@ -77,7 +78,7 @@ func TestP1_RefundToALeaverIsDestroyed(t *testing.T) {
 		t.Fatalf("Bo wins back his own 3: winner %q, Bo holds %d", v.Winner, chipsOf(t, svc, bo))
 	}
 	var destroyed bool
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		destroyed = destroyed || (e.Command == "leave" && hasEvent(e, "chips_destroyed"))
 	}
 	if !destroyed {

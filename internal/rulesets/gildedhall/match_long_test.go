@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
@@ -27,20 +28,20 @@ var (
 // pile after each step those the move's answer showed, the end equal to the
 // stored match. The match item does not grow with the moves.
 func TestLongMatchReplaysMoveByMove(t *testing.T) {
-	longMatch(t, newBolt(t), 2000)
+	longMatch(t, gametest.Bolt(t), 2000)
 }
 
 // The same on DynamoDB Local, shorter: the replay reads the log through
 // the table's order index.
 func TestLongMatchReplaysMoveByMoveDynamoDB(t *testing.T) {
-	longMatch(t, newDynamo(t), 120)
+	longMatch(t, gametest.Dynamo(t), 120)
 }
 
 func longMatch(t *testing.T, st store.Store, moves int) {
 	ctx := context.Background()
-	svc, clk := newGame(t, st)
-	enrol(t, svc, ada, loopAda, 5)
-	enrol(t, svc, bo, loopBo, 5)
+	svc, clk := gametest.NewGame(t, st)
+	gametest.Enrol(t, svc, ada, loopAda, 5)
+	gametest.Enrol(t, svc, bo, loopBo, 5)
 	id := duel(t, svc, ada, bo)
 
 	// hands[i] is every hand after step i+1, as the answers showed them.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rulesets/gildedhall"
@@ -31,8 +32,8 @@ func TestRepeatedMovesAnswerWhatTheFirstAnswered(t *testing.T) {
 		hand int
 	}{{"two", 1, 2}, {"three", 2, 3}, {"two again", 3, 2}} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := newBolt(t)
-			svc, clk := newGame(t, st)
+			st := gametest.Bolt(t)
+			svc, clk := gametest.NewGame(t, st)
 			rng := rand.New(rand.NewPCG(tc.seed, 16))
 			decks := [][]string{
 				{"Ace of Hearts", "2 of Hearts", "3 of Hearts", "Jack of Hearts", "Queen of Hearts", "King of Hearts", "7 of Diamonds", "8 of Diamonds", "Red Joker"},
@@ -41,7 +42,7 @@ func TestRepeatedMovesAnswerWhatTheFirstAnswered(t *testing.T) {
 			}
 			ps := []string{ada, bo, cy}[:tc.hand]
 			for i, p := range ps {
-				enrol(t, svc, p, decks[i], 10)
+				gametest.Enrol(t, svc, p, decks[i], 10)
 			}
 			id := duel(t, svc, ps...)
 

@@ -13,14 +13,10 @@ import (
 
 	"croupier/internal/fair"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules/exoptosis"
 	"croupier/internal/rulesets/gildedhall"
 )
-
-// keys makes unique idempotency keys for a test's commands.
-var keySeq atomic.Int64
-
-func k(prefix string) string { return fmt.Sprintf("%s-%d", prefix, keySeq.Add(1)) }
 
 // suit returns the names "2 of <suit>" .. "<hi> of <suit>".
 func suit(s string, lo, hi int) []string {
@@ -29,25 +25,6 @@ func suit(s string, lo, hi int) []string {
 		out = append(out, fmt.Sprintf("%d of %s", v, s))
 	}
 	return out
-}
-
-// enrol joins id and grants them the named cards and Chips.
-func enrol(t *testing.T, svc *game.Service, id string, cardNames []string, chips int) {
-	t.Helper()
-	ctx := context.Background()
-	if _, err := svc.Join(ctx, req(id, k("join")), game.JoinGame{}); err != nil {
-		t.Fatalf("join %s: %v", id, err)
-	}
-	g := gildedhall.Grant{Player: id, Chips: chips, Reason: "test"}
-	for _, n := range cardNames {
-		g.Cards = append(g.Cards, gildedhall.CardGrant{Name: n})
-	}
-	if g.Chips == 0 && len(g.Cards) == 0 {
-		return
-	}
-	if _, err := gildedhall.On(svc).Grant(ctx, req(admin, k("grant")), g); err != nil {
-		t.Fatalf("grant %s: %v", id, err)
-	}
 }
 
 func view(t *testing.T, svc *game.Service, id, viewer string) gildedhall.MatchView {
@@ -70,24 +47,24 @@ func chipsOf(t *testing.T, svc *game.Service, id string) int {
 
 func move(t *testing.T, svc *game.Service, actor string, mv gildedhall.MatchMove) gildedhall.MoveResult {
 	t.Helper()
-	res, err := gildedhall.On(svc).Move(context.Background(), req(actor, k("move")), mv)
+	res, err := gildedhall.On(svc).Move(context.Background(), req(actor, gametest.K("move")), mv)
 	if err != nil {
 		t.Fatalf("%s %s %+v: %v", actor, mv.Kind, mv, err)
 	}
-	return decode[gildedhall.MoveResult](t, res)
+	return gametest.Decode[gildedhall.MoveResult](t, res)
 }
 
 // duel makes players[0] request a duel with the others, who all accept.
 func duel(t *testing.T, svc *game.Service, ps ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ps[0], k("duel")), gildedhall.RequestDuel{Invitees: ps[1:]})
+	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ps[0], gametest.K("duel")), gildedhall.RequestDuel{Invitees: ps[1:]})
 	if err != nil {
 		t.Fatalf("request duel: %v", err)
 	}
-	id := decode[gildedhall.MatchView](t, res).ID
+	id := gametest.Decode[gildedhall.MatchView](t, res).ID
 	for _, p := range ps[1:] {
-		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(p, k("accept")), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
+		if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(p, gametest.K("accept")), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
 			t.Fatalf("%s accepts: %v", p, err)
 		}
 	}
@@ -151,24 +128,6 @@ func autoplay(t *testing.T, svc *game.Service, id string, rng *rand.Rand, limit 
 	return gildedhall.MatchView{}
 }
 
-// entries reads the whole game log.
-func entries(t *testing.T, svc *game.Service) []game.Entry {
-	t.Helper()
-	var out []game.Entry
-	cursor := ""
-	for {
-		page, err := svc.Log(context.Background(), "hall", cursor, 500)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, page.Entries...)
-		if page.Next == "" {
-			return out
-		}
-		cursor = page.Next
-	}
-}
-
 func hasEvent(e game.Entry, typ string) bool {
 	return slices.ContainsFunc(e.Events, func(ev game.Event) bool { return ev.Type == typ })
 }
@@ -177,7 +136,7 @@ func hasEvent(e game.Entry, typ string) bool {
 func settlementEntry(t *testing.T, svc *game.Service, id string) game.Entry {
 	t.Helper()
 	var found []game.Entry
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		for _, ev := range e.Events {
 			if ev.Type == "match_settled" && strings.Contains(string(ev.Data), `"match":"`+id+`"`) {
 				found = append(found, e)
@@ -198,26 +157,26 @@ const (
 // at once, the pool goes to the winner in the commit that ends the match.
 func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
-	enrol(t, svc, cy, suit("Spades", 2, 10), 10)
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 10)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	gametest.Enrol(t, svc, cy, suit("Spades", 2, 10), 10)
 
 	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "duel"), gildedhall.RequestDuel{Invitees: []string{bo, cy}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := decode[gildedhall.MatchView](t, res)
+	d := gametest.Decode[gildedhall.MatchView](t, res)
 	if d.Status != gildedhall.MatchRequested || !slices.Equal(d.WaitingFor, []string{bo, cy}) {
 		t.Fatalf("a new request waits for both invitees: %+v", d)
 	}
-	if _, err := gildedhall.On(svc).Play(ctx, req(ada, "early"), d.ID, "2 of Hearts"); ruleCode(err) != "match_not_started" {
+	if _, err := gildedhall.On(svc).Play(ctx, req(ada, "early"), d.ID, "2 of Hearts"); gametest.RuleCode(err) != "match_not_started" {
 		t.Fatalf("a move before everyone accepted: %v", err)
 	}
 	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a1"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a2"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); ruleCode(err) != "already_answered" {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "a2"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); gametest.RuleCode(err) != "already_answered" {
 		t.Fatalf("answering twice: %v", err)
 	}
 	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(cy, "a3"), gildedhall.AnswerDuel{Match: d.ID, Accept: true}); err != nil {
@@ -236,7 +195,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	if p := view(t, svc, d.ID, ada).Participants[0]; len(p.Hand) != 6 {
 		t.Fatalf("Ada sees her own selection: %+v", p)
 	}
-	if _, err := gildedhall.On(svc).Select(ctx, req(ada, "sel-again"), d.ID, suit("Hearts", 2, 5)); ruleCode(err) != "not_your_turn" {
+	if _, err := gildedhall.On(svc).Select(ctx, req(ada, "sel-again"), d.ID, suit("Hearts", 2, 5)); gametest.RuleCode(err) != "not_your_turn" {
 		t.Fatalf("selecting twice: %v", err)
 	}
 	move(t, svc, bo, gildedhall.MatchMove{Match: d.ID, Kind: "select", Cards: suit("Clubs", 2, 6)})
@@ -250,7 +209,7 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 			t.Fatalf("hands are public once revealed: %+v", p)
 		}
 	}
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		for _, ev := range e.Events {
 			if ev.Type == "match_selected" && strings.Contains(string(ev.Data), "of ") {
 				t.Fatalf("the log shows a selection: %s", ev.Data)
@@ -261,11 +220,11 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 	// X8: Ada raises to 3, Bo matches, Cy raises to 5, both match; then all pass.
 	bet := func(who, kind string, amount int) {
 		t.Helper()
-		if _, err := gildedhall.On(svc).Bet(ctx, req(who, k("bet")), d.ID, kind, amount); err != nil {
+		if _, err := gildedhall.On(svc).Bet(ctx, req(who, gametest.K("bet")), d.ID, kind, amount); err != nil {
 			t.Fatalf("%s %s %d: %v", who, kind, amount, err)
 		}
 	}
-	if _, err := gildedhall.On(svc).Bet(ctx, req(bo, "out-of-turn"), d.ID, "pass", 0); ruleCode(err) != "not_your_turn" {
+	if _, err := gildedhall.On(svc).Bet(ctx, req(bo, "out-of-turn"), d.ID, "pass", 0); gametest.RuleCode(err) != "not_your_turn" {
 		t.Fatalf("Bo before Ada: %v", err)
 	}
 	bet(ada, "raise", 3)
@@ -333,16 +292,16 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 // X11: any decline cancels the duel; nothing more can be answered or played.
 func TestX11_DeclineCancels(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
 	for _, p := range []string{ada, bo, cy, dee} {
-		enrol(t, svc, p, nil, 0)
+		gametest.Enrol(t, svc, p, nil, 0)
 	}
 	res, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "duel"), gildedhall.RequestDuel{Invitees: []string{bo, cy}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := decode[gildedhall.MatchView](t, res).ID
-	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(dee, "x"), gildedhall.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "not_invited" {
+	id := gametest.Decode[gildedhall.MatchView](t, res).ID
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(dee, "x"), gildedhall.AnswerDuel{Match: id, Accept: true}); gametest.RuleCode(err) != "not_invited" {
 		t.Fatalf("an outsider answers: %v", err)
 	}
 	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(bo, "y"), gildedhall.AnswerDuel{Match: id, Accept: true}); err != nil {
@@ -352,19 +311,19 @@ func TestX11_DeclineCancels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := decode[gildedhall.MatchView](t, res); v.Status != gildedhall.MatchCancelled || v.CancelReason != "declined" || v.CancelledBy != cy {
+	if v := gametest.Decode[gildedhall.MatchView](t, res); v.Status != gildedhall.MatchCancelled || v.CancelReason != "declined" || v.CancelledBy != cy {
 		t.Fatalf("a decline cancels: %+v", v)
 	}
-	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(ada, "z"), gildedhall.AnswerDuel{Match: id, Accept: true}); ruleCode(err) != "duel_closed" {
+	if _, err := gildedhall.On(svc).AnswerDuel(ctx, req(ada, "z"), gildedhall.AnswerDuel{Match: id, Accept: true}); gametest.RuleCode(err) != "duel_closed" {
 		t.Fatalf("answering a cancelled duel: %v", err)
 	}
-	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f"), id); ruleCode(err) != "duel_closed" {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f"), id); gametest.RuleCode(err) != "duel_closed" {
 		t.Fatalf("moving in a cancelled duel: %v", err)
 	}
-	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f2"), "dnope"); ruleCode(err) != "match_not_found" {
+	if _, err := gildedhall.On(svc).Forfeit(ctx, req(ada, "f2"), "dnope"); gametest.RuleCode(err) != "match_not_found" {
 		t.Fatalf("an unknown match: %v", err)
 	}
-	if _, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "d2"), gildedhall.RequestDuel{Invitees: []string{"discord:99"}}); ruleCode(err) != "not_a_player" {
+	if _, err := gildedhall.On(svc).RequestDuel(ctx, req(ada, "d2"), gildedhall.RequestDuel{Invitees: []string{"discord:99"}}); gametest.RuleCode(err) != "not_a_player" {
 		t.Fatalf("inviting a non-player: %v", err)
 	}
 }
@@ -387,9 +346,9 @@ func twoInPlay(t *testing.T, svc *game.Service, adaHand, boHand []string) string
 // a duplicate run does nothing; a late run acts as of the deadline.
 func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), suit("Clubs", 2, 5))
 	v := view(t, svc, id, "")
 	deadline := *v.Deadline
@@ -416,7 +375,7 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 		t.Fatalf("a skip carries no penalty: %+v", v)
 	}
 	var skip *game.Entry
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		if hasEvent(e, "match_turn_skipped") {
 			skip = &e
 		}
@@ -425,9 +384,9 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 		t.Fatalf("the skip is logged by the scheduler as of the deadline: %+v", skip)
 	}
 
-	n := len(entries(t, svc))
+	n := len(gametest.Entries(t, svc))
 	rep, err = svc.RunDue(ctx)
-	if err != nil || len(rep.Done["match"]) != 0 || len(entries(t, svc)) != n {
+	if err != nil || len(rep.Done["match"]) != 0 || len(gametest.Entries(t, svc)) != n {
 		t.Fatalf("a duplicate run does nothing: %+v %v", rep, err)
 	}
 	if done, err := gildedhall.On(svc).ExpireMatch(ctx, "hall", id); done || err != nil {
@@ -466,9 +425,9 @@ func TestX7_TurnSkippedAfter24Hours(t *testing.T) {
 // with the draw logged.
 func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 	ctx := context.Background()
-	svc, clk := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
-	enrol(t, svc, bo, append(suit("Clubs", 5, 9), "Ace of Clubs"), 0)
+	svc, clk := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 0)
+	gametest.Enrol(t, svc, bo, append(suit("Clubs", 5, 9), "Ace of Clubs"), 0)
 	id := twoInPlay(t, svc, suit("Hearts", 2, 6), []string{"Ace of Clubs", "7 of Clubs", "8 of Clubs", "9 of Clubs"})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "play", Card: "2 of Hearts"})
 	move(t, svc, bo, gildedhall.MatchMove{Match: id, Kind: "play", Card: "Ace of Clubs"})
@@ -486,7 +445,7 @@ func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 		t.Fatalf("the choice is made (Ada, the only other, draws 2): pending %+v, Ada's hand %d -> %d", v.Pending, adaHand, v.Participants[0].HandSize)
 	}
 	var found bool
-	for _, e := range entries(t, svc) {
+	for _, e := range gametest.Entries(t, svc) {
 		if hasEvent(e, "match_chosen_at_random") {
 			found = slices.ContainsFunc(e.Draws, func(d fair.Record) bool { return d.Purpose == exoptosis.PurposeChoice })
 		}
@@ -503,9 +462,9 @@ func TestX7_ExpiredChoiceMadeAtRandom(t *testing.T) {
 // winner and each bettor gets their bet back.
 func TestX9_TerminationRefunds(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 6)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 6)
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 6)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 6)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 4})
@@ -518,21 +477,21 @@ func TestX9_TerminationRefunds(t *testing.T) {
 	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t1"), id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t2"), id); ruleCode(err) != "already_consented" {
+	if _, err := gildedhall.On(svc).Terminate(ctx, req(ada, "t2"), id); gametest.RuleCode(err) != "already_consented" {
 		t.Fatalf("consenting twice: %v", err)
 	}
 	res, err := gildedhall.On(svc).Terminate(ctx, req(bo, "t3"), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := decode[gildedhall.MoveResult](t, res).Match
+	v := gametest.Decode[gildedhall.MoveResult](t, res).Match
 	if v.Status != gildedhall.MatchEnded || v.Winner != "" || v.EndReason != "terminated" || len(v.Settlement) != 2 {
 		t.Fatalf("terminated: %+v", v)
 	}
 	if chipsOf(t, svc, ada) != 6 || chipsOf(t, svc, bo) != 6 {
 		t.Fatalf("bets refunded: Ada %d, Bo %d", chipsOf(t, svc, ada), chipsOf(t, svc, bo))
 	}
-	if _, err := gildedhall.On(svc).Bet(ctx, req(ada, "late"), id, "pass", 0); ruleCode(err) != "match_over" {
+	if _, err := gildedhall.On(svc).Bet(ctx, req(ada, "late"), id, "pass", 0); gametest.RuleCode(err) != "match_over" {
 		t.Fatalf("a move after the end: %v", err)
 	}
 }
@@ -541,9 +500,9 @@ func TestX9_TerminationRefunds(t *testing.T) {
 // in the commit that settles the match.
 func TestC7_WinningsWinTheGame(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := newGame(t, newBolt(t))
-	enrol(t, svc, ada, suit("Hearts", 2, 10), 20)
-	enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
+	svc, _ := gametest.NewGame(t, gametest.Bolt(t))
+	gametest.Enrol(t, svc, ada, suit("Hearts", 2, 10), 20)
+	gametest.Enrol(t, svc, bo, suit("Clubs", 2, 10), 10)
 	id := duel(t, svc, ada, bo)
 	selectHands(t, svc, id, map[string][]string{ada: suit("Hearts", 2, 6), bo: suit("Clubs", 2, 5)})
 	move(t, svc, ada, gildedhall.MatchMove{Match: id, Kind: "raise", Amount: 5})
@@ -558,7 +517,7 @@ func TestC7_WinningsWinTheGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := decode[gildedhall.MoveResult](t, res).Match; v.Winner != ada || v.EndReason != "last_standing" {
+	if v := gametest.Decode[gildedhall.MoveResult](t, res).Match; v.Winner != ada || v.EndReason != "last_standing" {
 		t.Fatalf("Ada wins: %+v", v)
 	}
 	if got := chipsOf(t, svc, ada); got != 25 {

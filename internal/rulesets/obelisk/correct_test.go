@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/obelisk"
 )
@@ -18,7 +19,7 @@ import (
 // untouched; the log's event names the admin, the player, the amounts
 // and the reason, and its changes carry the cause "correction".
 func TestG3_AnAdminCorrectsAPlayersComponentsWithALoggedReason(t *testing.T) {
-	w := newWorld(t, newBolt(t), "Calm Spring")
+	w := newWorld(t, gametest.Bolt(t), "Calm Spring")
 	w.join("discord:2", "discord:3")
 	must[obelisk.Observed](w.t)(w.ob.Observe(w.ctx, w.req("discord:3"))) // a game-level grant of 1⚡ to each
 
@@ -96,7 +97,7 @@ func TestG3_AnAdminCorrectsAPlayersComponentsWithALoggedReason(t *testing.T) {
 // RULINGS R3: the Obelisk's corrections are the Obelisk's: a Gilded Hall
 // game refuses them not_in_ruleset.
 func TestR3_ComponentCorrectionsOnlyInObeliskGames(t *testing.T) {
-	w := newWorld(t, newBolt(t), "Calm Spring")
+	w := newWorld(t, gametest.Bolt(t), "Calm Spring")
 	if _, err := w.svc.Create(w.ctx, game.Request{Actor: admin, Key: "create-hall"}, game.CreateGame{ID: "hall"}); err != nil {
 		t.Fatal(err)
 	}

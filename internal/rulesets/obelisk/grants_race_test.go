@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
@@ -40,7 +41,7 @@ func TestGrantsUnderConcurrentCommandsDynamoDB(t *testing.T) {
 
 // The same on bolt (`make run`'s store).
 func TestGrantsUnderConcurrentCommandsBolt(t *testing.T) {
-	raceGrants(t, newBolt(t))
+	raceGrants(t, gametest.Bolt(t))
 }
 
 func raceGrants(t *testing.T, st store.Store) {
@@ -239,7 +240,7 @@ func (s *interposer) Commit(ctx context.Context, tx store.Tx) error {
 // Obelisk's version, the joiner would get the observation's ⚡ and the
 // leaver's destroyed holdings would miss it.
 func TestGrantsCommittedDuringAJoinAndALeaveBolt(t *testing.T) {
-	grantsDuringJoinAndLeave(t, newBolt(t))
+	grantsDuringJoinAndLeave(t, gametest.Bolt(t))
 }
 
 func TestGrantsCommittedDuringAJoinAndALeaveDynamoDB(t *testing.T) {

@@ -5,40 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"croupier/internal/clock"
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/rules"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/obelisk"
 	"croupier/internal/store"
-	"croupier/internal/store/bolt"
 )
 
-// Monday 2026-11-30 12:00 UTC: Phase I of ISO week 49.
-var start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-
-const admin = "discord:1"
-
-func newBolt(t testing.TB) store.Store {
-	t.Helper()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "croupier.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
-func seeded(n uint64) *rand.ChaCha8 {
-	var s [32]byte
-	s[0] = byte(n)
-	return rand.NewChaCha8(s)
-}
+// admin administers the Obelisk's test games (the shared harness's).
+const admin = gametest.Admin
 
 // tb is what the helpers need of a test: a *testing.T or a *rapid.T.
 type tb interface {
@@ -60,8 +39,8 @@ type world struct {
 
 func newWorld(t testing.TB, st store.Store, season string) *world {
 	t.Helper()
-	clk := clock.NewManual(start)
-	svc := rulesets.New(st, clk, game.WithEntropy(seeded(1)))
+	clk := clock.NewManual(gametest.Start)
+	svc := rulesets.New(st, clk, game.WithEntropy(gametest.Seeded(1)))
 	w := &world{t: t, ctx: context.Background(), svc: svc, ob: obelisk.On(svc), clk: clk, game: "stone"}
 	if _, err := svc.Create(w.ctx, game.Request{Actor: admin, Key: "create"}, game.CreateGame{ID: w.game, Ruleset: obelisk.ID, Season: season}); err != nil {
 		t.Fatalf("create: %v", err)

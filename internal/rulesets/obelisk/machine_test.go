@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
@@ -56,7 +57,7 @@ func TestModule_RandomGamesKeepTheInvariants(t *testing.T) {
 	stats := map[string]int{}
 	defer func() { t.Logf("committed over all runs: %v", stats) }()
 	rapid.Check(t, func(rt *rapid.T) {
-		w := newWorld(t, newBolt(t), rapid.SampledFrom(calendar.Seasons).Draw(rt, "season"))
+		w := newWorld(t, gametest.Bolt(t), rapid.SampledFrom(calendar.Seasons).Draw(rt, "season"))
 		w.t = rt
 		// More ⚡ on joining than seed 002's 1, so random games get past
 		// their first task (the number is ruleset data, RULINGS R1).

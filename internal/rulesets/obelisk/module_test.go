@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
 	"croupier/internal/institutions/trades"
 	"croupier/internal/rules/economy"
 	rob "croupier/internal/rules/obelisk"
@@ -20,7 +21,7 @@ import (
 // player ⚡ and a second one in the week is refused with the next week's
 // start; every die is a logged draw.
 func TestModule_TasksObservationAndRefusals(t *testing.T) {
-	w := newWorld(t, newBolt(t), "Winter")
+	w := newWorld(t, gametest.Bolt(t), "Winter")
 	w.join("discord:2", "discord:3")
 	if s := w.player("discord:2"); s.Components.Resolve != 1 {
 		t.Fatalf("a new player holds %v, want 1⚡", s.Components)
@@ -66,12 +67,12 @@ func TestModule_TasksObservationAndRefusals(t *testing.T) {
 // and spends the contributions; another not completed fails at the end of
 // its phase, as of that end, refunding every contributor.
 func TestModule_GatheringCompletedAndFailedAtThePhaseEnd(t *testing.T) {
-	w := newWorld(t, newBolt(t), "")
+	w := newWorld(t, gametest.Bolt(t), "")
 	w.join("discord:2", "discord:3", "discord:4")
 	refused(t, "unknown_ritual_type")(w.ob.StartGathering(w.ctx, w.req("discord:2"), obelisk.StartGathering{RitualType: "cut-the-obelisk", Message: "m1"}))
 	w.amendRitual(cutTheObelisk)
 	// Give the contributors something to contribute: herbalism and mining.
-	w.clk.Set(start.Add(time.Minute))
+	w.clk.Set(gametest.Start.Add(time.Minute))
 	herbs := must[obelisk.TaskDone](t)(w.ob.PerformTask(w.ctx, w.req("discord:3"), obelisk.Task{Task: "herbalism"}))
 	if herbs.Gained.Herbs < 1 {
 		t.Fatalf("herbalism gained %v", herbs.Gained)
@@ -112,7 +113,7 @@ func TestModule_GatheringCompletedAndFailedAtThePhaseEnd(t *testing.T) {
 // TestR3_ObeliskAndGildedHallRefuseEachOthersCommands: a Gilded Hall
 // command in an obelisk game is refused not_in_ruleset, and vice versa.
 func TestR3_ObeliskAndGildedHallRefuseEachOthersCommands(t *testing.T) {
-	w := newWorld(t, newBolt(t), "")
+	w := newWorld(t, gametest.Bolt(t), "")
 	w.join("discord:2")
 	refused(t, "not_in_ruleset")(gildedhall.On(w.svc).Purchase(w.ctx, w.req("discord:2"), gildedhall.Purchase{Item: "chip"}))
 	if _, err := w.svc.Create(w.ctx, game.Request{Actor: admin, Key: "create-hall"}, game.CreateGame{ID: "hall"}); err != nil {
@@ -132,7 +133,7 @@ func TestR3_ObeliskAndGildedHallRefuseEachOthersCommands(t *testing.T) {
 // trades Ritual Components between Obelisk players; ⚡ and Gilded Hall's
 // items are refused.
 func TestO1_TradesOfComponentsThroughTheTradesComponent(t *testing.T) {
-	w := newWorld(t, newBolt(t), "")
+	w := newWorld(t, gametest.Bolt(t), "")
 	w.join("discord:2", "discord:3")
 	th := trades.On(w.svc)
 	refused(t, "resolve_not_tradable")(th.OfferTrade(w.ctx, w.req("discord:2"), trades.OfferTrade{To: "discord:3", Give: economy.Items{Components: ruleset.Components{Resolve: 1}}}))
@@ -156,7 +157,7 @@ func TestO1_TradesOfComponentsThroughTheTradesComponent(t *testing.T) {
 // Gathering nor trade with a player who is not banished; they end it by
 // command once the Duration has passed, not before.
 func TestO11_BanishmentByAdoptedProposalThroughTheGovernance(t *testing.T) {
-	w := newWorld(t, newBolt(t), "")
+	w := newWorld(t, gametest.Bolt(t), "")
 	w.join("discord:2", "discord:3", "discord:4")
 	w.amendRitual(cutTheObelisk)
 	refused(t, "not_a_player")(w.svc.SubmitProposal(w.ctx, w.req("discord:2"), obelisk.BanishmentProposal(game.MessageRef{Platform: "discord", Channel: "c", Message: "p0"}, "discord:9", "24h")))
