@@ -71,7 +71,7 @@ func catalogueCommand(c game.Command) Command {
 		if a.NotInChat {
 			continue
 		}
-		o := Option{Name: a.Name, Required: a.Required, Description: a.Description, Min: a.Min, Max: a.Max, suggest: a.Suggest}
+		o := Option{Name: a.OptionName(), Required: a.Required, Description: a.Description, Min: a.Min, Max: a.Max, suggest: a.Suggest}
 		for _, ch := range a.Choices {
 			o.Choices = append(o.Choices, Choice{Label: ch.Label, Value: ch.Value})
 		}
@@ -106,18 +106,20 @@ func runCatalogue(c game.Command, args []game.Arg) Handler {
 	return func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 		payload := map[string]any{}
 		for _, a := range args {
-			v := inv.Opt(a.Name)
+			v := inv.Opt(a.OptionName())
 			if v == "" {
 				continue
 			}
 			if a.Type == game.FieldJSON {
 				if !json.Valid([]byte(v)) {
-					return nil, refusef("invalid_option", "Option %s must be JSON, not %q.", a.Name, v)
+					return nil, refusef("invalid_option", "Option %s must be JSON, not %q.", a.OptionName(), v)
 				}
 				payload[a.Name] = json.RawMessage(v)
 				continue
 			}
-			val, err := a.Value(v)
+			named := a
+			named.Name = a.OptionName() // its refusal names the option typed
+			val, err := named.Value(v)
 			if err != nil {
 				return nil, refusef("invalid_option", "Option %s.", upperFirst(err.Error()))
 			}

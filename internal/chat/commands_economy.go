@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,9 +28,6 @@ func economyCommands() []Command {
 			Options: purchase.Options, Handler: buy},
 		Command{Name: "buy confirm", Runs: []string{"purchase"}, Description: "Confirm a purchase", Hidden: true,
 			Options: purchase.Options, Handler: purchase.Handler},
-		// /gift's option has been "player" since before the payload's member
-		// ("to") was declared: players and bridges send it.
-		renamedOption(hallCommand(gildedhall.Cards(), "gift"), "to", "player"),
 		Command{Name: "trade offer", Runs: []string{"trade-offer"}, Description: "Offer a trade to a player (they accept with a button)",
 			Options: tradeOfferOptions(), Handler: tradeOffer},
 		Command{Name: "trade accept", Runs: []string{"trade-accept"}, Description: "Accept a trade offered to you",
@@ -66,29 +62,6 @@ func hallDecl(comp game.Component, name string) game.Command {
 		}
 	}
 	panic("chat: the Gilded Hall declares no " + name)
-}
-
-// renamedOption is c with its option from named to: a chat name players
-// know that differs from the payload member the declaration names.
-func renamedOption(c Command, from, to string) Command {
-	c.Options = slices.Clone(c.Options)
-	for i := range c.Options {
-		if c.Options[i].Name == from {
-			c.Options[i].Name = to
-		}
-	}
-	run := c.Handler
-	c.Handler = func(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
-		in := *inv
-		in.Options = maps.Clone(inv.Options)
-		if in.Options == nil {
-			in.Options = map[string]string{}
-		}
-		in.Options[from] = in.Options[to]
-		delete(in.Options, to)
-		return run(ctx, s, &in)
-	}
-	return c
 }
 
 // hallPresenters add to the Gilded Hall's replies what their declarations

@@ -44,6 +44,10 @@ type Arg struct {
 	// Suggest, when set, lists values as a person types (chat's
 	// autocompletion).
 	Suggest *Suggest
+	// ChatOption is its option's name in chat when that differs from the
+	// payload member's: a name players and bridges already send (a gift's
+	// "player" for the member "to"). Empty: Name.
+	ChatOption string
 	// NotInChat: chat offers no option for it. A chat message's reference,
 	// say, is what the platform knows, not what a person types; the CLI
 	// and the API still take it.
@@ -71,6 +75,14 @@ type SuggestQuery struct {
 	Game, Actor string
 	Args        map[string]string
 	Partial     string
+}
+
+// OptionName is a's option's name in chat.
+func (a Arg) OptionName() string {
+	if a.ChatOption != "" {
+		return a.ChatOption
+	}
+	return a.Name
 }
 
 // Bound is a pointer to n, for Arg.Min and Arg.Max.

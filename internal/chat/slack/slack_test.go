@@ -513,6 +513,7 @@ func TestSecurity(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
+	router := chat.NewRouter(newEnv(t).svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for _, tc := range []struct {
 		text, name string
 		opts       map[string]string
@@ -532,7 +533,9 @@ func TestParse(t *testing.T) {
 		{`join "Ada`, "", nil, "quote"},
 		{"Player status", "", nil, ""},
 	} {
-		name, opts, err := slack.Parse(tc.text)
+		// As the handler parses: the table's commands and the declared ones
+		// (a gift's is its declaration's, its player option "player").
+		name, opts, err := slack.ParseWith(router.Lookup, tc.text)
 		if tc.err != "" || err != nil {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("Parse(%q) error %v, want one about %q", tc.text, err, tc.err)

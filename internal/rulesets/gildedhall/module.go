@@ -202,7 +202,8 @@ func Cards() engine.Component {
 		{Name: "gift", Institution: InstCards, Action: true, Draws: true, What: "gifts", Summary: "Gift random cards to another player (once a period)", Call: method((*Service).Gift), Says: saysGift,
 			Help: "Once a period, random cards for another player (RULINGS C4): more when they are inactive or hold a small deck, and a card back for you if an inactive receiver acts in the period.",
 			Args: []engine.Arg{
-				{Name: "to", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who receives it"},
+				// In chat "player", as players and bridges have long sent it.
+				{Name: "to", Type: engine.FieldPlayer, Required: true, Positional: true, Description: "Who receives it", ChatOption: "player"},
 			}},
 		{Name: "grant", Institution: InstCards, Admin: true, Draws: true, What: "grants of Vertebrae, Chips, cards or packs", Summary: "Grant items to a player (admins)", Call: method((*Service).Grant), Says: saysGrant,
 			Args: []engine.Arg{
