@@ -347,6 +347,11 @@ func (e *env) gameHelp(opts playOpts) error {
 			continue // a chat platform's or a bridge's report, not a player's
 		}
 		line := "  " + catalogueSynopsis(info)
+		if own, ok := playCommands[info.Name]; ok {
+			// A verb of this CLI's own (join --name, roll DICE) runs the
+			// command: its usage is the one to type.
+			line = "  " + own.synopsis
+		}
 		if first, _, _ := strings.Cut(line, "\n"); first != "" {
 			line = first
 		}
