@@ -30,14 +30,12 @@ func catalogueCommands(reg *game.Registry, id string) []Command {
 	return out
 }
 
-// coveredByTable is the catalogue commands some command of the table runs.
+// coveredByTable is the catalogue commands some command of the table runs
+// (not to be changed: it is the table's).
 func coveredByTable() map[string]bool {
-	covered := map[string]bool{}
-	for _, c := range Commands() {
-		for _, name := range c.Runs {
-			covered[name] = true
-		}
-	}
+	commandTable()
+	tableMu.RLock()
+	defer tableMu.RUnlock()
 	return covered
 }
 

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -119,6 +120,10 @@ var (
 	tableOnce sync.Once
 	tableMu   sync.RWMutex
 	table     map[string]Command
+	// covered are the catalogue commands some command of the table runs
+	// (Runs): the declared commands chat does not offer as they are
+	// (catalogue.go), kept with the table rather than found per lookup.
+	covered map[string]bool
 )
 
 // commandTable returns the table, built from groups on first use (built
@@ -132,8 +137,14 @@ func commandTable() map[string]Command {
 				add(t, c)
 			}
 		}
+		cov := map[string]bool{}
+		for _, c := range t {
+			for _, name := range c.Runs {
+				cov[name] = true
+			}
+		}
 		tableMu.Lock()
-		table = t
+		table, covered = t, cov
 		tableMu.Unlock()
 	})
 	return table
@@ -162,6 +173,12 @@ func Register(cmds ...Command) {
 	defer tableMu.Unlock()
 	for _, c := range cmds {
 		add(table, c)
+		// A copy: a reader may hold the previous set.
+		cov := maps.Clone(covered)
+		for _, name := range c.Runs {
+			cov[name] = true
+		}
+		covered = cov
 	}
 }
 

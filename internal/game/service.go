@@ -537,6 +537,18 @@ func (t *Tx) setMeta(m *Meta, version int64) error {
 // Record returns the whole player record of id in the game's ruleset (the
 // module's type, see Module.NewPlayer), or nil if they never joined.
 // Players not in the command's first read are read now (a gift's giver owed
+// PlayerNames says players by display name for a refusal's text: "Ada,
+// Bob and Cy" (an id without a record or a name reads as itself). It reads
+// the records the command has not (Record).
+func (t *Tx) PlayerNames(ids ...string) string {
+	return NameList(func(id string) string {
+		if r, err := t.Record(id); err == nil && r != nil && r.Core() != nil && r.Core().Name != "" {
+			return r.Core().Name
+		}
+		return id
+	}, ids)
+}
+
 // a card). A command that touches one player twice sees one record.
 func (t *Tx) Record(id string) (PlayerRecord, error) {
 	if p, ok := t.ps[id]; ok {

@@ -162,13 +162,11 @@ func otherAdmins(n, others int) string {
 
 // componentAmount is an amount of a Ritual Component as the Obelisk's
 // pages write it ("1🌿"), or "1 herbs" for an id the ruleset lacks.
-func componentAmount(id string, n int) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = strconv.Itoa(n) + " " + id
+func componentAmount(id string, n int) string {
+	for _, c := range ruleset.ComponentList {
+		if c.ID == id {
+			return strconv.Itoa(n) + c.Emoji
 		}
-	}()
-	var c ruleset.Components
-	c.Add(id, n)
-	return c.String()
+	}
+	return strconv.Itoa(n) + " " + id
 }

@@ -160,14 +160,3 @@ func (s *Service) TradesPage(ctx context.Context, game string, f TradeFilter, pr
 		return (f.Player == "" || tr.From == f.Player || tr.To == f.Player) && (f.Status == "" || tr.Status == f.Status)
 	})
 }
-
-// names reads players' display names for a refusal's text: "Ada, Bob and
-// Cy" (an id without a record or a name reads as itself).
-func (t *tx) names(ids ...string) string {
-	return engine.NameList(func(id string) string {
-		if r, err := t.Record(id); err == nil && r != nil && r.Core().Name != "" {
-			return r.Core().Name
-		}
-		return id
-	}, ids)
-}

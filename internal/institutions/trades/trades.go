@@ -186,9 +186,9 @@ func (s *Service) AcceptTrade(ctx context.Context, req engine.Request, id string
 	return s.tradeCommand(ctx, req, id, "trade-accept", func(t *tx, tr *Trade) error {
 		if tr.To != req.Actor {
 			if tr.From == req.Actor {
-				return rules.Refuse("not_your_trade", "You made trade %s; your offer is your consent. %s must accept it.", tr.ID, t.names(tr.To))
+				return rules.Refuse("not_your_trade", "You made trade %s; your offer is your consent. %s must accept it.", tr.ID, t.PlayerNames(tr.To))
 			}
-			return rules.Refuse("not_your_trade", "Trade %s is between %s; only %s can accept it.", tr.ID, t.names(tr.From, tr.To), t.names(tr.To))
+			return rules.Refuse("not_your_trade", "Trade %s is between %s; only %s can accept it.", tr.ID, t.PlayerNames(tr.From, tr.To), t.PlayerNames(tr.To))
 		}
 		if !t.Now.Before(tr.ExpiresAt) {
 			return rules.Refuse("trade_expired", "Trade %s expired on %s: both consents must be within %s of each other.",
@@ -203,7 +203,7 @@ func (s *Service) AcceptTrade(ctx context.Context, req engine.Request, id string
 			return err
 		}
 		if from == nil {
-			return rules.Refuse("not_a_player", "%s, who offered trade %s, is no longer a player.", t.names(tr.From), tr.ID)
+			return rules.Refuse("not_a_player", "%s, who offered trade %s, is no longer a player.", t.PlayerNames(tr.From), tr.ID)
 		}
 		if err := from.MayTrade(t.Tx, to, tr.Give, tr.Take); err != nil {
 			return err
@@ -224,7 +224,7 @@ func (s *Service) AcceptTrade(ctx context.Context, req engine.Request, id string
 func (s *Service) WithdrawTrade(ctx context.Context, req engine.Request, id string) (*engine.Result, error) {
 	return s.tradeCommand(ctx, req, id, "trade-withdraw", func(t *tx, tr *Trade) error {
 		if tr.From != req.Actor && tr.To != req.Actor {
-			return rules.Refuse("not_your_trade", "Trade %s is between %s; only they can withdraw it.", tr.ID, t.names(tr.From, tr.To))
+			return rules.Refuse("not_your_trade", "Trade %s is between %s; only they can withdraw it.", tr.ID, t.PlayerNames(tr.From, tr.To))
 		}
 		p, err := t.traderActor()
 		if err != nil {

@@ -124,7 +124,7 @@ func (s *Service) AnswerDuel(ctx context.Context, req engine.Request, a AnswerDu
 				return nil, rules.Refuse("not_a_duel", "Match %s is a %s; only duels are answered.", r.ID, r.Kind)
 			}
 			if !slices.Contains(r.Players, p.ID) {
-				return nil, rules.Refuse("not_invited", "You are not invited to duel %s; its players are %s.", r.ID, t.names(r.Players...))
+				return nil, rules.Refuse("not_invited", "You are not invited to duel %s; its players are %s.", r.ID, t.PlayerNames(r.Players...))
 			}
 			if r.Status != MatchRequested {
 				return nil, rules.Refuse("duel_closed", "Duel %s is %s; it takes no more answers.", r.ID, r.Status).With("match_status", r.Status)
@@ -135,7 +135,7 @@ func (s *Service) AnswerDuel(ctx context.Context, req engine.Request, a AnswerDu
 			} else {
 				if r.Answers[p.ID] != "" {
 					return nil, rules.Refuse("already_answered", "You have already accepted duel %s; it waits for %s.",
-						r.ID, t.names(r.waitingFor()...))
+						r.ID, t.PlayerNames(r.waitingFor()...))
 				}
 				r.Answers[p.ID] = AnswerAccepted
 				t.Emit("duel_accepted", p.ID, map[string]any{"match": r.ID})

@@ -519,7 +519,7 @@ func (s *Service) Move(ctx context.Context, req engine.Request, mv MatchMove) (*
 			if mv.Guessed && r.Status != MatchPlaying {
 				return nil, staleGuess(mv.Match)
 			}
-			if err := notRunning(r, t.names); err != nil {
+			if err := notRunning(r, t.PlayerNames); err != nil {
 				return nil, err
 			}
 			if err := t.prepareRoster(r, p.ID, true); err != nil {

@@ -88,17 +88,6 @@ func (t *tx) player(id string) (*Player, error) {
 	return asPlayer(r)
 }
 
-// names reads players' display names for a refusal's text: "Ada, Bob and
-// Cy" (an id without a record or a name reads as itself).
-func (t *tx) names(ids ...string) string {
-	return engine.NameList(func(id string) string {
-		if p, err := t.player(id); err == nil && p != nil && p.Name != "" {
-			return p.Name
-		}
-		return id
-	}, ids)
-}
-
 // member returns id's record if they are a current player, else nil.
 func (t *tx) member(id string) (*Player, error) {
 	p, err := t.player(id)
