@@ -215,12 +215,12 @@ func TestN2_VerifyFindsTamperedDraw(t *testing.T) {
 	var target store.Item
 	var entry game.Entry
 	for _, it := range page.Items {
-		var e game.Entry
-		if err := json.Unmarshal(it.Data, &e); err != nil {
+		e, err := game.DecodeEntry(it.Data)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if e.Command == "roll" && len(e.Draws) == 3 {
-			target, entry = it, e
+			target, entry = it, *e
 		}
 	}
 	if len(entry.Draws) != 3 {

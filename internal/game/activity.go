@@ -131,9 +131,9 @@ func (s *Service) Activity(ctx context.Context, game, period string, pr PageRequ
 	if !it.Exists() {
 		return ActivityPage{}, rules.Refuse("period_not_ended", "Period %q of game %q has not ended (or is not a period of this game).", period, game)
 	}
-	var e Entry
 	var res PeriodEnded
-	if err := json.Unmarshal(it.Data, &e); err != nil {
+	e, err := DecodeEntry(it.Data)
+	if err != nil {
 		return ActivityPage{}, fmt.Errorf("decoding %s: %w", idem, err)
 	}
 	if err := json.Unmarshal(e.Response, &res); err != nil {

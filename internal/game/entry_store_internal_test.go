@@ -42,10 +42,11 @@ func TestEntryDrawsStoredCompactly(t *testing.T) {
 }
 
 // Issue 16: an entry over deflateAbove bytes (a move whose effect drew
-// cards, a grant of many cards) is stored deflated, still as JSON, within
-// one write unit, and every reader decoding it as JSON gets it whole; a
-// small entry stays plain. A deflated entry that inflates to another, or
-// a corrupt one, is an error, not a panic.
+// cards, a grant of many cards) is stored deflated within one write unit
+// (issue 25: as the raw stream after a zero byte), and DecodeEntry reads
+// it whole, as it reads issue 16's {"z": ...} form; a small entry stays
+// plain. A deflated entry that inflates to another, or a corrupt one, is
+// an error, not a panic.
 func TestLargeEntryStoredDeflated(t *testing.T) {
 	e := largeEntry()
 	at := e.At
@@ -54,16 +55,25 @@ func TestLargeEntryStoredDeflated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plain) <= deflateAbove || len(stored) > 900 || !json.Valid(stored) || stored[0] != '{' || string(stored[1:5]) != `"z":` {
-		t.Fatalf("an entry of %d bytes is stored as %d bytes: %.80s", len(plain), len(stored), stored)
+	if len(plain) <= deflateAbove || len(stored) > 700 || stored[0] != deflatedMark {
+		t.Fatalf("an entry of %d bytes is stored as %d bytes: %.80q", len(plain), len(stored), stored)
 	}
-	var back Entry
-	if err := json.Unmarshal(stored, &back); err != nil {
+	back, err := DecodeEntry(stored)
+	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := json.Marshal(&back)
+	again, _ := json.Marshal(back)
 	if string(again) != string(plain) {
 		t.Errorf("the deflated entry reads back as\n%s\nwant\n%s", again, plain)
+	}
+	old, _ := json.Marshal(deflated{Z: stored[1:]})
+	if e16, err := DecodeEntry(old); err != nil {
+		t.Errorf("issue 16's form does not decode: %v", err)
+	} else if again, _ := json.Marshal(e16); string(again) != string(plain) {
+		t.Errorf("issue 16's form reads back as\n%s\nwant\n%s", again, plain)
+	}
+	if nested, err := DecodeEntry(append([]byte{deflatedMark}, rawDeflate(t, stored)...)); err == nil {
+		t.Errorf("a deflated entry inside a deflated entry decodes: %+v", nested)
 	}
 
 	small := &Entry{ID: "01M8", Command: "join", CommandID: "cd92", Actor: "discord:1", At: at, Response: json.RawMessage(`{}`)}
@@ -71,7 +81,7 @@ func TestLargeEntryStoredDeflated(t *testing.T) {
 		t.Errorf("a small entry is deflated: %s", b)
 	}
 
-	inner, _ := json.Marshal(deflated{Z: rawDeflate(t, stored)})
+	inner, _ := json.Marshal(deflated{Z: rawDeflate(t, old)})
 	for name, b := range map[string][]byte{"nested": inner, "corrupt": []byte(`{"z":"AAAA"}`)} {
 		if err := json.Unmarshal(b, &back); err == nil {
 			t.Errorf("a %s deflated entry decodes without an error", name)

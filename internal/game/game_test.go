@@ -314,8 +314,10 @@ func TestN2_VerifyAfterThousandDraws(t *testing.T) {
 	if err != nil || !it.Exists() {
 		t.Fatalf("reading %s: %v", k, err)
 	}
-	var e game.Entry
-	json.Unmarshal(it.Data, &e)
+	e, err := game.DecodeEntry(it.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.Draws[4].Value = (e.Draws[4].Value + 1) % 54
 	it.Data, _ = json.Marshal(e)
 	if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: it, Expect: it.Version}}}); err != nil {

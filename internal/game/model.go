@@ -123,6 +123,9 @@ type Entry struct {
 	Draws       []fair.Record   `json:"draws,omitempty"`
 	RequestHash string          `json:"request_hash,omitempty"`
 	Response    json.RawMessage `json:"response,omitempty"`
+	// Changes say how the commit changed each of the game's items it
+	// wrote (changes.go): what a replay of the log applies.
+	Changes []Change `json:"changes,omitempty"`
 }
 
 // CommandWords is the entry's command as a log shows it to people: a

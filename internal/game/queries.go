@@ -343,11 +343,12 @@ func (s *Service) logPage(ctx context.Context, game, cursor string, limit int) (
 	}
 	out := LogPage{Entries: make([]Entry, 0, len(page.Items)), Next: page.Next}
 	for _, it := range page.Items {
-		var e Entry
-		if err := json.Unmarshal(it.Data, &e); err != nil {
+		e, err := DecodeEntry(it.Data)
+		if err != nil {
 			return LogPage{}, fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
-		out.Entries = append(out.Entries, e)
+		e.Changes = publicChanges(e.Changes)
+		out.Entries = append(out.Entries, *e)
 	}
 	return out, nil
 }

@@ -193,6 +193,9 @@ type Tx struct {
 	// body is the committed response (the entry may log a smaller form:
 	// LoggedAs).
 	body json.RawMessage
+	// secret and revealed: items the module hides from the public as
+	// this commit leaves them, and hidden ones it reveals (changes.go).
+	secret, revealed map[store.Key]bool
 }
 
 // Spec describes one command for the executor.
@@ -411,6 +414,9 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 		t.Entry.Draws = t.Drawer.Records()
 	}
 	var err error
+	if t.Entry.Changes, err = t.changes(); err != nil {
+		return err
+	}
 	if t.body, err = json.Marshal(resp); err != nil {
 		return fmt.Errorf("encoding response of %s: %w", t.Entry.Command, err)
 	}
@@ -424,6 +430,7 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}
+
 	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.Entry.ID}})
 	return t.Svc.store.Commit(ctx, store.Tx{Puts: t.Puts, Deletes: t.Deletes, Checks: t.Checks, Idem: &idem})
 }
@@ -438,8 +445,8 @@ func LogEntry(it store.Item) (game string, e *Entry, ok bool, err error) {
 	if !isGame || !strings.HasPrefix(it.SK, logPrefix) {
 		return "", nil, false, nil
 	}
-	e = new(Entry)
-	if err := json.Unmarshal(it.Data, e); err != nil {
+	e, err = DecodeEntry(it.Data)
+	if err != nil {
 		return id, nil, true, fmt.Errorf("decoding log entry %s: %w", it.Key, err)
 	}
 	if e.ID == "" {
@@ -469,8 +476,8 @@ func (s *Service) Pause(attempt int) time.Duration {
 // answers the first response even if its options differ (only a forged
 // replay can differ; the platform signs what it sends).
 func replay(ctx context.Context, it store.Item, command, reqHash string) (*Result, error) {
-	var e Entry
-	if err := json.Unmarshal(it.Data, &e); err != nil {
+	e, err := DecodeEntry(it.Data)
+	if err != nil {
 		return nil, fmt.Errorf("decoding stored log entry %s: %w", it.Key, err)
 	}
 	chat := boundCallOf(ctx) != nil && e.Command == command
@@ -478,7 +485,7 @@ func replay(ctx context.Context, it store.Item, command, reqHash string) (*Resul
 		return nil, rules.Refuse("idempotency_key_reused",
 			"This idempotency key was already used for a different request (%s); use a new key for a new command.", e.Command)
 	}
-	return &Result{Body: e.Response, Replayed: true, Entry: &e}, nil
+	return &Result{Body: e.Response, Replayed: true, Entry: e}, nil
 }
 
 // answer puts the whole response back into a repeat's result whose entry

@@ -108,8 +108,9 @@ func Read(ctx context.Context, st store.Store, g string, now time.Time) (*Snapsh
 		switch sk := it.SK; {
 		case sk == "META":
 		case strings.HasPrefix(sk, "LOG#"):
-			var e game.Entry
-			if err = json.Unmarshal(it.Data, &e); err == nil {
+			var ep *game.Entry
+			if ep, err = game.DecodeEntry(it.Data); err == nil {
+				e := *ep
 				s.Entries = append(s.Entries, e)
 				s.ByKey[strings.TrimPrefix(sk, "LOG#")] = e
 			}

@@ -1,0 +1,145 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"croupier/internal/jsondelta"
+	"croupier/internal/reactions"
+	"croupier/internal/store"
+)
+
+// Change is how one of the game's stored items changed in a commit: the
+// version written and the operations that turn the item as the commit read
+// it into what it wrote (internal/jsondelta). Every commit's log entry
+// carries one per item it wrote, so the log explains the state: replaying
+// the changes of the entries up to any one, in each item's version order,
+// gives every item as it was then (past.go). The engine records them at
+// its one commit, for every component alike, so no component can write a
+// field its events forget to say (issue 25).
+type Change struct {
+	SK string `json:"sk"`
+	// V is the version written (the item's next version).
+	V int64 `json:"v"`
+	// Gone: the commit deleted the item.
+	Gone bool           `json:"gone,omitempty"`
+	Ops  []jsondelta.Op `json:"ops,omitempty"`
+	// Due and Order are the item's place in the due and ordered indexes
+	// after the write (they are attributes, not part of its document).
+	Due   time.Time `json:"due,omitzero"`
+	Order string    `json:"ord,omitempty"`
+	// Ref: an item written once and never changed (an ended period's
+	// activity lists, up to 200 KB each), which the log names rather than
+	// copies; a read of the past takes it from the store.
+	Ref bool `json:"ref,omitempty"`
+	// Secret: what the item holds is hidden from the public until a later
+	// change reveals it (an Exoptosis hand during selection, X1). The
+	// public log shows that it changed, not how.
+	Secret bool `json:"secret,omitempty"`
+}
+
+// unexplained are the kinds of item of a game partition that are not game
+// state the log explains: the log itself; the period seeds (secret until
+// revealed; the period end's events reveal each, and `verify` checks every
+// draw against them); pushed reactions (bridge records with their own
+// timestamped history, sealed by counted ends: RULINGS T5); the announcer's
+// claims; checkpoints (made from the log).
+var unexplained = []string{logPrefix, seedPrefix, reactions.PushedPrefix, "ANNOUNCED#", checkpointPrefix}
+
+// referenced are kinds written once and never changed, too large to copy
+// into an entry: the log names them (Change.Ref).
+var referenced = []string{activityPrefix}
+
+// Explained reports whether the log explains the item at sk (every item of
+// a game but the kinds above).
+func Explained(sk string) bool {
+	for _, p := range unexplained {
+		if strings.HasPrefix(sk, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func isReferenced(sk string) bool {
+	for _, p := range referenced {
+		if strings.HasPrefix(sk, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarkSecret says the item at k is hidden from the public as this commit
+// leaves it (a module's hidden information: an Exoptosis selection). The
+// change that next reveals it records the whole item.
+func (t *Tx) MarkSecret(k store.Key) {
+	if t.secret == nil {
+		t.secret = map[store.Key]bool{}
+	}
+	t.secret[k] = true
+}
+
+// MarkRevealed says this commit reveals the item at k that an earlier one
+// left secret: its change records the whole item, so a reader of the
+// public log, who never saw the secret, has it.
+func (t *Tx) MarkRevealed(k store.Key) {
+	if t.revealed == nil {
+		t.revealed = map[store.Key]bool{}
+	}
+	t.revealed[k] = true
+}
+
+// changes records how the commit changes each explained item it writes.
+func (t *Tx) changes() ([]Change, error) {
+	pk := GamePK(t.Game)
+	var out []Change
+	for _, p := range t.Puts {
+		k := p.Item.Key
+		if k.PK != pk || !Explained(k.SK) {
+			continue
+		}
+		c := Change{SK: k.SK, V: p.Expect + 1, Due: p.Item.Due.UTC(), Order: p.Item.Order, Secret: t.secret[k]}
+		if p.Item.Due.IsZero() {
+			c.Due = time.Time{}
+		}
+		switch {
+		case isReferenced(k.SK) && p.Expect == 0:
+			c.Ref = true
+		default:
+			var before []byte
+			if old, ok := t.Loaded[k]; ok && old.Exists() && old.Version == p.Expect && !t.revealed[k] {
+				before = old.Data
+			}
+			ops, err := jsondelta.Diff(before, p.Item.Data)
+			if err != nil {
+				return nil, fmt.Errorf("recording the change of %s: %w", k, err)
+			}
+			c.Ops = ops
+		}
+		out = append(out, c)
+	}
+	for _, d := range t.Deletes {
+		if d.Key.PK != pk || !Explained(d.Key.SK) {
+			continue
+		}
+		out = append(out, Change{SK: d.Key.SK, V: d.Version + 1, Gone: true})
+	}
+	return out, nil
+}
+
+// publicChanges are the entry's changes as the public log shows them: a
+// secret change says which item changed, not how.
+func publicChanges(cs []Change) []Change {
+	out := cs
+	for i, c := range cs {
+		if c.Secret && c.Ops != nil {
+			if &out[0] == &cs[0] {
+				out = append([]Change(nil), cs...)
+			}
+			out[i].Ops = nil
+		}
+	}
+	return out
+}
