@@ -112,7 +112,13 @@ func (t *Tx) changes() ([]Change, error) {
 			if old, ok := t.Loaded[k]; ok && old.Exists() && old.Version == p.Expect && !t.revealed[k] {
 				before = old.Data
 			}
-			ops, err := jsondelta.Diff(before, p.Item.Data)
+			after := p.Item.Data
+			if k.SK == metaSK {
+				// The period end's fence is a lock, not a fact of the game
+				// (schedule.go fencePeriod): the log leaves it out.
+				before, after = withoutFence(before), withoutFence(after)
+			}
+			ops, err := jsondelta.Diff(before, after)
 			if err != nil {
 				return nil, fmt.Errorf("recording the change of %s: %w", k, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -82,8 +83,14 @@ type Replay struct {
 	Defects []string
 	// Entries is how many entries were applied.
 	Entries int
-}
+	// Secret are items whose latest change the public log hides (a
+	// replay of the public log cannot know them).
+	Secret []string
 
+	base   map[string]int64
+	byItem map[string][]replayStep
+	last   *Entry
+}
 
 // Replay applies the log of game up to m, in each item's version order
 // (each item's versions are its commits' order), and returns the items
@@ -112,8 +119,7 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	if limit.Before(meta.CreatedAt) {
 		return nil, rules.Refuse("before_game", "%s is before the game %s was created (%s): there was no game then", limit.Format(time.RFC3339), game, meta.CreatedAt.Format(time.RFC3339))
 	}
-	r := &Replay{Game: game, Items: map[string]store.Item{}, Refs: map[string]bool{}, Last: map[string]string{},
-		AsOf: AsOf{At: limit, Asked: m.String()}}
+	r := NewReplay(game)
 	from := meta.CreatedAt.Add(-time.Minute)
 	base := map[string]int64{}
 	if cp, err := s.checkpointBefore(ctx, game, limit); err != nil {
@@ -127,36 +133,60 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 		}
 		from = cp.At
 	}
-	type step struct {
-		c     Change
-		entry string
-	}
-	byItem := map[string][]step{}
-	var last *Entry
+	r.base = base
 	err = s.LogRange(ctx, game, from, limit, func(e *Entry) error {
 		if e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
 			return nil
 		}
-		for _, c := range e.Changes {
-			if c.V <= base[c.SK] {
-				continue // in the checkpoint already
-			}
-			byItem[c.SK] = append(byItem[c.SK], step{c, e.ID})
-		}
-		r.Entries++
-		if last == nil || e.At.After(last.At) || e.At.Equal(last.At) && e.ID > last.ID {
-			last = e
-		}
+		r.Add(e)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if last != nil {
-		r.AsOf.Entry = last.ID
+	r.Finish()
+	r.AsOf.At, r.AsOf.Asked = limit, m.String()
+	return r, nil
+}
+
+// NewReplay is an empty replay of game, for a reader that has the log's
+// entries (croupier verify --state reads the public log): Add each, then
+// Finish.
+func NewReplay(game string) *Replay {
+	return &Replay{Game: game, Items: map[string]store.Item{}, Refs: map[string]bool{}, Last: map[string]string{}}
+}
+
+type replayStep struct {
+	c     Change
+	entry string
+}
+
+// Add takes one entry's changes; entries may come in any order (each
+// item's changes are applied in its version order).
+func (r *Replay) Add(e *Entry) {
+	if r.byItem == nil {
+		r.byItem = map[string][]replayStep{}
 	}
-	pk := GamePK(game)
-	for sk, steps := range byItem {
+	for _, c := range e.Changes {
+		if c.V <= r.base[c.SK] {
+			continue // in the checkpoint already
+		}
+		r.byItem[c.SK] = append(r.byItem[c.SK], replayStep{c, e.ID})
+	}
+	r.Entries++
+	if r.last == nil || e.At.After(r.last.At) || e.At.Equal(r.last.At) && e.ID > r.last.ID {
+		r.last = e
+		r.AsOf.Entry = e.ID
+		if r.AsOf.At.IsZero() || e.At.After(r.AsOf.At) {
+			r.AsOf.At = e.At
+		}
+	}
+}
+
+// Finish applies the changes taken, in each item's version order.
+func (r *Replay) Finish() {
+	pk := GamePK(r.Game)
+	for sk, steps := range r.byItem {
 		sort.Slice(steps, func(i, j int) bool { return steps[i].c.V < steps[j].c.V })
 		it := r.Items[sk]
 		for _, st := range steps {
@@ -168,13 +198,20 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 			case c.Ref:
 				r.Refs[sk] = true
 				it = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V}
+			case c.Secret && c.Ops == nil:
+				// A secret change read from the public log: hidden until
+				// the change that reveals it (which holds the whole item).
+				r.Secret = append(r.Secret, sk)
+				it = store.Item{}
 			default:
 				var doc []byte
 				if it.Exists() {
 					doc = it.Data
 				}
 				if doc == nil && (len(c.Ops) != 1 || len(c.Ops[0].Path) != 0 || c.Ops[0].Value == nil) {
-					r.Defects = append(r.Defects, fmt.Sprintf("%s: entry %s changes version %d of an item the log never created", sk, st.entry, c.V))
+					if !slices.Contains(r.Secret, sk) {
+						r.Defects = append(r.Defects, fmt.Sprintf("%s: entry %s changes version %d of an item the log never created", sk, st.entry, c.V))
+					}
 					continue
 				}
 				data, err := jsondelta.Apply(doc, c.Ops)
@@ -192,7 +229,7 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 			delete(r.Items, sk)
 		}
 	}
-	return r, nil
+	r.byItem = nil
 }
 
 // entryByID finds a log entry by its id (its ULID names its millisecond).
@@ -227,12 +264,14 @@ func (s *Service) Past(ctx context.Context, game string, m Moment) (*Service, As
 	if err != nil {
 		return nil, AsOf{}, err
 	}
-	return s.over(r), r.AsOf, nil
+	return s.Over(r, s.store), r.AsOf, nil
 }
 
-// over is s reading r (past.go's store) at r's moment.
-func (s *Service) over(r *Replay) *Service {
-	p := &Service{store: newPastStore(s.store, r), clock: clock.NewManual(r.AsOf.At), entropy: s.entropy, ids: s.ids,
+// Over is s reading r at r's moment: its explained items from r, the rest
+// from live as it stood then (nil: a replay of the public log alone, which
+// has nothing else).
+func (s *Service) Over(r *Replay, live store.Store) *Service {
+	p := &Service{store: newPastStore(live, r), clock: clock.NewManual(r.AsOf.At), entropy: s.entropy, ids: s.ids,
 		log: s.log, reactions: s.reactions, modules: s.modules, Registry: s.Registry, MaxAttempts: 1, Backoff: s.Backoff}
 	return p
 }
@@ -312,7 +351,11 @@ func (p *pastStore) GetMany(ctx context.Context, keys []store.Key) ([]store.Item
 			out[i].Key = k
 		}
 	}
-	if len(liveKeys) > 0 {
+	if len(liveKeys) > 0 && p.live == nil {
+		for _, i := range liveAt {
+			out[i] = store.Item{Key: keys[i]}
+		}
+	} else if len(liveKeys) > 0 {
 		its, err := p.live.GetMany(ctx, liveKeys)
 		if err != nil {
 			return nil, err
@@ -353,6 +396,9 @@ func (p *pastStore) then(it store.Item) store.Item {
 }
 
 func (p *pastStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	if p.live == nil && (q.PK != p.pk || !Explained(q.Prefix) && q.Prefix != "") {
+		return store.Page{}, nil
+	}
 	if q.PK != p.pk {
 		return p.live.Query(ctx, q)
 	}
@@ -397,7 +443,7 @@ func (p *pastStore) Query(ctx context.Context, q store.Query) (store.Page, error
 			_, sk, _ = strings.Cut(sk, "\x00")
 		}
 		it := p.r.Items[sk]
-		if p.r.Refs[sk] {
+		if p.r.Refs[sk] && p.live != nil {
 			got, err := p.live.Get(ctx, it.Key)
 			if err != nil {
 				return store.Page{}, err
@@ -453,4 +499,107 @@ func (s *Service) checkpointBefore(ctx context.Context, game string, at time.Tim
 
 func (s *Service) loadCheckpoint(ctx context.Context, game string, cp *checkpoint, r *Replay) error {
 	return nil
+}
+
+// Difference is a stored item that is not what the log says it is.
+type Difference struct {
+	// SK is the item; Fields the paths where it differs (a field the log
+	// set that the store holds otherwise); Entry is the last entry whose
+	// change the log applied to the item: the item departs from the log
+	// after it.
+	SK     string   `json:"item"`
+	Fields []string `json:"fields,omitempty"`
+	Entry  string   `json:"entry,omitempty"`
+	// Why says it in words.
+	Why string `json:"why"`
+}
+
+// Explain replays the whole log of game and compares every explained item
+// the store holds with the replay (issue 25: "the log explains the
+// state"): each difference is an item changed without a logged change,
+// or a logged change the store does not hold. Only META's period-end
+// fence (closing), a lock that the logged period end clears, is not
+// compared.
+func (s *Service) Explain(ctx context.Context, game string) ([]Difference, *Replay, error) {
+	r, err := s.Replay(ctx, game, Moment{At: s.clock.Now()})
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Difference
+	for _, d := range r.Defects {
+		sk, why, _ := strings.Cut(d, ": ")
+		out = append(out, Difference{SK: sk, Why: why})
+	}
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		page, err := s.store.Query(ctx, store.Query{PK: GamePK(game), Cursor: cursor, Limit: 500})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, it := range page.Items {
+			if !Explained(it.SK) {
+				continue
+			}
+			seen[it.SK] = true
+			want, ok := r.Items[it.SK]
+			switch {
+			case !ok:
+				out = append(out, Difference{SK: it.SK, Why: "the store holds an item no logged change wrote"})
+			case r.Refs[it.SK]:
+				if it.Version != want.Version {
+					out = append(out, Difference{SK: it.SK, Entry: r.Last[it.SK], Why: fmt.Sprintf("an item written once is at version %d in the store, %d in the log", it.Version, want.Version)})
+				}
+			default:
+				got := it.Data
+				if it.SK == metaSK {
+					got = withoutFence(got)
+				}
+				if !jsondelta.Equal(got, want.Data) {
+					out = append(out, Difference{SK: it.SK, Entry: r.Last[it.SK], Fields: jsondelta.Differences(want.Data, got, 8),
+						Why: "the store holds other values than the log's changes left"})
+				} else if !it.Due.Equal(want.Due) || it.Order != want.Order {
+					out = append(out, Difference{SK: it.SK, Entry: r.Last[it.SK], Fields: []string{"(its due time or order)"},
+						Why: fmt.Sprintf("due %s and order %q in the store; the log says due %s and order %q", it.Due.Format(time.RFC3339), it.Order, want.Due.Format(time.RFC3339), want.Order)})
+				}
+			}
+		}
+		if page.Next == "" {
+			break
+		}
+		cursor = page.Next
+	}
+	for _, sk := range sortedKeys(r.Items) {
+		if !seen[sk] {
+			out = append(out, Difference{SK: sk, Entry: r.Last[sk], Why: "the log's changes leave an item that the store does not hold"})
+		}
+	}
+	return out, r, nil
+}
+
+// withoutFence is META without the period-end fence (closing), which a
+// commit of its own sets and the logged period end clears.
+func withoutFence(data []byte) []byte {
+	if len(data) == 0 {
+		return data
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return data
+	}
+	if _, ok := m["closing"]; !ok {
+		return data
+	}
+	delete(m, "closing")
+	out, _ := json.Marshal(m)
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
