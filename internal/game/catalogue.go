@@ -100,7 +100,7 @@ type View struct {
 // variable, because its calls name the service's methods and those read the
 // catalogue: a variable would be an initialisation cycle.
 func commonComponent() Component {
-	return Component{Name: InstCommon, Due: []DueWork{periodWork}, Events: commonEvents(), Commands: []Command{
+	return Component{Name: InstCommon, Due: []DueWork{periodWork, checkpointWork}, Events: commonEvents(), Commands: []Command{
 		{Name: "create", Institution: InstCommon, What: "game creation"},
 		{Name: "join", Institution: InstCommon, Action: true, What: "joining", Summary: "Join the game", Call: call(commands.Join, optional), Says: saysJoin,
 			Args: []Arg{{Name: "name", Type: FieldString, Positional: true, Description: "Your display name in the game (default: your name on the platform)"}}},
@@ -122,6 +122,7 @@ func commonComponent() Component {
 			Args: []Arg{{Name: "message", Type: FieldJSON, Required: true, NotInChat: true, Description: "The message: {platform, channel, message}"},
 				{Name: "event", Type: FieldString, Required: true, Description: "edited or deleted", Choices: []Choice{{Label: "edited", Value: "edited"}, {Label: "deleted", Value: "deleted"}}}}},
 		{Name: "period-end", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "period ends"},
+		{Name: "checkpoint", Institution: InstCommon, AfterEnd: true, Scheduled: true, What: "checkpoints"},
 	}}
 }
 

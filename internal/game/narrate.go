@@ -270,6 +270,8 @@ func commonEvents() map[string]Narration {
 			}
 			return s + "."
 		}},
+		// A checkpoint is no news for the players: logged, not announced.
+		"checkpoint_written": {Sentence: checkpointNarration},
 		"seed_committed": {Sentence: func(ev Event, _ func(string) string) string {
 			f := Fields(ev)
 			return fmt.Sprintf("The seed of %s was committed (sha256 %s).", PeriodWords(Or(f.Str("period"), "?")), Or(f.Str("commitment"), "unknown"))

@@ -17,8 +17,6 @@ import (
 	"github.com/oklog/ulid/v2"
 )
 
-const checkpointPrefix = "CKPT#"
-
 // Moment is when a read of the past looks (RULINGS T6): a time, or just
 // before or just after one log entry.
 type Moment struct {
@@ -121,21 +119,31 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	}
 	r := NewReplay(game)
 	from := meta.CreatedAt.Add(-time.Minute)
-	base := map[string]int64{}
-	if cp, err := s.checkpointBefore(ctx, game, limit); err != nil {
+	// upTo: entries at or before it are in the checkpoint the replay
+	// starts from (none: the zero time, before every entry).
+	var upTo time.Time
+	// A moment just before an entry excludes it and its millisecond's
+	// later entries: only a checkpoint strictly before it holds none.
+	cp, err := s.checkpointBefore(ctx, game, limit, m.Entry != "" && !m.After)
+	if err != nil {
 		return nil, err
-	} else if cp != nil {
-		if err := s.loadCheckpoint(ctx, game, cp, r); err != nil {
-			return nil, err
-		}
-		for sk, it := range r.Items {
-			base[sk] = it.Version
-		}
-		from = cp.At
 	}
-	r.base = base
+	if cp != nil {
+		if err := s.loadCheckpoint(ctx, game, cp, r); err != nil {
+			// A damaged checkpoint is a defect the audit reports; the read
+			// goes on from the whole log, which the checkpoint only sums up.
+			r = NewReplay(game)
+			r.Defects = append(r.Defects, fmt.Sprintf("%s%s: %v; read from the whole log instead", checkpointPrefix, cp.ID, err))
+		} else {
+			upTo, from = cp.At, cp.At
+		}
+	}
+	r.base = map[string]int64{}
+	for sk, it := range r.Items {
+		r.base[sk] = it.Version
+	}
 	err = s.LogRange(ctx, game, from, limit, func(e *Entry) error {
-		if e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
+		if !e.At.After(upTo) || e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
 			return nil
 		}
 		r.Add(e)
@@ -272,7 +280,7 @@ func (s *Service) Past(ctx context.Context, game string, m Moment) (*Service, As
 // has nothing else).
 func (s *Service) Over(r *Replay, live store.Store) *Service {
 	p := &Service{store: newPastStore(live, r), clock: clock.NewManual(r.AsOf.At), entropy: s.entropy, ids: s.ids,
-		log: s.log, reactions: s.reactions, modules: s.modules, Registry: s.Registry, MaxAttempts: 1, Backoff: s.Backoff}
+		log: s.log, reactions: s.reactions, modules: s.modules, Registry: s.Registry, MaxAttempts: 1, Backoff: s.Backoff, checkpointEntries: s.checkpointEntries}
 	return p
 }
 
@@ -486,19 +494,6 @@ func (p *pastStore) liveQuery(ctx context.Context, q store.Query) (store.Page, e
 		}
 		q.Cursor = page.Next
 	}
-}
-
-// checkpoint is a logged fact: the game's explained items at a moment.
-type checkpoint struct {
-	At time.Time `json:"at"`
-}
-
-func (s *Service) checkpointBefore(ctx context.Context, game string, at time.Time) (*checkpoint, error) {
-	return nil, nil
-}
-
-func (s *Service) loadCheckpoint(ctx context.Context, game string, cp *checkpoint, r *Replay) error {
-	return nil
 }
 
 // Difference is a stored item that is not what the log says it is.

@@ -244,8 +244,8 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 
 	cmdID := CommandID(SchedulerActor, "period-end:"+ended.ID)
 	idem := LogKey(game, cmdID)
-	endedSeed, nextSeed := seedKey(game, ended.ID), seedKey(game, next.ID)
-	items, err := s.store.GetMany(ctx, []store.Key{idem, endedSeed, nextSeed})
+	endedSeed, nextSeed, ck := seedKey(game, ended.ID), seedKey(game, next.ID), checkpointNextKey(game)
+	items, err := s.store.GetMany(ctx, []store.Key{idem, endedSeed, nextSeed, ck})
 	if err != nil {
 		return "", err
 	}
@@ -289,6 +289,13 @@ func (s *Service) tryEndPeriod(ctx context.Context, game string) (string, error)
 		}
 		t.Emit("seed_committed", "", map[string]string{"period": rec.Period, "commitment": rec.Commitment})
 		res.Committed = rec.Commitment
+	}
+	if !t.Loaded[ck].Exists() {
+		// The game's checkpoint timer, set by its first period end (a game
+		// made before checkpoints gets one too).
+		if err := t.Put(ck, checkpointState{}, ended.End.Add(checkpointMaxWait)); err != nil {
+			return "", err
+		}
 	}
 	members, err := s.members(ctx, game, t.Meta.Ruleset)
 	if err != nil {

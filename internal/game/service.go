@@ -58,6 +58,9 @@ type Service struct {
 	MaxAttempts int
 	// Backoff is the base pause between attempts; see pause.
 	Backoff time.Duration
+	// checkpointEntries is how many entries a checkpoint follows the last
+	// one by (CheckpointEntries; WithCheckpointEntries).
+	checkpointEntries int
 }
 
 // Option configures a Service.
@@ -72,7 +75,7 @@ func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
 
 // New returns a service over st that reads the time from clk.
 func New(st store.Store, clk clock.Clock, opts ...Option) *Service {
-	s := &Service{store: st, clock: clk, entropy: rand.Reader, log: slog.Default(), MaxAttempts: 25, Backoff: 5 * time.Millisecond}
+	s := &Service{store: st, clock: clk, entropy: rand.Reader, log: slog.Default(), MaxAttempts: 25, Backoff: 5 * time.Millisecond, checkpointEntries: CheckpointEntries}
 	for _, o := range opts {
 		o(s)
 	}
