@@ -17,7 +17,7 @@ import (
 	"croupier/internal/store/dynamo"
 )
 
-const benchHelp = `Usage: croupier bench [--n N] [--dynamodb-endpoint URL] [--functions --rie PATH]
+const benchHelp = `Usage: croupier bench [--n N] [--dynamodb-endpoint URL] [--functions --rie PATH] [--past-entries N]
 
 Measures what an operator pays for: each command's latency through the real
 HTTP API (loopback, sequential) and its cost in store requests, items and
@@ -26,7 +26,10 @@ DynamoDB (DynamoDB Local: make dynamodb-start prints the endpoint). Exoptosis
 duels are played move by move, and the Discord interactions handler is timed
 from signed request to reply for a purchase and for match moves. A turns
 game of 100 players measures a proposal, a vote, a Request for Judgment and
-a turn end. With
+a turn end. A Gilded Hall game of 1,000 players and 100,000 log entries
+(built through the engine on bolt, copied to DynamoDB) measures a player's
+status read at random past moments (--past-players, --past-entries,
+--past-samples). With
 --functions it also builds every functions/<name> (size of the linux/arm64
 bootstrap) and cold-starts each under the Lambda Runtime Interface Emulator
 (Init Duration). Last, a cost table prices each command per million, all-in
@@ -43,6 +46,9 @@ func (e *env) bench(args []string) error {
 	functions := fs.Bool("functions", false, "also measure the Lambda functions (needs --dynamodb-endpoint and the emulator)")
 	rie := fs.String("rie", e.envOr("CROUPIER_RIE", ""), "aws-lambda-rie `path` (default .tools/bin/aws-lambda-rie)")
 	coldRuns := fs.Int("cold-runs", 5, "cold starts per function")
+	pastPlayers := fs.Int("past-players", benchmark.PastPlayers, "players of the past-read benchmark's game")
+	pastEntries := fs.Int("past-entries", benchmark.PastEntries, "log entries of the past-read benchmark's game")
+	pastSamples := fs.Int("past-samples", benchmark.PastSamples, "random past moments read")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -52,6 +58,9 @@ func (e *env) bench(args []string) error {
 	}
 	if *n < 1 || *n > 10000 {
 		return usagef("--n must be from 1 to 10000, not %d", *n)
+	}
+	if *pastPlayers < 1 || *pastEntries < *pastPlayers || *pastSamples < 1 {
+		return usagef("--past-players, --past-samples must be at least 1, and --past-entries at least --past-players (each joins): not %d, %d, %d", *pastPlayers, *pastSamples, *pastEntries)
 	}
 	if *functions && *endpoint == "" {
 		return usagef("--functions needs a DynamoDB for the functions to use: --dynamodb-endpoint or CROUPIER_DYNAMODB_ENDPOINT")
@@ -94,6 +103,24 @@ func (e *env) bench(args []string) error {
 	if err != nil {
 		return fmt.Errorf("benchmark on bolt: %w", err)
 	}
+	// A view at a random past moment in a long game (issue 25): built once
+	// through the engine on bolt, read there, then copied to DynamoDB.
+	pst, err := bolt.Open(filepath.Join(dir, "past.db"))
+	if err != nil {
+		return err
+	}
+	defer pst.Close()
+	past, err := benchmark.BuildPast(ctx, pst, *pastPlayers, *pastEntries)
+	if err != nil {
+		return fmt.Errorf("building the past benchmark's game: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "past: built a game of %d players and %d log entries (%d checkpoints) through the engine on bolt in %s\n",
+		past.Players, past.Entries, past.Checkpoints, past.Built.Round(time.Second))
+	more, err := benchmark.MeasurePast(ctx, "bolt", pst, past, *pastSamples)
+	if err != nil {
+		return fmt.Errorf("past benchmark on bolt: %w", err)
+	}
+	rows = append(rows, more...)
 
 	var table string
 	if *endpoint != "" {
@@ -117,6 +144,15 @@ func (e *env) bench(args []string) error {
 		rows = append(rows, more...)
 		if more, err = benchmark.MeasureTurns(ctx, "dynamodb", dst, *n); err != nil {
 			return fmt.Errorf("turns benchmark on DynamoDB at %s: %w", *endpoint, err)
+		}
+		rows = append(rows, more...)
+		t0 := time.Now()
+		if err := benchmark.CopyPast(ctx, pst, dst, past); err != nil {
+			return fmt.Errorf("copying the past benchmark's game to DynamoDB at %s: %w", *endpoint, err)
+		}
+		fmt.Fprintf(e.stderr, "past: copied the game to DynamoDB in %s\n", time.Since(t0).Round(time.Second))
+		if more, err = benchmark.MeasurePast(ctx, "dynamodb", dst, past, *pastSamples); err != nil {
+			return fmt.Errorf("past benchmark on DynamoDB at %s: %w", *endpoint, err)
 		}
 		rows = append(rows, more...)
 	}

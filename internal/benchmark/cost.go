@@ -96,8 +96,8 @@ func PrintCosts(w io.Writer, rows []Row, m CostModel) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "command\tedge\tLambda\tDynamoDB\tannouncer\ttotal\ttotal (Function URL)\t")
 	for _, r := range rows {
-		if r.Backend != backend {
-			continue
+		if r.Backend != backend || r.Surface == SurfacePast {
+			continue // (a read of the past is no command)
 		}
 		mem, name, url := m.APIMemoryMB, r.Command, "-"
 		if r.Surface == SurfaceDiscord {

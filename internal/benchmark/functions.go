@@ -106,19 +106,28 @@ func coldStart(ctx context.Context, rie, bootstrap string, env []string, event [
 	return 0, fmt.Errorf("the emulator reported no Init Duration:\n%s", em.Output())
 }
 
-// Print writes the benchmark tables: the HTTP API's commands, the Discord
-// handler's interactions (rows with Surface "discord"), then the functions.
+// Print writes the benchmark tables: the HTTP API's commands, the reads of
+// the past (Surface "past"), the Discord handler's interactions (Surface
+// "discord"), then the functions.
 func Print(w io.Writer, rows []Row, fns []Function) {
-	var api, dc []Row
+	var api, dc, past []Row
 	for _, r := range rows {
-		if r.Surface == SurfaceDiscord {
+		switch r.Surface {
+		case SurfaceDiscord:
 			dc = append(dc, r)
-		} else {
+		case SurfacePast:
+			past = append(past, r)
+		default:
 			api = append(api, r)
 		}
 	}
 	fmt.Fprintln(w, "Commands through the HTTP API (sequential requests over loopback; units are AWS-priced per command)")
 	printRows(w, api)
+	if len(past) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Reads of the past (Service.Past and a view, in process; units are AWS-priced per read, strongly consistent)")
+		printRows(w, past)
+	}
 	if len(dc) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Discord interactions handler (signed interactions over loopback, request to reply; Discord allows 3 s)")

@@ -89,6 +89,12 @@ func Open(path string) (*Store, error) {
 	return &Store{db: db, path: path}, nil
 }
 
+// SetNoSync turns off (on: true) the flush to disk of each commit, for a
+// benchmark's bulk load of a game through the engine: commits stay atomic
+// and isolated, only a crash may lose the last ones. A store serving
+// games never sets it.
+func (s *Store) SetNoSync(on bool) { s.db.NoSync = on }
+
 // Path is the file the store lives in.
 func (s *Store) Path() string { return s.path }
 
