@@ -114,8 +114,8 @@ func (e *env) bench(args []string) error {
 	if err != nil {
 		return fmt.Errorf("building the past benchmark's game: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "past: built a game of %d players and %d log entries (%d checkpoints) through the engine on bolt in %s\n",
-		past.Players, past.Entries, past.Checkpoints, past.Built.Round(time.Second))
+	fmt.Fprintf(e.stderr, "past: built a game of %d players and %d log entries (%d checkpoints, the latest %d pages, %d KB) through the engine on bolt in %s\n",
+		past.Players, past.Entries, past.Checkpoints, past.Pages, past.PageBytes>>10, past.Built.Round(time.Second))
 	more, err := benchmark.MeasurePast(ctx, "bolt", pst, past, *pastSamples)
 	if err != nil {
 		return fmt.Errorf("past benchmark on bolt: %w", err)

@@ -42,6 +42,9 @@ const (
 type PastGame struct {
 	ID                            string
 	Players, Entries, Checkpoints int
+	// Pages and PageBytes are the latest checkpoint's: how many, and
+	// their stored size.
+	Pages, PageBytes int
 	// End is the game's clock when built; Built how long building took.
 	End   time.Time
 	Built time.Duration
@@ -142,7 +145,26 @@ func BuildPast(ctx context.Context, st store.Store, players, entries int, opts .
 	}); err != nil {
 		return built, err
 	}
-	return built, nil
+	q := store.Query{PK: game.GamePK(id), Prefix: "CKPT#", Index: store.IndexOrder, Desc: true, Limit: 1}
+	page, err := st.Query(ctx, q)
+	if err != nil || len(page.Items) == 0 {
+		return built, err
+	}
+	q = store.Query{PK: game.GamePK(id), Prefix: page.Items[0].SK + "#p"}
+	for {
+		p, err := st.Query(ctx, q)
+		if err != nil {
+			return built, err
+		}
+		for _, it := range p.Items {
+			built.Pages++
+			built.PageBytes += len(it.Data)
+		}
+		if p.Next == "" {
+			return built, nil
+		}
+		q.Cursor = p.Next
+	}
 }
 
 // MeasurePast reads a player's status in g, on st, at samples random

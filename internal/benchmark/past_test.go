@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/gametest"
+	"croupier/internal/store"
 	"croupier/internal/store/bolt"
 )
 
@@ -40,5 +43,49 @@ func TestMeasurePastOnBolt(t *testing.T) {
 	}
 	if g.Checkpoints < 4 || g.Entries < 600 {
 		t.Errorf("the game has %d entries and %d checkpoints, one every 100", g.Entries, g.Checkpoints)
+	}
+}
+
+// The same game copied to DynamoDB Local (CopyPast) reads the same there.
+func TestMeasurePastOnDynamoDB(t *testing.T) {
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	entries := 600
+	if n, err := strconv.Atoi(os.Getenv("PAST_ENTRIES")); err == nil {
+		entries = n
+	}
+	players := 20
+	if n, err := strconv.Atoi(os.Getenv("PAST_PLAYERS")); err == nil {
+		players = n
+	}
+	ctx := context.Background()
+	every := game.WithCheckpointEntries(100)
+	if os.Getenv("PAST_ENTRIES") != "" {
+		every = game.WithCheckpointEntries(game.CheckpointEntries)
+	}
+	t0 := time.Now()
+	g, err := BuildPast(ctx, st, players, entries, every)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("built %d entries, %d checkpoints (the latest %d pages, %d bytes) in %s", g.Entries, g.Checkpoints, g.Pages, g.PageBytes, time.Since(t0))
+	dst := gametest.Dynamo(t)
+	t0 = time.Now()
+	if err := CopyPast(ctx, st, dst.(Loader), g); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("copied in %s", time.Since(t0))
+	for name, s := range map[string]store.Store{"bolt": st, "dynamodb": dst} {
+		rows, err := MeasurePast(ctx, name, s, g, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%+v", rows)
+		if len(rows) != 1 || rows[0].N != 20 || rows[0].Requests < 1 || rows[0].ReadUnits <= 0 {
+			t.Fatalf("rows %+v", rows)
+		}
 	}
 }
