@@ -225,7 +225,8 @@ func (s *Service) loadCheckpoint(ctx context.Context, game string, cp *checkpoin
 		q.Cursor = page.Next
 	}
 	if sum := hex.EncodeToString(h.Sum(nil)); pages != cp.Pages || items != cp.Items || sum != cp.SHA256 {
-		return fmt.Errorf("its pages hold %d items in %d pages of hash %s, where its head says %d in %d of hash %s", items, pages, sum, cp.Items, cp.Pages, cp.SHA256)
+		return fmt.Errorf("its pages hold %s in %s (SHA-256 %s), where its head says %s in %s (SHA-256 %s)", Count(items, "item", "items"), Count(pages, "page", "pages"), sum,
+			Count(cp.Items, "item", "items"), Count(cp.Pages, "page", "pages"), cp.SHA256)
 	}
 	r.Entries = cp.Entries
 	r.Defects = append(r.Defects, cp.Defects...)

@@ -348,3 +348,60 @@ func TestCheckpoint_ConcurrentRunsWriteEachOnce(t *testing.T) {
 		})
 	}
 }
+
+// A checkpoint page altered in the store (an outsider's write) no longer
+// adds up to its head: the read of the past replays the whole log instead,
+// and gives the same answer; the audit names the checkpoint.
+func TestCheckpoint_AnAlteredPageIsADefectAndTheLogStillAnswers(t *testing.T) {
+	ctx := context.Background()
+	st := gametest.Bolt(t)
+	clk := clock.NewManual(gametest.Start)
+	svc := checkpointed(st, clk)
+	if _, err := svc.Create(ctx, game.Request{Actor: gametest.Admin, Key: "create"}, game.CreateGame{ID: gametest.Game, Ruleset: ledgerID}); err != nil {
+		t.Fatal(err)
+	}
+	ids := playLedger(t, svc, clk, 3*checkpointEvery)
+	hs := heads(t, st)
+	last := hs[len(hs)-1]
+	k := store.Key{PK: game.GamePK(gametest.Game), SK: "CKPT#" + last.ID + "#p0001"}
+	it, err := st.Get(ctx, k)
+	if err != nil || !it.Exists() {
+		t.Fatalf("page %s: %v %+v", k, err, it)
+	}
+	forged := []byte(`{"sk":"META","v":1,"data":{}}` + "\n")
+	if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: forged}, Expect: it.Version}}}); err != nil {
+		t.Fatal(err)
+	}
+	whole := checkpointed(&logReads{Store: st, hide: true}, clk)
+	m := game.Moment{At: clk.Now()}
+	got, err := svc.Replay(ctx, gametest.Game, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := whole.Replay(ctx, gametest.Game, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Defects) != 1 || !strings.Contains(got.Defects[0], "CKPT#"+last.ID) {
+		t.Fatalf("the altered checkpoint is not a defect of the read: %v", got.Defects)
+	}
+	got.Defects = nil
+	if d := sameReplay(got, want); d != "" {
+		t.Errorf("the read past an altered checkpoint: %s", d)
+	}
+	p, _, err := svc.Past(ctx, gametest.Game, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := views(t, p, ids), views(t, svc, ids); got != want {
+		t.Errorf("the views now read through the past\n%s\nwhere they read\n%s", got, want)
+	}
+	diffs, _, err := svc.Explain(ctx, gametest.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != 1 || diffs[0].SK != "CKPT#"+last.ID || !strings.Contains(diffs[0].Why, "read from the whole log") {
+		t.Fatalf("the audit says %+v", diffs)
+	}
+	t.Logf("the audit: %s: %s", diffs[0].SK, diffs[0].Why)
+}
