@@ -276,7 +276,10 @@ func (s *Service) Checkpoint(ctx context.Context, game string) ([]string, error)
 		since = meta.CreatedAt.Add(-time.Minute)
 	}
 	if !settled.After(since) {
-		return nil, s.rescheduleCheckpoint(ctx, ci, st, now.Add(checkpointSettle))
+		if err := s.rescheduleCheckpoint(ctx, ci, st, now.Add(checkpointSettle)); !errors.Is(err, store.ErrConflict) {
+			return nil, err
+		}
+		return nil, nil // another run has rescheduled it
 	}
 	fresh := 0
 	if err := s.LogRange(ctx, game, since.Add(time.Nanosecond), settled, func(*Entry) error { fresh++; return nil }); err != nil {

@@ -119,9 +119,12 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	}
 	r := NewReplay(game)
 	from := meta.CreatedAt.Add(-time.Minute)
-	// upTo: entries at or before it are in the checkpoint the replay
-	// starts from (none: the zero time, before every entry).
-	var upTo time.Time
+	// upTo: the entries named (ULID) in its millisecond or before are in
+	// the checkpoint the replay starts from (none: 0, before every entry).
+	// The name, not the date: a command is dated as its attempt began and
+	// named as it commits, so one dated before a checkpoint's moment may
+	// be named after it, and then it is not in the checkpoint.
+	var upTo uint64
 	// A moment just before an entry excludes it and its millisecond's
 	// later entries: only a checkpoint strictly before it holds none.
 	cp, err := s.checkpointBefore(ctx, game, limit, m.Entry != "" && !m.After)
@@ -135,7 +138,7 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 			r = NewReplay(game)
 			r.Defects = append(r.Defects, fmt.Sprintf("%s%s: %v; read from the whole log instead", checkpointPrefix, cp.ID, err))
 		} else {
-			upTo, from = cp.At, cp.At
+			upTo, from = ulid.Timestamp(cp.At), cp.At
 		}
 	}
 	r.base = map[string]int64{}
@@ -143,7 +146,7 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 		r.base[sk] = it.Version
 	}
 	err = s.LogRange(ctx, game, from, limit, func(e *Entry) error {
-		if !e.At.After(upTo) || e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
+		if upTo > 0 && entryMs(e) <= upTo || e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
 			return nil
 		}
 		r.Add(e)
