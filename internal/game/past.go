@@ -138,6 +138,9 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 		if e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
 			return nil
 		}
+		if err := s.spilledChanges(ctx, game, e); err != nil {
+			return err
+		}
 		r.Add(e)
 		return nil
 	})

@@ -95,3 +95,77 @@ func TestT6_TheGameAtAMomentIsWhatItWasThen(t *testing.T) {
 		})
 	}
 }
+
+// scribble writes n items of notes too poorly compressible to fit, all
+// of their changes, in one log entry: a commit as large as a battle's
+// setup of thousands of entrants.
+func scribble(s *game.Service, ctx context.Context, req game.Request, n int) (*game.Result, error) {
+	return s.Run(ctx, game.Spec{Req: req, Command: "scribble", Body: n,
+		Apply: func(t *game.Tx) (any, error) {
+			rnd := gametest.Seeded(uint64(n))
+			for i := range n {
+				notes := make([]string, 2000)
+				for j := range notes {
+					notes[j] = fmt.Sprintf("%016x%016x", rnd.Uint64(), rnd.Uint64())
+				}
+				if err := t.Put(store.Key{PK: game.GamePK(t.Game), SK: fmt.Sprintf("NOTE#%02d", i)}, map[string]any{"notes": notes}, time.Time{}); err != nil {
+					return nil, err
+				}
+			}
+			t.Emit("scribbled", "", map[string]int{"items": n})
+			return map[string]int{"items": n}, nil
+		}})
+}
+
+func notebookModule() game.Module {
+	return game.Module{ID: "notebook", Title: "Notebook", Data: "gilded-hall",
+		NewPlayer: func(m game.Player) game.PlayerRecord { return &ledgerPlayer{Player: m} },
+		Components: []game.Component{{Name: "notebook",
+			Commands: []game.Command{{Name: "scribble", Institution: "notebook", What: "scribbles", Summary: "Write notes"}},
+			Events:   map[string]game.Narration{"scribbled": {Sentence: func(game.Event, func(string) string) string { return "Notes written." }}},
+		}},
+	}
+}
+
+// A commit whose changes are too large for its entry keeps them in
+// companion items of the same commit (about 2.2 MB of changes here, past
+// the 400 KB of an item): nothing is dropped, the log and the replay read
+// them back, and the log still explains the state.
+func TestTheChangesOfALargeCommitAreKeptBesideItsEntry(t *testing.T) {
+	ctx := context.Background()
+	st := gametest.Bolt(t)
+	svc, clk := gametest.NewGameOf(t, st, "notebook", notebookModule())
+	before := clk.Now()
+	clk.Advance(time.Minute)
+	res, err := scribble(svc, ctx, gametest.Req(gametest.Admin, "big"), 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := st.Get(ctx, store.Key{PK: "GAME#hall", SK: "LOG#" + res.Entry.CommandID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := game.DecodeEntry(it.Data)
+	if err != nil || stored.Spilled < 2 || len(stored.Changes) != 0 || len(it.Data) > store.MaxItemBytes {
+		t.Fatalf("the entry (%d bytes) keeps %d changes and spilled %d: %v", len(it.Data), len(stored.Changes), stored.Spilled, err)
+	}
+	var logged *game.Entry
+	for _, e := range gametest.Entries(t, svc) {
+		if e.CommandID == res.Entry.CommandID {
+			logged = &e
+		}
+	}
+	if logged == nil || len(logged.Changes) != 30 {
+		t.Fatalf("the public log shows the entry with its 30 changes: %+v", logged)
+	}
+	if diffs, _, err := svc.Explain(ctx, "hall"); err != nil || len(diffs) > 0 {
+		t.Fatalf("the log does not explain the state: %v %+v", err, diffs)
+	}
+	past, _, err := svc.Past(ctx, "hall", game.Moment{At: before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := past.Store().Get(ctx, store.Key{PK: "GAME#hall", SK: "NOTE#00"}); got.Exists() {
+		t.Fatal("the notes exist before they were written")
+	}
+}
