@@ -169,3 +169,53 @@ func TestTheChangesOfALargeCommitAreKeptBesideItsEntry(t *testing.T) {
 		t.Fatal("the notes exist before they were written")
 	}
 }
+
+// Around one entry: before:<entry> is the game without it, after:<entry>
+// with it and nothing later, even when many entries share its moment (a
+// manual clock dates them alike, as a turn end does its steps).
+func TestT6_BeforeAndAfterAnEntryOfASharedMoment(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newLedger(t, gametest.Bolt(t))
+	if _, err := svc.Join(ctx, gametest.Req("discord:2", "j"), game.JoinGame{Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	seen := []string{views(t, svc, []string{"discord:2"})}
+	for i := range 4 {
+		res, err := credit(svc, ctx, gametest.Req(gametest.Admin, fmt.Sprint("c", i)), Credit{Player: "discord:2", Points: 1, Reason: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Entry.ID)
+		seen = append(seen, views(t, svc, []string{"discord:2"}))
+	}
+	for i, id := range ids {
+		for _, m := range []game.Moment{{Entry: id}, {Entry: id, After: true}} {
+			past, asOf, err := svc.Past(ctx, "hall", m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := seen[i]
+			if m.After {
+				want = seen[i+1]
+			}
+			if got := views(t, past, []string{"discord:2"}); got != want {
+				t.Errorf("%s (as of %s) reads\n%s\nwant\n%s", m, asOf.Entry, got, want)
+			}
+		}
+	}
+	if _, _, err := svc.Past(ctx, "hall", game.Moment{Entry: "01M8P570G0ZZZZZZZZZZZZZZZZ"}); gametest.RuleCode(err) != "entry_not_found" {
+		t.Errorf("an entry not in the log: %v", err)
+	}
+	if _, _, err := svc.Past(ctx, "hall", game.Moment{At: gametest.Start.Add(-time.Hour)}); gametest.RuleCode(err) != "before_game" {
+		t.Errorf("a moment before the game: %v", err)
+	}
+	if _, _, err := svc.Past(ctx, "hall", game.Moment{At: time.Now().Add(time.Hour)}); gametest.RuleCode(err) != "moment_in_future" {
+		t.Errorf("a moment in the future: %v", err)
+	}
+	for _, bad := range []string{"yesterday", "before:xyz", "2026-13-01T00:00:00Z"} {
+		if _, err := game.ParseMoment(bad); gametest.RuleCode(err) != "bad_moment" {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
