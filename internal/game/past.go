@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -428,13 +429,18 @@ func (p *pastStore) Query(ctx context.Context, q store.Query) (store.Page, error
 	}
 	start := 0
 	if q.Cursor != "" {
-		start = len(matches)
-		for i, k := range matches {
-			if k == q.Cursor {
-				start = i + 1
-				break
-			}
+		after, ok := pastCursorKey(q.Cursor)
+		if !ok || !strings.HasPrefix(after, q.Prefix) {
+			return store.Page{}, store.ErrBadCursor
 		}
+		// The first key past the cursor's, in the query's direction: a
+		// cursor is a place in the list, whether or not its key is there.
+		start = sort.Search(len(matches), func(i int) bool {
+			if q.Desc {
+				return matches[i] < after
+			}
+			return matches[i] > after
+		})
 	}
 	var page store.Page
 	for i := start; i < len(matches) && len(page.Items) < limit; i++ {
@@ -452,10 +458,29 @@ func (p *pastStore) Query(ctx context.Context, q store.Query) (store.Page, error
 		}
 		page.Items = append(page.Items, it)
 		if len(page.Items) == limit && i+1 < len(matches) {
-			page.Next = matches[i]
+			page.Next = pastCursor(matches[i])
 		}
 	}
 	return page, nil
+}
+
+// pastCursor is the cursor of a page of the past's items after key: its
+// own kind (the live store's cursors name the store's own places), opaque
+// and safe in a URL.
+func pastCursor(key string) string {
+	return pastCursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(key))
+}
+
+const pastCursorPrefix = "past."
+
+// pastCursorKey is the key a pastCursor names.
+func pastCursorKey(c string) (string, bool) {
+	rest, ok := strings.CutPrefix(c, pastCursorPrefix)
+	if !ok {
+		return "", false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(rest)
+	return string(b), err == nil
 }
 
 // liveQuery reads the kinds the replay does not hold from the store, as
@@ -479,6 +504,20 @@ func (p *pastStore) liveQuery(ctx context.Context, q store.Query) (store.Page, e
 		if later && !q.Desc {
 			// The log in time order: what follows is later still.
 			page.Next = ""
+		}
+		if !later && !q.Desc && page.Next != "" && q.Index == store.IndexOrder {
+			// A full page whose next item is after the moment is the last
+			// page then: its cursor would lead to an empty page the
+			// reader did not have at the moment.
+			peek := q
+			peek.Cursor, peek.Limit = page.Next, 1
+			after, err := p.live.Query(ctx, peek)
+			if err != nil {
+				return page, err
+			}
+			if len(after.Items) == 0 || !p.then(after.Items[0]).Exists() {
+				page.Next = ""
+			}
 		}
 		// A log read newest first skips what came after the moment.
 		if len(kept) > 0 || page.Next == "" || !q.Desc {
