@@ -49,14 +49,14 @@ func ParseMoment(s string) (Moment, error) {
 	for _, p := range []string{"before:", "after:"} {
 		if id, ok := strings.CutPrefix(s, p); ok {
 			if _, err := ulid.ParseStrict(strings.ToUpper(id)); err != nil {
-				return Moment{}, rules.Refuse("bad_moment", "%q is not a log entry's id: an entry id is the 26 letters and digits the log shows (such as 01JE5Z8X7Q3W0000000000000)", id)
+				return Moment{}, rules.Refuse("bad_moment", "%q is not a log entry's id: an entry id is the 26 letters and digits the log shows (such as 01JE5Z8X7Q3W0000000000000A).", id)
 			}
 			return Moment{Entry: strings.ToUpper(id), After: p == "after:"}, nil
 		}
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return Moment{}, rules.Refuse("bad_moment", "%q is not a moment: give a time such as 2026-12-01T18:00:00Z (RFC 3339, with its zone), or before:<entry> or after:<entry> for a log entry", s)
+		return Moment{}, rules.Refuse("bad_moment", "%q is not a moment: give a time such as 2026-12-01T18:00:00Z (RFC 3339, with its zone), or before:<entry> or after:<entry> for a log entry.", s)
 	}
 	return Moment{At: t.UTC()}, nil
 }
@@ -91,6 +91,10 @@ type Replay struct {
 	base   map[string]int64
 	byItem map[string][]replayStep
 	last   *Entry
+	// skipped are the entries of the moment's last millisecond that are
+	// not in it (before:<entry>, and the entries of its time after it):
+	// the log read at the moment leaves them out as the replay does.
+	skipped map[string]bool
 }
 
 // Replay applies the log of game up to m, in each item's version order
@@ -115,10 +119,10 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 		}
 	}
 	if limit.After(now) {
-		return nil, rules.Refuse("moment_in_future", "%s is in the future (it is now %s): the past can be read, the future cannot", limit.Format(time.RFC3339), now.Format(time.RFC3339))
+		return nil, rules.Refuse("moment_in_future", "%s is in the future (it is now %s): the past can be read, the future cannot.", limit.Format(time.RFC3339), now.Format(time.RFC3339))
 	}
 	if limit.Before(meta.CreatedAt) {
-		return nil, rules.Refuse("before_game", "%s is before the game %s was created (%s): there was no game then", limit.Format(time.RFC3339), game, meta.CreatedAt.Format(time.RFC3339))
+		return nil, rules.Refuse("before_game", "%s is before the game %s was created (%s): there was no game then.", limit.Format(time.RFC3339), game, meta.CreatedAt.Format(time.RFC3339))
 	}
 	r := NewReplay(game)
 	from := meta.CreatedAt.Add(-time.Minute)
@@ -137,6 +141,10 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	r.base = base
 	err = s.LogRange(ctx, game, from, limit, func(e *Entry) error {
 		if e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
+			if r.skipped == nil {
+				r.skipped = map[string]bool{}
+			}
+			r.skipped[e.ID] = true
 			return nil
 		}
 		r.Add(e)
@@ -237,7 +245,7 @@ func (r *Replay) Finish() {
 func (s *Service) entryByID(ctx context.Context, game, id string) (*Entry, error) {
 	u, err := ulid.ParseStrict(id)
 	if err != nil {
-		return nil, rules.Refuse("bad_moment", "%q is not a log entry's id", id)
+		return nil, rules.Refuse("bad_moment", "%q is not a log entry's id.", id)
 	}
 	t := ulid.Time(u.Time())
 	var found *Entry
@@ -251,7 +259,7 @@ func (s *Service) entryByID(ctx context.Context, game, id string) (*Entry, error
 		return nil, err
 	}
 	if found == nil {
-		return nil, rules.Refuse("entry_not_found", "the log of %s has no entry %s", game, id)
+		return nil, rules.Refuse("entry_not_found", "The log of %s has no entry %s.", game, id)
 	}
 	return found, nil
 }
@@ -375,7 +383,7 @@ func (p *pastStore) then(it store.Item) store.Item {
 	}
 	switch {
 	case strings.HasPrefix(it.SK, logPrefix):
-		if it.Order > p.maxLog {
+		if it.Order > p.maxLog || p.r.skipped[strings.TrimPrefix(it.Order, logPrefix)] {
 			return store.Item{Key: it.Key}
 		}
 	case strings.HasPrefix(it.SK, seedPrefix):
@@ -494,9 +502,9 @@ func (p *pastStore) liveQuery(ctx context.Context, q store.Query) (store.Page, e
 		kept := page.Items[:0]
 		later := false
 		for _, it := range page.Items {
-			if it = p.then(it); it.Exists() {
-				kept = append(kept, it)
-			} else if q.Index == store.IndexOrder {
+			if then := p.then(it); then.Exists() {
+				kept = append(kept, then)
+			} else if q.Index == store.IndexOrder && it.Order > p.maxLog {
 				later = true
 			}
 		}
