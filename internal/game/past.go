@@ -154,6 +154,11 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 		return nil, err
 	}
 	r.Finish()
+	if r.Entries == 0 && len(r.Items) == 0 {
+		// before:<the game's first entry>: the moment it was created, but
+		// before it was.
+		return nil, rules.Refuse("before_game", "Just before entry %s the game %s had not been created: there was no game then.", m.Entry, game)
+	}
 	r.AsOf.At, r.AsOf.Asked = limit, m.String()
 	return r, nil
 }

@@ -476,6 +476,15 @@ func TestPastRefusals(t *testing.T) {
 	// An entry of the log, read as a moment, works; twice is no moment.
 	e.mustStatus(e.Get(withAt(b+"/players", "after:"+entries[0].ID)), http.StatusOK)
 	e.wantCode(e.Get(b+"/players?at=after:"+entries[0].ID+"&at=before:"+entries[0].ID), http.StatusBadRequest, "bad_moment")
+	// Just before the game's first entry there was no game yet.
+	e.wantCode(e.Get(withAt(b, "before:"+entries[0].ID)), http.StatusBadRequest, "before_game")
+	// A page's cursor is the cursor of its list at its moment: a live one
+	// at a moment is refused, not read as some other place.
+	var live struct {
+		Next string `json:"next_cursor"`
+	}
+	e.mustStatus(e.Get(b+"/players?limit=1"), http.StatusOK).Decode(t, &live)
+	e.wantCode(e.Get(withAt(b+"/players?limit=1&cursor="+url.QueryEscape(live.Next), "after:"+entries[2].ID)), http.StatusBadRequest, "invalid_cursor")
 	// A player who had not joined yet is no player then.
 	e.wantCode(e.Get(withAt(b+"/players/"+bob, "after:"+entries[1].ID)), http.StatusNotFound, "player_not_found")
 
