@@ -88,10 +88,19 @@ func (p *pastGame) read(moments ...string) {
 	p.e.T.Helper()
 	s := seen{moments: moments, at: p.e.clock.Now(), entry: p.lastEntry(), answers: map[string]*apitest.Response{}}
 	for _, path := range p.paths() {
-		s.answers[path] = p.e.Get(path)
+		s.answers[path] = p.get(path)
 		s.order = append(s.order, path)
 	}
 	p.seen = append(p.seen, s)
+}
+
+// get reads path: "viewer path" reads it as that player sees it.
+func (p *pastGame) get(path string) *apitest.Response {
+	p.e.T.Helper()
+	if who, rest, ok := strings.Cut(path, " "); ok {
+		return p.e.Do(apitest.Call{Method: "GET", Path: rest, Actor: who})
+	}
+	return p.e.Get(path)
 }
 
 // look records the reads now, named by the time and by after:<the last entry>.
@@ -170,7 +179,7 @@ func (p *pastGame) check(t *testing.T) {
 		for _, m := range s.moments {
 			for _, path := range s.order {
 				live := s.answers[path]
-				past := p.e.Get(withAt(path, m))
+				past := p.get(withAt(path, m))
 				if live.Status != http.StatusOK {
 					if past.Status != live.Status || !bytes.Equal(past.Body, live.Body) {
 						t.Errorf("GET %s at %s: %d %s\nwhere it answered then %d %s", path, m, past.Status, past.Body, live.Status, live.Body)
@@ -293,7 +302,10 @@ func TestPastReadsOfTheGildedHall(t *testing.T) {
 			}
 		}
 		if matchID != "" {
-			out = append(out, b+"/matches/"+matchID+"/replay")
+			// The match as each player sees it: their own hand, the
+			// other's hidden until the reveal, their legal moves.
+			out = append(out, b+"/matches/"+matchID+"/replay", ada+" "+b+"/matches/"+matchID, bob+" "+b+"/matches/"+matchID,
+				ada+" "+b+"/me", bob+" "+b+"/matches/"+matchID+"/replay")
 		}
 		return out
 	}
@@ -332,6 +344,10 @@ func TestPastReadsOfTheGildedHall(t *testing.T) {
 	matchID = d.ID
 	p.look()
 	p.before(bob, "/duels/"+matchID+"/answer", map[string]bool{"accept": true})
+	p.look()
+	p.do(ada, "/matches/"+matchID+"/moves", map[string]any{"kind": "select", "cards": suitCards("Hearts", 2, 7)})
+	p.look()
+	p.do(bob, "/matches/"+matchID+"/moves", map[string]any{"kind": "select", "cards": suitCards("Clubs", 3, 7)})
 	p.look()
 	// Through the end of Phase I (Friday 4 December 00:00): the period's
 	// activity is recorded and its seed revealed; then into the next week.
