@@ -11,7 +11,7 @@ import (
 	"croupier/internal/game"
 	"croupier/internal/rules"
 	"croupier/internal/rules/calendar"
-	typed "croupier/internal/when"
+	moments "croupier/internal/when"
 )
 
 // The views people look at a game with (its status, a player's holdings
@@ -27,7 +27,7 @@ const AtOption = "at"
 
 // atOption is the at option as every Past view declares it: Discord shows
 // at most 100 characters of its description, so it gives the kinds by
-// example; a refusal says the whole grammar (typed.Grammar, internal/when).
+// example; a refusal says the whole grammar (moments.Grammar, internal/when).
 var atOption = Option{Name: AtOption,
 	Description: `A past moment: "2026-12-01 18:00", "2 days ago", "yesterday 18:00", RFC 3339, or a log entry's id`,
 	Complete:    Completion(suggestMoments.Name), suggest: &suggestMoments}
@@ -53,7 +53,7 @@ func readMoment(text string, now time.Time, zone *time.Location) (game.Moment, e
 			return m, nil
 		}
 	}
-	t, err := typed.Parse(text, now, zone)
+	t, err := moments.Parse(text, now, zone)
 	if err != nil {
 		return game.Moment{}, refusef("bad_moment", "Option at: %s, or a log entry's id (the moment after it; before:<id> for the moment before it).", err.Error())
 	}
@@ -166,28 +166,57 @@ var suggestMoments = game.Suggest{Name: "past-moments", List: func(ctx context.C
 		}
 		return []game.Choice{{Label: label, Value: clip(typed, 100)}}, nil
 	}
-	var entries []*game.Entry
-	from := now.Add(-momentsLookBack)
-	if from.Before(g.CreatedAt) {
-		from = g.CreatedAt
-	}
-	err = s.LogRange(ctx, q.Game, from, now, func(e *game.Entry) error {
-		if len(e.Events) > 0 {
-			entries = append(entries, e)
-		}
-		return nil
-	})
+	entries, err := latestEntries(ctx, s, q.Game, g.CreatedAt, now)
 	if err != nil {
 		return nil, err
 	}
 	name := playerNames(ctx, s, q.Game, nil)
 	var out []game.Choice
-	for i := len(entries) - 1; i >= 0 && len(out) < MaxChoices; i-- {
+	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
 		out = append(out, game.Choice{Label: clip("After "+calendar.When(zone, e.At)+": "+s.Sentence(e.Events[0], name), 100), Value: e.ID})
 	}
+	// Then a few spans, each said as the time it reads as, while the game
+	// was already there.
+	for _, span := range []string{"1 hour ago", "yesterday", "2 days ago", "1 week ago"} {
+		if t, err := moments.Parse(span, now, zone); err == nil && !t.Before(g.CreatedAt) && len(out) < MaxChoices {
+			out = append(out, game.Choice{Label: span + ": " + calendar.When(zone, t), Value: span})
+		}
+	}
 	return out, nil
 }}
+
+// latestEntries are game's latest log entries that did something (their
+// events), oldest first, at most enough for the suggestions (MaxChoices):
+// read over a short span back from now first, a longer one only when it
+// holds too few, so a busy game's suggestions read its last minutes, not
+// its day.
+func latestEntries(ctx context.Context, s *game.Service, g string, created, now time.Time) ([]*game.Entry, error) {
+	var ring []*game.Entry
+	for _, back := range []time.Duration{10 * time.Minute, 2 * time.Hour, momentsLookBack} {
+		from := now.Add(-back)
+		if from.Before(created) {
+			from = created
+		}
+		ring = ring[:0]
+		err := s.LogRange(ctx, g, from, now, func(e *game.Entry) error {
+			if len(e.Events) > 0 {
+				if len(ring) == MaxChoices {
+					ring = append(ring[:0], ring[1:]...)
+				}
+				ring = append(ring, e)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(ring) >= MaxChoices-4 || !from.After(created) {
+			break
+		}
+	}
+	return ring, nil
+}
 
 // momentsLookBack bounds the log read for suggestions: the latest day of
 // a game's entries is what a person most often asks about, and a busy

@@ -3,6 +3,7 @@ package discord_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +146,9 @@ func TestAtOptionRegisteredAndSuggested(t *testing.T) {
 		for _, o := range c.Options {
 			if o.Name == "at" && o.Type == discord.OptString && o.Autocomplete {
 				has[c.Name] = true
+				if strings.HasSuffix(o.Description, "…") || !strings.Contains(o.Description, "2 days ago") {
+					t.Errorf("/%s at: its description %q is cut", c.Name, o.Description)
+				}
 			}
 			for _, s := range o.Options {
 				if s.Name == "at" && s.Autocomplete {
@@ -168,6 +172,7 @@ func TestAtOptionRegisteredAndSuggested(t *testing.T) {
 		}
 		return r.Data.Choices
 	}
+	hs.clk.Advance(2 * time.Hour)
 	cs := complete("")
 	if len(cs) == 0 || !strings.Contains(cs[0].Name, "After Mon 30 Nov 12:00 UTC: Ada joined") {
 		b, _ := json.Marshal(cs)
@@ -180,7 +185,11 @@ func TestAtOptionRegisteredAndSuggested(t *testing.T) {
 	if last := p.Entries[len(p.Entries)-1]; len(cs) > 0 && cs[0].Value != last.ID {
 		t.Errorf("the first suggestion's value is %v, want the entry %s", cs[0].Value, last.ID)
 	}
-	if cs := complete("2 hours ago"); len(cs) != 1 || cs[0].Name != "2 hours ago: Mon 30 Nov 10:00 UTC" || cs[0].Value != "2 hours ago" {
+	// Then the spans since the game began, said as their times.
+	if names := fmt.Sprint(cs); !strings.Contains(names, "1 hour ago: Mon 30 Nov 13:00 UTC") || strings.Contains(names, "yesterday") {
+		t.Errorf("suggestions %s, want 1 hour ago (and no day before the game)", names)
+	}
+	if cs := complete("2 hours ago"); len(cs) != 1 || cs[0].Name != "2 hours ago: Mon 30 Nov 12:00 UTC" || cs[0].Value != "2 hours ago" {
 		t.Errorf("a typed moment is suggested as %+v", cs)
 	}
 }
