@@ -129,6 +129,9 @@ var rulesetSections = []struct{ key, title string }{
 // rulesetNumbers is the ruleset's numbers as the game's amendments leave
 // them (the ruleset view), one field a section.
 func rulesetNumbers(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
+	if inv.Opt("rule") != "" {
+		return nil, refusef("invalid_option", "This game's rules are not numbered: /rules without rule shows its ruleset's numbers.")
+	}
 	rs, err := s.Ruleset(ctx, inv.Game)
 	if err != nil {
 		return nil, err

@@ -136,10 +136,19 @@ func TestViewAtRefusalsOnDiscord(t *testing.T) {
 // more), and suggests the moments after the latest log entries, said by
 // what they did; a moment typed is suggested as the time it reads as.
 func TestAtOptionRegisteredAndSuggested(t *testing.T) {
-	hs := newHarness(t)
+	hs, api := sharedHarness(t)
 	cmds, err := discord.AppCommands(chat.AllCommands(hs.svc.Registry))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Every ruleset's commands at once, at their longest (a global
+	// registration's): the wire recorder checks the payload against
+	// Discord's description and limits (4000 characters a command).
+	if _, err := discord.Register(context.Background(), &discord.Client{Base: api.Base(), Token: botToken}, app, guild, cmds); err != nil {
+		t.Fatalf("registering every ruleset's commands: %v", err)
+	}
+	if checked, failed := hs.wire.Total(); checked == 0 || failed != 0 {
+		t.Errorf("the registration: %d bodies checked, %d refused:\n%s", checked, failed, hs.wire.Summary())
 	}
 	has := map[string]bool{}
 	for _, c := range cmds {
