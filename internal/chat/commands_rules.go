@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/turns"
@@ -214,6 +215,10 @@ func flatten(path string, v any, out *[]string) {
 	}
 }
 
+// momentLayout writes a moment as the at option reads it back (in the
+// game's zone, to the second).
+const momentLayout = "2006-01-02 15:04:05"
+
 func caseView(ctx context.Context, s *game.Service, inv *Invocation) (*Reply, error) {
 	numbered, err := hasTurns(ctx, s, inv.Game)
 	if err != nil {
@@ -276,6 +281,9 @@ func turnsCaseReply(ctx context.Context, s *game.Service, inv *Invocation, c tur
 	for _, ap := range c.Appeals {
 		ls = append(ls, fmt.Sprintf("Appeal %s by %s for %s, voted on in turn %s: %s.", ap.ID, name(ap.By), ap.Value, ap.Turn, ap.Status))
 	}
+	// A Judge rules on the rules in effect at the disputed action (seed
+	// 003): the view that shows them, as the case was filed.
+	ls = append(ls, "The rules as they stood when it was filed: /rules at:"+c.At.In(calendar.Chicago()).Format(momentLayout))
 	title := fmt.Sprintf("Case %d", c.Number)
 	if c.Ruling != "" {
 		title += ": " + c.Ruling
@@ -304,5 +312,6 @@ func justiceCase(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if len(rec.Rulings) == 0 {
 		ls = append(ls, "No ruling yet.")
 	}
+	ls = append(ls, "The rules as they stood when it was asked: /rules at:"+q.CreatedAt.UTC().Format(momentLayout))
 	return &Reply{Title: "Request for justice " + q.ID, Text: lines(ls)}, nil
 }

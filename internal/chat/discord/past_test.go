@@ -106,7 +106,9 @@ func TestViewsAtAPastMomentOnDiscord(t *testing.T) {
 		contains(t, "turns then", then, "As of Wed 2 Dec 12:00 CST (turn 1-1, first half).", "Round 1, turn 1-1, first half.")
 		caseThen := hs.cmd(ada, "case", sub("show", opt("case", "5301"), opt("at", "2026-12-02 12:00")))
 		contains(t, "case then", caseThen, "As of Wed 2 Dec 12:00 CST", "Its Judge is User 3")
-		contains(t, "case now", hs.cmd(ada, "case", sub("show", opt("case", "5301"))), "The administrator judges it")
+		contains(t, "case now", hs.cmd(ada, "case", sub("show", opt("case", "5301"))), "The administrator judges it",
+			"The rules as they stood when it was filed: /rules at:2026-11-30 06:00:00")
+		contains(t, "rules when filed", hs.cmd(ada, "rules", opt("at", "2026-11-30 06:00:00")), "As of Mon 30 Nov 06:00 CST", "The rules in force (24)")
 		contains(t, "rules then", hs.cmd(ada, "rules", opt("rule", 210), opt("at", "2026-12-02 12:00")), "Rule 210", "Each active player always has exactly one vote")
 	})
 }
