@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"croupier/internal/client"
-	"croupier/internal/rules/calendar"
 	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rulesets"
 )
 
