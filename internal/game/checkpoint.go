@@ -382,6 +382,9 @@ func (run *checkpointRun) write(st *checkpointState, settled time.Time) (done []
 			more = true
 			return errEnough
 		}
+		if err := s.spilledChanges(ctx, game, e); err != nil {
+			return err
+		}
 		entries = append(entries, e)
 		return nil
 	})
