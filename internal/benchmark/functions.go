@@ -125,7 +125,7 @@ func Print(w io.Writer, rows []Row, fns []Function) {
 	printRows(w, api)
 	if len(past) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Reads of the past (Service.Past and a view, in process; units are AWS-priced per read, strongly consistent)")
+		fmt.Fprintln(w, "Reads of the past through the HTTP API (?at=, sequential over loopback; units are AWS-priced per read, strongly consistent)")
 		printRows(w, past)
 	}
 	if len(dc) > 0 {

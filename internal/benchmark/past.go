@@ -1,24 +1,30 @@
 package benchmark
 
 import (
+	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"sync"
 	"time"
 
 	"croupier/internal/clock"
+	"croupier/internal/credential"
 	"croupier/internal/game"
-	"croupier/internal/rules"
+	"croupier/internal/httpapi"
 	"croupier/internal/rulesets"
 	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
-// SurfacePast marks the rows of MeasurePast: reads through the engine, in
-// process (no edge serves ?at= yet), priced by the store calls they make.
+// SurfacePast marks the rows of MeasurePast: reads of the past through
+// the HTTP API, priced by the store calls they make.
 const SurfacePast = "past"
 
 // The past-read benchmark's game (issue 25, acceptance 6): a Gilded Hall
@@ -168,31 +174,45 @@ func BuildPast(ctx context.Context, st store.Store, players, entries int, opts .
 }
 
 // MeasurePast reads a player's status in g, on st, at samples random
-// moments (a fixed seed) through Service.Past: one row, with the requests
-// and units each read costs (store.Usage).
+// moments (a fixed seed) through the HTTP API (GET /v1/games/{game}/me
+// ?at=<moment>, over loopback, as the other rows): one row, with the
+// requests and units each read costs (store.Usage). A moment before the
+// player joined is answered with a refusal, read alike.
 func MeasurePast(ctx context.Context, backend string, st store.Store, g PastGame, samples int) ([]Row, error) {
-	svc := rulesets.New(st, clock.NewManual(g.End), g.opts...)
-	id, ids, players, end := g.ID, g.ids, g.Players, g.End
+	clk := clock.NewManual(g.End)
+	svc := rulesets.New(st, clk, g.opts...)
+	m := &meter{cost: map[string]chan store.Cost{}, next: httpapi.New(svc, httpapi.Config{Keys: credential.Keys{credential.AnyKey(benchKey)}, ManualClock: clk})}
+	srv := httptest.NewServer(m)
+	defer srv.Close()
 	rec := newRecorder()
-	what := fmt.Sprintf("a player's status at a random past moment (%d players, %d entries)", players, g.Entries)
+	what := fmt.Sprintf("GET /me?at=<a random past moment> (%d players, %d entries)", g.Players, g.Entries)
 	rng := rand.New(rand.NewPCG(25, 6))
-	span := end.Sub(Start)
-	for range samples {
+	span := g.End.Sub(Start)
+	for i := range samples {
 		at := Start.Add(time.Duration(rng.Int64N(int64(span))))
-		p := ids[rng.IntN(players)]
-		var u store.Usage
-		uctx := store.WithUsage(ctx, &u)
-		t := time.Now()
-		past, _, err := svc.Past(uctx, id, game.Moment{At: at})
+		p := g.ids[rng.IntN(g.Players)]
+		req, err := http.NewRequestWithContext(ctx, "GET", srv.URL+"/v1/games/"+g.ID+"/me?at="+url.QueryEscape(at.Format(time.RFC3339Nano)), nil)
 		if err != nil {
-			return nil, fmt.Errorf("the past at %s: %w", at, err)
+			return nil, err
 		}
-		// A moment before the player joined answers a refusal, read alike.
-		var re *rules.Error
-		if _, err := past.Player(uctx, id, p); err != nil && !errors.As(err, &re) {
-			return nil, fmt.Errorf("%s's status at %s: %w", p, at, err)
+		req.Header.Set("Authorization", "Bearer "+benchKey)
+		req.Header.Set(httpapi.HeaderActor, p)
+		req.Header.Set(seqHeader, strconv.Itoa(i))
+		t := time.Now()
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			return nil, err
 		}
-		rec.add(what, time.Since(t), u.Snapshot())
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		elapsed := time.Since(t)
+		cost := m.take(strconv.Itoa(i))
+		answered := resp.StatusCode == http.StatusOK && bytes.Contains(body, []byte(`"as_of"`))
+		notYet := resp.StatusCode >= 400 && resp.StatusCode < 500 && bytes.Contains(body, []byte("not_a_player"))
+		if !answered && !notYet {
+			return nil, fmt.Errorf("%s's status at %s: %d %.300s", p, at, resp.StatusCode, body)
+		}
+		rec.add(what, elapsed, cost)
 	}
 	return rec.rows(backend, SurfacePast), nil
 }

@@ -37,7 +37,7 @@ func TestMeasurePastOnBolt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("built %+v; %+v", g, rows)
+	t.Logf("built %d entries, %d checkpoints in %s; %+v", g.Entries, g.Checkpoints, g.Built, rows)
 	if len(rows) != 1 || rows[0].N != 20 || rows[0].Requests < 1 || rows[0].ReadUnits <= 0 || rows[0].P99 < rows[0].P50 {
 		t.Fatalf("rows %+v", rows)
 	}
