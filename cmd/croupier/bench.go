@@ -114,8 +114,12 @@ func (e *env) bench(args []string) error {
 	if err != nil {
 		return fmt.Errorf("building the past benchmark's game: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "past: built a game of %d players and %d log entries (%d checkpoints, the latest %d pages, %d KB) through the engine on bolt in %s\n",
-		past.Players, past.Entries, past.Checkpoints, past.Pages, past.PageBytes>>10, past.Built.Round(time.Second))
+	latest := ""
+	if past.Checkpoints > 0 {
+		latest = fmt.Sprintf(", the latest of %d pages, %d KB stored", past.Pages, past.PageBytes>>10)
+	}
+	fmt.Fprintf(e.stderr, "past: built a game of %d players and %d log entries (%d checkpoints%s) through the engine on bolt in %s\n",
+		past.Players, past.Entries, past.Checkpoints, latest, past.Built.Round(time.Second))
 	more, err := benchmark.MeasurePast(ctx, "bolt", pst, past, *pastSamples)
 	if err != nil {
 		return fmt.Errorf("past benchmark on bolt: %w", err)
