@@ -208,7 +208,7 @@ func MeasurePast(ctx context.Context, backend string, st store.Store, g PastGame
 		elapsed := time.Since(t)
 		cost := m.take(strconv.Itoa(i))
 		answered := resp.StatusCode == http.StatusOK && bytes.Contains(body, []byte(`"as_of"`))
-		notYet := resp.StatusCode >= 400 && resp.StatusCode < 500 && bytes.Contains(body, []byte("not_a_player"))
+		notYet := resp.StatusCode == http.StatusNotFound && (bytes.Contains(body, []byte(`"player_not_found"`)) || bytes.Contains(body, []byte(`"not_a_player"`)))
 		if !answered && !notYet {
 			return nil, fmt.Errorf("%s's status at %s: %d %.300s", p, at, resp.StatusCode, body)
 		}
