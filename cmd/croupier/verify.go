@@ -16,6 +16,7 @@ import (
 )
 
 const verifyHelp = `Usage: croupier verify --game G [--url U --key K | --data PATH] [--json]
+       croupier verify --state --game G [--url U --key K | --store PATH] [--json]
 
 Recomputes every random draw logged in game G from the seeds revealed so far
 (RULINGS N2) and checks each revealed seed against the commitment published
@@ -28,6 +29,18 @@ Prints "verified N draws of game G: all match (P pending ...)" and exits 0, or
 lists every mismatch (period, command id, index, purpose, logged value,
 recomputed value) and exits 1. Draws of periods whose seed is not revealed yet
 are pending, not failures.
+
+With --state it audits the game's state instead (issue 25): it replays the
+log on this machine, item by item, and compares what the replay says with
+what the server shows now (over HTTP: the public log against every public
+view: the game, each player, the ruleset's own views) or with the items a
+store file holds (--store, opened for reading only). Prints "everything
+matches: N entries, M items" and exits 0, or lists every difference (the
+item, its player by name, the view and field, both values, and the log's
+last change to the item, after which they diverge) and exits 1. Items the
+public log hides are skipped, not failures; what the public log does not
+carry (the seeds, reactions pushed from chat, ended periods' activity lists)
+is not compared over HTTP.
 `
 
 func (e *env) verify(args []string) error {
@@ -36,6 +49,9 @@ func (e *env) verify(args []string) error {
 	url := fs.String("url", e.envOr("CROUPIER_URL", defaultURL), "server `URL` (CROUPIER_URL)")
 	key := fs.String("key", e.envOr("CROUPIER_KEY", devAPIKey), "API `key` (CROUPIER_KEY)")
 	data := fs.String("data", "", "read this local store `file` instead of a server")
+	storeFile := fs.String("store", "", "the same as --data: a local store `file`")
+	server := fs.String("server", "", "the same as --url: the server `URL`")
+	state := fs.Bool("state", false, "audit the game's state against its log, not its draws")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 2*time.Minute, "give up after this `duration`")
 	rest, err := parseInterspersed(fs, args)
@@ -48,8 +64,20 @@ func (e *env) verify(args []string) error {
 	if *g == "" {
 		return usagef("say which game to verify: --game ID or CROUPIER_GAME")
 	}
+	if *storeFile != "" {
+		if *data != "" && *data != *storeFile {
+			return usagef("--store and --data name the same thing; give one")
+		}
+		*data = *storeFile
+	}
+	if *server != "" {
+		*url = *server
+	}
 	ctx, cancel := context.WithTimeout(e.ctx, *timeout)
 	defer cancel()
+	if *state {
+		return e.verifyState(ctx, *g, *url, *key, *data, *asJSON)
+	}
 
 	var rep fair.Report
 	if *data != "" {
