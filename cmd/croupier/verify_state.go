@@ -91,10 +91,9 @@ type skippedItem struct {
 // notComparedOverAPI is what a replay of the public log cannot know, and so
 // what the audit over the API leaves out of its comparison.
 var notComparedOverAPI = []string{
-	"the period seeds (verify without --state checks every draw against them)",
-	"reactions pushed by the chat bridges (votes and tallies that come from chat), which keep their own history outside the log",
-	"an open proposal's live tally, which counts those reactions",
-	"ended periods' activity lists (the activity route), which the log names rather than copies",
+	"the period seeds (croupier verify without --state checks every draw against them)",
+	"reactions pushed from chat, and the live tally of an open proposal that counts them",
+	"ended periods' activity lists, which the log names rather than copies",
 }
 
 // verifyState runs the audit and prints its report.
@@ -179,7 +178,9 @@ func stateOverAPIOnce(ctx context.Context, c *client.Client, g string) (stateRep
 	rep := stateReport{Game: g, Source: c.BaseURL, Entries: r.Entries, Items: len(r.Items), Differences: []stateDiff{}, Defects: r.Defects, NotCompared: notComparedOverAPI}
 	a := &auditor{r: r, entries: byID, names: replayNames(r)}
 	for _, sk := range r.Secret {
-		rep.Skipped = append(rep.Skipped, skippedItem{Item: sk, Who: a.who(sk), Why: "the public log hides its changes until a later change reveals them"})
+		if !slices.ContainsFunc(rep.Skipped, func(s skippedItem) bool { return s.Item == sk }) {
+			rep.Skipped = append(rep.Skipped, skippedItem{Item: sk, Who: a.who(sk), Why: "the public log hides its changes until a later change reveals them"})
+		}
 	}
 	views, err := compareViews(ctx, c, local, g, a)
 	if err != nil {
@@ -769,10 +770,17 @@ func equalJSON(a, b any) bool {
 	return bytes.Equal(ja, jb)
 }
 
+// sortedItemKeys are the replay's items and those it hides, which a
+// difference may be blamed on too (and then skipped).
 func sortedItemKeys(r *game.Replay) []string {
-	ks := make([]string, 0, len(r.Items))
+	ks := make([]string, 0, len(r.Items)+len(r.Secret))
 	for k := range r.Items {
 		ks = append(ks, k)
+	}
+	for _, k := range r.Secret {
+		if _, ok := r.Items[k]; !ok && !slices.Contains(ks, k) {
+			ks = append(ks, k)
+		}
 	}
 	sort.Strings(ks)
 	return ks
@@ -830,7 +838,7 @@ func diffFields(want, got []byte) []fieldDiff {
 			cb, _ := json.Marshal(cut)
 			ib, _ := json.Marshal(ins)
 			out = append(out, fieldDiff{path: append(slices.Clone(op.Path), strconv.Itoa(op.At)), field: fieldPath(op.Path), log: compact(cb), shown: compact(ib),
-				why: fmt.Sprintf("from element %d on, one list holds %s where the other holds %s", op.At, plural(len(ins), "element", "elements"), plural(len(cut), "element", "elements"))})
+				why: fmt.Sprintf("the list from element %d on", op.At)})
 		case op.Del:
 			old, _ := valueAt(want, op.Path)
 			out = append(out, fieldDiff{path: op.Path, field: fieldPath(op.Path), log: compact(old)})

@@ -214,3 +214,121 @@ func TestIssue25_VerifyStateFindsAnAlteredItem(t *testing.T) {
 		})
 	}
 }
+
+// Items the public log hides (a module's hidden information, such as a
+// hand during an Exoptosis selection: game.Tx.MarkSecret) are skipped by
+// the audit over the API, not reported as differences: the public log
+// shows that they changed, not how. Here every logged change of the duel's
+// match is marked secret in the stored log, as such a module would have
+// logged it; the public views still show the match, the replay cannot.
+func TestIssue25_VerifyStateSkipsWhatThePublicLogHides(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.play(stateGames[0].game, stateGames[0].script)
+	ctx := context.Background()
+	st := h.srv.store
+	page, err := st.Query(ctx, store.Query{PK: "GAME#hall", Prefix: "LOG#", Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	match := ""
+	for _, it := range page.Items {
+		e, err := game.DecodeEntry(it.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := false
+		for i, c := range e.Changes {
+			if strings.HasPrefix(c.SK, "MATCH#") {
+				e.Changes[i].Secret, marked, match = true, true, c.SK
+			}
+		}
+		if !marked {
+			continue
+		}
+		it.Data, _ = json.Marshal(e)
+		if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: it, Expect: it.Version}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if match == "" {
+		t.Fatal("the duel wrote no MATCH# item")
+	}
+	r := h.cli("verify", "--state", "--game", "hall")
+	if r.code != 0 {
+		t.Fatalf("verify --state with a hidden match: %s; want exit 0", r)
+	}
+	matches(t, "verify --state with a hidden match", r.stdout, `^game hall: everything matches: \d+ entries, \d+ items, \d+ views compared\n`)
+	contains(t, "verify --state with a hidden match", r.stdout, "skipped 1 item the public log hides (not differences):\n  item "+match+": the public log hides its changes until a later change reveals them\n")
+
+	var rep stateReport
+	r = h.cli("verify", "--state", "--game", "hall", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 0 {
+		t.Fatalf("verify --state --json: %v\n%s", err, r)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Item != match || len(rep.Differences) != 0 || rep.Entries == 0 || rep.Views == 0 {
+		t.Errorf("verify --state --json: %+v; want one skipped item %s, no differences", rep, match)
+	}
+}
+
+// The audit's field differences read as a person checks them: a list of
+// things with ids compares element by element whatever its order (a score
+// that reorders a ranking is one difference), a missing element is named
+// by its id, the same elements in another order is a difference of its
+// own, and a list of plain values says what each side holds.
+func TestStateFieldDifferences(t *testing.T) {
+	for _, c := range []struct {
+		name, log, shown string
+		want             []string
+	}{
+		{"a reordered ranking", `{"players":[{"player":"a","points":5},{"player":"b","points":3}]}`, `{"players":[{"player":"b","points":9},{"player":"a","points":5}]}`,
+			[]string{"players[b].points: 9 / 3"}},
+		{"a missing element", `{"cards":[{"id":"c1","name":"7 of Hearts"},{"id":"c2","name":"Red Joker"}]}`, `{"cards":[{"id":"c1","name":"7 of Hearts"}]}`,
+			[]string{`cards[c2]: nothing / {"id":"c2","name":"Red Joker"}`}},
+		{"another order only", `{"rules":[{"id":101},{"id":102}]}`, `{"rules":[{"id":102},{"id":101}]}`,
+			[]string{`rules: ["102","101"] / ["101","102"] (the same elements in another order)`}},
+		{"plain values", `{"voters":["a"],"n":1}`, `{"voters":["a","b"],"n":1}`,
+			[]string{`voters: ["b"] / [] (the list from element 1 on)`}},
+		{"a new member", `{"a":1}`, `{"a":1,"b":{"c":2}}`, []string{`b: {"c":2} / nothing`}},
+	} {
+		var got []string
+		for _, f := range diffFields([]byte(c.log), []byte(c.shown)) {
+			s := fmt.Sprintf("%s: %s / %s", f.field, valueWords(f.shown), valueWords(f.log))
+			if f.why != "" {
+				s += " (" + f.why + ")"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}
+
+// Refusals of verify --state are sentences: a game the server does not
+// have, a store file that is missing or in use by the server.
+func TestVerifyStateRefusals(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.play("hall", "discord:1 create-game hall")
+	r := h.cli("verify", "--state", "--game", "nope")
+	if r.code != 1 || !strings.Contains(r.stderr, `There is no game "nope". [game_not_found]`) {
+		t.Errorf("verify --state of a game the server lacks: %s; want exit 1 and game_not_found", r)
+	}
+	r = runCLI(nil, "verify", "--state", "--game", "hall", "--store", h.data)
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot open the store (if croupier serve is using it, verify over HTTP with --url instead)") {
+		t.Errorf("verify --state --store while the server holds the file: %s", r)
+	}
+	missing := h.data + ".missing"
+	r = runCLI(nil, "verify", "--state", "--game", "hall", "--store", missing)
+	if r.code != 1 || !strings.Contains(r.stderr, "no store at "+missing) {
+		t.Errorf("verify --state --store of a missing file: %s", r)
+	}
+	r = runCLI(nil, "verify", "--state")
+	if r.code != 2 || !strings.Contains(r.stderr, "say which game to verify") {
+		t.Errorf("verify --state without a game: %s", r)
+	}
+	h.stop()
+	r = runCLI(nil, "verify", "--state", "--game", "nope", "--store", h.data)
+	if r.code != 1 || !strings.Contains(r.stderr, "auditing the state of game nope:") {
+		t.Errorf("verify --state --store of a game the file lacks: %s", r)
+	}
+}
