@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"croupier/internal/client"
@@ -22,7 +23,6 @@ import (
 	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
-	"croupier/internal/jsondelta"
 	"croupier/internal/rulesets"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
@@ -92,8 +92,9 @@ type skippedItem struct {
 // what the audit over the API leaves out of its comparison.
 var notComparedOverAPI = []string{
 	"the period seeds (croupier verify without --state checks every draw against them)",
-	"reactions pushed from chat, and the live tally of an open proposal that counts them",
-	"ended periods' activity lists, which the log names rather than copies",
+	"reactions pushed from chat, and an open proposal's live tally of them",
+	"ended periods' activity lists",
+	"the clock's reading in a view (the turns status's now)",
 }
 
 // verifyState runs the audit and prints its report.
@@ -408,7 +409,10 @@ var publicViews = []view{
 	{path: "/obelisk", kinds: []string{"OBELISK"}},
 	{path: "/gatherings", list: "gatherings", kinds: []string{"GATHERING#"}, details: true},
 	// Turns.
-	{path: "/turns", kinds: []string{"TURNS", "TPLAYER#", "TROUND#", "META"}},
+	// Its now, and how long until the next effect in words, are readings
+	// of the clock as the view is read, not state: a real clock moves on
+	// between the two reads.
+	{path: "/turns", kinds: []string{"TURNS", "TPLAYER#", "TROUND#", "META"}, unknowable: []string{"now", "in"}},
 	{path: "/turns/rules", list: "rules", kinds: []string{"TRULE#", "TRULES"}},
 	{path: "/turns/proposals", list: "proposals", kinds: []string{"TPROP#", "TVOTE#"}},
 	{path: "/turns/cases", list: "cases", kinds: []string{"TCASE#"}},
@@ -436,49 +440,92 @@ type answer struct {
 func compareViews(ctx context.Context, server, local *client.Client, g string, a *auditor) (int, error) {
 	n := 0
 	base := "/v1/games/" + url.PathEscape(g)
-	compare := func(v view) (answer, answer, error) {
-		got, err := readView(ctx, server, base+v.path, v.list)
+	compare := func(vs []view) ([][2]answer, error) {
+		ans, err := readViews(ctx, server, local, base, vs)
 		if err != nil {
-			return answer{}, answer{}, err
+			return nil, err
 		}
-		want, err := readView(ctx, local, base+v.path, v.list)
-		if err != nil {
-			return answer{}, answer{}, fmt.Errorf("the replay cannot answer %s: %w", v.path, err)
+		for i, v := range vs {
+			got, want := ans[i][0], ans[i][1]
+			if got.code == "" || want.code == "" {
+				n++
+			}
+			got.body, want.body = withoutMembers(got.body, v.list, v.unknowable), withoutMembers(want.body, v.list, v.unknowable)
+			a.compare(v, got, want)
 		}
-		if got.code == "" || want.code == "" {
-			n++
-		}
-		got.body, want.body = withoutMembers(got.body, v.list, v.unknowable), withoutMembers(want.body, v.list, v.unknowable)
-		a.compare(v, got, want)
-		return got, want, nil
+		return ans, nil
 	}
 	for _, v := range publicViews {
-		got, want, err := compare(v)
+		ans, err := compare([]view{v})
 		if err != nil {
 			return n, err
 		}
-		if v.list == "" {
+		if v.list == "" || v.list != "players" && !v.details {
 			continue
 		}
-		ids := listIDs(v.list, got, want)
-		if v.list == "players" {
-			for _, id := range ids {
-				pv := view{path: "/players/" + url.PathEscape(id), kinds: v.kinds, player: id}
-				if _, _, err := compare(pv); err != nil {
-					return n, err
-				}
+		var each []view
+		for _, id := range listIDs(v.list, ans[0][0], ans[0][1]) {
+			if v.list == "players" {
+				each = append(each, view{path: "/players/" + url.PathEscape(id), kinds: v.kinds, player: id})
+			} else {
+				each = append(each, view{path: v.path + "/" + url.PathEscape(id), kinds: v.kinds, unknowable: v.unknowable})
 			}
-			continue
 		}
-		if v.details {
-			for _, id := range ids {
-				if _, _, err := compare(view{path: v.path + "/" + url.PathEscape(id), kinds: v.kinds, unknowable: v.unknowable}); err != nil {
-					return n, err
-				}
-			}
+		if _, err := compare(each); err != nil {
+			return n, err
 		}
 	}
 	return n, nil
+}
+
+// viewReaders is how many views are read from the server at once: a game of
+// thousands of players has as many player views, each a round trip.
+const viewReaders = 4
+
+// readViews reads each view from the server and from the replay, several
+// at once; the answers are in the views' order, so the report is too.
+func readViews(ctx context.Context, server, local *client.Client, base string, vs []view) ([][2]answer, error) {
+	out := make([][2]answer, len(vs))
+	errs := make([]error, len(vs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(viewReaders, len(vs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				v := vs[i]
+				got, err := readView(ctx, server, base+v.path, v.list)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				want, err := readView(ctx, local, base+v.path, v.list)
+				if err != nil {
+					errs[i] = fmt.Errorf("the replay cannot answer %s: %w", v.path, err)
+					continue
+				}
+				out[i] = [2]answer{got, want}
+			}
+		}()
+	}
+	for i := range vs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // readView reads a view whole: a list's every page, one list.
@@ -786,258 +833,6 @@ func sortedItemKeys(r *game.Replay) []string {
 	return ks
 }
 
-// fieldDiff is one place two documents differ.
-type fieldDiff struct {
-	// path is the field's place (a list's element named by its id is the
-	// segment keyMark+id); field is it as people read it.
-	path       []string
-	field      string
-	shown, log json.RawMessage
-	why        string
-}
-
-// keyMark starts a path segment that names a list's element by its id
-// rather than its index: lists of things with ids (players, cards,
-// proposals) are compared element by element whatever their order, so a
-// changed score that reorders a ranking is one difference, not many.
-const keyMark = "\x00"
-
-// diffFields lists where got differs from want (the log's), with both
-// values: each operation that turns want into got is one field.
-func diffFields(want, got []byte) []fieldDiff {
-	if len(bytes.TrimSpace(want)) == 0 {
-		return []fieldDiff{{field: "(the whole document)", shown: compact(got), why: "the log's replay has nothing here"}}
-	}
-	a, errA := decodeJSON(want)
-	b, errB := decodeJSON(got)
-	if errA != nil || errB != nil {
-		return []fieldDiff{{field: "(the whole document)", shown: compact(got), log: compact(want), why: "one of them is not JSON"}}
-	}
-	var out []fieldDiff
-	a, b = keyLists(nil, a, b, &out)
-	want, _ = json.Marshal(a)
-	got, _ = json.Marshal(b)
-	ops, err := jsondelta.Diff(want, got)
-	if err != nil {
-		return []fieldDiff{{field: "(the whole document)", shown: compact(got), log: compact(want), why: err.Error()}}
-	}
-	for _, op := range ops {
-		switch {
-		case op.Cut > 0 || len(op.Ins) > 0:
-			arr, _ := valueAt(want, op.Path)
-			var els []json.RawMessage
-			_ = json.Unmarshal(arr, &els)
-			cut := []json.RawMessage{}
-			if op.At >= 0 && op.At+op.Cut <= len(els) {
-				cut = els[op.At : op.At+op.Cut]
-			}
-			ins := op.Ins
-			if ins == nil {
-				ins = []json.RawMessage{}
-			}
-			cb, _ := json.Marshal(cut)
-			ib, _ := json.Marshal(ins)
-			out = append(out, fieldDiff{path: append(slices.Clone(op.Path), strconv.Itoa(op.At)), field: fieldPath(op.Path), log: compact(cb), shown: compact(ib),
-				why: fmt.Sprintf("the list from element %d on", op.At)})
-		case op.Del:
-			old, _ := valueAt(want, op.Path)
-			out = append(out, fieldDiff{path: op.Path, field: fieldPath(op.Path), log: compact(old)})
-		default:
-			fd := fieldDiff{path: op.Path, field: fieldPath(op.Path), shown: compact(op.Value)}
-			if old, ok := valueAt(want, op.Path); ok {
-				fd.log = compact(old)
-			}
-			out = append(out, fd)
-		}
-	}
-	return out
-}
-
-func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	err := d.Decode(&v)
-	return v, err
-}
-
-// keyLists turns each pair of lists whose elements all have ids into
-// objects keyed by them (keyMark+id), in both documents alike; a pair
-// holding the same elements in another order is a difference of its own.
-func keyLists(path []string, a, b any, out *[]fieldDiff) (any, any) {
-	switch ta := a.(type) {
-	case map[string]any:
-		tb, ok := b.(map[string]any)
-		if !ok {
-			return a, b
-		}
-		na, nb := make(map[string]any, len(ta)), make(map[string]any, len(tb))
-		for k, v := range ta {
-			na[k] = v
-		}
-		for k, v := range tb {
-			nb[k] = v
-		}
-		for k := range ta {
-			if _, ok := tb[k]; ok {
-				na[k], nb[k] = keyLists(append(slices.Clone(path), k), ta[k], tb[k], out)
-			}
-		}
-		return na, nb
-	case []any:
-		tb, ok := b.([]any)
-		if !ok {
-			return a, b
-		}
-		ia, oka := listIDsOf(ta)
-		ib, okb := listIDsOf(tb)
-		if !oka || !okb || len(ia)+len(ib) == 0 {
-			if len(ta) == len(tb) {
-				na, nb := slices.Clone(ta), slices.Clone(tb)
-				for i := range ta {
-					na[i], nb[i] = keyLists(append(slices.Clone(path), strconv.Itoa(i)), ta[i], tb[i], out)
-				}
-				return na, nb
-			}
-			return a, b
-		}
-		ma, mb := map[string]any{}, map[string]any{}
-		for i, id := range ia {
-			ma[keyMark+id] = ta[i]
-		}
-		for i, id := range ib {
-			mb[keyMark+id] = tb[i]
-		}
-		for k := range ma {
-			if _, ok := mb[k]; ok {
-				ma[k], mb[k] = keyLists(append(slices.Clone(path), k), ma[k], mb[k], out)
-			}
-		}
-		// Another order of equal elements is a difference; of elements
-		// that differ, it may follow from them (a ranking by points).
-		if !slices.Equal(ia, ib) && sameSet(ia, ib) && equalJSON(ma, mb) {
-			la, _ := json.Marshal(ia)
-			lb, _ := json.Marshal(ib)
-			*out = append(*out, fieldDiff{path: path, field: fieldPath(path), log: la, shown: lb, why: "the same elements in another order"})
-		}
-		return ma, mb
-	}
-	return a, b
-}
-
-// listIDsOf are the ids of a list's elements, if each is an object with a
-// distinct id (its "id", else its "player").
-func listIDsOf(l []any) ([]string, bool) {
-	ids := make([]string, 0, len(l))
-	seen := map[string]bool{}
-	for _, el := range l {
-		m, ok := el.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		id := ""
-		for _, k := range []string{"id", "player"} {
-			switch v := m[k].(type) {
-			case string:
-				id = v
-			case json.Number:
-				id = v.String()
-			}
-			if id != "" {
-				break
-			}
-		}
-		if id == "" || seen[id] {
-			return nil, false
-		}
-		seen[id] = true
-		ids = append(ids, id)
-	}
-	return ids, true
-}
-
-func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	x, y := slices.Clone(a), slices.Clone(b)
-	slices.Sort(x)
-	slices.Sort(y)
-	return slices.Equal(x, y)
-}
-
-// fieldPath writes a path as people read one: inventory.chips,
-// players[discord:2].points (an element by its id), rules[3] (by index).
-func fieldPath(p []string) string {
-	var b strings.Builder
-	for _, s := range p {
-		if id, ok := strings.CutPrefix(s, keyMark); ok {
-			b.WriteString("[" + id + "]")
-			continue
-		}
-		if _, err := strconv.Atoi(s); err == nil {
-			b.WriteString("[" + s + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(s)
-	}
-	if b.Len() == 0 {
-		return "(the whole document)"
-	}
-	return b.String()
-}
-
-// valueAt is the value at path in doc.
-func valueAt(doc []byte, path []string) (json.RawMessage, bool) {
-	cur := json.RawMessage(doc)
-	for _, p := range path {
-		switch kindOf(cur) {
-		case '{':
-			var m map[string]json.RawMessage
-			if json.Unmarshal(cur, &m) != nil {
-				return nil, false
-			}
-			v, ok := m[p]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case '[':
-			var l []json.RawMessage
-			i, err := strconv.Atoi(p)
-			if err != nil || json.Unmarshal(cur, &l) != nil || i < 0 || i >= len(l) {
-				return nil, false
-			}
-			cur = l[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-func kindOf(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-func compact(b []byte) json.RawMessage {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil
-	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, b) != nil {
-		return json.RawMessage(strconv.Quote(string(b)))
-	}
-	return buf.Bytes()
-}
-
 // replayClient is a client of the API served in this process over the
 // replay: the same routes, the same JSON, answered from the log alone.
 func replayClient(r *game.Replay) (*client.Client, error) {
@@ -1156,7 +951,7 @@ func stateText(r stateReport) string {
 		}
 	}
 	if len(r.NotCompared) > 0 {
-		b.WriteString("\nnot compared, as the public log does not carry them: " + strings.Join(r.NotCompared, "; ") + ".\n")
+		b.WriteString("\nnot compared (the public log does not carry them): " + strings.Join(r.NotCompared, "; ") + ".\n")
 	}
 	return b.String()
 }
