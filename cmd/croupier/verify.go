@@ -30,17 +30,21 @@ lists every mismatch (period, command id, index, purpose, logged value,
 recomputed value) and exits 1. Draws of periods whose seed is not revealed yet
 are pending, not failures.
 
-With --state it audits the game's state instead (issue 25): it replays the
-log on this machine, item by item, and compares what the replay says with
-what the server shows now (over HTTP: the public log against every public
-view: the game, each player, the ruleset's own views) or with the items a
-store file holds (--store, opened for reading only). Prints "everything
-matches: N entries, M items" and exits 0, or lists every difference (the
-item, its player by name, the view and field, both values, and the log's
-last change to the item, after which they diverge) and exits 1. Items the
-public log hides are skipped, not failures; what the public log does not
-carry (the seeds, reactions pushed from chat, ended periods' activity lists)
-is not compared over HTTP.
+With --state it audits the game's state instead (issue 25): each log entry
+says how its command changed each item it wrote, so the log alone rebuilds
+the game. Over HTTP it reads the public log, replays it on this machine and
+compares every public view the replay answers (the game, each player, the
+ruleset's own views: the Obelisk and its Gatherings; the turns status, rules,
+proposals and cases; trades, matches, proposals and the Judge) with the
+server's. With --store it replays the store file's log against the items
+the file holds (opened for reading only; stop the server first). Prints
+"everything matches: N entries, M items" and exits 0, or lists every
+difference (the item and its player by name, the view and field, both
+values, and the log's last change to the item, after which they diverge)
+and exits 1. Items the public log hides are skipped, not failures. Over
+HTTP, what the public log does not carry is not compared: the seeds, the
+reactions pushed from chat (and open proposals' live tallies of them),
+ended periods' activity lists, and the clock's reading in a view.
 `
 
 func (e *env) verify(args []string) error {

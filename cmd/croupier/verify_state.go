@@ -91,10 +91,10 @@ type skippedItem struct {
 // notComparedOverAPI is what a replay of the public log cannot know, and so
 // what the audit over the API leaves out of its comparison.
 var notComparedOverAPI = []string{
-	"the period seeds (croupier verify without --state checks every draw against them)",
-	"reactions pushed from chat, and an open proposal's live tally of them",
+	"the seeds (croupier verify checks the draws)",
+	"reactions pushed from chat (and open proposals' live tallies of them)",
 	"ended periods' activity lists",
-	"the clock's reading in a view (the turns status's now)",
+	"the clock's reading in a view",
 }
 
 // verifyState runs the audit and prints its report.
@@ -311,6 +311,7 @@ type auditor struct {
 	entries map[string]*game.Entry
 	names   map[string]string
 	diffs   []stateDiff
+	keys    []string // sortedItemKeys, once
 }
 
 // replayNames are the display names the replay's players carry.
@@ -712,9 +713,12 @@ func (a *auditor) blame(d *stateDiff, v view, path []string, got, want json.RawM
 		// A detail view (/trades/<id>): the id is the path's last part.
 		id, _ = url.PathUnescape(v.path[strings.LastIndex(v.path, "/")+1:])
 	}
+	if a.keys == nil {
+		a.keys = sortedItemKeys(a.r)
+	}
 	var cands []string
 	for _, k := range v.kinds {
-		for _, sk := range sortedItemKeys(a.r) {
+		for _, sk := range a.keys {
 			if !strings.HasPrefix(sk, k) || (!strings.HasSuffix(k, "#") && sk != k) {
 				continue
 			}
