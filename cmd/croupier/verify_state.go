@@ -402,10 +402,10 @@ type view struct {
 // publicViews are the views of every ruleset: a game's ruleset answers
 // some and refuses the others (not_in_ruleset), alike on both sides.
 var publicViews = []view{
-	{path: "", kinds: []string{"META", "TURNS", "RULESET"}},
-	{path: "/ruleset", kinds: []string{"RULESET", "META"}},
+	{path: "", kinds: []string{"META", "TURNS"}},
+	{path: "/ruleset", kinds: []string{"META"}},
 	{path: "/players", list: "players", kinds: []string{game.PlayerPrefix, "TPLAYER#"}},
-	{path: "/shop", kinds: []string{"RULESET", "META"}},
+	{path: "/shop", kinds: []string{"META"}},
 	// The Obelisk.
 	{path: "/obelisk", kinds: []string{"OBELISK"}},
 	{path: "/gatherings", list: "gatherings", kinds: []string{"GATHERING#"}, details: true},
@@ -423,7 +423,7 @@ var publicViews = []view{
 	{path: "/matches", list: "matches", kinds: []string{"MATCH#", "ROSTER#"}, details: true},
 	// An open proposal's live tally counts the reactions the chat bridges
 	// pushed, which keep their own history outside the log.
-	{path: "/proposals", list: "proposals", kinds: []string{"PROPOSAL#"}, details: true, unknowable: []string{"live", "live_error"}},
+	{path: "/proposals", list: "proposals", kinds: []string{"PROPOSAL#", "MSG#"}, details: true, unknowable: []string{"live", "live_error"}},
 	{path: "/justice", list: "requests", kinds: []string{"RFJ#"}},
 	{path: "/rulings", list: "rulings", kinds: []string{"RFJ#", "CONFIDENCE#"}},
 	{path: "/judge", kinds: []string{"JUDGE", "ELECTION#", "CANDIDACY#", "CONFIDENCE#"}},

@@ -199,6 +199,19 @@ func TestIssue25_VerifyStateFindsAnAlteredItem(t *testing.T) {
 				t.Errorf("verify --state over the API does not name entry %s:\n%s", entry.ID, r.stdout)
 			}
 
+			// The same as JSON, for a script: every difference with its
+			// item, field, both values and entry.
+			var rep stateReport
+			r = h.cli("verify", "--state", "--game", sg.game, "--json")
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 1 {
+				t.Fatalf("verify --state --json: %v\n%s", err, r)
+			}
+			for _, d := range rep.Differences {
+				if d.Item != a.sk || d.Who != a.who || d.Entry != entry.ID || d.EntryAt == nil || !d.EntryAt.Equal(entry.At) || string(d.Shown) != fmt.Sprint(a.value) || d.View == "" {
+					t.Errorf("verify --state --json: a difference %+v; want item %s of %q, entry %s at %s, shown %v", d, a.sk, a.who, entry.ID, entry.At, a.value)
+				}
+			}
+
 			h.stop()
 			r = runCLI(nil, "verify", "--state", "--game", sg.game, "--store", h.data)
 			if r.code != 1 {
