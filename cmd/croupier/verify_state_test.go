@@ -362,3 +362,22 @@ discord:2 pool-enter`)
 	}
 	contains(t, "verify --state on a real clock", r.stdout, "game nomic: everything matches: ", "not compared (the public log does not carry them): ", "the clock's reading in a view.")
 }
+
+// The README's three tours are games of each ruleset (grants, a roll, a
+// pack, a gift and a trade; observations, tasks, Gatherings and a
+// banishment; turns with adoptions, a case through an appeal, a round won
+// and the next begun): at the end of each, the state audit finds every
+// view of the server to be what the public log says.
+func TestIssue25_VerifyStateAfterEachREADMETour(t *testing.T) {
+	for _, tr := range tours {
+		t.Run(strings.TrimPrefix(tr.start, "## "), func(t *testing.T) {
+			section := readSection(t, tr) + "\n```sh\ncroupier verify --state\n```\n"
+			runs, _ := runTour(t, section, readmeEntropy)
+			got := runs[len(runs)-1].got
+			if !regexp.MustCompile(`^game \S+: everything matches: \d+ entries, \d+ items, \d+ views compared\n`).MatchString(got) {
+				t.Errorf("verify --state at the end of the tour:\n%s", got)
+			}
+			t.Logf("%s", got)
+		})
+	}
+}
