@@ -220,6 +220,14 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 	rep := stateReport{Game: g, Source: path, Entries: r.Entries, Items: len(r.Items), Differences: []stateDiff{}}
 	a := &auditor{r: r, entries: map[string]*game.Entry{}, names: replayNames(r)}
 	for _, d := range diffs {
+		if id, ok := strings.CutPrefix(d.SK, game.PlayerPrefix); ok && a.names[id] == "" {
+			// A player only the store has: named as the store names them.
+			if got, err := st.Get(ctx, store.Key{PK: game.GamePK(g), SK: d.SK}); err == nil && got.Exists() {
+				a.learnName(got.Data)
+			}
+		}
+	}
+	for _, d := range diffs {
 		if d.Entry != "" {
 			if e, err := entryByID(ctx, svc, g, d.Entry); err == nil {
 				a.entries[d.Entry] = e
@@ -330,6 +338,32 @@ func replayNames(r *game.Replay) map[string]string {
 		}
 	}
 	return out
+}
+
+// learnNames takes the display names of the players a players view shows
+// that the log's replay does not name (one only the server has).
+func (a *auditor) learnNames(body json.RawMessage) {
+	var v struct {
+		Players []json.RawMessage `json:"players"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return
+	}
+	for _, p := range v.Players {
+		a.learnName(p)
+	}
+}
+
+// learnName takes a player's display name from a document of them (their
+// view, their item), unless the log's replay names them already.
+func (a *auditor) learnName(doc []byte) {
+	var p struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(doc, &p) == nil && p.ID != "" && p.Name != "" && a.names[p.ID] == "" {
+		a.names[p.ID] = p.Name
+	}
 }
 
 // playerOf is the player an item belongs to: the identity after the kind
@@ -448,6 +482,9 @@ func compareViews(ctx context.Context, server, local *client.Client, g string, a
 		}
 		for i, v := range vs {
 			got, want := ans[i][0], ans[i][1]
+			if v.list == "players" {
+				a.learnNames(got.body)
+			}
 			if got.code == "" || want.code == "" {
 				n++
 			}
@@ -461,6 +498,7 @@ func compareViews(ctx context.Context, server, local *client.Client, g string, a
 		if err != nil {
 			return n, err
 		}
+
 		if v.list == "" || v.list != "players" && !v.details {
 			continue
 		}
@@ -731,6 +769,14 @@ func (a *auditor) blame(d *stateDiff, v view, path []string, got, want json.RawM
 		}
 	}
 	if len(cands) == 0 {
+		// Nothing the log wrote: an element only the server shows is an
+		// item of the view's kind no logged change wrote.
+		for _, k := range v.kinds {
+			if id != "" && strings.HasSuffix(k, "#") {
+				d.Item, d.Who = k+id, a.who(k+id)
+				return
+			}
+		}
 		return
 	}
 	var logValue json.RawMessage

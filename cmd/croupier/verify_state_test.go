@@ -381,3 +381,56 @@ func TestIssue25_VerifyStateAfterEachREADMETour(t *testing.T) {
 		})
 	}
 }
+
+// An item no logged change wrote (a player slipped into the store) and an
+// item the log wrote that the store lost (a trade deleted) are named too,
+// over the API and from the store file.
+func TestIssue25_VerifyStateFindsAddedAndDeletedItems(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.play(stateGames[0].game, stateGames[0].script)
+	ctx := context.Background()
+	st := h.srv.store
+	bob, err := st.Get(ctx, store.Key{PK: "GAME#hall", SK: "PLAYER#discord:2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	_ = json.Unmarshal(bob.Data, &doc)
+	doc["id"], doc["name"] = "discord:9", "Zed"
+	zed, _ := json.Marshal(doc)
+	page, err := st.Query(ctx, store.Query{PK: "GAME#hall", Prefix: "TRADE#"})
+	if err != nil || len(page.Items) == 0 {
+		t.Fatalf("the game has no trade: %v", err)
+	}
+	trade := page.Items[0]
+	tradeEntry := h.lastChange("hall", trade.SK)
+	err = st.Commit(ctx, store.Tx{
+		Puts:    []store.Put{{Item: store.Item{Key: store.Key{PK: "GAME#hall", SK: "PLAYER#discord:9"}, Data: zed}}},
+		Deletes: []store.Check{{Key: trade.Key, Version: trade.Version}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimPrefix(trade.SK, "TRADE#")
+	r := h.cli("verify", "--state", "--game", "hall")
+	t.Logf("over the API:\n%s", r.stdout)
+	if r.code != 1 {
+		t.Fatalf("verify --state: %s; want exit 1", r)
+	}
+	contains(t, "verify --state over the API", r.stdout,
+		"Zed (discord:9): item PLAYER#discord:9\n  no logged change ever wrote it\n  view players, field players[discord:9]: the server shows {",
+		"item "+trade.SK+"\n  the log's last change to it is entry "+tradeEntry.ID+" (",
+		"view trades, field trades["+id+"]: the server shows nothing, the log says {",
+		"view trades/"+id+", field (the whole view): the server shows nothing, the log says {")
+	h.stop()
+	r = runCLI(nil, "verify", "--state", "--game", "hall", "--store", h.data)
+	t.Logf("from the store:\n%s", r.stdout)
+	if r.code != 1 {
+		t.Fatalf("verify --state --store: %s; want exit 1", r)
+	}
+	contains(t, "verify --state --store", r.stdout,
+		"Zed (discord:9): item PLAYER#discord:9\n  no logged change ever wrote it\n  field (the whole item): the store holds {",
+		"(the store holds an item no logged change wrote)",
+		"item "+trade.SK+"\n  the log's last change to it is entry "+tradeEntry.ID+" (",
+		"the store holds nothing, the log says {")
+}
