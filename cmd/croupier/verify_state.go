@@ -228,6 +228,9 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 		}
 	}
 	for _, d := range diffs {
+		if slices.Contains(r.Defects, d.SK+": "+d.Why) {
+			continue // a defect of the log itself, reported as one
+		}
 		if d.Entry != "" {
 			if e, err := entryByID(ctx, svc, g, d.Entry); err == nil {
 				a.entries[d.Entry] = e
@@ -250,8 +253,8 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 		}
 		if len(fields) == 0 {
 			base.Field = "(the whole item)"
-			if len(d.Fields) > 0 && !strings.HasPrefix(d.Fields[0], "(") {
-				base.Field = strings.Join(d.Fields, ", ")
+			if len(d.Fields) > 0 {
+				base.Field = strings.Join(d.Fields, ", ") // its due time or order
 			}
 			switch {
 			case !got.Exists():
@@ -269,13 +272,7 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 			rep.Differences = append(rep.Differences, fd)
 		}
 	}
-	for _, d := range r.Defects {
-		rep.Defects = append(rep.Defects, d)
-	}
-	// Explain reports the log's defects among its differences as well.
-	rep.Differences = slices.DeleteFunc(rep.Differences, func(d stateDiff) bool {
-		return d.Field == "(the whole item)" && slices.ContainsFunc(r.Defects, func(s string) bool { return strings.HasPrefix(s, d.Item+": ") })
-	})
+	rep.Defects = r.Defects
 	return rep, nil
 }
 
@@ -337,6 +334,30 @@ func replayNames(r *game.Replay) map[string]string {
 			out[id] = p.Name
 		}
 	}
+	return out
+}
+
+// logPlayers are the players whose items the log's changes name, in
+// order of their ids.
+func (a *auditor) logPlayers() []string {
+	seen := map[string]bool{}
+	for _, e := range a.entries {
+		for _, c := range e.Changes {
+			if id, ok := strings.CutPrefix(c.SK, game.PlayerPrefix); ok {
+				seen[id] = true
+			}
+		}
+	}
+	for sk := range a.r.Items {
+		if id, ok := strings.CutPrefix(sk, game.PlayerPrefix); ok {
+			seen[id] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -482,8 +503,11 @@ func compareViews(ctx context.Context, server, local *client.Client, g string, a
 		}
 		for i, v := range vs {
 			got, want := ans[i][0], ans[i][1]
-			if v.list == "players" {
+			switch {
+			case v.list == "players":
 				a.learnNames(got.body)
+			case v.player != "":
+				a.learnName(got.body)
 			}
 			if got.code == "" || want.code == "" {
 				n++
@@ -502,8 +526,18 @@ func compareViews(ctx context.Context, server, local *client.Client, g string, a
 		if v.list == "" || v.list != "players" && !v.details {
 			continue
 		}
+		ids := listIDs(v.list, ans[0][0], ans[0][1])
+		if v.list == "players" {
+			// Every player the log names, those who left too (whom the
+			// list leaves out).
+			for _, id := range a.logPlayers() {
+				if !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+		}
 		var each []view
-		for _, id := range listIDs(v.list, ans[0][0], ans[0][1]) {
+		for _, id := range ids {
 			if v.list == "players" {
 				each = append(each, view{path: "/players/" + url.PathEscape(id), kinds: v.kinds, player: id})
 			} else {
@@ -935,12 +969,19 @@ func stateText(r stateReport) string {
 	if r.OK() {
 		fmt.Fprintf(&b, "game %s: everything matches: %s\n", r.Game, compared)
 	} else {
-		items := map[string]bool{}
-		for _, d := range r.Differences {
-			items[d.Item] = true
+		var what []string
+		if len(r.Differences) > 0 {
+			items := map[string]bool{}
+			for _, d := range r.Differences {
+				items[d.Item] = true
+			}
+			what = append(what, fmt.Sprintf("the state differs from what its log says: %s in %s",
+				plural(len(r.Differences), "difference", "differences"), plural(len(items), "item", "items")))
 		}
-		fmt.Fprintf(&b, "game %s: the state differs from what its log says: %s in %s (%s)\n", r.Game,
-			plural(len(r.Differences), "difference", "differences"), plural(len(items), "item", "items"), compared)
+		if len(r.Defects) > 0 {
+			what = append(what, fmt.Sprintf("its log has %s: changes that cannot be replayed", plural(len(r.Defects), "defect", "defects")))
+		}
+		fmt.Fprintf(&b, "game %s: %s (%s)\n", r.Game, strings.Join(what, "; "), compared)
 	}
 	for _, d := range r.Defects {
 		fmt.Fprintf(&b, "  the log itself has a defect: %s\n", d)

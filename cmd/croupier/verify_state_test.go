@@ -434,3 +434,46 @@ func TestIssue25_VerifyStateFindsAddedAndDeletedItems(t *testing.T) {
 		"item "+trade.SK+"\n  the log's last change to it is entry "+tradeEntry.ID+" (",
 		"the store holds nothing, the log says {")
 }
+
+// A log with an entry taken out (Cy's join, erased from the store) cannot
+// be replayed: the change that follows it is a defect of the log, and the
+// audit says so and exits 1, over the API (where Cy's view, who has left,
+// is still compared) and from the store file.
+func TestIssue25_VerifyStateFindsADefectOfTheLog(t *testing.T) {
+	h := newHarness(t, "manual")
+	h.play(stateGames[0].game, stateGames[0].script)
+	ctx := context.Background()
+	st := h.srv.store
+	page, err := st.Query(ctx, store.Query{PK: "GAME#hall", Prefix: "LOG#", Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	erased := 0
+	for _, it := range page.Items {
+		if e, err := game.DecodeEntry(it.Data); err == nil && e.Command == "join" && e.Actor == "discord:3" {
+			if err := st.Commit(ctx, store.Tx{Deletes: []store.Check{{Key: it.Key, Version: it.Version}}}); err != nil {
+				t.Fatal(err)
+			}
+			erased++
+		}
+	}
+	if erased != 1 {
+		t.Fatalf("erased %d join entries of Cy, want 1", erased)
+	}
+	leave := h.lastChange("hall", "PLAYER#discord:3")
+	defect := "  the log itself has a defect: PLAYER#discord:3: entry " + leave.ID + " changes version 2 of an item the log never created\n"
+	r := h.cli("verify", "--state", "--game", "hall")
+	t.Logf("over the API:\n%s", r.stdout)
+	if r.code != 1 {
+		t.Fatalf("verify --state: %s; want exit 1", r)
+	}
+	contains(t, "verify --state over the API", r.stdout, "its log has 1 defect: changes that cannot be replayed", defect,
+		"Cy (discord:3): item PLAYER#discord:3\n  no logged change ever wrote it\n  view players/discord:3, field (the whole view): the server shows {")
+	h.stop()
+	r = runCLI(nil, "verify", "--state", "--game", "hall", "--store", h.data)
+	t.Logf("from the store:\n%s", r.stdout)
+	if r.code != 1 {
+		t.Fatalf("verify --state --store: %s; want exit 1", r)
+	}
+	contains(t, "verify --state --store", r.stdout, "its log has 1 defect: changes that cannot be replayed", defect, "Cy (discord:3): item PLAYER#discord:3\n")
+}
