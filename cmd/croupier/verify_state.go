@@ -422,16 +422,15 @@ func (a *auditor) entry(d *stateDiff, sk string) {
 	if e := a.entries[id]; e != nil {
 		at := e.At.UTC()
 		d.EntryAt = &at
-		actor := e.Actor
-		switch {
-		case actor == game.SchedulerActor:
-			actor = "the croupier"
-		case a.names[actor] != "":
-			actor = a.names[actor]
-		}
-		d.EntryWhat = e.CommandWords() + " by " + actor
-		if e.Actor == game.SchedulerActor {
-			d.EntryWhat = e.CommandWords()
+		// The scheduler's work reads as itself ("period end"), a player's
+		// command with who ran it.
+		d.EntryWhat = e.CommandWords()
+		if e.Actor != game.SchedulerActor {
+			actor := e.Actor
+			if n := a.names[actor]; n != "" {
+				actor = n
+			}
+			d.EntryWhat += " by " + actor
 		}
 	}
 }
