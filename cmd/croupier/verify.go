@@ -114,12 +114,12 @@ func (e *env) verify(args []string) error {
 // verifyLocal audits a game straight from a store file.
 func verifyLocal(ctx context.Context, path, g string) (fair.Report, error) {
 	path = storePath(path)
-	// bolt.Open would create a missing file; a typo must not look like an
-	// empty game.
+	// A missing file must not look like an empty game (OpenReadOnly never
+	// creates one), and an audit never writes.
 	if _, err := os.Stat(path); err != nil {
 		return fair.Report{}, fmt.Errorf("no store at %s: %w", path, err)
 	}
-	st, err := bolt.Open(path)
+	st, err := bolt.OpenReadOnly(path)
 	if err != nil {
 		return fair.Report{}, fmt.Errorf("cannot open the store (if croupier serve is using it, verify over HTTP with --url instead): %w", err)
 	}
