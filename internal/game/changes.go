@@ -1,6 +1,8 @@
 package game
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -45,7 +47,7 @@ type Change struct {
 // draw against them); pushed reactions (bridge records with their own
 // timestamped history, sealed by counted ends: RULINGS T5); the announcer's
 // claims; checkpoints (made from the log).
-var unexplained = []string{logPrefix, seedPrefix, reactions.PushedPrefix, "ANNOUNCED#", checkpointPrefix}
+var unexplained = []string{logPrefix, spillPrefix, seedPrefix, reactions.PushedPrefix, "ANNOUNCED#", checkpointPrefix}
 
 // referenced are kinds written once and never changed, too large to copy
 // into an entry: the log names them (Change.Ref).
@@ -148,4 +150,99 @@ func publicChanges(cs []Change) []Change {
 		}
 	}
 	return out
+}
+
+// An entry whose changes would make it too large for one item (a battle's
+// setup writing dozens of roster pages of 500 entrants) keeps them in
+// companion items of the same commit, LOGC#<command id>#<n>, each a
+// deflated JSON array of changes within spillBytes; Entry.Spilled counts
+// them, and every reader of the changes (the replay, the public log)
+// reads them back (spilledChanges). Nothing of a commit's changes is thus
+// ever dropped, and no item grows past DynamoDB's limit.
+const (
+	spillPrefix = "LOGC#"
+	// entryBudget is the stored entry size past which its changes spill:
+	// well under store.MaxItemBytes, with room for the rest of the entry.
+	entryBudget = 200 << 10
+	spillBytes  = 300 << 10
+)
+
+func spillKey(game, commandID string, n int) store.Key {
+	return store.Key{PK: GamePK(game), SK: fmt.Sprintf("%s%s#%02d", spillPrefix, commandID, n)}
+}
+
+// spill moves the entry's changes into companion items staged in the
+// commit.
+func (t *Tx) spill() error {
+	var chunk []json.RawMessage
+	size, n := 0, 0
+	flush := func() error {
+		if len(chunk) == 0 {
+			return nil
+		}
+		n++
+		plain, err := json.Marshal(chunk)
+		if err != nil {
+			return err
+		}
+		data, err := deflateEntry(plain)
+		if err != nil {
+			return err
+		}
+		t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: spillKey(t.Game, t.Entry.CommandID, n), Data: data}})
+		chunk, size = nil, 0
+		return nil
+	}
+	for _, c := range t.Entry.Changes {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		// A chunk's plain size bounds its stored one (deflateEntry keeps
+		// the smaller).
+		if size > 0 && size+len(b) > spillBytes {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		chunk, size = append(chunk, b), size+len(b)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	t.Entry.Changes, t.Entry.Spilled = nil, n
+	return nil
+}
+
+// spilledChanges reads back the changes an entry spilled.
+func (s *Service) spilledChanges(ctx context.Context, game string, e *Entry) error {
+	if e.Spilled == 0 {
+		return nil
+	}
+	keys := make([]store.Key, e.Spilled)
+	for i := range keys {
+		keys[i] = spillKey(game, e.CommandID, i+1)
+	}
+	its, err := s.store.GetMany(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("reading the changes of entry %s: %w", e.ID, err)
+	}
+	for _, it := range its {
+		if !it.Exists() {
+			return fmt.Errorf("the changes of entry %s are missing %s", e.ID, it.Key)
+		}
+		plain := it.Data
+		if len(plain) > 0 && plain[0] == deflatedMark {
+			if plain, err = inflateEntry(plain[1:]); err != nil {
+				return err
+			}
+		}
+		var cs []Change
+		if err := json.Unmarshal(plain, &cs); err != nil {
+			return fmt.Errorf("decoding %s: %w", it.Key, err)
+		}
+		e.Changes = append(e.Changes, cs...)
+	}
+	e.Spilled = 0
+	return nil
 }

@@ -126,6 +126,9 @@ type Entry struct {
 	// Changes say how the commit changed each of the game's items it
 	// wrote (changes.go): what a replay of the log applies.
 	Changes []Change `json:"changes,omitempty"`
+	// Spilled counts the companion items holding the changes of a commit
+	// too large for its entry (changes.go); readers get them back.
+	Spilled int `json:"spilled,omitempty"`
 }
 
 // CommandWords is the entry's command as a log shows it to people: a

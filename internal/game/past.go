@@ -102,16 +102,13 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	}
 	meta := vt.Meta
 	now := s.clock.Now()
-	limit, exclude := m.At, ""
+	limit := m.At
 	if m.Entry != "" {
 		e, err := s.entryByID(ctx, game, m.Entry)
 		if err != nil {
 			return nil, err
 		}
 		limit = e.At
-		if !m.After {
-			exclude = e.ID
-		}
 	}
 	if limit.After(now) {
 		return nil, rules.Refuse("moment_in_future", "%s is in the future (it is now %s): the past can be read, the future cannot", limit.Format(time.RFC3339), now.Format(time.RFC3339))
@@ -135,8 +132,16 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	}
 	r.base = base
 	err = s.LogRange(ctx, game, from, limit, func(e *Entry) error {
-		if e.At.After(limit) || e.ID == exclude || m.Entry != "" && !m.After && e.ID > exclude && e.At.Equal(limit) {
+		if e.At.After(limit) {
 			return nil
+		}
+		// Around an entry, the entries of its very moment (a manual clock
+		// or a turn end dates many alike) count up to it in log order.
+		if m.Entry != "" && e.At.Equal(limit) && (e.ID > m.Entry || !m.After && e.ID == m.Entry) {
+			return nil
+		}
+		if err := s.spilledChanges(ctx, game, e); err != nil {
+			return err
 		}
 		r.Add(e)
 		return nil

@@ -95,3 +95,127 @@ func TestT6_TheGameAtAMomentIsWhatItWasThen(t *testing.T) {
 		})
 	}
 }
+
+// scribble writes n items of notes too poorly compressible to fit, all
+// of their changes, in one log entry: a commit as large as a battle's
+// setup of thousands of entrants.
+func scribble(s *game.Service, ctx context.Context, req game.Request, n int) (*game.Result, error) {
+	return s.Run(ctx, game.Spec{Req: req, Command: "scribble", Body: n,
+		Apply: func(t *game.Tx) (any, error) {
+			rnd := gametest.Seeded(uint64(n))
+			for i := range n {
+				notes := make([]string, 2000)
+				for j := range notes {
+					notes[j] = fmt.Sprintf("%016x%016x", rnd.Uint64(), rnd.Uint64())
+				}
+				if err := t.Put(store.Key{PK: game.GamePK(t.Game), SK: fmt.Sprintf("NOTE#%02d", i)}, map[string]any{"notes": notes}, time.Time{}); err != nil {
+					return nil, err
+				}
+			}
+			t.Emit("scribbled", "", map[string]int{"items": n})
+			return map[string]int{"items": n}, nil
+		}})
+}
+
+func notebookModule() game.Module {
+	return game.Module{ID: "notebook", Title: "Notebook", Data: "gilded-hall",
+		NewPlayer: func(m game.Player) game.PlayerRecord { return &ledgerPlayer{Player: m} },
+		Components: []game.Component{{Name: "notebook",
+			Commands: []game.Command{{Name: "scribble", Institution: "notebook", What: "scribbles", Summary: "Write notes"}},
+			Events:   map[string]game.Narration{"scribbled": {Sentence: func(game.Event, func(string) string) string { return "Notes written." }}},
+		}},
+	}
+}
+
+// A commit whose changes are too large for its entry keeps them in
+// companion items of the same commit (about 2.2 MB of changes here, past
+// the 400 KB of an item): nothing is dropped, the log and the replay read
+// them back, and the log still explains the state.
+func TestTheChangesOfALargeCommitAreKeptBesideItsEntry(t *testing.T) {
+	ctx := context.Background()
+	st := gametest.Bolt(t)
+	svc, clk := gametest.NewGameOf(t, st, "notebook", notebookModule())
+	before := clk.Now()
+	clk.Advance(time.Minute)
+	res, err := scribble(svc, ctx, gametest.Req(gametest.Admin, "big"), 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := st.Get(ctx, store.Key{PK: "GAME#hall", SK: "LOG#" + res.Entry.CommandID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := game.DecodeEntry(it.Data)
+	if err != nil || stored.Spilled < 2 || len(stored.Changes) != 0 || len(it.Data) > store.MaxItemBytes {
+		t.Fatalf("the entry (%d bytes) keeps %d changes and spilled %d: %v", len(it.Data), len(stored.Changes), stored.Spilled, err)
+	}
+	var logged *game.Entry
+	for _, e := range gametest.Entries(t, svc) {
+		if e.CommandID == res.Entry.CommandID {
+			logged = &e
+		}
+	}
+	if logged == nil || len(logged.Changes) != 30 {
+		t.Fatalf("the public log shows the entry with its 30 changes: %+v", logged)
+	}
+	if diffs, _, err := svc.Explain(ctx, "hall"); err != nil || len(diffs) > 0 {
+		t.Fatalf("the log does not explain the state: %v %+v", err, diffs)
+	}
+	past, _, err := svc.Past(ctx, "hall", game.Moment{At: before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := past.Store().Get(ctx, store.Key{PK: "GAME#hall", SK: "NOTE#00"}); got.Exists() {
+		t.Fatal("the notes exist before they were written")
+	}
+}
+
+// Around one entry: before:<entry> is the game without it, after:<entry>
+// with it and nothing later, even when many entries share its moment (a
+// manual clock dates them alike, as a turn end does its steps).
+func TestT6_BeforeAndAfterAnEntryOfASharedMoment(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newLedger(t, gametest.Bolt(t))
+	if _, err := svc.Join(ctx, gametest.Req("discord:2", "j"), game.JoinGame{Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	seen := []string{views(t, svc, []string{"discord:2"})}
+	for i := range 4 {
+		res, err := credit(svc, ctx, gametest.Req(gametest.Admin, fmt.Sprint("c", i)), Credit{Player: "discord:2", Points: 1, Reason: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Entry.ID)
+		seen = append(seen, views(t, svc, []string{"discord:2"}))
+	}
+	for i, id := range ids {
+		for _, m := range []game.Moment{{Entry: id}, {Entry: id, After: true}} {
+			past, asOf, err := svc.Past(ctx, "hall", m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := seen[i]
+			if m.After {
+				want = seen[i+1]
+			}
+			if got := views(t, past, []string{"discord:2"}); got != want {
+				t.Errorf("%s (as of %s) reads\n%s\nwant\n%s", m, asOf.Entry, got, want)
+			}
+		}
+	}
+	if _, _, err := svc.Past(ctx, "hall", game.Moment{Entry: "01M8P570G0ZZZZZZZZZZZZZZZZ"}); gametest.RuleCode(err) != "entry_not_found" {
+		t.Errorf("an entry not in the log: %v", err)
+	}
+	if _, _, err := svc.Past(ctx, "hall", game.Moment{At: gametest.Start.Add(-time.Hour)}); gametest.RuleCode(err) != "before_game" {
+		t.Errorf("a moment before the game: %v", err)
+	}
+	if _, _, err := svc.Past(ctx, "hall", game.Moment{At: time.Now().Add(time.Hour)}); gametest.RuleCode(err) != "moment_in_future" {
+		t.Errorf("a moment in the future: %v", err)
+	}
+	for _, bad := range []string{"yesterday", "before:xyz", "2026-13-01T00:00:00Z"} {
+		if _, err := game.ParseMoment(bad); gametest.RuleCode(err) != "bad_moment" {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

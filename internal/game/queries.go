@@ -347,6 +347,9 @@ func (s *Service) logPage(ctx context.Context, game, cursor string, limit int) (
 		if err != nil {
 			return LogPage{}, fmt.Errorf("decoding %s: %w", it.Key, err)
 		}
+		if err := s.spilledChanges(ctx, game, e); err != nil {
+			return LogPage{}, err
+		}
 		e.Changes = publicChanges(e.Changes)
 		out.Entries = append(out.Entries, *e)
 	}

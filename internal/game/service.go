@@ -430,6 +430,14 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 	if err != nil {
 		return fmt.Errorf("encoding log entry: %w", err)
 	}
+	if len(data) > entryBudget && len(t.Entry.Changes) > 0 {
+		if err := t.spill(); err != nil {
+			return fmt.Errorf("keeping the changes of %s: %w", t.Entry.Command, err)
+		}
+		if data, err = encodeEntry(t.Entry); err != nil {
+			return fmt.Errorf("encoding log entry: %w", err)
+		}
+	}
 
 	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.Entry.ID}})
 	return t.Svc.store.Commit(ctx, store.Tx{Puts: t.Puts, Deletes: t.Deletes, Checks: t.Checks, Idem: &idem})

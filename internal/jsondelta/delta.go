@@ -65,11 +65,12 @@ func diff(path []string, a, b []byte, ops *[]Op) error {
 	}
 	switch ka, kb := kind(a), kind(b); {
 	case ka == '{' && kb == '{':
-		var ma, mb map[string]json.RawMessage
-		if err := json.Unmarshal(a, &ma); err != nil {
+		ma, err := object(a)
+		if err != nil {
 			return err
 		}
-		if err := json.Unmarshal(b, &mb); err != nil {
+		mb, err := object(b)
+		if err != nil {
 			return err
 		}
 		for _, k := range sortedKeys(ma) {
@@ -89,11 +90,12 @@ func diff(path []string, a, b []byte, ops *[]Op) error {
 		}
 		return nil
 	case ka == '[' && kb == '[':
-		var la, lb []json.RawMessage
-		if err := json.Unmarshal(a, &la); err != nil {
+		la, err := array(a)
+		if err != nil {
 			return err
 		}
-		if err := json.Unmarshal(b, &lb); err != nil {
+		lb, err := array(b)
+		if err != nil {
 			return err
 		}
 		pre := 0
@@ -120,6 +122,26 @@ func diff(path []string, a, b []byte, ops *[]Op) error {
 		*ops = append(*ops, Op{Path: clone(path), Value: json.RawMessage(b)})
 		return nil
 	}
+}
+
+func object(b []byte) (map[string]json.RawMessage, error) {
+	if keys, vals, ok := splitObject(b); ok {
+		m := make(map[string]json.RawMessage, len(keys))
+		for i, k := range keys {
+			m[k] = vals[i]
+		}
+		return m, nil
+	}
+	var m map[string]json.RawMessage
+	return m, json.Unmarshal(b, &m)
+}
+
+func array(b []byte) ([]json.RawMessage, error) {
+	if l, ok := splitArray(b); ok {
+		return l, nil
+	}
+	var l []json.RawMessage
+	return l, json.Unmarshal(b, &l)
 }
 
 // Apply returns doc with ops applied. A nil doc is no document: the first

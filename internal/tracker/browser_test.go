@@ -617,11 +617,11 @@ func alterDraw(t *testing.T, p *played, command string, index int) {
 	}
 	// Edit the JSON generically so every other field stays as stored (an
 	// entry stored deflated is edited as the whole entry it holds).
-	var whole game.Entry
-	if err := json.Unmarshal(it.Data, &whole); err != nil {
+	whole, err := game.DecodeEntry(it.Data)
+	if err != nil {
 		t.Fatal(err)
 	}
-	plain, _ := json.Marshal(&whole)
+	plain, _ := json.Marshal(whole)
 	var entry map[string]json.RawMessage
 	if err := json.Unmarshal(plain, &entry); err != nil {
 		t.Fatal(err)

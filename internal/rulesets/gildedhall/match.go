@@ -148,7 +148,25 @@ func (t *tx) saveMatch(r *MatchRecord) error {
 			return err
 		}
 	}
-	return t.Put(matchKey(t.Game, r.ID), r, t.matchDue(r))
+	k := matchKey(t.Game, r.ID)
+	// The hands being selected are secret (X1): the log's change of the
+	// match says that it changed, not how, until the change that reveals
+	// them, which holds the whole match (engine.Change.Secret).
+	if selecting(r) {
+		t.MarkSecret(k)
+	} else if old := t.Loaded[k]; old.Exists() {
+		var was MatchRecord
+		if err := json.Unmarshal(old.Data, &was); err == nil && selecting(&was) {
+			t.MarkRevealed(k)
+		}
+	}
+	return t.Put(k, r, t.matchDue(r))
+}
+
+// selecting: the match's hands are being selected, so what they hold is
+// secret.
+func selecting(r *MatchRecord) bool {
+	return r.Match != nil && r.Match.Phase == exoptosis.PhaseSelection && liveStatus(r.Status)
 }
 
 // lazySource is the engine's random source for one command: it opens the

@@ -216,6 +216,28 @@ func TestX11_ThreePlayerDuelWithBetsPaysTheWinner(t *testing.T) {
 			}
 		}
 	}
+	// Issue 25: the public log's changes keep the selections as secret as
+	// its events do: a selection's change of the match says that it
+	// changed, not how; the reveal's holds the whole match.
+	wasSecret, sawSecret := false, false
+	for _, e := range gametest.Entries(t, svc) {
+		for _, c := range e.Changes {
+			if c.SK != "MATCH#"+d.ID {
+				continue
+			}
+			switch {
+			case c.Secret && c.Ops != nil:
+				t.Fatalf("the public log shows how %s changed the match while hands were selected: %+v", e.Command, c.Ops)
+			case !c.Secret && wasSecret && (len(c.Ops) != 1 || len(c.Ops[0].Path) != 0):
+				t.Fatalf("the reveal's change of the match is not the whole match: %+v", c.Ops)
+			}
+			wasSecret = c.Secret
+			sawSecret = sawSecret || c.Secret
+		}
+	}
+	if !sawSecret {
+		t.Fatal("no change of the match was secret while its hands were selected")
+	}
 
 	// X8: Ada raises to 3, Bo matches, Cy raises to 5, both match; then all pass.
 	bet := func(who, kind string, amount int) {
