@@ -107,6 +107,9 @@ Common flags (environment variable in brackets):
   --game ID      game (CROUPIER_GAME)
   --as ID        who you are, a platform identity such as discord:1 (CROUPIER_AS)
   --json         print the server's JSON instead of text
+  --at T         read the game as it was at T: an RFC 3339 time, "2 days ago",
+                 "3 hours ago", "yesterday", or a log entry's id (just after it;
+                 before:ID just before it); every read takes it, no command does
   --key-id K     idempotency key of this command (default: random per invocation);
                  repeating a command with the same --key-id changes nothing twice
 
@@ -116,8 +119,10 @@ Exit status: 0 done, 1 refused by the server (the reason is printed), 2 usage er
 // playOpts are the flags every play command accepts.
 type playOpts struct {
 	url, key, game, as, keyID string
-	json                      bool
-	timeout                   time.Duration
+	// at is the moment every read shows (--at), as the person gave it.
+	at      string
+	json    bool
+	timeout time.Duration
 }
 
 func (o *playOpts) register(fs *flag.FlagSet) {
@@ -127,6 +132,7 @@ func (o *playOpts) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.as, "as", o.as, "your platform `identity`, e.g. discord:1 (CROUPIER_AS)")
 	fs.StringVar(&o.keyID, "key-id", o.keyID, "idempotency `key` of this command (default: random)")
 	fs.BoolVar(&o.json, "json", o.json, "print the server's JSON")
+	fs.StringVar(&o.at, "at", o.at, "read the game as it was at `T` (a time, \"2 days ago\", an entry id)")
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "give up on the server after this `duration`")
 }
 
@@ -266,6 +272,15 @@ func (e *env) play(args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, opts.timeout)
 	defer cancel()
+	if opts.at != "" {
+		serverNow := func() (time.Time, error) {
+			h, _, err := c.Health(ctx)
+			return h.Time, err
+		}
+		if c.At, err = momentOf(opts.at, serverNow); err != nil {
+			return err
+		}
+	}
 	p := &player{e: e, opts: opts, c: c, ctx: ctx}
 	return p.report(runCmd(p, pos))
 }
@@ -325,6 +340,10 @@ func (p *player) out(rep client.Reply, text func() string) error {
 		}
 		fmt.Fprintln(p.e.stdout, buf.String())
 		return nil
+	}
+	if rep.AsOf != nil {
+		// A read of the past says which moment it shows, before it.
+		fmt.Fprintln(p.e.stdout, asOfText(*rep.AsOf, p.zone()))
 	}
 	fmt.Fprintln(p.e.stdout, text())
 	if rep.Replayed {
@@ -625,6 +644,7 @@ func (p *player) zone() string {
 func (p *player) log(limit int, all bool, cursor string) error {
 	var entries []game.Entry
 	var raws []json.RawMessage
+	var asOf *game.AsOf
 	for {
 		page, rep, err := p.c.Log(p.ctx, p.opts.game, cursor, limit)
 		if err != nil {
@@ -632,6 +652,7 @@ func (p *player) log(limit int, all bool, cursor string) error {
 		}
 		entries = append(entries, page.Entries...)
 		raws = append(raws, rep.Body)
+		asOf = rep.AsOf
 		if !all || page.Next == "" || page.Next == cursor {
 			cursor = page.Next
 			break
@@ -642,7 +663,11 @@ func (p *player) log(limit int, all bool, cursor string) error {
 		if !all {
 			return p.out(client.Reply{Body: raws[0]}, nil)
 		}
-		b, err := json.Marshal(game.LogPage{Entries: entries})
+		whole := map[string]any{"entries": entries}
+		if asOf != nil {
+			whole["as_of"] = asOf
+		}
+		b, err := json.Marshal(whole)
 		if err != nil {
 			return err
 		}
@@ -652,7 +677,7 @@ func (p *player) log(limit int, all bool, cursor string) error {
 	reg := rulesets.Registry()
 	say := func(ev game.Event) string { return reg.Sentence(ev, name) }
 	at := stampIn(p.zone())
-	return p.out(client.Reply{}, func() string { return logText(p.opts.game, entries, cursor, say, name, at) })
+	return p.out(client.Reply{AsOf: asOf}, func() string { return logText(p.opts.game, entries, cursor, say, name, at) })
 }
 
 func (p *player) clock(advance, set string, toEnd bool) error {

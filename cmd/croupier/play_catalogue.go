@@ -367,6 +367,7 @@ func (e *env) gameHelp(opts playOpts) error {
 		fmt.Fprintf(e.stdout, "%-48s %s\n", line, summary)
 	}
 	fmt.Fprintf(e.stdout, "Every game also has: status, players, log, clock, help. croupier play help NAME --game %s gives one command's arguments.\n", opts.game)
+	fmt.Fprintln(e.stdout, `Every read (status, players, log ...) takes --at T: the game as it was at T (a time, "2 days ago", "yesterday", a log entry's id).`)
 	return nil
 }
 

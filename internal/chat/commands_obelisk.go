@@ -30,9 +30,9 @@ func obeliskCommands() []Command {
 		// banishment propose's Runs name banishment-end, so the catalogue
 		// does not offer it as itself: the table does, as declared.
 		declaredIn(obelisk.Banishment(), "banishment-end"),
-		{Name: "obelisk", Runs: []string{"obelisk"}, Private: true, Description: "The Obelisk: its distance, Cuts, Grebes, this week's observation, open Gatherings",
+		{Name: "obelisk", Runs: []string{"obelisk"}, Private: true, Past: true, Description: "The Obelisk: its distance, Cuts, Grebes, this week's observation, open Gatherings",
 			Handler: obeliskView},
-		{Name: "gatherings", Runs: []string{"gatherings"}, Private: true, Description: "The open Gatherings: ritual, starter, cost, what is contributed and missing",
+		{Name: "gatherings", Runs: []string{"gatherings"}, Private: true, Past: true, Description: "The open Gatherings: ritual, starter, cost, what is contributed and missing",
 			Handler: gatheringsView},
 		// A banishment proposal is a governance proposal of the Obelisk's
 		// kind; banishment-end stands for the Obelisk in Runs, so only

@@ -22,7 +22,7 @@ import (
 
 func turnsCommands() []Command {
 	return []Command{
-		{Name: "turns status", Runs: []string{"turns"}, Description: "The turn, what comes next, the points and the pool", Handler: turnsStatus},
+		{Name: "turns status", Runs: []string{"turns"}, Past: true, Description: "The turn, what comes next, the points and the pool", Handler: turnsStatus},
 	}
 }
 

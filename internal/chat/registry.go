@@ -96,6 +96,10 @@ type Command struct {
 	// when it has every one of them (RULINGS R3); a command that names
 	// none (help, status, the log...) is offered by every ruleset.
 	Runs []string
+	// Past: the command is a view of the game that reads it as of a past
+	// moment too: it takes the option at (past.go), and its handler then
+	// runs over the game as it was.
+	Past bool
 }
 
 // InRuleset reports whether ruleset id offers c: whether it has every
@@ -113,7 +117,7 @@ func (c Command) InRuleset(reg *game.Registry, id string) bool {
 // function (playerCommands in commands_players.go...) declares its commands
 // as values; nothing is added from init().
 func groups() [][]Command {
-	return [][]Command{playerCommands(), adminCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands()}
+	return [][]Command{playerCommands(), adminCommands(), economyCommands(), exoptosisCommands(), governanceCommands(), obeliskCommands(), turnsCommands(), rulesCommands()}
 }
 
 var (
@@ -162,7 +166,7 @@ func add(t map[string]Command, c Command) {
 	if c.Kind == Slash && len(strings.Fields(c.Name)) > 2 {
 		panic(fmt.Sprintf("chat: command %q: at most a name and a subcommand", c.Name))
 	}
-	t[c.Name] = c
+	t[c.Name] = withAt(c)
 }
 
 // Register adds a test's own commands to the table (the Croupier's own are

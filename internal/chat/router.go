@@ -218,6 +218,9 @@ func handle(ctx context.Context, cmd Command, s *game.Service, inv *Invocation) 
 			inv.Options[o.Name] = id
 		}
 	}
+	if cmd.Past && inv.Opt(AtOption) != "" && inv.Game != "" {
+		return pastView(ctx, cmd, s, inv)
+	}
 	return cmd.Handler(ctx, s, inv)
 }
 

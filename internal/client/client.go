@@ -54,6 +54,11 @@ type Client struct {
 	Actor string
 	// HTTP is the transport; nil means a client with a 30 s timeout.
 	HTTP *http.Client
+	// At, when set, is the moment every request asks for (?at=, RULINGS
+	// T6): an RFC 3339 time, before:<entry> or after:<entry>. Reads answer
+	// as the game was then (Reply.AsOf says the moment); the server refuses
+	// a command, as the past is read-only.
+	At string
 }
 
 // New returns a client for baseURL, checking the URL is usable.
@@ -94,6 +99,9 @@ type Reply struct {
 	// Says is the sentence the server's declaration of the command says
 	// of its answer (HeaderSays), "" when it sent none.
 	Says string
+	// AsOf is the moment a read at a moment (Client.At) shows; nil for a
+	// read of now.
+	AsOf *game.AsOf
 }
 
 // NewIdempotencyKey returns a fresh random key: one per CLI invocation, so a
@@ -116,6 +124,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body any, idemKey 
 			return Reply{}, fmt.Errorf("encoding request: %w", err)
 		}
 		rdr = bytes.NewReader(b)
+	}
+	if c.At != "" {
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		path += sep + "at=" + url.QueryEscape(c.At)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rdr)
 	if err != nil {
@@ -153,6 +168,14 @@ func (c *Client) Do(ctx context.Context, method, path string, body any, idemKey 
 	rep := Reply{Status: resp.StatusCode, Body: bytes.TrimSpace(raw), Replayed: resp.Header.Get(HeaderReplayed) == "true"}
 	if says, err := url.PathUnescape(resp.Header.Get(HeaderSays)); err == nil {
 		rep.Says = says
+	}
+	if c.At != "" {
+		var v struct {
+			AsOf *game.AsOf `json:"as_of"`
+		}
+		if json.Unmarshal(raw, &v) == nil {
+			rep.AsOf = v.AsOf
+		}
 	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
@@ -292,7 +315,11 @@ func getPaged[T any](ctx context.Context, c *Client, path, key string) ([]T, Rep
 				all = []T{}
 			}
 			if pages > 1 {
-				if r.Body, err = json.Marshal(map[string][]T{key: all}); err != nil {
+				whole := map[string]any{key: all}
+				if r.AsOf != nil {
+					whole["as_of"] = r.AsOf
+				}
+				if r.Body, err = json.Marshal(whole); err != nil {
 					return nil, r, err
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"croupier/internal/game"
 	"croupier/internal/institutions/trades"
@@ -187,5 +188,46 @@ func TestListsFollowTheCursor(t *testing.T) {
 	repeat = true
 	if _, _, err := c.Trades(context.Background(), "hall", trades.TradeFilter{}); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("a repeated cursor: %v", err)
+	}
+}
+
+// A client at a moment (At) asks every request for it, after any query of
+// its own, and a list read over several pages keeps the last page's as_of
+// in the whole list's body.
+func TestAtAsksEveryRequestForTheMoment(t *testing.T) {
+	var queries []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.RawQuery)
+		w.Header().Set("Content-Type", "application/json")
+		asOf := `"as_of":{"at":"2026-12-01T18:00:00Z","entry":"01KJYY0KP09VHXF5QPSDQPMQTZ","asked":"after:01KJYY0KP09VHXF5QPSDQPMQTZ"}`
+		if r.URL.Query().Get("cursor") == "" {
+			w.Write([]byte(`{"trades":[{"id":"t1"}],"next_cursor":"c2",` + asOf + `}`))
+			return
+		}
+		w.Write([]byte(`{"trades":[{"id":"t2"}],` + asOf + `}`))
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, "k", "discord:7")
+	c.At = "after:01KJYY0KP09VHXF5QPSDQPMQTZ"
+	list, rep, err := c.Trades(context.Background(), "hall", trades.TradeFilter{Status: "open"})
+	if err != nil || len(list) != 2 || rep.AsOf == nil || rep.AsOf.Entry != "01KJYY0KP09VHXF5QPSDQPMQTZ" || !rep.AsOf.At.Equal(time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)) {
+		t.Fatalf("trades at a moment: %+v %+v %v", list, rep.AsOf, err)
+	}
+	for _, q := range queries {
+		if !strings.HasSuffix(q, "&at=after%3A01KJYY0KP09VHXF5QPSDQPMQTZ") || !strings.Contains(q, "status=open") {
+			t.Errorf("a request asked %q, not its own query and then the moment", q)
+		}
+	}
+	var whole struct {
+		Trades []trades.Trade `json:"trades"`
+		AsOf   *game.AsOf     `json:"as_of"`
+	}
+	if err := json.Unmarshal(rep.Body, &whole); err != nil || len(whole.Trades) != 2 || whole.AsOf == nil || whole.AsOf.Asked != c.At {
+		t.Errorf("the whole list's body: %s (%v)", rep.Body, err)
+	}
+	// Without At, nothing is asked of the past and no as_of is read.
+	c.At, queries = "", nil
+	if _, rep, err := c.Trade(context.Background(), "hall", "t1"); err != nil || rep.AsOf != nil || strings.Contains(queries[0], "at=") {
+		t.Errorf("a read of now: %+v %v %q", rep.AsOf, err, queries)
 	}
 }

@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -48,14 +49,14 @@ func ParseMoment(s string) (Moment, error) {
 	for _, p := range []string{"before:", "after:"} {
 		if id, ok := strings.CutPrefix(s, p); ok {
 			if _, err := ulid.ParseStrict(strings.ToUpper(id)); err != nil {
-				return Moment{}, rules.Refuse("bad_moment", "%q is not a log entry's id: an entry id is the 26 letters and digits the log shows (such as 01JE5Z8X7Q3W0000000000000)", id)
+				return Moment{}, rules.Refuse("bad_moment", "%q is not a log entry's id: an entry id is the 26 letters and digits the log shows (such as 01JE5Z8X7Q3W0000000000000A).", id)
 			}
 			return Moment{Entry: strings.ToUpper(id), After: p == "after:"}, nil
 		}
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return Moment{}, rules.Refuse("bad_moment", "%q is not a moment: give a time such as 2026-12-01T18:00:00Z (RFC 3339, with its zone), or before:<entry> or after:<entry> for a log entry", s)
+		return Moment{}, rules.Refuse("bad_moment", "%q is not a moment: give a time such as 2026-12-01T18:00:00Z (RFC 3339, with its zone), or before:<entry> or after:<entry> for a log entry.", s)
 	}
 	return Moment{At: t.UTC()}, nil
 }
@@ -90,6 +91,10 @@ type Replay struct {
 	base   map[string]int64
 	byItem map[string][]replayStep
 	last   *Entry
+	// skipped are the entries of the moment's last millisecond that are
+	// not in it (before:<entry>, and the entries of its time after it):
+	// the log read at the moment leaves them out as the replay does.
+	skipped map[string]bool
 }
 
 // Replay applies the log of game up to m, in each item's version order
@@ -111,10 +116,10 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 		limit = e.At
 	}
 	if limit.After(now) {
-		return nil, rules.Refuse("moment_in_future", "%s is in the future (it is now %s): the past can be read, the future cannot", limit.Format(time.RFC3339), now.Format(time.RFC3339))
+		return nil, rules.Refuse("moment_in_future", "%s is in the future (it is now %s): the past can be read, the future cannot.", limit.Format(time.RFC3339), now.Format(time.RFC3339))
 	}
 	if limit.Before(meta.CreatedAt) {
-		return nil, rules.Refuse("before_game", "%s is before the game %s was created (%s): there was no game then", limit.Format(time.RFC3339), game, meta.CreatedAt.Format(time.RFC3339))
+		return nil, rules.Refuse("before_game", "%s is before the game %s was created (%s): there was no game then.", limit.Format(time.RFC3339), game, meta.CreatedAt.Format(time.RFC3339))
 	}
 	r := NewReplay(game)
 	from := meta.CreatedAt.Add(-time.Minute)
@@ -132,12 +137,13 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	}
 	r.base = base
 	err = s.LogRange(ctx, game, from, limit, func(e *Entry) error {
-		if e.At.After(limit) {
-			return nil
-		}
 		// Around an entry, the entries of its very moment (a manual clock
 		// or a turn end dates many alike) count up to it in log order.
-		if m.Entry != "" && e.At.Equal(limit) && (e.ID > m.Entry || !m.After && e.ID == m.Entry) {
+		if e.At.After(limit) || m.Entry != "" && e.At.Equal(limit) && (e.ID > m.Entry || !m.After && e.ID == m.Entry) {
+			if r.skipped == nil {
+				r.skipped = map[string]bool{}
+			}
+			r.skipped[e.ID] = true
 			return nil
 		}
 		if err := s.spilledChanges(ctx, game, e); err != nil {
@@ -150,6 +156,11 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 		return nil, err
 	}
 	r.Finish()
+	if r.Entries == 0 && len(r.Items) == 0 {
+		// before:<the game's first entry>: the moment it was created, but
+		// before it was.
+		return nil, rules.Refuse("before_game", "Just before entry %s the game %s had not been created: there was no game then.", m.Entry, game)
+	}
 	r.AsOf.At, r.AsOf.Asked = limit, m.String()
 	return r, nil
 }
@@ -241,7 +252,7 @@ func (r *Replay) Finish() {
 func (s *Service) entryByID(ctx context.Context, game, id string) (*Entry, error) {
 	u, err := ulid.ParseStrict(id)
 	if err != nil {
-		return nil, rules.Refuse("bad_moment", "%q is not a log entry's id", id)
+		return nil, rules.Refuse("bad_moment", "%q is not a log entry's id.", id)
 	}
 	t := ulid.Time(u.Time())
 	var found *Entry
@@ -255,7 +266,7 @@ func (s *Service) entryByID(ctx context.Context, game, id string) (*Entry, error
 		return nil, err
 	}
 	if found == nil {
-		return nil, rules.Refuse("entry_not_found", "the log of %s has no entry %s", game, id)
+		return nil, rules.Refuse("entry_not_found", "The log of %s has no entry %s.", game, id)
 	}
 	return found, nil
 }
@@ -379,7 +390,7 @@ func (p *pastStore) then(it store.Item) store.Item {
 	}
 	switch {
 	case strings.HasPrefix(it.SK, logPrefix):
-		if it.Order > p.maxLog {
+		if it.Order > p.maxLog || p.r.skipped[strings.TrimPrefix(it.Order, logPrefix)] {
 			return store.Item{Key: it.Key}
 		}
 	case strings.HasPrefix(it.SK, seedPrefix):
@@ -433,13 +444,18 @@ func (p *pastStore) Query(ctx context.Context, q store.Query) (store.Page, error
 	}
 	start := 0
 	if q.Cursor != "" {
-		start = len(matches)
-		for i, k := range matches {
-			if k == q.Cursor {
-				start = i + 1
-				break
-			}
+		after, ok := pastCursorKey(q.Cursor)
+		if !ok || !strings.HasPrefix(after, q.Prefix) {
+			return store.Page{}, store.ErrBadCursor
 		}
+		// The first key past the cursor's, in the query's direction: a
+		// cursor is a place in the list, whether or not its key is there.
+		start = sort.Search(len(matches), func(i int) bool {
+			if q.Desc {
+				return matches[i] < after
+			}
+			return matches[i] > after
+		})
 	}
 	var page store.Page
 	for i := start; i < len(matches) && len(page.Items) < limit; i++ {
@@ -457,10 +473,29 @@ func (p *pastStore) Query(ctx context.Context, q store.Query) (store.Page, error
 		}
 		page.Items = append(page.Items, it)
 		if len(page.Items) == limit && i+1 < len(matches) {
-			page.Next = matches[i]
+			page.Next = pastCursor(matches[i])
 		}
 	}
 	return page, nil
+}
+
+// pastCursor is the cursor of a page of the past's items after key: its
+// own kind (the live store's cursors name the store's own places), opaque
+// and safe in a URL.
+func pastCursor(key string) string {
+	return pastCursorPrefix + base64.RawURLEncoding.EncodeToString([]byte(key))
+}
+
+const pastCursorPrefix = "past."
+
+// pastCursorKey is the key a pastCursor names.
+func pastCursorKey(c string) (string, bool) {
+	rest, ok := strings.CutPrefix(c, pastCursorPrefix)
+	if !ok {
+		return "", false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(rest)
+	return string(b), err == nil
 }
 
 // liveQuery reads the kinds the replay does not hold from the store, as
@@ -474,9 +509,9 @@ func (p *pastStore) liveQuery(ctx context.Context, q store.Query) (store.Page, e
 		kept := page.Items[:0]
 		later := false
 		for _, it := range page.Items {
-			if it = p.then(it); it.Exists() {
-				kept = append(kept, it)
-			} else if q.Index == store.IndexOrder {
+			if then := p.then(it); then.Exists() {
+				kept = append(kept, then)
+			} else if q.Index == store.IndexOrder && it.Order > p.maxLog {
 				later = true
 			}
 		}
@@ -484,6 +519,20 @@ func (p *pastStore) liveQuery(ctx context.Context, q store.Query) (store.Page, e
 		if later && !q.Desc {
 			// The log in time order: what follows is later still.
 			page.Next = ""
+		}
+		if !later && !q.Desc && page.Next != "" && q.Index == store.IndexOrder {
+			// A full page whose next item is after the moment is the last
+			// page then: its cursor would lead to an empty page the
+			// reader did not have at the moment.
+			peek := q
+			peek.Cursor, peek.Limit = page.Next, 1
+			after, err := p.live.Query(ctx, peek)
+			if err != nil {
+				return page, err
+			}
+			if len(after.Items) == 0 || !p.then(after.Items[0]).Exists() {
+				page.Next = ""
+			}
 		}
 		// A log read newest first skips what came after the moment.
 		if len(kept) > 0 || page.Next == "" || !q.Desc {

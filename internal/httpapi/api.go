@@ -91,7 +91,7 @@ func (a *API) routes() {
 	m.HandleFunc("GET /healthz", a.healthz)
 	m.HandleFunc("GET /openapi.yaml", a.openapi)
 	m.Handle("POST /v1/games", a.authed(a.createGame))
-	m.Handle("GET /v1/games/{game}", a.authed(a.getGame))
+	m.Handle("GET /v1/games/{game}", a.read(a.getGame))
 	m.Handle("GET /v1/bindings/{platform}/{space}", a.authed(a.getBinding))
 	m.Handle("POST /v1/games/{game}/join", a.authed(a.alias("join")))
 	m.Handle("POST /v1/games/{game}/leave", a.authed(a.alias("leave")))
@@ -105,19 +105,19 @@ func (a *API) routes() {
 	m.Handle("POST /v1/games/{game}/packs/open", a.authed(a.alias("open")))
 	m.Handle("POST /v1/games/{game}/gifts", a.authed(a.alias("gift")))
 	m.Handle("POST /v1/games/{game}/trades", a.authed(a.alias("trade-offer")))
-	m.Handle("GET /v1/games/{game}/trades", a.authed(a.listTrades))
-	m.Handle("GET /v1/games/{game}/trades/{trade}", a.authed(a.getTrade))
+	m.Handle("GET /v1/games/{game}/trades", a.read(a.listTrades))
+	m.Handle("GET /v1/games/{game}/trades/{trade}", a.read(a.getTrade))
 	m.Handle("POST /v1/games/{game}/trades/{trade}/accept", a.authed(a.acceptTrade))
 	m.Handle("POST /v1/games/{game}/trades/{trade}/withdraw", a.authed(a.withdrawTrade))
-	m.Handle("GET /v1/games/{game}/shop", a.authed(a.shop))
-	m.Handle("GET /v1/games/{game}/ruleset", a.authed(a.getRuleset))
-	m.Handle("GET /v1/games/{game}/players", a.authed(a.listPlayers))
-	m.Handle("GET /v1/games/{game}/players/{player}", a.authed(a.getPlayer))
-	m.Handle("GET /v1/games/{game}/me", a.authed(a.me))
-	m.Handle("GET /v1/games/{game}/log", a.authed(a.getLog))
-	m.Handle("GET /v1/games/{game}/seeds", a.authed(a.getSeeds))
-	m.Handle("GET /v1/games/{game}/periods/{period}/activity", a.authed(a.getActivity))
-	m.Handle("GET /v1/games/{game}/audit", a.authed(a.audit))
+	m.Handle("GET /v1/games/{game}/shop", a.read(a.shop))
+	m.Handle("GET /v1/games/{game}/ruleset", a.read(a.getRuleset))
+	m.Handle("GET /v1/games/{game}/players", a.read(a.listPlayers))
+	m.Handle("GET /v1/games/{game}/players/{player}", a.read(a.getPlayer))
+	m.Handle("GET /v1/games/{game}/me", a.read(a.me))
+	m.Handle("GET /v1/games/{game}/log", a.read(a.getLog))
+	m.Handle("GET /v1/games/{game}/seeds", a.read(a.getSeeds))
+	m.Handle("GET /v1/games/{game}/periods/{period}/activity", a.read(a.getActivity))
+	m.Handle("GET /v1/games/{game}/audit", a.read(a.audit))
 	a.exoptosisRoutes(m)
 	a.obeliskRoutes(m)
 	a.governanceRoutes(m)
@@ -172,11 +172,14 @@ func (a *API) allowedMethods(r *http.Request) []string {
 // It is a type, not a closure: authed is small enough to inline into each
 // of the sixty route registrations, and each inlined copy would carry its
 // own copy of this check (70 KB of every API bootstrap, issue 16).
-func (a *API) authed(h http.HandlerFunc) http.Handler { return authedHandler{a, h} }
+func (a *API) authed(h http.HandlerFunc) http.Handler { return authedHandler{a: a, h: h} }
 
 type authedHandler struct {
 	a *API
 	h http.HandlerFunc
+	// read, when set, is the handler of a read of a game, which may be
+	// asked as of a moment (?at=, past.go); h is then unused.
+	read readFunc
 }
 
 func (ah authedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -202,7 +205,15 @@ func (ah authedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ah.a.outOfScope(w, r, key, "game_out_of_scope", fmt.Sprintf("This API key may not touch game %s: it is limited to %s.", g, key.Scope))
 		return
 	}
-	ah.h(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
+	r = r.WithContext(context.WithValue(r.Context(), keyCtx{}, key))
+	switch {
+	case ah.read != nil:
+		ah.a.serveRead(w, r, ah.read)
+	case r.URL.Query().Has("at"):
+		refuseAt(w, r)
+	default:
+		ah.h(w, r)
+	}
 }
 
 // keyCtx is the context key of the request's API key.
@@ -418,13 +429,13 @@ func (a *API) withdrawTrade(w http.ResponseWriter, r *http.Request) {
 // tradeStatuses are the values the status filter of GET trades accepts.
 var tradeStatuses = []string{trades.TradeOpen, trades.TradeExecuted, trades.TradeWithdrawn, trades.TradeExpired}
 
-func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTrades(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	q := r.URL.Query()
 	f := trades.TradeFilter{Player: q.Get("player"), Status: q.Get("status")}
 	if f.Player != "" && !game.ValidIdentity(f.Player) {
 		// A name or a mention, as a person gives a player.
 		req, _ := request(r, false)
-		id, err := a.svc.ResolvePlayer(r.Context(), req, f.Player)
+		id, err := s.ResolvePlayer(r.Context(), req, f.Player)
 		if err != nil {
 			a.writeError(w, r, err)
 			return
@@ -439,7 +450,7 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, next, err := trades.On(a.svc).TradesPage(r.Context(), r.PathValue("game"), f, pr)
+	v, next, err := trades.On(s).TradesPage(r.Context(), r.PathValue("game"), f, pr)
 	a.replyPage(w, r, "trades", v, next, err)
 }
 
@@ -447,23 +458,23 @@ func (a *API) listTrades(w http.ResponseWriter, r *http.Request) {
 // anything longer is no id the server made.
 const maxTradeID = 64
 
-func (a *API) getTrade(w http.ResponseWriter, r *http.Request) {
+func (a *API) getTrade(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	id := r.PathValue("trade")
 	if len(id) > maxTradeID {
 		problem(w, "invalid_request", fmt.Sprintf("%q is not a trade id.", id))
 		return
 	}
-	v, err := trades.On(a.svc).Trade(r.Context(), r.PathValue("game"), id)
+	v, err := trades.On(s).Trade(r.Context(), r.PathValue("game"), id)
 	a.reply(w, r, v, err)
 }
 
-func (a *API) shop(w http.ResponseWriter, r *http.Request) {
-	v, err := gildedhall.On(a.svc).Shop(r.Context(), r.PathValue("game"))
+func (a *API) shop(w http.ResponseWriter, r *http.Request, s *game.Service) {
+	v, err := gildedhall.On(s).Shop(r.Context(), r.PathValue("game"))
 	a.reply(w, r, map[string]any{"items": v}, err)
 }
 
-func (a *API) getRuleset(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Ruleset(r.Context(), r.PathValue("game"))
+func (a *API) getRuleset(w http.ResponseWriter, r *http.Request, s *game.Service) {
+	v, err := s.Ruleset(r.Context(), r.PathValue("game"))
 	a.reply(w, r, v, err)
 }
 
@@ -480,35 +491,35 @@ func (a *API) getBinding(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, r, v, err)
 }
 
-func (a *API) getGame(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Game(r.Context(), r.PathValue("game"))
+func (a *API) getGame(w http.ResponseWriter, r *http.Request, s *game.Service) {
+	v, err := s.Game(r.Context(), r.PathValue("game"))
 	a.reply(w, r, v, err)
 }
 
-func (a *API) listPlayers(w http.ResponseWriter, r *http.Request) {
+func (a *API) listPlayers(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	pr, ok := pageRequest(w, r)
 	if !ok {
 		return
 	}
-	v, next, err := a.svc.PlayersPage(r.Context(), r.PathValue("game"), pr)
+	v, next, err := s.PlayersPage(r.Context(), r.PathValue("game"), pr)
 	a.replyPage(w, r, "players", v, next, err)
 }
 
 // getPlayer answers the player the path names as a person names them
 // (game.ResolvePlayer: an identity, a mention, a bare id of the actor's
 // platform, a display name), so the CLI resolves a name where every edge does.
-func (a *API) getPlayer(w http.ResponseWriter, r *http.Request) {
+func (a *API) getPlayer(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	req, _ := request(r, false)
-	id, err := a.svc.ResolvePlayer(r.Context(), req, r.PathValue("player"))
+	id, err := s.ResolvePlayer(r.Context(), req, r.PathValue("player"))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	v, err := a.svc.Player(r.Context(), req.Game, id)
+	v, err := s.Player(r.Context(), req.Game, id)
 	a.reply(w, r, v, err)
 }
 
-func (a *API) me(w http.ResponseWriter, r *http.Request) {
+func (a *API) me(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	req, err := request(r, true)
 	if err != nil {
 		a.writeError(w, r, err)
@@ -518,30 +529,30 @@ func (a *API) me(w http.ResponseWriter, r *http.Request) {
 		problem(w, "invalid_actor", fmt.Sprintf("%q is not a platform identity such as discord:1234.", req.Actor))
 		return
 	}
-	v, err := a.svc.Player(r.Context(), req.Game, req.Actor)
+	v, err := s.Player(r.Context(), req.Game, req.Actor)
 	a.reply(w, r, v, err)
 }
 
-func (a *API) getLog(w http.ResponseWriter, r *http.Request) {
+func (a *API) getLog(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	pr, ok := pageRequest(w, r)
 	if !ok {
 		return
 	}
-	v, err := a.svc.Log(r.Context(), r.PathValue("game"), pr.Cursor, pr.Limit)
+	v, err := s.Log(r.Context(), r.PathValue("game"), pr.Cursor, pr.Limit)
 	a.reply(w, r, v, err)
 }
 
-func (a *API) getSeeds(w http.ResponseWriter, r *http.Request) {
+func (a *API) getSeeds(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	pr, ok := pageRequest(w, r)
 	if !ok {
 		return
 	}
-	v, next, err := a.svc.SeedsPage(r.Context(), r.PathValue("game"), pr)
+	v, next, err := s.SeedsPage(r.Context(), r.PathValue("game"), pr)
 	a.replyPage(w, r, "seeds", v, next, err)
 }
 
-func (a *API) audit(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Audit(r.Context(), r.PathValue("game"))
+func (a *API) audit(w http.ResponseWriter, r *http.Request, s *game.Service) {
+	v, err := s.Audit(r.Context(), r.PathValue("game"))
 	a.reply(w, r, v, err)
 }
 

@@ -47,11 +47,11 @@ func (a *API) replyPage(w http.ResponseWriter, r *http.Request, name string, ite
 	writeJSON(w, http.StatusOK, body)
 }
 
-func (a *API) getActivity(w http.ResponseWriter, r *http.Request) {
+func (a *API) getActivity(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	pr, ok := pageRequest(w, r)
 	if !ok {
 		return
 	}
-	v, err := a.svc.Activity(r.Context(), r.PathValue("game"), r.PathValue("period"), pr)
+	v, err := s.Activity(r.Context(), r.PathValue("game"), r.PathValue("period"), pr)
 	a.reply(w, r, v, err)
 }

@@ -45,7 +45,7 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 // game's state will ever allow it, as a game's ruleset never changes.
 // Each area's codes are in its own map, beside its routes; they are listed
 // here once.
-var statusOf = statusTable(coreStatuses, exoptosisStatuses, governanceStatuses)
+var statusOf = statusTable(coreStatuses, exoptosisStatuses, governanceStatuses, pastStatuses)
 
 // statusTable merges the areas' status maps (a later map's entry wins).
 func statusTable(areas ...map[string]int) map[string]int {

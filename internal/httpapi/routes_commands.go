@@ -13,15 +13,15 @@ import (
 // routes are aliases of it; a command whose alias names a record in its path
 // (a trade, a match, a proposal, a ruling) takes the id in the body here.
 func (a *API) commandRoutes(m *http.ServeMux) {
-	m.Handle("GET /v1/games/{game}/commands", a.authed(a.listCommands))
+	m.Handle("GET /v1/games/{game}/commands", a.read(a.listCommands))
 	m.Handle("POST /v1/games/{game}/commands/{name}", a.authed(a.runCommand))
 }
 
 // listCommands answers which commands the game's ruleset has that an edge
 // may call, with their payload fields: what a client with no hand-written
 // code for a command (croupier play, chat) needs to run it.
-func (a *API) listCommands(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Commands(r.Context(), r.PathValue("game"))
+func (a *API) listCommands(w http.ResponseWriter, r *http.Request, s *game.Service) {
+	v, err := s.Commands(r.Context(), r.PathValue("game"))
 	a.reply(w, r, v, err)
 }
 

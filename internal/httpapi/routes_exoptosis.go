@@ -19,9 +19,9 @@ func (a *API) exoptosisRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/duels", a.authed(a.alias("duel-request")))
 	m.Handle("POST /v1/games/{game}/duels/{match}/answer", a.authed(a.answerDuel))
 	m.Handle("POST /v1/games/{game}/battles/engage", a.authed(a.alias("battle-engage")))
-	m.Handle("GET /v1/games/{game}/matches", a.authed(a.listMatches))
-	m.Handle("GET /v1/games/{game}/matches/{match}", a.authed(viewerRead(a, gildedhall.On(a.svc).Match)))
-	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.authed(viewerRead(a, gildedhall.On(a.svc).Replay)))
+	m.Handle("GET /v1/games/{game}/matches", a.read(a.listMatches))
+	m.Handle("GET /v1/games/{game}/matches/{match}", a.read(viewerRead(a, gildedhall.On, (*gildedhall.Service).Match)))
+	m.Handle("GET /v1/games/{game}/matches/{match}/replay", a.read(viewerRead(a, gildedhall.On, (*gildedhall.Service).Replay)))
 	m.Handle("POST /v1/games/{game}/matches/{match}/moves", a.authed(a.move))
 }
 
@@ -100,7 +100,7 @@ var (
 	matchKinds    = []string{gildedhall.MatchDuel, gildedhall.MatchBattle}
 )
 
-func (a *API) listMatches(w http.ResponseWriter, r *http.Request) {
+func (a *API) listMatches(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	q := r.URL.Query()
 	f := gildedhall.MatchFilter{Player: q.Get("player"), Status: q.Get("status"), Kind: q.Get("kind")}
 	if f.Player != "" && !game.ValidIdentity(f.Player) {
@@ -114,7 +114,7 @@ func (a *API) listMatches(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, next, err := gildedhall.On(a.svc).MatchesPage(r.Context(), r.PathValue("game"), f, pr)
+	v, next, err := gildedhall.On(s).MatchesPage(r.Context(), r.PathValue("game"), f, pr)
 	a.replyPage(w, r, "matches", v, next, err)
 }
 
@@ -130,14 +130,14 @@ func viewer(w http.ResponseWriter, r *http.Request) (string, bool) {
 }
 
 // viewerRead is the handler of a read of the path's match as its viewer
-// sees it.
-func viewerRead[T any](a *API, get func(ctx context.Context, game, match, who string) (T, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+// sees it: get of the ruleset's service on the one the request reads.
+func viewerRead[R, T any](a *API, on func(*game.Service) R, get func(rs R, ctx context.Context, game, match, who string) (T, error)) readFunc {
+	return func(w http.ResponseWriter, r *http.Request, s *game.Service) {
 		who, ok := viewer(w, r)
 		if !ok {
 			return
 		}
-		v, err := get(r.Context(), r.PathValue("game"), r.PathValue("match"), who)
+		v, err := get(on(s), r.Context(), r.PathValue("game"), r.PathValue("match"), who)
 		a.reply(w, r, v, err)
 	}
 }

@@ -18,21 +18,21 @@ import (
 // .../message-events) and the tallies read them as of each deadline.
 func (a *API) governanceRoutes(m *http.ServeMux) {
 	m.Handle("POST /v1/games/{game}/proposals", a.authed(a.alias("proposal-submit")))
-	m.Handle("GET /v1/games/{game}/proposals", a.authed(a.listProposals))
-	m.Handle("GET /v1/games/{game}/proposals/{proposal}", a.authed(recordRead(a, "proposal", a.svc.Proposal)))
+	m.Handle("GET /v1/games/{game}/proposals", a.read(a.listProposals))
+	m.Handle("GET /v1/games/{game}/proposals/{proposal}", a.read(recordRead(a, "proposal", (*game.Service).Proposal)))
 	m.Handle("POST /v1/games/{game}/proposals/{proposal}/withdraw", a.authed(pathCommand(a, http.StatusOK, "proposal", a.svc.WithdrawProposal)))
 	m.Handle("POST /v1/games/{game}/justice", a.authed(a.alias("justice-request")))
-	m.Handle("GET /v1/games/{game}/justice", a.authed(a.listJustice))
-	m.Handle("GET /v1/games/{game}/justice/{request}", a.authed(recordRead(a, "request", a.svc.JusticeRequest)))
+	m.Handle("GET /v1/games/{game}/justice", a.read(a.listJustice))
+	m.Handle("GET /v1/games/{game}/justice/{request}", a.read(recordRead(a, "request", (*game.Service).JusticeRequest)))
 	m.Handle("POST /v1/games/{game}/justice/{request}/rulings", a.authed(a.rule))
-	m.Handle("GET /v1/games/{game}/rulings", a.authed(a.listRulings))
+	m.Handle("GET /v1/games/{game}/rulings", a.read(a.listRulings))
 	m.Handle("POST /v1/games/{game}/rulings/{ruling}/overturn", a.authed(pathCommand(a, http.StatusOK, "ruling", a.svc.Overturn)))
 	m.Handle("POST /v1/games/{game}/rulings/{ruling}/confidence", a.authed(a.openConfidence))
-	m.Handle("GET /v1/games/{game}/judge", a.authed(a.getJudge))
+	m.Handle("GET /v1/games/{game}/judge", a.read(a.getJudge))
 	m.Handle("POST /v1/games/{game}/judge/removal-assents", a.authed(a.alias("judge-removal-assent")))
 	m.Handle("POST /v1/games/{game}/judge/resign", a.authed(a.alias("judge-resign")))
 	m.Handle("POST /v1/games/{game}/candidacies", a.authed(a.alias("judge-candidacy")))
-	m.Handle("GET /v1/games/{game}/candidacies", a.authed(a.listCandidacies))
+	m.Handle("GET /v1/games/{game}/candidacies", a.read(a.listCandidacies))
 	m.Handle("POST /v1/games/{game}/reactions", a.authed(a.alias("push-reactions")))
 	m.Handle("POST /v1/games/{game}/message-events", a.authed(a.alias("push-message-event")))
 }
@@ -88,13 +88,13 @@ func recordID(w http.ResponseWriter, r *http.Request, name string) (string, bool
 
 // recordRead is the handler of a read of the record the path value name
 // identifies.
-func recordRead[T any](a *API, name string, get func(ctx context.Context, game, id string) (T, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+func recordRead[T any](a *API, name string, get func(s *game.Service, ctx context.Context, game, id string) (T, error)) readFunc {
+	return func(w http.ResponseWriter, r *http.Request, s *game.Service) {
 		id, ok := recordID(w, r, name)
 		if !ok {
 			return
 		}
-		v, err := get(r.Context(), r.PathValue("game"), id)
+		v, err := get(s, r.Context(), r.PathValue("game"), id)
 		a.reply(w, r, v, err)
 	}
 }
@@ -103,7 +103,7 @@ func recordRead[T any](a *API, name string, get func(ctx context.Context, game, 
 var proposalStatuses = []string{string(governance.StatusOpen), string(governance.StatusAdopted),
 	string(governance.StatusFailed), string(governance.StatusWithdrawn)}
 
-func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
+func (a *API) listProposals(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	status := r.URL.Query().Get("status")
 	if !oneOf(w, "status", status, proposalStatuses) {
 		return
@@ -112,14 +112,14 @@ func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, next, err := a.svc.ProposalsPage(r.Context(), r.PathValue("game"), status, pr)
+	v, next, err := s.ProposalsPage(r.Context(), r.PathValue("game"), status, pr)
 	a.replyPage(w, r, "proposals", v, next, err)
 }
 
 // requestStatuses are the values the status filter of GET justice accepts.
 var requestStatuses = []string{governance.RequestOpen, governance.RequestAnswered}
 
-func (a *API) listJustice(w http.ResponseWriter, r *http.Request) {
+func (a *API) listJustice(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	status := r.URL.Query().Get("status")
 	if !oneOf(w, "status", status, requestStatuses) {
 		return
@@ -128,7 +128,7 @@ func (a *API) listJustice(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, next, err := a.svc.JusticeRequestsPage(r.Context(), r.PathValue("game"), status, pr)
+	v, next, err := s.JusticeRequestsPage(r.Context(), r.PathValue("game"), status, pr)
 	a.replyPage(w, r, "requests", v, next, err)
 }
 
@@ -148,12 +148,12 @@ func (a *API) rule(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (a *API) listRulings(w http.ResponseWriter, r *http.Request) {
+func (a *API) listRulings(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	pr, ok := pageRequest(w, r)
 	if !ok {
 		return
 	}
-	v, next, err := a.svc.RulingsPage(r.Context(), r.PathValue("game"), pr)
+	v, next, err := s.RulingsPage(r.Context(), r.PathValue("game"), pr)
 	a.replyPage(w, r, "rulings", v, next, err)
 }
 
@@ -174,16 +174,16 @@ func (a *API) openConfidence(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (a *API) getJudge(w http.ResponseWriter, r *http.Request) {
-	v, err := a.svc.Judge(r.Context(), r.PathValue("game"))
+func (a *API) getJudge(w http.ResponseWriter, r *http.Request, s *game.Service) {
+	v, err := s.Judge(r.Context(), r.PathValue("game"))
 	a.reply(w, r, v, err)
 }
 
-func (a *API) listCandidacies(w http.ResponseWriter, r *http.Request) {
+func (a *API) listCandidacies(w http.ResponseWriter, r *http.Request, s *game.Service) {
 	pr, ok := pageRequest(w, r)
 	if !ok {
 		return
 	}
-	v, err := a.svc.Candidacies(r.Context(), r.PathValue("game"), r.URL.Query().Get("week"), pr)
+	v, err := s.Candidacies(r.Context(), r.PathValue("game"), r.URL.Query().Get("week"), pr)
 	a.reply(w, r, v, err)
 }

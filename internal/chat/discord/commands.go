@@ -23,6 +23,7 @@ const PermManageGuild Permissions = 32
 var groupDescriptions = map[string]string{
 	"trade":      "Trades between players",
 	"components": "Admins' corrections of a player's Ritual Components",
+	"case":       "Cases: a turns game's, or a request for justice",
 }
 
 // Channel types a channel option accepts: text and announcement channels,

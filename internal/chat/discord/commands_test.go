@@ -163,6 +163,7 @@ func TestEverySlashCommand(t *testing.T) {
 		t.Errorf("a refused grant gave %d Chips", c)
 	}
 
+	contains(t, "rules", hs.cmd(ada, "rules"), "version 2", "tradeWindow 3 days")
 	contains(t, "log", hs.cmd(ada, "log", opt("limit", 5)), "The ruleset was amended to version 2 by <@1>")
 	contains(t, "seeds", hs.cmd(ada, "seeds"), "commitment")
 	contains(t, "audit", hs.cmd(ada, "audit"), "Draws checked")

@@ -171,6 +171,12 @@ func governanceScenario(t *testing.T) *harness {
 	if q, _ := hs.svc.JudgeQueue(context.Background(), "hall"); len(q) != 0 {
 		t.Errorf("the queue after both rulings: %+v", q)
 	}
+	// A request for justice, now and as it stood before the election
+	// (issue 25): then it awaited a Judge.
+	contains(t, "case show", hs.cmd(grace, "case", sub("show", opt("case", question))), "Question by <@5>", "Ruling "+qr.ID+" by <@2>", "No: a Joker's colour is its own.")
+	then := hs.cmd(grace, "case", sub("show", opt("case", question), opt("at", "2026-12-06 12:00")))
+	contains(t, "case show then", then, "As of Sun 6 Dec 12:00 UTC", "Question by <@5>", "Do Jokers count as Red?", "No ruling yet.")
+	contains(t, "judge then", hs.cmd(grace, "judge", opt("at", "2026-12-06 12:00")), "As of Sun 6 Dec 12:00 UTC", "There is no Judge.", question)
 	r = hs.cmd(grace, "confidence", opt("ruling", qr.ID), opt("message", "1117"))
 	contains(t, "confidence", r, "Vote of confidence "+qr.ID, "vote of confidence open")
 	r = hs.cmd(ada, "overturn", opt("ruling", sr.ID))

@@ -84,5 +84,7 @@ func turnsScenario(t *testing.T) *harness {
 	}
 	contains(t, "appeal-vote", hs.cmd(grace, "case", sub("vote", opt("case", 5301), opt("vote", "against"))), "voted against the appeal A1 of case 5301")
 	contains(t, "turns", hs.cmd(ada, "turns", sub("status")), "Round 1, turn 1-1", "Judicial Pool", "Proposal P1")
+	contains(t, "case show", hs.cmd(ada, "case", sub("show", opt("case", "5301"))), "Case 5301: FALSE", "Ruled FALSE by the administrator", "Appeal A1 by User 5 for TRUE")
+	contains(t, "rules", hs.cmd(ada, "rules", opt("rule", 210)), "Rule 210", "Enacted at the game's creation")
 	return hs
 }

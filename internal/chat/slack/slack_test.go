@@ -360,6 +360,11 @@ func TestEveryCommand(t *testing.T) {
 			t.Errorf("after amend: %v %v", rs.Durations.TradeWindow, err)
 		}
 	})
+	run("rules", func() {
+		if m := e.ok(ada, "rules"); !strings.Contains(all(m), "tradeWindow 3 days") {
+			t.Errorf("rules after the amendment: %s", all(m))
+		}
+	})
 	run("log", func() { e.ok(ada, "log 5") })
 	run("seeds", func() { e.ok(ada, "seeds") })
 	run("audit", func() { e.ok(ada, "audit") })

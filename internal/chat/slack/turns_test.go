@@ -51,6 +51,7 @@ func turnsScenario(t *testing.T) *env {
 	}
 	has(t, "appeal-vote", e.ok(grace, "case vote case=5301 vote=against"), "voted against the appeal A1 of case 5301")
 	has(t, "turns", e.ok(ada, "turns status"), "Round 1, turn 1-1")
+	has(t, "case show", e.ok(ada, "case show 5301"), "Case 5301: FALSE", "Ruled FALSE by the administrator", "Appeal A1 by")
 	cs, err := turns.Cases(context.Background(), e.svc, "nomic")
 	if err != nil || len(cs) != 1 || !strings.Contains(fmt.Sprint(cs[0].Appeals), "A1") {
 		t.Fatalf("cases: %+v %v", cs, err)
