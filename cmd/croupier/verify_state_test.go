@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"croupier/internal/game"
+	"croupier/internal/rulesets/gildedhall"
 	"croupier/internal/store"
 )
 
@@ -228,50 +230,29 @@ func TestIssue25_VerifyStateFindsAnAlteredItem(t *testing.T) {
 	}
 }
 
-// Items the public log hides (a module's hidden information, such as a
-// hand during an Exoptosis selection: game.Tx.MarkSecret) are skipped by
-// the audit over the API, not reported as differences: the public log
-// shows that they changed, not how. Here every logged change of the duel's
-// match is marked secret in the stored log, as such a module would have
-// logged it; the public views still show the match, the replay cannot.
+// Items the public log hides are skipped by the audit over the API, not
+// reported as differences: while the hands of an Exoptosis duel are being
+// selected the match is secret (X1; Tx.MarkSecret), and the public log
+// shows that it changed, not how. Once the hands are revealed the change
+// that reveals them holds the whole match, and the audit compares it like
+// any other item to the duel's end.
 func TestIssue25_VerifyStateSkipsWhatThePublicLogHides(t *testing.T) {
 	h := newHarness(t, "manual")
-	h.play(stateGames[0].game, stateGames[0].script)
-	ctx := context.Background()
-	st := h.srv.store
-	page, err := st.Query(ctx, store.Query{PK: "GAME#hall", Prefix: "LOG#", Limit: 500})
-	if err != nil {
-		t.Fatal(err)
+	// The Gilded Hall's game, up to the duel's acceptance.
+	script := stateGames[0].script
+	h.play("hall", script[:strings.Index(script, "discord:2 duel accept")+len("discord:2 duel accept")])
+	h.vars["CROUPIER_GAME"] = "hall"
+	page, err := h.srv.store.Query(context.Background(), store.Query{PK: "GAME#hall", Prefix: "MATCH#"})
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("the duel's match: %v, %d items", err, len(page.Items))
 	}
-	match := ""
-	for _, it := range page.Items {
-		e, err := game.DecodeEntry(it.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		marked := false
-		for i, c := range e.Changes {
-			if strings.HasPrefix(c.SK, "MATCH#") {
-				e.Changes[i].Secret, marked, match = true, true, c.SK
-			}
-		}
-		if !marked {
-			continue
-		}
-		it.Data, _ = json.Marshal(e)
-		if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: it, Expect: it.Version}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if match == "" {
-		t.Fatal("the duel wrote no MATCH# item")
-	}
+	match := page.Items[0].SK
 	r := h.cli("verify", "--state", "--game", "hall")
 	if r.code != 0 {
-		t.Fatalf("verify --state with a hidden match: %s; want exit 0", r)
+		t.Fatalf("verify --state while the duel's hands are selected: %s; want exit 0", r)
 	}
-	matches(t, "verify --state with a hidden match", r.stdout, `^game hall: everything matches: \d+ entries, \d+ items, \d+ views compared\n`)
-	contains(t, "verify --state with a hidden match", r.stdout, "skipped 1 item the public log hides (not differences):\n  item "+match+": the public log hides its changes until a later change reveals them\n")
+	matches(t, "verify --state while the hands are selected", r.stdout, `^game hall: everything matches: \d+ entries, \d+ items, \d+ views compared\n`)
+	contains(t, "verify --state while the hands are selected", r.stdout, "skipped 1 item the public log hides (not differences):\n  item "+match+": the public log hides its changes until a later change reveals them\n")
 
 	var rep stateReport
 	r = h.cli("verify", "--state", "--game", "hall", "--json")
@@ -280,6 +261,20 @@ func TestIssue25_VerifyStateSkipsWhatThePublicLogHides(t *testing.T) {
 	}
 	if len(rep.Skipped) != 1 || rep.Skipped[0].Item != match || len(rep.Differences) != 0 || rep.Entries == 0 || rep.Views == 0 {
 		t.Errorf("verify --state --json: %+v; want one skipped item %s, no differences", rep, match)
+	}
+
+	// The duel, played to its end: every view of it matches the log.
+	if v, _ := h.playOut(strings.TrimPrefix(match, "MATCH#"), rand.New(rand.NewPCG(25, 3)), 0); v.Status == gildedhall.MatchPlaying {
+		t.Fatalf("the duel did not end: %+v", v)
+	}
+	r = h.cli("verify", "--state", "--game", "hall")
+	if r.code != 0 || strings.Contains(r.stdout, "skipped") {
+		t.Fatalf("verify --state after the duel: %s; want exit 0 and nothing skipped", r)
+	}
+	matches(t, "verify --state after the duel", r.stdout, `^game hall: everything matches: \d+ entries, \d+ items, \d+ views compared\n`)
+	h.stop()
+	if r = runCLI(nil, "verify", "--state", "--game", "hall", "--store", h.data); r.code != 0 {
+		t.Fatalf("verify --state --store after the duel: %s; want exit 0", r)
 	}
 }
 

@@ -205,19 +205,21 @@ func (r *Replay) Finish() {
 	for sk, steps := range r.byItem {
 		sort.Slice(steps, func(i, j int) bool { return steps[i].c.V < steps[j].c.V })
 		it := r.Items[sk]
+		hidden := slices.Contains(r.Secret, sk)
 		for _, st := range steps {
 			c := st.c
 			switch {
 			case c.Gone:
 				it = store.Item{}
 				delete(r.Refs, sk)
+				hidden = false
 			case c.Ref:
 				r.Refs[sk] = true
 				it = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V}
 			case c.Secret && c.Ops == nil:
 				// A secret change read from the public log: hidden until
 				// the change that reveals it (which holds the whole item).
-				r.Secret = append(r.Secret, sk)
+				hidden = true
 				it = store.Item{}
 			default:
 				var doc []byte
@@ -225,7 +227,7 @@ func (r *Replay) Finish() {
 					doc = it.Data
 				}
 				if doc == nil && (len(c.Ops) != 1 || len(c.Ops[0].Path) != 0 || c.Ops[0].Value == nil) {
-					if !slices.Contains(r.Secret, sk) {
+					if !hidden {
 						r.Defects = append(r.Defects, fmt.Sprintf("%s: entry %s changes version %d of an item the log never created", sk, st.entry, c.V))
 					}
 					continue
@@ -236,8 +238,15 @@ func (r *Replay) Finish() {
 					continue
 				}
 				it = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V, Data: data, Due: c.Due, Order: c.Order}
+				hidden = false // revealed: the change holds the whole item
 			}
 			r.Last[sk] = st.entry
+		}
+		// Secret lists each item whose latest change is hidden, once: an
+		// item revealed since is known again.
+		r.Secret = slices.DeleteFunc(r.Secret, func(s string) bool { return s == sk })
+		if hidden {
+			r.Secret = append(r.Secret, sk)
 		}
 		if it.Exists() || r.Refs[sk] {
 			r.Items[sk] = it
@@ -246,6 +255,7 @@ func (r *Replay) Finish() {
 		}
 	}
 	r.byItem = nil
+	sort.Strings(r.Secret)
 }
 
 // entryByID finds a log entry by its id (its ULID names its millisecond).
