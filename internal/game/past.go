@@ -48,7 +48,7 @@ func ParseMoment(s string) (Moment, error) {
 	for _, p := range []string{"before:", "after:"} {
 		if id, ok := strings.CutPrefix(s, p); ok {
 			if _, err := ulid.ParseStrict(strings.ToUpper(id)); err != nil {
-				return Moment{}, rules.Refuse("bad_moment", "%q is not a log entry's id: an entry id is the 26 letters and digits the log shows (such as 01JE5Z8X7Q3W0000000000000)", id)
+				return Moment{}, rules.Refuse("bad_moment", "%q is not a log entry's id: an entry id is the 26 letters and digits the log shows (such as 01JE5Z8X7Q3W00000000000000)", id)
 			}
 			return Moment{Entry: strings.ToUpper(id), After: p == "after:"}, nil
 		}
@@ -292,8 +292,10 @@ type pastStore struct {
 	pk    string
 	keys  []string // the replay's keys, sorted
 	order []string // the ordered index: Order + "\x00" + SK, sorted
-	// maxLog is the greatest log order key at the moment.
-	maxLog string
+	// maxLog is the greatest log order key at the moment; beforeLast:
+	// the moment is just before that entry, which is not in its log.
+	maxLog     string
+	beforeLast bool
 }
 
 var _ store.Store = (*pastStore)(nil)
@@ -312,6 +314,12 @@ func newPastStore(live store.Store, r *Replay) *pastStore {
 	_ = u.SetTime(ulid.Timestamp(r.AsOf.At))
 	// Every ULID of the moment's millisecond or before sorts before this.
 	p.maxLog = logPrefix + u.String()[:10] + "ZZZZZZZZZZZZZZZZ"
+	if m, err := ParseMoment(r.AsOf.Asked); err == nil && m.Entry != "" && logPrefix+m.Entry <= p.maxLog {
+		// Around an entry, the log of the moment ends at it, also among
+		// the entries of its very millisecond (a manual clock, a turn
+		// end), which count up to it in log order as the replay does.
+		p.maxLog, p.beforeLast = logPrefix+m.Entry, !m.After
+	}
 	return p
 }
 
@@ -379,7 +387,7 @@ func (p *pastStore) then(it store.Item) store.Item {
 	}
 	switch {
 	case strings.HasPrefix(it.SK, logPrefix):
-		if it.Order > p.maxLog {
+		if it.Order > p.maxLog || p.beforeLast && it.Order == p.maxLog {
 			return store.Item{Key: it.Key}
 		}
 	case strings.HasPrefix(it.SK, seedPrefix):
