@@ -670,6 +670,11 @@ func TestPagesAreValidHTML(t *testing.T) {
 		}
 		pages[gamePath("players")+"?at="+at+" (refused)"] = body
 	}
+	code, body, _ := p.get(atMoment(gamePath("players", "discord:999"), pastMoment(t, p)))
+	if code != http.StatusNotFound {
+		t.Fatalf("an unknown player at a moment: %d", code)
+	}
+	pages[gamePath("players", "discord:999")+" at a moment (404)"] = body
 	for _, want := range allPages(p) {
 		if _, ok := pages[want]; !ok {
 			t.Errorf("the crawl never reached %s", want)

@@ -140,11 +140,16 @@ func TestPastMomentsRefusedAreFriendlyPages(t *testing.T) {
 			}
 		}
 	}
-	// A player who had not joined yet is not found then.
-	code, body, _ := p.get(gamePath("players", ada) + "?at=" + url.QueryEscape("2026-11-30T11:59:59Z"))
-	if code != http.StatusNotFound || !strings.Contains(body, "<h1>") {
-		t.Errorf("before the game: %d %.300s", code, body)
+	// A player who had not joined yet is not found then: the 404 keeps
+	// the moment's banner and picker.
+	p.clk.Set(start.Add(4 * time.Hour))
+	p.must(p.svc.Join(p.ctx, p.req("discord:9"), game.JoinGame{Name: "Eve"}))
+	code, body, _ := p.get(gamePath("players", "discord:9") + "?at=" + url.QueryEscape("2026-11-30T13:00"))
+	if code != http.StatusNotFound {
+		t.Errorf("Eve before she joined: %d, want 404", code)
 	}
+	contains(t, "Eve before she joined", body, "<h1>Not found</h1>", `<p id="not-found">`, `<p id="as-of"`, "Mon 30 Nov 2026, 13:00 UTC", `<form id="time-picker"`)
+	contains(t, "Eve now", p.page(gamePath("players", "discord:9")), "Eve")
 }
 
 // The time picker is a GET form in every game page, in the game's zone.

@@ -197,6 +197,14 @@ func (h *Handler) gamePage(fill func(h *Handler, ctx context.Context, r *http.Re
 			l.Names[p.ID] = p.Name
 		}
 		body, err := fill(view, ctx, r, l)
+		if msg, ok := notFoundMessage(err); ok && past != nil {
+			// Not there at that moment (a player who joined later, a
+			// match not yet requested): the 404 keeps the game's frame,
+			// with the banner and the picker, to choose another moment.
+			l.Title, l.Section = "Not found", ""
+			h.render(w, r, http.StatusNotFound, message("Not found", "not-found", msg, false), l)
+			return
+		}
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -222,22 +230,32 @@ func (h *Handler) shows(ruleset string) map[string]bool {
 // malformed game, player, match... is a friendly 404; anything else (the
 // store unreachable) is a 503 that asks to try again. Never a 500.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if msg, ok := notFoundMessage(err); ok {
+		h.notFound(w, r, msg)
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	h.log.Error("tracker: reading the game failed", "path", r.URL.Path, "err", err)
+	w.Header().Set("Retry-After", "5")
+	h.render(w, r, http.StatusServiceUnavailable, unavailable("The game's records could not be read just now. Please try again in a moment."),
+		&layout{Title: "Temporarily unavailable"})
+}
+
+// notFoundMessage is the sentence of an error that is the friendly 404:
+// a page's notFound, or a refusal of the service (no such player, a
+// ruleset without the page's institution).
+func notFoundMessage(err error) (string, bool) {
 	var nf notFound
 	var re *rules.Error
 	switch {
 	case errors.As(err, &nf):
-		h.notFound(w, r, nf.Message)
+		return nf.Message, true
 	case errors.As(err, &re):
-		h.notFound(w, r, re.Message)
-	default:
-		if errors.Is(err, context.Canceled) {
-			return
-		}
-		h.log.Error("tracker: reading the game failed", "path", r.URL.Path, "err", err)
-		w.Header().Set("Retry-After", "5")
-		h.render(w, r, http.StatusServiceUnavailable, unavailable("The game's records could not be read just now. Please try again in a moment."),
-			&layout{Title: "Temporarily unavailable"})
+		return re.Message, true
 	}
+	return "", false
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
