@@ -290,6 +290,13 @@ func TestPastTurnsShowsPointsThen(t *testing.T) {
 			`<span id="at-zone">US Central time (`+tc.zone+`)</span>`, `<a id="back-to-now" href="/tracker/games/nomic/turns">back to now</a>`)
 		keepsMoment(t, tc.at, body)
 	}
+	// Every page of the turns game answers at a moment, in its zone.
+	for _, page := range []string{"", "/players", "/players/" + bo, "/turns", "/cases", "/log", "/audit"} {
+		body := p.page(base + page + "?at=2026-12-07T05:30")
+		contains(t, page+" then", body, ">Mon 7 Dec 2026, 05:30 CST</time>", `<form id="time-picker"`)
+		keepsMoment(t, "2026-12-07T05:30", body)
+	}
+	contains(t, "the case before its Judge's deadline", p.page(base+"/cases?at=2026-12-07T05:30"), `id="case-5301"`, "Bo")
 	contains(t, "Bo's page before the deadline", p.page(base+"/players/"+bo+"?at=2026-12-07T05:59"), `<dd id="points">0</dd>`, `value="2026-12-07T05:59"`)
 	contains(t, "Bo's page after it", p.page(base+"/players/"+bo+"?at=2026-12-07T06:00"), `<dd id="points">`+now+`</dd>`)
 	code, body, _ := p.get(base + "/turns?at=2026-11-01T00:00")
