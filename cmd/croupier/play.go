@@ -14,6 +14,7 @@ import (
 
 	"croupier/internal/client"
 	"croupier/internal/game"
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rulesets"
 )
 
@@ -273,9 +274,16 @@ func (e *env) play(args []string) error {
 	ctx, cancel := context.WithTimeout(e.ctx, opts.timeout)
 	defer cancel()
 	if opts.at != "" {
-		serverNow := func() (time.Time, error) {
+		serverNow := func() (time.Time, *time.Location, error) {
 			h, _, err := c.Health(ctx)
-			return h.Time, err
+			if err != nil || opts.game == "" {
+				return h.Time, time.UTC, err
+			}
+			v, _, err := c.Game(ctx, opts.game)
+			if err != nil {
+				return h.Time, nil, err
+			}
+			return h.Time, calendar.Location(v.Zone), nil
 		}
 		if c.At, err = momentOf(opts.at, serverNow); err != nil {
 			return err

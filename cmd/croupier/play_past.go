@@ -6,7 +6,7 @@ import (
 
 	"croupier/internal/game"
 	"croupier/internal/rules/calendar"
-	"croupier/internal/words"
+	"croupier/internal/when"
 
 	"github.com/oklog/ulid/v2"
 )
@@ -19,9 +19,10 @@ import (
 // before:<id> / after:<id>. A command with --at is refused by the server:
 // the past is read-only.
 
-// momentOf is the API's moment for T; now is the server's clock, read
-// only for a phrase that counts back from it.
-func momentOf(t string, now func() (time.Time, error)) (string, error) {
+// momentOf is the API's moment for T; now is the server's clock and zone
+// the game's, read only for a time that needs them (internal/when: the
+// one reader of people's times, which chat's at: option reads too).
+func momentOf(t string, now func() (time.Time, *time.Location, error)) (string, error) {
 	s := strings.TrimSpace(t)
 	lower := strings.ToLower(s)
 	switch {
@@ -35,14 +36,15 @@ func momentOf(t string, now func() (time.Time, error)) (string, error) {
 	if at, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return at.UTC().Format(time.RFC3339Nano), nil
 	}
-	if d, ok := words.Ago(s); ok {
-		n, err := now()
-		if err != nil {
-			return "", err
-		}
-		return n.Add(-d).UTC().Format(time.RFC3339Nano), nil
+	n, zone, err := now()
+	if err != nil {
+		return "", err
 	}
-	return "", usagef(`--at %q is not a moment: give a time such as 2026-12-01T18:00:00Z, "2 days ago", "3 hours ago" or "yesterday", or a log entry's id (just after it; before:ID for just before it)`, t)
+	at, err := when.Parse(s, n, zone)
+	if err != nil {
+		return "", usagef("--at %q is not a moment: give %s, or a log entry's id (just after it; before:ID for just before it)", t, when.Grammar)
+	}
+	return at.UTC().Format(time.RFC3339Nano), nil
 }
 
 // asOfText says which moment a read shows, in the game's zone (UTC for a

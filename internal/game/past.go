@@ -313,7 +313,8 @@ type pastStore struct {
 	pk    string
 	keys  []string // the replay's keys, sorted
 	order []string // the ordered index: Order + "\x00" + SK, sorted
-	// maxLog is the greatest log order key at the moment.
+	// maxLog is the greatest log order key at the moment (the replay's
+	// skipped entries, of that moment but after it, are left out too).
 	maxLog string
 }
 

@@ -7,7 +7,6 @@ package words
 
 import (
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -46,37 +45,4 @@ func Duration(d time.Duration) string {
 		return Count(int(d/time.Minute), "minute", "minutes")
 	}
 	return Count(int(d/time.Second), "second", "seconds")
-}
-
-// agoUnits are the units a person counts back in ("3 hours ago").
-var agoUnits = map[string]time.Duration{
-	"second": time.Second, "minute": time.Minute, "hour": time.Hour,
-	"day": 24 * time.Hour, "week": 7 * 24 * time.Hour,
-}
-
-// Ago reads how long ago a person means, as they say it: "2 days ago",
-// "3 hours ago", "an hour ago", "a week ago", "90 minutes ago", or
-// "yesterday" (a day ago). A day is 24 hours: "2 days ago" is the same
-// clock time two days back. ok is false for anything else.
-func Ago(s string) (d time.Duration, ok bool) {
-	f := strings.Fields(strings.ToLower(s))
-	if len(f) == 1 && f[0] == "yesterday" {
-		return 24 * time.Hour, true
-	}
-	if len(f) != 3 || f[2] != "ago" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(f[0])
-	switch {
-	case f[0] == "a" || f[0] == "an":
-		n, err = 1, nil
-	case err != nil || n < 0 || n > 100000:
-		return 0, false
-	}
-	// "3 hour ago" and "1 days ago" are forgiven: the count says it.
-	unit, ok := agoUnits[strings.TrimSuffix(f[1], "s")]
-	if !ok {
-		return 0, false
-	}
-	return time.Duration(n) * unit, true
 }
