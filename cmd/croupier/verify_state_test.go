@@ -184,7 +184,7 @@ func TestIssue25_VerifyStateFindsAnAlteredItem(t *testing.T) {
 
 			a := alterations[sg.game]
 			entry := h.lastChange(sg.game, a.sk)
-			h.alter(sg.game, a.sk, a.path, a.value)
+			was := h.alter(sg.game, a.sk, a.path, a.value)
 			head := "item " + a.sk + "\n"
 			if a.who != "" {
 				head = a.who + ": " + head
@@ -222,7 +222,7 @@ func TestIssue25_VerifyStateFindsAnAlteredItem(t *testing.T) {
 			t.Logf("from the store:\n%s", r.stdout)
 			field := strings.Join(a.path, ".")
 			contains(t, "verify --state --store", r.stdout, "game "+sg.game+": the state differs from what its log says: 1 difference in 1 item", head,
-				fmt.Sprintf("  field %s: the store holds %v, the log says ", field, a.value))
+				fmt.Sprintf("  field %s: the store holds %v, the log says %v\n", field, a.value, was))
 			if !since.MatchString(r.stdout) {
 				t.Errorf("verify --state --store does not name entry %s:\n%s", entry.ID, r.stdout)
 			}
