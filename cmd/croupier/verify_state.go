@@ -55,6 +55,8 @@ type stateReport struct {
 	Defects []string `json:"defects,omitempty"`
 	// NotCompared says what a replay of the public log cannot know.
 	NotCompared []string `json:"not_compared,omitempty"`
+	// fromStore: the store's items were compared, not a server's views.
+	fromStore bool
 }
 
 // OK: nothing differs.
@@ -219,7 +221,7 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 	if err != nil {
 		return stateReport{}, fmt.Errorf("auditing the state of game %s: %w", g, err)
 	}
-	rep := stateReport{Game: g, Source: path, Entries: r.Entries, Items: len(r.Items), Differences: []stateDiff{}}
+	rep := stateReport{Game: g, Source: path, Entries: r.Entries, Items: len(r.Items), Differences: []stateDiff{}, fromStore: true}
 	a := &auditor{r: r, entries: map[string]*game.Entry{}, names: replayNames(r)}
 	for _, d := range diffs {
 		if id, ok := strings.CutPrefix(d.SK, game.PlayerPrefix); ok && a.names[id] == "" {
@@ -1016,7 +1018,7 @@ func stateText(r stateReport) string {
 			b.WriteString("  no logged change ever wrote it\n")
 		}
 		shown := "the server shows"
-		if r.Views == 0 {
+		if r.fromStore {
 			shown = "the store holds"
 		}
 		for _, d := range ds {
