@@ -43,7 +43,8 @@ difference (the item and its player by name, the view and field, both
 values, and the log's last change to the item, after which they diverge)
 and exits 1. Items the public log hides are skipped, not failures. Over
 HTTP, what the public log does not carry is not compared: the seeds, the
-reactions pushed from chat (and open proposals' live tallies of them),
+reactions pushed from chat (and the live tallies of open proposals and
+elections),
 ended periods' activity lists, and the clock's reading in a view.
 `
 

@@ -94,7 +94,7 @@ type skippedItem struct {
 // what the audit over the API leaves out of its comparison.
 var notComparedOverAPI = []string{
 	"the seeds (croupier verify checks the draws)",
-	"reactions pushed from chat (and open proposals' live tallies of them)",
+	"reactions pushed from chat (and the live tallies of open proposals and elections)",
 	"ended periods' activity lists",
 	"the clock's reading in a view",
 }
@@ -452,8 +452,9 @@ type view struct {
 	player string
 	// details: each element's own view, at path/<id>.
 	details bool
-	// unknowable are members of the view (of each of its list's elements)
-	// that a replay of the public log cannot know: left out on both sides.
+	// unknowable are members of the view (and of each of its list's
+	// elements) that a replay of the public log cannot know: left out on
+	// both sides.
 	unknowable []string
 }
 
@@ -485,6 +486,8 @@ var publicViews = []view{
 	{path: "/justice", list: "requests", kinds: []string{"RFJ#"}},
 	{path: "/rulings", list: "rulings", kinds: []string{"RFJ#", "CONFIDENCE#"}},
 	{path: "/judge", kinds: []string{"JUDGE", "ELECTION#", "CANDIDACY#", "CONFIDENCE#"}},
+	// The week's election: its live outcome counts pushed reactions too.
+	{path: "/candidacies", list: "candidacies", kinds: []string{"CANDIDACY#", "ELECTION#"}, unknowable: []string{"live", "live_error"}},
 }
 
 // answer is a view as one side answered it: a body, or a refusal's code.
@@ -655,8 +658,8 @@ func readView(ctx context.Context, c *client.Client, path, list string) (answer,
 	return answer{body: body}, nil
 }
 
-// withoutMembers is a view's body without the members named (in each
-// element of its list, for a list view).
+// withoutMembers is a view's body without the members named (its own, and
+// each of its list's elements', for a list view).
 func withoutMembers(body json.RawMessage, list string, names []string) json.RawMessage {
 	if len(names) == 0 || body == nil {
 		return body
@@ -672,8 +675,9 @@ func withoutMembers(body json.RawMessage, list string, names []string) json.RawM
 		out, _ := json.Marshal(m)
 		return out
 	}
+	body = strip(body)
 	if list == "" {
-		return strip(body)
+		return body
 	}
 	var m map[string]json.RawMessage
 	var els []json.RawMessage

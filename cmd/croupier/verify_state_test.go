@@ -38,6 +38,8 @@ discord:1 duel Bob
 discord:2 duel accept
 discord:1 propose --channel proposals --message m1 --title "Cheaper cards" --price random-card=4
 discord:1 react --channel proposals --message m1 --up discord:1 --up discord:2
+discord:1 stand --channel judge --message cand-1
+discord:1 react --channel judge --message cand-1 --up discord:2 --up discord:3
 discord:1 clock --advance 36h
 discord:3 leave
 `},
