@@ -1,9 +1,14 @@
 package turns_test
 
 import (
+	"croupier/internal/rules/calendar"
 	"croupier/internal/rulesets"
+	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,5 +173,135 @@ func TestT6_ATurnEndsStepsAreLoggedInCommitOrderWhicheverRunnerMakesThem(t *test
 	diffs, _, err := e.svc.Explain(e.ctx, e.g)
 	if err != nil || len(diffs) > 0 {
 		t.Fatalf("the log does not explain the state: %v %+v", err, diffs)
+	}
+}
+
+// caseOf is case n as the case views show it.
+func (e *env) caseView(n int) turns.CaseView {
+	e.t.Helper()
+	cs, err := turns.Cases(e.ctx, e.svc, e.g)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.Number == n {
+			return c
+		}
+	}
+	e.t.Fatalf("no case %d among %d", n, len(cs))
+	return turns.CaseView{}
+}
+
+// U7 with seed 003's "the Judge should consider the rules in effect at the
+// time of the disputed game action" (issue 25, acceptance 4): a Request
+// for Judgment names its disputed moment, as a time or a log entry, or
+// disputes the moment of the request; the case keeps it, and the case view
+// shows the rules in effect then, which are the rules view of the game at
+// that moment: the numbers in force then, and each rule changed since as
+// it read then. A moment no read of the past could show is refused.
+func TestU7_ACaseNamesItsDisputedMomentAndShowsTheRulesInEffectThen(t *testing.T) {
+	e := newEnv(t, boltStore(t), ada, bea, cy)
+	var p1, p2, p3 turns.ProposalView
+	e.must(ada, "turns-propose", turns.Propose{Op: "amend", Rule: 210, Text: "Rule 210, as Ada would have it."}, &p1)
+	e.must(bea, "turns-propose", turns.Propose{Op: "amend", Rule: 211, Text: "Rule 211, as Bea would have it."}, &p2)
+	e.must(cy, "turns-propose", turns.Propose{Op: "enact", Text: "A rule Cy would have."}, &p3)
+	for _, id := range []string{p1.ID, p2.ID, p3.ID} {
+		for _, v := range []string{ada, bea, cy} {
+			e.must(v, "turns-vote", turns.Ballot{Proposal: id, Vote: "for"}, nil)
+		}
+	}
+	_, _, end1 := turnTimes(1)
+	e.at(end1.Add(time.Hour))
+	first, second := e.entryOf("turns_proposal_adopted", p1.ID), e.entryOf("turns_proposal_adopted", p2.ID)
+	now := e.rulesAt(game.Moment{At: e.clk.Now()}.String())
+	enacted := 0
+	for n := range now {
+		enacted = max(enacted, n)
+	}
+	before := end1.Add(-24 * time.Hour).In(calendar.Chicago()).Format(time.RFC3339)
+
+	type want struct {
+		disputed string
+		since    []turns.RuleSince
+	}
+	orig := e.rulesAt(before)
+	requests := []struct {
+		at   string
+		want want
+	}{
+		// A time, in the game's zone: before the turn end, every change since.
+		{before, want{game.Moment{At: end1.Add(-24 * time.Hour)}.String(), []turns.RuleSince{
+			{Number: 210, Change: nomic.RuleAmended, Text: orig[210].Text},
+			{Number: 211, Change: nomic.RuleAmended, Text: orig[211].Text},
+			{Number: enacted, Change: nomic.RuleEnacted}}}},
+		// A bare entry: the moment just before it, the first adoption not applied.
+		{first.ID, want{"before:" + first.ID, []turns.RuleSince{
+			{Number: 210, Change: nomic.RuleAmended, Text: orig[210].Text},
+			{Number: 211, Change: nomic.RuleAmended, Text: orig[211].Text},
+			{Number: enacted, Change: nomic.RuleEnacted}}}},
+		// Between two adoptions of one turn end, at the same time.
+		{"after:" + first.ID, want{"after:" + first.ID, []turns.RuleSince{
+			{Number: 211, Change: nomic.RuleAmended, Text: orig[211].Text},
+			{Number: enacted, Change: nomic.RuleEnacted}}}},
+		{"after:" + second.ID, want{"after:" + second.ID, []turns.RuleSince{
+			{Number: enacted, Change: nomic.RuleEnacted}}}},
+		// No moment: the request's.
+		{"", want{game.Moment{At: e.clk.Now()}.String(), []turns.RuleSince{}}},
+	}
+	for _, r := range requests {
+		var c turns.CaseView
+		res, err := e.call(ada, "judgment-request", turns.Judgment{Statement: "Ada's amendment was legal.", At: r.at})
+		if err != nil {
+			t.Fatalf("a request disputing %q: %v", r.at, err)
+		}
+		if err := jsonUnmarshal(res.Body, &c); err != nil {
+			t.Fatal(err)
+		}
+		v := e.caseView(c.Number)
+		rt := v.RulesThen
+		if rt == nil || rt.Moment != r.want.disputed {
+			t.Fatalf("case %d (at %q) shows the rules at %+v; want the moment %s", c.Number, r.at, rt, r.want.disputed)
+		}
+		if r.at != "" && v.Disputed != r.want.disputed {
+			t.Errorf("case %d keeps the disputed moment %q; want %q", c.Number, v.Disputed, r.want.disputed)
+		}
+		if !reflect.DeepEqual(rt.Since, r.want.since) {
+			t.Errorf("case %d (at %s): changed since %+v; want %+v", c.Number, rt.Moment, rt.Since, r.want.since)
+		}
+		// The same as the rules view of the game at that moment.
+		t.Logf("case %d: %s", c.Number, rt.Words())
+		then := e.rulesAt(rt.Moment)
+		var inForce []int
+		for n, rl := range then {
+			if !rl.Repealed {
+				inForce = append(inForce, n)
+			}
+		}
+		slices.Sort(inForce)
+		if !slices.Equal(inForce, rt.InForce) {
+			t.Errorf("case %d: in force at %s %v; the rules view then says %v", c.Number, rt.Moment, rt.InForce, inForce)
+		}
+		for _, s := range rt.Since {
+			if s.Text != then[s.Number].Text {
+				t.Errorf("case %d: rule %d read %q at %s; the rules view then says %q", c.Number, s.Number, s.Text, rt.Moment, then[s.Number].Text)
+			}
+		}
+		if r.at == "after:"+first.ID {
+			words := rt.Words()
+			if want := fmt.Sprintf("Rules in effect at %s: 201-%d (since then: rule 211 amended and rule %d enacted).", turns.When(end1), enacted-1, enacted); words != want {
+				t.Errorf("case %d reads %q; want %q", c.Number, words, want)
+			}
+			if says := e.svc.Registry.Says("judgment-request", res.Body, func(id string) string { return names[id] }); !strings.Contains(says, "The Judge considers the rules in effect at "+turns.When(end1)+" (after:"+first.ID+").") {
+				t.Errorf("the request's answer says %q", says)
+			}
+		}
+	}
+	for at, code := range map[string]string{
+		e.clk.Now().Add(time.Hour).Format(time.RFC3339): "moment_in_future",
+		created.Add(-time.Hour).Format(time.RFC3339):    "before_game",
+		"01ARZ3NDEKTSV4RRFFQ69G5FAV":                    "entry_not_found",
+		"last Tuesday":                                  "bad_moment",
+	} {
+		e.refused(ada, "judgment-request", turns.Judgment{Statement: "Something.", At: at}, code)
 	}
 }
