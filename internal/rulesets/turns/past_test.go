@@ -17,8 +17,8 @@ import (
 	"croupier/internal/rulesets/turns"
 )
 
-// ruleText is rule n's text as the rules view at m reads it ("" when the
-// rule did not exist then).
+// rulesAt are the numbered rules as the rules view of the game at m reads
+// them, by number.
 func (e *env) rulesAt(m string) map[int]nomic.Rule {
 	e.t.Helper()
 	mo, err := game.ParseMoment(m)
@@ -176,7 +176,7 @@ func TestT6_ATurnEndsStepsAreLoggedInCommitOrderWhicheverRunnerMakesThem(t *test
 	}
 }
 
-// caseOf is case n as the case views show it.
+// caseView is case n as the case views show it.
 func (e *env) caseView(n int) turns.CaseView {
 	e.t.Helper()
 	cs, err := turns.Cases(e.ctx, e.svc, e.g)
