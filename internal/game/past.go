@@ -258,6 +258,33 @@ func (r *Replay) Finish() {
 	sort.Strings(r.Secret)
 }
 
+// MomentAt is when m is in game's log: its time, or its entry's. It is
+// refused as a read of the past is (an entry not in the log, a moment in
+// the future or before the game), so a command naming a moment (a Request
+// for Judgment's disputed moment) is refused for a moment no read could
+// show.
+func (s *Service) MomentAt(ctx context.Context, game string, m Moment) (time.Time, error) {
+	vt, err := s.View(ctx, game)
+	if err != nil {
+		return time.Time{}, err
+	}
+	at := m.At
+	if m.Entry != "" {
+		e, err := s.entryByID(ctx, game, m.Entry)
+		if err != nil {
+			return time.Time{}, err
+		}
+		at = e.At
+	}
+	if now := s.clock.Now(); at.After(now) {
+		return time.Time{}, rules.Refuse("moment_in_future", "%s is in the future (it is now %s): the past can be read, the future cannot", at.Format(time.RFC3339), now.Format(time.RFC3339))
+	}
+	if at.Before(vt.Meta.CreatedAt) {
+		return time.Time{}, rules.Refuse("before_game", "%s is before the game %s was created (%s): there was no game then", at.Format(time.RFC3339), game, vt.Meta.CreatedAt.Format(time.RFC3339))
+	}
+	return at, nil
+}
+
 // entryByID finds a log entry by its id (its ULID names its millisecond).
 func (s *Service) entryByID(ctx context.Context, game, id string) (*Entry, error) {
 	u, err := ulid.ParseStrict(id)
