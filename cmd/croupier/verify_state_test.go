@@ -76,6 +76,7 @@ discord:2 turns-vote P1 for
 discord:2 pool-enter
 discord:3 pool-enter
 discord:1 judgment-request "Rule 213 lets a player vote twice."
+discord:2 judgment-request "Ada proposed too early." --at 2026-03-10T03:00:00Z
 discord:1 clock --advance 120h
 `},
 }
