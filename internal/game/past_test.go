@@ -95,3 +95,47 @@ func TestT6_TheGameAtAMomentIsWhatItWasThen(t *testing.T) {
 		})
 	}
 }
+
+// An item deleted and written again (a player's name index item, when they
+// leave and join again a week later) starts its versions again at 1: the
+// replay applies each of its lives in turn and leaves the last one, as the
+// store holds it.
+func TestT6_AnItemDeletedAndWrittenAgainIsReplayedInCommitOrder(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newLedger(t, gametest.Bolt(t))
+	id := "discord:2"
+	var seen []time.Time
+	var record []string
+	look := func() {
+		seen, record = append(seen, clk.Now()), append(record, views(t, svc, []string{id}))
+	}
+	for i := range 3 {
+		clk.Advance(time.Hour)
+		if _, err := svc.Join(ctx, gametest.Req(id, fmt.Sprint("j", i)), game.JoinGame{Name: "Ada"}); err != nil {
+			t.Fatal(err)
+		}
+		look()
+		if i == 2 {
+			break
+		}
+		clk.Advance(time.Hour)
+		if _, err := svc.Leave(ctx, gametest.Req(id, fmt.Sprint("l", i))); err != nil {
+			t.Fatal(err)
+		}
+		look()
+		clk.Advance(8 * 24 * time.Hour) // past the week a rejoin waits (RULINGS P1)
+	}
+	diffs, _, err := svc.Explain(ctx, "hall")
+	if err != nil || len(diffs) > 0 {
+		t.Fatalf("the log does not explain the state: %v %+v", err, diffs)
+	}
+	for i, at := range seen {
+		past, _, err := svc.Past(ctx, "hall", game.Moment{At: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := views(t, past, []string{id}); got != record[i] {
+			t.Errorf("at %s the past reads\n%s\nwhere it was read\n%s", at, got, record[i])
+		}
+	}
+}
