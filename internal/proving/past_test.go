@@ -5,9 +5,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -149,6 +151,29 @@ func pastIsWhatWasSeen(t *testing.T, rt *rapid.T, st store.Store, rs, g string, 
 	if err != nil || len(diffs) > 0 {
 		rt.Errorf("the log does not explain the state: %v %+v", err, diffs)
 	}
+	snap, err := proving.Read(ctx, st, g, res.Moments[len(res.Moments)-1])
+	if err != nil {
+		rt.Fatal(err)
+	}
+	scheduled := map[string]int{}
+	for _, e := range snap.Entries {
+		if e.Actor == game.SchedulerActor {
+			scheduled[e.Command]++
+		}
+	}
+	if scheduled["period-end"] < 2 {
+		rt.Errorf("the game crossed %d period ends, want at least 2 (the past across boundaries)", scheduled["period-end"])
+	}
+	var cmds []string
+	for _, name := range slices.Sorted(maps.Keys(res.Report.Commands)) {
+		c := res.Report.Commands[name]
+		cmds = append(cmds, fmt.Sprintf("%s %d/%d", name, c.OK, c.Refused))
+	}
+	var sched []string
+	for _, name := range slices.Sorted(maps.Keys(scheduled)) {
+		sched = append(sched, fmt.Sprintf("%s %d", name, scheduled[name]))
+	}
+	t.Logf("%s: commands acknowledged/refused: %s; scheduled work logged: %s", rs, strings.Join(cmds, ", "), strings.Join(sched, ", "))
 	t.Logf("%s: %d commands (%d acknowledged, %d refused, %d unanswered attempts) by %d players with faults at %.2f times the proving ground's, in %s; the 50 moments read through the past in %s",
 		rs, commands, tot.OK, tot.Refused, tot.Unacked, players, strike, played.Round(time.Second), time.Since(start).Round(time.Millisecond))
 }

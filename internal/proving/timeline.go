@@ -142,7 +142,7 @@ func (tl Timeline) Run(ctx context.Context) (*TimelineResult, error) {
 		// The clock moves on: mostly seconds or minutes, sometimes hours;
 		// now and then to a period's last seconds.
 		switch r := tl.Draw("clock", 100); {
-		case r < 4:
+		case r < 2:
 			end := t.sched.PeriodAt(g.clk.Now()).End
 			if at := end.Add(-time.Duration(1+tl.Draw("before the end (ms)", 3000)) * time.Millisecond); at.After(g.clk.Now()) {
 				g.clk.Set(at)
