@@ -139,3 +139,47 @@ func TestT6_AnItemDeletedAndWrittenAgainIsReplayedInCommitOrder(t *testing.T) {
 		}
 	}
 }
+
+// A chat server bound to one game and moved to another changes both: the
+// first game's META no longer lists the server and its copy of the binding
+// is marked replaced. Each game's log explains its own items, so the move
+// is in both logs: the first game's past before the move shows the server,
+// after it not.
+func TestT6_AServerMovedToAnotherGameIsInBothLogs(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newLedger(t, gametest.Bolt(t))
+	b := game.Bind{Platform: "discord", Space: "777", Channels: map[string]string{game.ChannelAnnouncements: "555"}}
+	if _, err := svc.Bind(ctx, gametest.Req(gametest.Admin, "bind"), b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Create(ctx, game.Request{Actor: gametest.Admin, Key: "create-2"}, game.CreateGame{ID: "annex", Ruleset: ledgerID}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	before := clk.Now()
+	clk.Advance(time.Hour)
+	if _, err := svc.Bind(ctx, game.Request{Game: "annex", Actor: gametest.Admin, Key: "bind"}, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{"hall", "annex"} {
+		diffs, _, err := svc.Explain(ctx, g)
+		if err != nil || len(diffs) > 0 {
+			t.Errorf("the log of %s does not explain its state: %v %+v", g, err, diffs)
+		}
+	}
+	spaces := func(s *game.Service) string {
+		bs, err := s.Bindings(ctx, "hall")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := json.Marshal(bs)
+		return string(out)
+	}
+	past, _, err := svc.Past(ctx, "hall", game.Moment{At: before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if then, now := spaces(past), spaces(svc); then == now {
+		t.Errorf("hall's bindings before the move read %s, as they read now", then)
+	}
+}
