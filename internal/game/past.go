@@ -175,6 +175,61 @@ func NewReplay(game string) *Replay {
 type replayStep struct {
 	c     Change
 	entry string
+	at    time.Time
+}
+
+// inCommitOrder orders one item's steps as they were committed. Within
+// one life of the item its versions are its commits' order (an entry's
+// time is not: a lagging client's commit may be dated before the
+// scheduler's that it follows). An item deleted and written again (a
+// player's name index item when they leave and later join again) starts
+// again at version 1, so its lives are told apart by time: each of an
+// item's lives ends (is deleted) before the next begins, so the n-th
+// change of a version, in time order, is of the n-th life still open at
+// that version. The lives are applied in the order they began.
+func inCommitOrder(steps []replayStep) []replayStep {
+	sort.Slice(steps, func(i, j int) bool {
+		a, b := steps[i], steps[j]
+		if a.c.V != b.c.V {
+			return a.c.V < b.c.V
+		}
+		if !a.at.Equal(b.at) {
+			return a.at.Before(b.at)
+		}
+		return a.entry < b.entry
+	})
+	if len(steps) < 2 || steps[1].c.V != steps[0].c.V && steps[len(steps)-1].c.V-steps[0].c.V == int64(len(steps)-1) {
+		return steps // one life (the common case)
+	}
+	var lives [][]replayStep
+	for i := 0; i < len(steps); {
+		v := steps[i].c.V
+		j := i
+		for j < len(steps) && steps[j].c.V == v {
+			j++
+		}
+		var open []int
+		for k, l := range lives {
+			if last := l[len(l)-1].c; last.V == v-1 && !last.Gone {
+				open = append(open, k)
+			}
+		}
+		for n, st := range steps[i:j] {
+			if n < len(open) {
+				lives[open[n]] = append(lives[open[n]], st)
+			} else {
+				// A new life (or, past version 1, a second change of one
+				// version: the replay reports it as a defect).
+				lives = append(lives, []replayStep{st})
+			}
+		}
+		i = j
+	}
+	out := make([]replayStep, 0, len(steps))
+	for _, l := range lives {
+		out = append(out, l...)
+	}
+	return out
 }
 
 // Add takes one entry's changes; entries may come in any order (each
@@ -187,7 +242,7 @@ func (r *Replay) Add(e *Entry) {
 		if c.V <= r.base[c.SK] {
 			continue // in the checkpoint already
 		}
-		r.byItem[c.SK] = append(r.byItem[c.SK], replayStep{c, e.ID})
+		r.byItem[c.SK] = append(r.byItem[c.SK], replayStep{c, e.ID, e.At})
 	}
 	r.Entries++
 	if r.last == nil || e.At.After(r.last.At) || e.At.Equal(r.last.At) && e.ID > r.last.ID {
@@ -203,7 +258,7 @@ func (r *Replay) Add(e *Entry) {
 func (r *Replay) Finish() {
 	pk := GamePK(r.Game)
 	for sk, steps := range r.byItem {
-		sort.Slice(steps, func(i, j int) bool { return steps[i].c.V < steps[j].c.V })
+		steps = inCommitOrder(steps)
 		it := r.Items[sk]
 		hidden := slices.Contains(r.Secret, sk)
 		for _, st := range steps {
