@@ -261,42 +261,66 @@ func (r *Replay) Finish() {
 		steps = inCommitOrder(steps)
 		it := r.Items[sk]
 		hidden := slices.Contains(r.Secret, sk)
+		// live is the item's document decoded, while changes apply to it;
+		// it is encoded into it.Data once, after the last (encode).
+		var live any
+		dirty := false
+		encode := func() {
+			if dirty {
+				it.Data, _ = json.Marshal(live) // decoded JSON: cannot fail
+				dirty = false
+			}
+		}
 		for _, st := range steps {
 			c := st.c
 			switch {
 			case c.Gone:
-				it = store.Item{}
+				it, live, dirty = store.Item{}, nil, false
 				delete(r.Refs, sk)
 				hidden = false
 			case c.Ref:
 				r.Refs[sk] = true
-				it = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V}
+				it, live, dirty = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V}, nil, false
 			case c.Secret && c.Ops == nil:
 				// A secret change read from the public log: hidden until
 				// the change that reveals it (which holds the whole item).
 				hidden = true
-				it = store.Item{}
+				it, live, dirty = store.Item{}, nil, false
 			default:
-				var doc []byte
-				if it.Exists() {
-					doc = it.Data
+				if live == nil && it.Exists() && len(it.Data) > 0 {
+					v, err := jsondelta.Decode(it.Data)
+					if err != nil {
+						r.Defects = append(r.Defects, fmt.Sprintf("%s: version %d is no JSON document: %v", sk, it.Version, err))
+						continue
+					}
+					live = v
 				}
-				if doc == nil && (len(c.Ops) != 1 || len(c.Ops[0].Path) != 0 || c.Ops[0].Value == nil) {
+				whole := len(c.Ops) == 1 && len(c.Ops[0].Path) == 0 && c.Ops[0].Value != nil
+				if !it.Exists() && !whole {
 					if !hidden {
 						r.Defects = append(r.Defects, fmt.Sprintf("%s: entry %s changes version %d of an item the log never created", sk, st.entry, c.V))
 					}
 					continue
 				}
-				data, err := jsondelta.Apply(doc, c.Ops)
+				v, err := jsondelta.ApplyTo(live, c.Ops)
 				if err != nil {
 					r.Defects = append(r.Defects, fmt.Sprintf("%s: entry %s cannot be applied to version %d: %v", sk, st.entry, it.Version, err))
+					// What it left is unknown: start again from the last
+					// version encoded.
+					live, dirty = nil, false
 					continue
 				}
+				data := it.Data
+				if !it.Exists() {
+					data = nil
+				}
+				live, dirty = v, true
 				it = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V, Data: data, Due: c.Due, Order: c.Order}
 				hidden = false // revealed: the change holds the whole item
 			}
 			r.Last[sk] = st.entry
 		}
+		encode()
 		// Secret lists each item whose latest change is hidden, once: an
 		// item revealed since is known again.
 		r.Secret = slices.DeleteFunc(r.Secret, func(s string) bool { return s == sk })
