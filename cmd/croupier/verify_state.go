@@ -251,7 +251,7 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 		if got.Exists() && inLog && want.Data != nil {
 			gotData := got.Data
 			if d.SK == "META" {
-				gotData = withoutClosing(gotData)
+				gotData = game.WithoutFence(gotData)
 			}
 			fields = diffFields(want.Data, gotData)
 		}
@@ -297,21 +297,6 @@ func entryByID(ctx context.Context, svc *game.Service, g, id string) (*game.Entr
 		err = fmt.Errorf("the log has no entry %s", id)
 	}
 	return found, err
-}
-
-// withoutClosing is META without the period end's fence, a lock the log
-// leaves out (game.Explain does not compare it either).
-func withoutClosing(data []byte) []byte {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(data, &m) != nil {
-		return data
-	}
-	if _, ok := m["closing"]; !ok {
-		return data
-	}
-	delete(m, "closing")
-	out, _ := json.Marshal(m)
-	return out
 }
 
 // auditor attributes the differences it finds to items and entries.

@@ -124,7 +124,7 @@ func (t *Tx) changesIn(pk string) ([]Change, error) {
 			if k.SK == metaSK {
 				// The period end's fence is a lock, not a fact of the game
 				// (schedule.go fencePeriod): the log leaves it out.
-				before, after = withoutFence(before), withoutFence(after)
+				before, after = WithoutFence(before), WithoutFence(after)
 			}
 			ops, err := jsondelta.Diff(before, after)
 			if err != nil {

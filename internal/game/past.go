@@ -724,7 +724,7 @@ func (s *Service) Explain(ctx context.Context, game string) ([]Difference, *Repl
 			default:
 				got := it.Data
 				if it.SK == metaSK {
-					got = withoutFence(got)
+					got = WithoutFence(got)
 				}
 				if !jsondelta.Equal(got, want.Data) {
 					out = append(out, Difference{SK: it.SK, Entry: r.Last[it.SK], Fields: jsondelta.Differences(want.Data, got, 8),
@@ -748,9 +748,9 @@ func (s *Service) Explain(ctx context.Context, game string) ([]Difference, *Repl
 	return out, r, nil
 }
 
-// withoutFence is META without the period-end fence (closing), which a
+// WithoutFence is META without the period-end fence (closing), which a
 // commit of its own sets and the logged period end clears.
-func withoutFence(data []byte) []byte {
+func WithoutFence(data []byte) []byte {
 	if len(data) == 0 {
 		return data
 	}
