@@ -99,6 +99,10 @@ var turnsSteps = []answerStep{
 	// on then.
 	{ruleset: turns.ID, command: "appeal-vote", actor: 0, opts: [][2]string{{"case", "{case}"}, {"vote", "for"}}, advance: 112 * time.Hour,
 		want: []string{"Ada voted for the appeal", "CDT"}},
+	// Issue 25: a request names its disputed moment (here just after the
+	// game's first log entry), on every edge.
+	{ruleset: turns.ID, command: "judgment-request", actor: 1, opts: [][2]string{{"statement", "Ada's vote was late."}, {"at", "after:{entry}"}},
+		want: []string{"Grace filed a Request for Judgment", "The Judge considers the rules in effect at", "(after:"}},
 	{ruleset: turns.ID, command: "judgment-request", actor: 2, opts: [][2]string{{"statement", "These rules hold a paradox."}, {"paradox", "true"}},
 		want: []string{"Cy filed a Request for Judgment stating a paradox", "the administrator judges it"}},
 	// A paradox ruled TRUE wins the round for its petitioner (U11).
@@ -465,6 +469,13 @@ func (h *harness) answerValue(t *testing.T, s answerStep, e answerEdge, g, v, im
 		return map[string]string{"cli": `{"platform":"discord","channel":"700","message":"930` + n + `"}`,
 			"discord": `{"platform":"discord","channel":"700","message":"930` + n + `"}`,
 			"slack":   `{"platform":"slack","channel":"C0PLAY","message":"1700000000.00010` + n + `"}`}[e.name]
+	}
+	if strings.Contains(v, "{entry}") { // the game's first log entry
+		page, err := h.srv.svc.Log(ctx, g, "", 1)
+		if err != nil || len(page.Entries) == 0 {
+			fail("log", page, err)
+		}
+		v = strings.ReplaceAll(v, "{entry}", page.Entries[0].ID)
 	}
 	switch v {
 	case "{importfile}":

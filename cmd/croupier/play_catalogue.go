@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/oklog/ulid/v2"
 	"slices"
 	"strings"
 
@@ -53,7 +54,14 @@ func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd,
 	return playCmd{synopsis: catalogueSynopsis(info), needGame: true, needActor: true,
 		setup: func(fs *flag.FlagSet) func(*player, []string) error {
 			given := map[string]*fieldFlag{}
+			var atField *game.Field
 			for _, f := range info.Fields {
+				if f.Name == "at" {
+					// A command's own moment (a Request for Judgment's
+					// disputed one): --at is its argument, not a read's.
+					atField = &f
+					continue
+				}
 				if fs.Lookup(f.Name) != nil {
 					continue // a common flag's name: the field is positional only
 				}
@@ -61,6 +69,17 @@ func (e *env) catalogueVerb(name string, opts playOpts, rest []string) (playCmd,
 				fs.Var(given[f.Name], f.Name, fieldUsage(f))
 			}
 			return func(p *player, pos []string) error {
+				if atField != nil && p.c.At != "" {
+					// A bare entry id is the command's to read (a disputed
+					// action is the moment just before it); a phrase is
+					// sent as the time it names.
+					at := p.c.At
+					if _, err := ulid.ParseStrict(strings.ToUpper(strings.TrimSpace(p.opts.at))); err == nil {
+						at = strings.TrimSpace(p.opts.at)
+					}
+					given["at"] = &fieldFlag{f: *atField, set: true, val: at}
+					p.c.At = ""
+				}
 				payload, err := cataloguePayload(info, given, pos)
 				if err != nil {
 					return err

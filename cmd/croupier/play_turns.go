@@ -183,6 +183,9 @@ func turnsCaseText(c turns.CaseView) string {
 	for _, ap := range c.Appeals {
 		fmt.Fprintf(&b, " Appeal %s (for %s, turn %s): %s.", ap.ID, ap.Value, ap.Turn, ap.Status)
 	}
+	if c.RulesThen != nil { // the rules the Judge considers (seed 003)
+		b.WriteString(" " + c.RulesThen.Words())
+	}
 	return b.String()
 }
 

@@ -16,6 +16,7 @@ import (
 )
 
 const verifyHelp = `Usage: croupier verify --game G [--url U --key K | --data PATH] [--json]
+       croupier verify --state --game G [--url U --key K | --store PATH] [--json]
 
 Recomputes every random draw logged in game G from the seeds revealed so far
 (RULINGS N2) and checks each revealed seed against the commitment published
@@ -28,6 +29,23 @@ Prints "verified N draws of game G: all match (P pending ...)" and exits 0, or
 lists every mismatch (period, command id, index, purpose, logged value,
 recomputed value) and exits 1. Draws of periods whose seed is not revealed yet
 are pending, not failures.
+
+With --state it audits the game's state instead (issue 25): each log entry
+says how its command changed each item it wrote, so the log alone rebuilds
+the game. Over HTTP it reads the public log, replays it on this machine and
+compares every public view the replay answers (the game, each player, the
+ruleset's own views: the Obelisk and its Gatherings; the turns status, rules,
+proposals and cases; trades, matches, proposals and the Judge) with the
+server's. With --store it replays the store file's log against the items
+the file holds (opened for reading only; stop the server first). Prints
+"everything matches: N entries, M items" and exits 0, or lists every
+difference (the item and its player by name, the view and field, both
+values, and the log's last change to the item, after which they diverge)
+and exits 1. Items the public log hides are skipped, not failures. Over
+HTTP, what the public log does not carry is not compared: the seeds, the
+reactions pushed from chat (and the live tallies of open proposals and
+elections),
+ended periods' activity lists, and the clock's reading in a view.
 `
 
 func (e *env) verify(args []string) error {
@@ -36,6 +54,9 @@ func (e *env) verify(args []string) error {
 	url := fs.String("url", e.envOr("CROUPIER_URL", defaultURL), "server `URL` (CROUPIER_URL)")
 	key := fs.String("key", e.envOr("CROUPIER_KEY", devAPIKey), "API `key` (CROUPIER_KEY)")
 	data := fs.String("data", "", "read this local store `file` instead of a server")
+	storeFile := fs.String("store", "", "the same as --data: a local store `file`")
+	server := fs.String("server", "", "the same as --url: the server `URL`")
+	state := fs.Bool("state", false, "audit the game's state against its log, not its draws")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 2*time.Minute, "give up after this `duration`")
 	rest, err := parseInterspersed(fs, args)
@@ -48,8 +69,20 @@ func (e *env) verify(args []string) error {
 	if *g == "" {
 		return usagef("say which game to verify: --game ID or CROUPIER_GAME")
 	}
+	if *storeFile != "" {
+		if *data != "" && *data != *storeFile {
+			return usagef("--store and --data name the same thing; give one")
+		}
+		*data = *storeFile
+	}
+	if *server != "" {
+		*url = *server
+	}
 	ctx, cancel := context.WithTimeout(e.ctx, *timeout)
 	defer cancel()
+	if *state {
+		return e.verifyState(ctx, *g, *url, *key, *data, *asJSON)
+	}
 
 	var rep fair.Report
 	if *data != "" {
@@ -82,12 +115,12 @@ func (e *env) verify(args []string) error {
 // verifyLocal audits a game straight from a store file.
 func verifyLocal(ctx context.Context, path, g string) (fair.Report, error) {
 	path = storePath(path)
-	// bolt.Open would create a missing file; a typo must not look like an
-	// empty game.
+	// A missing file must not look like an empty game (OpenReadOnly never
+	// creates one), and an audit never writes.
 	if _, err := os.Stat(path); err != nil {
 		return fair.Report{}, fmt.Errorf("no store at %s: %w", path, err)
 	}
-	st, err := bolt.Open(path)
+	st, err := bolt.OpenReadOnly(path)
 	if err != nil {
 		return fair.Report{}, fmt.Errorf("cannot open the store (if croupier serve is using it, verify over HTTP with --url instead): %w", err)
 	}

@@ -47,6 +47,16 @@ var turnsPresenters = map[string]Presenter{
 			}
 		}
 	},
+	// A request's case, with the rules in effect at its disputed moment
+	// (seed 003: the Judge considers them).
+	"judgment-request": func(ctx context.Context, s *game.Service, inv *Invocation, res *game.Result, r *Reply) {
+		if c, ok := turnsAnswer[turns.CaseView](res); ok && c.Number > 0 {
+			r.Title = fmt.Sprintf("Case %d", c.Number)
+			if rt, err := turns.RulesThenOf(ctx, s, inv.Game, c.Case); err == nil {
+				r.Text += " " + rt.Words()
+			}
+		}
+	},
 	"judge-recuse": func(_ context.Context, _ *game.Service, _ *Invocation, res *game.Result, r *Reply) {
 		if c, ok := turnsAnswer[turns.CaseView](res); ok {
 			r.Title = fmt.Sprintf("Case %d", c.Number)

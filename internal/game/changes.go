@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -93,9 +95,13 @@ func (t *Tx) MarkRevealed(k store.Key) {
 	t.revealed[k] = true
 }
 
-// changes records how the commit changes each explained item it writes.
-func (t *Tx) changes() ([]Change, error) {
-	pk := GamePK(t.Game)
+// changes records how the commit changes each explained item it writes
+// of its own game.
+func (t *Tx) changes() ([]Change, error) { return t.changesIn(GamePK(t.Game)) }
+
+// changesIn records how the commit changes each explained item it writes
+// in the game partition pk.
+func (t *Tx) changesIn(pk string) ([]Change, error) {
 	var out []Change
 	for _, p := range t.Puts {
 		k := p.Item.Key
@@ -118,7 +124,7 @@ func (t *Tx) changes() ([]Change, error) {
 			if k.SK == metaSK {
 				// The period end's fence is a lock, not a fact of the game
 				// (schedule.go fencePeriod): the log leaves it out.
-				before, after = withoutFence(before), withoutFence(after)
+				before, after = WithoutFence(before), WithoutFence(after)
 			}
 			ops, err := jsondelta.Diff(before, after)
 			if err != nil {
@@ -245,4 +251,51 @@ func (s *Service) spilledChanges(ctx context.Context, game string, e *Entry) err
 	}
 	e.Spilled = 0
 	return nil
+}
+
+// otherGames are the games other than the commit's own whose explained
+// items it writes (a chat server's binding moved from one game to another
+// takes the server out of the first game's META), in order.
+func (t *Tx) otherGames() []string {
+	own := GamePK(t.Game)
+	var out []string
+	add := func(k store.Key) {
+		g, ok := strings.CutPrefix(k.PK, "GAME#")
+		if ok && k.PK != own && Explained(k.SK) && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	for _, p := range t.Puts {
+		add(p.Item.Key)
+	}
+	for _, d := range t.Deletes {
+		add(d.Key)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// elsewhere is the entry, in the log of game g, of a commit of another
+// game's that also changes g's items: the same id, command, actor and time,
+// g's period, and the changes of g's items, under its own command id (so
+// it never meets an entry of g's own commands). Each game's log then
+// explains its own items, and a read of g's past sees the change.
+func (t *Tx) elsewhere(g string) (store.Put, error) {
+	cs, err := t.changesIn(GamePK(g))
+	if err != nil {
+		return store.Put{}, err
+	}
+	e := Entry{ID: t.Entry.ID, Command: t.Entry.Command, Actor: t.Entry.Actor, Key: t.Entry.Key, At: t.Entry.At,
+		CommandID: CommandID(t.Entry.Actor, "in "+t.Game+": "+t.Entry.Key), Events: []Event{}, Changes: cs}
+	if it, ok := t.Loaded[MetaKey(g)]; ok && it.Exists() {
+		var m Meta
+		if json.Unmarshal(it.Data, &m) == nil {
+			e.Period = m.Period
+		}
+	}
+	data, err := encodeEntry(&e)
+	if err != nil {
+		return store.Put{}, fmt.Errorf("encoding the log entry of %s in %s: %w", t.Entry.Command, g, err)
+	}
+	return store.Put{Item: store.Item{Key: LogKey(g, e.CommandID), Data: data, Order: logPrefix + e.ID}}, nil
 }

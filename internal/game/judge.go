@@ -45,6 +45,11 @@ type JudgeState struct {
 type JusticeRecord struct {
 	Request governance.Request  `json:"request"`
 	Rulings []governance.Ruling `json:"rulings"`
+	// Disputed is the moment the request disputes (nil: the moment it was
+	// made), and RulesInEffect, in the request's views only (never
+	// stored), the ruleset in effect then (disputed.go).
+	Disputed      *Disputed    `json:"disputed,omitempty"`
+	RulesInEffect *RulesetThen `json:"rules_in_effect,omitempty"`
 }
 
 // Current is the ruling that answers the request now, if any.
@@ -139,6 +144,9 @@ type RequestJustice struct {
 	Kind    governance.RequestKind `json:"kind"`
 	Text    string                 `json:"text"`
 	Message MessageRef             `json:"message"`
+	// At is the disputed moment: a time (RFC 3339), a log entry's id, or
+	// before:<entry> / after:<entry>; "" the moment of the request.
+	At string `json:"at,omitempty"`
 }
 
 // MaxJusticeText bounds a request's text and a ruling's answer.
@@ -153,6 +161,13 @@ func (s *Service) RequestJustice(ctx context.Context, req Request, r RequestJust
 	}
 	if err := checkMessage(r.Message, "request for justice"); err != nil {
 		return nil, err
+	}
+	disputed, err := s.DisputedMoment(ctx, req.Game, r.At)
+	if err != nil {
+		return nil, err
+	}
+	if disputed != nil {
+		r.At = disputed.Moment
 	}
 	return s.Run(ctx, Spec{
 		Req: req, Command: "justice-request", Body: r,
@@ -170,7 +185,7 @@ func (s *Service) RequestJustice(ctx context.Context, req Request, r RequestJust
 			if err := t.claimMessage(r.Message, UseRequest, got.ID, got.Text); err != nil {
 				return nil, err
 			}
-			rec := &JusticeRecord{Request: got, Rulings: []governance.Ruling{}}
+			rec := &JusticeRecord{Request: got, Rulings: []governance.Ruling{}, Disputed: disputed}
 			if err := t.Put(rfjKey(t.Game, got.ID), rec, time.Time{}); err != nil {
 				return nil, err
 			}
@@ -477,12 +492,17 @@ func (s *Service) JusticeRequests(ctx context.Context, game, status string) ([]J
 	default:
 		return nil, rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
 	}
-	if _, err := s.ViewIn(ctx, viewJustice, game); err != nil {
+	t, err := s.ViewIn(ctx, viewJustice, game)
+	if err != nil {
 		return nil, err
 	}
-	return scanRecords(ctx, s, game, rfjPrefix, func(r JusticeRecord) bool {
+	recs, err := scanRecords(ctx, s, game, rfjPrefix, func(r JusticeRecord) bool {
 		return status == "" || r.Request.Status == status
 	})
+	for i := range recs {
+		recs[i] = withRulesThen(recs[i], t.Meta.Amendments)
+	}
+	return recs, err
 }
 
 // JudgeQueue lists the requests waiting for a ruling, oldest first.
@@ -503,7 +523,7 @@ func (s *Service) JusticeRequest(ctx context.Context, game, id string) (JusticeR
 	if err != nil {
 		return JusticeRecord{}, err
 	}
-	return *r, nil
+	return withRulesThen(*r, t.Meta.Amendments), nil
 }
 
 // Rulings lists every ruling made in the game, in the order made, each with

@@ -114,12 +114,17 @@ func (s *Service) JusticeRequestsPage(ctx context.Context, game, status string, 
 	default:
 		return nil, "", rules.Refuse("invalid_request", "Unknown request status %q: use open or answered.", status)
 	}
-	if _, err := s.ViewIn(ctx, viewJustice, game); err != nil {
+	t, err := s.ViewIn(ctx, viewJustice, game)
+	if err != nil {
 		return nil, "", err
 	}
-	return PageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool {
+	recs, next, err := PageRecords(ctx, s, game, rfjPrefix, pr, func(r *JusticeRecord) bool {
 		return status == "" || r.Request.Status == status
 	})
+	for i := range recs {
+		recs[i] = withRulesThen(recs[i], t.Meta.Amendments)
+	}
+	return recs, next, err
 }
 
 // RulingsPage is one page of the rulings made in the game: the rulings of

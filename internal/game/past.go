@@ -189,6 +189,61 @@ func NewReplay(game string) *Replay {
 type replayStep struct {
 	c     Change
 	entry string
+	at    time.Time
+}
+
+// inCommitOrder orders one item's steps as they were committed. Within
+// one life of the item its versions are its commits' order (an entry's
+// time is not: a lagging client's commit may be dated before the
+// scheduler's that it follows). An item deleted and written again (a
+// player's name index item when they leave and later join again) starts
+// again at version 1, so its lives are told apart by time: each of an
+// item's lives ends (is deleted) before the next begins, so the n-th
+// change of a version, in time order, is of the n-th life still open at
+// that version. The lives are applied in the order they began.
+func inCommitOrder(steps []replayStep) []replayStep {
+	sort.Slice(steps, func(i, j int) bool {
+		a, b := steps[i], steps[j]
+		if a.c.V != b.c.V {
+			return a.c.V < b.c.V
+		}
+		if !a.at.Equal(b.at) {
+			return a.at.Before(b.at)
+		}
+		return a.entry < b.entry
+	})
+	if len(steps) < 2 || steps[1].c.V != steps[0].c.V && steps[len(steps)-1].c.V-steps[0].c.V == int64(len(steps)-1) {
+		return steps // one life (the common case)
+	}
+	var lives [][]replayStep
+	for i := 0; i < len(steps); {
+		v := steps[i].c.V
+		j := i
+		for j < len(steps) && steps[j].c.V == v {
+			j++
+		}
+		var open []int
+		for k, l := range lives {
+			if last := l[len(l)-1].c; last.V == v-1 && !last.Gone {
+				open = append(open, k)
+			}
+		}
+		for n, st := range steps[i:j] {
+			if n < len(open) {
+				lives[open[n]] = append(lives[open[n]], st)
+			} else {
+				// A new life (or, past version 1, a second change of one
+				// version: the replay reports it as a defect).
+				lives = append(lives, []replayStep{st})
+			}
+		}
+		i = j
+	}
+	out := make([]replayStep, 0, len(steps))
+	for _, l := range lives {
+		out = append(out, l...)
+	}
+	return out
 }
 
 // Add takes one entry's changes; entries may come in any order (each
@@ -201,7 +256,7 @@ func (r *Replay) Add(e *Entry) {
 		if c.V <= r.base[c.SK] {
 			continue // in the checkpoint already
 		}
-		r.byItem[c.SK] = append(r.byItem[c.SK], replayStep{c, e.ID})
+		r.byItem[c.SK] = append(r.byItem[c.SK], replayStep{c, e.ID, e.At})
 	}
 	r.Entries++
 	if r.last == nil || e.At.After(r.last.At) || e.At.Equal(r.last.At) && e.ID > r.last.ID {
@@ -217,41 +272,74 @@ func (r *Replay) Add(e *Entry) {
 func (r *Replay) Finish() {
 	pk := GamePK(r.Game)
 	for sk, steps := range r.byItem {
-		sort.Slice(steps, func(i, j int) bool { return steps[i].c.V < steps[j].c.V })
+		steps = inCommitOrder(steps)
 		it := r.Items[sk]
+		hidden := slices.Contains(r.Secret, sk)
+		// live is the item's document decoded, while changes apply to it;
+		// it is encoded into it.Data once, after the last (encode).
+		var live any
+		dirty := false
+		encode := func() {
+			if dirty {
+				it.Data, _ = json.Marshal(live) // decoded JSON: cannot fail
+				dirty = false
+			}
+		}
 		for _, st := range steps {
 			c := st.c
 			switch {
 			case c.Gone:
-				it = store.Item{}
+				it, live, dirty = store.Item{}, nil, false
 				delete(r.Refs, sk)
+				hidden = false
 			case c.Ref:
 				r.Refs[sk] = true
-				it = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V}
+				it, live, dirty = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V}, nil, false
 			case c.Secret && c.Ops == nil:
 				// A secret change read from the public log: hidden until
 				// the change that reveals it (which holds the whole item).
-				r.Secret = append(r.Secret, sk)
-				it = store.Item{}
+				hidden = true
+				it, live, dirty = store.Item{}, nil, false
 			default:
-				var doc []byte
-				if it.Exists() {
-					doc = it.Data
+				if live == nil && it.Exists() && len(it.Data) > 0 {
+					v, err := jsondelta.Decode(it.Data)
+					if err != nil {
+						r.Defects = append(r.Defects, fmt.Sprintf("%s: version %d is no JSON document: %v", sk, it.Version, err))
+						continue
+					}
+					live = v
 				}
-				if doc == nil && (len(c.Ops) != 1 || len(c.Ops[0].Path) != 0 || c.Ops[0].Value == nil) {
-					if !slices.Contains(r.Secret, sk) {
+				whole := len(c.Ops) == 1 && len(c.Ops[0].Path) == 0 && c.Ops[0].Value != nil
+				if !it.Exists() && !whole {
+					if !hidden {
 						r.Defects = append(r.Defects, fmt.Sprintf("%s: entry %s changes version %d of an item the log never created", sk, st.entry, c.V))
 					}
 					continue
 				}
-				data, err := jsondelta.Apply(doc, c.Ops)
+				v, err := jsondelta.ApplyTo(live, c.Ops)
 				if err != nil {
 					r.Defects = append(r.Defects, fmt.Sprintf("%s: entry %s cannot be applied to version %d: %v", sk, st.entry, it.Version, err))
+					// What it left is unknown: start again from the last
+					// version encoded.
+					live, dirty = nil, false
 					continue
 				}
+				data := it.Data
+				if !it.Exists() {
+					data = nil
+				}
+				live, dirty = v, true
 				it = store.Item{Key: store.Key{PK: pk, SK: sk}, Version: c.V, Data: data, Due: c.Due, Order: c.Order}
+				hidden = false // revealed: the change holds the whole item
 			}
 			r.Last[sk] = st.entry
+		}
+		encode()
+		// Secret lists each item whose latest change is hidden, once: an
+		// item revealed since is known again.
+		r.Secret = slices.DeleteFunc(r.Secret, func(s string) bool { return s == sk })
+		if hidden {
+			r.Secret = append(r.Secret, sk)
 		}
 		if it.Exists() || r.Refs[sk] {
 			r.Items[sk] = it
@@ -260,6 +348,34 @@ func (r *Replay) Finish() {
 		}
 	}
 	r.byItem = nil
+	sort.Strings(r.Secret)
+}
+
+// MomentAt is when m is in game's log: its time, or its entry's. It is
+// refused as a read of the past is (an entry not in the log, a moment in
+// the future or before the game), so a command naming a moment (a Request
+// for Judgment's disputed moment) is refused for a moment no read could
+// show.
+func (s *Service) MomentAt(ctx context.Context, game string, m Moment) (time.Time, error) {
+	vt, err := s.View(ctx, game)
+	if err != nil {
+		return time.Time{}, err
+	}
+	at := m.At
+	if m.Entry != "" {
+		e, err := s.entryByID(ctx, game, m.Entry)
+		if err != nil {
+			return time.Time{}, err
+		}
+		at = e.At
+	}
+	if now := s.clock.Now(); at.After(now) {
+		return time.Time{}, rules.Refuse("moment_in_future", "%s is in the future (it is now %s): the past can be read, the future cannot", at.Format(time.RFC3339), now.Format(time.RFC3339))
+	}
+	if at.Before(vt.Meta.CreatedAt) {
+		return time.Time{}, rules.Refuse("before_game", "%s is before the game %s was created (%s): there was no game then", at.Format(time.RFC3339), game, vt.Meta.CreatedAt.Format(time.RFC3339))
+	}
+	return at, nil
 }
 
 // entryByID finds a log entry by its id (its ULID names its millisecond).
@@ -317,7 +433,8 @@ type pastStore struct {
 	pk    string
 	keys  []string // the replay's keys, sorted
 	order []string // the ordered index: Order + "\x00" + SK, sorted
-	// maxLog is the greatest log order key at the moment.
+	// maxLog is the greatest log order key at the moment (the replay's
+	// skipped entries, of that moment but after it, are left out too).
 	maxLog string
 }
 
@@ -608,7 +725,7 @@ func (s *Service) Explain(ctx context.Context, game string) ([]Difference, *Repl
 			default:
 				got := it.Data
 				if it.SK == metaSK {
-					got = withoutFence(got)
+					got = WithoutFence(got)
 				}
 				if !jsondelta.Equal(got, want.Data) {
 					out = append(out, Difference{SK: it.SK, Entry: r.Last[it.SK], Fields: jsondelta.Differences(want.Data, got, 8),
@@ -632,9 +749,9 @@ func (s *Service) Explain(ctx context.Context, game string) ([]Difference, *Repl
 	return out, r, nil
 }
 
-// withoutFence is META without the period-end fence (closing), which a
+// WithoutFence is META without the period-end fence (closing), which a
 // commit of its own sets and the logged period end clears.
-func withoutFence(data []byte) []byte {
+func WithoutFence(data []byte) []byte {
 	if len(data) == 0 {
 		return data
 	}

@@ -219,3 +219,82 @@ func TestT6_BeforeAndAfterAnEntryOfASharedMoment(t *testing.T) {
 		}
 	}
 }
+
+func TestT6_AnItemDeletedAndWrittenAgainIsReplayedInCommitOrder(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newLedger(t, gametest.Bolt(t))
+	id := "discord:2"
+	var seen []time.Time
+	var record []string
+	look := func() {
+		seen, record = append(seen, clk.Now()), append(record, views(t, svc, []string{id}))
+	}
+	for i := range 3 {
+		clk.Advance(time.Hour)
+		if _, err := svc.Join(ctx, gametest.Req(id, fmt.Sprint("j", i)), game.JoinGame{Name: "Ada"}); err != nil {
+			t.Fatal(err)
+		}
+		look()
+		if i == 2 {
+			break
+		}
+		clk.Advance(time.Hour)
+		if _, err := svc.Leave(ctx, gametest.Req(id, fmt.Sprint("l", i))); err != nil {
+			t.Fatal(err)
+		}
+		look()
+		clk.Advance(8 * 24 * time.Hour) // past the week a rejoin waits (RULINGS P1)
+	}
+	diffs, _, err := svc.Explain(ctx, "hall")
+	if err != nil || len(diffs) > 0 {
+		t.Fatalf("the log does not explain the state: %v %+v", err, diffs)
+	}
+	for i, at := range seen {
+		past, _, err := svc.Past(ctx, "hall", game.Moment{At: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := views(t, past, []string{id}); got != record[i] {
+			t.Errorf("at %s the past reads\n%s\nwhere it was read\n%s", at, got, record[i])
+		}
+	}
+}
+
+func TestT6_AServerMovedToAnotherGameIsInBothLogs(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newLedger(t, gametest.Bolt(t))
+	b := game.Bind{Platform: "discord", Space: "777", Channels: map[string]string{game.ChannelAnnouncements: "555"}}
+	if _, err := svc.Bind(ctx, gametest.Req(gametest.Admin, "bind"), b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Create(ctx, game.Request{Actor: gametest.Admin, Key: "create-2"}, game.CreateGame{ID: "annex", Ruleset: ledgerID}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	before := clk.Now()
+	clk.Advance(time.Hour)
+	if _, err := svc.Bind(ctx, game.Request{Game: "annex", Actor: gametest.Admin, Key: "bind"}, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{"hall", "annex"} {
+		diffs, _, err := svc.Explain(ctx, g)
+		if err != nil || len(diffs) > 0 {
+			t.Errorf("the log of %s does not explain its state: %v %+v", g, err, diffs)
+		}
+	}
+	spaces := func(s *game.Service) string {
+		bs, err := s.Bindings(ctx, "hall")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := json.Marshal(bs)
+		return string(out)
+	}
+	past, _, err := svc.Past(ctx, "hall", game.Moment{At: before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if then, now := spaces(past), spaces(svc); then == now {
+		t.Errorf("hall's bindings before the move read %s, as they read now", then)
+	}
+}

@@ -51,7 +51,11 @@ func saysJustice(a Answer) string {
 	var v JusticeRecord
 	a.Decode(&v)
 	r := v.Request
-	return fmt.Sprintf("%s requested justice (%s %s): %q; the Judge answers it.", a.Who(r.Author, ""), Words(string(r.Kind)), r.ID, Clip(r.Text, 300))
+	s := fmt.Sprintf("%s requested justice (%s %s): %q; the Judge answers it.", a.Who(r.Author, ""), Words(string(r.Kind)), r.ID, Clip(r.Text, 300))
+	if d := v.Disputed; d != nil {
+		s += " The Judge considers the rules in effect at " + d.At.UTC().Format("Mon 2 Jan 2006 15:04 UTC") + " (" + d.Moment + ")."
+	}
+	return s
 }
 
 func saysRuling(a Answer) string {

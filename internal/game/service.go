@@ -442,6 +442,13 @@ func (t *Tx) Commit(ctx context.Context, idem store.Key, resp any) error {
 		}
 	}
 
+	for _, g := range t.otherGames() {
+		p, err := t.elsewhere(g)
+		if err != nil {
+			return err
+		}
+		t.Puts = append(t.Puts, p)
+	}
 	t.Puts = append(t.Puts, store.Put{Item: store.Item{Key: idem, Data: data, Order: logPrefix + t.Entry.ID}})
 	return t.Svc.store.Commit(ctx, store.Tx{Puts: t.Puts, Deletes: t.Deletes, Checks: t.Checks, Idem: &idem})
 }

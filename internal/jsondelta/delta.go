@@ -163,6 +163,23 @@ func Apply(doc []byte, ops []Op) ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// Decode reads a document for ApplyTo: a replay decodes an item once,
+// applies each of its changes to the value, and encodes it once
+// (json.Marshal), where Apply would decode and encode at every change.
+func Decode(b []byte) (any, error) { return decode(b) }
+
+// ApplyTo applies ops to v (a Decode'd document, or nil for none), in
+// place, and returns the document. On an error v may be partly changed.
+func ApplyTo(v any, ops []Op) (any, error) {
+	for i, op := range ops {
+		var err error
+		if v, err = apply(v, op.Path, op); err != nil {
+			return nil, fmt.Errorf("operation %d at %v: %w", i+1, op.Path, err)
+		}
+	}
+	return v, nil
+}
+
 func decode(b []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()

@@ -678,6 +678,7 @@ func (g *ground) checkAll(ctx context.Context, when string, settled bool) {
 			snap.Names(c)
 			svc := rulesets.New(g.cfg.Store, g.clk, game.WithLogger(g.cfg.Log))
 			snap.Acknowledged(ctx, c, obs, svc)
+			snap.Explained(ctx, c, svc)
 			if t.check != nil {
 				t.check(g, ctx, c, snap, obs, settled)
 			}

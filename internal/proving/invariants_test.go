@@ -1,14 +1,22 @@
 package proving
 
 import (
+	"context"
 	"encoding/json"
+	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"croupier/internal/clock"
 	"croupier/internal/game"
 	"croupier/internal/rules/nomic"
 	rob "croupier/internal/rules/obelisk"
+	"croupier/internal/rulesets"
+	"croupier/internal/rulesets/obelisk"
+	"croupier/internal/store"
+	"croupier/internal/store/bolt"
 )
 
 func mustJSON(t *testing.T, v any) []byte {
@@ -199,5 +207,67 @@ func TestGatherings_AGatheringClosedTwiceOrOpenPastItsPhaseIsAViolation(t *testi
 	v := violations(c, InvGatherings)
 	if len(v) != 2 || !strings.Contains(strings.Join(v, "\n"), "Gathering a (failed) was closed 2 times") || !strings.Contains(strings.Join(v, "\n"), "Gathering b is still open") {
 		t.Fatalf("violations %v", v)
+	}
+}
+
+// TestExplained_AnItemChangedOutsideTheLogIsAViolation: issue 25's "the log
+// explains the state" as the invariant checks it — an Obelisk player's
+// name changed by a write no logged commit made (as a bug writing
+// around Tx.Commit would) is a violation naming the item, the field and
+// the entry after which the store departs from the log, with that entry's
+// command; the untouched game has none.
+func TestExplained_AnItemChangedOutsideTheLogIsAViolation(t *testing.T) {
+	ctx := context.Background()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "explained.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	clk := clock.NewManual(DefaultStart)
+	svc := rulesets.New(st, clk, game.WithLogger(slog.New(slog.DiscardHandler)))
+	if _, err := svc.Create(ctx, game.Request{Actor: Admin, Key: "create"}, game.CreateGame{ID: "tampered", Ruleset: obelisk.ID}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute)
+	if _, err := svc.Join(ctx, game.Request{Game: "tampered", Actor: "discord:7", Key: "join"}, game.JoinGame{Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	check := func() []string {
+		snap, err := Read(ctx, st, "tampered", clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &Checks{}
+		snap.Explained(ctx, c, svc)
+		if c.Counted[InvExplained] < 2 {
+			t.Errorf("%d explained checks, want one per item and more", c.Counted[InvExplained])
+		}
+		return violations(c, InvExplained)
+	}
+	if v := check(); len(v) > 0 {
+		t.Fatalf("the untouched game: %v", v)
+	}
+	k := game.PlayerKey("tampered", "discord:7")
+	it, err := st.Get(ctx, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(it.Data, &p); err != nil {
+		t.Fatal(err)
+	}
+	p["name"] = "Mallory"
+	if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: mustJSON(t, p)}, Expect: it.Version}}}); err != nil {
+		t.Fatal(err)
+	}
+	v := check()
+	t.Logf("the violation reported: %v", v)
+	if len(v) != 1 {
+		t.Fatalf("violations %v, want one", v)
+	}
+	for _, want := range []string{"PLAYER#discord:7", "(fields name)", "after entry ", "(join by discord:7 at ", "other values than the log's changes left"} {
+		if !strings.Contains(v[0], want) {
+			t.Errorf("the violation %q does not say %q", v[0], want)
+		}
 	}
 }

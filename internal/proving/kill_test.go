@@ -230,10 +230,12 @@ func TestServeKill9(t *testing.T) {
 		c := &proving.Checks{}
 		snap := readBolt(t, srv.data, killGame, end, func(snap *proving.Snapshot, svc *game.Service) {
 			snap.Acknowledged(context.Background(), c, obs.snapshot(), svc)
+			snap.Explained(context.Background(), c, svc)
 		})
 		tc := &proving.Checks{}
 		tsnap := readBolt(t, srv.data, killTurns, end, func(snap *proving.Snapshot, svc *game.Service) {
 			snap.Acknowledged(context.Background(), tc, tobs.snapshot(), svc)
+			snap.Explained(context.Background(), tc, svc)
 		})
 		ended := func(s *proving.Snapshot, sc calendar.Schedule) bool {
 			_, ok := s.ByKey[game.CommandID(game.SchedulerActor, "period-end:"+sc.PeriodAt(end.Add(-time.Second)).ID)]
@@ -303,10 +305,12 @@ func TestServeKill9(t *testing.T) {
 	c := &proving.Checks{}
 	snap := readBolt(t, srv.data, killGame, now, func(snap *proving.Snapshot, svc *game.Service) {
 		snap.Acknowledged(context.Background(), c, obs.snapshot(), svc)
+		snap.Explained(context.Background(), c, svc)
 	})
 	tc := &proving.Checks{}
 	tsnap := readBolt(t, srv.data, killTurns, now, func(snap *proving.Snapshot, svc *game.Service) {
 		snap.Acknowledged(context.Background(), tc, tobs.snapshot(), svc)
+		snap.Explained(context.Background(), tc, svc)
 	})
 	tsnap.Periods(tc, true)
 	tsnap.SeedsSecret(tc, true)

@@ -195,9 +195,9 @@ func assertExercised(t *testing.T, r *proving.Report) {
 	}
 	// Each ruleset's own invariants were checked, on commands that ran.
 	want := map[string][]string{
-		"gilded-hall": {proving.InvConservation, proving.InvNames},
-		"obelisk":     {proving.InvComponents, proving.InvGatherings, proving.InvNames},
-		"turns":       {proving.InvCounted, proving.InvPoints, proving.InvNames},
+		"gilded-hall": {proving.InvConservation, proving.InvNames, proving.InvExplained},
+		"obelisk":     {proving.InvComponents, proving.InvGatherings, proving.InvNames, proving.InvExplained},
+		"turns":       {proving.InvCounted, proving.InvPoints, proving.InvNames, proving.InvExplained},
 	}
 	for rs, invs := range want {
 		if !strings.HasSuffix(r.Name, ", "+rs) {

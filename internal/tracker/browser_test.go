@@ -662,9 +662,25 @@ func TestPagesAreValidHTML(t *testing.T) {
 		t.Fatalf("an unknown player: %d", code)
 	}
 	pages[gamePath("players", "discord:999")+" (404)"] = notFound
+	// So are the pages of a moment refused, and the game at a moment.
+	for _, at := range []string{"not-a-moment", "2020-01-01T00:00"} {
+		code, body, _ := p.get(gamePath("players") + "?at=" + at)
+		if code != http.StatusBadRequest && code != http.StatusNotFound {
+			t.Fatalf("a refused moment %s: %d", at, code)
+		}
+		pages[gamePath("players")+"?at="+at+" (refused)"] = body
+	}
+	code, body, _ := p.get(atMoment(gamePath("players", "discord:999"), pastMoment(t, p)))
+	if code != http.StatusNotFound {
+		t.Fatalf("an unknown player at a moment: %d", code)
+	}
+	pages[gamePath("players", "discord:999")+" at a moment (404)"] = body
 	for _, want := range allPages(p) {
 		if _, ok := pages[want]; !ok {
 			t.Errorf("the crawl never reached %s", want)
+		}
+		if _, ok := pages[atMoment(want, pastMoment(t, p))]; !ok && want != "/tracker" {
+			t.Errorf("the crawl never reached %s", atMoment(want, pastMoment(t, p)))
 		}
 	}
 
@@ -737,7 +753,9 @@ func crawl(t *testing.T, p *played) map[string]string {
 	t.Helper()
 	pages := map[string]string{}
 	seen := map[string]bool{}
-	queue := []string{"/tracker", gamePath()}
+	// Now and at one past moment (as TestLinksResolve crawls).
+	moment := pastMoment(t, p)
+	queue := []string{"/tracker", gamePath(), atMoment(gamePath(), moment)}
 	for len(queue) > 0 {
 		path := queue[0]
 		queue = queue[1:]
@@ -761,6 +779,9 @@ func crawl(t *testing.T, p *played) map[string]string {
 				continue // TestLinksResolve reports these
 			}
 			u := base.ResolveReference(ref)
+			if at := u.Query().Get("at"); at != "" && at != moment {
+				continue
+			}
 			target := u.Path
 			if u.RawQuery != "" {
 				target += "?" + u.RawQuery

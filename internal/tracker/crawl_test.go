@@ -25,7 +25,13 @@ func TestLinksResolve(t *testing.T) {
 	p := play(t)
 	seen := map[string]bool{}
 	ids := map[string][]string{} // page -> its element ids
-	queue := []string{"/tracker", gamePath()}
+	// The game now and at one past moment, whose pages link to each other
+	// (every link of a page of the past keeps its moment). The log's links
+	// to other moments are checked to answer, not crawled: each is the
+	// whole tracker again.
+	moment := pastMoment(t, p)
+	queue := []string{"/tracker", gamePath(), gamePath() + "?at=" + url.QueryEscape(moment)}
+	elsewhen := map[string]bool{}
 	type frag struct{ from, page, id string }
 	var frags []frag
 	for len(queue) > 0 {
@@ -62,6 +68,10 @@ func TestLinksResolve(t *testing.T) {
 			if u.RawQuery != "" {
 				target += "?" + u.RawQuery
 			}
+			if at := u.Query().Get("at"); at != "" && at != moment {
+				elsewhen[target] = true
+				continue
+			}
 			if ref.Fragment != "" {
 				frags = append(frags, frag{path, target, ref.Fragment})
 			}
@@ -69,19 +79,58 @@ func TestLinksResolve(t *testing.T) {
 				queue = append(queue, target)
 			}
 		}
+		if at := base.Query().Get("at"); at != "" {
+			keepsMoment(t, at, body)
+		}
+	}
+	for target := range elsewhen {
+		if code, body, _ := p.get(target); code != 200 || !strings.Contains(body, `id="as-of"`) {
+			t.Errorf("GET %s: %d, want the game at that moment", target, code)
+		}
+	}
+	// Each entry of the log links to the game just after it.
+	for _, e := range logEntries(t, p) {
+		if to := atMoment(gamePath(), "after:"+e.ID); !elsewhen[to] && "after:"+e.ID != moment {
+			t.Errorf("the log has no link to %s, the game just after its entry %s", to, e.ID)
+		}
 	}
 	for _, f := range frags {
 		if !slices.Contains(ids[f.page], f.id) {
 			t.Errorf("%s links to %s#%s, which has no element with that id", f.from, f.page, f.id)
 		}
 	}
-	// The crawl reached every kind of page.
+	// The crawl reached every kind of page, now and at the moment.
 	for _, want := range allPages(p) {
 		if !seen[want] {
 			t.Errorf("the crawl never reached %s", want)
 		}
+		if want != "/tracker" && !seen[atMoment(want, moment)] {
+			t.Errorf("the crawl never reached %s", atMoment(want, moment))
+		}
 	}
-	t.Logf("%d same-site URLs resolved, %d fragments checked", len(seen), len(frags))
+	t.Logf("%d same-site URLs resolved, %d fragments checked, %d other moments answered", len(seen), len(frags), len(elsewhen))
+}
+
+// pastMoment is the moment the crawls read the game at besides now: just
+// after the duel's last move, when the game has a finished match and a
+// trade but no Judge yet, and its first period has not ended.
+func pastMoment(t *testing.T, p *played) string {
+	t.Helper()
+	last := ""
+	for _, e := range logEntries(t, p) {
+		if strings.HasPrefix(e.Command, "match-") {
+			last = e.ID
+		}
+	}
+	if last == "" {
+		t.Fatal("the played game has no match moves")
+	}
+	return "after:" + last
+}
+
+// atMoment is path at moment, as the pages' links write it.
+func atMoment(path, moment string) string {
+	return path + "?" + url.Values{"at": {moment}}.Encode()
 }
 
 // TestPagesAreSmallAndWellFormed plays a long game (hundreds of log

@@ -478,9 +478,12 @@ type eventRow struct {
 // size passes logBudget, so a page of long entries stays under 100 KB.
 const (
 	maxEventsShown = 8
-	rowOverhead    = 300 // bytes of a row's markup besides its events
-	eventOverhead  = 60  // bytes of an event's markup besides its text
-	logBudget      = 85_000
+	// rowOverhead is the bytes of a row's markup besides its events: its
+	// cells, and its link to the game just after the entry (about 125
+	// bytes and the game's id).
+	rowOverhead   = 300 + 190
+	eventOverhead = 60 // bytes of an event's markup besides its text
+	logBudget     = 85_000
 )
 
 // fit takes the entries keep accepts while their rows fit in budget bytes

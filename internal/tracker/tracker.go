@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,20 +73,20 @@ func New(svc *game.Service, opt Options) *Handler {
 	m.HandleFunc("GET "+Base, h.index)
 	m.HandleFunc("GET "+Base+"/{$}", h.index)
 	m.Handle("GET "+Base+"/static/", cacheFor("public, max-age=3600", http.StripPrefix(Base+"/static/", http.FileServerFS(static))))
-	m.HandleFunc("GET "+Base+"/games/{game}", h.gamePage(h.overview))
+	m.HandleFunc("GET "+Base+"/games/{game}", h.gamePage((*Handler).overview))
 	m.HandleFunc("GET "+Base+"/games/{game}/{$}", redirectTrim)
-	m.HandleFunc("GET "+Base+"/games/{game}/players", h.gamePage(h.players))
-	m.HandleFunc("GET "+Base+"/games/{game}/players/{player}", h.gamePage(h.player))
-	m.HandleFunc("GET "+Base+"/games/{game}/matches", h.gamePage(h.matches))
-	m.HandleFunc("GET "+Base+"/games/{game}/matches/{match}", h.gamePage(h.match))
-	m.HandleFunc("GET "+Base+"/games/{game}/trades", h.gamePage(h.trades))
-	m.HandleFunc("GET "+Base+"/games/{game}/proposals", h.gamePage(h.proposals))
-	m.HandleFunc("GET "+Base+"/games/{game}/judge", h.gamePage(h.judge))
-	m.HandleFunc("GET "+Base+"/games/{game}/obelisk", h.gamePage(h.obelisk))
-	m.HandleFunc("GET "+Base+"/games/{game}/turns", h.gamePage(h.turnsPage))
-	m.HandleFunc("GET "+Base+"/games/{game}/cases", h.gamePage(h.casesPage))
-	m.HandleFunc("GET "+Base+"/games/{game}/log", h.gamePage(h.logPage))
-	m.HandleFunc("GET "+Base+"/games/{game}/audit", h.gamePage(h.audit))
+	m.HandleFunc("GET "+Base+"/games/{game}/players", h.gamePage((*Handler).players))
+	m.HandleFunc("GET "+Base+"/games/{game}/players/{player}", h.gamePage((*Handler).player))
+	m.HandleFunc("GET "+Base+"/games/{game}/matches", h.gamePage((*Handler).matches))
+	m.HandleFunc("GET "+Base+"/games/{game}/matches/{match}", h.gamePage((*Handler).match))
+	m.HandleFunc("GET "+Base+"/games/{game}/trades", h.gamePage((*Handler).trades))
+	m.HandleFunc("GET "+Base+"/games/{game}/proposals", h.gamePage((*Handler).proposals))
+	m.HandleFunc("GET "+Base+"/games/{game}/judge", h.gamePage((*Handler).judge))
+	m.HandleFunc("GET "+Base+"/games/{game}/obelisk", h.gamePage((*Handler).obelisk))
+	m.HandleFunc("GET "+Base+"/games/{game}/turns", h.gamePage((*Handler).turnsPage))
+	m.HandleFunc("GET "+Base+"/games/{game}/cases", h.gamePage((*Handler).casesPage))
+	m.HandleFunc("GET "+Base+"/games/{game}/log", h.gamePage((*Handler).logPage))
+	m.HandleFunc("GET "+Base+"/games/{game}/audit", h.gamePage((*Handler).audit))
 	m.HandleFunc(Base+"/", h.notFoundPage)
 	if opt.Cards != nil {
 		m.Handle(CardsBase+"/", opt.Cards)
@@ -109,7 +110,11 @@ func cacheFor(v string, next http.Handler) http.Handler {
 }
 
 func redirectTrim(w http.ResponseWriter, r *http.Request) {
-	http.Redirect(w, r, strings.TrimSuffix(r.URL.Path, "/"), http.StatusMovedPermanently)
+	to := strings.TrimSuffix(r.URL.Path, "/")
+	if r.URL.RawQuery != "" {
+		to += "?" + r.URL.RawQuery // the moment (?at=) and the rest stay
+	}
+	http.Redirect(w, r, to, http.StatusMovedPermanently)
 }
 
 // layout is what every page's frame shows: the title, the game's header
@@ -129,6 +134,12 @@ type layout struct {
 	// Shows names the game's views its ruleset has (RULINGS R3): the nav
 	// links only to pages that exist for it.
 	Shows map[string]bool
+	// Past is the moment a page of the past reads (nil: now), and At its
+	// canonical ?at=, which every link keeps.
+	Past *pastPage
+	At   string
+	// Picker is the time picker of a game page.
+	Picker *picker
 }
 
 // notFound is an error a page handler returns for a missing thing; the
@@ -138,28 +149,62 @@ type notFound struct{ Message string }
 func (e notFound) Error() string { return e.Message }
 
 // gamePage loads the game (every game page shows its header and nav) and
-// renders the content fill returns.
-func (h *Handler) gamePage(fill func(ctx context.Context, r *http.Request, l *layout) (content, error)) http.HandlerFunc {
+// renders the content fill returns, through a handler whose service reads
+// the game as it is now or, with ?at=, as it was at that moment.
+func (h *Handler) gamePage(fill func(h *Handler, ctx context.Context, r *http.Request, l *layout) (content, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		g, err := h.svc.Game(ctx, r.PathValue("game"))
+		id := r.PathValue("game")
+		g, err := h.svc.Game(ctx, id)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		members, err := h.svc.Players(ctx, g.ID)
+		view, past := h, (*pastPage)(nil)
+		if at := r.URL.Query().Get("at"); strings.TrimSpace(at) != "" {
+			m, err := parseAt(at, h.zoneOrUTC(g.Ruleset))
+			var re *rules.Error
+			if err == nil {
+				var svc *game.Service
+				var asOf game.AsOf
+				if svc, asOf, err = h.svc.Past(ctx, id, m); err == nil {
+					view, past = &Handler{svc: svc, log: h.log, mux: h.mux}, &pastPage{AsOf: asOf, Moment: m}
+					g, err = svc.Game(ctx, id)
+				}
+			}
+			if errors.As(err, &re) && slices.Contains(momentCodes, re.Code) {
+				h.momentError(w, r, &g, m, re)
+				return
+			}
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+		}
+		members, err := view.svc.Players(ctx, g.ID)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		l := &layout{Game: &g, members: members, Names: map[string]string{}, Shows: map[string]bool{}}
-		for _, v := range h.svc.Views() {
-			l.Shows[v.Name] = h.svc.Has(g.Ruleset, v.Name)
+		l := &layout{Game: &g, members: members, Names: map[string]string{}, Shows: h.shows(g.Ruleset), Past: past}
+		shown := h.svc.Clock().Now()
+		if past != nil {
+			shown = past.AsOf.At
+			l.At = past.Moment.String()
 		}
+		l.Picker = h.newPicker(r, &g, shown)
 		for _, p := range members {
 			l.Names[p.ID] = p.Name
 		}
-		body, err := fill(ctx, r, l)
+		body, err := fill(view, ctx, r, l)
+		if msg, ok := notFoundMessage(err); ok && past != nil {
+			// Not there at that moment (a player who joined later, a
+			// match not yet requested): the 404 keeps the game's frame,
+			// with the banner and the picker, to choose another moment.
+			l.Title, l.Section = "Not found", ""
+			h.render(w, r, http.StatusNotFound, message("Not found", "not-found", msg, false), l)
+			return
+		}
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -168,26 +213,49 @@ func (h *Handler) gamePage(fill func(ctx context.Context, r *http.Request, l *la
 	}
 }
 
+// momentCodes are the refusals of a moment (game.Service.Past), which
+// have a page of their own.
+var momentCodes = []string{"bad_moment", "moment_in_future", "before_game", "entry_not_found"}
+
+// shows names the views the ruleset has (RULINGS R3).
+func (h *Handler) shows(ruleset string) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range h.svc.Views() {
+		out[v.Name] = h.svc.Has(ruleset, v.Name)
+	}
+	return out
+}
+
 // fail turns an error into the page a visitor should see: a missing or
 // malformed game, player, match... is a friendly 404; anything else (the
 // store unreachable) is a 503 that asks to try again. Never a 500.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if msg, ok := notFoundMessage(err); ok {
+		h.notFound(w, r, msg)
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	h.log.Error("tracker: reading the game failed", "path", r.URL.Path, "err", err)
+	w.Header().Set("Retry-After", "5")
+	h.render(w, r, http.StatusServiceUnavailable, unavailable("The game's records could not be read just now. Please try again in a moment."),
+		&layout{Title: "Temporarily unavailable"})
+}
+
+// notFoundMessage is the sentence of an error that is the friendly 404:
+// a page's notFound, or a refusal of the service (no such player, a
+// ruleset without the page's institution).
+func notFoundMessage(err error) (string, bool) {
 	var nf notFound
 	var re *rules.Error
 	switch {
 	case errors.As(err, &nf):
-		h.notFound(w, r, nf.Message)
+		return nf.Message, true
 	case errors.As(err, &re):
-		h.notFound(w, r, re.Message)
-	default:
-		if errors.Is(err, context.Canceled) {
-			return
-		}
-		h.log.Error("tracker: reading the game failed", "path", r.URL.Path, "err", err)
-		w.Header().Set("Retry-After", "5")
-		h.render(w, r, http.StatusServiceUnavailable, unavailable("The game's records could not be read just now. Please try again in a moment."),
-			&layout{Title: "Temporarily unavailable"})
+		return re.Message, true
 	}
+	return "", false
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
@@ -212,7 +280,7 @@ func unavailable(msg string) content { return message("Temporarily unavailable",
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, body content, l *layout) {
 	ctx := r.Context()
 	if l != nil && l.Game != nil {
-		ctx = withZone(ctx, h.zone(l.Game.Ruleset))
+		ctx = withAt(withZone(ctx, h.zone(l.Game.Ruleset)), l.At)
 	}
 	var b bytes.Buffer
 	if err := document(l, body).Render(ctx, &b); err != nil {

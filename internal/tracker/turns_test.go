@@ -28,6 +28,9 @@ func TestTurnsPages(t *testing.T) {
 	}
 	body = p.page("/tracker/games/" + g + "/cases")
 	contains(t, "cases page", body, `id="case-5301"`, "Is rule 210 fair?", "recuse by", "rule by")
+	// Issue 25: the rules in effect at the disputed moment (by default the
+	// request's), with a link to the rules as they read then.
+	contains(t, "cases page", body, `<small class="rules-then">Rules in effect at `, "(since then: rule 210 amended).", `href="/tracker/games/`+g+`/turns?at=`)
 	if !strings.Contains(body, "Bo") {
 		t.Errorf("the case's Judge is not named: %.1000s", body)
 	}

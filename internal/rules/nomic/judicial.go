@@ -38,6 +38,16 @@ type Case struct {
 	Paradox    bool      `json:"paradox,omitempty"`   // it states that there is a paradox (U11)
 	Round      int       `json:"round"`
 	At         time.Time `json:"at"`
+	// Disputed is the moment of the disputed game action, as the request
+	// named it: a time (RFC 3339), or before:<entry> or after:<entry> of a
+	// log entry; "" for the moment of the request (At). The Judge
+	// considers the rules in effect then (seed 003). DisputedAt is its
+	// time, and RulesThen, for a moment named by an entry, the rules as
+	// they stood at it (a turn end's adoptions share one time: only the
+	// log tells which had applied).
+	Disputed   string    `json:"disputed,omitempty"`
+	DisputedAt time.Time `json:"disputed_at,omitzero"`
+	RulesThen  []RuleAt  `json:"rules_then,omitempty"`
 	// Appointments are the case's Judges in order; the last one is the
 	// current Judge while its Ended is empty.
 	Appointments []Appointment `json:"appointments"`
@@ -97,6 +107,25 @@ type Request struct {
 	Arguments string   `json:"arguments,omitempty"`
 	Mentioned []string `json:"mentioned,omitempty"` // ids of the players the statement mentions
 	Paradox   bool     `json:"paradox,omitempty"`
+	// Disputed is the disputed moment (below); "" the moment of the request.
+	Disputed   string    `json:"disputed,omitempty"`
+	DisputedAt time.Time `json:"disputed_at,omitzero"`
+	RulesThen  []RuleAt  `json:"rules_then,omitempty"`
+}
+
+// Moment is the disputed moment's time: DisputedAt, or the request's.
+func (c *Case) Moment() time.Time {
+	if c.Disputed == "" || c.DisputedAt.IsZero() {
+		return c.At
+	}
+	return c.DisputedAt
+}
+
+// RuleAt is a rule as it stood at a moment: how many of its history's
+// events had applied then (0: not yet enacted).
+type RuleAt struct {
+	Rule   int `json:"rule"`
+	Events int `json:"events"`
 }
 
 func (c *Case) current() *Appointment {
@@ -176,6 +205,7 @@ func (s *State) RequestJudgment(req Request, by string, now time.Time, rs *rules
 	c := Case{
 		Number: s.NextCase, Petitioner: by, Statement: req.Statement, Arguments: req.Arguments,
 		Mentioned: sortedIDs(req.Mentioned), Paradox: req.Paradox, Round: s.Round.Number, At: now,
+		Disputed: req.Disputed, DisputedAt: req.DisputedAt, RulesThen: req.RulesThen,
 		Appointments: []Appointment{}, Rulings: []Ruling{}, Appeals: []Appeal{},
 	}
 	s.NextCase++

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -177,4 +178,48 @@ func (s *State) applyChanges(p *Proposal, at time.Time) (evs []Event, notes []st
 		}
 	}
 	return evs, notes, unanimity
+}
+
+// RulesAt is rules (as they stand, with their histories) as they stood at
+// a moment: each rule with the events of its history that had applied
+// then, its text the last it was enacted or amended to by then, repealed
+// if its last event then was a repeal; a rule not yet enacted is left
+// out. The events that had applied are those at or before at, or, where
+// then names the rule, as many as then says (a moment named by a log
+// entry: the adoptions of one turn end share a time, and only the log
+// tells which had applied at the entry).
+func RulesAt(rules []Rule, at time.Time, then []RuleAt) []Rule {
+	counted := map[int]int{}
+	for _, r := range then {
+		counted[r.Rule] = r.Events
+	}
+	out := []Rule{}
+	for _, r := range rules {
+		n, ok := counted[r.Number]
+		if !ok && then != nil {
+			n = 0 // the log had no such rule at the entry
+		} else if !ok {
+			for n < len(r.History) && !r.History[n].At.After(at) {
+				n++
+			}
+		}
+		n = min(n, len(r.History))
+		if n == 0 {
+			continue
+		}
+		was := Rule{Number: r.Number, Role: r.Role, Text: r.Text, History: slices.Clone(r.History[:n])}
+		for _, ev := range was.History {
+			switch ev.Kind {
+			case RuleEnacted, RuleAmended:
+				if ev.Text != "" {
+					was.Text = ev.Text
+				}
+				was.Repealed = false
+			case RuleRepealed:
+				was.Repealed = true
+			}
+		}
+		out = append(out, was)
+	}
+	return out
 }

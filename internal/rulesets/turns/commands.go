@@ -14,6 +14,8 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/store"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // op is one command of this module through the engine's command path:
@@ -434,6 +436,11 @@ type Judgment struct {
 	Mentions []string `json:"mentions,omitempty"`
 	// Paradox: the statement says that there is a paradox (U11).
 	Paradox bool `json:"paradox,omitempty"`
+	// At is the moment of the disputed game action: a time (RFC 3339), a
+	// log entry's id (the moment just before it: the action and the rules
+	// it met), or before:<entry> / after:<entry>; "" the moment of the
+	// request. The Judge considers the rules in effect then (seed 003).
+	At string `json:"at,omitempty"`
 }
 
 // CaseView is a case as people read it.
@@ -452,6 +459,9 @@ type CaseView struct {
 	// ActorName is the name of who ran the command answered with this
 	// view (the Judge who recused or ruled), for its sentence.
 	ActorName string `json:"actor_name,omitempty"`
+	// RulesThen are the rules in effect at the disputed moment (the case
+	// views: Cases; a command's answer leaves them out).
+	RulesThen *RulesThen `json:"rules_in_effect,omitempty"`
 }
 
 func (w *work) caseView(c *nomic.Case) CaseView {
@@ -490,6 +500,11 @@ func RequestJudgment(s *engine.Service, ctx context.Context, req engine.Request,
 		}
 	}
 	j.Mentions = named
+	disputed, err := disputedMoment(s, ctx, req.Game, j.At)
+	if err != nil {
+		return nil, err
+	}
+	j.At = disputed.Disputed
 	return run(s, ctx, op{req: req, command: "judgment-request", body: j, random: true,
 		apply: func(w *work) (any, error) {
 			if err := w.sync(j.Mentions...); err != nil {
@@ -499,7 +514,8 @@ func RequestJudgment(s *engine.Service, ctx context.Context, req engine.Request,
 			if err != nil {
 				return nil, err
 			}
-			c, evs, err := w.s.RequestJudgment(nomic.Request{Statement: j.Statement, Arguments: j.Arguments, Mentioned: j.Mentions, Paradox: j.Paradox},
+			c, evs, err := w.s.RequestJudgment(nomic.Request{Statement: j.Statement, Arguments: j.Arguments, Mentioned: j.Mentions, Paradox: j.Paradox,
+				Disputed: disputed.Disputed, DisputedAt: disputed.DisputedAt, RulesThen: disputed.RulesThen},
 				req.Actor, w.t.Now, w.t.Rules, src)
 			if err != nil {
 				return nil, err
@@ -510,6 +526,46 @@ func RequestJudgment(s *engine.Service, ctx context.Context, req engine.Request,
 			w.emit(evs...)
 			return v, nil
 		}})
+}
+
+// disputedMoment reads a request's disputed moment (Judgment.At): the
+// moment as a read of the past names it, its time, and for a moment named
+// by a log entry the rules as the log leaves them there (read once, now:
+// the past does not change). "" is the moment of the request: nothing to
+// read, and the request costs what it did.
+func disputedMoment(s *engine.Service, ctx context.Context, game, at string) (nomic.Request, error) {
+	at = strings.TrimSpace(at)
+	if at == "" {
+		return nomic.Request{}, nil
+	}
+	if _, err := ulid.ParseStrict(strings.ToUpper(at)); err == nil {
+		at = "before:" + at // the action an entry logs met the rules before it
+	}
+	m, err := engine.ParseMoment(at)
+	if err != nil {
+		return nomic.Request{}, err
+	}
+	when, err := s.MomentAt(ctx, game, m)
+	if err != nil {
+		return nomic.Request{}, err
+	}
+	r := nomic.Request{Disputed: m.String(), DisputedAt: when}
+	if m.Entry == "" {
+		return r, nil
+	}
+	past, _, err := s.Past(ctx, game, m)
+	if err != nil {
+		return nomic.Request{}, err
+	}
+	rs, err := Rules(ctx, past, game)
+	if err != nil {
+		return nomic.Request{}, err
+	}
+	r.RulesThen = []nomic.RuleAt{}
+	for _, rl := range rs {
+		r.RulesThen = append(r.RulesThen, nomic.RuleAt{Rule: rl.Number, Events: len(rl.History)})
+	}
+	return r, nil
 }
 
 // CaseRef is the payload of judge-recuse.

@@ -97,6 +97,7 @@ func Judiciary() engine.Component {
 				{Name: "arguments", Type: engine.FieldString, Positional: true, Description: "Your arguments"},
 				{Name: "mentions", Type: engine.FieldPlayers, Description: "The players the statement mentions"},
 				{Name: "paradox", Type: engine.FieldBoolean, Description: "The statement says that the rules hold a paradox (U11)"},
+				{Name: "at", Type: engine.FieldString, Description: "The disputed moment: a time (RFC 3339) or a log entry's id; by default now. The Judge considers the rules in effect then"},
 			}},
 		{Name: "judge-recuse", Institution: InstJudiciary, Action: true, Draws: true, What: "recusals", Chat: "case recuse",
 			Summary: "Recuse yourself as a case's Judge (within 48 hours)", Call: engine.Method(Recuse), Says: saysRecuse,

@@ -119,7 +119,11 @@ func saysRequest(a engine.Answer) string {
 		}
 		s += ", mentioning " + engine.AndList(ns)
 	}
-	return s + "; " + judgeWords(a, c) + "."
+	s += "; " + judgeWords(a, c) + "."
+	if c.Disputed != "" {
+		s += " The Judge considers the rules in effect at " + When(c.DisputedAt) + " (" + c.Disputed + ")."
+	}
+	return s
 }
 
 func saysRecuse(a engine.Answer) string {

@@ -204,6 +204,9 @@ type work struct {
 	proposed map[string][]propRef
 	// pages is how many pages of votes a turn-end step read.
 	pages int
+	// ruled: a turn-end step decided a proposal that changed the rules
+	// (the step ends with it).
+	ruled bool
 	// err is the first failed read of a player the rules looked up.
 	err error
 }

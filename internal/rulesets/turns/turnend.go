@@ -50,6 +50,8 @@ import (
 	"croupier/internal/rules/nomic"
 	"croupier/internal/ruleset"
 	"croupier/internal/store"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // votePage is how many votes (or reactions) one page reads and may write:
@@ -114,6 +116,11 @@ type endProgress struct {
 	// pass, and Dissent whether the dissenters' bonus passes follow it.
 	Best    *leader `json:"best,omitempty"`
 	Dissent bool    `json:"dissent,omitempty"`
+	// Last is the log entry of the step before: each step's entry id is
+	// greater (stepEntryID), so the log's order of the steps, all logged
+	// at the turn's end, is their commit order (RULINGS T6) whichever
+	// runner made each.
+	Last string `json:"last,omitempty"`
 }
 
 // leader is a player the win pass found with the most points so far.
@@ -208,7 +215,12 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 		return nil, errNotDue
 	}
 	// Applied as of the moment it was due (RULINGS T4).
-	t.Now, t.Entry.At, t.Entry.ID = d.At, d.At, t.Svc.NewLogID(d.At)
+	t.Now, t.Entry.At = d.At, d.At
+	last := ""
+	if e != nil && e.Turn == d.Turn {
+		last = e.Last
+	}
+	t.Entry.ID = stepEntryID(t.Svc.NewLogID(d.At), last)
 	n := len(t.Entry.Events)
 	if step == 0 {
 		if err := w.fenceTurn(d); err != nil {
@@ -225,8 +237,35 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 			}
 		}
 	}
+	if w.g.End != nil {
+		w.g.End.Last = t.Entry.ID
+	}
 	resp := Applied{Due: d, Turn: w.s.Turn(d.At), Events: len(t.Entry.Events) - n}
 	return resp, w.save()
+}
+
+// stepEntryID is id, or the id just after last when id does not sort
+// after it: the steps of a turn end are all logged at its moment, in one
+// millisecond, and a runner taking over from another (whose monotonic ids
+// it does not share) could otherwise log a later step before an earlier
+// one, and a read of the past at an entry of the turn end would then mix
+// the steps (issue 25).
+func stepEntryID(id, last string) string {
+	if last == "" || id > last {
+		return id
+	}
+	u, err := ulid.ParseStrict(last)
+	if err != nil {
+		return id
+	}
+	// The entropy, the last 10 bytes, plus one: the same millisecond.
+	for i := len(u) - 1; i >= 6; i-- {
+		u[i]++
+		if u[i] != 0 {
+			break
+		}
+	}
+	return u.String()
 }
 
 // roomForMore reports whether the step may take on another piece of work.
@@ -235,7 +274,7 @@ func endStep(t *engine.Tx, d due, step int) (any, error) {
 // them committed.
 func (w *work) roomForMore() bool {
 	t := w.t
-	if len(t.Puts) > 0 {
+	if len(t.Puts) > 0 || w.ruled {
 		return false
 	}
 	// What save writes: the proposals, cases, rules and players loaded
@@ -603,6 +642,15 @@ func (w *work) decideProposal(d due) error {
 		return err
 	}
 	_, evs, dissent := w.s.DecideCounted(p, w.s.Round.TurnsEnded, d.At, t.Rules, nomic.Result{For: e.For, Against: e.Against})
+	if slices.ContainsFunc(evs, func(ev nomic.Event) bool {
+		return ev.Kind == nomic.EvRuleChanged || ev.Kind == nomic.EvDataChanged || ev.Kind == nomic.EvSwitchCancelled
+	}) {
+		// The step ends with it (roomForMore): its log entry is the
+		// moment the change applied, and a later adoption's is another,
+		// so the rules between two adoptions of one turn end can be read
+		// (issue 25).
+		w.ruled = true
+	}
 	for _, ev := range evs {
 		w.emit(ev)
 		if ev.Kind != nomic.EvDataChanged {

@@ -192,9 +192,19 @@ func Cases(ctx context.Context, s *engine.Service, game string) ([]CaseView, err
 	if err := w.load(nil, ns, true); err != nil {
 		return nil, err
 	}
+	// The rules in effect at each case's disputed moment (seed 003) come
+	// from the rules' histories: one read of the rules for every case.
+	var now []nomic.Rule
+	if len(ns) > 0 {
+		if now, err = Rules(ctx, s, game); err != nil {
+			return nil, err
+		}
+	}
 	out := []CaseView{}
 	for i := range w.s.Cases {
-		out = append(out, w.caseView(&w.s.Cases[i]))
+		v := w.caseView(&w.s.Cases[i])
+		v.RulesThen = rulesThen(&w.s.Cases[i], now)
+		out = append(out, v)
 	}
 	order.Sort(out, func(a, b CaseView) int { return a.Number - b.Number })
 	return out, w.err

@@ -53,6 +53,8 @@ var (
 type Store struct {
 	db   *bbolt.DB
 	path string
+	// readOnly: opened by OpenReadOnly; Commit refuses.
+	readOnly bool
 }
 
 var _ store.Store = (*Store)(nil)
@@ -94,6 +96,38 @@ func Open(path string) (*Store, error) {
 // and isolated, only a crash may lose the last ones. A store serving
 // games never sets it.
 func (s *Store) SetNoSync(on bool) { s.db.NoSync = on }
+
+// OpenReadOnly opens the existing store file at path for reading only (an
+// audit: croupier verify --state --store): bbolt takes a shared lock, so
+// several readers may audit one file at once, while a server holding it
+// for writing keeps them out (the same one-second wait as Open). Every
+// Commit fails. A missing file, or one that is not a store, is an error:
+// reading must not create one.
+func OpenReadOnly(path string) (*Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("bolt: no store at %s: %w", path, err)
+	}
+	db, err := bbolt.Open(path, fileMode, &bbolt.Options{Timeout: lockTimeout, ReadOnly: true})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("bolt: store %s is in use by another croupier process? (file lock not acquired within %s)", path, lockTimeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bolt: open store %s: %w", path, err)
+	}
+	err = db.View(func(tx *bbolt.Tx) error {
+		for _, b := range [][]byte{bucketItems, bucketDue, bucketOrder, bucketFeed} {
+			if tx.Bucket(b) == nil {
+				return fmt.Errorf("bolt: %s is not a croupier store (it has no %s bucket)", path, b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, path: path, readOnly: true}, nil
+}
 
 // Path is the file the store lives in.
 func (s *Store) Path() string { return s.path }
@@ -179,6 +213,9 @@ func getItem(b *bbolt.Bucket, k store.Key) (store.Item, error) {
 func (s *Store) Commit(ctx context.Context, tx store.Tx) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if s.readOnly {
+		return fmt.Errorf("%w: the store %s is open for reading only", store.ErrInvalid, s.path)
 	}
 	if err := validate(tx); err != nil {
 		return err

@@ -217,3 +217,47 @@ func TestUsageMatchesAWSPricing(t *testing.T) {
 		t.Fatalf("a duplicate counted %d items written", after.ItemsWritten-before.ItemsWritten)
 	}
 }
+
+// An audit opens a store file for reading only: it reads what a writer
+// committed, refuses every commit (the file is unchanged), shares the file
+// with other readers, waits for no writer, and never creates a file.
+func TestOpenReadOnly(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "x.db")
+	if _, err := OpenReadOnly(path); err == nil || !strings.Contains(err.Error(), "no store at "+path) {
+		t.Fatalf("read-only open of a missing file: %v, want 'no store at'", err)
+	}
+	k := store.Key{PK: "GAME#1", SK: "META"}
+	w, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: []byte("kept")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenReadOnly(path); err == nil || !strings.Contains(err.Error(), "in use by another croupier process") {
+		t.Fatalf("read-only open while a writer holds the file: %v, want 'in use'", err)
+	}
+	w.Close()
+	r1, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r1.Close()
+	r2, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatalf("a second reader: %v", err)
+	}
+	defer r2.Close()
+	it, err := r2.Get(ctx, k)
+	if err != nil || string(it.Data) != "kept" {
+		t.Fatalf("read-only Get: %+v, %v", it, err)
+	}
+	err = r1.Commit(ctx, store.Tx{Puts: []store.Put{{Item: store.Item{Key: k, Data: []byte("changed")}, Expect: 1}}})
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "for reading only") {
+		t.Fatalf("commit to a read-only store: %v, want ErrInvalid 'for reading only'", err)
+	}
+	if it, _ := r1.Get(ctx, k); string(it.Data) != "kept" || it.Version != 1 {
+		t.Fatalf("after a refused commit: %+v", it)
+	}
+}
