@@ -13,6 +13,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"croupier/internal/jsondelta"
 	"croupier/internal/store"
 )
 
@@ -545,4 +546,44 @@ func checkpointNarration(ev Event, _ func(string) string) string {
 		s += " (sha256 " + h + ")"
 	}
 	return s + "; reads of the past start from it."
+}
+
+// checkLatestCheckpoint compares the game's latest checkpoint with the
+// whole log's replay at its moment: a difference (nil: none, or no
+// checkpoint) names the checkpoint and the first item it holds otherwise.
+func (s *Service) checkLatestCheckpoint(ctx context.Context, game string) (*Difference, error) {
+	cp, err := s.checkpointBefore(ctx, game, s.clock.Now(), false)
+	if err != nil || cp == nil {
+		return nil, err
+	}
+	sk := checkpointPrefix + cp.ID
+	got := NewReplay(game)
+	if err := s.loadCheckpoint(ctx, game, cp, got); err != nil {
+		return &Difference{SK: sk, Entry: cp.Entry, Why: fmt.Sprintf("the checkpoint of %s does not add up (reads of the past go on from the whole log): %v", cp.At.UTC().Format(time.RFC3339Nano), err)}, nil
+	}
+	want, err := s.replay(ctx, game, Moment{At: cp.At}, false)
+	if err != nil {
+		return nil, err
+	}
+	differs := func(why string, a ...any) (*Difference, error) {
+		return &Difference{SK: sk, Entry: cp.Entry, Why: fmt.Sprintf("the checkpoint of %s, which reads of the past start from, ", cp.At.UTC().Format(time.RFC3339Nano)) + fmt.Sprintf(why, a...)}, nil
+	}
+	for _, k := range sortedKeys(want.Items) {
+		w, g := want.Items[k], got.Items[k]
+		switch {
+		case !g.Exists() && !got.Refs[k]:
+			return differs("lacks %s, which the log's replay then holds", k)
+		case g.Version != w.Version || !g.Due.Equal(w.Due) || g.Order != w.Order || got.Refs[k] != want.Refs[k] || !jsondelta.Equal(g.Data, w.Data):
+			return differs("holds %s otherwise than the log's replay then", k)
+		}
+	}
+	for _, k := range sortedKeys(got.Items) {
+		if _, ok := want.Items[k]; !ok {
+			return differs("holds %s, which the log's replay then does not", k)
+		}
+	}
+	if got.AsOf.Entry != want.AsOf.Entry || got.Entries != want.Entries {
+		return differs("ends at entry %s after %d entries, the log's replay then at %s after %d", got.AsOf.Entry, got.Entries, want.AsOf.Entry, want.Entries)
+	}
+	return nil, nil
 }

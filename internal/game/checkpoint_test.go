@@ -1,9 +1,15 @@
 package game_test
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -402,7 +408,66 @@ func TestCheckpoint_AnAlteredPageIsADefectAndTheLogStillAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(diffs) != 1 || diffs[0].SK != "CKPT#"+last.ID || !strings.Contains(diffs[0].Why, "read from the whole log") {
+	if len(diffs) != 1 || diffs[0].SK != "CKPT#"+last.ID || !strings.Contains(diffs[0].Why, "its pages hold 1 item in 1 page") {
+		t.Fatalf("the audit says %+v", diffs)
+	}
+	t.Logf("the audit: %s: %s", diffs[0].SK, diffs[0].Why)
+}
+
+// A checkpoint forged whole (a page altered and its head's hash with it)
+// is found by the audit, which replays the whole log and compares the
+// latest checkpoint with it at its moment.
+func TestCheckpoint_AForgedCheckpointIsFoundByTheAudit(t *testing.T) {
+	ctx := context.Background()
+	st := gametest.Bolt(t)
+	clk := clock.NewManual(gametest.Start)
+	svc := checkpointed(st, clk)
+	if _, err := svc.Create(ctx, game.Request{Actor: gametest.Admin, Key: "create"}, game.CreateGame{ID: gametest.Game, Ruleset: ledgerID}); err != nil {
+		t.Fatal(err)
+	}
+	playLedger(t, svc, clk, 3*checkpointEvery)
+	hs := heads(t, st)
+	last := hs[len(hs)-1]
+	if last.Pages != 1 {
+		t.Fatalf("a checkpoint of a four-player game is one page: %+v", last)
+	}
+	pk := game.GamePK(gametest.Game)
+	page, err := st.Get(ctx, store.Key{PK: pk, SK: "CKPT#" + last.ID + "#p0001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := page.Data
+	if len(raw) > 0 && raw[0] == 0 {
+		if raw, err = io.ReadAll(flate.NewReader(bytes.NewReader(raw[1:]))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forged := regexp.MustCompile(`("sk":"PLAYER#discord:2".*?"points":)\d+`).ReplaceAll(raw, []byte("${1}999"))
+	if bytes.Equal(forged, raw) {
+		t.Fatalf("no points of discord:2 in the page:\n%s", raw)
+	}
+	hi, err := st.Get(ctx, store.Key{PK: pk, SK: "CKPT#" + last.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h map[string]any
+	if err := json.Unmarshal(hi.Data, &h); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(forged)
+	h["sha256"] = hex.EncodeToString(sum[:])
+	hb, _ := json.Marshal(h)
+	if err := st.Commit(ctx, store.Tx{Puts: []store.Put{
+		{Item: store.Item{Key: page.Key, Data: forged}, Expect: page.Version},
+		{Item: store.Item{Key: hi.Key, Data: hb, Order: hi.Order}, Expect: hi.Version},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	diffs, _, err := svc.Explain(ctx, gametest.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != 1 || diffs[0].SK != "CKPT#"+last.ID || !strings.Contains(diffs[0].Why, "holds PLAYER#discord:2 otherwise than the log's replay then") {
 		t.Fatalf("the audit says %+v", diffs)
 	}
 	t.Logf("the audit: %s: %s", diffs[0].SK, diffs[0].Why)

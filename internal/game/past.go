@@ -99,6 +99,12 @@ type Replay struct {
 // (each item's versions are its commits' order), and returns the items
 // then (RULINGS T6). It starts from the latest checkpoint at or before m.
 func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, error) {
+	return s.replay(ctx, game, m, true)
+}
+
+// replay is Replay, from a checkpoint or (fromCheckpoints false: the
+// audit, which trusts nothing stored but the log) from the whole log.
+func (s *Service) replay(ctx context.Context, game string, m Moment, fromCheckpoints bool) (*Replay, error) {
 	vt, err := s.View(ctx, game)
 	if err != nil {
 		return nil, err
@@ -129,9 +135,11 @@ func (s *Service) Replay(ctx context.Context, game string, m Moment) (*Replay, e
 	var upTo uint64
 	// A moment around an entry excludes the entries dated alike after it
 	// (and before: it too): only a checkpoint strictly before holds none.
-	cp, err := s.checkpointBefore(ctx, game, limit, m.Entry != "")
-	if err != nil {
-		return nil, err
+	var cp *checkpoint
+	if fromCheckpoints {
+		if cp, err = s.checkpointBefore(ctx, game, limit, m.Entry != ""); err != nil {
+			return nil, err
+		}
 	}
 	if cp != nil {
 		if err := s.loadCheckpoint(ctx, game, cp, r); err != nil {
@@ -691,13 +699,19 @@ type Difference struct {
 // state"): each difference is an item changed without a logged change,
 // or a logged change the store does not hold. Only META's period-end
 // fence (closing), a lock that the logged period end clears, is not
-// compared.
+// compared. The latest checkpoint, which reads of the past start from, is
+// compared with the log's replay at its moment too.
 func (s *Service) Explain(ctx context.Context, game string) ([]Difference, *Replay, error) {
-	r, err := s.Replay(ctx, game, Moment{At: s.clock.Now()})
+	r, err := s.replay(ctx, game, Moment{At: s.clock.Now()}, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []Difference
+	if d, err := s.checkLatestCheckpoint(ctx, game); err != nil {
+		return nil, nil, err
+	} else if d != nil {
+		out = append(out, *d)
+	}
 	for _, d := range r.Defects {
 		sk, why, _ := strings.Cut(d, ": ")
 		out = append(out, Difference{SK: sk, Why: why})
