@@ -351,6 +351,11 @@ func (s *Service) logPage(ctx context.Context, game, cursor string, limit int) (
 			return LogPage{}, err
 		}
 		e.Changes = publicChanges(e.Changes)
+		if e.Events == nil {
+			// A step that changed state and said nothing of its own (a
+			// turn end's step ending at an adoption): no events, not null.
+			e.Events = []Event{}
+		}
 		out.Entries = append(out.Entries, *e)
 	}
 	return out, nil
