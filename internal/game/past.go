@@ -183,6 +183,11 @@ func (s *Service) replay(ctx context.Context, game string, m Moment, fromCheckpo
 		// before it was.
 		return nil, rules.Refuse("before_game", "Just before entry %s the game %s had not been created: there was no game then.", m.Entry, game)
 	}
+	if _, ok := r.Items[metaSK]; !ok && r.Entries > 0 {
+		// A game created before its log recorded changes (issue 25): its
+		// entries say what happened, not how each item changed.
+		return nil, rules.Refuse("past_not_recorded", "Game %s was created before Croupier's log recorded how each change left the game, so its state at %s cannot be rebuilt from its log; its log still says everything that happened.", game, limit.Format(time.RFC3339))
+	}
 	r.AsOf.At, r.AsOf.Asked = limit, m.String()
 	return r, nil
 }

@@ -298,3 +298,33 @@ func TestT6_AServerMovedToAnotherGameIsInBothLogs(t *testing.T) {
 		t.Errorf("hall's bindings before the move read %s, as they read now", then)
 	}
 }
+
+// A game whose log predates its changes (made before issue 25) is refused
+// a read of its past in a sentence, not shown as no game at all.
+func TestT6_AGameOlderThanItsChangesSaysSo(t *testing.T) {
+	ctx := context.Background()
+	st := gametest.Bolt(t)
+	svc, clk := newLedger(t, st)
+	if _, err := svc.Join(ctx, gametest.Req("discord:2", "j"), game.JoinGame{Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute)
+	page, err := st.Query(ctx, store.Query{PK: "GAME#hall", Prefix: "LOG#", Index: store.IndexOrder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range page.Items {
+		e, err := game.DecodeEntry(it.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Changes = nil // as an entry written before issue 25
+		it.Data, _ = json.Marshal(e)
+		if err := st.Commit(ctx, store.Tx{Puts: []store.Put{{Item: it, Expect: it.Version}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := svc.Past(ctx, "hall", game.Moment{At: clk.Now()}); gametest.RuleCode(err) != "past_not_recorded" {
+		t.Fatalf("the past of a game older than its changes: %v", err)
+	}
+}

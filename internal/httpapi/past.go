@@ -32,12 +32,14 @@ func (a *API) read(h readFunc) http.Handler { return authedHandler{a: a, read: h
 // correct (400), as is at on a route with no past; a log entry the game
 // has not is 404.
 var pastStatuses = map[string]int{
-	"bad_moment":       http.StatusBadRequest,
-	"before_game":      http.StatusBadRequest,
-	"entry_not_found":  http.StatusNotFound,
-	"moment_in_future": http.StatusBadRequest,
-	"past_read_only":   http.StatusBadRequest,
-	"at_not_supported": http.StatusBadRequest,
+	"bad_moment":      http.StatusBadRequest,
+	"before_game":     http.StatusBadRequest,
+	"entry_not_found": http.StatusNotFound,
+	// A game older than its log's changes: its past is not to be had.
+	"past_not_recorded": http.StatusNotFound,
+	"moment_in_future":  http.StatusBadRequest,
+	"past_read_only":    http.StatusBadRequest,
+	"at_not_supported":  http.StatusBadRequest,
 }
 
 // serveRead runs h over the live service, or, when the request names a

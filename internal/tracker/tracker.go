@@ -215,7 +215,7 @@ func (h *Handler) gamePage(fill func(h *Handler, ctx context.Context, r *http.Re
 
 // momentCodes are the refusals of a moment (game.Service.Past), which
 // have a page of their own.
-var momentCodes = []string{"bad_moment", "moment_in_future", "before_game", "entry_not_found"}
+var momentCodes = []string{"bad_moment", "moment_in_future", "before_game", "entry_not_found", "past_not_recorded"}
 
 // shows names the views the ruleset has (RULINGS R3).
 func (h *Handler) shows(ruleset string) map[string]bool {
