@@ -44,7 +44,7 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 # croupier's own packages (0.3-0.45 MiB of each bootstrap; no measurable
 # CPU cost for a command: docs/operations.md "Bootstraps"), no symbol
 # tables. Keep in step with internal/lambdarun BuildFlags.
-LAMBDA_GOFLAGS := -tags lambda.norpc,nethttpomithttp2 -trimpath -gcflags=croupier/...=-l -gcflags=github.com/aws/...=-l -ldflags "-s -w"
+LAMBDA_GOFLAGS := -tags lambda.norpc,nethttpomithttp2 -trimpath -gcflags=croupier/...=-l -gcflags=github.com/aws/...=-l -gcflags=github.com/a-h/...=-l -gcflags=text/...=-l -gcflags=html/...=-l -gcflags=regexp/...=-l -gcflags=math/big=-l -gcflags=crypto/x509=-l -gcflags=mime/...=-l -gcflags=net/textproto=-l -ldflags "-s -w"
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 # Packages whose -v output `make test` summarises (conformance suite, e2e).
 VERBOSE_PKGS := ./internal/store/... ./internal/e2e/... ./internal/proving/...

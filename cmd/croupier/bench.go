@@ -136,7 +136,7 @@ func (e *env) bench(args []string) error {
 		if err := dynamo.CreateTable(ctx, client, table); err != nil {
 			return fmt.Errorf("creating table %s at %s: %w", table, *endpoint, err)
 		}
-		dst := dynamo.New(client, table)
+		dst := dynamo.NewLoader(client, table)
 		more, err := benchmark.MeasureAPI(ctx, "dynamodb", dst, *n)
 		if err != nil {
 			return fmt.Errorf("benchmark on DynamoDB at %s: %w", *endpoint, err)

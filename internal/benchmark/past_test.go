@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"croupier/internal/game"
-	"croupier/internal/gametest"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
+	"croupier/internal/store/dynamo"
+	"croupier/internal/testenv"
 )
 
 // The past-read row (issue 25, acceptance 6) at a small size: a game of 20
@@ -72,9 +73,10 @@ func TestMeasurePastOnDynamoDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("built %d entries, %d checkpoints (the latest %d pages, %d bytes) in %s", g.Entries, g.Checkpoints, g.Pages, g.PageBytes, time.Since(t0))
-	dst := gametest.Dynamo(t)
+	client, table := testenv.DynamoTable(t, "game")
+	dst := dynamo.NewLoader(client, table)
 	t0 = time.Now()
-	if err := CopyPast(ctx, st, dst.(Loader), g); err != nil {
+	if err := CopyPast(ctx, st, dst, g); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("copied in %s", time.Since(t0))

@@ -36,7 +36,7 @@ const InvokePath = "/2015-03-31/functions/function/invocations"
 // store's round trips, not this code (BenchmarkEngineCommand and the nomic
 // benchmarks cost the same CPU without it; docs/operations.md "Bootstraps"),
 // nor in the AWS SDK's, whose calls wait on the network (0.1 MiB more).
-var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-gcflags=croupier/...=-l", "-gcflags=github.com/aws/...=-l", "-ldflags", "-s -w"}
+var BuildFlags = []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-gcflags=croupier/...=-l", "-gcflags=github.com/aws/...=-l", "-gcflags=github.com/a-h/...=-l", "-gcflags=text/...=-l", "-gcflags=html/...=-l", "-gcflags=regexp/...=-l", "-gcflags=math/big=-l", "-gcflags=crypto/x509=-l", "-gcflags=mime/...=-l", "-gcflags=net/textproto=-l", "-ldflags", "-s -w"}
 
 // Build compiles ./functions/<name> of the repository at root for the host
 // into dir/<name>/bootstrap, with the flags the Lambda build uses, and
