@@ -109,9 +109,6 @@ func (t *Tx) changesIn(pk string) ([]Change, error) {
 			continue
 		}
 		c := Change{SK: k.SK, V: p.Expect + 1, Due: p.Item.Due.UTC(), Order: p.Item.Order, Secret: t.secret[k]}
-		if p.Item.Due.IsZero() {
-			c.Due = time.Time{}
-		}
 		switch {
 		case isReferenced(k.SK) && p.Expect == 0:
 			c.Ref = true
@@ -146,14 +143,17 @@ func (t *Tx) changesIn(pk string) ([]Change, error) {
 // publicChanges are the entry's changes as the public log shows them: a
 // secret change says which item changed, not how.
 func publicChanges(cs []Change) []Change {
-	out := cs
+	var out []Change // a copy, once one change is hidden
 	for i, c := range cs {
 		if c.Secret && c.Ops != nil {
-			if &out[0] == &cs[0] {
-				out = append([]Change(nil), cs...)
+			if out == nil {
+				out = slices.Clone(cs)
 			}
 			out[i].Ops = nil
 		}
+	}
+	if out == nil {
+		return cs
 	}
 	return out
 }

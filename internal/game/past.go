@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -771,8 +772,8 @@ func (s *Service) Explain(ctx context.Context, game string) ([]Difference, *Repl
 // WithoutFence is META without the period-end fence (closing), which a
 // commit of its own sets and the logged period end clears.
 func WithoutFence(data []byte) []byte {
-	if len(data) == 0 {
-		return data
+	if !bytes.Contains(data, []byte(`"closing"`)) {
+		return data // the common case: no fence up, nothing to decode
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil {
