@@ -23,11 +23,10 @@ import (
 	"croupier/internal/credential"
 	"croupier/internal/game"
 	"croupier/internal/httpapi"
+	"croupier/internal/jsondelta"
 	"croupier/internal/rulesets"
 	"croupier/internal/store"
 	"croupier/internal/store/bolt"
-
-	"github.com/oklog/ulid/v2"
 )
 
 // The state audit (issue 25, "A state audit"): `croupier verify --state`
@@ -223,27 +222,28 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 	}
 	rep := stateReport{Game: g, Source: path, Entries: r.Entries, Items: len(r.Items), Differences: []stateDiff{}, fromStore: true}
 	a := &auditor{r: r, entries: map[string]*game.Entry{}, names: replayNames(r)}
+	stored := map[string]store.Item{}
 	for _, d := range diffs {
-		if id, ok := strings.CutPrefix(d.SK, game.PlayerPrefix); ok && a.names[id] == "" {
+		got, err := st.Get(ctx, store.Key{PK: game.GamePK(g), SK: d.SK})
+		if err != nil {
+			return stateReport{}, err
+		}
+		stored[d.SK] = got
+		if id, ok := strings.CutPrefix(d.SK, game.PlayerPrefix); ok && a.names[id] == "" && got.Exists() {
 			// A player only the store has: named as the store names them.
-			if got, err := st.Get(ctx, store.Key{PK: game.GamePK(g), SK: d.SK}); err == nil && got.Exists() {
-				a.learnName(got.Data)
-			}
+			a.learnName(got.Data)
 		}
 	}
 	for _, d := range diffs {
 		if slices.Contains(r.Defects, d.SK+": "+d.Why) {
 			continue // a defect of the log itself, reported as one
 		}
-		if d.Entry != "" {
-			if e, err := entryByID(ctx, svc, g, d.Entry); err == nil {
+		if d.Entry != "" && a.entries[d.Entry] == nil {
+			if e, err := svc.EntryByID(ctx, g, d.Entry); err == nil {
 				a.entries[d.Entry] = e
 			}
 		}
-		got, err := st.Get(ctx, store.Key{PK: game.GamePK(g), SK: d.SK})
-		if err != nil {
-			return stateReport{}, err
-		}
+		got := stored[d.SK]
 		want, inLog := r.Items[d.SK]
 		base := stateDiff{Item: d.SK, Who: a.who(d.SK)}
 		a.entry(&base, d.SK)
@@ -278,25 +278,6 @@ func stateFromStore(ctx context.Context, file, g string) (stateReport, error) {
 	}
 	rep.Defects = r.Defects
 	return rep, nil
-}
-
-// entryByID reads one entry of the log (its ULID names its millisecond).
-func entryByID(ctx context.Context, svc *game.Service, g, id string) (*game.Entry, error) {
-	t, err := ulidTime(id)
-	if err != nil {
-		return nil, err
-	}
-	var found *game.Entry
-	err = svc.LogRange(ctx, g, t, t, func(e *game.Entry) error {
-		if e.ID == id {
-			found = e
-		}
-		return nil
-	})
-	if err == nil && found == nil {
-		err = fmt.Errorf("the log has no entry %s", id)
-	}
-	return found, err
 }
 
 // auditor attributes the differences it finds to items and entries.
@@ -728,7 +709,7 @@ func (a *auditor) compare(v view, got, want answer) {
 			return
 		}
 		d := stateDiff{View: route, Field: "(the whole view)"}
-		a.blame(&d, v, nil, nil, nil)
+		a.blame(&d, v, nil, nil)
 		switch {
 		case got.code == "":
 			d.Shown = compact(got.body)
@@ -742,9 +723,14 @@ func (a *auditor) compare(v view, got, want answer) {
 		a.add(d)
 		return
 	}
-	for _, f := range diffFields(want.body, got.body) {
+	fields := diffFields(want.body, got.body)
+	var keyed json.RawMessage // the replay's answer keyed by ids, once
+	if len(fields) > 0 {
+		keyed = keyedCopy(want.body, got.body)
+	}
+	for _, f := range fields {
 		d := stateDiff{View: route, Field: f.field, Shown: f.shown, Log: f.log, Why: f.why}
-		a.blame(&d, v, f.path, got.body, want.body)
+		a.blame(&d, v, f.path, keyed)
 		a.add(d)
 	}
 }
@@ -761,7 +747,7 @@ func (a *auditor) add(d stateDiff) {
 // an item of the element's id; for a player's view, the player's items; of
 // the view's kinds of item, the one holding a member of the field's name
 // with the replay's value, else one holding such a member, else the first.
-func (a *auditor) blame(d *stateDiff, v view, path []string, got, want json.RawMessage) {
+func (a *auditor) blame(d *stateDiff, v view, path []string, keyed json.RawMessage) {
 	id, sub := v.player, path
 	for i, seg := range path {
 		if k, ok := strings.CutPrefix(seg, keyMark); ok {
@@ -806,7 +792,7 @@ func (a *auditor) blame(d *stateDiff, v view, path []string, got, want json.RawM
 	}
 	var logValue json.RawMessage
 	if len(path) > 0 {
-		logValue, _ = valueAt(keyedCopy(want, got), path)
+		logValue, _ = valueAt(keyed, path)
 	}
 	leaf := ""
 	for i := len(sub) - 1; i >= 0; i-- {
@@ -841,8 +827,8 @@ func ofID(sk, id string) bool {
 // keyedCopy is want as diffFields compares it (its lists keyed by id), so
 // a path diffFields found can be read in it.
 func keyedCopy(want, got json.RawMessage) json.RawMessage {
-	a, errA := decodeJSON(want)
-	b, errB := decodeJSON(got)
+	a, errA := jsondelta.Decode(want)
+	b, errB := jsondelta.Decode(got)
 	if errA != nil || errB != nil {
 		return want
 	}
@@ -1048,13 +1034,4 @@ func valueWords(v json.RawMessage) string {
 		s = s[:117] + "..."
 	}
 	return s
-}
-
-// ulidTime is the millisecond a log entry's id names.
-func ulidTime(id string) (time.Time, error) {
-	u, err := ulid.ParseStrict(id)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is not a log entry's id: %w", id, err)
-	}
-	return ulid.Time(u.Time()).UTC(), nil
 }

@@ -36,8 +36,8 @@ func diffFields(want, got []byte) []fieldDiff {
 	if len(bytes.TrimSpace(want)) == 0 {
 		return []fieldDiff{{field: "(the whole document)", shown: compact(got), why: "the log's replay has nothing here"}}
 	}
-	a, errA := decodeJSON(want)
-	b, errB := decodeJSON(got)
+	a, errA := jsondelta.Decode(want)
+	b, errB := jsondelta.Decode(got)
 	if errA != nil || errB != nil {
 		return []fieldDiff{{field: "(the whole document)", shown: compact(got), log: compact(want), why: "one of them is not JSON"}}
 	}
@@ -79,14 +79,6 @@ func diffFields(want, got []byte) []fieldDiff {
 		}
 	}
 	return out
-}
-
-func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	err := d.Decode(&v)
-	return v, err
 }
 
 // keyLists turns each pair of lists whose elements all have ids into

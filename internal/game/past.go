@@ -114,7 +114,7 @@ func (s *Service) replay(ctx context.Context, game string, m Moment, fromCheckpo
 	now := s.clock.Now()
 	limit := m.At
 	if m.Entry != "" {
-		e, err := s.entryByID(ctx, game, m.Entry)
+		e, err := s.EntryByID(ctx, game, m.Entry)
 		if err != nil {
 			return nil, err
 		}
@@ -377,7 +377,7 @@ func (s *Service) MomentAt(ctx context.Context, game string, m Moment) (time.Tim
 	}
 	at := m.At
 	if m.Entry != "" {
-		e, err := s.entryByID(ctx, game, m.Entry)
+		e, err := s.EntryByID(ctx, game, m.Entry)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -392,8 +392,8 @@ func (s *Service) MomentAt(ctx context.Context, game string, m Moment) (time.Tim
 	return at, nil
 }
 
-// entryByID finds a log entry by its id (its ULID names its millisecond).
-func (s *Service) entryByID(ctx context.Context, game, id string) (*Entry, error) {
+// EntryByID finds a log entry by its id (its ULID names its millisecond).
+func (s *Service) EntryByID(ctx context.Context, game, id string) (*Entry, error) {
 	u, err := ulid.ParseStrict(id)
 	if err != nil {
 		return nil, rules.Refuse("bad_moment", "%q is not a log entry's id.", id)
