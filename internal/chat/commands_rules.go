@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"croupier/internal/game"
-	"croupier/internal/rules/calendar"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/ruleset"
 	"croupier/internal/rulesets/turns"
@@ -282,8 +281,14 @@ func turnsCaseReply(ctx context.Context, s *game.Service, inv *Invocation, c tur
 		ls = append(ls, fmt.Sprintf("Appeal %s by %s for %s, voted on in turn %s: %s.", ap.ID, name(ap.By), ap.Value, ap.Turn, ap.Status))
 	}
 	// A Judge rules on the rules in effect at the disputed action (seed
-	// 003): the view that shows them, as the case was filed.
-	ls = append(ls, "The rules as they stood when it was filed: /rules at:"+c.At.In(calendar.Chicago()).Format(momentLayout))
+	// 003): the view that shows them, at the moment the case names, else
+	// as it was filed.
+	zone := s.Zone(turns.ID)
+	if rt := c.RulesThen; rt != nil && rt.Moment != (game.Moment{At: c.At}).String() {
+		ls = append(ls, "The rules in effect at the disputed moment: /rules at:"+rulesMoment(rt.Moment, rt.At, zone))
+	} else {
+		ls = append(ls, "The rules as they stood when it was filed: /rules at:"+c.At.In(zone).Format(momentLayout))
+	}
 	title := fmt.Sprintf("Case %d", c.Number)
 	if c.Ruling != "" {
 		title += ": " + c.Ruling
@@ -312,6 +317,21 @@ func justiceCase(ctx context.Context, s *game.Service, inv *Invocation) (*Reply,
 	if len(rec.Rulings) == 0 {
 		ls = append(ls, "No ruling yet.")
 	}
-	ls = append(ls, "The rules as they stood when it was asked: /rules at:"+q.CreatedAt.UTC().Format(momentLayout))
+	ruleset, _ := s.RulesetOf(ctx, inv.Game) // cached per process
+	zone := s.Zone(ruleset)
+	if d := rec.Disputed; d != nil {
+		ls = append(ls, "The rules in effect at the disputed moment: /rules at:"+rulesMoment(d.Moment, d.At, zone))
+	} else {
+		ls = append(ls, "The rules as they stood when it was asked: /rules at:"+q.CreatedAt.In(zone).Format(momentLayout))
+	}
 	return &Reply{Title: "Request for justice " + q.ID, Text: lines(ls)}, nil
+}
+
+// rulesMoment is a disputed moment as the at: option reads it: an entry's
+// moment as named (before:/after:), a time in the game's zone.
+func rulesMoment(moment string, at time.Time, zone *time.Location) string {
+	if m, err := game.ParseMoment(moment); err == nil && m.Entry != "" {
+		return moment
+	}
+	return at.In(zone).Format(momentLayout)
 }

@@ -148,11 +148,11 @@ func gameName(g game.GameView) string {
 // moment it is before they send it; else the moments just after the
 // game's latest log entries, each said by what it did, newest first.
 var suggestMoments = game.Suggest{Name: "past-moments", List: func(ctx context.Context, s *game.Service, q game.SuggestQuery) ([]game.Choice, error) {
-	g, err := s.Game(ctx, q.Game)
+	ruleset, err := s.RulesetOf(ctx, q.Game) // cached: a keystroke reads nothing
 	if err != nil {
 		return nil, err
 	}
-	zone := calendar.Location(g.Zone)
+	zone := s.Zone(ruleset)
 	now := s.Clock().Now()
 	typed := strings.TrimSpace(q.Partial)
 	if typed != "" {
@@ -165,6 +165,10 @@ var suggestMoments = game.Suggest{Name: "past-moments", List: func(ctx context.C
 			label = clip(typed, 60) + ": " + calendar.When(zone, m.At)
 		}
 		return []game.Choice{{Label: label, Value: clip(typed, 100)}}, nil
+	}
+	g, err := s.Game(ctx, q.Game)
+	if err != nil {
+		return nil, err
 	}
 	entries, err := latestEntries(ctx, s, q.Game, g.CreatedAt, now)
 	if err != nil {
