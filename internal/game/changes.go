@@ -237,11 +237,9 @@ func (s *Service) spilledChanges(ctx context.Context, game string, e *Entry) err
 		if !it.Exists() {
 			return fmt.Errorf("the changes of entry %s are missing %s", e.ID, it.Key)
 		}
-		plain := it.Data
-		if len(plain) > 0 && plain[0] == deflatedMark {
-			if plain, err = inflateEntry(plain[1:]); err != nil {
-				return err
-			}
+		plain, err := storedPlain(it.Data)
+		if err != nil {
+			return err
 		}
 		var cs []Change
 		if err := json.Unmarshal(plain, &cs); err != nil {

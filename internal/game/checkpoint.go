@@ -195,11 +195,9 @@ func (s *Service) loadCheckpoint(ctx context.Context, game string, cp *checkpoin
 			return fmt.Errorf("reading checkpoint %s of %s: %w", cp.ID, game, err)
 		}
 		for _, it := range page.Items {
-			raw := it.Data
-			if len(raw) > 0 && raw[0] == deflatedMark {
-				if raw, err = inflateEntry(raw[1:]); err != nil {
-					return fmt.Errorf("page %s: %w", it.SK, err)
-				}
+			raw, err := storedPlain(it.Data)
+			if err != nil {
+				return fmt.Errorf("page %s: %w", it.SK, err)
 			}
 			pages++
 			h.Write(raw)

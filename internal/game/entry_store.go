@@ -99,18 +99,25 @@ func deflateEntry(b []byte) ([]byte, error) {
 	return append([]byte{deflatedMark}, buf.Bytes()...), nil
 }
 
+// storedPlain is a stored entry's (or a spilled change's, or a
+// checkpoint page's) JSON: inflated when it was stored deflated.
+func storedPlain(b []byte) ([]byte, error) {
+	if len(b) > 0 && b[0] == deflatedMark {
+		return inflateEntry(b[1:])
+	}
+	return b, nil
+}
+
 // DecodeEntry reads a stored log entry (encodeEntry's form: plain,
 // deflated, or issue 16's {"z": ...}).
 func DecodeEntry(data []byte) (*Entry, error) {
 	e := new(Entry)
-	if len(data) > 0 && data[0] == deflatedMark {
-		plain, err := inflateEntry(data[1:])
-		if err != nil {
-			return nil, err
-		}
-		return e, e.decode(plain, false)
+	plain, err := storedPlain(data)
+	if err != nil {
+		return nil, err
 	}
-	return e, e.decode(data, true)
+	// Only issue 16's {"z": ...} form inflates inside decode.
+	return e, e.decode(plain, len(data) == 0 || data[0] != deflatedMark)
 }
 
 // inflaters are kept: a new one allocates its 40 KB window each time,

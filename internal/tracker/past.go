@@ -120,14 +120,6 @@ func parseAt(s string, zone *time.Location) (game.Moment, error) {
 	return game.Moment{}, rules.Refuse("bad_moment", "%q is not a moment: pick a date and time (such as 2026-12-01T12:00, in the game's zone), or give an RFC 3339 time such as 2026-12-01T18:00:00Z, or before:<entry> or after:<entry> for a log entry", s)
 }
 
-// zoneOrUTC is the game's zone for the picker and the banner.
-func (h *Handler) zoneOrUTC(ruleset string) *time.Location {
-	if z := h.zone(ruleset); z != nil {
-		return z
-	}
-	return time.UTC
-}
-
 // momentText is a moment as the banner says it, in the game's zone: to the
 // minute, or to the second when it has seconds (a log entry's moment).
 func momentText(ctx context.Context, t time.Time) string {
@@ -145,7 +137,7 @@ func momentText(ctx context.Context, t time.Time) string {
 // newPicker is the time picker of the page r asks for, showing shown (the
 // moment the page reads, or now).
 func (h *Handler) newPicker(r *http.Request, g *game.GameView, shown time.Time) *picker {
-	z := h.zoneOrUTC(g.Ruleset)
+	z := h.svc.Zone(g.Ruleset)
 	const local = "2006-01-02T15:04"
 	now := h.svc.Clock().Now()
 	created := g.CreatedAt.In(z)

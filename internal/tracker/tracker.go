@@ -162,7 +162,7 @@ func (h *Handler) gamePage(fill func(h *Handler, ctx context.Context, r *http.Re
 		}
 		view, past := h, (*pastPage)(nil)
 		if at := r.URL.Query().Get("at"); strings.TrimSpace(at) != "" {
-			m, err := parseAt(at, h.zoneOrUTC(g.Ruleset))
+			m, err := parseAt(at, h.svc.Zone(g.Ruleset))
 			var re *rules.Error
 			if err == nil {
 				var svc *game.Service
