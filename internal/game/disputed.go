@@ -31,28 +31,13 @@ type Disputed struct {
 // before it), or before:<entry> / after:<entry>; "" is none (nil: the
 // moment of the request). It is refused as a read of the past would be.
 func (s *Service) DisputedMoment(ctx context.Context, game, at string) (*Disputed, error) {
-	at = strings.TrimSpace(at)
-	if at == "" {
-		return nil, nil
-	}
-	if _, err := ulid.ParseStrict(strings.ToUpper(at)); err == nil {
-		at = "before:" + at
-	}
-	m, err := ParseMoment(at)
-	if err != nil {
-		return nil, err
-	}
-	when, err := s.MomentAt(ctx, game, m)
-	if err != nil {
+	m, when, past, err := s.DisputedPast(ctx, game, at)
+	if err != nil || when.IsZero() {
 		return nil, err
 	}
 	d := &Disputed{Moment: m.String(), At: when}
-	if m.Entry == "" {
+	if past == nil {
 		return d, nil
-	}
-	past, _, err := s.Past(ctx, game, m)
-	if err != nil {
-		return nil, err
 	}
 	vt, err := past.View(ctx, game)
 	if err != nil {
@@ -61,6 +46,33 @@ func (s *Service) DisputedMoment(ctx context.Context, game, at string) (*Dispute
 	n := len(vt.Meta.Amendments)
 	d.Amendments = &n
 	return d, nil
+}
+
+// DisputedPast reads the moment a request disputes, as DisputedMoment
+// takes it ("": none, a zero time), and its time; for a moment named by a
+// log entry, also the game as it was then (read once: the past at an
+// entry is the entry's time), for what the request keeps of it.
+func (s *Service) DisputedPast(ctx context.Context, game, at string) (Moment, time.Time, *Service, error) {
+	at = strings.TrimSpace(at)
+	if at == "" {
+		return Moment{}, time.Time{}, nil, nil
+	}
+	if _, err := ulid.ParseStrict(strings.ToUpper(at)); err == nil {
+		at = "before:" + at // the action an entry logs met the rules before it
+	}
+	m, err := ParseMoment(at)
+	if err != nil {
+		return Moment{}, time.Time{}, nil, err
+	}
+	if m.Entry == "" {
+		when, err := s.MomentAt(ctx, game, m)
+		return m, when, nil, err
+	}
+	past, asOf, err := s.Past(ctx, game, m)
+	if err != nil {
+		return Moment{}, time.Time{}, nil, err
+	}
+	return m, asOf.At, past, nil
 }
 
 // RulesetThen is the ruleset in effect at a request's disputed moment:

@@ -14,8 +14,6 @@ import (
 	"croupier/internal/rules"
 	"croupier/internal/rules/nomic"
 	"croupier/internal/store"
-
-	"github.com/oklog/ulid/v2"
 )
 
 // op is one command of this module through the engine's command path:
@@ -534,28 +532,13 @@ func RequestJudgment(s *engine.Service, ctx context.Context, req engine.Request,
 // the past does not change). "" is the moment of the request: nothing to
 // read, and the request costs what it did.
 func disputedMoment(s *engine.Service, ctx context.Context, game, at string) (nomic.Request, error) {
-	at = strings.TrimSpace(at)
-	if at == "" {
-		return nomic.Request{}, nil
-	}
-	if _, err := ulid.ParseStrict(strings.ToUpper(at)); err == nil {
-		at = "before:" + at // the action an entry logs met the rules before it
-	}
-	m, err := engine.ParseMoment(at)
-	if err != nil {
-		return nomic.Request{}, err
-	}
-	when, err := s.MomentAt(ctx, game, m)
-	if err != nil {
+	m, when, past, err := s.DisputedPast(ctx, game, at)
+	if err != nil || when.IsZero() {
 		return nomic.Request{}, err
 	}
 	r := nomic.Request{Disputed: m.String(), DisputedAt: when}
-	if m.Entry == "" {
+	if past == nil {
 		return r, nil
-	}
-	past, _, err := s.Past(ctx, game, m)
-	if err != nil {
-		return nomic.Request{}, err
 	}
 	rs, err := Rules(ctx, past, game)
 	if err != nil {
